@@ -1,0 +1,144 @@
+//! `idem`: clap definitions and their translation into the engine's config structs.
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use clap_complete::Shell;
+
+use crate::cli::block_on;
+use crate::cli::request_args::RequestArgs;
+use crate::exit::{self, Outcome};
+use crate::idem::demo::{self, DemoConfig};
+use crate::idem::send::{self, SendConfig};
+use crate::idem::serve::{self, Mode, ServeConfig};
+use crate::output::{ColorChoice, Format, Palette};
+use crate::units::{parse_duration, parse_size};
+
+/// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
+#[derive(Debug, Parser)]
+#[command(name = "idem", version, about, propagate_version = true)]
+pub struct IdemCli {
+    /// When to color the output
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, env = "IDEM_COLOR")]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: IdemCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum IdemCommand {
+    /// Send a request with an idempotency key, optionally repeated, and judge the answers
+    Send(SendArgs),
+    /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
+    Serve(ServeArgs),
+    /// Tell the whole story on this machine: reference servers, retries, verdicts
+    Demo,
+    /// Print a shell completion script
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SendArgs {
+    #[command(flatten)]
+    pub request: RequestArgs,
+
+    /// Send the same request this many times with the same key, then judge the answers
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub repeat: u32,
+
+    /// Wait this long between repeats
+    #[arg(long, default_value = "0", value_parser = parse_duration, value_name = "DUR")]
+    pub interval: Duration,
+
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ServeArgs {
+    /// Where to listen; port 0 picks a free port and prints it
+    #[arg(long, default_value = "127.0.0.1:8080", env = "IDEM_ADDR")]
+    pub addr: SocketAddr,
+
+    /// How keys are handled: correct, or one of the deliberately broken modes
+    #[arg(long, value_enum, default_value_t = Mode::Correct)]
+    pub mode: Mode,
+
+    /// Simulated time a payment takes, so duplicates can overlap
+    #[arg(long, default_value = "50ms", value_parser = parse_duration, value_name = "DUR")]
+    pub work: Duration,
+
+    /// How long a completed key's response is kept for replay
+    #[arg(long, default_value = "24h", value_parser = parse_duration, value_name = "DUR")]
+    pub ttl: Duration,
+
+    /// Answer a POST without an idempotency key with 400
+    #[arg(long)]
+    pub require_key: bool,
+
+    /// Largest request body accepted
+    #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_body: u64,
+
+    /// Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up
+    #[arg(long)]
+    pub tls: bool,
+
+    /// Log format: a colored line per request, or JSON lines
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// Parses the process arguments, runs the command and returns the exit status.
+pub fn main() -> i32 {
+    let cli = match IdemCli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => {
+            // clap prints help and version on stdout with status 0, usage errors with status 2.
+            let _ = err.print();
+            return if err.use_stderr() { exit::COULD_NOT_RUN } else { 0 };
+        }
+    };
+    exit::finish(run(cli))
+}
+
+pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
+    match cli.command {
+        IdemCommand::Send(args) => {
+            let config = SendConfig {
+                request: args.request.into_spec()?,
+                repeat: args.repeat,
+                interval: args.interval,
+                format: args.format,
+                palette: Palette::for_stdout(cli.color),
+                pretty: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            };
+            block_on(send::run(config))
+        }
+        IdemCommand::Serve(args) => {
+            let config = ServeConfig {
+                addr: args.addr,
+                mode: args.mode,
+                work: args.work,
+                ttl: args.ttl,
+                require_key: args.require_key,
+                max_body: args.max_body,
+                tls: args.tls,
+                log_format: args.format,
+                palette: Palette::for_stdout(cli.color),
+            };
+            block_on(serve::run(config))
+        }
+        IdemCommand::Demo => block_on(demo::run(DemoConfig { palette: Palette::for_stdout(cli.color) })),
+        IdemCommand::Completions { shell } => {
+            use std::io::Write;
+            let script = crate::cli::completions::generate(shell, IdemCli::command());
+            std::io::stdout().write_all(&script)?;
+            Ok(Outcome::Holds)
+        }
+    }
+}

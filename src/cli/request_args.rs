@@ -1,0 +1,109 @@
+//! The request options shared by `idem send`, `race` and `check`.
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use http::Method;
+use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+
+use crate::http::body::{BodySource, looks_like_json};
+use crate::http::header::parse_header_line;
+use crate::http::key::{KeyFormat, KeyPolicy};
+use crate::http::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec, parse_url};
+use crate::units::parse_duration;
+
+#[derive(Debug, Clone, Args)]
+pub struct RequestArgs {
+    /// The endpoint, e.g. http://127.0.0.1:8080/payments (http:// is assumed when no scheme is given)
+    pub url: String,
+
+    /// HTTP method
+    #[arg(short = 'X', long, default_value = "POST", help_heading = "Request")]
+    pub method: String,
+
+    /// A request header, 'Name: value' (repeatable)
+    #[arg(short = 'H', long = "header", value_name = "HEADER", help_heading = "Request")]
+    pub headers: Vec<String>,
+
+    /// The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json
+    #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Request")]
+    pub data: Option<String>,
+
+    /// Use this idempotency key instead of a fresh one
+    #[arg(long, env = "IDEM_KEY", conflicts_with = "no_key", help_heading = "Idempotency key")]
+    pub key: Option<String>,
+
+    /// The format of generated keys
+    #[arg(long, value_enum, default_value_t = KeyFormat::Uuid4, help_heading = "Idempotency key")]
+    pub key_format: KeyFormat,
+
+    /// The header that carries the key
+    #[arg(long, default_value = DEFAULT_KEY_HEADER, value_name = "NAME", help_heading = "Idempotency key")]
+    pub key_header: String,
+
+    /// Send no key at all (a control)
+    #[arg(long, help_heading = "Idempotency key")]
+    pub no_key: bool,
+
+    /// JSON pointer to the created resource's id in a response body
+    #[arg(long, default_value = DEFAULT_ID_FIELD, value_name = "POINTER", help_heading = "Idempotency key")]
+    pub id_field: String,
+
+    /// Give up on an answer after this long
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Connection")]
+    pub timeout: Duration,
+
+    /// Accept any TLS certificate (self-signed, expired, wrong host)
+    #[arg(short = 'k', long, help_heading = "Connection")]
+    pub insecure: bool,
+
+    /// HTTP/2: prior knowledge on http://, h2 only in ALPN on https://
+    #[arg(long, help_heading = "Connection")]
+    pub http2: bool,
+}
+
+impl RequestArgs {
+    /// Reads the body, checks every flag and builds the request spec.
+    pub fn into_spec(self) -> anyhow::Result<RequestSpec> {
+        let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
+            .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
+        let url = parse_url(&self.url)?;
+        let mut headers = HeaderMap::new();
+        for line in &self.headers {
+            let (name, value) = parse_header_line(line)?;
+            headers.append(name, value);
+        }
+        let body = match &self.data {
+            Some(data) => BodySource::parse(data).read()?,
+            None => Vec::new(),
+        };
+        if !headers.contains_key(CONTENT_TYPE) && looks_like_json(&body) {
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        }
+        let key_header = HeaderName::from_bytes(self.key_header.as_bytes())
+            .with_context(|| format!("`{}` is not a valid header name for --key-header", self.key_header))?;
+        let key_policy = match (self.no_key, self.key) {
+            (true, _) => KeyPolicy::Omit,
+            (false, Some(key)) => {
+                HeaderValue::from_str(&key).with_context(|| format!("--key `{key}` cannot be sent in a header"))?;
+                KeyPolicy::Fixed(key)
+            }
+            (false, None) => KeyPolicy::Generate(self.key_format),
+        };
+        if !self.id_field.is_empty() && !self.id_field.starts_with('/') {
+            anyhow::bail!("--id-field `{}` is not a JSON pointer; write it like /id or /data/id", self.id_field);
+        }
+        Ok(RequestSpec {
+            method,
+            url,
+            headers,
+            body: body.into(),
+            key_policy,
+            key_header,
+            timeout: self.timeout,
+            insecure: self.insecure,
+            http2: self.http2,
+            id_field: self.id_field,
+        })
+    }
+}

@@ -1,0 +1,61 @@
+//! The exit statuses every command shares: 0 = what was tested holds, 1 = the tool found a problem,
+//! 2 = the tool could not do its job. Scripts and CI depend on this split.
+use std::io;
+
+/// What a command that ran to the end concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    /// What was tested holds.
+    Holds,
+    /// The tool found a problem: double execution, a failed check, an invalid signature, an
+    /// undelivered webhook.
+    ProblemFound,
+}
+
+impl Outcome {
+    pub fn code(self) -> i32 {
+        match self {
+            Outcome::Holds => 0,
+            Outcome::ProblemFound => 1,
+        }
+    }
+
+    /// `Holds` only when every part holds.
+    pub fn and(self, other: Outcome) -> Outcome {
+        if self == Outcome::Holds && other == Outcome::Holds { Outcome::Holds } else { Outcome::ProblemFound }
+    }
+}
+
+/// The status for "could not do its job": bad usage, bad input, unreachable host.
+pub const COULD_NOT_RUN: i32 = 2;
+
+/// Turns a command's result into the process exit status, printing an error with its whole cause
+/// chain on stderr. A closed stdout (`idem … | head`) is not an error.
+pub fn finish(result: anyhow::Result<Outcome>) -> i32 {
+    match result {
+        Ok(outcome) => outcome.code(),
+        Err(err) if is_broken_pipe(&err) => 0,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            COULD_NOT_RUN
+        }
+    }
+}
+
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|io_err| io_err.kind() == io::ErrorKind::BrokenPipe))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn broken_pipe_is_a_quiet_success() {
+        let err = anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe)).context("writing");
+        assert_eq!(finish(Err(err)), 0);
+        assert_eq!(finish(Err(anyhow::anyhow!("boom"))), 2);
+        assert_eq!(finish(Ok(Outcome::ProblemFound)), 1);
+    }
+}

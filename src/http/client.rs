@@ -1,0 +1,111 @@
+//! The plain HTTP client behind `idem send` and `idem check`: HTTP/1.1 or HTTP/2, TLS by rustls,
+//! whole responses with their latency.
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow};
+use bytes::Bytes;
+use http::{HeaderMap, Request, StatusCode, Version};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+
+use crate::http::tls;
+
+/// Responses larger than this are refused rather than held in memory.
+pub const MAX_RESPONSE_BODY: usize = 64 * 1024 * 1024;
+
+/// How the client connects.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientOptions {
+    pub timeout: Duration,
+    pub insecure: bool,
+    /// HTTP/2 only: prior knowledge on http://, h2 alone in ALPN on https://.
+    pub http2: bool,
+}
+
+/// One request and its whole response.
+#[derive(Debug, Clone)]
+pub struct Exchange {
+    pub status: StatusCode,
+    pub version: Version,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+    /// From sending the request to the last byte of the response body.
+    pub latency: Duration,
+}
+
+#[derive(Clone)]
+pub struct HttpClient {
+    inner: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    timeout: Duration,
+}
+
+impl HttpClient {
+    pub fn new(options: ClientOptions) -> anyhow::Result<HttpClient> {
+        // hyper-rustls fills in ALPN itself from the versions enabled below.
+        let tls_config = tls::client_config(options.insecure, &[])?;
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        http.set_connect_timeout(Some(options.timeout));
+        let builder = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls_config).https_or_http();
+        let connector = if options.http2 {
+            builder.enable_http2().wrap_connector(http)
+        } else {
+            builder.enable_http1().enable_http2().wrap_connector(http)
+        };
+        let inner = Client::builder(TokioExecutor::new()).http2_only(options.http2).build(connector);
+        Ok(HttpClient { inner, timeout: options.timeout })
+    }
+
+    /// Sends `request` and reads the whole response, within the timeout.
+    pub async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
+        let target = format!("{} {}", request.method(), request.uri());
+        let started = Instant::now();
+        let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
+            .await
+            .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.timeout)))
+            .and_then(|result| result);
+        exchange.with_context(|| format!("{target} failed"))
+    }
+
+    async fn exchange(&self, request: Request<Bytes>, started: Instant) -> anyhow::Result<Exchange> {
+        let request = request.map(Full::new);
+        let response = self.inner.request(request).await.map_err(describe_client_error)?;
+        let (parts, body) = response.into_parts();
+        let body = Limited::new(body, MAX_RESPONSE_BODY)
+            .collect()
+            .await
+            .map_err(|err| anyhow!("cannot read the response body: {err}"))?
+            .to_bytes();
+        Ok(Exchange {
+            status: parts.status,
+            version: parts.version,
+            headers: parts.headers,
+            body,
+            latency: started.elapsed(),
+        })
+    }
+}
+
+/// hyper-util's error says only "client error (Connect)"; the useful part is in its sources.
+fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Error {
+    let mut message = String::new();
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    if err.is_connect() {
+        anyhow!("cannot connect: {message}")
+    } else if message.is_empty() {
+        anyhow!("{err}")
+    } else {
+        anyhow!("{message}")
+    }
+}

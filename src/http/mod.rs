@@ -1,0 +1,7 @@
+//! What a request is (method, URL, headers, body, key) and how it is sent.
+pub mod body;
+pub mod client;
+pub mod header;
+pub mod key;
+pub mod request;
+pub mod tls;

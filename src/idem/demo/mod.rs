@@ -1,0 +1,57 @@
+//! `idem demo`: the whole story on a fresh machine, told in chapters against in-process reference
+//! servers. Each chapter is a file; a chapter returns whether what it showed went as expected.
+mod retries;
+
+use std::io::Write;
+
+use crate::exit::Outcome;
+use crate::output::Palette;
+
+#[derive(Debug, Clone, Copy)]
+pub struct DemoConfig {
+    pub palette: Palette,
+}
+
+/// Where a chapter writes its narration.
+pub struct Narrator {
+    pub palette: Palette,
+    out: std::io::Stdout,
+}
+
+impl Narrator {
+    pub fn say(&mut self, text: &str) -> std::io::Result<()> {
+        writeln!(self.out, "{text}")?;
+        self.out.flush()
+    }
+
+    pub fn heading(&mut self, text: &str) -> std::io::Result<()> {
+        let heading = self.palette.bold(text);
+        self.say(&format!("\n{heading}"))
+    }
+
+    /// A command the user could type, shown as a shell line.
+    pub fn command(&mut self, text: &str) -> std::io::Result<()> {
+        let line = format!("  {} {text}", self.palette.dim("$"));
+        self.say(&line)
+    }
+}
+
+pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
+    let mut narrator = Narrator { palette: config.palette, out: std::io::stdout() };
+    narrator.say(&config.palette.bold("idem demo: does a retried POST charge twice?"))?;
+    narrator.say("Everything below runs on this machine: reference payment servers on free loopback ports.")?;
+    let outcome = retries::run(&mut narrator).await?;
+    narrator.heading("Your turn")?;
+    narrator.say("Point the same commands at your own API:")?;
+    narrator.command(
+        "idem send https://api.example.com/v1/payments -H 'Authorization: Bearer …' -d @payment.json --repeat 3",
+    )?;
+    narrator.say(
+        "Or practise against the reference server: `idem serve` (add `--mode naive` or `--mode none` to see the bugs).",
+    )?;
+    if outcome == Outcome::ProblemFound {
+        narrator
+            .say(&config.palette.red("The demo did not go as expected: a reference server misbehaved (see above)."))?;
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,160 @@
+//! The server's request log (a line per request, human or JSON) and the shutdown summary.
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use serde::Serialize;
+use tokio::sync::mpsc;
+
+use crate::output::{Format, Palette};
+use crate::units::format_duration;
+
+/// What the server did with a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RequestOutcome {
+    Created,
+    Replayed,
+    InProgress,
+    Mismatch,
+    MissingKey,
+    Invalid,
+    TooLarge,
+    Read,
+    NotFound,
+    MethodNotAllowed,
+}
+
+impl RequestOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RequestOutcome::Created => "created",
+            RequestOutcome::Replayed => "replayed",
+            RequestOutcome::InProgress => "in-progress",
+            RequestOutcome::Mismatch => "mismatch",
+            RequestOutcome::MissingKey => "missing-key",
+            RequestOutcome::Invalid => "invalid",
+            RequestOutcome::TooLarge => "too-large",
+            RequestOutcome::Read => "read",
+            RequestOutcome::NotFound => "not-found",
+            RequestOutcome::MethodNotAllowed => "method-not-allowed",
+        }
+    }
+}
+
+/// One request, as logged.
+#[derive(Debug, Clone, Serialize)]
+pub struct RequestLine {
+    pub time: String,
+    pub method: String,
+    pub path: String,
+    pub key: Option<String>,
+    pub status: u16,
+    pub outcome: RequestOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment_id: Option<String>,
+    pub latency_ms: f64,
+}
+
+impl RequestLine {
+    fn render_human(&self, palette: Palette) -> String {
+        let key = match &self.key {
+            Some(key) if key.chars().count() > 12 => format!("{}…", key.chars().take(12).collect::<String>()),
+            Some(key) => key.clone(),
+            None => "-".to_string(),
+        };
+        let outcome = match self.outcome {
+            RequestOutcome::Created => palette.green("created"),
+            RequestOutcome::Replayed => palette.cyan("replayed"),
+            RequestOutcome::InProgress | RequestOutcome::Mismatch => palette.yellow(self.outcome.as_str()),
+            RequestOutcome::Read => self.outcome.as_str().to_string(),
+            _ => palette.red(self.outcome.as_str()),
+        };
+        let latency = format_duration(Duration::from_secs_f64(self.latency_ms / 1_000.0));
+        let payment = self.payment_id.as_deref().map(|id| format!("  {}", palette.dim(id))).unwrap_or_default();
+        format!(
+            "{} {:<4} {:<24} key {:<13} {} {:<12} {:>8}{payment}",
+            palette.dim(&self.time),
+            self.method,
+            self.path,
+            key,
+            palette.status(self.status),
+            outcome,
+            latency
+        )
+    }
+}
+
+/// Counts for the shutdown summary.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Summary {
+    pub requests: u64,
+    pub outcomes: BTreeMap<RequestOutcome, u64>,
+    pub payments_created: usize,
+}
+
+impl Summary {
+    pub fn count(&self, outcome: RequestOutcome) -> u64 {
+        self.outcomes.get(&outcome).copied().unwrap_or(0)
+    }
+
+    pub fn render_human(&self, palette: Palette) -> String {
+        let outcomes: Vec<String> =
+            self.outcomes.iter().map(|(outcome, count)| format!("{count} {}", outcome.as_str())).collect();
+        format!(
+            "{} {} requests ({}), {} payments created",
+            palette.bold("summary:"),
+            self.requests,
+            if outcomes.is_empty() { "none".to_string() } else { outcomes.join(", ") },
+            self.payments_created
+        )
+    }
+}
+
+/// Counts every request and, when printing is on, hands the line to a writer task so a slow
+/// terminal never stalls a request.
+pub struct RequestLog {
+    counts: Mutex<Summary>,
+    printer: Option<mpsc::UnboundedSender<RequestLine>>,
+}
+
+impl RequestLog {
+    /// A log that only counts (in-process servers for the demo and tests).
+    pub fn counting() -> RequestLog {
+        RequestLog { counts: Mutex::new(Summary::default()), printer: None }
+    }
+
+    /// A log that also prints each line on stdout; the returned task ends once the log is dropped
+    /// and every line is written.
+    pub fn printing(format: Format, palette: Palette) -> (RequestLog, tokio::task::JoinHandle<()>) {
+        let (sender, mut receiver) = mpsc::unbounded_channel::<RequestLine>();
+        let writer = tokio::task::spawn_blocking(move || {
+            let mut stdout = std::io::stdout();
+            while let Some(line) = receiver.blocking_recv() {
+                let text = match format {
+                    Format::Human => line.render_human(palette),
+                    Format::Json => serde_json::to_string(&line).unwrap_or_default(),
+                };
+                // A closed stdout must not take the server down: the log is best effort.
+                let _ = writeln!(stdout, "{text}");
+            }
+        });
+        (RequestLog { counts: Mutex::new(Summary::default()), printer: Some(sender) }, writer)
+    }
+
+    pub fn record(&self, line: RequestLine) {
+        {
+            let mut counts = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            counts.requests += 1;
+            *counts.outcomes.entry(line.outcome).or_default() += 1;
+        }
+        if let Some(printer) = &self.printer {
+            let _ = printer.send(line);
+        }
+    }
+
+    pub fn summary(&self) -> Summary {
+        self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+}

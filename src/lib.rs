@@ -1,0 +1,7 @@
+//! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
+pub mod cli;
+pub mod exit;
+pub mod http;
+pub mod idem;
+pub mod output;
+pub mod units;

@@ -1,0 +1,153 @@
+//! Rendering conventions shared by every command: colors that respect `--color` and `NO_COLOR`,
+//! and progress bars that only appear on a terminal.
+use std::io::IsTerminal;
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// `--format human|json` for commands that print one report.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// Readable, colored on a terminal
+    #[default]
+    Human,
+    /// One JSON document (JSON Lines for streams), documented in the README
+    Json,
+}
+
+/// `--color auto|always|never`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// ANSI styling that is either on or off, decided once from `--color`, `NO_COLOR` and whether the
+/// stream is a terminal.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Palette {
+    enabled: bool,
+}
+
+impl Palette {
+    /// The palette for stdout.
+    pub fn for_stdout(choice: ColorChoice) -> Palette {
+        Palette::decide(choice, std::io::stdout().is_terminal())
+    }
+
+    /// The palette for stderr.
+    pub fn for_stderr(choice: ColorChoice) -> Palette {
+        Palette::decide(choice, std::io::stderr().is_terminal())
+    }
+
+    fn decide(choice: ColorChoice, is_terminal: bool) -> Palette {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+        let enabled = match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && !no_color,
+        };
+        Palette { enabled }
+    }
+
+    pub fn plain() -> Palette {
+        Palette { enabled: false }
+    }
+
+    pub fn is_enabled(self) -> bool {
+        self.enabled
+    }
+
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.enabled { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
+    }
+
+    pub fn green(self, text: &str) -> String {
+        self.paint("32", text)
+    }
+    pub fn red(self, text: &str) -> String {
+        self.paint("31", text)
+    }
+    pub fn yellow(self, text: &str) -> String {
+        self.paint("33", text)
+    }
+    pub fn cyan(self, text: &str) -> String {
+        self.paint("36", text)
+    }
+    pub fn bold(self, text: &str) -> String {
+        self.paint("1", text)
+    }
+    pub fn dim(self, text: &str) -> String {
+        self.paint("2", text)
+    }
+
+    /// Colors an HTTP status by its class: 2xx green, 4xx yellow, 5xx red.
+    pub fn status(self, status: u16) -> String {
+        let text = status.to_string();
+        match status {
+            200..=299 => self.green(&text),
+            400..=499 => self.yellow(&text),
+            500..=599 => self.red(&text),
+            _ => text,
+        }
+    }
+}
+
+/// A progress bar drawn on stderr when it is a terminal, hidden otherwise (so pipes and CI logs stay
+/// clean).
+pub fn progress_bar(len: u64, message: &str) -> ProgressBar {
+    let target =
+        if std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
+    let bar = ProgressBar::with_draw_target(Some(len), target);
+    if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(message.to_string());
+    bar
+}
+
+/// Pretty-prints a body for a person: indented JSON when it is JSON, the text when it is UTF-8,
+/// a byte count otherwise.
+pub fn render_body(body: &[u8]) -> String {
+    if body.is_empty() {
+        return "(empty body)".to_string();
+    }
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
+        if let Ok(pretty) = serde_json::to_string_pretty(&value) {
+            return pretty;
+        }
+    }
+    match std::str::from_utf8(body) {
+        Ok(text) => text.trim_end().to_string(),
+        Err(_) => format!("({} bytes of binary data)", body.len()),
+    }
+}
+
+/// Indents every line of `text` by `spaces`.
+pub fn indent(text: &str, spaces: usize) -> String {
+    let pad = " ".repeat(spaces);
+    text.lines().map(|line| format!("{pad}{line}")).collect::<Vec<_>>().join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn color_follows_the_choice() {
+        assert!(Palette::decide(ColorChoice::Always, false).is_enabled());
+        assert!(!Palette::decide(ColorChoice::Never, true).is_enabled());
+        assert!(!Palette::decide(ColorChoice::Auto, false).is_enabled());
+        assert_eq!(Palette::plain().green("ok"), "ok");
+        assert_eq!(Palette::decide(ColorChoice::Always, false).green("ok"), "\x1b[32mok\x1b[0m");
+    }
+
+    #[test]
+    fn bodies_render_for_people() {
+        assert_eq!(render_body(b"{\"a\":1}"), "{\n  \"a\": 1\n}");
+        assert_eq!(render_body(b"plain\n"), "plain");
+        assert_eq!(render_body(&[0xff, 0xfe]), "(2 bytes of binary data)");
+        assert_eq!(render_body(b""), "(empty body)");
+    }
+}

@@ -1,0 +1,2 @@
+//! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
+mod support;
