@@ -162,11 +162,22 @@ pub fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) -> Stri
         None => format!("{target}  {}", palette.dim("(no idempotency key)")),
         Some(key) => format!(
             "{target}\n{}: {}  {}",
-            spec.key_header,
+            title_case(spec.key_header.as_str()),
             palette.bold(key),
             palette.dim(&format!("(retry with --key {key})"))
         ),
     }
+}
+
+/// `idempotency-key` → `Idempotency-Key`: header names are stored lower-case, shown as people write them.
+fn title_case(name: &str) -> String {
+    name.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map(|first| first.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join("-")
 }
 
 /// One line for an attempt: number, status, latency, resource id, replay marker.

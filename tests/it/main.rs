@@ -1,2 +1,5 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
+mod completions;
+mod send;
+mod serve;
 mod support;

@@ -48,3 +48,108 @@ pub fn idem() -> assert_cmd::Command {
     command.env("NO_COLOR", "1").env_remove("IDEM_KEY");
     command
 }
+
+/// A purpose-built server on a free port: `respond` sees each request (method, path, headers,
+/// body) and the number of requests before it, and returns status, headers and body. For
+/// servers that get one thing wrong on purpose.
+pub struct CustomServer {
+    pub addr: std::net::SocketAddr,
+    task: tokio::task::JoinHandle<()>,
+}
+
+pub struct SeenRequest {
+    pub method: String,
+    pub path: String,
+    pub headers: http::HeaderMap,
+    pub body: bytes::Bytes,
+    /// How many requests this server received before this one.
+    pub sequence: usize,
+}
+
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn json(status: u16, body: impl Into<String>) -> Reply {
+        Reply { status, headers: vec![("content-type", "application/json".to_string())], body: body.into() }
+    }
+}
+
+impl CustomServer {
+    pub fn start<F>(respond: F) -> CustomServer
+    where
+        F: Fn(SeenRequest) -> Reply + Send + Sync + 'static,
+    {
+        use http_body_util::BodyExt;
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let respond = Arc::new(respond);
+        let counter = Arc::new(AtomicUsize::new(0));
+        let listener = runtime().block_on(tokio::net::TcpListener::bind("127.0.0.1:0")).expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let task = runtime().spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else { continue };
+                let respond = Arc::clone(&respond);
+                let counter = Arc::clone(&counter);
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |request: http::Request<hyper::body::Incoming>| {
+                        let respond = Arc::clone(&respond);
+                        let sequence = counter.fetch_add(1, Ordering::SeqCst);
+                        async move {
+                            let (parts, body) = request.into_parts();
+                            let body = body.collect().await.map(|c| c.to_bytes()).unwrap_or_default();
+                            let reply = respond(SeenRequest {
+                                method: parts.method.to_string(),
+                                path: parts.uri.path().to_string(),
+                                headers: parts.headers,
+                                body,
+                                sequence,
+                            });
+                            let mut response =
+                                http::Response::new(http_body_util::Full::new(bytes::Bytes::from(reply.body)));
+                            *response.status_mut() = http::StatusCode::from_u16(reply.status).expect("status");
+                            for (name, value) in reply.headers {
+                                response.headers_mut().insert(name, value.parse().expect("header value"));
+                            }
+                            Ok::<_, std::convert::Infallible>(response)
+                        }
+                    });
+                    let builder = hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new());
+                    let _ = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service).await;
+                });
+            }
+        });
+        CustomServer { addr, task }
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+}
+
+impl Drop for CustomServer {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+/// A loopback port with nothing listening on it.
+pub fn dead_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    listener.local_addr().expect("addr").port()
+}
+
+/// The distinct `pay_…` ids in a text, in order of appearance.
+pub fn payment_ids(text: &str) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+        if word.starts_with("pay_") && !ids.iter().any(|id| id == word) {
+            ids.push(word.to_string());
+        }
+    }
+    ids
+}

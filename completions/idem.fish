@@ -1,0 +1,88 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_idem_global_optspecs
+    string join \n color= h/help V/version
+end
+
+function __fish_idem_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_idem_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_idem_using_subcommand
+    set -l cmd (__fish_idem_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c idem -n "__fish_idem_needs_command" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_needs_command" -s h -l help -d 'Print help'
+complete -c idem -n "__fish_idem_needs_command" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_needs_command" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+complete -c idem -n "__fish_idem_needs_command" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+complete -c idem -n "__fish_idem_needs_command" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
+complete -c idem -n "__fish_idem_needs_command" -f -a "completions" -d 'Print a shell completion script'
+complete -c idem -n "__fish_idem_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c idem -n "__fish_idem_using_subcommand send" -s X -l method -d 'HTTP method' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idempotency key instead of a fresh one' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
+uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
+complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand send" -l no-key -d 'Send no key at all (a control)'
+complete -c idem -n "__fish_idem_using_subcommand send" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
+complete -c idem -n "__fish_idem_using_subcommand send" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c idem -n "__fish_idem_using_subcommand send" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand serve" -l addr -d 'Where to listen; port 0 picks a free port and prints it' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l mode -d 'How keys are handled: correct, or one of the deliberately broken modes' -r -f -a "correct\t'Claims each key atomically: 409 while in flight, 422 for another body, replays afterwards'
+naive\t'DELIBERATELY BROKEN: looks the key up, does the work, then stores it, so concurrent duplicates all execute'
+none\t'DELIBERATELY BROKEN: ignores keys, so every retry executes again'"
+complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l format -d 'Log format: a colored line per request, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand serve" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand serve" -l require-key -d 'Answer a POST without an idempotency key with 400'
+complete -c idem -n "__fish_idem_using_subcommand serve" -l tls -d 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
+complete -c idem -n "__fish_idem_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c idem -n "__fish_idem_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand demo" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand demo" -s h -l help -d 'Print help'
+complete -c idem -n "__fish_idem_using_subcommand demo" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand completions" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c idem -n "__fish_idem_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send serve demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send serve demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send serve demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send serve demo completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send serve demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
