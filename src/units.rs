@@ -38,7 +38,7 @@ pub fn format_duration(duration: Duration) -> String {
     let micros = duration.as_micros();
     if micros < 1_000 {
         format!("{micros}µs")
-    } else if micros < 100_000 {
+    } else if micros < 100_000 && micros % 1_000 != 0 {
         format!("{:.1}ms", micros as f64 / 1_000.0)
     } else if micros < 1_000_000 {
         format!("{}ms", micros / 1_000)
@@ -48,6 +48,11 @@ pub fn format_duration(duration: Duration) -> String {
         let seconds = duration.as_secs();
         format!("{}m{:02}s", seconds / 60, seconds % 60)
     }
+}
+
+/// Milliseconds with microsecond precision, for JSON reports (`0.896`, not `0.8964519999999999`).
+pub fn millis(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 1_000_000.0).round() / 1_000.0
 }
 
 #[cfg(test)]
@@ -80,6 +85,7 @@ mod tests {
         assert_eq!(format_duration(Duration::from_micros(850)), "850µs");
         assert_eq!(format_duration(Duration::from_micros(12_345)), "12.3ms");
         assert_eq!(format_duration(Duration::from_millis(250)), "250ms");
+        assert_eq!(format_duration(Duration::from_millis(50)), "50ms");
         assert_eq!(format_duration(Duration::from_millis(1_520)), "1.52s");
         assert_eq!(format_duration(Duration::from_secs(185)), "3m05s");
     }

@@ -54,7 +54,7 @@ impl AttemptRecord {
             Ok(exchange) => AttemptRecord {
                 number,
                 observed: Observed::from_exchange(exchange, id_field),
-                latency_ms: Some(exchange.latency.as_secs_f64() * 1_000.0),
+                latency_ms: Some(crate::units::millis(exchange.latency)),
                 body: body_as_json(&exchange.body),
                 headers: exchange
                     .headers

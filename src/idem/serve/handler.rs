@@ -60,7 +60,7 @@ pub async fn handle(state: Arc<AppState>, request: Request<Incoming>) -> Result<
         status: handled.response.status().as_u16(),
         outcome: handled.outcome,
         payment_id: handled.payment_id,
-        latency_ms: started.elapsed().as_secs_f64() * 1_000.0,
+        latency_ms: crate::units::millis(started.elapsed()),
     });
     Ok(handled.response)
 }

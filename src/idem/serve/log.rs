@@ -102,12 +102,15 @@ impl Summary {
     pub fn render_human(&self, palette: Palette) -> String {
         let outcomes: Vec<String> =
             self.outcomes.iter().map(|(outcome, count)| format!("{count} {}", outcome.as_str())).collect();
+        let payments = match self.payments_created {
+            1 => "1 payment created".to_string(),
+            n => format!("{n} payments created"),
+        };
         format!(
-            "{} {} requests ({}), {} payments created",
+            "{} {} requests ({}), {payments}",
             palette.bold("summary:"),
             self.requests,
             if outcomes.is_empty() { "none".to_string() } else { outcomes.join(", ") },
-            self.payments_created
         )
     }
 }

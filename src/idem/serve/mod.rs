@@ -214,7 +214,7 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     let banner = Banner {
         url: server.url("/payments"),
         mode: config.mode,
-        work_ms: config.work.as_secs_f64() * 1_000.0,
+        work_ms: crate::units::millis(config.work),
         require_key: config.require_key,
         tls: config.tls,
     };

@@ -1,0 +1,15 @@
+//! `idem demo` tells its story to the end on a machine with nothing else running.
+use predicates::prelude::*;
+
+use crate::support::idem;
+
+#[test]
+fn the_demo_runs_to_completion_and_shows_both_outcomes() {
+    idem()
+        .arg("demo")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("charged once"))
+        .stdout(predicate::str::contains("executed 3 times"))
+        .stdout(predicate::str::contains("Your turn"));
+}
