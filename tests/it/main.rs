@@ -1,2 +1,3 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
+mod race;
 mod support;

@@ -340,7 +340,7 @@ mod tests {
             &[0x00, 0x05, b'a'],
             &[0x00, 0x81, 0x00, 0x00],
             &[0x82, 0x20],
-            &[0x3f, 0xe1, 0x1f],
+            &[0x3f, 0xe2, 0x1f],
         ] {
             assert!(decoder.decode(block).is_err(), "{block:?}");
         }
