@@ -188,7 +188,7 @@ mod tests {
     #[tokio::test]
     async fn oversized_and_badly_padded_frames_are_errors() {
         let mut out = Vec::new();
-        push_frame(&mut out, DATA, 0, 1, &vec![0; 20]);
+        push_frame(&mut out, DATA, 0, 1, &[0; 20]);
         assert!(read_frame(&mut out.as_slice(), 10).await.is_err());
         let frame = Frame { kind: DATA, flags: FLAG_PADDED, stream: 1, payload: vec![9, 1] };
         assert!(frame.content().is_err());

@@ -54,6 +54,9 @@ fn encode_integer(out: &mut Vec<u8>, first: u8, prefix_bits: u8, mut value: usiz
 /// The largest dynamic table we allow (our SETTINGS_HEADER_TABLE_SIZE is the default, 4096).
 pub const MAX_TABLE_SIZE: usize = 4096;
 
+/// A decoded header field: name and value, as bytes.
+pub type Field = (Vec<u8>, Vec<u8>);
+
 /// A decoder for one connection: the dynamic table lives across header blocks.
 #[derive(Debug)]
 pub struct Decoder {
@@ -70,7 +73,7 @@ impl Default for Decoder {
 
 impl Decoder {
     /// Decodes one complete header block into (name, value) pairs.
-    pub fn decode(&mut self, mut block: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>)>, HpackError> {
+    pub fn decode(&mut self, mut block: &[u8]) -> Result<Vec<Field>, HpackError> {
         let mut fields = Vec::new();
         while let Some(&first) = block.first() {
             if first & 0x80 != 0 {
@@ -106,7 +109,7 @@ impl Decoder {
         Ok(fields)
     }
 
-    fn decode_literal(&self, block: &[u8], prefix_bits: u8) -> Result<((Vec<u8>, Vec<u8>), usize), HpackError> {
+    fn decode_literal(&self, block: &[u8], prefix_bits: u8) -> Result<(Field, usize), HpackError> {
         let (index, mut used) = decode_integer(block, prefix_bits)?;
         let name = if index == 0 {
             let (name, name_used) = decode_string(&block[used..])?;
