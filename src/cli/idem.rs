@@ -189,3 +189,22 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        IdemCli::command().debug_assert();
+    }
+
+    #[test]
+    fn race_flags_become_a_key_mode() {
+        let cli = IdemCli::try_parse_from(["idem", "race", "localhost:1/p", "-n", "5", "--distinct-keys"]).unwrap();
+        let IdemCommand::Race(args) = cli.command else { panic!("not race") };
+        assert_eq!((args.n, args.distinct_keys, args.sync), (5, true, SyncMode::Auto));
+        assert!(IdemCli::try_parse_from(["idem", "race", "u", "--distinct-keys", "--no-key"]).is_err());
+        assert!(IdemCli::try_parse_from(["idem", "race", "u", "-n", "0"]).is_err());
+    }
+}
