@@ -9,6 +9,7 @@ use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
 use crate::exit::{self, Outcome};
 use crate::idem::demo::{self, DemoConfig};
+use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::send::{self, SendConfig};
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::output::{ColorChoice, Format, Palette};
@@ -30,6 +31,8 @@ pub struct IdemCli {
 pub enum IdemCommand {
     /// Send a request with an idempotency key, optionally repeated, and judge the answers
     Send(SendArgs),
+    /// Fire synchronised concurrent duplicates (one key) to expose race conditions
+    Race(RaceArgs),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
     /// Tell the whole story on this machine: reference servers, retries, verdicts
@@ -53,6 +56,31 @@ pub struct SendArgs {
     /// Wait this long between repeats
     #[arg(long, default_value = "0", value_parser = parse_duration, value_name = "DUR")]
     pub interval: Duration,
+
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct RaceArgs {
+    #[command(flatten)]
+    pub request: RequestArgs,
+
+    /// Duplicates per round
+    #[arg(short = 'n', long = "requests", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub n: u32,
+
+    /// Rounds to run, each with a fresh key
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub rounds: u32,
+
+    /// How the duplicates are made to arrive together
+    #[arg(long, value_enum, default_value_t = SyncMode::Auto)]
+    pub sync: SyncMode,
+
+    /// Give every duplicate its own key (a control: each should execute)
+    #[arg(long, conflicts_with_all = ["key", "no_key"])]
+    pub distinct_keys: bool,
 
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -119,6 +147,25 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             };
             block_on(send::run(config))
         }
+        IdemCommand::Race(args) => {
+            let key_mode = if args.distinct_keys {
+                KeyMode::Distinct
+            } else if args.request.no_key {
+                KeyMode::None
+            } else {
+                KeyMode::Same
+            };
+            let config = RaceConfig {
+                request: args.request.into_spec()?,
+                n: args.n as usize,
+                rounds: args.rounds as usize,
+                sync: args.sync,
+                key_mode,
+                format: args.format,
+                palette: Palette::for_stdout(cli.color),
+            };
+            block_on(race::run(config))
+        }
         IdemCommand::Serve(args) => {
             let config = ServeConfig {
                 addr: args.addr,
@@ -140,5 +187,24 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             std::io::stdout().write_all(&script)?;
             Ok(Outcome::Holds)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_command_line_definition_is_consistent() {
+        IdemCli::command().debug_assert();
+    }
+
+    #[test]
+    fn race_flags_become_a_key_mode() {
+        let cli = IdemCli::try_parse_from(["idem", "race", "localhost:1/p", "-n", "5", "--distinct-keys"]).unwrap();
+        let IdemCommand::Race(args) = cli.command else { panic!("not race") };
+        assert_eq!((args.n, args.distinct_keys, args.sync), (5, true, SyncMode::Auto));
+        assert!(IdemCli::try_parse_from(["idem", "race", "u", "--distinct-keys", "--no-key"]).is_err());
+        assert!(IdemCli::try_parse_from(["idem", "race", "u", "-n", "0"]).is_err());
     }
 }

@@ -1,5 +1,6 @@
-//! The `idem` commands: send, serve, demo, and the verdict logic they share.
+//! The `idem` commands: send, race, serve, demo, and the verdict logic they share.
 pub mod demo;
+pub mod race;
 pub mod send;
 pub mod serve;
 pub mod verdict;

@@ -1,6 +1,7 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod completions;
 mod demo;
+mod race;
 mod send;
 mod serve;
 mod support;

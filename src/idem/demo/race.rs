@@ -1,0 +1,67 @@
+//! Chapter: duplicates that arrive at the same instant. The correct server claims the key
+//! atomically and creates one payment; the naive one looks the key up, works, then stores it, so
+//! every duplicate that arrives inside that window charges again.
+use anyhow::Context;
+use http::Method;
+
+use super::Narrator;
+use crate::exit::Outcome;
+use crate::http::request::RequestSpec;
+use crate::idem::race::{KeyMode, SyncMode, race_round};
+use crate::idem::serve::{self, Mode, ServeConfig};
+use crate::idem::verdict::Verdict;
+
+const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":43}"#;
+const DUPLICATES: usize = 10;
+
+pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+    narrator.heading("Chapter 2: duplicates that arrive together")?;
+    narrator.say("A double-click, or a retry fired while the first try is still running: the duplicates")?;
+    narrator.say("reach the server within microseconds. `idem race` sends them over one HTTP/2 connection")?;
+    narrator.say("and releases every request's last frame in a single TCP packet.")?;
+
+    let correct = race_against(narrator, Mode::Correct).await?;
+    let naive = race_against(narrator, Mode::Naive).await?;
+
+    let expected = correct == (Verdict::Consistent, 1) && naive.0 == Verdict::ExecutedMoreThanOnce && naive.1 > 1;
+    Ok(if expected { Outcome::Holds } else { Outcome::ProblemFound })
+}
+
+/// One single-packet round against a fresh server in `mode`; the verdict and the payments held.
+async fn race_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<(Verdict, usize)> {
+    let palette = narrator.palette;
+    let server = serve::start_quiet(&ServeConfig::local(mode)).await?;
+    let url = server.url("/payments");
+    let description = match mode {
+        Mode::Naive => "--mode naive (looks the key up, charges, then stores it)".to_string(),
+        _ => format!("--mode {} (claims the key atomically)", mode.as_str()),
+    };
+    narrator.say(&format!("\n{} reference server, {description}", palette.cyan("▸")))?;
+    narrator.command(&format!("idem race {url} -d '{PAYMENT}' -n {DUPLICATES} --http2"))?;
+
+    let mut spec = RequestSpec::new(Method::POST, &url, PAYMENT)?;
+    spec.http2 = true;
+    let round = race_round(&spec, DUPLICATES, SyncMode::Auto, KeyMode::Same)
+        .await
+        .context("the demo could not race its own reference server")?;
+    let mut statuses: Vec<(u16, usize)> = Vec::new();
+    for status in round.answers.iter().filter_map(|a| a.observed.status) {
+        match statuses.iter_mut().find(|(s, _)| *s == status) {
+            Some((_, count)) => *count += 1,
+            None => statuses.push((status, 1)),
+        }
+    }
+    let answers: Vec<String> =
+        statuses.iter().map(|(status, count)| format!("{count} × {}", palette.status(*status))).collect();
+    let release = round.release.as_ref().map_or(String::new(), |r| format!(", final frames in {} write(s)", r.writes));
+    narrator.say(&format!("    {} via {}{release}: {}", DUPLICATES, round.sync.as_str(), answers.join(", ")))?;
+    let verdict = crate::idem::send::render_judgement(&round.judgement, round.answers.len(), palette);
+    narrator.say(&crate::output::indent(&verdict, 4))?;
+    let payments = server.shutdown().await.payments_created;
+    let consequence = match payments {
+        1 => palette.green("The server holds 1 payment: the 409s told the duplicates to retry later."),
+        n => palette.red(&format!("The server holds {n} payments: one click, {n} charges.")),
+    };
+    narrator.say(&format!("  {consequence}"))?;
+    Ok((round.judgement.verdict, payments))
+}

@@ -1,0 +1,94 @@
+//! Opening the race's connections: TCP with Nagle off (a withheld byte must leave the moment it is
+//! written) and, on https, TLS with the ALPN protocols the chosen synchronisation needs.
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, anyhow};
+use rustls::pki_types::ServerName;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
+
+use crate::http::request::RequestSpec;
+use crate::http::tls;
+
+/// A connection, plain or TLS, behind one type.
+pub trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {}
+impl<T: AsyncRead + AsyncWrite + Unpin + Send> RaceStream for T {}
+
+pub type BoxStream = Box<dyn RaceStream>;
+
+/// An open connection and what ALPN settled on (`None` on plain http or without ALPN).
+pub struct Connected {
+    pub stream: BoxStream,
+    pub alpn: Option<Vec<u8>>,
+}
+
+impl Connected {
+    pub fn is_h2(&self) -> bool {
+        self.alpn.as_deref() == Some(tls::ALPN_H2)
+    }
+}
+
+/// Where the request goes and how to get there; built once, used for every connection of a round.
+#[derive(Clone)]
+pub struct Connector {
+    host: String,
+    port: u16,
+    tls: Option<(tokio_rustls::TlsConnector, ServerName<'static>)>,
+    timeout: Duration,
+}
+
+impl Connector {
+    /// A connector offering `alpn` on https (ignored on http).
+    pub fn new(spec: &RequestSpec, alpn: &[&[u8]]) -> anyhow::Result<Connector> {
+        let host = spec.url.host().context("the URL has no host")?;
+        // IPv6 literals come bracketed in URLs.
+        let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
+        let https = spec.is_https();
+        let port = spec.url.port_u16().unwrap_or(if https { 443 } else { 80 });
+        let tls = if https {
+            let config = tls::client_config(spec.insecure, alpn)?;
+            let name = ServerName::try_from(host.clone())
+                .with_context(|| format!("`{host}` cannot be used as a TLS server name"))?;
+            Some((tokio_rustls::TlsConnector::from(Arc::new(config)), name))
+        } else {
+            None
+        };
+        Ok(Connector { host, port, tls, timeout: spec.timeout })
+    }
+
+    /// Connects (and handshakes), within the request timeout.
+    pub async fn connect(&self) -> anyhow::Result<Connected> {
+        let address = format!("{}:{}", self.host, self.port);
+        let work = async {
+            let tcp = TcpStream::connect((self.host.as_str(), self.port))
+                .await
+                .with_context(|| format!("cannot connect to {address}"))?;
+            tcp.set_nodelay(true).context("cannot turn off Nagle's algorithm")?;
+            match &self.tls {
+                None => Ok(Connected { stream: Box::new(tcp) as BoxStream, alpn: None }),
+                Some((connector, name)) => {
+                    let stream = connector
+                        .connect(name.clone(), tcp)
+                        .await
+                        .with_context(|| format!("TLS handshake with {address} failed"))?;
+                    let alpn = stream.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
+                    Ok(Connected { stream: Box::new(stream) as BoxStream, alpn })
+                }
+            }
+        };
+        tokio::time::timeout(self.timeout, work).await.map_err(|_| {
+            anyhow!("cannot connect to {address}: no answer within {}", crate::units::format_duration(self.timeout))
+        })?
+    }
+}
+
+/// The `:authority` / `Host` value of the URL.
+pub fn authority(spec: &RequestSpec) -> String {
+    spec.url.authority().map(|a| a.as_str().to_string()).unwrap_or_default()
+}
+
+/// The request target: path and query, `/` when the URL has none.
+pub fn path_and_query(spec: &RequestSpec) -> String {
+    spec.url.path_and_query().map(|p| p.as_str().to_string()).filter(|p| !p.is_empty()).unwrap_or("/".into())
+}

@@ -1,0 +1,479 @@
+//! The single-packet attack over HTTP/2 (Kettle, 2023): every duplicate is a stream on one
+//! connection. Each stream's HEADERS and all of its body but the final byte go first; a PING round
+//! trip proves they reached the server; then every stream's withheld final DATA frame is written in
+//! ONE write call, so they leave in one TCP segment (one TLS record on https) and the server sees
+//! all requests complete at the same instant, whatever the network jitter.
+//!
+//! The engine is generic over the stream so tests can count its write calls.
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use bytes::Bytes;
+use http::header::{HeaderMap, HeaderName, HeaderValue};
+use http::{Method, Request};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+
+use super::h2_frames::{self as f, Frame};
+use super::hpack;
+use super::round::{Answer, Release, Response};
+use crate::http::client::MAX_RESPONSE_BODY;
+
+/// Headers that mean something only to one HTTP/1.1 hop and are forbidden in HTTP/2.
+const CONNECTION_SPECIFIC: [&str; 6] =
+    ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host"];
+
+/// The server's SETTINGS that matter to us.
+#[derive(Debug, Clone, Copy)]
+struct PeerSettings {
+    max_concurrent_streams: Option<u32>,
+    initial_window: i64,
+    max_frame: usize,
+}
+
+/// One stream's progress.
+struct StreamState {
+    id: u32,
+    headers: Option<(u16, HeaderMap)>,
+    body: Vec<u8>,
+    /// Response bytes received since we last widened the stream's window.
+    unacknowledged: u32,
+    result: Option<Result<Response, String>>,
+    finished_at: Option<Instant>,
+}
+
+/// Sends `requests` as concurrent streams on `stream` (an HTTP/2 connection: TLS with ALPN h2, or
+/// plain with prior knowledge) and collects every answer. Errors before the release (no HTTP/2,
+/// too many streams for the server) fail the whole round; afterwards, failures are per answer.
+pub async fn race<S>(
+    stream: S,
+    requests: &[Request<Bytes>],
+    timeout: Duration,
+) -> anyhow::Result<(Vec<Answer>, Release)>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
+    let deadline = tokio::time::Instant::now() + timeout;
+    // Reads are buffered (frame headers are 9 bytes); writes pass straight through, so each
+    // write below is one write call on the connection.
+    let mut io = BufReader::new(stream);
+    let mut decoder = hpack::Decoder::default();
+    let mut streams: Vec<StreamState> = (0..requests.len())
+        .map(|index| StreamState {
+            id: 1 + 2 * index as u32,
+            headers: None,
+            body: Vec::new(),
+            unacknowledged: 0,
+            result: None,
+            finished_at: None,
+        })
+        .collect();
+
+    let setup = async {
+        let mut hello = f::PREFACE.to_vec();
+        f::push_settings(&mut hello, &[(f::SETTINGS_ENABLE_PUSH, 0), (f::SETTINGS_INITIAL_WINDOW_SIZE, f::OUR_WINDOW)]);
+        f::push_window_update(&mut hello, 0, f::OUR_WINDOW - f::DEFAULT_WINDOW as u32);
+        io.write_all(&hello).await.context("cannot send the HTTP/2 preface")?;
+        io.flush().await?;
+        let first = f::read_frame(&mut io, f::DEFAULT_MAX_FRAME_SIZE)
+            .await
+            .context("the server did not answer the HTTP/2 preface (does it speak HTTP/2?)")?;
+        if first.kind != f::SETTINGS || first.has(f::FLAG_ACK) {
+            bail!("the server's first frame was not SETTINGS (does it speak HTTP/2?)");
+        }
+        let mut peer = PeerSettings {
+            max_concurrent_streams: None,
+            initial_window: f::DEFAULT_WINDOW,
+            max_frame: f::DEFAULT_MAX_FRAME_SIZE,
+        };
+        apply_settings(&mut peer, &first.payload)?;
+        let mut connection_window = f::DEFAULT_WINDOW;
+        let mut ack = Vec::new();
+        f::push_frame(&mut ack, f::SETTINGS, f::FLAG_ACK, 0, &[]);
+        f::push_frame(&mut ack, f::PING, 0, 0, b"idemhndl");
+        io.write_all(&ack).await?;
+        io.flush().await?;
+        settle(&mut io, &mut decoder, &mut streams, &mut peer, &mut connection_window, b"idemhndl").await?;
+        anyhow::Ok((peer, connection_window))
+    };
+    let (mut peer, mut connection_window) = tokio::time::timeout_at(deadline, setup).await.map_err(|_| {
+        anyhow::anyhow!("the HTTP/2 handshake did not finish within {}", crate::units::format_duration(timeout))
+    })??;
+
+    if let Some(limit) = peer.max_concurrent_streams {
+        if requests.len() > limit as usize {
+            bail!(
+                "the server allows {limit} concurrent streams on one connection, fewer than the {} duplicates asked for; \
+                 use -n {limit} or fewer, or --sync last-byte",
+                requests.len()
+            );
+        }
+    }
+    let withheld: usize = requests.iter().map(|r| r.body().len().saturating_sub(1)).sum();
+    let needed = withheld + requests.len();
+    if needed as i64 > connection_window {
+        bail!(
+            "the server's flow-control window ({connection_window} bytes) cannot hold {} bodies of {} bytes; \
+             use a smaller body, fewer duplicates, or --sync last-byte",
+            requests.len(),
+            requests.first().map_or(0, |r| r.body().len())
+        );
+    }
+    if let Some(largest) = requests.iter().map(|r| r.body().len()).max() {
+        if largest as i64 > peer.initial_window {
+            bail!(
+                "a {largest}-byte body does not fit the server's {}-byte stream window; use a smaller body or --sync last-byte",
+                peer.initial_window
+            );
+        }
+    }
+
+    // Everything but the final frames, then a PING: its ACK means the server has read them all.
+    let mut prefix = Vec::new();
+    let mut finals = Vec::new();
+    for (request, state) in requests.iter().zip(&streams) {
+        let block = header_block(request);
+        f::push_headers(&mut prefix, state.id, &block, false, peer.max_frame);
+        let body = request.body();
+        let (early, last) = body.split_at(body.len().saturating_sub(1));
+        f::push_data(&mut prefix, state.id, early, false, peer.max_frame);
+        f::push_data(&mut finals, state.id, last, true, peer.max_frame);
+    }
+    connection_window -= needed as i64;
+    f::push_frame(&mut prefix, f::PING, 0, 0, b"idemsttl");
+    let send_prefix = async {
+        io.write_all(&prefix).await.context("cannot send the requests")?;
+        io.flush().await?;
+        settle(&mut io, &mut decoder, &mut streams, &mut peer, &mut connection_window, b"idemsttl").await
+    };
+    tokio::time::timeout_at(deadline, send_prefix).await.map_err(|_| {
+        anyhow::anyhow!("the server did not acknowledge the requests within {}", crate::units::format_duration(timeout))
+    })??;
+
+    // The release: one write call with every final frame. A partial write (a full socket
+    // buffer) is finished, and counted, so the report can say the packet was split.
+    let released_at = Instant::now();
+    let mut writes = 1;
+    let written = io.write(&finals).await.context("cannot release the final frames")?;
+    let mut last_write_at = released_at;
+    if written < finals.len() {
+        last_write_at = Instant::now();
+        writes += 1;
+        io.write_all(&finals[written..]).await.context("cannot release the final frames")?;
+    }
+    io.flush().await.context("cannot release the final frames")?;
+    let release = Release { writes, bytes: finals.len(), spread: last_write_at - released_at };
+
+    let collected = tokio::time::timeout_at(deadline, collect(&mut io, &mut decoder, &mut streams)).await;
+    let unfinished = match collected {
+        Ok(Ok(())) => None,
+        Ok(Err(err)) => Some(format!("{err:#}")),
+        Err(_) => Some(format!("no complete answer within {}", crate::units::format_duration(timeout))),
+    };
+    // Goodbye; the answers are in, so a failure here changes nothing.
+    let mut goodbye = Vec::new();
+    f::push_frame(&mut goodbye, f::GOAWAY, 0, 0, &[0; 8]);
+    let _ = tokio::time::timeout(Duration::from_millis(200), async {
+        let _ = io.write_all(&goodbye).await;
+        let _ = io.shutdown().await;
+    })
+    .await;
+
+    let answers = streams
+        .into_iter()
+        .map(|state| {
+            let outcome = match state.result {
+                Some(result) => result,
+                None => Err(unfinished.clone().unwrap_or_else(|| "the connection ended without an answer".into())),
+            };
+            let latency = state.finished_at.map(|at| at.saturating_duration_since(released_at));
+            Answer { outcome, latency }
+        })
+        .collect();
+    Ok((answers, release))
+}
+
+/// The request's header block: pseudo-headers, then the user's headers, then content-length.
+fn header_block(request: &Request<Bytes>) -> Vec<u8> {
+    let uri = request.uri();
+    let mut block = Vec::new();
+    hpack::encode_literal(&mut block, b":method", request.method().as_str().as_bytes());
+    hpack::encode_literal(&mut block, b":scheme", uri.scheme_str().unwrap_or("http").as_bytes());
+    let authority = uri.authority().map(|a| a.as_str()).unwrap_or_default();
+    hpack::encode_literal(&mut block, b":authority", authority.as_bytes());
+    let path = uri.path_and_query().map(|p| p.as_str()).filter(|p| !p.is_empty()).unwrap_or("/");
+    hpack::encode_literal(&mut block, b":path", path.as_bytes());
+    for (name, value) in request.headers() {
+        if CONNECTION_SPECIFIC.contains(&name.as_str()) || name == http::header::CONTENT_LENGTH {
+            continue;
+        }
+        hpack::encode_literal(&mut block, name.as_str().as_bytes(), value.as_bytes());
+    }
+    let body = request.body();
+    if !body.is_empty() || matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH) {
+        hpack::encode_literal(&mut block, b"content-length", body.len().to_string().as_bytes());
+    }
+    block
+}
+
+fn apply_settings(peer: &mut PeerSettings, payload: &[u8]) -> anyhow::Result<()> {
+    if payload.len() % 6 != 0 {
+        bail!("the server sent a malformed SETTINGS frame");
+    }
+    for setting in payload.chunks_exact(6) {
+        let id = u16::from_be_bytes([setting[0], setting[1]]);
+        let value = u32::from_be_bytes([setting[2], setting[3], setting[4], setting[5]]);
+        match id {
+            f::SETTINGS_MAX_CONCURRENT_STREAMS => peer.max_concurrent_streams = Some(value),
+            f::SETTINGS_INITIAL_WINDOW_SIZE => peer.initial_window = i64::from(value),
+            f::SETTINGS_MAX_FRAME_SIZE => {
+                if !(16_384..=16_777_215).contains(&value) {
+                    bail!("the server sent an invalid SETTINGS_MAX_FRAME_SIZE ({value})");
+                }
+                peer.max_frame = value as usize;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Reads frames until the server acknowledges the PING carrying `opaque`, handling everything
+/// else that arrives meanwhile (answers that come early are kept).
+async fn settle<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    decoder: &mut hpack::Decoder,
+    streams: &mut [StreamState],
+    peer: &mut PeerSettings,
+    connection_window: &mut i64,
+    opaque: &[u8; 8],
+) -> anyhow::Result<()> {
+    let mut pending = None;
+    loop {
+        let frame = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE).await?;
+        match frame.kind {
+            f::PING if frame.has(f::FLAG_ACK) && frame.payload == opaque => return Ok(()),
+            f::SETTINGS if !frame.has(f::FLAG_ACK) => apply_settings(peer, &frame.payload)?,
+            f::WINDOW_UPDATE if frame.stream == 0 => {
+                *connection_window += i64::from(f::be_u32(&frame.payload, 0).unwrap_or(0) & 0x7fff_ffff);
+            }
+            _ => {}
+        }
+        handle_frame(io, decoder, streams, &mut pending, frame).await?;
+    }
+}
+
+/// Reads frames until every stream has its answer (or failed).
+async fn collect<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    decoder: &mut hpack::Decoder,
+    streams: &mut [StreamState],
+) -> anyhow::Result<()> {
+    let mut pending = None;
+    let mut connection_unacknowledged = 0u32;
+    while streams.iter().any(|s| s.result.is_none()) {
+        let frame = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE).await?;
+        if frame.kind == f::DATA {
+            // Keep the server's windows open for large answers.
+            connection_unacknowledged += frame.payload.len() as u32;
+            if connection_unacknowledged > f::OUR_WINDOW / 2 {
+                let mut update = Vec::new();
+                f::push_window_update(&mut update, 0, connection_unacknowledged);
+                io.write_all(&update).await?;
+                connection_unacknowledged = 0;
+            }
+        }
+        handle_frame(io, decoder, streams, &mut pending, frame).await?;
+    }
+    Ok(())
+}
+
+/// A header block being assembled from HEADERS and CONTINUATION frames.
+struct PendingBlock {
+    stream: u32,
+    block: Vec<u8>,
+    end_stream: bool,
+}
+
+/// Handles one frame from the server: answers, resets, pings, goaway. Connection-level problems
+/// are errors; stream-level ones fail that stream.
+async fn handle_frame<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    decoder: &mut hpack::Decoder,
+    streams: &mut [StreamState],
+    pending: &mut Option<PendingBlock>,
+    frame: Frame,
+) -> anyhow::Result<()> {
+    if pending.is_some() && frame.kind != f::CONTINUATION {
+        bail!("the server interrupted a header block with another frame");
+    }
+    let index = streams.iter().position(|s| s.id == frame.stream);
+    match frame.kind {
+        f::HEADERS | f::CONTINUATION => {
+            let mut block = match (frame.kind, pending.take()) {
+                (f::HEADERS, None) => PendingBlock {
+                    stream: frame.stream,
+                    block: frame.content()?.to_vec(),
+                    end_stream: frame.has(f::FLAG_END_STREAM),
+                },
+                (f::CONTINUATION, Some(mut block)) if block.stream == frame.stream => {
+                    block.block.extend_from_slice(&frame.payload);
+                    block
+                }
+                _ => bail!("the server sent a CONTINUATION frame out of place"),
+            };
+            if !frame.has(f::FLAG_END_HEADERS) {
+                if block.block.len() > MAX_RESPONSE_BODY {
+                    bail!("the server's header block is too large");
+                }
+                *pending = Some(block);
+                return Ok(());
+            }
+            // Every block is decoded, even for streams we do not know, to keep the table in step.
+            let fields = decoder.decode(&block.block).context("the server's headers could not be decoded")?;
+            let Some(state) = index.map(|i| &mut streams[i]) else { return Ok(()) };
+            if state.result.is_some() {
+                return Ok(());
+            }
+            if state.headers.is_none() {
+                match response_head(fields) {
+                    Ok(Some(head)) => state.headers = Some(head),
+                    // An interim 1xx answer; the real one follows.
+                    Ok(None) => {}
+                    Err(err) => finish(state, Err(err)),
+                }
+            }
+            // A second block is trailers, ignored; END_STREAM still ends the answer.
+            if std::mem::take(&mut block.end_stream) {
+                complete(state);
+            }
+        }
+        f::DATA => {
+            let content = frame.content()?;
+            let Some(state) = index.map(|i| &mut streams[i]) else { return Ok(()) };
+            if state.result.is_some() {
+                return Ok(());
+            }
+            if state.headers.is_none() {
+                finish(state, Err("the server sent a body before the response headers".into()));
+                return Ok(());
+            }
+            if state.body.len() + content.len() > MAX_RESPONSE_BODY {
+                finish(state, Err(format!("the answer is larger than {MAX_RESPONSE_BODY} bytes")));
+                return Ok(());
+            }
+            state.body.extend_from_slice(content);
+            state.unacknowledged += frame.payload.len() as u32;
+            if frame.has(f::FLAG_END_STREAM) {
+                complete(state);
+            } else if state.unacknowledged > f::OUR_WINDOW / 2 {
+                let mut update = Vec::new();
+                f::push_window_update(&mut update, state.id, state.unacknowledged);
+                io.write_all(&update).await?;
+                state.unacknowledged = 0;
+            }
+        }
+        f::RST_STREAM => {
+            let code = f::be_u32(&frame.payload, 0).context("the server sent a malformed RST_STREAM")?;
+            if let Some(state) = index.map(|i| &mut streams[i]) {
+                if state.result.is_none() {
+                    finish(state, Err(format!("the server reset the stream ({})", f::error_name(code))));
+                }
+            }
+        }
+        f::SETTINGS if !frame.has(f::FLAG_ACK) => {
+            let mut ack = Vec::new();
+            f::push_frame(&mut ack, f::SETTINGS, f::FLAG_ACK, 0, &[]);
+            io.write_all(&ack).await?;
+        }
+        f::PING if !frame.has(f::FLAG_ACK) => {
+            let mut pong = Vec::new();
+            f::push_frame(&mut pong, f::PING, f::FLAG_ACK, 0, &frame.payload);
+            io.write_all(&pong).await?;
+        }
+        f::GOAWAY => {
+            let last = f::be_u32(&frame.payload, 0).context("the server sent a malformed GOAWAY")? & 0x7fff_ffff;
+            let code = f::be_u32(&frame.payload, 4).unwrap_or(0);
+            for state in streams.iter_mut().filter(|s| s.id > last && s.result.is_none()) {
+                finish(state, Err(format!("the server refused the stream (GOAWAY {})", f::error_name(code))));
+            }
+        }
+        // PUSH_PROMISE is refused by our SETTINGS_ENABLE_PUSH = 0.
+        0x5 => bail!("the server pushed a stream although push was disabled"),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The status and headers of a final answer; `None` for an interim 1xx.
+fn response_head(fields: Vec<(Vec<u8>, Vec<u8>)>) -> Result<Option<(u16, HeaderMap)>, String> {
+    let mut status = None;
+    let mut headers = HeaderMap::new();
+    for (name, value) in fields {
+        if name == b":status" {
+            status = std::str::from_utf8(&value).ok().and_then(|s| s.parse::<u16>().ok());
+        } else if name.first() != Some(&b':') {
+            // A header the http crate cannot represent is dropped rather than failing the answer.
+            if let (Ok(name), Ok(value)) = (HeaderName::from_bytes(&name), HeaderValue::from_bytes(&value)) {
+                headers.append(name, value);
+            }
+        }
+    }
+    match status {
+        None => Err("the server's answer has no valid :status".into()),
+        Some(status) if (100..200).contains(&status) => Ok(None),
+        Some(status) if status < 600 => Ok(Some((status, headers))),
+        Some(status) => Err(format!("the server answered with status {status}")),
+    }
+}
+
+fn complete(state: &mut StreamState) {
+    let result = match state.headers.take() {
+        Some((status, headers)) => Ok(Response { status, headers, body: Bytes::from(std::mem::take(&mut state.body)) }),
+        None => Err("the stream ended without a final answer".to_string()),
+    };
+    finish(state, result);
+}
+
+fn finish(state: &mut StreamState, result: Result<Response, String>) {
+    state.result = Some(result);
+    state.finished_at = Some(Instant::now());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_blocks_carry_pseudo_headers_and_drop_hop_headers() {
+        let mut request = Request::builder()
+            .method(Method::POST)
+            .uri("https://api.test:8443/payments?x=1")
+            .body(Bytes::from_static(b"{}"))
+            .unwrap();
+        request.headers_mut().insert("connection", HeaderValue::from_static("keep-alive"));
+        request.headers_mut().insert("idempotency-key", HeaderValue::from_static("k1"));
+        let fields = hpack::Decoder::default().decode(&header_block(&request)).unwrap();
+        let names: Vec<String> = fields
+            .iter()
+            .map(|(n, v)| format!("{}={}", String::from_utf8_lossy(n), String::from_utf8_lossy(v)))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ":method=POST",
+                ":scheme=https",
+                ":authority=api.test:8443",
+                ":path=/payments?x=1",
+                "idempotency-key=k1",
+                "content-length=2"
+            ]
+        );
+    }
+
+    #[test]
+    fn interim_and_missing_statuses() {
+        assert_eq!(response_head(vec![(b":status".to_vec(), b"100".to_vec())]), Ok(None));
+        assert!(response_head(vec![(b"x".to_vec(), b"y".to_vec())]).is_err());
+        assert!(response_head(vec![(b":status".to_vec(), b"abc".to_vec())]).is_err());
+    }
+}

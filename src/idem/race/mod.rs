@@ -1,0 +1,95 @@
+//! `idem race`: N duplicates of one request, synchronised to arrive at the same instant, judged by
+//! the shared verdict; repeated over rounds with a fresh key each.
+//!
+//! One file per job: `round` is the engine (choose the synchronisation, send, judge),
+//! `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet sender,
+//! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
+//! `connect` the TCP/TLS connections, `report` what is printed.
+pub mod concurrent;
+pub mod connect;
+pub mod h1_last_byte;
+pub mod h2_frames;
+pub mod h2_single_packet;
+pub mod hpack;
+mod hpack_huffman;
+pub mod report;
+pub mod round;
+
+pub use report::{RaceReport, RaceVerdict};
+pub use round::{KeyMode, RoundReport, SyncMode, race_round};
+
+use std::io::Write;
+
+use anyhow::bail;
+
+use crate::exit::Outcome;
+use crate::http::key::KeyPolicy;
+use crate::http::request::RequestSpec;
+use crate::output::{Format, Palette};
+
+#[derive(Debug, Clone)]
+pub struct RaceConfig {
+    pub request: RequestSpec,
+    pub n: usize,
+    pub rounds: usize,
+    pub sync: SyncMode,
+    pub key_mode: KeyMode,
+    pub format: Format,
+    pub palette: Palette,
+}
+
+/// Runs every round (a fresh key each), with a progress bar on a terminal.
+pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
+    let spec = &config.request;
+    if config.rounds > 1 && matches!(spec.key_policy, KeyPolicy::Fixed(_)) && config.key_mode == KeyMode::Same {
+        bail!("--key fixes the key, so every round after the first would only replay it; drop --key or use --rounds 1");
+    }
+    let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
+    let mut rounds = Vec::with_capacity(config.rounds);
+    for number in 1..=config.rounds {
+        let mut round = race_round(spec, config.n, config.sync, config.key_mode).await?;
+        round.round = number;
+        rounds.push(round);
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    Ok(RaceReport::new(
+        spec.method.to_string(),
+        spec.url.to_string(),
+        spec.key_header.to_string(),
+        config.n,
+        config.sync,
+        rounds,
+    ))
+}
+
+pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
+    let report = execute(&config).await?;
+    let mut stdout = std::io::stdout().lock();
+    match config.format {
+        Format::Human => write!(stdout, "{}", report.render_human(config.palette))?,
+        Format::Json => {
+            // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
+            let document = serde_json::to_string_pretty(&report)?;
+            writeln!(stdout, "{document}")?;
+        }
+    }
+    stdout.flush()?;
+    match report.verdict {
+        RaceVerdict::Safe => Ok(Outcome::Holds),
+        RaceVerdict::ExecutedMoreThanOnce | RaceVerdict::Inconsistent => Ok(Outcome::ProblemFound),
+        RaceVerdict::Errors => {
+            let failed = report.telling_round().and_then(|round| {
+                let errors: Vec<&str> = round.answers.iter().filter_map(|a| a.observed.error.as_deref()).collect();
+                errors
+                    .first()
+                    .map(|first| format!("{} of {} answers never came: {first}", errors.len(), round.answers.len()))
+            });
+            bail!("{}", failed.unwrap_or_else(|| "some answers never came".to_string()))
+        }
+    }
+}

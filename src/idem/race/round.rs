@@ -1,0 +1,272 @@
+//! One round of a race: choose the synchronisation, send N duplicates through it, judge the
+//! answers with the shared verdict. This is the engine `idem race`, `idem check` and `idem demo`
+//! call in-process.
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use bytes::Bytes;
+use http::HeaderMap;
+use serde::Serialize;
+
+use super::connect::Connector;
+use super::{concurrent, h1_last_byte, h2_single_packet};
+use crate::http::request::RequestSpec;
+use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
+use crate::idem::verdict::{self, Judgement, Observed, Timing};
+
+/// `--sync`: how the duplicates are made to arrive together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SyncMode {
+    /// single-packet where the server speaks HTTP/2 (h2 in ALPN on https, --http2 on http), else last-byte
+    #[default]
+    Auto,
+    /// HTTP/2, one connection: every request's final frame released in one TCP packet
+    SinglePacket,
+    /// HTTP/1.1, one connection per request: every final byte released in one tight loop
+    LastByte,
+    /// Plain concurrent requests, no synchronisation (for comparison)
+    None,
+}
+
+impl SyncMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SyncMode::Auto => "auto",
+            SyncMode::SinglePacket => "single-packet",
+            SyncMode::LastByte => "last-byte",
+            SyncMode::None => "none",
+        }
+    }
+}
+
+/// Which keys the duplicates carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeyMode {
+    /// One key shared by every duplicate: the test.
+    #[default]
+    Same,
+    /// A key per duplicate (`--distinct-keys`): a control, every request should execute.
+    Distinct,
+    /// No key header (`--no-key`): a control, every request should execute.
+    None,
+}
+
+/// A complete answer from the server.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Response {
+    pub status: u16,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+}
+
+/// One duplicate's outcome from an engine.
+#[derive(Debug, Clone)]
+pub struct Answer {
+    pub outcome: Result<Response, String>,
+    /// From this request's release to the last byte of its answer.
+    pub latency: Option<Duration>,
+}
+
+/// What the release looked like from the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Release {
+    /// Write calls that carried the final bytes: 1 for a single packet.
+    pub writes: usize,
+    /// Bytes written in the release.
+    pub bytes: usize,
+    /// From the first final write to the last one.
+    pub spread: Duration,
+}
+
+/// The release, as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReleaseRecord {
+    pub writes: usize,
+    pub bytes: usize,
+    pub spread_us: f64,
+}
+
+/// One duplicate's answer, as reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct AnswerRecord {
+    pub number: usize,
+    /// This duplicate's key, only with `--distinct-keys`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    #[serde(flatten)]
+    pub observed: Observed,
+    pub latency_ms: Option<f64>,
+}
+
+/// Everything one round learned.
+#[derive(Debug, Clone, Serialize)]
+pub struct RoundReport {
+    pub round: usize,
+    /// The synchronisation actually used (never `auto`).
+    pub sync: SyncMode,
+    /// Why it was used.
+    pub sync_reason: String,
+    pub key_mode: KeyMode,
+    /// The key every duplicate carried (`null` with `--distinct-keys` or `--no-key`).
+    pub key: Option<String>,
+    pub answers: Vec<AnswerRecord>,
+    pub judgement: Judgement,
+    /// `null` with `--sync none`, which does not synchronise anything.
+    pub release: Option<ReleaseRecord>,
+    /// Slowest minus fastest answer latency, over the answers that came.
+    pub latency_spread_ms: Option<f64>,
+}
+
+impl RoundReport {
+    pub fn release_spread(&self) -> Option<Duration> {
+        self.release.as_ref().map(|r| Duration::from_secs_f64(r.spread_us / 1e6))
+    }
+}
+
+/// Sends `n` duplicates of `spec` synchronised by `sync` and judges the answers.
+///
+/// An `Err` means the round could not run (unreachable server, no HTTP/2 where it was required,
+/// more duplicates than the server's stream limit); an answer that failed is an `Observed::failed`
+/// inside the report, and the verdict says `errors`.
+pub async fn race_round(
+    spec: &RequestSpec,
+    n: usize,
+    sync: SyncMode,
+    key_mode: KeyMode,
+) -> anyhow::Result<RoundReport> {
+    if n == 0 {
+        bail!("a race needs at least one request");
+    }
+    let shared_key = match key_mode {
+        KeyMode::Same => spec.key_policy.next_key(),
+        KeyMode::Distinct | KeyMode::None => None,
+    };
+    let keys: Vec<Option<String>> = (0..n)
+        .map(|_| match key_mode {
+            KeyMode::Same => shared_key.clone(),
+            KeyMode::Distinct => spec.key_policy.next_key(),
+            KeyMode::None => None,
+        })
+        .collect();
+    let requests = keys.iter().map(|key| spec.build(key.as_deref())).collect::<anyhow::Result<Vec<_>>>()?;
+
+    let (used, reason, answers, release) = match sync {
+        SyncMode::None => {
+            let answers = concurrent::race(spec, requests).await?;
+            (SyncMode::None, "asked for with --sync none".to_string(), answers, None)
+        }
+        SyncMode::LastByte => {
+            let connector = Connector::new(spec, &[ALPN_HTTP11])?;
+            let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout).await?;
+            (SyncMode::LastByte, "asked for with --sync last-byte".to_string(), answers, Some(release))
+        }
+        SyncMode::SinglePacket | SyncMode::Auto => {
+            let offered: &[&[u8]] =
+                if sync == SyncMode::SinglePacket || spec.http2 { &[ALPN_H2] } else { &[ALPN_H2, ALPN_HTTP11] };
+            let connector = Connector::new(spec, offered)?;
+            let wants_h2 = if spec.is_https() { true } else { sync == SyncMode::SinglePacket || spec.http2 };
+            if !wants_h2 {
+                // Plain http:// without --http2: an h2c probe would show up as a malformed request
+                // in an HTTP/1.1-only server's logs, so auto does not guess.
+                let connector = Connector::new(spec, &[ALPN_HTTP11])?;
+                let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout).await?;
+                let reason = "http:// without --http2, so HTTP/1.1 (add --http2 if the server speaks h2c)".to_string();
+                (SyncMode::LastByte, reason, answers, Some(release))
+            } else {
+                let connected = connector.connect().await?;
+                if spec.is_https() && !connected.is_h2() {
+                    let chosen = connected.alpn.as_deref().map(|p| String::from_utf8_lossy(p).into_owned());
+                    let chosen = chosen.map_or("no ALPN protocol".to_string(), |p| format!("`{p}`"));
+                    if sync == SyncMode::SinglePacket || spec.http2 {
+                        bail!("the server did not agree to HTTP/2 in ALPN (it chose {chosen}); use --sync last-byte");
+                    }
+                    // The probe connection speaks HTTP/1.1: it becomes the first racer.
+                    let connector = Connector::new(spec, &[ALPN_HTTP11])?;
+                    let (answers, release) =
+                        h1_last_byte::race(&connector, Some(connected.stream), &requests, spec.timeout).await?;
+                    let reason = format!("the server chose {chosen} over h2 in ALPN");
+                    (SyncMode::LastByte, reason, answers, Some(release))
+                } else {
+                    let reason = match (spec.is_https(), sync) {
+                        (true, SyncMode::Auto) => "the server negotiated h2 in ALPN".to_string(),
+                        (true, _) => {
+                            "asked for with --sync single-packet; the server negotiated h2 in ALPN".to_string()
+                        }
+                        (false, SyncMode::Auto) => "--http2 given: HTTP/2 with prior knowledge (h2c)".to_string(),
+                        (false, _) => {
+                            "asked for with --sync single-packet: HTTP/2 with prior knowledge (h2c)".to_string()
+                        }
+                    };
+                    let (answers, release) = h2_single_packet::race(connected.stream, &requests, spec.timeout)
+                        .await
+                        .with_context(|| format!("single-packet race against {} failed", spec.url))?;
+                    (SyncMode::SinglePacket, reason, answers, Some(release))
+                }
+            }
+        }
+    };
+    Ok(report(spec, key_mode, shared_key, keys, used, reason, answers, release))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn report(
+    spec: &RequestSpec,
+    key_mode: KeyMode,
+    shared_key: Option<String>,
+    keys: Vec<Option<String>>,
+    sync: SyncMode,
+    sync_reason: String,
+    answers: Vec<Answer>,
+    release: Option<Release>,
+) -> RoundReport {
+    let records: Vec<AnswerRecord> = answers
+        .iter()
+        .zip(keys)
+        .enumerate()
+        .map(|(index, (answer, key))| AnswerRecord {
+            number: index + 1,
+            key: if key_mode == KeyMode::Distinct { key } else { None },
+            observed: match &answer.outcome {
+                Ok(response) => {
+                    Observed::answer(response.status, &response.headers, response.body.clone(), &spec.id_field)
+                }
+                Err(err) => Observed::failed(err.clone()),
+            },
+            latency_ms: answer.latency.map(|l| l.as_secs_f64() * 1e3),
+        })
+        .collect();
+    let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
+    let mut judgement = verdict::judge(&observed, Timing::Concurrent, &spec.id_field);
+    match key_mode {
+        KeyMode::Same => {}
+        KeyMode::Distinct => judgement
+            .notes
+            .push("control: every duplicate had its own key, so each one executing is expected".to_string()),
+        KeyMode::None => {
+            judgement.notes.push("control: no key was sent, so each duplicate executing is expected".to_string())
+        }
+    }
+    let latencies: Vec<f64> = records.iter().filter_map(|r| r.latency_ms).collect();
+    let latency_spread_ms =
+        match (latencies.iter().copied().reduce(f64::min), latencies.iter().copied().reduce(f64::max)) {
+            (Some(min), Some(max)) => Some(max - min),
+            _ => None,
+        };
+    RoundReport {
+        round: 1,
+        sync,
+        sync_reason,
+        key_mode,
+        key: shared_key,
+        answers: records,
+        judgement,
+        release: release.map(|r| ReleaseRecord {
+            writes: r.writes,
+            bytes: r.bytes,
+            spread_us: r.spread.as_secs_f64() * 1e6,
+        }),
+        latency_spread_ms,
+    }
+}
