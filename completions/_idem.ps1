@@ -27,6 +27,8 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send a request with an idempotency key, optionally repeated, and judge the answers')
+            [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tell the whole story on this machine: reference servers, retries, verdicts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -53,6 +55,62 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
             [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'idem;race' {
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'HTTP method')
+            [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'HTTP method')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A request header, ''Name: value'' (repeatable)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A request header, ''Name: value'' (repeatable)')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json')
+            [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Use this idempotency key instead of a fresh one')
+            [CompletionResult]::new('--key-format', '--key-format', [CompletionResultType]::ParameterName, 'The format of generated keys')
+            [CompletionResult]::new('--key-header', '--key-header', [CompletionResultType]::ParameterName, 'The header that carries the key')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in a response body')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on an answer after this long')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Duplicates per round')
+            [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Duplicates per round')
+            [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Rounds to run, each with a fresh key')
+            [CompletionResult]::new('--sync', '--sync', [CompletionResultType]::ParameterName, 'How the duplicates are made to arrive together')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--no-key', '--no-key', [CompletionResultType]::ParameterName, 'Send no key at all (a control)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://')
+            [CompletionResult]::new('--distinct-keys', '--distinct-keys', [CompletionResultType]::ParameterName, 'Give every duplicate its own key (a control: each should execute)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'idem;check' {
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'HTTP method')
+            [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'HTTP method')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A request header, ''Name: value'' (repeatable)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A request header, ''Name: value'' (repeatable)')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json')
+            [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Use this idempotency key instead of a fresh one')
+            [CompletionResult]::new('--key-format', '--key-format', [CompletionResultType]::ParameterName, 'The format of generated keys')
+            [CompletionResult]::new('--key-header', '--key-header', [CompletionResultType]::ParameterName, 'The header that carries the key')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in a response body')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on an answer after this long')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many concurrent duplicates the concurrency check sends')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many concurrent duplicates the concurrency check sends')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--no-key', '--no-key', [CompletionResultType]::ParameterName, 'Send no key at all (a control)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://')
+            [CompletionResult]::new('--require-key', '--require-key', [CompletionResultType]::ParameterName, 'The endpoint must refuse a request without a key with 400')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -93,6 +151,8 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
         }
         'idem;help' {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send a request with an idempotency key, optionally repeated, and judge the answers')
+            [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tell the whole story on this machine: reference servers, retries, verdicts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
@@ -100,6 +160,12 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             break
         }
         'idem;help;send' {
+            break
+        }
+        'idem;help;race' {
+            break
+        }
+        'idem;help;check' {
             break
         }
         'idem;help;serve' {

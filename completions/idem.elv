@@ -24,6 +24,8 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand send 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+            cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+            cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
             cand demo 'Tell the whole story on this machine: reference servers, retries, verdicts'
             cand completions 'Print a shell completion script'
@@ -49,6 +51,60 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'
             cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
             cand --http2 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'idem;race'= {
+            cand -X 'HTTP method'
+            cand --method 'HTTP method'
+            cand -H 'A request header, ''Name: value'' (repeatable)'
+            cand --header 'A request header, ''Name: value'' (repeatable)'
+            cand -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json'
+            cand --data 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json'
+            cand --key 'Use this idempotency key instead of a fresh one'
+            cand --key-format 'The format of generated keys'
+            cand --key-header 'The header that carries the key'
+            cand --id-field 'JSON pointer to the created resource''s id in a response body'
+            cand --timeout 'Give up on an answer after this long'
+            cand -n 'Duplicates per round'
+            cand --requests 'Duplicates per round'
+            cand --rounds 'Rounds to run, each with a fresh key'
+            cand --sync 'How the duplicates are made to arrive together'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --no-key 'Send no key at all (a control)'
+            cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --http2 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+            cand --distinct-keys 'Give every duplicate its own key (a control: each should execute)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'idem;check'= {
+            cand -X 'HTTP method'
+            cand --method 'HTTP method'
+            cand -H 'A request header, ''Name: value'' (repeatable)'
+            cand --header 'A request header, ''Name: value'' (repeatable)'
+            cand -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json'
+            cand --data 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json'
+            cand --key 'Use this idempotency key instead of a fresh one'
+            cand --key-format 'The format of generated keys'
+            cand --key-header 'The header that carries the key'
+            cand --id-field 'JSON pointer to the created resource''s id in a response body'
+            cand --timeout 'Give up on an answer after this long'
+            cand -n 'How many concurrent duplicates the concurrency check sends'
+            cand --concurrency 'How many concurrent duplicates the concurrency check sends'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --no-key 'Send no key at all (a control)'
+            cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --http2 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+            cand --require-key 'The endpoint must refuse a request without a key with 400'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -85,12 +141,18 @@ set edit:completion:arg-completer[idem] = {|@words|
         }
         &'idem;help'= {
             cand send 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+            cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+            cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
             cand demo 'Tell the whole story on this machine: reference servers, retries, verdicts'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'idem;help;send'= {
+        }
+        &'idem;help;race'= {
+        }
+        &'idem;help;check'= {
         }
         &'idem;help;serve'= {
         }

@@ -7,7 +7,9 @@ use clap_complete::Shell;
 
 use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
+use crate::conformance::SuiteFormat;
 use crate::exit::{self, Outcome};
+use crate::idem::check::{self, CheckConfig};
 use crate::idem::demo::{self, DemoConfig};
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::send::{self, SendConfig};
@@ -33,6 +35,8 @@ pub enum IdemCommand {
     Send(SendArgs),
     /// Fire synchronised concurrent duplicates (one key) to expose race conditions
     Race(RaceArgs),
+    /// Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)
+    Check(CheckArgs),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
     /// Tell the whole story on this machine: reference servers, retries, verdicts
@@ -84,6 +88,23 @@ pub struct RaceArgs {
 
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    #[command(flatten)]
+    pub request: RequestArgs,
+
+    /// How many concurrent duplicates the concurrency check sends
+    #[arg(short = 'n', long = "concurrency", default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub concurrency: u32,
+
+    /// The endpoint must refuse a request without a key with 400
+    #[arg(long)]
+    pub require_key: bool,
+
+    #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
+    pub format: SuiteFormat,
 }
 
 #[derive(Debug, clap::Args)]
@@ -165,6 +186,16 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 palette: Palette::for_stdout(cli.color),
             };
             block_on(race::run(config))
+        }
+        IdemCommand::Check(args) => {
+            let config = CheckConfig {
+                request: args.request.into_spec()?,
+                concurrency: args.concurrency as usize,
+                require_key: args.require_key,
+                format: args.format,
+                palette: Palette::for_stdout(cli.color),
+            };
+            block_on(check::run(config))
         }
         IdemCommand::Serve(args) => {
             let config = ServeConfig {

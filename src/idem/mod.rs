@@ -1,4 +1,5 @@
-//! The `idem` commands: send, race, serve, demo, and the verdict logic they share.
+//! The `idem` commands: send, race, check, serve, demo, and the verdict logic they share.
+pub mod check;
 pub mod demo;
 pub mod race;
 pub mod send;

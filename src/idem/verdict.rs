@@ -22,6 +22,11 @@ pub struct Observed {
     pub resource_id: Option<String>,
     /// The answer carried a replay marker header set to true.
     pub replayed: bool,
+    /// The `Retry-After` header, which a 409 for a request in flight should carry.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
     #[serde(skip)]
     pub body: Bytes,
 }
@@ -33,6 +38,8 @@ impl Observed {
             error: None,
             resource_id: if (200..300).contains(&status) { resource_id(&body, id_field) } else { None },
             replayed: replay_marker(headers).is_some(),
+            retry_after: header_text(headers, http::header::RETRY_AFTER),
+            content_type: header_text(headers, http::header::CONTENT_TYPE),
             body,
         }
     }
@@ -42,12 +49,24 @@ impl Observed {
     }
 
     pub fn failed(error: impl Into<String>) -> Observed {
-        Observed { status: None, error: Some(error.into()), resource_id: None, replayed: false, body: Bytes::new() }
+        Observed {
+            status: None,
+            error: Some(error.into()),
+            resource_id: None,
+            replayed: false,
+            retry_after: None,
+            content_type: None,
+            body: Bytes::new(),
+        }
     }
 
     fn is_success(&self) -> bool {
         self.status.is_some_and(|status| (200..300).contains(&status))
     }
+}
+
+fn header_text(headers: &HeaderMap, name: http::header::HeaderName) -> Option<String> {
+    headers.get(name).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
 }
 
 /// The replay marker header present with the value `true`, if any.
@@ -58,6 +77,20 @@ pub fn replay_marker(headers: &HeaderMap) -> Option<&'static str> {
             .and_then(|value| value.to_str().ok())
             .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"))
     })
+}
+
+/// How many answers had each status, by status: `1 × 201, 19 × 409` (`no answer` last).
+pub fn status_counts<'a>(answers: impl IntoIterator<Item = &'a Observed>) -> String {
+    let mut counts: std::collections::BTreeMap<Option<u16>, usize> = Default::default();
+    for answer in answers {
+        *counts.entry(answer.status).or_default() += 1;
+    }
+    let mut parts: Vec<String> =
+        counts.iter().filter_map(|(status, count)| status.map(|s| format!("{count} × {s}"))).collect();
+    if let Some(failed) = counts.get(&None) {
+        parts.push(format!("{failed} × no answer"));
+    }
+    parts.join(", ")
 }
 
 /// How the duplicates were sent, which decides what a correct server may answer.
@@ -352,6 +385,12 @@ mod tests {
         assert_eq!(j.verdict, Verdict::Consistent);
         assert_eq!(j.executions, 0);
         assert!(j.notes[0].contains("nothing was created"));
+    }
+
+    #[test]
+    fn status_counts_are_sorted_by_status() {
+        let answers = [answer(409, "", false), answer(201, "", false), answer(409, "", false), Observed::failed("x")];
+        assert_eq!(status_counts(&answers), "1 × 201, 2 × 409, 1 × no answer");
     }
 
     #[test]

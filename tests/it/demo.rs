@@ -11,5 +11,9 @@ fn the_demo_runs_to_completion_and_shows_both_outcomes() {
         .success()
         .stdout(predicate::str::contains("charged once"))
         .stdout(predicate::str::contains("executed 3 times"))
+        .stdout(predicate::str::contains("executed 10 times"))
+        .stdout(predicate::str::contains("every required check passed"))
+        .stdout(predicate::str::contains("FAIL concurrent-once"))
+        .stdout(predicate::str::contains("FAIL retry-replays"))
         .stdout(predicate::str::contains("Your turn"));
 }

@@ -1,4 +1,5 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
+mod check;
 mod completions;
 mod demo;
 mod race;

@@ -78,10 +78,23 @@ impl Reply {
     }
 }
 
+pub type ReplyFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Reply> + Send>>;
+
 impl CustomServer {
     pub fn start<F>(respond: F) -> CustomServer
     where
         F: Fn(SeenRequest) -> Reply + Send + Sync + 'static,
+    {
+        CustomServer::start_async(move |request| {
+            let reply = respond(request);
+            Box::pin(async move { reply })
+        })
+    }
+
+    /// Like `start`, for servers that must wait (simulated work) without blocking the runtime.
+    pub fn start_async<F>(respond: F) -> CustomServer
+    where
+        F: Fn(SeenRequest) -> ReplyFuture + Send + Sync + 'static,
     {
         use http_body_util::BodyExt;
         use std::sync::Arc;
@@ -108,7 +121,8 @@ impl CustomServer {
                                 headers: parts.headers,
                                 body,
                                 sequence,
-                            });
+                            })
+                            .await;
                             let mut response =
                                 http::Response::new(http_body_util::Full::new(bytes::Bytes::from(reply.body)));
                             *response.status_mut() = http::StatusCode::from_u16(reply.status).expect("status");

@@ -1,5 +1,6 @@
 //! `idem demo`: the whole story on a fresh machine, told in chapters against in-process reference
 //! servers. Each chapter is a file; a chapter returns whether what it showed went as expected.
+mod check;
 mod race;
 mod retries;
 
@@ -43,6 +44,7 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     narrator.say("Everything below runs on this machine: reference payment servers on free loopback ports.")?;
     let outcome = retries::run(&mut narrator).await?;
     let outcome = outcome.and(race::run(&mut narrator).await?);
+    let outcome = outcome.and(check::run(&mut narrator).await?);
     narrator.heading("Your turn")?;
     narrator.say("Point the same commands at your own API:")?;
     narrator.command(
@@ -51,6 +53,8 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     narrator.command(
         "idem race https://api.example.com/v1/payments -H 'Authorization: Bearer …' -d @payment.json -n 20 --rounds 10",
     )?;
+    narrator
+        .command("idem check https://api.example.com/v1/payments -d @payment.json --format junit > idem-check.xml")?;
     narrator.say(
         "Or practise against the reference server: `idem serve` (add `--mode naive` or `--mode none` to see the bugs).",
     )?;

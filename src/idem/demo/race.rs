@@ -9,7 +9,7 @@ use crate::exit::Outcome;
 use crate::http::request::RequestSpec;
 use crate::idem::race::{KeyMode, SyncMode, race_round};
 use crate::idem::serve::{self, Mode, ServeConfig};
-use crate::idem::verdict::Verdict;
+use crate::idem::verdict::{Verdict, status_counts};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":43}"#;
 const DUPLICATES: usize = 10;
@@ -44,17 +44,9 @@ async fn race_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<(Ve
     let round = race_round(&spec, DUPLICATES, SyncMode::Auto, KeyMode::Same)
         .await
         .context("the demo could not race its own reference server")?;
-    let mut statuses: Vec<(u16, usize)> = Vec::new();
-    for status in round.answers.iter().filter_map(|a| a.observed.status) {
-        match statuses.iter_mut().find(|(s, _)| *s == status) {
-            Some((_, count)) => *count += 1,
-            None => statuses.push((status, 1)),
-        }
-    }
-    let answers: Vec<String> =
-        statuses.iter().map(|(status, count)| format!("{count} × {}", palette.status(*status))).collect();
+    let answers = status_counts(round.answers.iter().map(|answer| &answer.observed));
     let release = round.release.as_ref().map_or(String::new(), |r| format!(", final frames in {} write(s)", r.writes));
-    narrator.say(&format!("    {} via {}{release}: {}", DUPLICATES, round.sync.as_str(), answers.join(", ")))?;
+    narrator.say(&format!("    {} via {}{release}: {}", DUPLICATES, round.sync.as_str(), answers))?;
     let verdict = crate::idem::send::render_judgement(&round.judgement, round.answers.len(), palette);
     narrator.say(&crate::output::indent(&verdict, 4))?;
     let payments = server.shutdown().await.payments_created;

@@ -1,0 +1,72 @@
+//! `idem check`: does this endpoint handle Idempotency-Key correctly? One command, a verdict per
+//! check, an exit status for CI.
+mod suite;
+mod variant;
+
+use std::io::Write;
+
+use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::exit::Outcome;
+use crate::http::request::RequestSpec;
+use crate::output::Palette;
+
+#[derive(Debug, Clone)]
+pub struct CheckConfig {
+    pub request: RequestSpec,
+    /// How many concurrent duplicates `concurrent-once` sends.
+    pub concurrency: usize,
+    /// The endpoint is expected to refuse requests without a key.
+    pub require_key: bool,
+    pub format: SuiteFormat,
+    pub palette: Palette,
+}
+
+/// Runs every check against the endpoint. An error means the suite could not run (no answer).
+pub async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
+    let mut probe = suite::Probe::new(config.request.clone())?;
+    let target = format!("{} {}", config.request.method, config.request.url);
+    let mut checks = Vec::new();
+    let (created, original) = suite::create(&mut probe).await?;
+    checks.push(created);
+    match &original {
+        Some(original) => {
+            checks.extend(suite::retry(&mut probe, original).await?);
+            checks.extend(suite::mismatch(&mut probe, original).await?);
+            checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
+        }
+        None => {
+            let reason = "`create` did not yield a resource, so there is nothing to compare with";
+            for spec in [
+                suite::RETRY,
+                suite::REPLAY_MARKED,
+                suite::MISMATCH_REJECTED,
+                suite::MISMATCH_422,
+                suite::CONCURRENT_ONCE,
+                suite::CONFLICT_RETRY_AFTER,
+            ] {
+                checks.push(spec.skipped(reason));
+            }
+        }
+    }
+    checks.push(suite::missing_key(&mut probe, config.require_key).await?);
+    match &original {
+        Some(original) => {
+            checks.push(suite::new_key_creates(&mut probe, original).await?);
+            checks.push(suite::key_scoped(&mut probe, original).await?);
+        }
+        None => {
+            let reason = "`create` did not yield a resource, so there is nothing to compare with";
+            checks.push(suite::NEW_KEY_CREATES.skipped(reason));
+            checks.push(suite::KEY_SCOPED.skipped(reason));
+        }
+    }
+    checks.push(suite::problem_json(&probe));
+    Ok(SuiteReport::new("idem check", target, checks))
+}
+
+pub async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
+    let report = execute(&config).await?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(report.render(config.format, config.palette).as_bytes())?;
+    Ok(report.outcome())
+}

@@ -1,0 +1,395 @@
+//! The checks of `idem check`, modelled on the IETF draft "The Idempotency-Key HTTP Header Field"
+//! (draft-ietf-httpapi-idempotency-key-header-07) and the practice of the big payment APIs.
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use bytes::Bytes;
+use http::{HeaderMap, Method, StatusCode};
+
+use super::variant::{other_method, vary_body};
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::http::client::{ClientOptions, Exchange, HttpClient};
+use crate::http::key::KeyPolicy;
+use crate::http::request::{RequestSpec, resource_id};
+use crate::idem::race::{KeyMode, SyncMode, race_round};
+use crate::idem::verdict::{BodyMatch, Observed, Verdict, compare_bodies, replay_marker, status_counts};
+
+pub const CREATE: CheckSpec = CheckSpec {
+    id: "create",
+    title: "a request with a fresh key succeeds and yields a resource id",
+    why: "every other check compares against this first execution (set -d and --id-field to match the endpoint)",
+    level: Level::Required,
+};
+pub const RETRY: CheckSpec = CheckSpec {
+    id: "retry-replays",
+    title: "a sequential retry with the same key gets the same answer and creates nothing new",
+    why: "a client that lost the answer retries; a second execution is a double charge (draft §2.6)",
+    level: Level::Required,
+};
+pub const REPLAY_MARKED: CheckSpec = CheckSpec {
+    id: "replay-marked",
+    title: "the replayed answer is marked (Idempotent-Replayed)",
+    why: "clients and logs can tell a replay from a fresh execution (Stripe's Idempotent-Replayed: true)",
+    level: Level::Advisory,
+};
+pub const MISMATCH_REJECTED: CheckSpec = CheckSpec {
+    id: "mismatch-rejected",
+    title: "the same key with a different body is rejected with a 4xx",
+    why: "a reused key with another payload is a client bug; executing it or replaying the old answer hides it (draft §2.7)",
+    level: Level::Required,
+};
+pub const MISMATCH_422: CheckSpec = CheckSpec {
+    id: "mismatch-is-422",
+    title: "the rejection of a reused key is 422 Unprocessable Content",
+    why: "the draft names 422 for a key reused with a different payload (draft §2.7)",
+    level: Level::Advisory,
+};
+pub const CONCURRENT_ONCE: CheckSpec = CheckSpec {
+    id: "concurrent-once",
+    title: "concurrent duplicates execute at most once; the others get 409 or an identical replay",
+    why: "retries and double clicks arrive together; a key claimed with look-then-insert lets them all execute (draft §2.7: 409 while in flight)",
+    level: Level::Required,
+};
+pub const CONFLICT_RETRY_AFTER: CheckSpec = CheckSpec {
+    id: "conflict-retry-after",
+    title: "a 409 for a request in flight carries Retry-After",
+    why: "tells the client when retrying makes sense instead of hammering the endpoint",
+    level: Level::Advisory,
+};
+pub const MISSING_KEY_REQUIRED: CheckSpec = CheckSpec {
+    id: "missing-key",
+    title: "a request without a key is rejected with 400 (--require-key)",
+    why: "an endpoint that requires keys must refuse requests without one (draft §2.7)",
+    level: Level::Required,
+};
+pub const MISSING_KEY_REPORTED: CheckSpec = CheckSpec {
+    id: "missing-key",
+    title: "what a request without a key gets",
+    why: "keys are optional here; pass --require-key if this endpoint should refuse keyless requests",
+    level: Level::Advisory,
+};
+pub const NEW_KEY_CREATES: CheckSpec = CheckSpec {
+    id: "new-key-creates",
+    title: "a second fresh key creates a second resource",
+    why: "proves the endpoint really creates; without it, a replay 'pass' could be a cache that answers everything the same",
+    level: Level::Required,
+};
+pub const KEY_SCOPED: CheckSpec = CheckSpec {
+    id: "key-scoped",
+    title: "the same key on another method is not answered with the stored response",
+    why: "a key identifies one request on one resource; replaying it elsewhere answers the wrong question",
+    level: Level::Advisory,
+};
+pub const PROBLEM_JSON: CheckSpec = CheckSpec {
+    id: "problem-json",
+    title: "error answers are application/problem+json",
+    why: "the draft's error examples use RFC 9457 problem details, which clients can parse uniformly",
+    level: Level::Advisory,
+};
+
+/// Sends variations of the user's request and remembers every error answer for `problem-json`.
+pub struct Probe {
+    pub spec: RequestSpec,
+    client: HttpClient,
+    pub error_answers: Vec<(String, StatusCode, Option<String>)>,
+}
+
+impl Probe {
+    pub fn new(spec: RequestSpec) -> anyhow::Result<Probe> {
+        let client =
+            HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
+        Ok(Probe { spec, client, error_answers: Vec::new() })
+    }
+
+    /// A fresh key in the user's `--key-format` (a fixed `--key` would collide across checks).
+    pub fn fresh_key(&self) -> String {
+        match &self.spec.key_policy {
+            KeyPolicy::Generate(format) => crate::http::key::generate(*format),
+            _ => crate::http::key::generate(Default::default()),
+        }
+    }
+
+    /// Sends the user's request with `key`, optionally with another method or body.
+    pub async fn send(
+        &mut self,
+        check: &str,
+        key: Option<&str>,
+        method: Option<Method>,
+        body: Option<Bytes>,
+    ) -> anyhow::Result<Exchange> {
+        let mut request = self.spec.build(key)?;
+        if let Some(method) = method {
+            *request.method_mut() = method;
+        }
+        if let Some(body) = body {
+            *request.body_mut() = body;
+        }
+        let exchange = self.client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
+        self.note_errors(check, exchange.status, &exchange.headers);
+        Ok(exchange)
+    }
+
+    pub fn note_errors(&mut self, check: &str, status: StatusCode, headers: &HeaderMap) {
+        if status.is_client_error() || status.is_server_error() {
+            let content_type =
+                headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
+            self.error_answers.push((check.to_string(), status, content_type));
+        }
+    }
+
+    pub fn id_of(&self, exchange: &Exchange) -> Option<String> {
+        resource_id(&exchange.body, &self.spec.id_field)
+    }
+}
+
+/// A short, single-line excerpt of a body for evidence.
+pub fn excerpt(body: &[u8]) -> String {
+    const LIMIT: usize = 160;
+    let text = String::from_utf8_lossy(body).split_whitespace().collect::<Vec<_>>().join(" ");
+    if text.chars().count() > LIMIT { format!("{}…", text.chars().take(LIMIT).collect::<String>()) } else { text }
+}
+
+/// The first execution every other check compares with.
+pub struct Original {
+    pub key: String,
+    pub exchange: Exchange,
+    pub id: String,
+}
+
+pub async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
+    let started = Instant::now();
+    let key = probe.fresh_key();
+    let exchange = probe.send(CREATE.id, Some(&key), None, None).await?;
+    let status = exchange.status;
+    let id = probe.id_of(&exchange);
+    let mut evidence = vec![format!("key {key} → {status}")];
+    let original = match (status.is_success(), id) {
+        (true, Some(id)) => {
+            evidence.push(format!("resource id {id} (at {})", probe.spec.id_field));
+            Some(Original { key, exchange, id })
+        }
+        (true, None) => {
+            evidence.push(format!(
+                "no resource id at {} in: {} (set --id-field to the JSON pointer of the created id)",
+                probe.spec.id_field,
+                excerpt(&exchange.body)
+            ));
+            None
+        }
+        (false, _) => {
+            evidence.push(format!("the endpoint refused the request: {}", excerpt(&exchange.body)));
+            None
+        }
+    };
+    let held = original.is_some();
+    Ok((CREATE.judged(held, evidence, started.elapsed()), original))
+}
+
+/// `retry-replays` and `replay-marked`.
+pub async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+    let started = Instant::now();
+    let retry = probe.send(RETRY.id, Some(&original.key), None, None).await?;
+    let id = probe.id_of(&retry);
+    let mut evidence = vec![format!(
+        "#1 {} {}, retry {} {}",
+        original.exchange.status,
+        original.id,
+        retry.status,
+        id.as_deref().unwrap_or("(no id)")
+    )];
+    let same_status = retry.status == original.exchange.status;
+    let same_id = id.as_deref() == Some(original.id.as_str());
+    let body = compare_bodies(&original.exchange.body, &retry.body);
+    if !same_status {
+        evidence.push(format!("the status changed: {} → {}", original.exchange.status, retry.status));
+    }
+    if id.is_some() && !same_id {
+        evidence.push(format!(
+            "a second resource was created: {} and {}",
+            original.id,
+            id.as_deref().unwrap_or_default()
+        ));
+    }
+    match &body {
+        Ok(BodyMatch::Identical) => evidence.push("the body is byte-identical".to_string()),
+        Ok(BodyMatch::EqualAsJson) => evidence.push("the body is equal as JSON, not byte-identical".to_string()),
+        Err(difference) => evidence.push(format!("the body differs: {difference}")),
+    }
+    let replayed = same_status && same_id && body.is_ok();
+    let retry_result = RETRY.judged(replayed, evidence, started.elapsed());
+
+    let marked = if !replayed {
+        REPLAY_MARKED.skipped("the retry was not a replay")
+    } else {
+        match replay_marker(&retry.headers) {
+            Some(header) => REPLAY_MARKED.judged(true, vec![format!("{header}: true")], Duration::ZERO),
+            None => REPLAY_MARKED.judged(
+                false,
+                vec!["no Idempotent-Replayed, X-Idempotent-Replayed or Idempotency-Replayed header".to_string()],
+                Duration::ZERO,
+            ),
+        }
+    };
+    Ok(vec![retry_result, marked])
+}
+
+/// `mismatch-rejected` and `mismatch-is-422`.
+pub async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+    let Some((varied, change)) = vary_body(&probe.spec.body) else {
+        let reason = "the request has no body to vary (give one with -d)";
+        return Ok(vec![MISMATCH_REJECTED.skipped(reason), MISMATCH_422.skipped(reason)]);
+    };
+    let started = Instant::now();
+    let answer = probe.send(MISMATCH_REJECTED.id, Some(&original.key), None, Some(varied.into())).await?;
+    let mut evidence = vec![format!("same key, body changed ({change}) → {}", answer.status)];
+    let id = probe.id_of(&answer);
+    let replayed_old = answer.status.is_success() && answer.body == original.exchange.body;
+    if replayed_old {
+        evidence.push(format!("the old response was replayed ({}) for a different request", original.id));
+    } else if let Some(id) = id.filter(|_| answer.status.is_success()) {
+        evidence.push(format!("the changed request was executed: {id}"));
+    } else if !answer.status.is_client_error() {
+        evidence.push(format!("expected a 4xx: {}", excerpt(&answer.body)));
+    }
+    let rejected = answer.status.is_client_error();
+    let rejected_result = MISMATCH_REJECTED.judged(rejected, evidence, started.elapsed());
+    let is_422 = if rejected {
+        MISMATCH_422.judged(
+            answer.status == StatusCode::UNPROCESSABLE_ENTITY,
+            vec![format!("answered {}", answer.status)],
+            Duration::ZERO,
+        )
+    } else {
+        MISMATCH_422.skipped("the mismatch was not rejected")
+    };
+    Ok(vec![rejected_result, is_422])
+}
+
+/// `missing-key`: required to be 400 with `--require-key`, otherwise reported.
+pub async fn missing_key(probe: &mut Probe, require_key: bool) -> anyhow::Result<CheckResult> {
+    let spec = if require_key { MISSING_KEY_REQUIRED } else { MISSING_KEY_REPORTED };
+    let started = Instant::now();
+    let answer = probe.send(spec.id, None, None, None).await?;
+    let mut evidence = vec![format!("no key → {}", answer.status)];
+    if let Some(id) = probe.id_of(&answer).filter(|_| answer.status.is_success()) {
+        evidence.push(format!("executed without a key: {id}"));
+    } else if !answer.status.is_success() {
+        evidence.push(excerpt(&answer.body));
+    }
+    let held = !require_key || answer.status == StatusCode::BAD_REQUEST;
+    Ok(spec.judged(held, evidence, started.elapsed()))
+}
+
+/// `new-key-creates`.
+pub async fn new_key_creates(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let key = probe.fresh_key();
+    let answer = probe.send(NEW_KEY_CREATES.id, Some(&key), None, None).await?;
+    let id = probe.id_of(&answer);
+    let mut evidence = vec![format!("key {key} → {} {}", answer.status, id.as_deref().unwrap_or("(no id)"))];
+    let created = answer.status.is_success() && id.as_ref().is_some_and(|id| *id != original.id);
+    if !created {
+        if id.as_deref() == Some(original.id.as_str()) {
+            evidence.push(format!(
+                "a new key got the first resource {} back: the endpoint answers without creating",
+                original.id
+            ));
+        } else {
+            evidence.push(excerpt(&answer.body));
+        }
+    }
+    Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()))
+}
+
+/// `key-scoped`.
+pub async fn key_scoped(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let method = other_method(&probe.spec.method);
+    let answer = probe.send(KEY_SCOPED.id, Some(&original.key), Some(method.clone()), None).await?;
+    let replayed = answer.status.is_success() && answer.body == original.exchange.body;
+    let mut evidence = vec![format!("same key with {method} → {}", answer.status)];
+    if replayed {
+        evidence.push(format!("the stored response for {} was replayed to a {method}", probe.spec.method));
+    }
+    Ok(KEY_SCOPED.judged(!replayed, evidence, started.elapsed()))
+}
+
+/// `problem-json`, from every error answer seen during the suite.
+pub fn problem_json(probe: &Probe) -> CheckResult {
+    if probe.error_answers.is_empty() {
+        return PROBLEM_JSON.skipped("no error answers were seen");
+    }
+    let mut evidence = Vec::new();
+    let mut held = true;
+    for (check, status, content_type) in &probe.error_answers {
+        let media_type = content_type.as_deref().and_then(|t| t.split(';').next()).map(str::trim).unwrap_or("");
+        let ok = media_type.eq_ignore_ascii_case("application/problem+json");
+        held &= ok;
+        evidence.push(format!("{check}: {status} {}", content_type.as_deref().unwrap_or("(no content-type)")));
+    }
+    PROBLEM_JSON.judged(held, evidence, Duration::ZERO)
+}
+
+/// `concurrent-once` and `conflict-retry-after`, with the `idem race` engine.
+pub async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Vec<CheckResult>> {
+    let started = Instant::now();
+    let mut spec = probe.spec.clone();
+    spec.key_policy = KeyPolicy::Fixed(probe.fresh_key());
+    let round = race_round(&spec, n, SyncMode::Auto, KeyMode::Same)
+        .await
+        .with_context(|| format!("check `{}` could not race", CONCURRENT_ONCE.id))?;
+    let answers: Vec<&Observed> = round.answers.iter().map(|answer| &answer.observed).collect();
+    for answer in &answers {
+        if let Some(status) = answer.status.and_then(|s| StatusCode::from_u16(s).ok()) {
+            let mut headers = HeaderMap::new();
+            if let Some(value) = answer.content_type.as_deref().and_then(|t| t.parse().ok()) {
+                headers.insert(http::header::CONTENT_TYPE, value);
+            }
+            probe.note_errors(CONCURRENT_ONCE.id, status, &headers);
+        }
+    }
+    let judgement = &round.judgement;
+    let mut evidence = vec![format!(
+        "{n} duplicates, sync {} ({}): {}",
+        round.sync.as_str(),
+        round.sync_reason,
+        status_counts(answers.iter().copied())
+    )];
+    match judgement.verdict {
+        Verdict::Consistent => evidence.push(match judgement.resource_ids.as_slice() {
+            [] => "no resource was created".to_string(),
+            ids => format!("executed once: {}", ids.join(", ")),
+        }),
+        Verdict::ExecutedMoreThanOnce => {
+            evidence.push(format!("executed {} times: {}", judgement.executions, judgement.resource_ids.join(", ")))
+        }
+        Verdict::Inconsistent | Verdict::Errors => {}
+    }
+    evidence.extend(judgement.differences.iter().cloned());
+    if judgement.verdict == Verdict::Errors {
+        let failed = answers.iter().filter_map(|a| a.error.as_deref()).collect::<Vec<_>>();
+        evidence.push(format!(
+            "{} duplicates got no answer: {}",
+            failed.len(),
+            failed.first().copied().unwrap_or_default()
+        ));
+    }
+    let once = CONCURRENT_ONCE.judged(judgement.verdict == Verdict::Consistent, evidence, started.elapsed());
+
+    let conflicts: Vec<&&Observed> = answers.iter().filter(|a| a.status == Some(409)).collect();
+    let retry_after = if conflicts.is_empty() {
+        CONFLICT_RETRY_AFTER.skipped("no duplicate was answered 409")
+    } else {
+        let missing = conflicts.iter().filter(|a| a.retry_after.is_none()).count();
+        let evidence = match missing {
+            0 => format!(
+                "all {} answers 409 carry Retry-After ({})",
+                conflicts.len(),
+                conflicts[0].retry_after.as_deref().unwrap_or_default()
+            ),
+            _ => format!("{missing} of {} answers 409 carry no Retry-After", conflicts.len()),
+        };
+        CONFLICT_RETRY_AFTER.judged(missing == 0, vec![evidence], Duration::ZERO)
+    };
+    Ok(vec![once, retry_after])
+}

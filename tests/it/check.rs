@@ -1,0 +1,304 @@
+//! `idem check` against the reference server's three modes and against servers that each get one
+//! thing wrong, asserting the exact outcome of every check; JSON and JUnit parsed back.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use idem::idem::serve::{Mode, ServeConfig};
+use serde_json::Value;
+
+use crate::support::{CustomServer, Reply, TestServer, idem};
+
+const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
+
+/// Runs `idem check --format json` and returns the exit code and the outcome of every check by id.
+fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
+    let output = idem().args(["check", url, "-d", PAYMENT, "--format", "json"]).args(extra).output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
+    let outcomes = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap().to_string(), c["outcome"].as_str().unwrap().to_string()))
+        .collect();
+    (output.status.code().unwrap(), outcomes, report)
+}
+
+fn expect(outcomes: &HashMap<String, String>, expected: &[(&str, &str)]) {
+    for (id, outcome) in expected {
+        assert_eq!(outcomes.get(*id).map(String::as_str), Some(*outcome), "check {id}: {outcomes:?}");
+    }
+    assert_eq!(outcomes.len(), expected.len(), "{outcomes:?}");
+}
+
+fn evidence(report: &Value, id: &str) -> String {
+    let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
+    check["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn the_correct_reference_server_passes_everything() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, outcomes, _) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "pass"),
+            ("concurrent-once", "pass"),
+            ("conflict-retry-after", "pass"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn naive_mode_is_caught_by_the_concurrency_check_with_the_duplicate_ids() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let (code, outcomes, report) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "pass"),
+            ("concurrent-once", "fail"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+    let concurrent = evidence(&report, "concurrent-once");
+    assert!(concurrent.matches("pay_").count() >= 2, "the duplicate ids are named: {concurrent}");
+}
+
+#[test]
+fn none_mode_fails_the_plain_retry() {
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let (code, outcomes, _) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "fail"),
+            ("replay-marked", "skip"),
+            ("mismatch-rejected", "fail"),
+            ("mismatch-is-422", "skip"),
+            ("concurrent-once", "fail"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn require_key_expects_a_400_without_a_key() {
+    let lenient = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, outcomes, _) = check(&lenient.url("/payments"), &["--require-key"]);
+    assert_eq!(outcomes["missing-key"], "fail");
+    assert_eq!(code, 1);
+    let strict = TestServer::start(ServeConfig { require_key: true, ..ServeConfig::local(Mode::Correct) });
+    let (code, outcomes, _) = check(&strict.url("/payments"), &["--require-key"]);
+    assert_eq!(outcomes["missing-key"], "pass");
+    assert_eq!(code, 0);
+}
+
+/// A payments endpoint with one deliberate flaw, chosen by the flags.
+#[derive(Clone, Copy)]
+struct Flaws {
+    /// Keys are matched without looking at the body, so another body gets the old answer.
+    ignores_body: bool,
+    /// Looks the key up, works, then stores it: concurrent duplicates all execute.
+    look_then_store: bool,
+    /// The status for a key reused with another body.
+    mismatch_status: u16,
+}
+
+/// key → (the body it was first used with, the stored answer)
+type KeyTable = HashMap<String, (Vec<u8>, String)>;
+
+fn flawed_server(flaws: Flaws) -> CustomServer {
+    let store: Arc<Mutex<KeyTable>> = Arc::default();
+    let counter = Arc::new(Mutex::new(0u32));
+    CustomServer::start_async(move |request| {
+        let store = Arc::clone(&store);
+        let counter = Arc::clone(&counter);
+        Box::pin(async move {
+            let problem = |status: u16| Reply {
+                status,
+                headers: vec![("content-type", "application/problem+json".to_string())],
+                body: format!(r#"{{"status":{status}}}"#),
+            };
+            if request.method != "POST" {
+                return problem(405);
+            }
+            let key = request.headers.get("idempotency-key").map(|v| v.to_str().unwrap().to_string());
+            let create = |counter: &Mutex<u32>| {
+                let mut n = counter.lock().unwrap();
+                *n += 1;
+                format!(r#"{{"id":"pay_{n}","amount":1990}}"#)
+            };
+            let Some(key) = key else { return Reply::json(201, create(&counter)) };
+            let stored = store.lock().unwrap().get(&key).cloned();
+            if let Some((body, answer)) = stored {
+                if body != request.body.as_ref() && !flaws.ignores_body {
+                    return problem(flaws.mismatch_status);
+                }
+                let mut reply = Reply::json(201, answer);
+                reply.headers.push(("idempotent-replayed", "true".to_string()));
+                return reply;
+            }
+            if flaws.look_then_store {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let answer = create(&counter);
+                store.lock().unwrap().insert(key, (request.body.to_vec(), answer.clone()));
+                return Reply::json(201, answer);
+            }
+            // Atomic: claim and complete in one critical section (no simulated work).
+            let mut store = store.lock().unwrap();
+            let answer = create(&counter);
+            store.insert(key, (request.body.to_vec(), answer.clone()));
+            Reply::json(201, answer)
+        })
+    })
+}
+
+const SOUND: Flaws = Flaws { ignores_body: false, look_then_store: false, mismatch_status: 422 };
+
+#[test]
+fn a_server_that_replays_the_old_answer_for_another_body_fails_the_mismatch_check() {
+    let server = flawed_server(Flaws { ignores_body: true, ..SOUND });
+    let (code, outcomes, report) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "fail"),
+            ("mismatch-is-422", "skip"),
+            ("concurrent-once", "pass"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(evidence(&report, "mismatch-rejected").contains("the old response was replayed"));
+}
+
+#[test]
+fn a_server_that_executes_duplicates_only_under_concurrency_fails_only_the_concurrency_check() {
+    let server = flawed_server(Flaws { look_then_store: true, ..SOUND });
+    let (code, outcomes, _) = check(&server.url("/payments"), &["-n", "10"]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "pass"),
+            ("concurrent-once", "fail"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_server_that_rejects_a_mismatch_with_400_only_warns() {
+    let server = flawed_server(Flaws { mismatch_status: 400, ..SOUND });
+    let (code, outcomes, report) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "warn"),
+            ("concurrent-once", "pass"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 0, "an advisory warning does not fail the suite");
+    assert!(evidence(&report, "mismatch-is-422").contains("400"));
+}
+
+#[test]
+fn an_endpoint_without_ids_skips_what_depends_on_them() {
+    let server = CustomServer::start(|_| Reply::json(200, r#"{"ok":true}"#));
+    let (code, outcomes, report) = check(&server.url("/p"), &[]);
+    assert_eq!(outcomes["create"], "fail");
+    assert_eq!(outcomes["retry-replays"], "skip");
+    assert_eq!(outcomes["concurrent-once"], "skip");
+    assert!(evidence(&report, "create").contains("--id-field"));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn an_unreachable_endpoint_exits_2() {
+    let url = format!("http://127.0.0.1:{}/payments", crate::support::dead_port());
+    idem().args(["check", &url, "-d", PAYMENT]).assert().code(2).stderr(predicates::str::contains("cannot connect"));
+}
+
+#[test]
+fn junit_output_parses_with_one_testcase_per_check() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let output = idem().args(["check", &server.url("/payments"), "-d", PAYMENT, "--format", "junit"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let xml = String::from_utf8(output.stdout).unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let suite = document.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();
+    assert_eq!(suite.attribute("tests"), Some("11"));
+    assert_eq!(suite.attribute("failures"), Some("1"));
+    let cases: Vec<_> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), 11);
+    let failed: Vec<_> = cases
+        .iter()
+        .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
+        .map(|c| c.attribute("name").unwrap())
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].starts_with("concurrent-once"), "{failed:?}");
+    assert!(cases.iter().any(|c| c.children().any(|n| n.has_tag_name("skipped"))));
+}
+
+#[test]
+fn the_human_table_names_every_check() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output = idem().args(["check", &server.url("/payments"), "-d", PAYMENT]).assert().success();
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    for id in ["create", "retry-replays", "concurrent-once", "problem-json"] {
+        assert!(stdout.contains(id), "{id} missing from {stdout}");
+    }
+    assert!(stdout.contains("every required check passed"), "{stdout}");
+}
