@@ -5,3 +5,4 @@ pub mod http;
 pub mod idem;
 pub mod output;
 pub mod units;
+pub mod webhook;
