@@ -58,6 +58,9 @@ pub fn parse_secret_arg(text: &str) -> Result<Secret, String> {
     Secret::new(text.as_bytes().to_vec()).map_err(|err| err.to_string())
 }
 
+/// The environment variable a secret can come from.
+pub const SECRET_ENV: &str = "WEBHOOK_SECRET";
+
 /// Where the secret comes from, once the flags have been read.
 #[derive(Debug, Clone)]
 pub enum SecretSource {
@@ -68,13 +71,22 @@ pub enum SecretSource {
 }
 
 impl SecretSource {
-    /// Picks the one source given, or explains how to give one.
-    pub fn choose(given: Option<Secret>, file: Option<PathBuf>) -> anyhow::Result<SecretSource> {
-        match (given, file) {
-            (Some(secret), None) => Ok(SecretSource::Given(secret)),
-            (None, Some(path)) => Ok(SecretSource::File(path)),
-            (Some(_), Some(_)) => bail!("give the secret once: either --secret (or WEBHOOK_SECRET) or --secret-file"),
-            (None, None) => bail!(
+    /// Picks the source: `--secret` or `--secret-file` (not both), else `WEBHOOK_SECRET`. The
+    /// variable is read here rather than by clap so an exported one never clashes with
+    /// `--secret-file`.
+    pub fn choose(
+        flag: Option<Secret>,
+        file: Option<PathBuf>,
+        env: Option<std::ffi::OsString>,
+    ) -> anyhow::Result<SecretSource> {
+        match (flag, file, env) {
+            (Some(_), Some(_), _) => bail!("give the secret once: either --secret or --secret-file"),
+            (Some(secret), None, _) => Ok(SecretSource::Given(secret)),
+            (None, Some(path), _) => Ok(SecretSource::File(path)),
+            (None, None, Some(value)) => Secret::new(value.into_encoded_bytes())
+                .context("WEBHOOK_SECRET is set but empty")
+                .map(SecretSource::Given),
+            (None, None, None) => bail!(
                 "no signing secret: pass --secret S, set WEBHOOK_SECRET, or point --secret-file at a file holding it"
             ),
         }
@@ -103,6 +115,12 @@ pub fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     })
 }
 
+/// `webhook secret`: prints a new secret for `scheme` (the one output a secret may appear in).
+pub fn print_new(scheme: SchemeKind, out: &mut impl std::io::Write) -> anyhow::Result<crate::exit::Outcome> {
+    writeln!(out, "{}", generate(scheme)?)?;
+    Ok(crate::exit::Outcome::Holds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,6 +130,19 @@ mod tests {
         let secret = Secret::new(b"hunter2".to_vec()).unwrap();
         assert!(!format!("{secret:?}").contains("hunter2"));
         assert!(!format!("{:?}", SecretSource::Given(secret)).contains("hunter2"));
+    }
+
+    #[test]
+    fn sources_are_chosen_without_ambiguity() {
+        let flag = || Some(Secret::new(b"f".to_vec()).unwrap());
+        let file = || Some(PathBuf::from("s.txt"));
+        let env = || Some(std::ffi::OsString::from("e"));
+        assert!(SecretSource::choose(flag(), file(), None).is_err());
+        assert!(matches!(SecretSource::choose(None, file(), env()), Ok(SecretSource::File(_))));
+        let from_env = SecretSource::choose(None, None, env()).unwrap().load().unwrap();
+        assert_eq!(from_env.expose(), b"e");
+        assert!(SecretSource::choose(None, None, Some("".into())).is_err());
+        assert!(SecretSource::choose(None, None, None).is_err());
     }
 
     #[test]
