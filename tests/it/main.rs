@@ -1,2 +1,7 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod support;
+mod webhook_cli;
+mod webhook_malformed;
+mod webhook_properties;
+mod webhook_sign_verify;
+mod webhook_vectors;
