@@ -65,12 +65,12 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -s d -l data -d 
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s H -l header -d 'A received header, \'Name: value\' (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l request -d 'A raw HTTP request (as `webhook sign --format http` writes one, or captured off the wire)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l scheme -d 'The signing scheme, or auto to pick it from the headers' -r -f -a "auto\t'The scheme whose signature header the request carries'
-hmac\t''
-github\t''
-stripe\t''
-standard\t''
-slack\t''
-shopify\t''"
+hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body'
+stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+standard\t'Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"'
+slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

@@ -147,11 +147,17 @@ pub struct SignArgs {
 pub enum VerifyScheme {
     /// The scheme whose signature header the request carries
     Auto,
+    /// X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)
     Hmac,
+    /// X-Hub-Signature-256: sha256=<hex> over the body
     Github,
+    /// Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"
     Stripe,
+    /// Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"
     Standard,
+    /// X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"
     Slack,
+    /// X-Shopify-Hmac-Sha256: <base64> over the body
     Shopify,
 }
 
