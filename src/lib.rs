@@ -6,3 +6,4 @@ pub mod http;
 pub mod idem;
 pub mod output;
 pub mod units;
+pub mod webhook;

@@ -3,6 +3,7 @@
 pub mod completions;
 pub mod idem;
 pub mod request_args;
+pub mod webhook;
 
 use std::future::Future;
 

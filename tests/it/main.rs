@@ -6,3 +6,8 @@ mod race;
 mod send;
 mod serve;
 mod support;
+mod webhook_cli;
+mod webhook_malformed;
+mod webhook_properties;
+mod webhook_sign_verify;
+mod webhook_vectors;

@@ -167,3 +167,17 @@ pub fn payment_ids(text: &str) -> Vec<String> {
     }
     ids
 }
+
+/// The `webhook` binary, colors off, with no secret leaking in from the environment.
+pub fn webhook() -> assert_cmd::Command {
+    let mut command = assert_cmd::Command::cargo_bin("webhook").expect("webhook binary");
+    command.env("NO_COLOR", "1").env_remove("WEBHOOK_SECRET").env_remove("WEBHOOK_COLOR");
+    command
+}
+
+/// The published webhook signature vectors, shared with the other implementations of this suite.
+pub fn webhook_vectors() -> serde_json::Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/webhook-signatures.json");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
+    serde_json::from_str(&text).expect("the vectors file is JSON")
+}

@@ -1,0 +1,202 @@
+//! Why a signature that does not match might still be right: the common mistakes, each tried in
+//! turn. A hint is only given when a variant actually verifies, so it is never a guess.
+use std::io;
+
+use serde_json::ser::{Formatter, PrettyFormatter, Serializer};
+
+use crate::webhook::scheme::{KeyForm, Scheme, SigningKey, TimeWindow, VerifyError};
+use crate::webhook::secret::Secret;
+
+/// Bodies larger than this get no re-serialisation hints: each try is a full parse and HMAC.
+const MAX_HINT_BODY: usize = 8 * 1024 * 1024;
+
+/// A hint for a failed verification, when one of the common mistakes explains it.
+pub fn diagnose(
+    scheme: &dyn Scheme,
+    headers: &http::HeaderMap,
+    body: &[u8],
+    secret: &Secret,
+    window: TimeWindow,
+) -> Option<String> {
+    let fits = |key: &SigningKey, body: &[u8]| signature_fits(scheme.verify(headers, body, key, window));
+    if let Some(hint) = secret_form_hint(scheme, secret, body, &fits) {
+        return Some(hint);
+    }
+    let key = scheme.key(secret).ok()?;
+    newline_hint(body, |candidate| fits(&key, candidate))
+        .or_else(|| reserialisation_hint(body, |candidate| fits(&key, candidate)))
+}
+
+/// Whether the signature matched, whatever the timestamp says.
+fn signature_fits(result: Result<crate::webhook::scheme::Verified, VerifyError>) -> bool {
+    match result {
+        Ok(_) => true,
+        Err(err) => err.signature_matched(),
+    }
+}
+
+/// The sender keyed the HMAC with the other form of the secret (decoded vs as given).
+fn secret_form_hint(
+    scheme: &dyn Scheme,
+    secret: &Secret,
+    body: &[u8],
+    fits: &impl Fn(&SigningKey, &[u8]) -> bool,
+) -> Option<String> {
+    let used = scheme.key_form();
+    let other = match used {
+        KeyForm::Raw => KeyForm::WhsecBase64,
+        KeyForm::WhsecBase64 => KeyForm::Raw,
+    };
+    let key = other.derive(secret).ok()?;
+    fits(&key, body).then(|| {
+        format!(
+            "the signature matches when the key is {}, but --scheme {} keys with {}; the sender and the receiver \
+             disagree on how the secret is decoded",
+            other.describe(),
+            scheme.kind(),
+            used.describe()
+        )
+    })
+}
+
+/// A newline was added to or lost from the end of the body after signing.
+fn newline_hint(body: &[u8], fits: impl Fn(&[u8]) -> bool) -> Option<String> {
+    if let Some(stripped) = body.strip_suffix(b"\n") {
+        let stripped = stripped.strip_suffix(b"\r").unwrap_or(stripped);
+        if fits(stripped) {
+            return Some(
+                "the signature matches this body without its trailing newline: a newline was added after signing \
+                 (echo, a text editor and heredocs add one); verify the exact bytes that were sent"
+                    .to_string(),
+            );
+        }
+    }
+    for ending in [&b"\n"[..], b"\r\n"] {
+        if fits(&[body, ending].concat()) {
+            return Some(
+                "the signature matches this body with a trailing newline: the sender signed one that was lost on the \
+                 way (shell $(…) and trimming strip it); verify the exact bytes that were sent"
+                    .to_string(),
+            );
+        }
+    }
+    None
+}
+
+/// The body is JSON and was re-serialised (parsed and encoded again) between signing and verifying.
+fn reserialisation_hint(body: &[u8], fits: impl Fn(&[u8]) -> bool) -> Option<String> {
+    if body.len() > MAX_HINT_BODY {
+        return None;
+    }
+    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+    for (style, text) in reserialisations(&value) {
+        for ending in [&b""[..], b"\n"] {
+            let candidate = [text.as_slice(), ending].concat();
+            if candidate != body && fits(&candidate) {
+                return Some(format!(
+                    "the signature matches the same JSON written {style}: the body was parsed and re-serialised \
+                     after signing (a framework's JSON parser, or a pretty-printer); verify the raw bytes as received"
+                ));
+            }
+        }
+    }
+    None
+}
+
+/// The ways JSON libraries commonly write a document.
+fn reserialisations(value: &serde_json::Value) -> Vec<(&'static str, Vec<u8>)> {
+    let mut styles = Vec::new();
+    if let Ok(compact) = serde_json::to_vec(value) {
+        styles.push(("compactly (no spaces)", compact));
+    }
+    if let Ok(pretty) = serde_json::to_vec_pretty(value) {
+        styles.push(("pretty-printed with 2-space indents", pretty));
+    }
+    if let Some(four) = write_with(value, PrettyFormatter::with_indent(b"    ")) {
+        styles.push(("pretty-printed with 4-space indents", four));
+    }
+    if let Some(spaced) = write_with(value, SpacedFormatter) {
+        styles.push(("with `, ` and `: ` separators (Python's json.dumps default)", spaced));
+    }
+    styles
+}
+
+fn write_with(value: &serde_json::Value, formatter: impl Formatter) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    serde::Serialize::serialize(value, &mut Serializer::with_formatter(&mut out, formatter)).ok()?;
+    Some(out)
+}
+
+/// One line, `, ` between items and `: ` after keys, as Python's `json.dumps` writes by default.
+struct SpacedFormatter;
+
+impl Formatter for SpacedFormatter {
+    fn begin_array_value<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(&mut self, writer: &mut W, first: bool) -> io::Result<()> {
+        if first { Ok(()) } else { writer.write_all(b", ") }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        writer.write_all(b": ")
+    }
+}
+
+/// The hint, if any, for a failed verification: only a mismatch (or a stale timestamp whose
+/// signature did not match either) can be explained by these mistakes.
+pub fn explain(
+    err: VerifyError,
+    scheme: &dyn Scheme,
+    headers: &http::HeaderMap,
+    body: &[u8],
+    secret: &Secret,
+    window: TimeWindow,
+) -> (VerifyError, Option<String>) {
+    let needs_hint = matches!(
+        err,
+        VerifyError::SignatureMismatch { .. } | VerifyError::TimestampOutsideTolerance { signature_matched: false, .. }
+    );
+    if !needs_hint {
+        return (err, None);
+    }
+    let hint = diagnose(scheme, headers, body, secret, window);
+    match err {
+        VerifyError::SignatureMismatch { .. } => (VerifyError::SignatureMismatch { hint: hint.clone() }, hint),
+        other => (other, hint),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_style_json() {
+        let value: serde_json::Value = serde_json::from_str(r#"{"a":[1,2],"b":{"c":null}}"#).unwrap();
+        assert_eq!(write_with(&value, SpacedFormatter).unwrap(), br#"{"a": [1, 2], "b": {"c": null}}"#);
+    }
+
+    #[test]
+    fn newline_hints_only_when_a_variant_fits() {
+        let signed = b"{\"a\":1}".to_vec();
+        let fits = |candidate: &[u8]| candidate == signed.as_slice();
+        assert!(newline_hint(b"{\"a\":1}\n", fits).unwrap().contains("without its trailing newline"));
+        assert!(newline_hint(b"{\"a\":1}\r\n", fits).unwrap().contains("without"));
+        let signed_with_newline = b"x\n".to_vec();
+        assert!(newline_hint(b"x", |c: &[u8]| c == signed_with_newline.as_slice()).unwrap().contains("with a"));
+        assert!(newline_hint(b"y", fits).is_none());
+    }
+
+    #[test]
+    fn reserialisation_hints_name_the_style() {
+        let signed = b"{\"a\": 1, \"b\": [true]}".to_vec();
+        let hint = reserialisation_hint(br#"{"a":1,"b":[true]}"#, |c: &[u8]| c == signed.as_slice()).unwrap();
+        assert!(hint.contains("json.dumps"));
+        let pretty = b"{\n  \"a\": 1\n}\n".to_vec();
+        let hint = reserialisation_hint(br#"{"a":1}"#, |c: &[u8]| c == pretty.as_slice()).unwrap();
+        assert!(hint.contains("2-space"));
+        assert!(reserialisation_hint(b"not json", |_: &[u8]| true).is_none());
+    }
+}

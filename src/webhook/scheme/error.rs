@@ -1,0 +1,140 @@
+//! Why signing or verifying failed, precisely enough for a person to fix it and for `--format json`
+//! to report it. None of these messages can contain the secret: they only ever hold header names,
+//! header values a sender put on the wire, and timestamps.
+use std::time::Duration;
+
+/// Why a verification failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum VerifyError {
+    #[error("the {header} header is missing")]
+    HeaderMissing { header: String },
+
+    #[error("the {header} header is malformed: {reason}")]
+    HeaderMalformed { header: String, reason: String },
+
+    #[error("{}", describe_stale(*timestamp, *now, *tolerance, *signature_matched))]
+    TimestampOutsideTolerance {
+        timestamp: i64,
+        now: i64,
+        tolerance: Duration,
+        /// Whether the signature over the timestamp matched: if so, the key and body are right
+        /// and this is a replay or a clock problem.
+        signature_matched: bool,
+    },
+
+    #[error("the signature does not match{}", hint.as_ref().map(|hint| format!("; hint: {hint}")).unwrap_or_default())]
+    SignatureMismatch {
+        /// A common mistake that explains the mismatch, when one fits.
+        hint: Option<String>,
+    },
+}
+
+impl VerifyError {
+    /// A stable machine-readable name for `--format json`.
+    pub fn code(&self) -> &'static str {
+        match self {
+            VerifyError::HeaderMissing { .. } => "header_missing",
+            VerifyError::HeaderMalformed { .. } => "header_malformed",
+            VerifyError::TimestampOutsideTolerance { .. } => "timestamp_outside_tolerance",
+            VerifyError::SignatureMismatch { .. } => "signature_mismatch",
+        }
+    }
+
+    /// Whether the signature itself matched (only a stale timestamp can say yes).
+    pub fn signature_matched(&self) -> bool {
+        matches!(self, VerifyError::TimestampOutsideTolerance { signature_matched: true, .. })
+    }
+
+    pub fn hint(&self) -> Option<&str> {
+        match self {
+            VerifyError::SignatureMismatch { hint } => hint.as_deref(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn missing(header: &http::HeaderName) -> VerifyError {
+        VerifyError::HeaderMissing { header: super::spelled(header).into_owned() }
+    }
+
+    pub(crate) fn malformed(header: &http::HeaderName, reason: impl Into<String>) -> VerifyError {
+        VerifyError::HeaderMalformed { header: super::spelled(header).into_owned(), reason: reason.into() }
+    }
+}
+
+fn describe_stale(timestamp: i64, now: i64, tolerance: Duration, signature_matched: bool) -> String {
+    let age = i128::from(now) - i128::from(timestamp);
+    let distance =
+        humantime::format_duration(Duration::from_secs(u64::try_from(age.unsigned_abs()).unwrap_or(u64::MAX)));
+    let when = if age >= 0 { format!("{distance} ago") } else { format!("{distance} in the future") };
+    let tolerance = humantime::format_duration(tolerance);
+    if signature_matched {
+        format!(
+            "the signed timestamp {timestamp} is {when}, outside the {tolerance} tolerance; the signature itself \
+             matches, so this is a replayed delivery or a clock out of sync (check both clocks, or widen --tolerance)"
+        )
+    } else {
+        format!(
+            "the signed timestamp {timestamp} is {when}, outside the {tolerance} tolerance, and the signature does not \
+             match either"
+        )
+    }
+}
+
+/// Why signing failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SignError {
+    #[error("cannot read {body}")]
+    ReadBody {
+        body: String,
+        #[source]
+        source: std::io::Error,
+    },
+
+    #[error("the {what} `{value}` cannot be sent in the {header} header (only visible ASCII and spaces can)")]
+    NotAHeaderValue { what: &'static str, value: String, header: String },
+}
+
+/// `value` as a header value for `header`, or a [`SignError`] naming `what` it is.
+pub(crate) fn to_header_value(
+    what: &'static str,
+    header: &http::HeaderName,
+    value: String,
+) -> Result<http::HeaderValue, SignError> {
+    http::HeaderValue::from_str(&value).map_err(|_| SignError::NotAHeaderValue {
+        what,
+        value,
+        header: super::spelled(header).into_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stale_messages_say_whether_the_signature_matched() {
+        let stale = |signature_matched| VerifyError::TimestampOutsideTolerance {
+            timestamp: 100,
+            now: 1_000,
+            tolerance: Duration::from_secs(300),
+            signature_matched,
+        };
+        assert!(stale(true).to_string().contains("15m ago"));
+        assert!(stale(true).to_string().contains("signature itself matches"));
+        assert!(stale(false).to_string().contains("does not match either"));
+        let future = VerifyError::TimestampOutsideTolerance {
+            timestamp: i64::MAX,
+            now: i64::MIN,
+            tolerance: Duration::ZERO,
+            signature_matched: false,
+        };
+        assert!(future.to_string().contains("in the future"));
+    }
+
+    #[test]
+    fn mismatch_carries_its_hint() {
+        let err = VerifyError::SignatureMismatch { hint: Some("a newline".into()) };
+        assert_eq!(err.to_string(), "the signature does not match; hint: a newline");
+        assert_eq!(err.hint(), Some("a newline"));
+    }
+}

@@ -1,0 +1,181 @@
+//! HMAC-SHA256, the primitive under every scheme: keys derived from a secret, tags over a signed
+//! prefix followed by the body (streamed when it is a file), and constant-time comparison.
+use std::fmt;
+
+use base64::Engine;
+use base64::alphabet;
+use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+use ring::hmac;
+use subtle::ConstantTimeEq;
+
+use super::SignError;
+use crate::webhook::delivery::DeliveryBody;
+use crate::webhook::secret::Secret;
+
+/// Standard base64 that encodes with padding (what every provider sends) and decodes with or
+/// without it (what people paste).
+pub const BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
+);
+
+/// How a scheme turns the secret string into HMAC key bytes. Getting this wrong is the most common
+/// reason a correct signature does not verify, so it is explicit, and `verify` tries the other form
+/// to say so.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyForm {
+    /// The secret's bytes as given, a `whsec_` prefix included (Stripe, GitHub, Slack, Shopify).
+    Raw,
+    /// `whsec_` stripped (when present) and the rest base64-decoded (Standard Webhooks, Svix).
+    WhsecBase64,
+}
+
+const WHSEC_PREFIX: &str = "whsec_";
+
+impl KeyForm {
+    pub fn derive(self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        match self {
+            KeyForm::Raw => Ok(SigningKey::from_bytes(secret.expose())),
+            KeyForm::WhsecBase64 => {
+                let text = secret.expose();
+                let encoded = text.strip_prefix(WHSEC_PREFIX.as_bytes()).unwrap_or(text);
+                let key = BASE64.decode(encoded).map_err(|_| SecretError::NotBase64)?;
+                if key.is_empty() {
+                    return Err(SecretError::EmptyKey);
+                }
+                Ok(SigningKey::from_bytes(&key))
+            }
+        }
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            KeyForm::Raw => "the secret string as given (a whsec_ prefix included, not decoded)",
+            KeyForm::WhsecBase64 => "the secret with whsec_ stripped and the rest base64-decoded",
+        }
+    }
+}
+
+/// Why a secret cannot key a scheme. The messages never include the secret.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SecretError {
+    #[error(
+        "the secret is not `whsec_` followed by base64, which this scheme needs (it signs with the decoded bytes); \
+         copy the whole secret from the sender, or make one with `webhook secret --scheme standard`"
+    )]
+    NotBase64,
+    #[error("the secret decodes to no key bytes at all; copy the whole secret from the sender")]
+    EmptyKey,
+}
+
+/// An HMAC-SHA256 key ready to sign or verify. `Debug` shows nothing of the key.
+#[derive(Clone)]
+pub struct SigningKey {
+    key: hmac::Key,
+}
+
+impl fmt::Debug for SigningKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SigningKey(<redacted>)")
+    }
+}
+
+impl SigningKey {
+    pub fn from_bytes(key: &[u8]) -> SigningKey {
+        SigningKey { key: hmac::Key::new(hmac::HMAC_SHA256, key) }
+    }
+
+    /// The tag over `prefix` followed by the body, streaming a file body chunk by chunk.
+    pub fn tag_streaming(&self, prefix: &[u8], body: &DeliveryBody) -> Result<hmac::Tag, SignError> {
+        let mut context = hmac::Context::with_key(&self.key);
+        context.update(prefix);
+        body.for_each_chunk(|chunk| context.update(chunk))
+            .map_err(|source| SignError::ReadBody { body: body.describe(), source })?;
+        Ok(context.sign())
+    }
+
+    /// The tag over the concatenation of `parts`, without copying them together.
+    pub fn tag(&self, parts: &[&[u8]]) -> hmac::Tag {
+        let mut context = hmac::Context::with_key(&self.key);
+        for part in parts {
+            context.update(part);
+        }
+        context.sign()
+    }
+
+    /// True when `candidate` is the tag over `parts`, compared in constant time so a forger learns
+    /// nothing from how long a rejection takes.
+    pub fn matches(&self, parts: &[&[u8]], candidate: &[u8]) -> bool {
+        bool::from(self.tag(parts).as_ref().ct_eq(candidate))
+    }
+}
+
+/// How a tag is written in a header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Encoding {
+    /// Lower-case hex digits
+    #[default]
+    Hex,
+    /// Standard base64 with padding
+    Base64,
+}
+
+impl Encoding {
+    pub fn encode(self, tag: &[u8]) -> String {
+        match self {
+            Encoding::Hex => hex::encode(tag),
+            Encoding::Base64 => BASE64.encode(tag),
+        }
+    }
+
+    /// Decodes a tag as written in a header; `None` when it is not in this encoding.
+    pub fn decode(self, text: &str) -> Option<Vec<u8>> {
+        match self {
+            Encoding::Hex => hex::decode(text).ok(),
+            Encoding::Base64 => BASE64.decode(text).ok(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Hex => "hex",
+            Encoding::Base64 => "base64",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn secret(text: &str) -> Secret {
+        Secret::new(text.as_bytes().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn whsec_secrets_decode_with_or_without_prefix() {
+        let with = KeyForm::WhsecBase64.derive(&secret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).unwrap();
+        let without = KeyForm::WhsecBase64.derive(&secret("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw")).unwrap();
+        assert_eq!(with.tag(&[b"x"]).as_ref(), without.tag(&[b"x"]).as_ref());
+        assert_eq!(KeyForm::WhsecBase64.derive(&secret("whsec_not base64!")).unwrap_err(), SecretError::NotBase64);
+        assert_eq!(KeyForm::WhsecBase64.derive(&secret("whsec_")).unwrap_err(), SecretError::EmptyKey);
+    }
+
+    #[test]
+    fn streaming_and_parts_agree() {
+        let key = SigningKey::from_bytes(b"k");
+        let streamed = key.tag_streaming(b"1.", &DeliveryBody::Bytes("body".into())).unwrap();
+        assert_eq!(streamed.as_ref(), key.tag(&[b"1.", b"body"]).as_ref());
+        assert!(key.matches(&[b"1.body"], streamed.as_ref()));
+        assert!(!key.matches(&[b"1.body"], &streamed.as_ref()[1..]));
+    }
+
+    #[test]
+    fn encodings_round_trip() {
+        for encoding in [Encoding::Hex, Encoding::Base64] {
+            assert_eq!(encoding.decode(&encoding.encode(b"\x00\xff tag")).unwrap(), b"\x00\xff tag");
+        }
+        assert_eq!(Encoding::Hex.decode("zz"), None);
+        assert_eq!(Encoding::Base64.decode("a!"), None);
+    }
+}

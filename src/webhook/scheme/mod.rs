@@ -1,0 +1,298 @@
+//! Webhook signing schemes behind one trait, so `sign`, `verify`, `send`, `replay`, `listen` and
+//! `check` all sign and verify the same way. One file per scheme; what they share (HMAC, reading
+//! headers, the timestamp window) lives beside them.
+//!
+//! Typical use by a receiver:
+//! ```no_run
+//! # use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
+//! # fn demo(headers: &http::HeaderMap, body: &[u8], secret: &idem::webhook::secret::Secret) -> anyhow::Result<()> {
+//! let scheme = scheme::build(SchemeKind::Stripe, &SchemeOptions::default());
+//! let key = scheme.key(secret)?; // once, at start-up: a bad secret is a usage error
+//! let window = TimeWindow::around_now(std::time::Duration::from_secs(300));
+//! match scheme.verify(headers, body, &key, window) {
+//!     Ok(verified) => println!("valid, delivery id {:?}", verified.id),
+//!     Err(err) => println!("rejected: {err}"),
+//! }
+//! # Ok(()) }
+//! ```
+mod error;
+pub mod github;
+pub mod hmac;
+mod mac;
+mod received;
+pub mod shopify;
+pub mod slack;
+pub mod standard;
+pub mod stripe;
+
+use std::fmt;
+use std::time::Duration;
+
+use http::{HeaderMap, HeaderName, HeaderValue};
+use serde::Serialize;
+
+use error::to_header_value;
+pub use error::{SignError, VerifyError};
+pub use hmac::HmacOptions;
+pub use mac::{BASE64, Encoding, KeyForm, SecretError, SigningKey};
+
+use crate::webhook::delivery::Delivery;
+use crate::webhook::secret::Secret;
+
+/// The signing schemes, by the name `--scheme` takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SchemeKind {
+    /// X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)
+    Hmac,
+    /// X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event
+    Github,
+    /// Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"
+    Stripe,
+    /// Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>
+    Standard,
+    /// X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"
+    Slack,
+    /// X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id
+    Shopify,
+}
+
+impl SchemeKind {
+    pub const ALL: [SchemeKind; 6] = [
+        SchemeKind::Hmac,
+        SchemeKind::Github,
+        SchemeKind::Stripe,
+        SchemeKind::Standard,
+        SchemeKind::Slack,
+        SchemeKind::Shopify,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SchemeKind::Hmac => "hmac",
+            SchemeKind::Github => "github",
+            SchemeKind::Stripe => "stripe",
+            SchemeKind::Standard => "standard",
+            SchemeKind::Slack => "slack",
+            SchemeKind::Shopify => "shopify",
+        }
+    }
+}
+
+impl fmt::Display for SchemeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The knobs some schemes have; the defaults are each provider's own behaviour.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SchemeOptions {
+    /// Header, encoding and prefix of the generic `hmac` scheme.
+    pub hmac: HmacOptions,
+    /// Standard Webhooks under Svix's header names (`svix-id`, `svix-timestamp`, `svix-signature`).
+    pub svix: bool,
+}
+
+/// The timestamp check: a signed timestamp is accepted when it is within `tolerance` of `now`, in
+/// either direction (a sender's clock may run ahead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeWindow {
+    /// Unix seconds.
+    pub now: i64,
+    pub tolerance: Duration,
+}
+
+impl TimeWindow {
+    pub fn around_now(tolerance: Duration) -> TimeWindow {
+        TimeWindow { now: crate::webhook::delivery::unix_now(), tolerance }
+    }
+
+    /// Seconds between `timestamp` and now, positive when the timestamp is in the past.
+    pub fn age(self, timestamp: i64) -> i128 {
+        i128::from(self.now) - i128::from(timestamp)
+    }
+
+    pub fn contains(self, timestamp: i64) -> bool {
+        self.age(timestamp).unsigned_abs() <= u128::from(self.tolerance.as_secs())
+    }
+}
+
+/// What a successful verification established.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Verified {
+    pub scheme: SchemeKind,
+    /// The signed timestamp, for timestamped schemes.
+    pub timestamp: Option<i64>,
+    /// The delivery id the request carries, if the scheme has one.
+    pub id: Option<String>,
+}
+
+/// One signing scheme. Implementations are cheap, immutable and shareable across threads, so a
+/// server can hold one `Box<dyn Scheme>` for every request.
+pub trait Scheme: fmt::Debug + Send + Sync {
+    fn kind(&self) -> SchemeKind;
+
+    /// How the secret becomes HMAC key bytes.
+    fn key_form(&self) -> KeyForm {
+        KeyForm::Raw
+    }
+
+    /// The key for `secret`; derive it once (at start-up) and reuse it for every delivery.
+    fn key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        self.key_form().derive(secret)
+    }
+
+    /// Whether the scheme signs a timestamp (so replays can be refused after the tolerance).
+    fn is_timestamped(&self) -> bool;
+
+    /// The header that carries the signature; its presence identifies the scheme.
+    fn signature_header(&self) -> HeaderName;
+
+    /// The header that carries the delivery id receivers de-duplicate on, if the scheme has one.
+    fn delivery_id_header(&self) -> Option<HeaderName>;
+
+    /// The delivery id a received request carries, if the scheme has one and it is readable text.
+    fn delivery_id(&self, headers: &HeaderMap) -> Option<String> {
+        let value = headers.get(self.delivery_id_header()?)?;
+        value.to_str().ok().map(str::to_string)
+    }
+
+    /// The headers to send with `delivery`, signature first. Reads a file body in chunks.
+    fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError>;
+
+    /// Checks a received request. The signature is checked before the timestamp's age so a stale
+    /// request can say whether its signature matched (a replay or clock problem, not a wrong key).
+    /// A mismatch carries no hint here; `webhook::hint` adds one when a common mistake fits.
+    fn verify(
+        &self,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError>;
+}
+
+/// The scheme for `kind`, with `options` applied where they mean something.
+pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
+    match kind {
+        SchemeKind::Hmac => Box::new(hmac::GenericHmac::new(options.hmac.clone())),
+        SchemeKind::Github => Box::new(github::Github),
+        SchemeKind::Stripe => Box::new(stripe::Stripe),
+        SchemeKind::Standard => Box::new(if options.svix {
+            standard::StandardWebhooks::svix()
+        } else {
+            standard::StandardWebhooks::standard()
+        }),
+        SchemeKind::Slack => Box::new(slack::Slack),
+        SchemeKind::Shopify => Box::new(shopify::Shopify),
+    }
+}
+
+/// Every scheme `detect` looks for, most specific first: the generic `hmac` header goes last
+/// because other providers' requests may carry an `X-Signature` too.
+fn candidates(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
+    vec![
+        Box::new(standard::StandardWebhooks::standard()),
+        Box::new(standard::StandardWebhooks::svix()),
+        Box::new(stripe::Stripe),
+        Box::new(github::Github),
+        Box::new(slack::Slack),
+        Box::new(shopify::Shopify),
+        Box::new(hmac::GenericHmac::new(options.hmac.clone())),
+    ]
+}
+
+/// The scheme whose signature header the request carries (`--scheme auto`).
+pub fn detect(headers: &HeaderMap, options: &SchemeOptions) -> Option<Box<dyn Scheme>> {
+    candidates(options).into_iter().find(|scheme| headers.contains_key(scheme.signature_header()))
+}
+
+/// The signature headers `detect` looks for, for the error when none is present.
+pub fn detectable_headers(options: &SchemeOptions) -> Vec<String> {
+    candidates(options).iter().map(|scheme| spelled(&scheme.signature_header()).into_owned()).collect()
+}
+
+/// Header names as the providers' documentation spells them. HTTP names are case-insensitive and
+/// the `http` crate stores them lower-case, but people compare output against the docs.
+const DOCUMENTED_SPELLINGS: &[&str] = &[
+    "X-Hub-Signature-256",
+    "X-GitHub-Delivery",
+    "X-GitHub-Event",
+    "Stripe-Signature",
+    "webhook-id",
+    "webhook-timestamp",
+    "webhook-signature",
+    "svix-id",
+    "svix-timestamp",
+    "svix-signature",
+    "X-Slack-Signature",
+    "X-Slack-Request-Timestamp",
+    "X-Shopify-Hmac-Sha256",
+    "X-Shopify-Webhook-Id",
+    "X-Shopify-Topic",
+];
+
+/// `name` as documented, or in Title-Case for names we do not know.
+pub fn spelled(name: &HeaderName) -> std::borrow::Cow<'static, str> {
+    if let Some(known) = DOCUMENTED_SPELLINGS.iter().find(|known| known.eq_ignore_ascii_case(name.as_str())) {
+        return std::borrow::Cow::Borrowed(known);
+    }
+    let title: Vec<String> = name
+        .as_str()
+        .split('-')
+        .map(|word| {
+            let mut chars = word.chars();
+            match chars.next() {
+                Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect();
+    std::borrow::Cow::Owned(title.join("-"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detection_follows_the_signature_header() {
+        let options = SchemeOptions::default();
+        for kind in SchemeKind::ALL {
+            let scheme = build(kind, &options);
+            let mut headers = HeaderMap::new();
+            headers.insert(scheme.signature_header(), HeaderValue::from_static("x"));
+            assert_eq!(detect(&headers, &options).map(|found| found.kind()), Some(kind));
+        }
+        let mut headers = HeaderMap::new();
+        headers.insert("svix-signature", HeaderValue::from_static("x"));
+        let svix = detect(&headers, &options).unwrap();
+        assert_eq!(svix.delivery_id_header().unwrap(), "svix-id");
+        assert!(detect(&HeaderMap::new(), &options).is_none());
+    }
+
+    #[test]
+    fn names_are_spelled_as_documented() {
+        assert_eq!(spelled(&HeaderName::from_static("x-github-delivery")), "X-GitHub-Delivery");
+        assert_eq!(spelled(&HeaderName::from_static("webhook-id")), "webhook-id");
+        assert_eq!(spelled(&HeaderName::from_static("x-my-sig")), "X-My-Sig");
+    }
+
+    #[test]
+    fn the_window_is_symmetric() {
+        let window = TimeWindow { now: 1_000, tolerance: Duration::from_secs(300) };
+        assert!(window.contains(700) && window.contains(1_300));
+        assert!(!window.contains(699) && !window.contains(1_301));
+        assert!(!window.contains(i64::MIN) && !window.contains(i64::MAX));
+    }
+
+    #[test]
+    fn only_some_schemes_are_timestamped() {
+        let timestamped: Vec<SchemeKind> = SchemeKind::ALL
+            .into_iter()
+            .filter(|kind| build(*kind, &SchemeOptions::default()).is_timestamped())
+            .collect();
+        assert_eq!(timestamped, [SchemeKind::Stripe, SchemeKind::Standard, SchemeKind::Slack]);
+    }
+}

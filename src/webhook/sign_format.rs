@@ -1,0 +1,188 @@
+//! The shapes `webhook sign` prints: header lines, a ready curl command, a raw HTTP/1.1 request
+//! (which `webhook verify --request` reads back), or one JSON document.
+use std::borrow::Cow;
+use std::io::{Read, Write};
+
+use anyhow::{Context, bail};
+use http::Uri;
+use serde_json::{Map, Value, json};
+
+use crate::http::body::looks_like_json;
+use crate::webhook::delivery::DeliveryBody;
+use crate::webhook::scheme::spelled;
+use crate::webhook::sign::Signed;
+
+/// `--format` of `webhook sign`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SignFormat {
+    /// `Name: value` lines (then a blank line and the body when --event built it)
+    #[default]
+    Headers,
+    /// A curl command that sends the signed request to --url
+    Curl,
+    /// The whole raw HTTP/1.1 request to --url, as `webhook verify --request` reads it
+    Http,
+    /// One JSON document: scheme, id, timestamp, headers, body
+    Json,
+}
+
+/// curl and raw HTTP need a destination; say so before any work is done.
+pub fn check_url(format: SignFormat, url: Option<&Uri>) -> anyhow::Result<()> {
+    match (format, url) {
+        (SignFormat::Curl, None) => bail!("--format curl needs --url URL, where the webhook should be sent"),
+        (SignFormat::Http, None) => bail!("--format http needs --url URL, for the request line and Host header"),
+        _ => Ok(()),
+    }
+}
+
+pub fn write(signed: &Signed<'_>, format: SignFormat, url: Option<&Uri>, out: &mut impl Write) -> anyhow::Result<()> {
+    match (format, url) {
+        (SignFormat::Headers, _) => write_headers(signed, out),
+        (SignFormat::Json, _) => write_json(signed, out),
+        (SignFormat::Curl, Some(url)) => write_curl(signed, url, out),
+        (SignFormat::Http, Some(url)) => write_http(signed, url, out),
+        (SignFormat::Curl | SignFormat::Http, None) => check_url(format, url),
+    }
+}
+
+fn header_lines(signed: &Signed<'_>) -> Vec<String> {
+    signed
+        .headers
+        .iter()
+        .map(|(name, value)| format!("{}: {}", spelled(name), String::from_utf8_lossy(value.as_bytes())))
+        .collect()
+}
+
+fn write_headers(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()> {
+    for line in header_lines(signed) {
+        writeln!(out, "{line}")?;
+    }
+    if signed.generated {
+        if let DeliveryBody::Bytes(body) = &signed.delivery.body {
+            writeln!(out)?;
+            out.write_all(body)?;
+            // The newline is for the terminal; it is not part of the signed body.
+            writeln!(out)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_json(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()> {
+    let scheme = signed.scheme;
+    let headers: Map<String, Value> = signed
+        .headers
+        .iter()
+        .map(|(name, value)| (spelled(name).into_owned(), String::from_utf8_lossy(value.as_bytes()).into()))
+        .collect();
+    // A body streamed from a file is not repeated (the caller has it); binary bodies cannot be a
+    // JSON string without loss.
+    let body = match &signed.delivery.body {
+        DeliveryBody::Bytes(bytes) => std::str::from_utf8(bytes).map(Value::from).unwrap_or(Value::Null),
+        DeliveryBody::File(_) => Value::Null,
+    };
+    let document = json!({
+        "scheme": scheme.kind(),
+        "id": scheme.delivery_id_header().map(|_| signed.delivery.id.clone()),
+        "timestamp": scheme.is_timestamped().then_some(signed.delivery.timestamp),
+        "event": signed.delivery.event,
+        "headers": headers,
+        "body": body,
+    });
+    serde_json::to_writer_pretty(&mut *out, &document)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn write_curl(signed: &Signed<'_>, url: &Uri, out: &mut impl Write) -> anyhow::Result<()> {
+    let mut words = vec![format!("curl -X POST {}", shell_quote(&url.to_string()))];
+    if let Some(content_type) = content_type(&signed.delivery.body)? {
+        words.push(format!("-H {}", shell_quote(&format!("Content-Type: {content_type}"))));
+    }
+    for line in header_lines(signed) {
+        words.push(format!("-H {}", shell_quote(&line)));
+    }
+    match &signed.delivery.body {
+        // --data-binary @file sends the file's bytes untouched, the bytes that were signed.
+        DeliveryBody::File(path) => {
+            words.push(format!("--data-binary {}", shell_quote(&format!("@{}", path.display()))));
+        }
+        // --data-raw, unlike -d, gives `@` no meaning, so a body that starts with one is sent as is.
+        DeliveryBody::Bytes(bytes) => {
+            let text = std::str::from_utf8(bytes).ok().filter(|text| !text.contains('\0')).context(
+                "this body has bytes a command line cannot carry; save it to a file and sign it with -d @file",
+            )?;
+            words.push(format!("--data-raw {}", shell_quote(text)));
+        }
+    }
+    writeln!(out, "{}", words.join(" \\\n  "))?;
+    Ok(())
+}
+
+fn write_http(signed: &Signed<'_>, url: &Uri, out: &mut impl Write) -> anyhow::Result<()> {
+    let body = body_bytes(&signed.delivery.body)?;
+    let target = url.path_and_query().map(|target| target.as_str()).unwrap_or("/");
+    let host = url.authority().map(|authority| authority.as_str()).unwrap_or_default();
+    let mut head = format!("POST {target} HTTP/1.1\r\nHost: {host}\r\n");
+    head.push_str(&format!("User-Agent: webhook/{}\r\n", env!("CARGO_PKG_VERSION")));
+    if looks_like_json(&body) {
+        head.push_str("Content-Type: application/json\r\n");
+    }
+    head.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    for line in header_lines(signed) {
+        head.push_str(&line);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    out.write_all(head.as_bytes())?;
+    out.write_all(&body)?;
+    Ok(())
+}
+
+fn body_bytes(body: &DeliveryBody) -> anyhow::Result<Cow<'_, [u8]>> {
+    match body {
+        DeliveryBody::Bytes(bytes) => Ok(Cow::Borrowed(bytes)),
+        DeliveryBody::File(path) => Ok(Cow::Owned(
+            std::fs::read(path).with_context(|| format!("cannot read the body from `{}`", path.display()))?,
+        )),
+    }
+}
+
+/// The Content-Type a JSON body gets. A file is judged by its first non-blank byte rather than
+/// read whole: the curl command streams it, so reading a large file only for this would defeat that.
+fn content_type(body: &DeliveryBody) -> anyhow::Result<Option<&'static str>> {
+    let is_json = match body {
+        DeliveryBody::Bytes(bytes) => looks_like_json(bytes),
+        DeliveryBody::File(path) => {
+            let mut start = [0u8; 4096];
+            let read = std::fs::File::open(path)
+                .and_then(|mut file| file.read(&mut start))
+                .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
+            matches!(start[..read].iter().find(|byte| !byte.is_ascii_whitespace()), Some(b'{' | b'['))
+        }
+    };
+    Ok(is_json.then_some("application/json"))
+}
+
+/// `text` as one POSIX shell word: single-quoted, with embedded quotes closed, escaped and reopened.
+pub fn shell_quote(text: &str) -> String {
+    format!("'{}'", text.replace('\'', r"'\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quoting_survives_quotes() {
+        assert_eq!(shell_quote("it's"), r"'it'\''s'");
+        assert_eq!(shell_quote("a b\n$c"), "'a b\n$c'");
+    }
+
+    #[test]
+    fn curl_and_http_need_a_url() {
+        assert!(check_url(SignFormat::Curl, None).is_err());
+        assert!(check_url(SignFormat::Http, None).is_err());
+        assert!(check_url(SignFormat::Headers, None).is_ok());
+    }
+}

@@ -1,0 +1,273 @@
+//! `webhook sign` and `webhook verify` through the real binary: round trips in every output format,
+//! and the reasons and hints a failed verification gives.
+use base64::Engine;
+use idem::webhook::scheme::{BASE64, KeyForm, SigningKey};
+use idem::webhook::secret::Secret;
+use predicates::prelude::*;
+use predicates::str::contains;
+use serde_json::Value;
+
+use crate::support::webhook;
+
+const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const SCHEMES: [&str; 6] = ["hmac", "github", "stripe", "standard", "slack", "shopify"];
+
+/// `sign --format http` for `body`, written to a file `verify --request` can read.
+fn signed_request(dir: &tempfile::TempDir, scheme: &str, body: &str, extra: &[&str]) -> std::path::PathBuf {
+    let output = webhook()
+        .args(["sign", "--scheme", scheme, "--secret", SECRET, "-d", body, "--format", "http"])
+        .args(["--url", "http://127.0.0.1:9/hooks"])
+        .args(extra)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let path = dir.path().join(format!("{scheme}.http"));
+    std::fs::write(&path, output).unwrap();
+    path
+}
+
+#[test]
+fn every_scheme_round_trips_through_a_raw_request() {
+    let dir = tempfile::tempdir().unwrap();
+    for scheme in SCHEMES {
+        let request = signed_request(&dir, scheme, r#"{"amount":100}"#, &[]);
+        webhook()
+            .args(["verify", "--secret", SECRET, "--request"])
+            .arg(&request)
+            .assert()
+            .code(0)
+            .stdout(contains(format!("{scheme} signature is valid")));
+    }
+}
+
+#[test]
+fn header_lines_verify_with_the_same_body() {
+    for scheme in SCHEMES {
+        let output = webhook()
+            .args(["sign", "--scheme", scheme, "--secret", SECRET, "-d", "hello"])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        let mut verify = webhook();
+        verify.args(["verify", "--scheme", scheme, "--secret", SECRET, "-d", "hello"]);
+        for line in String::from_utf8(output).unwrap().lines() {
+            verify.args(["-H", line]);
+        }
+        verify.assert().code(0);
+    }
+}
+
+#[test]
+fn file_bodies_are_signed_as_they_are_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("body.bin");
+    let body: Vec<u8> = (0..700_000u32).map(|i| (i % 256) as u8).collect();
+    std::fs::write(&path, &body).unwrap();
+    let file_arg = format!("@{}", path.display());
+    let output = webhook()
+        .args(["sign", "--scheme", "stripe", "--secret", SECRET, "-d", &file_arg])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let header = String::from_utf8(output).unwrap();
+    webhook().args(["verify", "--secret", SECRET, "-d", &file_arg, "-H", header.trim()]).assert().code(0);
+    // The same bytes on stdin verify too.
+    webhook().args(["verify", "--secret", SECRET, "-H", header.trim()]).write_stdin(body).assert().code(0);
+}
+
+#[test]
+fn events_are_wrapped_in_an_envelope() {
+    let output = webhook()
+        .args(["sign", "--scheme", "github", "--secret", SECRET, "--event", "invoice.paid", "--data", r#"{"a":1}"#])
+        .args(["--id", "evt_pinned", "--timestamp", "1700000000", "--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let document: Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(document["body"], r#"{"id":"evt_pinned","type":"invoice.paid","created":1700000000,"data":{"a":1}}"#);
+    assert_eq!(document["headers"]["X-GitHub-Event"], "invoice.paid");
+    assert_eq!(document["headers"]["X-GitHub-Delivery"], "evt_pinned");
+    assert_eq!(document["id"], "evt_pinned");
+}
+
+#[test]
+fn curl_format_is_a_ready_command() {
+    webhook()
+        .args(["sign", "--scheme", "slack", "--secret", SECRET, "-d", "it's", "--timestamp", "1"])
+        .args(["--format", "curl", "--url", "https://example.com/hooks"])
+        .assert()
+        .code(0)
+        .stdout(contains("curl -X POST 'https://example.com/hooks'"))
+        .stdout(contains("-H 'X-Slack-Request-Timestamp: 1'"))
+        .stdout(contains(r"--data-raw 'it'\''s'"));
+    webhook()
+        .args(["sign", "--secret", SECRET, "-d", "x", "--format", "curl"])
+        .assert()
+        .code(2)
+        .stderr(contains("--url"));
+}
+
+#[test]
+fn a_stale_delivery_says_the_signature_matched() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = signed_request(&dir, "stripe", "{}", &["--timestamp", "1000"]);
+    webhook()
+        .args(["verify", "--secret", SECRET, "--now", "5000", "--format", "json", "--request"])
+        .arg(&request)
+        .assert()
+        .code(1)
+        .stdout(contains(r#""code": "timestamp_outside_tolerance""#))
+        .stdout(contains(r#""signature_matched": true"#));
+    webhook()
+        .args(["verify", "--secret", SECRET, "--now", "5000", "--tolerance", "2h", "--request"])
+        .arg(&request)
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn a_missing_header_is_named() {
+    webhook()
+        .args(["verify", "--scheme", "standard", "--secret", SECRET, "-d", "{}"])
+        .args(["-H", "webhook-signature: v1,abc=", "-H", "webhook-timestamp: 1"])
+        .assert()
+        .code(1)
+        .stdout(contains("the webhook-id header is missing"));
+}
+
+#[test]
+fn hints_explain_a_reserialised_body() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = signed_request(&dir, "github", r#"{"a": 1, "b": [1, 2]}"#, &[]);
+    webhook()
+        .args(["verify", "--secret", SECRET, "-d", r#"{"a":1,"b":[1,2]}"#, "--request"])
+        .arg(&request)
+        .assert()
+        .code(1)
+        .stdout(contains("signature does not match"))
+        .stdout(contains("json.dumps"));
+}
+
+#[test]
+fn hints_explain_an_added_trailing_newline() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = signed_request(&dir, "shopify", "plain text", &[]);
+    webhook()
+        .args(["verify", "--secret", SECRET, "-d", "plain text\n", "--request"])
+        .arg(&request)
+        .assert()
+        .code(1)
+        .stdout(contains("without its trailing newline"));
+}
+
+#[test]
+fn standard_hints_a_secret_used_as_a_raw_string() {
+    // A sender that keyed the HMAC with the whole whsec_ string instead of the decoded bytes.
+    let raw_key = SigningKey::from_bytes(SECRET.as_bytes());
+    let tag = BASE64.encode(raw_key.tag(&[b"m.100.", b"{}"]));
+    webhook()
+        .args(["verify", "--secret", SECRET, "-d", "{}", "--now", "100"])
+        .args(["-H", "webhook-id: m", "-H", "webhook-timestamp: 100", "-H", &format!("webhook-signature: v1,{tag}")])
+        .assert()
+        .code(1)
+        .stdout(contains("hint: the signature matches when the key is the secret string as given"));
+}
+
+#[test]
+fn stripe_hints_a_base64_decoded_secret() {
+    // A sender that base64-decoded the whsec_ secret, which Stripe uses as given.
+    let decoded = KeyForm::WhsecBase64.derive(&Secret::new(SECRET.as_bytes().to_vec()).unwrap()).unwrap();
+    let tag = hex::encode(decoded.tag(&[b"7.", b"{}"]));
+    webhook()
+        .args(["verify", "--secret", SECRET, "-d", "{}", "--now", "7"])
+        .args(["-H", &format!("Stripe-Signature: t=7,v1={tag}")])
+        .assert()
+        .code(1)
+        .stdout(contains("hint: the signature matches when the key is the secret with whsec_ stripped"));
+}
+
+#[test]
+fn verify_json_reports_the_delivery_id() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = signed_request(&dir, "standard", "{}", &["--id", "msg_42"]);
+    let output = webhook()
+        .args(["verify", "--secret", SECRET, "--format", "json", "--request"])
+        .arg(&request)
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let report: Value = serde_json::from_slice(&output).unwrap();
+    assert_eq!(report["valid"], true);
+    assert_eq!(report["scheme"], "standard");
+    assert_eq!(report["id"], "msg_42");
+    assert!(report["error"].is_null());
+}
+
+#[test]
+fn svix_headers_are_detected() {
+    let output = webhook()
+        .args(["sign", "--scheme", "standard", "--svix", "--secret", SECRET, "-d", "{}"])
+        .assert()
+        .code(0)
+        .stdout(contains("svix-signature: v1,"))
+        .get_output()
+        .stdout
+        .clone();
+    let mut verify = webhook();
+    verify.args(["verify", "--secret", SECRET, "-d", "{}"]);
+    for line in String::from_utf8(output).unwrap().lines() {
+        verify.args(["-H", line]);
+    }
+    verify.assert().code(0).stdout(contains("standard signature is valid"));
+}
+
+#[test]
+fn generic_hmac_variants_are_adjustable() {
+    let output = webhook()
+        .args(["sign", "--secret", SECRET, "-d", "x", "--signature-header", "X-Acme-Sig", "--encoding", "base64"])
+        .args(["--prefix", ""])
+        .assert()
+        .code(0)
+        .stdout(contains("X-Acme-Sig: ").and(contains("sha256=").not()))
+        .get_output()
+        .stdout
+        .clone();
+    let line = String::from_utf8(output).unwrap();
+    webhook()
+        .args(["verify", "--secret", SECRET, "-d", "x", "--signature-header", "X-Acme-Sig", "--encoding", "base64"])
+        .args(["--prefix", "", "-H", line.trim()])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn secrets_come_in_the_scheme_form() {
+    webhook()
+        .args(["secret", "--scheme", "standard"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::is_match(r"^whsec_[A-Za-z0-9+/]{43}=\n$").unwrap());
+    webhook().args(["secret"]).assert().code(0).stdout(predicate::str::is_match(r"^[0-9a-f]{64}\n$").unwrap());
+}
+
+#[test]
+fn the_secret_can_come_from_the_environment_or_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("secret");
+    std::fs::write(&file, format!("{SECRET}\n")).unwrap();
+    let from_env =
+        webhook().env("WEBHOOK_SECRET", SECRET).args(["sign", "-d", "x"]).assert().code(0).get_output().stdout.clone();
+    let from_file =
+        webhook().args(["sign", "-d", "x", "--secret-file"]).arg(&file).assert().code(0).get_output().stdout.clone();
+    assert_eq!(from_env, from_file);
+}
