@@ -1,6 +1,7 @@
 //! `webhook`: signing schemes and the commands built on them.
 pub mod delivery;
 pub mod hint;
+pub mod journal;
 pub mod payload;
 pub mod raw_request;
 pub mod scheme;

@@ -1,0 +1,241 @@
+//! The delivery journal: one JSON line per delivery `webhook listen` received, appended before the
+//! delivery is acknowledged, and read back by `webhook replay`.
+//!
+//! A line looks like this (wrapped here):
+//! ```text
+//! {"received_at":"2026-11-29T13:17:00.123Z","remote":"127.0.0.1:50514","method":"POST",
+//!  "path":"/webhooks","headers":[["content-type","application/json"],["stripe-signature","t=…"]],
+//!  "body":"{\"id\":\"evt_1\",…}","verdict":{"valid":true,"scheme":"stripe","reason":null},
+//!  "event_id":"evt_1","event_type":"payment.succeeded","duplicate":false,"attempt":1,"status":200}
+//! ```
+//! A body that is not UTF-8 is stored as `"body_base64"` instead of `"body"`.
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, bail};
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde::{Deserialize, Serialize};
+
+/// One delivery, as journaled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalRecord {
+    /// RFC 3339, UTC, milliseconds.
+    pub received_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<String>,
+    pub method: String,
+    /// The path and query, as requested.
+    pub path: String,
+    /// Every header in the order received, names lower-case, as `[name, value]` pairs (values
+    /// that are not UTF-8 are stored lossily).
+    pub headers: Vec<(String, String)>,
+    #[serde(flatten)]
+    pub body: JournalBody,
+    pub verdict: JournalVerdict,
+    /// What de-duplication keyed on: the scheme's delivery id, else the body's top-level `id`,
+    /// else `sha256:` and the body's hash.
+    pub event_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_type: Option<String>,
+    pub duplicate: bool,
+    /// 1 for the first delivery of this event id, 2 for the first redelivery, and so on.
+    pub attempt: u32,
+    /// The status the listener answered with.
+    pub status: u16,
+}
+
+/// The body: text when it is UTF-8, base64 otherwise, so the journal stays valid JSON lines and
+/// every byte survives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JournalBody {
+    #[serde(rename = "body")]
+    Text(String),
+    #[serde(rename = "body_base64")]
+    Base64(String),
+}
+
+impl JournalBody {
+    pub fn from_bytes(bytes: &[u8]) -> JournalBody {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => JournalBody::Text(text.to_string()),
+            Err(_) => JournalBody::Base64(BASE64.encode(bytes)),
+        }
+    }
+
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        match self {
+            JournalBody::Text(text) => Ok(text.as_bytes().to_vec()),
+            JournalBody::Base64(encoded) => BASE64.decode(encoded).context("body_base64 is not valid base64"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalVerdict {
+    pub valid: bool,
+    /// The scheme the delivery was verified with.
+    #[serde(default)]
+    pub scheme: Option<String>,
+    /// Why it was invalid.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+/// Appends records, one `write` per line so concurrent appends never interleave within a line.
+pub struct JournalWriter {
+    file: Mutex<File>,
+    path: PathBuf,
+    fsync: bool,
+}
+
+impl JournalWriter {
+    /// Opens `path` for appending (creating it); `fsync` makes every append durable before it
+    /// returns, surviving power loss, at the cost of a disk flush per delivery.
+    pub fn open(path: &Path, fsync: bool) -> anyhow::Result<JournalWriter> {
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .with_context(|| format!("cannot open the journal `{}` for appending", path.display()))?;
+        Ok(JournalWriter { file: Mutex::new(file), path: path.to_path_buf(), fsync })
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Appends one record. When this returns, the line is in the kernel (and on disk with
+    /// `fsync`): a crash of this process cannot lose it.
+    pub fn append(&self, record: &JournalRecord) -> std::io::Result<()> {
+        let mut line = serde_json::to_vec(record).map_err(std::io::Error::other)?;
+        line.push(b'\n');
+        let mut file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        file.write_all(&line)?;
+        if self.fsync {
+            file.sync_data()?;
+        }
+        Ok(())
+    }
+
+    /// Flushes to disk (a clean shutdown calls this even without `fsync`).
+    pub fn sync(&self) -> std::io::Result<()> {
+        self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).sync_all()
+    }
+}
+
+/// The lines of a JSON-lines file, parsed; a torn last line (a crash mid-append) is skipped with
+/// a warning rather than failing the whole read.
+#[derive(Debug)]
+pub struct JsonLines {
+    /// Each parsed line with its 1-based line number.
+    pub lines: Vec<(usize, serde_json::Value)>,
+    /// Set when a trailing partial line was skipped.
+    pub warning: Option<String>,
+}
+
+/// Reads a JSON-lines file. Blank lines are ignored; a line that is not JSON is an error unless it
+/// is the last one, which a crash may have torn.
+pub fn read_json_lines(path: &Path) -> anyhow::Result<JsonLines> {
+    let file = File::open(path).with_context(|| format!("cannot open `{}`", path.display()))?;
+    let mut reader = BufReader::new(file);
+    let mut lines = Vec::new();
+    let mut pending_error: Option<(usize, String)> = None;
+    let mut buffer = Vec::new();
+    let mut number = 0;
+    loop {
+        buffer.clear();
+        let read =
+            reader.read_until(b'\n', &mut buffer).with_context(|| format!("cannot read `{}`", path.display()))?;
+        if read == 0 {
+            break;
+        }
+        number += 1;
+        if let Some((bad_line, reason)) = pending_error.take() {
+            bail!("`{}` line {bad_line} is not JSON ({reason})", path.display());
+        }
+        let text = String::from_utf8_lossy(&buffer);
+        if text.trim().is_empty() {
+            continue;
+        }
+        // A bad line is only an error once another line follows it: the last one may be torn.
+        match serde_json::from_str::<serde_json::Value>(text.trim()) {
+            Ok(value) => lines.push((number, value)),
+            Err(err) => pending_error = Some((number, err.to_string())),
+        }
+    }
+    let warning = pending_error.map(|(line, reason)| {
+        format!(
+            "skipped line {line}, the last of `{}`: it is incomplete ({reason}), probably torn by a crash",
+            path.display()
+        )
+    });
+    Ok(JsonLines { lines, warning })
+}
+
+/// Reads a journal written by `webhook listen`.
+pub fn read_journal(path: &Path) -> anyhow::Result<(Vec<JournalRecord>, Option<String>)> {
+    let parsed = read_json_lines(path)?;
+    let records = parsed
+        .lines
+        .into_iter()
+        .map(|(number, value)| {
+            serde_json::from_value(value)
+                .with_context(|| format!("`{}` line {number} is not a journal record", path.display()))
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    Ok((records, parsed.warning))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(body: &[u8]) -> JournalRecord {
+        JournalRecord {
+            received_at: "2026-11-29T13:17:00.123Z".into(),
+            remote: Some("127.0.0.1:1".into()),
+            method: "POST".into(),
+            path: "/hook".into(),
+            headers: vec![("content-type".into(), "application/json".into())],
+            body: JournalBody::from_bytes(body),
+            verdict: JournalVerdict { valid: true, scheme: Some("hmac".into()), reason: None },
+            event_id: "evt_1".into(),
+            event_type: Some("payment.succeeded".into()),
+            duplicate: false,
+            attempt: 1,
+            status: 200,
+        }
+    }
+
+    #[test]
+    fn records_round_trip_with_text_and_binary_bodies() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let writer = JournalWriter::open(&path, true).unwrap();
+        writer.append(&record(br#"{"id":"evt_1"}"#)).unwrap();
+        writer.append(&record(&[0xff, 0x00, 0x80])).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(r#""body":"{\"id\":\"evt_1\"}""#), "{text}");
+        assert!(text.contains(r#""body_base64":"/wCA""#), "{text}");
+        let (records, warning) = read_journal(&path).unwrap();
+        assert_eq!(warning, None);
+        assert_eq!(records[1].body.to_bytes().unwrap(), [0xff, 0x00, 0x80]);
+        assert_eq!(records[0], record(br#"{"id":"evt_1"}"#));
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_with_a_warning_but_a_torn_middle_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let whole = serde_json::to_string(&record(b"x")).unwrap();
+        std::fs::write(&path, format!("{whole}\n{}", &whole[..whole.len() / 2])).unwrap();
+        let (records, warning) = read_journal(&path).unwrap();
+        assert_eq!(records.len(), 1);
+        assert!(warning.unwrap().contains("line 2"));
+        std::fs::write(&path, format!("{}\n{whole}\n", &whole[..10])).unwrap();
+        assert!(format!("{:#}", read_journal(&path).unwrap_err()).contains("line 1"));
+    }
+}
