@@ -124,6 +124,18 @@ pub fn render_body(body: &[u8]) -> String {
     }
 }
 
+/// `idempotency-key` → `Idempotency-Key`: header names are stored lower-case, shown as people
+/// write them.
+pub fn header_display_name(name: &str) -> String {
+    name.split('-')
+        .map(|part| {
+            let mut chars = part.chars();
+            chars.next().map(|first| first.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
+        })
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
 /// Indents every line of `text` by `spaces`.
 pub fn indent(text: &str, spaces: usize) -> String {
     let pad = " ".repeat(spaces);
@@ -141,6 +153,12 @@ mod tests {
         assert!(!Palette::decide(ColorChoice::Auto, false).is_enabled());
         assert_eq!(Palette::plain().green("ok"), "ok");
         assert_eq!(Palette::decide(ColorChoice::Always, false).green("ok"), "\x1b[32mok\x1b[0m");
+    }
+
+    #[test]
+    fn header_names_display_title_cased() {
+        assert_eq!(header_display_name("idempotency-key"), "Idempotency-Key");
+        assert_eq!(header_display_name("x-request-key"), "X-Request-Key");
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::units::{parse_duration, parse_size};
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
 #[derive(Debug, Parser)]
-#[command(name = "idem", version, about, propagate_version = true)]
+#[command(name = "idem", version, propagate_version = true)]
 pub struct IdemCli {
     /// When to color the output
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, env = "IDEM_COLOR")]

@@ -21,9 +21,9 @@ use crate::webhook::sign::{self, SignConfig};
 use crate::webhook::sign_format::SignFormat;
 use crate::webhook::verify::{self, SchemeChoice, VerifyConfig};
 
-/// Sign, verify and generate secrets for webhooks, in every common signing scheme.
+/// Sign, verify and generate secrets for webhooks, in every common signing scheme
 #[derive(Debug, Parser)]
-#[command(name = "webhook", version, about, propagate_version = true)]
+#[command(name = "webhook", version, propagate_version = true)]
 pub struct WebhookCli {
     /// When to color the output
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, env = "WEBHOOK_COLOR")]

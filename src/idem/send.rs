@@ -134,8 +134,9 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
         }
         Format::Json => {
             let report = execute(&config, key, |_| {}).await?;
-            serde_json::to_writer_pretty(&mut stdout, &report)?;
-            writeln!(stdout)?;
+            // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
+            let document = serde_json::to_string_pretty(&report)?;
+            writeln!(stdout, "{document}")?;
             report
         }
     };
@@ -162,35 +163,25 @@ pub fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) -> Stri
         None => format!("{target}  {}", palette.dim("(no idempotency key)")),
         Some(key) => format!(
             "{target}\n{}: {}  {}",
-            title_case(spec.key_header.as_str()),
+            crate::output::header_display_name(spec.key_header.as_str()),
             palette.bold(key),
             palette.dim(&format!("(retry with --key {key})"))
         ),
     }
 }
 
-/// `idempotency-key` → `Idempotency-Key`: header names are stored lower-case, shown as people write them.
-fn title_case(name: &str) -> String {
-    name.split('-')
-        .map(|part| {
-            let mut chars = part.chars();
-            chars.next().map(|first| first.to_ascii_uppercase().to_string() + chars.as_str()).unwrap_or_default()
-        })
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 /// One line for an attempt: number, status, latency, resource id, replay marker.
 pub fn attempt_line(attempt: &AttemptRecord, palette: Palette) -> String {
     let observed = &attempt.observed;
-    let number = palette.dim(&format!("#{}", attempt.number));
+    // Padded so answers #1 to #999 line up.
+    let number = palette.dim(&format!("#{:<3}", attempt.number));
     let Some(status) = observed.status else {
-        return format!("{number}  {}  {}", palette.red("no answer"), observed.error.as_deref().unwrap_or_default());
+        return format!("{number} {}  {}", palette.red("no answer"), observed.error.as_deref().unwrap_or_default());
     };
     let reason = http::StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
     let latency =
         attempt.latency_ms.map(|ms| format_duration(Duration::from_secs_f64(ms / 1_000.0))).unwrap_or_default();
-    let mut line = format!("{number}  {} {reason:<12} {latency:>8}", palette.status(status));
+    let mut line = format!("{number} {} {reason:<12} {latency:>8}", palette.status(status));
     if let Some(id) = &observed.resource_id {
         line.push_str(&format!("  {}", palette.cyan(id)));
     }

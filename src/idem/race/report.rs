@@ -177,7 +177,9 @@ impl RaceReport {
 fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> String {
     let mut out = String::new();
     match &round.key {
-        Some(key) => out.push_str(&format!("{key_header}: {}\n", palette.bold(key))),
+        Some(key) => {
+            out.push_str(&format!("{}: {}\n", crate::output::header_display_name(key_header), palette.bold(key)))
+        }
         None if round.key_mode == super::round::KeyMode::Distinct => {
             out.push_str("a distinct key per request (control)\n")
         }
