@@ -319,13 +319,21 @@ pub fn problem_json(probe: &Probe) -> CheckResult {
     if probe.error_answers.is_empty() {
         return PROBLEM_JSON.skipped("no error answers were seen");
     }
+    // Identical answers (nineteen 409s from one race) are counted, not listed one by one.
+    let mut seen: Vec<(&(String, StatusCode, Option<String>), usize)> = Vec::new();
+    for answer in &probe.error_answers {
+        match seen.iter_mut().find(|(known, _)| *known == answer) {
+            Some((_, count)) => *count += 1,
+            None => seen.push((answer, 1)),
+        }
+    }
     let mut evidence = Vec::new();
     let mut held = true;
-    for (check, status, content_type) in &probe.error_answers {
+    for ((check, status, content_type), count) in seen {
         let media_type = content_type.as_deref().and_then(|t| t.split(';').next()).map(str::trim).unwrap_or("");
-        let ok = media_type.eq_ignore_ascii_case("application/problem+json");
-        held &= ok;
-        evidence.push(format!("{check}: {status} {}", content_type.as_deref().unwrap_or("(no content-type)")));
+        held &= media_type.eq_ignore_ascii_case("application/problem+json");
+        let times = if count > 1 { format!("{count} × ") } else { String::new() };
+        evidence.push(format!("{check}: {times}{status} {}", content_type.as_deref().unwrap_or("(no content-type)")));
     }
     PROBLEM_JSON.judged(held, evidence, Duration::ZERO)
 }
