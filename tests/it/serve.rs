@@ -258,3 +258,26 @@ fn the_binary_prints_its_port_and_warns_about_broken_modes() {
     assert!(banner.contains("http://127.0.0.1:") && !banner.contains(":0/"), "{banner}");
     assert!(warning.contains("deliberately broken"), "{warning}");
 }
+
+#[test]
+fn ctrl_c_stops_the_binary_cleanly_with_a_summary() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--color", "never", "--work", "0s"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut banner = String::new();
+    stdout.read_line(&mut banner).unwrap();
+    let url = banner.split_whitespace().find(|word| word.starts_with("http://")).unwrap().to_string();
+    assert_eq!(send(post(&url, Some("k"), PAYMENT)).status, 201);
+    assert_eq!(send(post(&url, Some("k"), PAYMENT)).status, 201);
+    let status = std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    assert!(child.wait().unwrap().success(), "Ctrl-C is a clean exit");
+    assert!(rest.contains("created") && rest.contains("replayed"), "every request is logged: {rest}");
+    assert!(rest.contains("summary: 2 requests (1 created, 1 replayed), 1 payment created"), "{rest}");
+}
