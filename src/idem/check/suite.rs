@@ -91,7 +91,15 @@ pub const PROBLEM_JSON: CheckSpec = CheckSpec {
 pub struct Probe {
     pub spec: RequestSpec,
     client: HttpClient,
-    pub error_answers: Vec<(String, StatusCode, Option<String>)>,
+    pub error_answers: Vec<ErrorAnswer>,
+}
+
+/// An error answer seen during the suite, for `problem-json`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ErrorAnswer {
+    pub check: String,
+    pub status: StatusCode,
+    pub content_type: Option<String>,
 }
 
 impl Probe {
@@ -133,7 +141,7 @@ impl Probe {
         if status.is_client_error() || status.is_server_error() {
             let content_type =
                 headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
-            self.error_answers.push((check.to_string(), status, content_type));
+            self.error_answers.push(ErrorAnswer { check: check.to_string(), status, content_type });
         }
     }
 
@@ -320,7 +328,7 @@ pub fn problem_json(probe: &Probe) -> CheckResult {
         return PROBLEM_JSON.skipped("no error answers were seen");
     }
     // Identical answers (nineteen 409s from one race) are counted, not listed one by one.
-    let mut seen: Vec<(&(String, StatusCode, Option<String>), usize)> = Vec::new();
+    let mut seen: Vec<(&ErrorAnswer, usize)> = Vec::new();
     for answer in &probe.error_answers {
         match seen.iter_mut().find(|(known, _)| *known == answer) {
             Some((_, count)) => *count += 1,
@@ -329,7 +337,7 @@ pub fn problem_json(probe: &Probe) -> CheckResult {
     }
     let mut evidence = Vec::new();
     let mut held = true;
-    for ((check, status, content_type), count) in seen {
+    for (ErrorAnswer { check, status, content_type }, count) in seen {
         let media_type = content_type.as_deref().and_then(|t| t.split(';').next()).map(str::trim).unwrap_or("");
         held &= media_type.eq_ignore_ascii_case("application/problem+json");
         let times = if count > 1 { format!("{count} × ") } else { String::new() };
