@@ -1,9 +1,11 @@
 //! `webhook`: signing schemes and the commands built on them.
+pub mod deliver;
 pub mod delivery;
 pub mod hint;
 pub mod journal;
 pub mod payload;
 pub mod raw_request;
+pub mod retry;
 pub mod scheme;
 pub mod secret;
 pub mod sign;
