@@ -339,6 +339,9 @@ impl Deliverer {
     }
 
     async fn wait(&self, planned: &PlannedWait, attempt: u32, max_attempts: u32) {
+        if planned.wait.is_zero() {
+            return;
+        }
         // A bar for a blink would only flicker.
         if !self.wait_bar || planned.wait < Duration::from_secs(1) {
             tokio::time::sleep(planned.wait).await;

@@ -1,4 +1,5 @@
 //! `webhook`: signing schemes and the commands built on them.
+pub mod attempt_lines;
 pub mod deliver;
 pub mod delivery;
 pub mod hint;
@@ -8,6 +9,7 @@ pub mod raw_request;
 pub mod retry;
 pub mod scheme;
 pub mod secret;
+pub mod send;
 pub mod sign;
 pub mod sign_format;
 pub mod verify;
