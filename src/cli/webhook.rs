@@ -8,7 +8,7 @@ use clap_complete::Shell;
 use http::{HeaderName, Uri};
 
 use crate::cli::block_on;
-use crate::cli::webhook_delivery::SendArgs;
+use crate::cli::webhook_delivery::{ReplayArgs, SendArgs};
 use crate::exit::{self, Outcome};
 use crate::http::body::BodySource;
 use crate::http::header::parse_header_line;
@@ -19,10 +19,10 @@ use crate::webhook::delivery::unix_now;
 use crate::webhook::payload::PayloadSource;
 use crate::webhook::scheme::{self, Encoding, HmacOptions, SchemeKind, SchemeOptions, TimeWindow};
 use crate::webhook::secret::{self, SECRET_ENV, Secret, SecretSource, parse_secret_arg};
-use crate::webhook::send;
 use crate::webhook::sign::{self, SignConfig};
 use crate::webhook::sign_format::SignFormat;
 use crate::webhook::verify::{self, SchemeChoice, VerifyConfig};
+use crate::webhook::{replay, send};
 
 /// Sign, verify, deliver and replay webhooks, and check receivers, in every common signing scheme.
 #[derive(Debug, Parser)]
@@ -46,6 +46,8 @@ pub enum WebhookCommand {
     Secret(SecretArgs),
     /// Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff
     Send(SendArgs),
+    /// Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)
+    Replay(ReplayArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -263,6 +265,11 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             // The command prints as it goes, from several tasks: it takes stdout itself.
             drop(stdout);
             block_on(send::run(config))
+        }
+        WebhookCommand::Replay(args) => {
+            let config = args.into_config(Palette::for_stdout(cli.color))?;
+            drop(stdout);
+            block_on(replay::run(config))
         }
         WebhookCommand::Completions { shell } => {
             use std::io::Write;

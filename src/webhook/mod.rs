@@ -6,6 +6,7 @@ pub mod hint;
 pub mod journal;
 pub mod payload;
 pub mod raw_request;
+pub mod replay;
 pub mod retry;
 pub mod scheme;
 pub mod secret;

@@ -9,6 +9,7 @@ mod support;
 mod webhook_cli;
 mod webhook_malformed;
 mod webhook_properties;
+mod webhook_replay;
 mod webhook_send;
 mod webhook_sign_verify;
 mod webhook_vectors;
