@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('secret', 'secret', [CompletionResultType]::ParameterValue, 'Print a new random signing secret in the scheme''s usual form')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -148,6 +149,26 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'webhook;check' {
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme the receiver verifies')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
+            [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
+            [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, '--scheme hmac: how the signature is written [default: hex]')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, 'The receiver''s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long each request may take before it counts as unanswered')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'webhook;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -162,6 +183,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('secret', 'secret', [CompletionResultType]::ParameterValue, 'Print a new random signing secret in the scheme''s usual form')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
+            [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -179,6 +201,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;replay' {
+            break
+        }
+        'webhook;help;check' {
             break
         }
         'webhook;help;completions' {

@@ -16,6 +16,9 @@ _webhook() {
             ",$1")
                 cmd="webhook"
                 ;;
+            webhook,check)
+                cmd="webhook__subcmd__check"
+                ;;
             webhook,completions)
                 cmd="webhook__subcmd__completions"
                 ;;
@@ -36,6 +39,9 @@ _webhook() {
                 ;;
             webhook,verify)
                 cmd="webhook__subcmd__verify"
+                ;;
+            webhook__subcmd__help,check)
+                cmd="webhook__subcmd__help__subcmd__check"
                 ;;
             webhook__subcmd__help,completions)
                 cmd="webhook__subcmd__help__subcmd__completions"
@@ -65,12 +71,66 @@ _webhook() {
 
     case "${cmd}" in
         webhook)
-            opts="-h -V --color --help --version sign verify secret send replay completions help"
+            opts="-h -V --color --help --version sign verify secret send replay check completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__check)
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --insecure --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --scheme)
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signature-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
+                    COMPREPLY=($(compgen -W "hex base64" -- "${cur}"))
+                    return 0
+                    ;;
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tolerance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -101,8 +161,22 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help)
-            opts="sign verify secret send replay completions help"
+            opts="sign verify secret send replay check completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi

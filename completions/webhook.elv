@@ -28,6 +28,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand secret 'Print a new random signing secret in the scheme''s usual form'
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+            cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -139,6 +140,25 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'webhook;check'= {
+            cand --scheme 'The signing scheme the receiver verifies'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --tolerance 'The receiver''s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further'
+            cand --timeout 'How long each request may take before it counts as unanswered'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'webhook;completions'= {
             cand --color 'When to color the output'
             cand -h 'Print help'
@@ -152,6 +172,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand secret 'Print a new random signing secret in the scheme''s usual form'
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+            cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -164,6 +185,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;send'= {
         }
         &'webhook;help;replay'= {
+        }
+        &'webhook;help;check'= {
         }
         &'webhook;help;completions'= {
         }

@@ -8,7 +8,7 @@ use clap_complete::Shell;
 use http::{HeaderName, Uri};
 
 use crate::cli::block_on;
-use crate::cli::webhook_delivery::{ReplayArgs, SendArgs};
+use crate::cli::webhook_delivery::{CheckArgs, ReplayArgs, SendArgs};
 use crate::exit::{self, Outcome};
 use crate::http::body::BodySource;
 use crate::http::header::parse_header_line;
@@ -22,7 +22,7 @@ use crate::webhook::secret::{self, SECRET_ENV, Secret, SecretSource, parse_secre
 use crate::webhook::sign::{self, SignConfig};
 use crate::webhook::sign_format::SignFormat;
 use crate::webhook::verify::{self, SchemeChoice, VerifyConfig};
-use crate::webhook::{replay, send};
+use crate::webhook::{check, replay, send};
 
 /// Sign, verify, deliver and replay webhooks, and check receivers, in every common signing scheme.
 #[derive(Debug, Parser)]
@@ -48,6 +48,8 @@ pub enum WebhookCommand {
     Send(SendArgs),
     /// Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)
     Replay(ReplayArgs),
+    /// Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones
+    Check(CheckArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -270,6 +272,11 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             let config = args.into_config(Palette::for_stdout(cli.color))?;
             drop(stdout);
             block_on(replay::run(config))
+        }
+        WebhookCommand::Check(args) => {
+            let config = args.into_config(Palette::for_stdout(cli.color))?;
+            drop(stdout);
+            block_on(check::run(config))
         }
         WebhookCommand::Completions { shell } => {
             use std::io::Write;

@@ -1,5 +1,6 @@
 //! `webhook`: signing schemes and the commands built on them.
 pub mod attempt_lines;
+pub mod check;
 pub mod deliver;
 pub mod delivery;
 pub mod hint;

@@ -6,6 +6,7 @@ mod race;
 mod send;
 mod serve;
 mod support;
+mod webhook_check;
 mod webhook_cli;
 mod webhook_malformed;
 mod webhook_properties;
