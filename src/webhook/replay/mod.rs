@@ -94,7 +94,8 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         ReplaySigning::Resign { scheme, options, secret } => {
             let kind = scheme.kind();
             let key = scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
-            (ReplayMode::Resign { scheme: scheme.into(), key, options }, Some(kind))
+            let stale_headers = source::stale_signature_headers(&options);
+            (ReplayMode::Resign { scheme: scheme.into(), key: Box::new(key), stale_headers }, Some(kind))
         }
         ReplaySigning::Verbatim => (ReplayMode::Verbatim, None),
     };

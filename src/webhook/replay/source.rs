@@ -32,8 +32,9 @@ pub struct Entry {
 /// How entries are signed.
 #[derive(Debug, Clone)]
 pub enum ReplayMode {
-    /// Signed again with a fresh timestamp; the recorded delivery id is kept.
-    Resign { scheme: Arc<dyn Scheme>, key: SigningKey, options: SchemeOptions },
+    /// Signed again with a fresh timestamp; the recorded delivery id is kept. `stale_headers` are
+    /// the recorded signature headers to drop (every scheme's, see `stale_signature_headers`).
+    Resign { scheme: Arc<dyn Scheme>, key: Box<SigningKey>, stale_headers: Vec<HeaderName> },
     /// The recorded headers as they were, stale signature included.
     Verbatim,
 }
@@ -138,6 +139,15 @@ fn strip_hop_by_hop(headers: &mut HeaderMap) {
     headers.remove(CONTENT_LENGTH);
 }
 
+/// Every scheme's signature header: an old signature left beside the new one could be picked up
+/// by a receiver that detects the scheme from the headers.
+pub fn stale_signature_headers(options: &SchemeOptions) -> Vec<HeaderName> {
+    scheme::detectable_headers(options)
+        .iter()
+        .filter_map(|name| HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes()).ok())
+        .collect()
+}
+
 /// The message that replays `entry`.
 pub fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
     let event_id = entry.event_id.clone();
@@ -160,7 +170,7 @@ pub fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
                 signing: Signing::Verbatim,
             })
         }
-        ReplayMode::Resign { scheme, key, options } => {
+        ReplayMode::Resign { scheme, key, stale_headers } => {
             let mut headers = entry.headers.clone().unwrap_or_else(|| default_headers(&entry.body));
             // The recorded delivery id, so the receiver sees a redelivery of the same message;
             // a journal's content-hash id is not one a provider would send.
@@ -168,10 +178,8 @@ pub fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
                 .delivery_id(&headers)
                 .or_else(|| event_id.clone().filter(|id| !id.starts_with("sha256:")))
                 .unwrap_or_else(|| fresh_id("msg_"));
-            // An old signature left beside the new one could be picked up by a receiver that
-            // detects the scheme from the headers.
-            for name in scheme::detectable_headers(options) {
-                headers.remove(name.as_str());
+            for name in stale_headers {
+                headers.remove(name);
             }
             Ok(Message {
                 method: entry.method.clone(),
@@ -180,7 +188,7 @@ pub fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
                 delivery_id,
                 event_type: entry.event_type.clone(),
                 headers,
-                signing: Signing::Fresh { scheme: Arc::clone(scheme), key: key.clone() },
+                signing: Signing::Fresh { scheme: Arc::clone(scheme), key: SigningKey::clone(key) },
             })
         }
     }
