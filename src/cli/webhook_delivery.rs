@@ -83,6 +83,9 @@ impl DeliveryArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "Exit status: 0 delivered; 1 not delivered after the last attempt or stopped by \
+410 Gone (a refused connection or a timeout is retried, as providers do, and named on every attempt \
+line); 2 could not run (bad usage, an unreadable body or secret).")]
 pub struct SendArgs {
     /// Where to deliver (http or https; http:// is assumed without a scheme)
     #[arg(value_name = "URL")]
@@ -137,6 +140,9 @@ impl SendArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(after_help = "Entries are delivered one after another in file order, each with the retries \
+of `webhook send`; a 410 Gone stops the replay. Exit status: 0 every selected entry delivered; 1 some \
+not delivered; 2 could not run (bad usage, an unreadable or malformed file, nothing selected).")]
 pub struct ReplayArgs {
     /// The journal of `webhook listen --record`, or a JSON-lines file of events (one JSON object
     /// per line, its `id` and `type` taken as the event's)
