@@ -26,6 +26,9 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand sign 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
             cand verify 'Check a received webhook''s signature and say exactly why it fails'
             cand secret 'Print a new random signing secret in the scheme''s usual form'
+            cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+            cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+            cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -80,6 +83,82 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'webhook;send'= {
+            cand -d 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand --data 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
+            cand --scheme 'The signing scheme'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --id 'Use this delivery id (and envelope event id) instead of a fresh one'
+            cand --times 'Deliver the same event this many times, as a provider''s duplicate deliveries do'
+            cand --concurrency 'How many of the --times deliveries run at once'
+            cand --max-attempts 'Give up after this many attempts (exponential backoff)'
+            cand --backoff 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter)'
+            cand --backoff-max 'The backoff cap never grows beyond this'
+            cand --schedule 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe''s test mode'
+            cand --time-scale 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run'
+            cand --timeout 'How long one attempt may take, connecting included (GitHub allows 10s)'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;replay'= {
+            cand --scheme 'The signing scheme to re-sign with'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --event-type 'Only entries of this event type (repeatable)'
+            cand --id 'Only the entry with this event id (repeatable)'
+            cand --rate 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s'
+            cand --max-attempts 'Give up after this many attempts (exponential backoff)'
+            cand --backoff 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter)'
+            cand --backoff-max 'The backoff cap never grows beyond this'
+            cand --schedule 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe''s test mode'
+            cand --time-scale 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run'
+            cand --timeout 'How long one attempt may take, connecting included (GitHub allows 10s)'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand --resign 'Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)'
+            cand --verbatim 'Send the recorded headers unchanged, stale signature included, to check that the receiver refuses a replay (needs no secret)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;check'= {
+            cand --scheme 'The signing scheme the receiver verifies'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --tolerance 'The receiver''s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further'
+            cand --timeout 'How long each request may take before it counts as unanswered'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'webhook;completions'= {
             cand --color 'When to color the output'
             cand -h 'Print help'
@@ -91,6 +170,9 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand sign 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
             cand verify 'Check a received webhook''s signature and say exactly why it fails'
             cand secret 'Print a new random signing secret in the scheme''s usual form'
+            cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+            cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+            cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -99,6 +181,12 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;verify'= {
         }
         &'webhook;help;secret'= {
+        }
+        &'webhook;help;send'= {
+        }
+        &'webhook;help;replay'= {
+        }
+        &'webhook;help;check'= {
         }
         &'webhook;help;completions'= {
         }

@@ -97,14 +97,28 @@ impl Palette {
 /// A progress bar drawn on stderr when it is a terminal, hidden otherwise (so pipes and CI logs stay
 /// clean).
 pub fn progress_bar(len: u64, message: &str) -> ProgressBar {
-    let target =
-        if std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() };
-    let bar = ProgressBar::with_draw_target(Some(len), target);
+    let bar = ProgressBar::with_draw_target(Some(len), stderr_if_terminal());
     if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
         bar.set_style(style.progress_chars("=> "));
     }
     bar.set_message(message.to_string());
     bar
+}
+
+/// A bar that fills while waiting out `wait` (a retry's backoff), on stderr when it is a terminal;
+/// the caller sets its position in milliseconds.
+pub fn countdown_bar(wait: std::time::Duration, message: &str) -> ProgressBar {
+    let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+    let bar = ProgressBar::with_draw_target(Some(millis), stderr_if_terminal());
+    if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {eta} left") {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(message.to_string());
+    bar
+}
+
+fn stderr_if_terminal() -> ProgressDrawTarget {
+    if std::io::stderr().is_terminal() { ProgressDrawTarget::stderr() } else { ProgressDrawTarget::hidden() }
 }
 
 /// Pretty-prints a body for a person: indented JSON when it is JSON, the text when it is UTF-8,

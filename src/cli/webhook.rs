@@ -3,10 +3,12 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::{ArgGroup, CommandFactory, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use clap_complete::Shell;
 use http::{HeaderName, Uri};
 
+use crate::cli::block_on;
+use crate::cli::webhook_delivery::{CheckArgs, ReplayArgs, SendArgs};
 use crate::exit::{self, Outcome};
 use crate::http::body::BodySource;
 use crate::http::header::parse_header_line;
@@ -20,8 +22,9 @@ use crate::webhook::secret::{self, SECRET_ENV, Secret, SecretSource, parse_secre
 use crate::webhook::sign::{self, SignConfig};
 use crate::webhook::sign_format::SignFormat;
 use crate::webhook::verify::{self, SchemeChoice, VerifyConfig};
+use crate::webhook::{check, replay, send};
 
-/// Sign, verify and generate secrets for webhooks, in every common signing scheme
+/// Sign, verify, deliver and replay webhooks, check receivers: every common signing scheme
 #[derive(Debug, Parser)]
 #[command(name = "webhook", version, propagate_version = true)]
 pub struct WebhookCli {
@@ -41,6 +44,12 @@ pub enum WebhookCommand {
     Verify(VerifyArgs),
     /// Print a new random signing secret in the scheme's usual form
     Secret(SecretArgs),
+    /// Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff
+    Send(SendArgs),
+    /// Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)
+    Replay(ReplayArgs),
+    /// Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones
+    Check(CheckArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -78,12 +87,12 @@ pub struct SigningArgs {
 }
 
 impl SigningArgs {
-    fn secret_source(&self) -> anyhow::Result<SecretSource> {
+    pub(crate) fn secret_source(&self) -> anyhow::Result<SecretSource> {
         SecretSource::choose(self.secret.clone(), self.secret_file.clone(), std::env::var_os(SECRET_ENV))
     }
 
     /// The scheme options; `kind` is `None` for `--scheme auto`, where every option may apply.
-    fn scheme_options(&self, kind: Option<SchemeKind>) -> anyhow::Result<SchemeOptions> {
+    pub(crate) fn scheme_options(&self, kind: Option<SchemeKind>) -> anyhow::Result<SchemeOptions> {
         let hmac_flags = self.signature_header.is_some() || self.encoding.is_some() || self.prefix.is_some();
         if hmac_flags && kind.is_some_and(|kind| kind != SchemeKind::Hmac) {
             bail!("--signature-header, --encoding and --prefix adjust --scheme hmac only");
@@ -106,9 +115,10 @@ impl SigningArgs {
     }
 }
 
-#[derive(Debug, clap::Args)]
-#[command(group = ArgGroup::new("payload").args(["data", "event"]).required(true).multiple(true))]
-pub struct SignArgs {
+/// The payload, shared by `sign` and `send`: a body as is, or an event envelope.
+#[derive(Debug, Clone, clap::Args)]
+#[group(id = "payload", required = true, multiple = true)]
+pub struct PayloadArgs {
     /// The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON
     /// for the envelope's `data`
     #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Payload")]
@@ -117,6 +127,24 @@ pub struct SignArgs {
     /// Build the body as an event envelope {"id","type","created","data"} of this type
     #[arg(long, value_name = "TYPE", help_heading = "Payload")]
     pub event: Option<String>,
+}
+
+impl PayloadArgs {
+    pub(crate) fn source(self) -> anyhow::Result<PayloadSource> {
+        match (self.event, self.data) {
+            (Some(event_type), data) => {
+                Ok(PayloadSource::Event { event_type, data: data.as_deref().map(BodySource::parse) })
+            }
+            (None, Some(data)) => Ok(PayloadSource::Body(BodySource::parse(&data))),
+            (None, None) => bail!("give the payload with -d DATA, -d @file, -d @- or --event TYPE"),
+        }
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct SignArgs {
+    #[command(flatten)]
+    pub payload: PayloadArgs,
 
     /// The signing scheme
     #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
@@ -234,6 +262,22 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Sign(args) => sign::run(args.into_config()?, &mut stdout),
         WebhookCommand::Verify(args) => verify::run(args.into_config(Palette::for_stdout(cli.color))?, &mut stdout),
         WebhookCommand::Secret(args) => secret::print_new(args.scheme, &mut stdout),
+        WebhookCommand::Send(args) => {
+            let config = args.into_config(Palette::for_stdout(cli.color))?;
+            // The command prints as it goes, from several tasks: it takes stdout itself.
+            drop(stdout);
+            block_on(send::run(config))
+        }
+        WebhookCommand::Replay(args) => {
+            let config = args.into_config(Palette::for_stdout(cli.color))?;
+            drop(stdout);
+            block_on(replay::run(config))
+        }
+        WebhookCommand::Check(args) => {
+            let config = args.into_config(Palette::for_stdout(cli.color))?;
+            drop(stdout);
+            block_on(check::run(config))
+        }
         WebhookCommand::Completions { shell } => {
             use std::io::Write;
             stdout.write_all(&crate::cli::completions::generate(shell, WebhookCli::command()))?;
@@ -245,13 +289,7 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
 impl SignArgs {
     pub fn into_config(self) -> anyhow::Result<SignConfig> {
         let options = self.signing.scheme_options(Some(self.scheme))?;
-        let payload = match (self.event, self.data) {
-            (Some(event_type), data) => {
-                PayloadSource::Event { event_type, data: data.as_deref().map(BodySource::parse) }
-            }
-            (None, Some(data)) => PayloadSource::Body(BodySource::parse(&data)),
-            (None, None) => bail!("give the payload with -d DATA, -d @file, -d @- or --event TYPE"),
-        };
+        let payload = self.payload.source()?;
         let url: Option<Uri> = self.url.as_deref().map(parse_url).transpose()?;
         Ok(SignConfig {
             scheme: scheme::build(self.scheme, &options),

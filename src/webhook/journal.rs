@@ -136,9 +136,26 @@ pub struct JsonLines {
     pub warning: Option<String>,
 }
 
+/// One line of a JSON-lines file, with its text as written (replay sends an event line's bytes
+/// unchanged, which re-serializing the parsed value would not guarantee).
+#[derive(Debug)]
+pub struct JsonLine {
+    /// 1-based.
+    pub number: usize,
+    /// The line without its line ending or surrounding whitespace.
+    pub text: String,
+    pub value: serde_json::Value,
+}
+
 /// Reads a JSON-lines file. Blank lines are ignored; a line that is not JSON is an error unless it
 /// is the last one, which a crash may have torn.
 pub fn read_json_lines(path: &Path) -> anyhow::Result<JsonLines> {
+    let (lines, warning) = read_json_lines_with_text(path)?;
+    Ok(JsonLines { lines: lines.into_iter().map(|line| (line.number, line.value)).collect(), warning })
+}
+
+/// `read_json_lines`, keeping each line's text.
+pub fn read_json_lines_with_text(path: &Path) -> anyhow::Result<(Vec<JsonLine>, Option<String>)> {
     let file = File::open(path).with_context(|| format!("cannot open `{}`", path.display()))?;
     let mut reader = BufReader::new(file);
     let mut lines = Vec::new();
@@ -162,7 +179,7 @@ pub fn read_json_lines(path: &Path) -> anyhow::Result<JsonLines> {
         }
         // A bad line is only an error once another line follows it: the last one may be torn.
         match serde_json::from_str::<serde_json::Value>(text.trim()) {
-            Ok(value) => lines.push((number, value)),
+            Ok(value) => lines.push(JsonLine { number, text: text.trim().to_string(), value }),
             Err(err) => pending_error = Some((number, err.to_string())),
         }
     }
@@ -172,7 +189,7 @@ pub fn read_json_lines(path: &Path) -> anyhow::Result<JsonLines> {
             path.display()
         )
     });
-    Ok(JsonLines { lines, warning })
+    Ok((lines, warning))
 }
 
 /// Reads a journal written by `webhook listen`.

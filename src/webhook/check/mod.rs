@@ -1,0 +1,86 @@
+//! `webhook check URL`: does this receiver verify, de-duplicate and acknowledge webhooks as it
+//! must? The suite shape of `idem check`: ids, levels, evidence, human/JSON/JUnit, exit 0/1/2.
+mod probe;
+pub mod suite;
+
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use http::Uri;
+
+use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::exit::Outcome;
+use crate::output::Palette;
+use crate::webhook::scheme::Scheme;
+use crate::webhook::secret::SecretSource;
+use probe::{Answer, Probe};
+
+/// How far from now the stale and future timestamps are: the 10 minutes, or twice the
+/// receiver's tolerance when that is longer, so the request is clearly outside the window.
+pub const MIN_SKEW: Duration = Duration::from_secs(600);
+
+#[derive(Debug)]
+pub struct CheckConfig {
+    pub url: Uri,
+    pub scheme: Box<dyn Scheme>,
+    pub secret: SecretSource,
+    /// The receiver's timestamp tolerance (5 minutes for Stripe and Standard Webhooks).
+    pub tolerance: Duration,
+    /// How long each request may take.
+    pub timeout: Duration,
+    pub insecure: bool,
+    pub format: SuiteFormat,
+    pub palette: Palette,
+}
+
+/// Runs every check. An error means the suite could not run (no secret, receiver unreachable).
+pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
+    let kind = config.scheme.kind();
+    let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
+    let scheme: Arc<dyn Scheme> = config.scheme.into();
+    let probe = Probe::new(config.url.clone(), Arc::clone(&scheme), key, config.timeout, config.insecure)?;
+    let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
+    let target = format!("POST {} (--scheme {kind})", config.url);
+
+    let first = probe.event();
+    let (valid, answer) = suite::valid(&probe, &first).await?;
+    if let Answer::Failed(err) = &answer {
+        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", config.url);
+    }
+    let accepted = valid.outcome == crate::conformance::CheckOutcome::Pass;
+    let mut checks = vec![valid, suite::fast_ack(&answer)];
+    let not_accepted = "the valid delivery was not accepted, so there is nothing to repeat";
+    checks.push(if accepted {
+        suite::duplicate(&probe, &first).await?
+    } else {
+        suite::DUPLICATE_ACCEPTED.skipped(not_accepted)
+    });
+    checks.push(suite::bad_signature(&probe).await?);
+    checks.push(suite::missing_signature(&probe).await?);
+    checks.push(suite::tampered_body(&probe).await?);
+    if scheme.is_timestamped() {
+        checks.extend(suite::timestamps(&probe, skew).await?);
+        checks.push(if accepted {
+            suite::replay(&probe, &first, skew).await?
+        } else {
+            suite::REPLAY_REJECTED.skipped(not_accepted)
+        });
+    } else {
+        let reason = format!("--scheme {kind} signs no timestamp, so a receiver cannot tell a replay by its age");
+        for spec in [suite::STALE_TIMESTAMP_REJECTED, suite::FUTURE_TIMESTAMP_REJECTED, suite::REPLAY_REJECTED] {
+            checks.push(spec.skipped(reason.clone()));
+        }
+    }
+    Ok(SuiteReport::new("webhook check", target, checks))
+}
+
+pub async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
+    let (format, palette) = (config.format, config.palette);
+    let report = execute(config).await?;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(report.render(format, palette).as_bytes())?;
+    stdout.flush()?;
+    Ok(report.outcome())
+}

@@ -1,0 +1,98 @@
+//! What `webhook check` sends with: the receiver's URL, the right key and a wrong one, and answers
+//! told apart as a status, a timeout or no answer at all.
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use bytes::Bytes;
+use http::{Request, Uri};
+use serde_json::json;
+
+use crate::http::client::{ClientOptions, Exchange, HttpClient};
+use crate::webhook::deliver::Message;
+use crate::webhook::delivery::{fresh_id, unix_now};
+use crate::webhook::payload::envelope;
+use crate::webhook::scheme::{Scheme, SigningKey};
+use crate::webhook::secret::{self, Secret};
+
+/// The amount in the check's event; the tampered body changes it.
+const AMOUNT: i64 = 1990;
+
+/// One answer to a check's request.
+#[derive(Debug)]
+pub enum Answer {
+    Status(Exchange),
+    /// No complete answer within the timeout.
+    TimedOut(Duration),
+    /// No answer: the connection was refused or broke.
+    Failed(String),
+}
+
+pub struct Probe {
+    pub url: Uri,
+    pub scheme: Arc<dyn Scheme>,
+    key: SigningKey,
+    /// A key from another secret of the same form, for forged signatures.
+    wrong_key: SigningKey,
+    client: HttpClient,
+    pub timeout: Duration,
+}
+
+impl Probe {
+    pub fn new(
+        url: Uri,
+        scheme: Arc<dyn Scheme>,
+        key: SigningKey,
+        timeout: Duration,
+        insecure: bool,
+    ) -> anyhow::Result<Probe> {
+        let wrong_secret = Secret::new(secret::generate(scheme.kind())?.into_bytes())?;
+        let wrong_key = scheme.key(&wrong_secret).context("cannot make a wrong key to forge signatures with")?;
+        // The client's own limit is a backstop: `send` times each request itself, to tell a slow
+        // receiver from one that cannot be reached.
+        let client =
+            HttpClient::new(ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false })?;
+        Ok(Probe { url, scheme, key, wrong_key, client, timeout })
+    }
+
+    /// A fresh event, signed with the right key.
+    pub fn event(&self) -> Message {
+        let event_id = fresh_id("evt_");
+        let body = envelope("webhook.check", &event_id, unix_now(), json!({ "amount": AMOUNT, "currency": "usd" }));
+        let delivery_id = fresh_id("msg_");
+        Message::signed(
+            body,
+            &event_id,
+            Some("webhook.check".into()),
+            &delivery_id,
+            Arc::clone(&self.scheme),
+            self.key.clone(),
+        )
+    }
+
+    /// The same event signed with a key from another secret.
+    pub fn forged(&self, message: &Message) -> Message {
+        let mut forged = message.clone();
+        forged.signing =
+            crate::webhook::deliver::Signing::Fresh { scheme: Arc::clone(&self.scheme), key: self.wrong_key.clone() };
+        forged
+    }
+
+    /// `message`'s body with the amount changed, as an attacker (or a proxy) would after signing.
+    pub fn tampered_body(message: &Message) -> Bytes {
+        let text = String::from_utf8_lossy(&message.body);
+        Bytes::from(text.replacen(&format!("\"amount\":{AMOUNT}"), "\"amount\":1", 1).into_bytes())
+    }
+
+    pub fn request(&self, message: &Message, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
+        message.request(&self.url, timestamp)
+    }
+
+    pub async fn send(&self, request: Request<Bytes>) -> Answer {
+        match tokio::time::timeout(self.timeout, self.client.send(request)).await {
+            Ok(Ok(exchange)) => Answer::Status(exchange),
+            Ok(Err(err)) => Answer::Failed(err.chain().skip(1).map(ToString::to_string).collect::<Vec<_>>().join(": ")),
+            Err(_) => Answer::TimedOut(self.timeout),
+        }
+    }
+}

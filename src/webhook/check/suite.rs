@@ -1,0 +1,209 @@
+//! The checks of `webhook check`: what a receiver must accept, what it must refuse, and how fast
+//! it must answer, after the providers' documented behaviour.
+use std::time::{Duration, Instant};
+
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::units::format_duration;
+use crate::webhook::check::probe::{Answer, Probe};
+use crate::webhook::deliver::{Message, describe_status};
+use crate::webhook::delivery::unix_now;
+
+/// Slack retries a request its receiver has not answered within 3 seconds.
+pub const SLACK_LIMIT: Duration = Duration::from_secs(3);
+/// GitHub gives up on a receiver after 10 seconds.
+pub const GITHUB_LIMIT: Duration = Duration::from_secs(10);
+
+pub const VALID_ACCEPTED: CheckSpec = CheckSpec {
+    id: "valid-accepted",
+    title: "a correctly signed delivery gets a 2xx within the timeout",
+    why: "anything else makes the provider retry, and after enough failures disable the endpoint",
+    level: Level::Required,
+};
+pub const FAST_ACK: CheckSpec = CheckSpec {
+    id: "fast-ack",
+    title: "the delivery is acknowledged within 3s (Slack's limit; GitHub allows 10s)",
+    why: "slow receivers get retries for deliveries they are still processing; answer first, work afterwards",
+    level: Level::Advisory,
+};
+pub const DUPLICATE_ACCEPTED: CheckSpec = CheckSpec {
+    id: "duplicate-accepted",
+    title: "a second delivery of the same event gets a 2xx",
+    why: "providers deliver at least once; refusing a duplicate makes them retry it until they give up",
+    level: Level::Required,
+};
+pub const BAD_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
+    id: "bad-signature-rejected",
+    title: "a delivery signed with another secret gets a 4xx",
+    why: "a receiver that accepts any signature accepts forged events from anyone",
+    level: Level::Required,
+};
+pub const MISSING_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
+    id: "missing-signature-rejected",
+    title: "a delivery without the signature header gets a 4xx",
+    why: "verification that is skipped when the header is absent protects nothing",
+    level: Level::Required,
+};
+pub const TAMPERED_BODY_REJECTED: CheckSpec = CheckSpec {
+    id: "tampered-body-rejected",
+    title: "a body changed after signing gets a 4xx",
+    why: "the signature must cover the exact bytes received, not a re-serialized or partial body",
+    level: Level::Required,
+};
+pub const STALE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
+    id: "stale-timestamp-rejected",
+    title: "a correctly signed delivery with an old timestamp gets a 4xx",
+    why: "the signed timestamp exists to refuse captured requests replayed later (Stripe, Standard Webhooks and Slack check it)",
+    level: Level::Required,
+};
+pub const FUTURE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
+    id: "future-timestamp-rejected",
+    title: "a correctly signed delivery with a timestamp far in the future gets a 4xx",
+    why: "a window open towards the future lets a forged-ahead request be replayed for as long as it reaches",
+    level: Level::Required,
+};
+pub const REPLAY_REJECTED: CheckSpec = CheckSpec {
+    id: "replay-rejected",
+    title: "the accepted delivery, replayed with its capture-time signature after the tolerance, gets a 4xx",
+    why: "an attacker who captured a delivery resends it unchanged; a receiver that answers known ids before verifying accepts it",
+    level: Level::Required,
+};
+
+/// What every check reports: the request, the answer, the time it took.
+struct Sent {
+    answer: Answer,
+    took: Duration,
+}
+
+async fn send(probe: &Probe, request: http::Request<bytes::Bytes>) -> Sent {
+    let started = Instant::now();
+    let answer = probe.send(request).await;
+    Sent { answer, took: started.elapsed() }
+}
+
+fn describe(answer: &Answer) -> String {
+    match answer {
+        Answer::Status(exchange) => {
+            format!("{} in {}", describe_status(exchange.status.as_u16()), format_duration(exchange.latency))
+        }
+        Answer::TimedOut(limit) => format!("no answer within {}", format_duration(*limit)),
+        Answer::Failed(err) => format!("no answer: {err}"),
+    }
+}
+
+/// The first, valid delivery; the answer is returned for `fast-ack`.
+pub async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(CheckResult, Answer)> {
+    let sent = send(probe, probe.request(message, unix_now())?).await;
+    let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
+    let evidence =
+        vec![format!("delivery {} (event {}) → {}", message.delivery_id, message.event_id, describe(&sent.answer))];
+    Ok((VALID_ACCEPTED.judged(accepted, evidence, sent.took), sent.answer))
+}
+
+pub fn fast_ack(answer: &Answer) -> CheckResult {
+    match answer {
+        Answer::Status(exchange) => {
+            let took = exchange.latency;
+            let mut evidence = vec![format!(
+                "answered in {} (Slack allows {}, GitHub {})",
+                format_duration(took),
+                format_duration(SLACK_LIMIT),
+                format_duration(GITHUB_LIMIT)
+            )];
+            if took > GITHUB_LIMIT {
+                evidence.push("GitHub would have given up on this delivery as well".to_string());
+            }
+            FAST_ACK.judged(took <= SLACK_LIMIT, evidence, took)
+        }
+        other => FAST_ACK.judged(false, vec![describe(other)], Duration::ZERO),
+    }
+}
+
+/// The same event again (same delivery id and body), freshly signed.
+pub async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<CheckResult> {
+    let sent = send(probe, probe.request(first, unix_now())?).await;
+    let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
+    let mut evidence = vec![format!("delivery {} again → {}", first.delivery_id, describe(&sent.answer))];
+    if let Answer::Status(exchange) = &sent.answer {
+        if exchange.status.is_server_error() {
+            evidence.push("a 5xx makes the provider retry the duplicate again and again".to_string());
+        } else if exchange.status.is_client_error() {
+            evidence.push("answer 2xx to an event already processed, without processing it again".to_string());
+        }
+    }
+    Ok(DUPLICATE_ACCEPTED.judged(accepted, evidence, sent.took))
+}
+
+/// A check that passes when the receiver refuses `request` with a 4xx.
+async fn refused(spec: CheckSpec, probe: &Probe, what: String, request: http::Request<bytes::Bytes>) -> CheckResult {
+    let sent = send(probe, request).await;
+    let mut evidence = vec![format!("{what} → {}", describe(&sent.answer))];
+    let held = match &sent.answer {
+        Answer::Status(exchange) if exchange.status.is_client_error() => true,
+        Answer::Status(exchange) if exchange.status.is_success() => {
+            evidence.push("accepted".to_string());
+            false
+        }
+        Answer::Status(exchange) if exchange.status.is_server_error() => {
+            evidence.push("a 5xx tells the provider to retry; refuse with 400, 401 or 403".to_string());
+            false
+        }
+        Answer::Status(_) => {
+            evidence.push("expected a 4xx".to_string());
+            false
+        }
+        Answer::TimedOut(_) | Answer::Failed(_) => false,
+    };
+    spec.judged(held, evidence, sent.took)
+}
+
+pub async fn bad_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let message = probe.forged(&probe.event());
+    let what = format!("event {} signed with another secret", message.event_id);
+    Ok(refused(BAD_SIGNATURE_REJECTED, probe, what, probe.request(&message, unix_now())?).await)
+}
+
+pub async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let message = probe.event();
+    let mut request = probe.request(&message, unix_now())?;
+    let header = probe.scheme.signature_header();
+    request.headers_mut().remove(&header);
+    let what = format!("event {} without {}", message.event_id, crate::webhook::scheme::spelled(&header));
+    Ok(refused(MISSING_SIGNATURE_REJECTED, probe, what, request).await)
+}
+
+pub async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let message = probe.event();
+    let mut request = probe.request(&message, unix_now())?;
+    *request.body_mut() = Probe::tampered_body(&message);
+    let what = format!("event {} with the amount changed after signing", message.event_id);
+    Ok(refused(TAMPERED_BODY_REJECTED, probe, what, request).await)
+}
+
+/// `stale-timestamp-rejected` and `future-timestamp-rejected`, `skew` seconds either side of now.
+pub async fn timestamps(probe: &Probe, skew: i64) -> anyhow::Result<Vec<CheckResult>> {
+    let stale = probe.event();
+    let what =
+        format!("event {} signed {} ago", stale.event_id, format_duration(Duration::from_secs(skew.unsigned_abs())));
+    let stale_result = refused(STALE_TIMESTAMP_REJECTED, probe, what, probe.request(&stale, unix_now() - skew)?).await;
+    let future = probe.event();
+    let what = format!(
+        "event {} signed {} in the future",
+        future.event_id,
+        format_duration(Duration::from_secs(skew.unsigned_abs()))
+    );
+    let future_result =
+        refused(FUTURE_TIMESTAMP_REJECTED, probe, what, probe.request(&future, unix_now() + skew)?).await;
+    Ok(vec![stale_result, future_result])
+}
+
+/// The accepted first delivery as an attacker would have captured it `skew` seconds ago: the
+/// same body, delivery id and headers, signed with the timestamp of that moment. Waiting out a
+/// real tolerance would take minutes; the request is byte for byte what that wait would produce.
+pub async fn replay(probe: &Probe, first: &Message, skew: i64) -> anyhow::Result<CheckResult> {
+    let what = format!(
+        "delivery {} replayed with the signature it carried {} ago",
+        first.delivery_id,
+        format_duration(Duration::from_secs(skew.unsigned_abs()))
+    );
+    Ok(refused(REPLAY_REJECTED, probe, what, probe.request(first, unix_now() - skew)?).await)
+}

@@ -1,0 +1,365 @@
+//! The delivery engine shared by `webhook send` and `webhook replay`: one message, attempted until
+//! the receiver answers 2xx, answers 410 Gone, or the retry policy runs out, each attempt signed
+//! afresh (a new timestamp, the same delivery id), as providers do.
+//!
+//! In-process use (the demo sends to an in-process listener this way):
+//! ```no_run
+//! # async fn demo(key: idem::webhook::scheme::SigningKey) -> anyhow::Result<()> {
+//! use std::sync::Arc;
+//! use idem::webhook::deliver::{DeliverOptions, Deliverer, Message};
+//! use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
+//! let scheme: Arc<dyn scheme::Scheme> = scheme::build(SchemeKind::Stripe, &SchemeOptions::default()).into();
+//! let message = Message::signed(br#"{"id":"evt_1"}"#.to_vec(), "evt_1", None, "evt_1", scheme, key);
+//! let deliverer = Deliverer::new(idem::http::request::parse_url("127.0.0.1:8080/hook")?, &DeliverOptions::default())?;
+//! let report = deliverer.deliver(&message, &()).await?;
+//! println!("{:?} after {} attempts", report.outcome, report.attempts.len());
+//! # Ok(()) }
+//! ```
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
+
+use anyhow::Context;
+use bytes::Bytes;
+use http::header::{CONTENT_TYPE, RETRY_AFTER, USER_AGENT};
+use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
+use serde::Serialize;
+
+use crate::http::body::looks_like_json;
+use crate::http::client::{ClientOptions, HttpClient};
+use crate::units::millis;
+use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
+use crate::webhook::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
+use crate::webhook::scheme::{Scheme, SigningKey};
+
+/// GitHub gives a receiver 10 seconds to answer; the default per-attempt timeout matches it.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How attempts are made.
+#[derive(Debug, Clone)]
+pub struct DeliverOptions {
+    pub policy: RetryPolicy,
+    /// Per attempt, connecting included.
+    pub timeout: Duration,
+    pub insecure: bool,
+}
+
+impl Default for DeliverOptions {
+    fn default() -> DeliverOptions {
+        DeliverOptions { policy: RetryPolicy::default(), timeout: DEFAULT_TIMEOUT, insecure: false }
+    }
+}
+
+/// How each attempt gets its signature.
+#[derive(Debug, Clone)]
+pub enum Signing {
+    /// Signed afresh for every attempt with the time of that attempt.
+    Fresh { scheme: Arc<dyn Scheme>, key: SigningKey },
+    /// The message's headers as they are: a recorded signature is sent again, stale or not.
+    Verbatim,
+}
+
+/// One webhook to deliver.
+#[derive(Debug, Clone)]
+pub struct Message {
+    pub method: Method,
+    pub body: Bytes,
+    /// What the scheme's delivery-id header carries (the same on every attempt).
+    pub delivery_id: String,
+    /// The event's own id, for reports.
+    pub event_id: String,
+    pub event_type: Option<String>,
+    /// Sent with every attempt; fresh signature headers replace any of the same name.
+    pub headers: HeaderMap,
+    pub signing: Signing,
+}
+
+impl Message {
+    /// A POST signed afresh on every attempt, `Content-Type: application/json` when the body is
+    /// JSON.
+    pub fn signed(
+        body: impl Into<Bytes>,
+        event_id: &str,
+        event_type: Option<String>,
+        delivery_id: &str,
+        scheme: Arc<dyn Scheme>,
+        key: SigningKey,
+    ) -> Message {
+        let body = body.into();
+        Message {
+            method: Method::POST,
+            headers: default_headers(&body),
+            body,
+            delivery_id: delivery_id.to_string(),
+            event_id: event_id.to_string(),
+            event_type,
+            signing: Signing::Fresh { scheme, key },
+        }
+    }
+
+    /// The request for one attempt, signed with `timestamp` when signing is fresh.
+    pub fn request(&self, url: &Uri, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
+        let mut request = Request::builder()
+            .method(self.method.clone())
+            .uri(url.clone())
+            .body(self.body.clone())
+            .context("cannot build the request")?;
+        *request.headers_mut() = self.headers.clone();
+        if let Signing::Fresh { scheme, key } = &self.signing {
+            let delivery = Delivery {
+                body: DeliveryBody::Bytes(self.body.clone()),
+                id: self.delivery_id.clone(),
+                timestamp,
+                event: self.event_type.clone(),
+            };
+            let signed = scheme.sign(&delivery, key).with_context(|| format!("cannot sign with {}", scheme.kind()))?;
+            for (name, value) in signed {
+                request.headers_mut().insert(name, value);
+            }
+        }
+        Ok(request)
+    }
+
+    /// The timestamp an attempt at `now` signs, if it signs one.
+    fn signed_timestamp(&self, now: i64) -> Option<i64> {
+        match &self.signing {
+            Signing::Fresh { scheme, .. } if scheme.is_timestamped() => Some(now),
+            _ => None,
+        }
+    }
+}
+
+/// The headers every delivery carries before signing: a JSON content type when the body is
+/// JSON, and a User-Agent naming the tool, as providers name theirs.
+pub fn default_headers(body: &[u8]) -> HeaderMap {
+    let mut headers = HeaderMap::new();
+    if looks_like_json(body) {
+        headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    }
+    headers.insert(USER_AGENT, HeaderValue::from_static(concat!("idem-webhook/", env!("CARGO_PKG_VERSION"))));
+    headers
+}
+
+/// One attempt, as the JSON report shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct AttemptReport {
+    /// 1-based.
+    pub attempt: u32,
+    /// The wait before this attempt as planned (scaled): the schedule's, the jittered backoff's,
+    /// or the previous answer's Retry-After.
+    pub planned_wait_ms: f64,
+    pub wait_source: WaitSource,
+    /// For backoff waits, the (scaled) cap the jitter was drawn under.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_cap_ms: Option<f64>,
+    /// How long the wait really took.
+    pub waited_ms: f64,
+    /// The signed timestamp (Unix seconds), for timestamped schemes signed afresh.
+    pub timestamp: Option<i64>,
+    pub status: Option<u16>,
+    pub latency_ms: Option<f64>,
+    /// Why there was no answer: a refused connection, a timeout.
+    pub error: Option<String>,
+    /// The Retry-After header of this answer, as sent.
+    pub retry_after: Option<String>,
+}
+
+/// How a delivery ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeliveryOutcome {
+    /// A 2xx answer.
+    Delivered,
+    /// 410 Gone: the endpoint is gone, so retrying stopped.
+    Gone,
+    /// Every attempt failed.
+    Exhausted,
+}
+
+/// One message's delivery, every attempt included.
+#[derive(Debug, Clone, Serialize)]
+pub struct DeliveryReport {
+    pub event_id: String,
+    pub delivery_id: String,
+    pub event_type: Option<String>,
+    pub outcome: DeliveryOutcome,
+    pub delivered: bool,
+    pub attempts: Vec<AttemptReport>,
+    pub took_ms: f64,
+}
+
+impl DeliveryReport {
+    /// The last attempt's failure, for summaries: its error, or its status.
+    pub fn last_failure(&self) -> Option<String> {
+        let last = self.attempts.last()?;
+        match (&last.error, last.status) {
+            (Some(error), _) => Some(error.clone()),
+            (None, Some(status)) if !(200..300).contains(&status) => Some(describe_status(status)),
+            _ => None,
+        }
+    }
+}
+
+/// `503 Service Unavailable`.
+pub fn describe_status(status: u16) -> String {
+    let reason = StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
+    format!("{status} {reason}").trim_end().to_string()
+}
+
+/// Told about every attempt as it ends, with the wait before the next one if there is one.
+pub trait AttemptObserver: Sync {
+    fn attempted(&self, message: &Message, attempt: &AttemptReport, next: Option<&PlannedWait>);
+}
+
+/// No observer.
+impl AttemptObserver for () {
+    fn attempted(&self, _: &Message, _: &AttemptReport, _: Option<&PlannedWait>) {}
+}
+
+impl<F: Fn(&Message, &AttemptReport, Option<&PlannedWait>) + Sync> AttemptObserver for F {
+    fn attempted(&self, message: &Message, attempt: &AttemptReport, next: Option<&PlannedWait>) {
+        self(message, attempt, next)
+    }
+}
+
+/// Delivers messages to one URL under one retry policy. Cheap to clone and share between tasks.
+#[derive(Clone)]
+pub struct Deliverer {
+    url: Uri,
+    client: HttpClient,
+    policy: RetryPolicy,
+    wait_bar: bool,
+}
+
+/// What one attempt's answer means for the delivery.
+enum Verdict {
+    Delivered,
+    Gone,
+    Retry { retry_after: Option<Duration> },
+}
+
+impl Deliverer {
+    pub fn new(url: Uri, options: &DeliverOptions) -> anyhow::Result<Deliverer> {
+        let client =
+            HttpClient::new(ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false })?;
+        Ok(Deliverer { url, client, policy: options.policy.clone(), wait_bar: false })
+    }
+
+    /// Shows a countdown bar on a terminal while waiting for a retry (one delivery at a time only:
+    /// bars of concurrent deliveries would overwrite each other).
+    pub fn with_wait_bar(mut self, show: bool) -> Deliverer {
+        self.wait_bar = show;
+        self
+    }
+
+    pub fn url(&self) -> &Uri {
+        &self.url
+    }
+
+    pub fn policy(&self) -> &RetryPolicy {
+        &self.policy
+    }
+
+    /// Attempts `message` until it is delivered, the endpoint is gone or the policy runs out. An
+    /// error means the request could not even be built (an unsignable message), not a failed
+    /// delivery: network failures are attempts in the report.
+    pub async fn deliver(&self, message: &Message, observer: &dyn AttemptObserver) -> anyhow::Result<DeliveryReport> {
+        // Catch an unsignable message before the first wait rather than after it.
+        message.request(&self.url, unix_now())?;
+        let started = Instant::now();
+        let max_attempts = self.policy.max_attempts().max(1);
+        let mut attempts = Vec::new();
+        let mut planned = self.policy.planned_wait(1, &mut rand::rng());
+        let mut attempt = 1;
+        let outcome = loop {
+            let wait_started = Instant::now();
+            self.wait(&planned, attempt, max_attempts).await;
+            let waited = wait_started.elapsed();
+            let now = unix_now();
+            let request = message.request(&self.url, now)?;
+            let mut report = AttemptReport {
+                attempt,
+                planned_wait_ms: millis(planned.wait),
+                wait_source: planned.source,
+                wait_cap_ms: planned.cap.map(millis),
+                waited_ms: millis(waited),
+                timestamp: message.signed_timestamp(now),
+                status: None,
+                latency_ms: None,
+                error: None,
+                retry_after: None,
+            };
+            let verdict = match self.client.send(request).await {
+                Ok(exchange) => {
+                    report.status = Some(exchange.status.as_u16());
+                    report.latency_ms = Some(millis(exchange.latency));
+                    let retry_after = exchange.headers.get(RETRY_AFTER);
+                    report.retry_after =
+                        retry_after.map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+                    if exchange.status.is_success() {
+                        Verdict::Delivered
+                    } else if exchange.status == StatusCode::GONE {
+                        Verdict::Gone
+                    } else {
+                        Verdict::Retry {
+                            retry_after: retry_after.and_then(|v| parse_retry_after(v, SystemTime::now())),
+                        }
+                    }
+                }
+                Err(err) => {
+                    report.error = Some(describe_error(&err));
+                    Verdict::Retry { retry_after: None }
+                }
+            };
+            let next = match verdict {
+                Verdict::Retry { retry_after } if attempt < max_attempts => Some(match retry_after {
+                    Some(asked) => self.policy.retry_after_wait(asked),
+                    None => self.policy.planned_wait(attempt + 1, &mut rand::rng()),
+                }),
+                _ => None,
+            };
+            observer.attempted(message, &report, next.as_ref());
+            attempts.push(report);
+            match (verdict, next) {
+                (Verdict::Delivered, _) => break DeliveryOutcome::Delivered,
+                (Verdict::Gone, _) => break DeliveryOutcome::Gone,
+                (Verdict::Retry { .. }, Some(next)) => planned = next,
+                (Verdict::Retry { .. }, None) => break DeliveryOutcome::Exhausted,
+            }
+            attempt += 1;
+        };
+        Ok(DeliveryReport {
+            event_id: message.event_id.clone(),
+            delivery_id: message.delivery_id.clone(),
+            event_type: message.event_type.clone(),
+            outcome,
+            delivered: outcome == DeliveryOutcome::Delivered,
+            attempts,
+            took_ms: millis(started.elapsed()),
+        })
+    }
+
+    async fn wait(&self, planned: &PlannedWait, attempt: u32, max_attempts: u32) {
+        if planned.wait.is_zero() {
+            return;
+        }
+        // A bar for a blink would only flicker.
+        if !self.wait_bar || planned.wait < Duration::from_secs(1) {
+            tokio::time::sleep(planned.wait).await;
+            return;
+        }
+        let bar = crate::output::countdown_bar(planned.wait, &format!("attempt {attempt}/{max_attempts}"));
+        let started = Instant::now();
+        while let Some(left) = planned.wait.checked_sub(started.elapsed()).filter(|left| !left.is_zero()) {
+            bar.set_position(u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX));
+            tokio::time::sleep(left.min(Duration::from_millis(200))).await;
+        }
+        bar.finish_and_clear();
+    }
+}
+
+/// The client's error without its "POST url failed" preamble (the URL is on every line already):
+/// `cannot connect: tcp connect error: Connection refused (os error 111)`.
+fn describe_error(err: &anyhow::Error) -> String {
+    let causes: Vec<String> = err.chain().skip(1).map(ToString::to_string).collect();
+    if causes.is_empty() { err.to_string() } else { causes.join(": ") }
+}

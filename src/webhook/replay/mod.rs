@@ -1,0 +1,173 @@
+//! `webhook replay FILE URL`: re-deliver what `webhook listen --record` journaled (or a JSON-lines
+//! file of events), one entry after another in file order, each with the retries of `send`.
+//! Re-signed by default; `--verbatim` sends the recorded headers unchanged to check that a receiver
+//! refuses a stale replayed signature. The body bytes are sent exactly as recorded.
+//!
+//! A 410 Gone stops the whole replay: the endpoint is gone for every later entry too, which is how
+//! providers treat it (they disable the endpoint).
+mod rate;
+pub mod source;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::Context;
+use http::Uri;
+use serde::Serialize;
+
+pub use rate::{Rate, parse_rate};
+pub use source::{Entry, Filter, ReplayMode};
+
+use crate::exit::Outcome;
+use crate::output::{Format, Palette};
+use crate::webhook::attempt_lines::{self, AttemptLines};
+use crate::webhook::deliver::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport};
+use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
+use crate::webhook::secret::SecretSource;
+
+/// How entries are signed, before the secret is read.
+#[derive(Debug)]
+pub enum ReplaySigning {
+    Resign { scheme: Box<dyn Scheme>, options: SchemeOptions, secret: SecretSource },
+    Verbatim,
+}
+
+#[derive(Debug)]
+pub struct ReplayConfig {
+    pub file: PathBuf,
+    pub url: Uri,
+    pub signing: ReplaySigning,
+    pub filter: Filter,
+    pub rate: Option<Rate>,
+    pub delivery: DeliverOptions,
+    pub format: Format,
+    pub palette: Palette,
+}
+
+/// The `--format json` document.
+#[derive(Debug, Serialize)]
+pub struct ReplayReport {
+    pub file: String,
+    pub url: String,
+    /// `resign` or `verbatim`.
+    pub mode: &'static str,
+    /// The scheme entries were re-signed with (`null` with --verbatim).
+    pub scheme: Option<SchemeKind>,
+    /// Entries in the file, and how many the filters kept.
+    pub entries: usize,
+    pub selected: usize,
+    pub delivered: usize,
+    /// Entries not attempted because an earlier one was answered 410 Gone.
+    pub not_attempted: usize,
+    /// `delivered` when every selected entry got a 2xx, else `not-delivered`.
+    pub outcome: &'static str,
+    /// The torn last line that was skipped, if any.
+    pub warning: Option<String>,
+    pub deliveries: Vec<ReplayedEntry>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ReplayedEntry {
+    /// The entry's 1-based line in the file.
+    pub line: usize,
+    #[serde(flatten)]
+    pub report: DeliveryReport,
+}
+
+pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
+    let (entries, warning) = source::read_entries(&config.file)?;
+    if let Some(warning) = &warning {
+        eprintln!("warning: {warning}");
+    }
+    let total = entries.len();
+    let selected: Vec<Entry> = entries.into_iter().filter(|entry| config.filter.keeps(entry)).collect();
+    if selected.is_empty() {
+        anyhow::bail!(
+            "nothing to replay: {} holds {total} entr{}{}",
+            config.file.display(),
+            if total == 1 { "y" } else { "ies" },
+            if total > 0 { " and the filters (--event-type, --id) matched none" } else { "" }
+        );
+    }
+    let (mode, scheme) = match config.signing {
+        ReplaySigning::Resign { scheme, options, secret } => {
+            let kind = scheme.kind();
+            let key = scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
+            let stale_headers = source::stale_signature_headers(&options);
+            (ReplayMode::Resign { scheme: scheme.into(), key: Box::new(key), stale_headers }, Some(kind))
+        }
+        ReplaySigning::Verbatim => (ReplayMode::Verbatim, None),
+    };
+    // Every message is built before the first is sent, so a bad entry stops the replay before it
+    // has half happened.
+    let messages = selected.iter().map(|entry| source::message(entry, &mode)).collect::<anyhow::Result<Vec<_>>>()?;
+
+    let human = config.format == Format::Human;
+    let deliverer = Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human);
+    let lines = AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() };
+    let mut deliveries = Vec::with_capacity(messages.len());
+    let mut last_start: Option<Instant> = None;
+    for (entry, message) in selected.iter().zip(&messages) {
+        if let (Some(rate), Some(last)) = (config.rate, last_start) {
+            tokio::time::sleep_until((last + rate.interval()).into()).await;
+        }
+        last_start = Some(Instant::now());
+        if human {
+            let event = [message.event_type.as_deref(), Some(message.event_id.as_str())];
+            let event: Vec<&str> = event.into_iter().flatten().collect();
+            let heading = config.palette.bold(&format!("line {}", entry.line));
+            writeln!(std::io::stdout().lock(), "{heading} {}", event.join(" "))?;
+        }
+        let observer = |_: &_, attempt: &_, next: Option<&_>| {
+            if human {
+                lines.print("", attempt, next);
+            }
+        };
+        let report = deliverer.deliver(message, &observer).await?;
+        if human {
+            let summary = attempt_lines::summary(&report, lines.max_attempts, config.palette);
+            writeln!(std::io::stdout().lock(), "  {summary}")?;
+        }
+        let gone = report.outcome == DeliveryOutcome::Gone;
+        deliveries.push(ReplayedEntry { line: entry.line, report });
+        if gone {
+            break;
+        }
+    }
+
+    let delivered = deliveries.iter().filter(|entry| entry.report.delivered).count();
+    let not_attempted = selected.len() - deliveries.len();
+    let outcome = if delivered == selected.len() { Outcome::Holds } else { Outcome::ProblemFound };
+    let mut stdout = std::io::stdout().lock();
+    match config.format {
+        Format::Json => {
+            let report = ReplayReport {
+                file: config.file.display().to_string(),
+                url: config.url.to_string(),
+                mode: if scheme.is_some() { "resign" } else { "verbatim" },
+                scheme,
+                entries: total,
+                selected: selected.len(),
+                delivered,
+                not_attempted,
+                outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
+                warning,
+                deliveries,
+            };
+            serde_json::to_writer_pretty(&mut stdout, &report)?;
+            writeln!(stdout)?;
+        }
+        Format::Human => {
+            let mut summary = format!("replayed {} of {total} entries: {delivered} delivered", selected.len());
+            if not_attempted > 0 {
+                summary.push_str(&format!(", {not_attempted} not attempted after 410 Gone"));
+            }
+            let summary =
+                if outcome == Outcome::Holds { config.palette.green(&summary) } else { config.palette.red(&summary) };
+            writeln!(stdout, "{summary}")?;
+        }
+    }
+    stdout.flush()?;
+    Ok(outcome)
+}

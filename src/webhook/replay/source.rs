@@ -1,0 +1,195 @@
+//! What `webhook replay` reads: a journal of `webhook listen --record`, or any JSON-lines file of
+//! events (a line that is a JSON object but not a journal record is an event body, its `id` and
+//! `type` the event id and type), and how each entry becomes a message to deliver.
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use bytes::Bytes;
+use http::header::{CONNECTION, CONTENT_LENGTH, HOST};
+use http::{HeaderMap, HeaderName, HeaderValue, Method};
+use serde_json::Value;
+
+use crate::webhook::deliver::{Message, Signing, default_headers};
+use crate::webhook::delivery::fresh_id;
+use crate::webhook::journal::{JournalRecord, read_json_lines_with_text};
+use crate::webhook::scheme::{self, Scheme, SchemeOptions, SigningKey};
+
+/// One thing to replay.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    /// 1-based line of the file.
+    pub line: usize,
+    pub method: Method,
+    pub body: Bytes,
+    /// The recorded headers minus hop-by-hop ones, Host and Content-Length; `None` for an event
+    /// line, which has no headers.
+    pub headers: Option<HeaderMap>,
+    pub event_id: Option<String>,
+    pub event_type: Option<String>,
+}
+
+/// How entries are signed.
+#[derive(Debug, Clone)]
+pub enum ReplayMode {
+    /// Signed again with a fresh timestamp; the recorded delivery id is kept. `stale_headers` are
+    /// the recorded signature headers to drop (every scheme's, see `stale_signature_headers`).
+    Resign { scheme: Arc<dyn Scheme>, key: Box<SigningKey>, stale_headers: Vec<HeaderName> },
+    /// The recorded headers as they were, stale signature included.
+    Verbatim,
+}
+
+/// `--event-type` and `--id`: an entry is kept when it matches one of each given list.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub event_types: Vec<String>,
+    pub ids: Vec<String>,
+}
+
+impl Filter {
+    pub fn keeps(&self, entry: &Entry) -> bool {
+        let type_ok = self.event_types.is_empty()
+            || entry.event_type.as_ref().is_some_and(|found| self.event_types.contains(found));
+        let id_ok = self.ids.is_empty() || entry.event_id.as_ref().is_some_and(|found| self.ids.contains(found));
+        type_ok && id_ok
+    }
+}
+
+/// Reads every entry of `path`, with the warning about a torn last line if there was one.
+pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, Option<String>)> {
+    let (lines, warning) = read_json_lines_with_text(path)?;
+    let mut entries = Vec::with_capacity(lines.len());
+    for line in lines {
+        let where_ = || format!("`{}` line {}", path.display(), line.number);
+        let Value::Object(fields) = &line.value else {
+            bail!("{} is neither a journal record nor a JSON object event", where_());
+        };
+        // Both keys mark a journal record: one that does not parse is a damaged record, not an event.
+        let entry = if fields.contains_key("received_at") && fields.contains_key("headers") {
+            let record: JournalRecord = serde_json::from_value(line.value.clone())
+                .with_context(|| format!("{} is not a valid journal record", where_()))?;
+            from_record(line.number, record).with_context(where_)?
+        } else {
+            let text = |key: &str| fields.get(key).and_then(Value::as_str).map(str::to_string);
+            Entry {
+                line: line.number,
+                method: Method::POST,
+                body: Bytes::from(line.text.into_bytes()),
+                headers: None,
+                event_id: text("id"),
+                event_type: text("type"),
+            }
+        };
+        entries.push(entry);
+    }
+    Ok((entries, warning))
+}
+
+fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
+    let method = Method::from_bytes(record.method.as_bytes())
+        .with_context(|| format!("the recorded method `{}` is not an HTTP method", record.method))?;
+    let mut headers = HeaderMap::new();
+    for (name, value) in &record.headers {
+        let name = HeaderName::from_bytes(name.as_bytes())
+            .with_context(|| format!("the recorded header name `{name}` is not valid"))?;
+        let value = HeaderValue::from_bytes(value.as_bytes())
+            .with_context(|| format!("the recorded value of `{name}` cannot be sent in a header"))?;
+        headers.append(name, value);
+    }
+    strip_hop_by_hop(&mut headers);
+    Ok(Entry {
+        line,
+        method,
+        body: Bytes::from(record.body.to_bytes()?),
+        headers: Some(headers),
+        event_id: Some(record.event_id),
+        event_type: record.event_type,
+    })
+}
+
+/// Removes what belongs to the recorded connection rather than the message (RFC 9110 §7.6.1):
+/// hop-by-hop headers and those the Connection header names, plus Host and Content-Length, which
+/// the client sets for the new request.
+fn strip_hop_by_hop(headers: &mut HeaderMap) {
+    let named: Vec<HeaderName> = headers
+        .get_all(CONNECTION)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|token| HeaderName::from_bytes(token.trim().as_bytes()).ok())
+        .collect();
+    const HOP_BY_HOP: [&str; 9] = [
+        "connection",
+        "keep-alive",
+        "proxy-connection",
+        "proxy-authenticate",
+        "proxy-authorization",
+        "te",
+        "trailer",
+        "transfer-encoding",
+        "upgrade",
+    ];
+    for name in HOP_BY_HOP {
+        headers.remove(name);
+    }
+    for name in named {
+        headers.remove(name);
+    }
+    headers.remove(HOST);
+    headers.remove(CONTENT_LENGTH);
+}
+
+/// Every scheme's signature header: an old signature left beside the new one could be picked up
+/// by a receiver that detects the scheme from the headers.
+pub fn stale_signature_headers(options: &SchemeOptions) -> Vec<HeaderName> {
+    scheme::detectable_headers(options)
+        .iter()
+        .filter_map(|name| HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes()).ok())
+        .collect()
+}
+
+/// The message that replays `entry`.
+pub fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
+    let event_id = entry.event_id.clone();
+    match mode {
+        ReplayMode::Verbatim => {
+            let Some(headers) = entry.headers.clone() else {
+                bail!(
+                    "line {} is an event, not a journal record: --verbatim has no recorded headers to send; use --resign",
+                    entry.line
+                );
+            };
+            let id = event_id.unwrap_or_else(|| format!("line {}", entry.line));
+            Ok(Message {
+                method: entry.method.clone(),
+                body: entry.body.clone(),
+                delivery_id: id.clone(),
+                event_id: id,
+                event_type: entry.event_type.clone(),
+                headers,
+                signing: Signing::Verbatim,
+            })
+        }
+        ReplayMode::Resign { scheme, key, stale_headers } => {
+            let mut headers = entry.headers.clone().unwrap_or_else(|| default_headers(&entry.body));
+            // The recorded delivery id, so the receiver sees a redelivery of the same message;
+            // a journal's content-hash id is not one a provider would send.
+            let delivery_id = scheme
+                .delivery_id(&headers)
+                .or_else(|| event_id.clone().filter(|id| !id.starts_with("sha256:")))
+                .unwrap_or_else(|| fresh_id("msg_"));
+            for name in stale_headers {
+                headers.remove(name);
+            }
+            Ok(Message {
+                method: entry.method.clone(),
+                body: entry.body.clone(),
+                event_id: event_id.unwrap_or_else(|| delivery_id.clone()),
+                delivery_id,
+                event_type: entry.event_type.clone(),
+                headers,
+                signing: Signing::Fresh { scheme: Arc::clone(scheme), key: SigningKey::clone(key) },
+            })
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! `webhook send`: deliver a signed event the way a provider does (fresh signature per attempt,
+//! retries with backoff), so a receiver can be tested against the real thing.
+//!
+//! A refused connection or a timeout is a failed attempt and is retried, as every provider treats
+//! it: a receiver that is restarting must not lose the event. So a dead port ends with exit 1 (not
+//! delivered) once the attempts run out, with the cause (`Connection refused`) on every attempt
+//! line and in the summary; exit 2 is for what stops the command before the first attempt (bad
+//! usage, an unreadable body or secret).
+use std::io::Write;
+use std::sync::Arc;
+
+use anyhow::Context;
+use bytes::Bytes;
+use http::Uri;
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use tokio::task::JoinSet;
+
+use crate::exit::Outcome;
+use crate::output::{Format, Palette};
+use crate::webhook::attempt_lines::{self, AttemptLines};
+use crate::webhook::deliver::{DeliverOptions, Deliverer, DeliveryReport, Message};
+use crate::webhook::delivery::{DeliveryBody, fresh_id, unix_now};
+use crate::webhook::payload::{Payload, PayloadSource};
+use crate::webhook::scheme::{Scheme, SchemeKind};
+use crate::webhook::secret::SecretSource;
+
+#[derive(Debug)]
+pub struct SendConfig {
+    pub url: Uri,
+    pub scheme: Box<dyn Scheme>,
+    pub secret: SecretSource,
+    pub payload: PayloadSource,
+    /// Pins the delivery id (and the envelope's event id); fresh when `None`.
+    pub id: Option<String>,
+    pub delivery: DeliverOptions,
+    /// How many times the same event is delivered (a provider's duplicate deliveries).
+    pub times: usize,
+    /// How many of those deliveries run at once.
+    pub concurrency: usize,
+    pub format: Format,
+    pub palette: Palette,
+}
+
+/// The `--format json` document.
+#[derive(Debug, Serialize)]
+pub struct SendReport {
+    pub url: String,
+    pub scheme: SchemeKind,
+    pub event_id: String,
+    pub delivery_id: String,
+    pub event_type: Option<String>,
+    pub max_attempts: u32,
+    pub time_scale: f64,
+    /// `--times`.
+    pub times: usize,
+    /// How many of the `times` deliveries got a 2xx.
+    pub delivered: usize,
+    /// `delivered` when every delivery got a 2xx, else `not-delivered`.
+    pub outcome: &'static str,
+    pub deliveries: Vec<NumberedDelivery>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct NumberedDelivery {
+    /// 1-based, of `--times`.
+    pub copy: usize,
+    #[serde(flatten)]
+    pub report: DeliveryReport,
+}
+
+pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
+    let secret = config.secret.load()?;
+    let kind = config.scheme.kind();
+    let key = config.scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {kind}"))?;
+    let delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
+    let event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));
+    let Payload { body, event, .. } = config.payload.load(&event_id, unix_now())?;
+    let body = match body {
+        DeliveryBody::Bytes(bytes) => bytes,
+        // A request body is sent whole, so a file body is read whole here.
+        DeliveryBody::File(path) => Bytes::from(
+            std::fs::read(&path).with_context(|| format!("cannot read the body from `{}`", path.display()))?,
+        ),
+    };
+    let scheme: Arc<dyn Scheme> = config.scheme.into();
+    let message = Arc::new(Message::signed(body, &event_id, event, &delivery_id, scheme, key));
+    let human = config.format == Format::Human;
+    let deliverer =
+        Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human && config.concurrency == 1);
+    let max_attempts = deliverer.policy().max_attempts();
+    let lines = AttemptLines { palette: config.palette, max_attempts };
+    let mut stdout = std::io::stdout().lock();
+    if human {
+        writeln!(
+            stdout,
+            "{} {}  {}",
+            config.palette.bold("POST"),
+            config.url,
+            config.palette.dim(&format!(
+                "{kind}, event {event_id}, delivery {delivery_id}, up to {max_attempts} attempt{}",
+                if max_attempts == 1 { "" } else { "s" }
+            ))
+        )?;
+        stdout.flush()?;
+    }
+    drop(stdout);
+
+    let reports =
+        deliver_copies(&deliverer, &message, config.times, config.concurrency, human.then_some(lines)).await?;
+    let delivered = reports.iter().filter(|copy| copy.report.delivered).count();
+    let outcome = if delivered == reports.len() { Outcome::Holds } else { Outcome::ProblemFound };
+    let mut stdout = std::io::stdout().lock();
+    match config.format {
+        Format::Json => {
+            let report = SendReport {
+                url: config.url.to_string(),
+                scheme: kind,
+                event_id,
+                delivery_id,
+                event_type: message.event_type.clone(),
+                max_attempts,
+                time_scale: config.delivery.policy.time_scale,
+                times: config.times,
+                delivered,
+                outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
+                deliveries: reports,
+            };
+            serde_json::to_writer_pretty(&mut stdout, &report)?;
+            writeln!(stdout)?;
+        }
+        Format::Human => {
+            for copy in &reports {
+                let label = if config.times > 1 { format!("#{} ", copy.copy) } else { String::new() };
+                writeln!(stdout, "{label}{}", attempt_lines::summary(&copy.report, max_attempts, config.palette))?;
+            }
+            if config.times > 1 {
+                writeln!(stdout, "{delivered}/{} deliveries of {event_id} delivered", config.times)?;
+            }
+        }
+    }
+    stdout.flush()?;
+    Ok(outcome)
+}
+
+/// Delivers `times` copies of the same message, at most `concurrency` at once, in copy order.
+async fn deliver_copies(
+    deliverer: &Deliverer,
+    message: &Arc<Message>,
+    times: usize,
+    concurrency: usize,
+    lines: Option<AttemptLines>,
+) -> anyhow::Result<Vec<NumberedDelivery>> {
+    let permits = Arc::new(Semaphore::new(concurrency.max(1)));
+    let mut tasks = JoinSet::new();
+    for copy in 1..=times {
+        let (deliverer, message, permits) = (deliverer.clone(), Arc::clone(message), Arc::clone(&permits));
+        let label = if times > 1 { format!("#{copy}") } else { String::new() };
+        tasks.spawn(async move {
+            let _permit = permits.acquire_owned().await.context("the delivery pool closed")?;
+            let observer = move |_: &Message, attempt: &_, next: Option<&_>| {
+                if let Some(lines) = &lines {
+                    lines.print(&label, attempt, next);
+                }
+            };
+            let report = deliverer.deliver(&message, &observer).await?;
+            anyhow::Ok(NumberedDelivery { copy, report })
+        });
+    }
+    let mut reports = Vec::with_capacity(times);
+    while let Some(joined) = tasks.join_next().await {
+        reports.push(joined.context("a delivery task failed")??);
+    }
+    reports.sort_by_key(|copy| copy.copy);
+    Ok(reports)
+}

@@ -1,0 +1,212 @@
+//! `webhook check` against a correct receiver and receivers that each get one thing wrong,
+//! asserting the exact outcome of every check; JSON and JUnit parsed back.
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
+use idem::webhook::secret::Secret;
+use serde_json::Value;
+
+use crate::support::{CustomServer, Reply, dead_port, webhook};
+
+/// A Standard Webhooks secret (whsec_ + base64), which every other scheme takes as raw bytes.
+const SECRET: &str = crate::webhook_send::STANDARD_SECRET;
+
+/// What a test receiver gets wrong.
+#[derive(Debug, Clone, Copy, Default)]
+struct Flaws {
+    /// Never verifies: every signature is fine.
+    accepts_bad_signature: bool,
+    /// Verifies the signature but not the timestamp's age.
+    ignores_timestamps: bool,
+    /// Answers a repeated event id with 500.
+    duplicate_500: bool,
+    /// Takes 3.2s over the first request.
+    slow_first: bool,
+}
+
+/// A receiver for `kind` that verifies, de-duplicates on the body's event id and answers 200,
+/// except for its `flaws`.
+fn receiver(kind: SchemeKind, flaws: Flaws) -> CustomServer {
+    let scheme: Arc<dyn scheme::Scheme> = scheme::build(kind, &SchemeOptions::default()).into();
+    let key = scheme.key(&Secret::new(SECRET.as_bytes().to_vec()).unwrap()).unwrap();
+    let seen: Arc<Mutex<HashSet<String>>> = Arc::default();
+    CustomServer::start_async(move |request| {
+        let (scheme, key, seen) = (Arc::clone(&scheme), key.clone(), Arc::clone(&seen));
+        Box::pin(async move {
+            if flaws.slow_first && request.sequence == 0 {
+                tokio::time::sleep(Duration::from_millis(3_200)).await;
+            }
+            let tolerance =
+                if flaws.ignores_timestamps { Duration::from_secs(u64::MAX) } else { Duration::from_secs(300) };
+            let window = TimeWindow::around_now(tolerance);
+            if !flaws.accepts_bad_signature && scheme.verify(&request.headers, &request.body, &key, window).is_err() {
+                return Reply::json(401, r#"{"error":"invalid signature"}"#);
+            }
+            let event: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+            let id = event["id"].as_str().unwrap_or_default().to_string();
+            let repeated = !seen.lock().unwrap().insert(id);
+            Reply::json(if repeated && flaws.duplicate_500 { 500 } else { 200 }, "{}")
+        })
+    })
+}
+
+fn check(url: &str, kind: &str, format: &str) -> (i32, String) {
+    let output =
+        webhook().args(["check", url, "--scheme", kind, "--secret", SECRET, "--format", format]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains(SECRET) && !String::from_utf8_lossy(&output.stdout).contains(SECRET));
+    (output.status.code().unwrap(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Runs the suite with `--format json`: the exit code, every check's outcome by id, the report.
+fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
+    let (code, stdout) = check(url, kind, "json");
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
+    let outcomes = report["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap().to_string(), c["outcome"].as_str().unwrap().to_string()))
+        .collect();
+    (code, outcomes, report)
+}
+
+const IDS: [&str; 9] = [
+    "valid-accepted",
+    "fast-ack",
+    "duplicate-accepted",
+    "bad-signature-rejected",
+    "missing-signature-rejected",
+    "tampered-body-rejected",
+    "stale-timestamp-rejected",
+    "future-timestamp-rejected",
+    "replay-rejected",
+];
+
+/// Every check passes except those listed.
+fn expect(outcomes: &HashMap<String, String>, except: &[(&str, &str)]) {
+    for id in IDS {
+        let expected = except.iter().find(|(name, _)| *name == id).map_or("pass", |(_, outcome)| *outcome);
+        assert_eq!(outcomes.get(id).map(String::as_str), Some(expected), "check {id}: {outcomes:?}");
+    }
+    assert_eq!(outcomes.len(), IDS.len(), "{outcomes:?}");
+}
+
+fn evidence(report: &Value, id: &str) -> String {
+    let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
+    check["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn a_correct_receiver_passes_every_check() {
+    let server = receiver(SchemeKind::Stripe, Flaws::default());
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "stripe");
+    expect(&outcomes, &[]);
+    assert_eq!(code, 0);
+    assert_eq!(report["suite"], "webhook check");
+    assert_eq!(report["passed"], true);
+    assert!(evidence(&report, "stale-timestamp-rejected").contains("signed 10m00s ago → 401 Unauthorized"));
+}
+
+#[test]
+fn a_scheme_without_timestamps_skips_the_timestamp_checks_with_the_reason() {
+    let server = receiver(SchemeKind::Hmac, Flaws::default());
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "hmac");
+    expect(
+        &outcomes,
+        &[("stale-timestamp-rejected", "skip"), ("future-timestamp-rejected", "skip"), ("replay-rejected", "skip")],
+    );
+    assert_eq!(code, 0);
+    assert!(evidence(&report, "replay-rejected").contains("--scheme hmac signs no timestamp"));
+}
+
+#[test]
+fn a_receiver_that_accepts_any_signature_fails_every_rejection() {
+    let server = receiver(SchemeKind::Stripe, Flaws { accepts_bad_signature: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "stripe");
+    expect(
+        &outcomes,
+        &[
+            ("bad-signature-rejected", "fail"),
+            ("missing-signature-rejected", "fail"),
+            ("tampered-body-rejected", "fail"),
+            ("stale-timestamp-rejected", "fail"),
+            ("future-timestamp-rejected", "fail"),
+            ("replay-rejected", "fail"),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(evidence(&report, "missing-signature-rejected").contains("without Stripe-Signature → 200 OK"));
+}
+
+#[test]
+fn a_receiver_that_ignores_timestamps_fails_the_age_checks() {
+    let server = receiver(SchemeKind::Standard, Flaws { ignores_timestamps: true, ..Flaws::default() });
+    let (code, outcomes, _) = check_json(&server.url("/hook"), "standard");
+    expect(
+        &outcomes,
+        &[("stale-timestamp-rejected", "fail"), ("future-timestamp-rejected", "fail"), ("replay-rejected", "fail")],
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_receiver_that_answers_a_duplicate_with_500_fails_duplicate_accepted() {
+    let server = receiver(SchemeKind::Slack, Flaws { duplicate_500: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "slack");
+    expect(&outcomes, &[("duplicate-accepted", "fail")]);
+    assert_eq!(code, 1);
+    assert!(evidence(&report, "duplicate-accepted").contains("500 Internal Server Error"));
+}
+
+#[test]
+fn a_slow_receiver_gets_an_advisory_warning_and_still_passes() {
+    let server = receiver(SchemeKind::Github, Flaws { slow_first: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "github");
+    expect(
+        &outcomes,
+        &[
+            ("fast-ack", "warn"),
+            ("stale-timestamp-rejected", "skip"),
+            ("future-timestamp-rejected", "skip"),
+            ("replay-rejected", "skip"),
+        ],
+    );
+    assert_eq!(code, 0, "advisory warnings do not fail the suite");
+    assert!(evidence(&report, "fast-ack").contains("Slack allows 3.00s, GitHub 10.00s"));
+}
+
+#[test]
+fn junit_and_human_output_carry_the_same_verdicts() {
+    let server = receiver(SchemeKind::Stripe, Flaws { duplicate_500: true, ..Flaws::default() });
+    let (code, xml) = check(&server.url("/hook"), "stripe", "junit");
+    assert_eq!(code, 1);
+    let document = roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("not XML ({err}): {xml}"));
+    let cases: Vec<roxmltree::Node> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), IDS.len());
+    let failed: Vec<&str> = cases
+        .iter()
+        .filter(|case| case.children().any(|child| child.has_tag_name("failure")))
+        .map(|case| case.attribute("name").unwrap())
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].starts_with("duplicate-accepted:"), "{failed:?}");
+
+    let (code, human) = check(&server.url("/hook"), "stripe", "human");
+    assert_eq!(code, 1);
+    assert!(human.lines().any(|line| line.starts_with("FAIL") && line.contains("duplicate-accepted")), "{human}");
+    assert!(human.lines().any(|line| line.starts_with("PASS") && line.contains("replay-rejected")), "{human}");
+}
+
+#[test]
+fn an_unreachable_receiver_or_bad_usage_is_exit_2() {
+    let url = format!("http://127.0.0.1:{}/hook", dead_port());
+    let output = webhook().args(["check", &url, "--secret", "hunter2-secret"]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+    assert!(stderr.contains("cannot reach the receiver") && stderr.contains("Connection refused"), "{stderr}");
+    assert!(!stderr.contains("hunter2-secret"));
+    let output = webhook().args(["check", &url]).assert().code(2);
+    assert!(String::from_utf8_lossy(&output.get_output().stderr).contains("no signing secret"));
+}
