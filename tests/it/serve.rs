@@ -281,3 +281,31 @@ fn ctrl_c_stops_the_binary_cleanly_with_a_summary() {
     assert!(rest.contains("created") && rest.contains("replayed"), "every request is logged: {rest}");
     assert!(rest.contains("summary: 2 requests (1 created, 1 replayed), 1 payment created"), "{rest}");
 }
+
+#[test]
+fn json_logs_are_json_lines() {
+    use std::io::{BufRead, BufReader, Read};
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--format", "json", "--work", "0s"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    let listening: Value = serde_json::from_str(&first).unwrap();
+    assert_eq!(listening["event"], "listening");
+    let url = listening["server"]["url"].as_str().unwrap().to_string();
+    assert_eq!(send(post(&url, Some("key-json"), PAYMENT)).status, 201);
+    std::process::Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    let mut rest = String::new();
+    stdout.read_to_string(&mut rest).unwrap();
+    child.wait().unwrap();
+    let lines: Vec<Value> = rest.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect();
+    assert_eq!(lines[0]["outcome"], "created");
+    assert_eq!(lines[0]["key"], "key-json");
+    assert_eq!(lines[0]["status"], 201);
+    assert!(lines[0]["payment_id"].as_str().unwrap().starts_with("pay_"));
+    assert_eq!(lines[1]["event"], "summary");
+    assert_eq!(lines[1]["summary"]["payments_created"], 1);
+}
