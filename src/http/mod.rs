@@ -4,4 +4,5 @@ pub mod client;
 pub mod header;
 pub mod key;
 pub mod request;
+pub mod server;
 pub mod tls;
