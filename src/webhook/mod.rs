@@ -2,6 +2,7 @@
 pub mod delivery;
 pub mod hint;
 pub mod journal;
+pub mod listen;
 pub mod payload;
 pub mod raw_request;
 pub mod scheme;
