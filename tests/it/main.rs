@@ -7,6 +7,7 @@ mod send;
 mod serve;
 mod support;
 mod webhook_cli;
+mod webhook_listen;
 mod webhook_malformed;
 mod webhook_properties;
 mod webhook_sign_verify;

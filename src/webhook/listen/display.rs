@@ -352,7 +352,7 @@ mod tests {
 
     #[test]
     fn marks_tell_valid_duplicate_and_invalid_apart() {
-        assert!(render_delivery(&line(), human()).contains("✓ valid            invoice.paid evt_1 → 200"));
+        assert!(render_delivery(&line(), human()).contains("✓ valid          invoice.paid evt_1 → 200"));
         let duplicate = DeliveryLine { duplicate: true, attempt: 3, ..line() };
         assert!(render_delivery(&duplicate, human()).contains("↺ duplicate #3"));
         let invalid =
