@@ -482,9 +482,13 @@ impl Binary {
     }
 
     /// Ctrl-C, then the exit status, stdout and stderr.
-    fn interrupt(mut self) -> (i32, Vec<String>, String) {
+    fn interrupt(self) -> (i32, Vec<String>, String) {
+        self.signal("-INT")
+    }
+
+    fn signal(mut self, signal: &str) -> (i32, Vec<String>, String) {
         let pid = self.child.id().to_string();
-        let status = Command::new("kill").args(["-INT", &pid]).status().expect("run kill");
+        let status = Command::new("kill").args([signal, &pid]).status().expect("run kill");
         assert!(status.success());
         let exit = self.child.wait().unwrap();
         if let Some(reader) = self.reader.take() {
@@ -560,6 +564,15 @@ fn human_output_shows_each_delivery_and_a_clean_shutdown_summary() {
     assert!(text.contains("journal: 2 lines"), "{text}");
     assert!(!text.contains(SECRET));
     assert_eq!(journal(&path).len(), 2);
+}
+
+#[test]
+fn sigterm_stops_as_cleanly_as_ctrl_c() {
+    let listener = Binary::start(&["--scheme", "stripe"]);
+    post(&listener.url, &stripe_event("evt_term", "a"));
+    let (code, lines, stderr) = listener.signal("-TERM");
+    assert_eq!(code, 0, "stderr: {stderr}");
+    assert!(lines.iter().any(|line| line.starts_with("summary: 1 delivery: 1 valid")), "{lines:?}");
 }
 
 #[test]

@@ -207,8 +207,9 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
 /// `webhook listen`: receives until Ctrl-C, then prints the summary. Exits 1 when any delivery
 /// had an invalid signature (even if `--accept-invalid` answered it 2xx), 0 otherwise.
 pub async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
+    let stop = StopSignal::register()?;
     let listener = start(&config).await?;
-    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
+    stop.wait().await;
     let summary = listener.shutdown().await;
     if let Output::Print { format, palette, .. } = config.output {
         match format {
@@ -217,6 +218,46 @@ pub async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
         }
     }
     Ok(if summary.invalid > 0 { Outcome::ProblemFound } else { Outcome::Holds })
+}
+
+/// Ctrl-C (SIGINT), or SIGTERM from a process manager or CI. Registered before the port is
+/// bound: a signal sent right after the banner appears must stop the listener cleanly, not kill
+/// it with the default handler.
+struct StopSignal {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignal {
+    #[cfg(unix)]
+    fn register() -> anyhow::Result<StopSignal> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(StopSignal {
+            interrupt: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
+            terminate: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn register() -> anyhow::Result<StopSignal> {
+        Ok(StopSignal {})
+    }
+
+    #[cfg(unix)]
+    async fn wait(mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn wait(self) {
+        // Nothing else to wait for if the handler cannot be installed: stop at once.
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }
 
 /// The start-up lines: where to send webhooks first (tests read the port from it), then what the
