@@ -146,6 +146,36 @@ fn valid_deliveries_are_acknowledged_and_journaled_before_the_answer() {
 }
 
 #[test]
+fn fsync_journals_concurrent_deliveries_through_the_blocking_pool() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    let listener = Listener::with(SchemeKind::Stripe, |config| {
+        config.record = Some(path.clone());
+        config.fsync = true;
+    });
+    let url = listener.url("/");
+    let senders: Vec<_> = (0..4)
+        .map(|sender| {
+            let url = url.clone();
+            runtime().spawn(async move {
+                let client = client(false);
+                for n in 0..5 {
+                    let signed = stripe_event(&format!("evt_sync_{sender}_{n}"), "a");
+                    let mut request = Request::post(&url).body(signed.body.clone()).unwrap();
+                    request.headers_mut().extend(signed.headers);
+                    assert_eq!(client.send(request).await.unwrap().status, StatusCode::OK);
+                }
+            })
+        })
+        .collect();
+    for sender in senders {
+        runtime().block_on(sender).unwrap();
+    }
+    assert_eq!(journal(&path).len(), 20);
+    assert_eq!(listener.shutdown().journaled, 20);
+}
+
+#[test]
 fn every_invalid_reason_gets_401_and_is_recorded_with_it() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("journal.jsonl");
