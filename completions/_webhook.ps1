@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -169,6 +170,37 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'webhook;listen' {
+            [CompletionResult]::new('--addr', '--addr', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free one, printed on the first line)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Receive on this path only (others get 404) [default: any path]')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme, or auto to pick it per request from the signature header')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
+            [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
+            [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, '--scheme hmac: how the signature is written [default: hex]')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, 'How far a signed timestamp may be from now, in either direction')
+            [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Bodies larger than this get 413')
+            [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)')
+            [CompletionResult]::new('--forward-to', '--forward-to', [CompletionResultType]::ParameterName, 'Pass each accepted delivery on to exactly this URL and answer with its status and body')
+            [CompletionResult]::new('--forward-timeout', '--forward-timeout', [CompletionResultType]::ParameterName, 'How long the forward target may take to answer before the sender gets 502')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)')
+            [CompletionResult]::new('--fail-first', '--fail-first', [CompletionResultType]::ParameterName, 'Answer the first N attempts of each event id with 500; later attempts succeed')
+            [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Wait this long before answering (to trip a sender''s timeout)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a colored line per delivery; json: a JSON line per delivery (see the README)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
+            [CompletionResult]::new('--accept-invalid', '--accept-invalid', [CompletionResultType]::ParameterName, 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)')
+            [CompletionResult]::new('--fsync', '--fsync', [CompletionResultType]::ParameterName, 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries')
+            [CompletionResult]::new('--dedupe', '--dedupe', [CompletionResultType]::ParameterName, 'Answer a repeat of an acknowledged event directly instead of forwarding it again')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show each delivery''s headers and body too')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show each delivery''s headers and body too')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'webhook;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -184,6 +216,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
+            [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -204,6 +237,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;check' {
+            break
+        }
+        'webhook;help;listen' {
             break
         }
         'webhook;help;completions' {

@@ -25,6 +25,9 @@ _webhook() {
             webhook,help)
                 cmd="webhook__subcmd__help"
                 ;;
+            webhook,listen)
+                cmd="webhook__subcmd__listen"
+                ;;
             webhook,replay)
                 cmd="webhook__subcmd__replay"
                 ;;
@@ -49,6 +52,9 @@ _webhook() {
             webhook__subcmd__help,help)
                 cmd="webhook__subcmd__help__subcmd__help"
                 ;;
+            webhook__subcmd__help,listen)
+                cmd="webhook__subcmd__help__subcmd__listen"
+                ;;
             webhook__subcmd__help,replay)
                 cmd="webhook__subcmd__help__subcmd__replay"
                 ;;
@@ -71,7 +77,7 @@ _webhook() {
 
     case "${cmd}" in
         webhook)
-            opts="-h -V --color --help --version sign verify secret send replay check completions help"
+            opts="-h -V --color --help --version sign verify secret send replay check listen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -161,7 +167,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help)
-            opts="sign verify secret send replay check completions help"
+            opts="sign verify secret send replay check listen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -203,6 +209,20 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__listen)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -279,6 +299,92 @@ _webhook() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__listen)
+            opts="-v -h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --status --fail-first --delay --verbose --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --addr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme)
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signature-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
+                    COMPREPLY=($(compgen -W "hex base64" -- "${cur}"))
+                    return 0
+                    ;;
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tolerance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forward-to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forward-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --fail-first)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

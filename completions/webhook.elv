@@ -29,6 +29,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+            cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -159,6 +160,36 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'webhook;listen'= {
+            cand --addr 'The address to listen on (port 0 picks a free one, printed on the first line)'
+            cand --path 'Receive on this path only (others get 404) [default: any path]'
+            cand --scheme 'The signing scheme, or auto to pick it per request from the signature header'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --tolerance 'How far a signed timestamp may be from now, in either direction'
+            cand --max-body 'Bodies larger than this get 413'
+            cand --record 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)'
+            cand --forward-to 'Pass each accepted delivery on to exactly this URL and answer with its status and body'
+            cand --forward-timeout 'How long the forward target may take to answer before the sender gets 502'
+            cand --status 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)'
+            cand --fail-first 'Answer the first N attempts of each event id with 500; later attempts succeed'
+            cand --delay 'Wait this long before answering (to trip a sender''s timeout)'
+            cand --format 'human: a colored line per delivery; json: a JSON line per delivery (see the README)'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand --accept-invalid 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
+            cand --fsync 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
+            cand --dedupe 'Answer a repeat of an acknowledged event directly instead of forwarding it again'
+            cand -v 'Show each delivery''s headers and body too'
+            cand --verbose 'Show each delivery''s headers and body too'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'webhook;completions'= {
             cand --color 'When to color the output'
             cand -h 'Print help'
@@ -173,6 +204,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+            cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -187,6 +219,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;replay'= {
         }
         &'webhook;help;check'= {
+        }
+        &'webhook;help;listen'= {
         }
         &'webhook;help;completions'= {
         }

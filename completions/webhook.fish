@@ -35,6 +35,7 @@ complete -c webhook -n "__fish_webhook_needs_command" -f -a "secret" -d 'Print a
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_needs_command" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -s d -l data -d 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
@@ -189,16 +190,52 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l svix -d 'Stand
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme, or auto to pick it per request from the signature header' -r -f -a "auto\t'The scheme whose signature header the request carries'
+hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body'
+stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+standard\t'Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"'
+slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body'"
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
+base64\t'Standard base64 with padding'"
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 502' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see the README)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l accept-invalid -d 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fsync -d 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe -d 'Answer a repeat of an acknowledged event directly instead of forwarding it again'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -s v -l verbose -d 'Show each delivery\'s headers and body too'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

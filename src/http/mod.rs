@@ -3,5 +3,7 @@ pub mod body;
 pub mod client;
 pub mod header;
 pub mod key;
+pub mod problem;
 pub mod request;
+pub mod server;
 pub mod tls;

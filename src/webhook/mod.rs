@@ -5,6 +5,7 @@ pub mod deliver;
 pub mod delivery;
 pub mod hint;
 pub mod journal;
+pub mod listen;
 pub mod payload;
 pub mod raw_request;
 pub mod replay;

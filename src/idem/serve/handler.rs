@@ -10,6 +10,8 @@ use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use serde_json::json;
 
+use crate::http::problem::{json_response, problem};
+
 use super::Mode;
 use super::key::parse_key;
 use super::log::{RequestLine, RequestLog, RequestOutcome};
@@ -241,22 +243,6 @@ fn stored_response(stored: &StoredResponse) -> Response<Full<Bytes>> {
     if let Some(location) = stored.location.as_deref().and_then(|l| HeaderValue::from_str(l).ok()) {
         response.headers_mut().insert(LOCATION, location);
     }
-    response
-}
-
-fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response<Full<Bytes>> {
-    let mut response = Response::new(Full::new(Bytes::from(serde_json::to_vec(body).unwrap_or_default())));
-    *response.status_mut() = status;
-    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
-    response
-}
-
-/// An RFC 9457 problem document.
-pub fn problem(status: StatusCode, slug: &str, title: &str, detail: &str) -> Response<Full<Bytes>> {
-    let body =
-        json!({ "type": format!("/problems/{slug}"), "title": title, "status": status.as_u16(), "detail": detail });
-    let mut response = json_response(status, &body);
-    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/problem+json"));
     response
 }
 

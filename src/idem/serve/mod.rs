@@ -15,13 +15,10 @@ use std::time::Duration;
 
 use anyhow::Context;
 use hyper::service::service_fn;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
-use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
 
 use crate::exit::Outcome;
+use crate::http::server::ServerTask;
 use crate::output::{Format, Palette};
 use handler::AppState;
 
@@ -94,8 +91,7 @@ pub struct RunningServer {
     addr: SocketAddr,
     tls: bool,
     state: Arc<AppState>,
-    stop: Option<oneshot::Sender<()>>,
-    accept_loop: tokio::task::JoinHandle<()>,
+    task: ServerTask,
 }
 
 impl RunningServer {
@@ -117,17 +113,14 @@ impl RunningServer {
     }
 
     /// Stops accepting, lets requests in flight finish (up to a few seconds) and returns the counts.
-    pub async fn shutdown(mut self) -> Summary {
-        if let Some(stop) = self.stop.take() {
-            let _ = stop.send(());
-        }
-        let _ = (&mut self.accept_loop).await;
-        self.summary()
+    pub async fn shutdown(self) -> Summary {
+        let RunningServer { state, task, .. } = self;
+        task.stop().await;
+        let mut summary = state.log.summary();
+        summary.payments_created = state.ledger.count();
+        summary
     }
 }
-
-/// How long shutdown waits for requests in flight.
-const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Binds and starts serving. Without `log`, requests are only counted (in-process use).
 pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result<RunningServer> {
@@ -148,57 +141,12 @@ pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result
         ledger: payments::Ledger::default(),
         log,
     });
-    let (stop_sender, stop) = oneshot::channel();
-    let accept_loop = tokio::spawn(accept_loop(listener, tls, Arc::clone(&state), stop));
-    Ok(RunningServer { addr, tls: config.tls, state, stop: Some(stop_sender), accept_loop })
-}
-
-async fn accept_loop(
-    listener: TcpListener,
-    tls: Option<tokio_rustls::TlsAcceptor>,
-    state: Arc<AppState>,
-    mut stop: oneshot::Receiver<()>,
-) {
-    let graceful = GracefulShutdown::new();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    // A client that never finishes its headers must not hold a connection forever.
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(Duration::from_secs(30));
-    loop {
-        let (stream, _) = tokio::select! {
-            _ = &mut stop => break,
-            accepted = listener.accept() => match accepted {
-                Ok(accepted) => accepted,
-                Err(_) => {
-                    // Out of file descriptors and the like: back off instead of spinning.
-                    tokio::time::sleep(Duration::from_millis(50)).await;
-                    continue;
-                }
-            },
-        };
-        let _ = stream.set_nodelay(true);
-        let service_state = Arc::clone(&state);
-        let service = service_fn(move |request| handler::handle(Arc::clone(&service_state), request));
-        let builder = builder.clone();
-        let watcher = graceful.watcher();
-        let tls = tls.clone();
-        tokio::spawn(async move {
-            match tls {
-                Some(acceptor) => {
-                    // A failed handshake only concerns that client.
-                    if let Ok(stream) = acceptor.accept(stream).await {
-                        let connection = builder.serve_connection(TokioIo::new(stream), service);
-                        let _ = watcher.watch(connection.into_owned()).await;
-                    }
-                }
-                None => {
-                    let connection = builder.serve_connection(TokioIo::new(stream), service);
-                    let _ = watcher.watch(connection.into_owned()).await;
-                }
-            }
-        });
-    }
-    drop(listener);
-    let _ = tokio::time::timeout(DRAIN_TIMEOUT, graceful.shutdown()).await;
+    let service_state = Arc::clone(&state);
+    let task = ServerTask::spawn(listener, tls, move |_remote| {
+        let state = Arc::clone(&service_state);
+        service_fn(move |request| handler::handle(Arc::clone(&state), request))
+    });
+    Ok(RunningServer { addr, tls: config.tls, state, task })
 }
 
 /// Starts a quiet in-process server (requests counted, not printed).

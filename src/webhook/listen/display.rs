@@ -1,0 +1,403 @@
+//! Showing deliveries as they arrive, without ever slowing them down: handlers hand each line to
+//! a bounded queue and a printer thread writes them. When the terminal cannot keep up and the
+//! queue is full, handlers count the line instead of waiting, and the printer says every so often
+//! how many it skipped.
+use std::io::Write;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Local, SecondsFormat, Utc};
+use serde::Serialize;
+
+use crate::output::{Format, Palette, indent, render_body};
+use crate::webhook::journal::JournalBody;
+use crate::webhook::scheme::SchemeKind;
+
+/// Lines waiting for the printer; beyond this they are counted, not queued.
+const QUEUE: usize = 4096;
+/// How long a busy printer waits between batches: short enough to feel live, long enough that
+/// handlers never have to wake it.
+const BATCH_INTERVAL: Duration = Duration::from_millis(10);
+/// How often the printer reports skipped lines.
+const REPORT_EVERY: Duration = Duration::from_secs(1);
+
+/// One delivery, as `--format json` prints it (a line each, `"event":"delivery"`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DeliveryLine {
+    pub event: &'static str,
+    /// RFC 3339, UTC, milliseconds (the journal's `received_at`).
+    #[serde(rename = "time", serialize_with = "rfc3339")]
+    pub received: DateTime<Utc>,
+    pub remote: SocketAddr,
+    /// Always POST: other methods are rejected before they become deliveries.
+    pub method: &'static str,
+    pub path: String,
+    pub event_id: String,
+    pub event_type: Option<String>,
+    pub valid: bool,
+    pub scheme: Option<SchemeKind>,
+    pub reason_code: Option<&'static str>,
+    pub reason: Option<String>,
+    pub duplicate: bool,
+    pub attempt: u32,
+    pub status: u16,
+    pub failed_on_purpose: bool,
+    pub forward: Option<ForwardLine>,
+    pub journal_error: Option<String>,
+    pub body_bytes: usize,
+    pub latency_ms: f64,
+    /// With `-v` only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub headers: Option<Vec<(String, String)>>,
+    /// With `-v` only: `body`, or `body_base64` when it is not UTF-8.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub body: Option<JournalBody>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ForwardLine {
+    pub url: String,
+    /// The target's status; `None` when it could not be reached.
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub latency_ms: f64,
+}
+
+/// A request that was not a delivery (`"event":"rejected"`): wrong path or method, too large,
+/// unreadable.
+#[derive(Debug, Clone, Serialize)]
+pub struct RejectedLine {
+    pub event: &'static str,
+    #[serde(rename = "time", serialize_with = "rfc3339")]
+    pub received: DateTime<Utc>,
+    pub remote: SocketAddr,
+    pub method: String,
+    pub path: String,
+    pub status: u16,
+    pub reason: String,
+}
+
+fn rfc3339<S: serde::Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&time.to_rfc3339_opts(SecondsFormat::Millis, true))
+}
+
+enum Message {
+    Text(String),
+    Delivery(Box<DeliveryLine>),
+    Rejected(Box<RejectedLine>),
+    Stop,
+}
+
+/// The printer's front end, shared by every handler.
+pub struct Display {
+    sender: Option<SyncSender<Message>>,
+    not_shown: Arc<AtomicU64>,
+    verbose: bool,
+    printer: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
+}
+
+/// How the printer renders.
+#[derive(Debug, Clone, Copy)]
+pub struct Style {
+    pub format: Format,
+    pub palette: Palette,
+    pub verbose: bool,
+    /// Whether a journal holds what was not shown (for the "not shown" line).
+    pub journaling: bool,
+}
+
+impl Display {
+    /// Shows nothing (in-process listeners).
+    pub fn quiet() -> Display {
+        Display { sender: None, not_shown: Arc::default(), verbose: false, printer: std::sync::Mutex::new(None) }
+    }
+
+    /// Starts the printer thread, writing to stdout.
+    pub fn printing(style: Style) -> anyhow::Result<Display> {
+        let (sender, receiver) = sync_channel(QUEUE);
+        let not_shown = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&not_shown);
+        let printer = std::thread::Builder::new()
+            .name("listen-printer".into())
+            .spawn(move || print_until_stopped(receiver, &counted, style))
+            .map_err(|err| anyhow::anyhow!("cannot start the printer thread: {err}"))?;
+        Ok(Display {
+            sender: Some(sender),
+            not_shown,
+            verbose: style.verbose,
+            printer: std::sync::Mutex::new(Some(printer)),
+        })
+    }
+
+    pub fn is_quiet(&self) -> bool {
+        self.sender.is_none()
+    }
+
+    /// Whether lines carry headers and body (`-v`).
+    pub fn verbose(&self) -> bool {
+        self.verbose && !self.is_quiet()
+    }
+
+    /// Queues text that must not be skipped (the banner), waiting for room if need be.
+    pub fn text(&self, text: String) {
+        if let Some(sender) = &self.sender {
+            let _ = sender.send(Message::Text(text));
+        }
+    }
+
+    pub fn delivery(&self, line: DeliveryLine) {
+        self.offer(Message::Delivery(Box::new(line)));
+    }
+
+    pub fn rejected(&self, line: RejectedLine) {
+        self.offer(Message::Rejected(Box::new(line)));
+    }
+
+    /// Queues a line unless the queue is full, in which case it is only counted: a slow terminal
+    /// must never hold up an answer.
+    fn offer(&self, message: Message) {
+        if let Some(sender) = &self.sender {
+            if let Err(TrySendError::Full(_)) = sender.try_send(message) {
+                self.not_shown.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+
+    pub fn not_shown(&self) -> u64 {
+        self.not_shown.load(Ordering::Relaxed)
+    }
+
+    /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
+    pub fn finish(&self) {
+        if let Some(sender) = &self.sender {
+            let _ = sender.send(Message::Stop);
+        }
+        let printer = self.printer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        if let Some(printer) = printer {
+            let _ = printer.join();
+        }
+    }
+}
+
+fn print_until_stopped(receiver: Receiver<Message>, not_shown: &AtomicU64, style: Style) {
+    // Buffered, flushed once per batch: one write per burst instead of per line.
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let mut reported = 0;
+    let mut last_report = Instant::now();
+    let mut busy = false;
+    'printing: loop {
+        // While lines keep coming, poll at a short interval instead of parking on the channel:
+        // a parked printer costs every handler a wake-up (a futex syscall and a context switch)
+        // per line, which under load costs more than printing does.
+        let mut next = if busy {
+            std::thread::sleep(BATCH_INTERVAL);
+            receiver.try_recv().ok()
+        } else {
+            match receiver.recv_timeout(REPORT_EVERY) {
+                Ok(message) => Some(message),
+                Err(RecvTimeoutError::Timeout) => None,
+                Err(RecvTimeoutError::Disconnected) => break,
+            }
+        };
+        busy = next.is_some();
+        while let Some(message) = next {
+            let text = match message {
+                Message::Stop => break 'printing,
+                Message::Text(text) => text,
+                Message::Delivery(line) => render_delivery(&line, style),
+                Message::Rejected(line) => render_rejected(&line, style),
+            };
+            // A closed stdout must not take the listener down: the display is best effort.
+            let _ = writeln!(out, "{text}");
+            next = receiver.try_recv().ok();
+        }
+        if last_report.elapsed() >= REPORT_EVERY {
+            report_skipped(&mut out, not_shown, &mut reported, style);
+            last_report = Instant::now();
+        }
+        let _ = out.flush();
+    }
+    report_skipped(&mut out, not_shown, &mut reported, style);
+    let _ = out.flush();
+}
+
+/// `… 1234 more deliveries not shown (see the journal)`, for those skipped since the last report.
+fn report_skipped(out: &mut impl Write, not_shown: &AtomicU64, reported: &mut u64, style: Style) {
+    let total = not_shown.load(Ordering::Relaxed);
+    let skipped = total.saturating_sub(*reported);
+    if skipped == 0 {
+        return;
+    }
+    *reported = total;
+    let text = match style.format {
+        Format::Json => serde_json::json!({ "event": "not_shown", "count": skipped }).to_string(),
+        Format::Human => {
+            let noun = if skipped == 1 { "delivery" } else { "deliveries" };
+            let whereabouts = if style.journaling { "see the journal" } else { "the terminal could not keep up" };
+            style.palette.dim(&format!("… {skipped} more {noun} not shown ({whereabouts})"))
+        }
+    };
+    let _ = writeln!(out, "{text}");
+}
+
+fn clock(time: DateTime<Utc>) -> String {
+    time.with_timezone(&Local).format("%H:%M:%S%.3f").to_string()
+}
+
+/// `13:17:00.123 ✓ valid        payment.succeeded evt_1 → 200  forward 201 in 3.2ms`
+fn render_delivery(line: &DeliveryLine, style: Style) -> String {
+    if style.format == Format::Json {
+        return serde_json::to_string(line).unwrap_or_default();
+    }
+    let palette = style.palette;
+    let again = if line.attempt > 1 { format!(" #{}", line.attempt) } else { String::new() };
+    let (mark, paint): (String, fn(Palette, &str) -> String) = if !line.valid {
+        let accepted = (200..300).contains(&line.status);
+        (format!("✗ invalid{again}{}", if accepted { " (accepted)" } else { "" }), Palette::red)
+    } else if line.duplicate {
+        (format!("↺ duplicate{again}"), Palette::cyan)
+    } else {
+        (format!("✓ valid{again}"), Palette::green)
+    };
+    let mut text = format!(
+        "{} {} {} {} → {}",
+        palette.dim(&clock(line.received)),
+        paint(palette, &format!("{mark:<16}")),
+        line.event_type.as_deref().unwrap_or("-"),
+        line.event_id,
+        palette.status(line.status),
+    );
+    if line.failed_on_purpose {
+        text.push_str(&format!("  {}", palette.yellow("failing on purpose (--fail-first)")));
+    }
+    if let Some(forward) = &line.forward {
+        match (forward.status, &forward.error) {
+            (Some(status), _) => text.push_str(&format!(
+                "  forwarded: {} in {}",
+                palette.status(status),
+                crate::units::format_duration(
+                    Duration::try_from_secs_f64(forward.latency_ms / 1000.0).unwrap_or_default()
+                )
+            )),
+            (None, error) => text.push_str(&format!(
+                "  {} {}",
+                palette.red("forward failed:"),
+                error.as_deref().unwrap_or("no answer")
+            )),
+        }
+    }
+    if let Some(reason) = &line.reason {
+        text.push_str(&format!("  {reason}"));
+    }
+    if let Some(error) = &line.journal_error {
+        text.push_str(&format!("  {} {error}", palette.red("journal FAILED:")));
+    }
+    if let Some(headers) = &line.headers {
+        text.push_str(&format!("\n    {} {} from {}", line.method, line.path, line.remote));
+        for (name, value) in headers {
+            text.push_str(&format!("\n    {}: {value}", palette.dim(name)));
+        }
+    }
+    if let Some(body) = &line.body {
+        let rendered = match body.to_bytes() {
+            Ok(bytes) => render_body(&bytes),
+            Err(_) => "(unreadable body)".to_string(),
+        };
+        text.push('\n');
+        text.push_str(&indent(&rendered, 4));
+    }
+    text
+}
+
+/// `13:17:00.123 ✗ rejected     GET /hook → 405  only POST is accepted`
+fn render_rejected(line: &RejectedLine, style: Style) -> String {
+    if style.format == Format::Json {
+        return serde_json::to_string(line).unwrap_or_default();
+    }
+    let palette = style.palette;
+    format!(
+        "{} {} {} {} → {}  {}",
+        palette.dim(&clock(line.received)),
+        palette.yellow(&format!("{:<16}", "✗ rejected")),
+        line.method,
+        line.path,
+        palette.status(line.status),
+        line.reason
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn line() -> DeliveryLine {
+        DeliveryLine {
+            event: "delivery",
+            received: Utc::now(),
+            remote: SocketAddr::from(([127, 0, 0, 1], 1)),
+            method: "POST",
+            path: "/hook".into(),
+            event_id: "evt_1".into(),
+            event_type: Some("invoice.paid".into()),
+            valid: true,
+            scheme: Some(SchemeKind::Stripe),
+            reason_code: None,
+            reason: None,
+            duplicate: false,
+            attempt: 1,
+            status: 200,
+            failed_on_purpose: false,
+            forward: None,
+            journal_error: None,
+            body_bytes: 2,
+            latency_ms: 0.5,
+            headers: None,
+            body: None,
+        }
+    }
+
+    fn human() -> Style {
+        Style { format: Format::Human, palette: Palette::plain(), verbose: false, journaling: true }
+    }
+
+    #[test]
+    fn marks_tell_valid_duplicate_and_invalid_apart() {
+        assert!(render_delivery(&line(), human()).contains("✓ valid          invoice.paid evt_1 → 200"));
+        let duplicate = DeliveryLine { duplicate: true, attempt: 3, ..line() };
+        assert!(render_delivery(&duplicate, human()).contains("↺ duplicate #3"));
+        let invalid =
+            DeliveryLine { valid: false, status: 401, reason: Some("the signature does not match".into()), ..line() };
+        let text = render_delivery(&invalid, human());
+        assert!(text.contains("✗ invalid") && text.ends_with("→ 401  the signature does not match"), "{text}");
+    }
+
+    #[test]
+    fn json_lines_carry_details_only_when_verbose() {
+        let plain: serde_json::Value =
+            serde_json::from_str(&render_delivery(&line(), Style { format: Format::Json, ..human() })).unwrap();
+        assert_eq!(plain["event"], "delivery");
+        assert!(plain.get("headers").is_none() && plain.get("body").is_none());
+        let verbose = DeliveryLine {
+            headers: Some(vec![("a".into(), "b".into())]),
+            body: Some(JournalBody::from_bytes(b"{}")),
+            ..line()
+        };
+        let value: serde_json::Value =
+            serde_json::from_str(&render_delivery(&verbose, Style { format: Format::Json, ..human() })).unwrap();
+        assert_eq!(value["body"], "{}");
+        assert_eq!(value["headers"][0][1], "b");
+    }
+
+    #[test]
+    fn skipped_lines_are_reported_once() {
+        let counter = AtomicU64::new(5);
+        let mut reported = 0;
+        let mut out = Vec::new();
+        report_skipped(&mut out, &counter, &mut reported, human());
+        report_skipped(&mut out, &counter, &mut reported, human());
+        assert_eq!(String::from_utf8(out).unwrap(), "… 5 more deliveries not shown (see the journal)\n");
+    }
+}

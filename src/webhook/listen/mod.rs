@@ -1,0 +1,318 @@
+//! `webhook listen`: a local receiver that verifies each delivery's signature, de-duplicates by
+//! event id, journals every delivery before answering, forwards to the application under
+//! development, and misbehaves on purpose (`--status`, `--fail-first`, `--delay`) so a sender's
+//! retries can be tested. HTTP/1.1 and h2c on one port.
+//!
+//! In-process, for the demo and tests:
+//! ```no_run
+//! # async fn demo() -> anyhow::Result<()> {
+//! use idem::webhook::listen::{self, ListenConfig};
+//! use idem::webhook::scheme::SchemeKind;
+//! use idem::webhook::secret::Secret;
+//! let mut config = ListenConfig::local(Some(SchemeKind::Stripe), Secret::new(b"whsec_test".to_vec())?);
+//! config.fail_first = 1;
+//! let listener = listen::start(&config).await?;
+//! println!("send webhooks to {}", listener.url("/webhooks"));
+//! let summary = listener.shutdown().await;
+//! println!("{} received", summary.received);
+//! # Ok(()) }
+//! ```
+mod dedupe;
+mod display;
+mod forward;
+mod receive;
+mod signature;
+mod summary;
+
+pub use display::{DeliveryLine, ForwardLine, RejectedLine};
+pub use summary::{Summary, UNTYPED};
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use http::{StatusCode, Uri};
+use hyper::service::service_fn;
+use tokio::net::TcpListener;
+
+use crate::exit::Outcome;
+use crate::http::server::ServerTask;
+use crate::output::{Format, Palette};
+use crate::webhook::journal::JournalWriter;
+use crate::webhook::scheme::{SchemeKind, SchemeOptions};
+use crate::webhook::secret::Secret;
+use display::{Display, Style};
+use receive::Receiver;
+
+/// Everything `webhook listen` was told, as plain values.
+#[derive(Debug, Clone)]
+pub struct ListenConfig {
+    pub addr: SocketAddr,
+    /// Accept deliveries on this path only (others get 404); any path when `None`.
+    pub path: Option<String>,
+    /// The signing scheme; `None` detects it per request from the signature header.
+    pub scheme: Option<SchemeKind>,
+    pub scheme_options: SchemeOptions,
+    pub secret: Secret,
+    pub tolerance: Duration,
+    /// Record and answer invalid deliveries as if they were valid (and forward them).
+    pub accept_invalid: bool,
+    pub max_body: u64,
+    /// The journal: a JSON line per delivery, appended before answering.
+    pub record: Option<PathBuf>,
+    pub fsync: bool,
+    /// Pass valid deliveries on to exactly this URL and answer with its answer.
+    pub forward_to: Option<Uri>,
+    pub forward_timeout: Duration,
+    /// Do not forward an event that was already acknowledged; acknowledge the repeat directly.
+    pub dedupe: bool,
+    /// Answer accepted deliveries with this status.
+    pub status: Option<StatusCode>,
+    /// Answer the first N attempts of each event id with 500.
+    pub fail_first: u32,
+    /// Wait this long before answering.
+    pub delay: Duration,
+    pub output: Output,
+}
+
+/// Where deliveries are shown.
+#[derive(Debug, Clone, Copy)]
+pub enum Output {
+    /// Nowhere: only counted (in-process listeners).
+    Quiet,
+    /// A line per delivery on stdout, headers and body too with `verbose`.
+    Print { format: Format, palette: Palette, verbose: bool },
+}
+
+impl ListenConfig {
+    /// The defaults of `webhook listen` on a free loopback port, quiet: for the demo and tests.
+    pub fn local(scheme: Option<SchemeKind>, secret: Secret) -> ListenConfig {
+        ListenConfig {
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            path: None,
+            scheme,
+            scheme_options: SchemeOptions::default(),
+            secret,
+            tolerance: Duration::from_secs(300),
+            accept_invalid: false,
+            max_body: 1 << 20,
+            record: None,
+            fsync: false,
+            forward_to: None,
+            forward_timeout: Duration::from_secs(30),
+            dedupe: false,
+            status: None,
+            fail_first: 0,
+            delay: Duration::ZERO,
+            output: Output::Quiet,
+        }
+    }
+}
+
+/// A listener running on the current runtime.
+pub struct RunningListener {
+    addr: SocketAddr,
+    receiver: Arc<Receiver>,
+    task: ServerTask,
+}
+
+impl RunningListener {
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The URL of `path` on this listener.
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{path}", self.addr)
+    }
+
+    /// Counts so far.
+    pub fn summary(&self) -> Summary {
+        summary_of(&self.receiver)
+    }
+
+    /// Stops accepting, lets deliveries in flight finish (up to a few seconds), flushes the
+    /// journal to disk, prints what the display still holds, and returns the counts.
+    pub async fn shutdown(self) -> Summary {
+        let RunningListener { receiver, task, .. } = self;
+        task.stop().await;
+        let finishing = Arc::clone(&receiver);
+        let _ = tokio::task::spawn_blocking(move || {
+            if let Some(journal) = &finishing.journal {
+                // Best effort: every append already reached the kernel, this adds the disk.
+                let _ = journal.sync();
+            }
+            finishing.display.finish();
+        })
+        .await;
+        summary_of(&receiver)
+    }
+}
+
+fn summary_of(receiver: &Receiver) -> Summary {
+    let mut summary = receiver.counter.snapshot();
+    summary.not_shown = receiver.display.not_shown();
+    summary
+}
+
+/// Binds and starts receiving; the first line shown is the banner with the URL.
+pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
+    let verifier = signature::Verifier::new(config.scheme, config.scheme_options.clone(), config.secret.clone())?;
+    let journal = match &config.record {
+        Some(path) => Some(Arc::new(JournalWriter::open(path, config.fsync)?)),
+        None => None,
+    };
+    let forwarder = match &config.forward_to {
+        Some(target) => Some(forward::Forwarder::new(target.clone(), config.forward_timeout)?),
+        None => None,
+    };
+    let listener = TcpListener::bind(config.addr).await.with_context(|| {
+        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
+    })?;
+    let addr = listener.local_addr().context("cannot read the bound address")?;
+    let display = match config.output {
+        Output::Quiet => Display::quiet(),
+        Output::Print { format, palette, verbose } => {
+            Display::printing(Style { format, palette, verbose, journaling: journal.is_some() })?
+        }
+    };
+    // Queued before the first connection is accepted, so the banner is always the first line.
+    display.text(banner(config, addr, &verifier.describe()));
+    let receiver = Arc::new(Receiver {
+        path: config.path.clone(),
+        verifier,
+        tolerance: config.tolerance,
+        accept_invalid: config.accept_invalid,
+        max_body: config.max_body,
+        status: config.status,
+        fail_first: config.fail_first,
+        delay: config.delay,
+        dedupe: config.dedupe,
+        events: dedupe::EventTable::default(),
+        journal,
+        forwarder,
+        display,
+        counter: summary::Counter::default(),
+    });
+    let shared = Arc::clone(&receiver);
+    let task = ServerTask::spawn(listener, None, move |remote| {
+        let receiver = Arc::clone(&shared);
+        service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
+    });
+    Ok(RunningListener { addr, receiver, task })
+}
+
+/// `webhook listen`: receives until Ctrl-C, then prints the summary. Exits 1 when any delivery
+/// had an invalid signature (even if `--accept-invalid` answered it 2xx), 0 otherwise.
+pub async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
+    let stop = StopSignal::register()?;
+    let listener = start(&config).await?;
+    stop.wait().await;
+    let summary = listener.shutdown().await;
+    if let Output::Print { format, palette, .. } = config.output {
+        match format {
+            Format::Human => println!("\n{}", summary.render_human(palette)),
+            Format::Json => println!("{}", serde_json::json!({ "event": "summary", "summary": summary })),
+        }
+    }
+    Ok(if summary.invalid > 0 { Outcome::ProblemFound } else { Outcome::Holds })
+}
+
+/// Ctrl-C (SIGINT), or SIGTERM from a process manager or CI. Registered before the port is
+/// bound: a signal sent right after the banner appears must stop the listener cleanly, not kill
+/// it with the default handler.
+struct StopSignal {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignal {
+    #[cfg(unix)]
+    fn register() -> anyhow::Result<StopSignal> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(StopSignal {
+            interrupt: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
+            terminate: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn register() -> anyhow::Result<StopSignal> {
+        Ok(StopSignal {})
+    }
+
+    #[cfg(unix)]
+    async fn wait(mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    async fn wait(self) {
+        // Nothing else to wait for if the handler cannot be installed: stop at once.
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+/// The start-up lines: where to send webhooks first (tests read the port from it), then what the
+/// listener does with them.
+fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
+    let url = format!("http://{addr}{}", config.path.as_deref().unwrap_or("/"));
+    let Output::Print { format, palette, .. } = config.output else {
+        return String::new();
+    };
+    let misbehaviour = misbehaviour(config);
+    if format == Format::Json {
+        return serde_json::json!({
+            "event": "listening",
+            "url": url,
+            "addr": addr.to_string(),
+            "scheme": scheme,
+            "journal": config.record.as_ref().map(|path| path.display().to_string()),
+            "forward_to": config.forward_to.as_ref().map(ToString::to_string),
+            "misbehaviour": misbehaviour,
+        })
+        .to_string();
+    }
+    let mut lines = vec![format!(
+        "{} {url} (scheme {scheme}, tolerance {})",
+        palette.bold("webhook listen on"),
+        humantime::format_duration(config.tolerance)
+    )];
+    if let Some(path) = &config.record {
+        let durability = if config.fsync { ", fsync on every append" } else { "" };
+        lines.push(format!("journal: {}{durability}", path.display()));
+    }
+    if let Some(target) = &config.forward_to {
+        let dedupe = if config.dedupe { " (duplicates answered here, not forwarded)" } else { "" };
+        lines.push(format!("forwarding to {target}{dedupe}"));
+    }
+    if !misbehaviour.is_empty() {
+        lines.push(format!("{} {}", palette.yellow("misbehaving on purpose:"), misbehaviour.join(", ")));
+    }
+    lines.push(palette.dim("Ctrl-C stops the listener and prints a summary"));
+    lines.join("\n")
+}
+
+fn misbehaviour(config: &ListenConfig) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(status) = config.status {
+        parts.push(format!("every answer is {}", status.as_u16()));
+    }
+    if config.fail_first > 0 {
+        parts.push(format!("the first {} attempt(s) of each event get 500", config.fail_first));
+    }
+    if !config.delay.is_zero() {
+        parts.push(format!("answers wait {}", crate::units::format_duration(config.delay)));
+    }
+    if config.accept_invalid {
+        parts.push("invalid signatures are accepted".to_string());
+    }
+    parts
+}

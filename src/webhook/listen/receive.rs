@@ -1,0 +1,336 @@
+//! One request, start to finish: route it, read the body, check the signature, count the
+//! attempt, decide the answer (misbehaving on purpose or forwarding), journal it, show it, answer.
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use chrono::{DateTime, SecondsFormat, Utc};
+use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
+use http::request::Parts;
+use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+
+use super::dedupe::{Attempt, Envelope, EventTable, event_id};
+use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
+use super::forward::{Forwarded, Forwarder};
+use super::signature::{Checked, Verifier};
+use super::summary::{Counted, Counter};
+use crate::http::problem::{json_response, problem};
+use crate::webhook::journal::{JournalBody, JournalRecord, JournalVerdict, JournalWriter};
+
+/// Headers that name the event type, for schemes that carry it outside the body.
+const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];
+
+/// Everything a request needs, built once at start-up and shared by every connection.
+pub struct Receiver {
+    pub path: Option<String>,
+    pub verifier: Verifier,
+    pub tolerance: Duration,
+    pub accept_invalid: bool,
+    pub max_body: u64,
+    pub status: Option<StatusCode>,
+    pub fail_first: u32,
+    pub delay: Duration,
+    pub dedupe: bool,
+    pub events: EventTable,
+    pub journal: Option<Arc<JournalWriter>>,
+    pub forwarder: Option<Forwarder>,
+    pub display: Display,
+    pub counter: Counter,
+}
+
+/// The request as it arrived, for the journal and the display.
+struct Arrival {
+    received: DateTime<Utc>,
+    started: Instant,
+    remote: SocketAddr,
+    method: Method,
+    path: String,
+}
+
+impl Arrival {
+    fn time(&self) -> String {
+        self.received.to_rfc3339_opts(SecondsFormat::Millis, true)
+    }
+}
+
+pub async fn handle(
+    receiver: Arc<Receiver>,
+    remote: SocketAddr,
+    request: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (parts, body) = request.into_parts();
+    let arrival = Arrival {
+        received: Utc::now(),
+        started: Instant::now(),
+        remote,
+        method: parts.method.clone(),
+        path: parts.uri.path_and_query().map_or_else(|| "/".to_string(), |path| path.as_str().to_string()),
+    };
+    if let Some(expected) = &receiver.path {
+        if parts.uri.path() != expected {
+            let reason = format!("this listener receives webhooks on {expected} only");
+            let response = problem(StatusCode::NOT_FOUND, "not-found", "Not found", &reason);
+            return Ok(reject(&receiver, &arrival, response, reason));
+        }
+    }
+    if parts.method != Method::POST {
+        let reason = "webhooks are POSTed; only POST is accepted".to_string();
+        let mut response = problem(StatusCode::METHOD_NOT_ALLOWED, "method-not-allowed", "Method not allowed", &reason);
+        response.headers_mut().insert(ALLOW, HeaderValue::from_static("POST"));
+        return Ok(reject(&receiver, &arrival, response, reason));
+    }
+    let too_large = || {
+        let reason = format!("the body is larger than the {} bytes --max-body allows", receiver.max_body);
+        (problem(StatusCode::PAYLOAD_TOO_LARGE, "too-large", "Body too large", &reason), reason)
+    };
+    let declared = parts.headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > receiver.max_body) {
+        let (response, reason) = too_large();
+        return Ok(reject(&receiver, &arrival, response, reason));
+    }
+    let limit = usize::try_from(receiver.max_body).unwrap_or(usize::MAX);
+    let body = match Limited::new(body, limit).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(err) if err.is::<http_body_util::LengthLimitError>() => {
+            let (response, reason) = too_large();
+            return Ok(reject(&receiver, &arrival, response, reason));
+        }
+        Err(err) => {
+            // A client that hung up mid-body or sent broken chunked encoding.
+            let reason = format!("the body could not be read: {err}");
+            let response = problem(StatusCode::BAD_REQUEST, "unreadable-body", "Unreadable body", &reason);
+            return Ok(reject(&receiver, &arrival, response, reason));
+        }
+    };
+    Ok(deliver(&receiver, arrival, parts, body).await)
+}
+
+/// What was decided for a delivery before it is journaled.
+struct Decision {
+    response: Response<Full<Bytes>>,
+    forwarded: Option<Forwarded>,
+    failed_on_purpose: bool,
+}
+
+async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
+    let checked = receiver.verifier.check(&parts.headers, &body, receiver.tolerance);
+    let envelope = Envelope::read(&body);
+    let event_id = event_id(checked.delivery_id.clone(), &envelope, &body);
+    let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
+    let attempt = receiver.events.register(&event_id);
+    let decision = decide(receiver, &parts, &body, &checked, &event_id, attempt).await;
+    let mut response = decision.response;
+
+    // Journal before answering: whatever the sender sees acknowledged is on file.
+    let details = receiver.journal.is_some() || receiver.display.verbose();
+    let headers = if details { header_pairs(&parts.headers) } else { Vec::new() };
+    let journal_body = if details { Some(JournalBody::from_bytes(&body)) } else { None };
+    let mut journal_error = None;
+    if let Some(journal) = &receiver.journal {
+        let record = JournalRecord {
+            received_at: arrival.time(),
+            remote: Some(arrival.remote.to_string()),
+            method: arrival.method.to_string(),
+            path: arrival.path.clone(),
+            headers: headers.clone(),
+            body: journal_body.clone().unwrap_or_else(|| JournalBody::from_bytes(&body)),
+            verdict: JournalVerdict {
+                valid: checked.failure.is_none(),
+                scheme: checked.scheme.map(|kind| kind.to_string()),
+                reason: checked.failure.as_ref().map(|failure| failure.reason.clone()),
+            },
+            event_id: event_id.clone(),
+            event_type: event_type.clone(),
+            duplicate: attempt.duplicate,
+            attempt: attempt.number,
+            status: response.status().as_u16(),
+        };
+        if let Err(err) = append(journal, record).await {
+            let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
+            response = problem(StatusCode::INTERNAL_SERVER_ERROR, "journal-failed", "Journal failed", &reason);
+            journal_error = Some(reason);
+        }
+    }
+    let status = response.status();
+    if status.is_success() {
+        receiver.events.acknowledge(&event_id);
+    }
+    if !receiver.delay.is_zero() {
+        tokio::time::sleep(receiver.delay).await;
+    }
+
+    receiver.counter.delivery(Counted {
+        valid: checked.failure.is_none(),
+        duplicate: attempt.duplicate,
+        forwarded: decision.forwarded.as_ref().map(|forwarded| matches!(forwarded, Forwarded::Answered { .. })),
+        failed_on_purpose: decision.failed_on_purpose,
+        journaled: receiver.journal.as_ref().map(|_| journal_error.is_none()),
+        event_type: event_type.as_deref(),
+    });
+    if !receiver.display.is_quiet() {
+        let verbose = receiver.display.verbose();
+        receiver.display.delivery(DeliveryLine {
+            event: "delivery",
+            received: arrival.received,
+            remote: arrival.remote,
+            method: "POST",
+            path: arrival.path,
+            event_id,
+            event_type,
+            valid: checked.failure.is_none(),
+            scheme: checked.scheme,
+            reason_code: checked.failure.as_ref().map(|failure| failure.code),
+            reason: checked.failure.map(|failure| failure.reason),
+            duplicate: attempt.duplicate,
+            attempt: attempt.number,
+            status: status.as_u16(),
+            failed_on_purpose: decision.failed_on_purpose,
+            forward: decision.forwarded.map(|forwarded| forward_line(receiver, &forwarded)),
+            journal_error,
+            body_bytes: body.len(),
+            latency_ms: crate::units::millis(arrival.started.elapsed()),
+            headers: verbose.then_some(headers),
+            body: if verbose { journal_body } else { None },
+        });
+    }
+    response
+}
+
+/// The answer, in order of precedence: refuse an invalid signature (unless `--accept-invalid`),
+/// fail the first attempts on purpose (`--fail-first`), acknowledge a duplicate without passing it
+/// on (`--dedupe`), forward (`--forward-to`), else acknowledge. `--status` replaces the status of
+/// the last three.
+async fn decide(
+    receiver: &Receiver,
+    parts: &Parts,
+    body: &Bytes,
+    checked: &Checked,
+    event_id: &str,
+    attempt: Attempt,
+) -> Decision {
+    let answer = |response| Decision { response, forwarded: None, failed_on_purpose: false };
+    if let Some(failure) = checked.failure.as_ref().filter(|_| !receiver.accept_invalid) {
+        let detail = format!("{}; the delivery was recorded but not accepted", failure.reason);
+        return answer(problem(StatusCode::UNAUTHORIZED, "invalid-signature", "Invalid signature", &detail));
+    }
+    if attempt.number <= receiver.fail_first {
+        let detail = format!(
+            "failing on purpose: attempt {} of event {event_id}, and --fail-first {} fails the first {} of each event",
+            attempt.number, receiver.fail_first, receiver.fail_first
+        );
+        let response = problem(StatusCode::INTERNAL_SERVER_ERROR, "failing-on-purpose", "Failing on purpose", &detail);
+        return Decision { response, forwarded: None, failed_on_purpose: true };
+    }
+    let forwarder = receiver.forwarder.as_ref().filter(|_| !(attempt.duplicate && receiver.dedupe));
+    let Some(forwarder) = forwarder else {
+        return answer(acknowledgement(receiver.status.unwrap_or(StatusCode::OK), event_id, attempt));
+    };
+    let forwarded = forwarder.forward(&parts.method, &parts.headers, body.clone()).await;
+    let mut response = match &forwarded {
+        Forwarded::Answered { status, content_type, body, .. } => {
+            let mut response = Response::new(Full::new(body.clone()));
+            *response.status_mut() = *status;
+            if let Some(content_type) = content_type {
+                response.headers_mut().insert(CONTENT_TYPE, content_type.clone());
+            }
+            response
+        }
+        Forwarded::Failed { error, .. } => {
+            let detail = format!("the forward target {} did not answer: {error}", forwarder.target());
+            problem(StatusCode::BAD_GATEWAY, "forward-failed", "Forward target down", &detail)
+        }
+    };
+    if let Some(status) = receiver.status {
+        *response.status_mut() = status;
+    }
+    Decision { response, forwarded: Some(forwarded), failed_on_purpose: false }
+}
+
+/// `{"received":true,"event_id":…,"attempt":…,"duplicate":…}`, or no body for statuses that
+/// cannot carry one.
+fn acknowledgement(status: StatusCode, event_id: &str, attempt: Attempt) -> Response<Full<Bytes>> {
+    if status == StatusCode::NO_CONTENT || status == StatusCode::NOT_MODIFIED {
+        let mut response = Response::new(Full::new(Bytes::new()));
+        *response.status_mut() = status;
+        return response;
+    }
+    json_response(
+        status,
+        &Acknowledgement { received: true, event_id, attempt: attempt.number, duplicate: attempt.duplicate },
+    )
+}
+
+/// The body of an acknowledgement; a struct rather than `json!` so answering allocates little.
+#[derive(serde::Serialize)]
+struct Acknowledgement<'a> {
+    received: bool,
+    event_id: &'a str,
+    attempt: u32,
+    duplicate: bool,
+}
+
+/// Appends on the runtime when the write only reaches the kernel (microseconds, batched with the
+/// other deliveries in flight), and on the
+/// blocking pool when it waits for the disk, so `--fsync` never stalls other connections.
+async fn append(journal: &Arc<JournalWriter>, record: JournalRecord) -> std::io::Result<()> {
+    if !journal.fsyncs() {
+        return journal.append_async(&record).await;
+    }
+    let journal = Arc::clone(journal);
+    tokio::task::spawn_blocking(move || journal.append(&record))
+        .await
+        .unwrap_or_else(|err| Err(std::io::Error::other(format!("the journal writer failed: {err}"))))
+}
+
+fn reject(
+    receiver: &Receiver,
+    arrival: &Arrival,
+    response: Response<Full<Bytes>>,
+    reason: String,
+) -> Response<Full<Bytes>> {
+    receiver.counter.rejected();
+    if !receiver.display.is_quiet() {
+        receiver.display.rejected(RejectedLine {
+            event: "rejected",
+            received: arrival.received,
+            remote: arrival.remote,
+            method: arrival.method.to_string(),
+            path: arrival.path.clone(),
+            status: response.status().as_u16(),
+            reason,
+        });
+    }
+    response
+}
+
+fn forward_line(receiver: &Receiver, forwarded: &Forwarded) -> ForwardLine {
+    let url = receiver.forwarder.as_ref().map(|forwarder| forwarder.target().to_string()).unwrap_or_default();
+    let latency_ms = crate::units::millis(forwarded.latency());
+    match forwarded {
+        Forwarded::Answered { status, .. } => {
+            ForwardLine { url, status: Some(status.as_u16()), error: None, latency_ms }
+        }
+        Forwarded::Failed { error, .. } => ForwardLine { url, status: None, error: Some(error.clone()), latency_ms },
+    }
+}
+
+fn header_event_type(headers: &HeaderMap) -> Option<String> {
+    EVENT_TYPE_HEADERS
+        .iter()
+        .find_map(|name| headers.get(*name))
+        .and_then(|value| value.to_str().ok())
+        .filter(|value| !value.is_empty())
+        .map(str::to_string)
+}
+
+/// Every header in order, names lower-case; a value that is not UTF-8 is kept lossily.
+fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
+    headers
+        .iter()
+        .map(|(name, value)| (name.as_str().to_string(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
+        .collect()
+}

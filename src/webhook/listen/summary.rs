@@ -1,0 +1,171 @@
+//! The counts a listener keeps while it runs and prints when it stops.
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde::Serialize;
+
+use crate::output::Palette;
+
+/// The key for deliveries whose event type is unknown.
+pub const UNTYPED: &str = "(none)";
+
+/// What the listener saw. Deliveries are POSTs whose body was read and checked (each one is
+/// journaled); rejected requests are the others (wrong path or method, too large, unreadable).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    pub received: u64,
+    pub valid: u64,
+    pub invalid: u64,
+    pub duplicates: u64,
+    /// Deliveries the forward target answered (whatever its status).
+    pub forwarded: u64,
+    /// Deliveries the forward target did not answer (answered 502).
+    pub forward_failed: u64,
+    /// Attempts answered 500 by `--fail-first`.
+    pub failed_on_purpose: u64,
+    pub rejected: u64,
+    pub journaled: u64,
+    pub journal_errors: u64,
+    /// Lines the printer skipped because the terminal could not keep up.
+    pub not_shown: u64,
+    /// Deliveries per event type; those without one count under `(none)`.
+    pub by_event_type: BTreeMap<String, u64>,
+}
+
+/// One delivery's contribution to the counts.
+pub struct Counted<'a> {
+    pub valid: bool,
+    pub duplicate: bool,
+    pub forwarded: Option<bool>,
+    pub failed_on_purpose: bool,
+    pub journaled: Option<bool>,
+    pub event_type: Option<&'a str>,
+}
+
+#[derive(Default)]
+pub struct Counter {
+    summary: Mutex<Summary>,
+}
+
+impl Counter {
+    pub fn delivery(&self, counted: Counted<'_>) {
+        let mut summary = self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        summary.received += 1;
+        if counted.valid {
+            summary.valid += 1;
+        } else {
+            summary.invalid += 1;
+        }
+        summary.duplicates += u64::from(counted.duplicate);
+        match counted.forwarded {
+            Some(true) => summary.forwarded += 1,
+            Some(false) => summary.forward_failed += 1,
+            None => {}
+        }
+        summary.failed_on_purpose += u64::from(counted.failed_on_purpose);
+        match counted.journaled {
+            Some(true) => summary.journaled += 1,
+            Some(false) => summary.journal_errors += 1,
+            None => {}
+        }
+        let event_type = counted.event_type.unwrap_or(UNTYPED);
+        match summary.by_event_type.get_mut(event_type) {
+            Some(count) => *count += 1,
+            None => {
+                summary.by_event_type.insert(event_type.to_string(), 1);
+            }
+        }
+    }
+
+    pub fn rejected(&self) {
+        self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).rejected += 1;
+    }
+
+    pub fn snapshot(&self) -> Summary {
+        self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+    }
+}
+
+impl Summary {
+    /// For example:
+    /// ```text
+    /// summary: 12 deliveries: 9 valid, 3 invalid, 2 duplicates, 4 forwarded, 1 failed on purpose; 1 rejected request
+    ///   by event type: invoice.paid 4, payment.succeeded 5, (none) 3
+    ///   journal: 12 lines
+    /// ```
+    pub fn render_human(&self, palette: Palette) -> String {
+        let mut parts = vec![format!("{} valid", self.valid), format!("{} invalid", self.invalid)];
+        parts.push(plural(self.duplicates, "duplicate", "duplicates"));
+        if self.forwarded + self.forward_failed > 0 {
+            parts.push(format!("{} forwarded", self.forwarded));
+        }
+        if self.forward_failed > 0 {
+            parts.push(format!("{} not forwarded (target down)", self.forward_failed));
+        }
+        if self.failed_on_purpose > 0 {
+            parts.push(format!("{} failed on purpose", self.failed_on_purpose));
+        }
+        let mut text = format!(
+            "{} {}: {}; {}",
+            palette.bold("summary:"),
+            plural(self.received, "delivery", "deliveries"),
+            parts.join(", "),
+            plural(self.rejected, "rejected request", "rejected requests"),
+        );
+        if !self.by_event_type.is_empty() {
+            let mut types: Vec<(&String, &u64)> = self.by_event_type.iter().collect();
+            // Most frequent first; the untyped ones last.
+            types.sort_by_key(|(name, count)| (name.as_str() == UNTYPED, std::cmp::Reverse(**count)));
+            let listed: Vec<String> = types.iter().map(|(name, count)| format!("{name} {count}")).collect();
+            text.push_str(&format!("\n  by event type: {}", listed.join(", ")));
+        }
+        if self.journaled + self.journal_errors > 0 {
+            text.push_str(&format!("\n  journal: {}", plural(self.journaled, "line", "lines")));
+            if self.journal_errors > 0 {
+                text.push_str(&palette.red(&format!(", {} FAILED to append (answered 500)", self.journal_errors)));
+            }
+        }
+        if self.not_shown > 0 {
+            text.push_str(&format!(
+                "\n  {} not shown (the terminal could not keep up)",
+                plural(self.not_shown, "delivery", "deliveries")
+            ));
+        }
+        text
+    }
+}
+
+fn plural(count: u64, one: &str, many: &str) -> String {
+    format!("{count} {}", if count == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_add_up_and_render() {
+        let counter = Counter::default();
+        let delivery = |valid, duplicate, event_type| Counted {
+            valid,
+            duplicate,
+            forwarded: Some(true),
+            failed_on_purpose: false,
+            journaled: Some(true),
+            event_type,
+        };
+        counter.delivery(delivery(true, false, Some("invoice.paid")));
+        counter.delivery(delivery(true, true, Some("invoice.paid")));
+        counter.delivery(delivery(false, false, None));
+        counter.rejected();
+        let summary = counter.snapshot();
+        assert_eq!((summary.received, summary.valid, summary.invalid, summary.duplicates), (3, 2, 1, 1));
+        let text = summary.render_human(Palette::plain());
+        assert!(
+            text.starts_with("summary: 3 deliveries: 2 valid, 1 invalid, 1 duplicate, 3 forwarded; 1 rejected request"),
+            "{text}"
+        );
+        assert!(text.contains("by event type: invoice.paid 2, (none) 1"), "{text}");
+        assert!(text.contains("journal: 3 lines"), "{text}");
+    }
+}
