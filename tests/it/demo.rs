@@ -15,5 +15,8 @@ fn the_demo_runs_to_completion_and_shows_both_outcomes() {
         .stdout(predicate::str::contains("every required check passed"))
         .stdout(predicate::str::contains("FAIL concurrent-once"))
         .stdout(predicate::str::contains("FAIL retry-replays"))
+        .stdout(predicate::str::contains("attempt 2/5  200 OK"))
+        .stdout(predicate::str::contains("acknowledged as a duplicate"))
+        .stdout(predicate::str::contains("401 Unauthorized"))
         .stdout(predicate::str::contains("Your turn"));
 }

@@ -3,6 +3,7 @@
 mod check;
 mod race;
 mod retries;
+mod webhooks;
 
 use std::io::Write;
 
@@ -45,6 +46,7 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     let outcome = retries::run(&mut narrator).await?;
     let outcome = outcome.and(race::run(&mut narrator).await?);
     let outcome = outcome.and(check::run(&mut narrator).await?);
+    let outcome = outcome.and(webhooks::run(&mut narrator).await?);
     narrator.heading("Your turn")?;
     narrator.say("Point the same commands at your own API:")?;
     narrator.command(
@@ -55,6 +57,11 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     )?;
     narrator
         .command("idem check https://api.example.com/v1/payments -d @payment.json --format junit > idem-check.xml")?;
+    narrator.say("And at your webhook receiver, or in front of it while you build it:")?;
+    narrator.command("webhook check https://app.example.com/webhooks --scheme stripe --secret-file whsec.txt")?;
+    narrator.command(
+        "webhook listen --scheme stripe --secret-file whsec.txt --record deliveries.jsonl --forward-to http://127.0.0.1:3000/webhooks",
+    )?;
     narrator.say(
         "Or practise against the reference server: `idem serve` (add `--mode naive` or `--mode none` to see the bugs).",
     )?;
