@@ -8,6 +8,7 @@ mod serve;
 mod support;
 mod webhook_check;
 mod webhook_cli;
+mod webhook_end_to_end;
 mod webhook_listen;
 mod webhook_malformed;
 mod webhook_properties;

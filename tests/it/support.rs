@@ -5,6 +5,9 @@
 use std::sync::OnceLock;
 
 use idem::idem::serve::{self, RunningServer, ServeConfig};
+use idem::webhook::listen::{self, ListenConfig, RunningListener, Summary as ListenSummary};
+use idem::webhook::scheme::SchemeKind;
+use idem::webhook::secret::Secret;
 
 /// One runtime for every in-process server of the test binary.
 pub fn runtime() -> &'static tokio::runtime::Runtime {
@@ -180,4 +183,53 @@ pub fn webhook_vectors() -> serde_json::Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors/webhook-signatures.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
     serde_json::from_str(&text).expect("the vectors file is JSON")
+}
+
+/// The Standard Webhooks example secret the listener tests sign with.
+pub const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+pub fn secret() -> Secret {
+    Secret::new(SECRET.as_bytes().to_vec()).unwrap()
+}
+
+/// An in-process listener, shut down when dropped.
+pub struct Listener {
+    running: Option<RunningListener>,
+}
+
+impl Listener {
+    pub fn start(config: ListenConfig) -> Listener {
+        let running = runtime().block_on(listen::start(&config)).expect("start the listener");
+        Listener { running: Some(running) }
+    }
+
+    pub fn with(scheme: SchemeKind, adjust: impl FnOnce(&mut ListenConfig)) -> Listener {
+        let mut config = ListenConfig::local(Some(scheme), secret());
+        adjust(&mut config);
+        Listener::start(config)
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        self.running.as_ref().unwrap().url(path)
+    }
+
+    pub fn addr(&self) -> std::net::SocketAddr {
+        self.running.as_ref().unwrap().local_addr()
+    }
+
+    pub fn summary(&self) -> ListenSummary {
+        self.running.as_ref().unwrap().summary()
+    }
+
+    pub fn shutdown(mut self) -> ListenSummary {
+        runtime().block_on(self.running.take().unwrap().shutdown())
+    }
+}
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        if let Some(running) = self.running.take() {
+            runtime().block_on(running.shutdown());
+        }
+    }
 }

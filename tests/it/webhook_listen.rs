@@ -12,60 +12,11 @@ use http::{HeaderName, HeaderValue, Request, StatusCode};
 use idem::http::client::{ClientOptions, Exchange, HttpClient};
 use idem::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use idem::webhook::journal::{JournalRecord, read_journal};
-use idem::webhook::listen::{self, ListenConfig, RunningListener, Summary};
+use idem::webhook::listen::ListenConfig;
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
-use idem::webhook::secret::Secret;
 use serde_json::Value;
 
-use crate::support::{CustomServer, Reply, dead_port, runtime, webhook};
-
-const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
-
-fn secret() -> Secret {
-    Secret::new(SECRET.as_bytes().to_vec()).unwrap()
-}
-
-/// An in-process listener, shut down when dropped.
-struct Listener {
-    running: Option<RunningListener>,
-}
-
-impl Listener {
-    fn start(config: ListenConfig) -> Listener {
-        let running = runtime().block_on(listen::start(&config)).expect("start the listener");
-        Listener { running: Some(running) }
-    }
-
-    fn with(scheme: SchemeKind, adjust: impl FnOnce(&mut ListenConfig)) -> Listener {
-        let mut config = ListenConfig::local(Some(scheme), secret());
-        adjust(&mut config);
-        Listener::start(config)
-    }
-
-    fn url(&self, path: &str) -> String {
-        self.running.as_ref().unwrap().url(path)
-    }
-
-    fn addr(&self) -> std::net::SocketAddr {
-        self.running.as_ref().unwrap().local_addr()
-    }
-
-    fn summary(&self) -> Summary {
-        self.running.as_ref().unwrap().summary()
-    }
-
-    fn shutdown(mut self) -> Summary {
-        runtime().block_on(self.running.take().unwrap().shutdown())
-    }
-}
-
-impl Drop for Listener {
-    fn drop(&mut self) {
-        if let Some(running) = self.running.take() {
-            runtime().block_on(running.shutdown());
-        }
-    }
-}
+use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, runtime, secret, webhook};
 
 /// A delivery signed with `kind`, as a provider would send it.
 struct Signed {
