@@ -632,3 +632,44 @@ fn usage_errors_exit_2_and_name_the_problem() {
         .code(2)
         .stderr(predicates::str::contains("--scheme standard"));
 }
+
+#[test]
+fn concurrent_copies_are_duplicates_and_with_dedupe_only_one_is_forwarded() {
+    let hits = Arc::new(Mutex::new(0));
+    let counter = Arc::clone(&hits);
+    // A slow application, so the copies arrive while the first is still being forwarded.
+    let target = CustomServer::start_async(move |_| {
+        *counter.lock().unwrap() += 1;
+        Box::pin(async {
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            Reply::json(200, "{}")
+        })
+    });
+    let forward_to = target.url("/");
+    let listener = Listener::with(SchemeKind::Stripe, |config| {
+        config.forward_to = Some(forward_to.parse().unwrap());
+        config.dedupe = true;
+    });
+    let delivery = stripe_event("evt_together", "a");
+    let url = listener.url("/");
+    let copies: Vec<_> = (0..5)
+        .map(|_| {
+            let mut request = Request::post(&url).body(delivery.body.clone()).unwrap();
+            for (name, value) in &delivery.headers {
+                request.headers_mut().append(name.clone(), value.clone());
+            }
+            let client = client(false);
+            runtime().spawn(async move { client.send(request).await })
+        })
+        .collect();
+    let mut statuses: Vec<u16> =
+        copies.into_iter().map(|copy| runtime().block_on(copy).unwrap().unwrap().status.as_u16()).collect();
+    statuses.sort();
+    assert_eq!(statuses, [200, 409, 409, 409, 409], "one forwarded, the copies told to retry");
+    assert_eq!(*hits.lock().unwrap(), 1, "the application saw the event once");
+    // After the first is acknowledged, a retry is a plain duplicate: acknowledged, not forwarded.
+    assert_eq!(post(&url, &delivery).status, StatusCode::OK);
+    assert_eq!(*hits.lock().unwrap(), 1);
+    let summary = listener.shutdown();
+    assert_eq!((summary.received, summary.duplicates), (6, 5));
+}

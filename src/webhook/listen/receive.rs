@@ -13,7 +13,7 @@ use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 
-use super::dedupe::{Attempt, Envelope, EventTable, event_id};
+use super::dedupe::{Attempt, Claim, Envelope, EventTable, event_id};
 use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
 use super::signature::{Checked, Verifier};
@@ -121,7 +121,10 @@ async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Byte
     let envelope = Envelope::read(&body);
     let event_id = event_id(checked.delivery_id.clone(), &envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
-    let attempt = receiver.events.register(&event_id);
+    let valid = checked.failure.is_none() || receiver.accept_invalid;
+    let status_accepts = receiver.status.is_none_or(|status| status.is_success());
+    let attempt = receiver.events.register(&event_id, |number| valid && number > receiver.fail_first && status_accepts);
+    let claim = Claim::new(&receiver.events, &event_id, attempt);
     let decision = decide(receiver, &parts, &body, &checked, &event_id, attempt).await;
     let mut response = decision.response;
 
@@ -156,9 +159,7 @@ async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Byte
         }
     }
     let status = response.status();
-    if status.is_success() {
-        receiver.events.acknowledge(&event_id);
-    }
+    claim.finish(status.is_success());
     if !receiver.delay.is_zero() {
         tokio::time::sleep(receiver.delay).await;
     }
@@ -224,6 +225,15 @@ async fn decide(
         );
         let response = problem(StatusCode::INTERNAL_SERVER_ERROR, "failing-on-purpose", "Failing on purpose", &detail);
         return Decision { response, forwarded: None, failed_on_purpose: true };
+    }
+    if attempt.original_in_flight && receiver.dedupe && receiver.forwarder.is_some() {
+        // The first delivery is still being passed on and may yet fail: acknowledging this copy
+        // could lose the event, forwarding it would process it twice. The sender should retry.
+        let detail =
+            format!("the first delivery of event {event_id} is still being processed; retry after it completes");
+        let mut response = problem(StatusCode::CONFLICT, "delivery-in-progress", "Delivery in progress", &detail);
+        response.headers_mut().insert(http::header::RETRY_AFTER, http::HeaderValue::from_static("1"));
+        return answer(response);
     }
     let forwarder = receiver.forwarder.as_ref().filter(|_| !(attempt.duplicate && receiver.dedupe));
     let Some(forwarder) = forwarder else {
