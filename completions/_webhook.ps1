@@ -142,6 +142,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('--resign', '--resign', [CompletionResultType]::ParameterName, 'Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)')
             [CompletionResult]::new('--verbatim', '--verbatim', [CompletionResultType]::ParameterName, 'Send the recorded headers unchanged, stale signature included, to check that the receiver refuses a replay (needs no secret)')
+            [CompletionResult]::new('--include-invalid', '--include-invalid', [CompletionResultType]::ParameterName, 'With re-signing, also replay deliveries the listener recorded as invalid (they become valid)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

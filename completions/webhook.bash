@@ -393,7 +393,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -134,6 +134,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
             cand --resign 'Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)'
             cand --verbatim 'Send the recorded headers unchanged, stale signature included, to check that the receiver refuses a replay (needs no secret)'
+            cand --include-invalid 'With re-signing, also replay deliveries the listener recorded as invalid (they become valid)'
             cand -k 'Accept any TLS certificate (self-signed local receivers)'
             cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
             cand -h 'Print help (see more with ''--help'')'

@@ -163,6 +163,7 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l resign -d 'Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l verbatim -d 'Send the recorded headers unchanged, stale signature included, to check that the receiver refuses a replay (needs no secret)'
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l include-invalid -d 'With re-signing, also replay deliveries the listener recorded as invalid (they become valid)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s V -l version -d 'Print version'

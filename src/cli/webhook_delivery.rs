@@ -177,6 +177,10 @@ pub struct ReplayArgs {
     #[arg(long, value_name = "ID", help_heading = "Replay")]
     pub id: Vec<String>,
 
+    /// With re-signing, also replay deliveries the listener recorded as invalid (they become valid)
+    #[arg(long, conflicts_with = "verbatim", help_heading = "Replay")]
+    pub include_invalid: bool,
+
     /// Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s
     #[arg(long, value_name = "N/UNIT", value_parser = parse_rate, help_heading = "Replay")]
     pub rate: Option<Rate>,
@@ -206,6 +210,7 @@ impl ReplayArgs {
             url,
             signing,
             filter: Filter { event_types: self.event_type, ids: self.id },
+            include_invalid: self.include_invalid,
             rate: self.rate,
             delivery: self.delivery.into_options()?,
             format: self.format,

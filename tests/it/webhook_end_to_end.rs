@@ -135,3 +135,39 @@ fn a_recorded_journal_replays_byte_for_byte_resigned_or_verbatim() {
         }
     }
 }
+
+#[test]
+fn re_signing_skips_recorded_forgeries_unless_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.jsonl");
+    let recorder = Listener::with(SchemeKind::Standard, |config| config.record = Some(journal.clone()));
+    send(&recorder.url("/hook"), &[]);
+    let forged = webhook()
+        .env("WEBHOOK_SECRET", "whsec_c29tZXRoaW5nIGVsc2UgZW50aXJlbHk=")
+        .args(["send", &recorder.url("/hook"), "--scheme", "standard", "-d", "{}", "--max-attempts", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(forged.status.code(), Some(1), "the forgery is refused");
+    recorder.shutdown();
+
+    let target = Listener::with(SchemeKind::Standard, |_| {});
+    let output = webhook()
+        .env("WEBHOOK_SECRET", SECRET)
+        .args(["replay", journal.to_str().unwrap(), &target.url("/hook"), "--scheme", "standard", "--format", "json"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!((report["selected"].as_u64(), report["skipped_invalid"].as_u64()), (Some(1), Some(1)));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("skipped 1 deliveries recorded with an invalid signature")
+    );
+
+    let output = webhook()
+        .env("WEBHOOK_SECRET", SECRET)
+        .args(["replay", journal.to_str().unwrap(), &target.url("/hook"), "--scheme", "standard", "--include-invalid"])
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(target.shutdown().valid, 3, "with --include-invalid the forgery is re-signed and accepted");
+}

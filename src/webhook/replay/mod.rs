@@ -39,6 +39,8 @@ pub struct ReplayConfig {
     pub url: Uri,
     pub signing: ReplaySigning,
     pub filter: Filter,
+    /// Re-sign deliveries the listener recorded as invalid too (they would become valid).
+    pub include_invalid: bool,
     pub rate: Option<Rate>,
     pub delivery: DeliverOptions,
     pub format: Format,
@@ -57,6 +59,9 @@ pub struct ReplayReport {
     /// Entries in the file, and how many the filters kept.
     pub entries: usize,
     pub selected: usize,
+    /// Entries the filters kept but that were recorded with an invalid signature and skipped,
+    /// because re-signing them would turn a forgery into a valid delivery (`--include-invalid`).
+    pub skipped_invalid: usize,
     pub delivered: usize,
     /// Entries not attempted because an earlier one was answered 410 Gone.
     pub not_attempted: usize,
@@ -81,13 +86,29 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         eprintln!("warning: {warning}");
     }
     let total = entries.len();
-    let selected: Vec<Entry> = entries.into_iter().filter(|entry| config.filter.keeps(entry)).collect();
+    let mut selected: Vec<Entry> = entries.into_iter().filter(|entry| config.filter.keeps(entry)).collect();
+    let matched = selected.len();
+    let resigning = matches!(config.signing, ReplaySigning::Resign { .. });
+    if resigning && !config.include_invalid {
+        selected.retain(|entry| entry.recorded_valid != Some(false));
+    }
+    let skipped_invalid = matched - selected.len();
+    if skipped_invalid > 0 {
+        eprintln!(
+            "note: skipped {skipped_invalid} deliveries recorded with an invalid signature: re-signing would make them \
+             valid (--include-invalid replays them anyway, --verbatim replays them as they were)"
+        );
+    }
     if selected.is_empty() {
+        let why = match (total, matched) {
+            (0, _) => "",
+            (_, 0) => " and the filters (--event-type, --id) matched none",
+            _ => " and every one the filters kept was recorded as invalid",
+        };
         anyhow::bail!(
-            "nothing to replay: {} holds {total} entr{}{}",
+            "nothing to replay: {} holds {total} entr{}{why}",
             config.file.display(),
             if total == 1 { "y" } else { "ies" },
-            if total > 0 { " and the filters (--event-type, --id) matched none" } else { "" }
         );
     }
     let (mode, scheme) = match config.signing {
@@ -149,14 +170,16 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
                 scheme,
                 entries: total,
                 selected: selected.len(),
+                skipped_invalid,
                 delivered,
                 not_attempted,
                 outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
                 warning,
                 deliveries,
             };
-            serde_json::to_writer_pretty(&mut stdout, &report)?;
-            writeln!(stdout)?;
+            // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
+            let document = serde_json::to_string_pretty(&report)?;
+            writeln!(stdout, "{document}")?;
         }
         Format::Human => {
             let mut summary = format!("replayed {} of {total} entries: {delivered} delivered", selected.len());

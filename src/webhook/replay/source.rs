@@ -27,6 +27,8 @@ pub struct Entry {
     pub headers: Option<HeaderMap>,
     pub event_id: Option<String>,
     pub event_type: Option<String>,
+    /// Whether the listener found the recorded signature valid; `None` for an event line.
+    pub recorded_valid: Option<bool>,
 }
 
 /// How entries are signed.
@@ -78,6 +80,7 @@ pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, Option<String>)>
                 headers: None,
                 event_id: text("id"),
                 event_type: text("type"),
+                recorded_valid: None,
             }
         };
         entries.push(entry);
@@ -104,6 +107,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
         headers: Some(headers),
         event_id: Some(record.event_id),
         event_type: record.event_type,
+        recorded_valid: Some(record.verdict.valid),
     })
 }
 
