@@ -2,6 +2,7 @@
 pub mod body;
 pub mod client;
 pub mod header;
+pub mod hop_by_hop;
 pub mod key;
 pub mod problem;
 pub mod request;

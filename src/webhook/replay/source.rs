@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use bytes::Bytes;
-use http::header::{CONNECTION, CONTENT_LENGTH, HOST};
 use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::Value;
 
+use crate::http::hop_by_hop::message_headers;
 use crate::webhook::deliver::{Message, Signing, default_headers};
 use crate::webhook::delivery::fresh_id;
 use crate::webhook::journal::{JournalRecord, read_json_lines_with_text};
@@ -99,7 +99,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
             .with_context(|| format!("the recorded value of `{name}` cannot be sent in a header"))?;
         headers.append(name, value);
     }
-    strip_hop_by_hop(&mut headers);
+    let headers = message_headers(&headers);
     Ok(Entry {
         line,
         method,
@@ -109,38 +109,6 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
         event_type: record.event_type,
         recorded_valid: Some(record.verdict.valid),
     })
-}
-
-/// Removes what belongs to the recorded connection rather than the message (RFC 9110 §7.6.1):
-/// hop-by-hop headers and those the Connection header names, plus Host and Content-Length, which
-/// the client sets for the new request.
-fn strip_hop_by_hop(headers: &mut HeaderMap) {
-    let named: Vec<HeaderName> = headers
-        .get_all(CONNECTION)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .filter_map(|token| HeaderName::from_bytes(token.trim().as_bytes()).ok())
-        .collect();
-    const HOP_BY_HOP: [&str; 9] = [
-        "connection",
-        "keep-alive",
-        "proxy-connection",
-        "proxy-authenticate",
-        "proxy-authorization",
-        "te",
-        "trailer",
-        "transfer-encoding",
-        "upgrade",
-    ];
-    for name in HOP_BY_HOP {
-        headers.remove(name);
-    }
-    for name in named {
-        headers.remove(name);
-    }
-    headers.remove(HOST);
-    headers.remove(CONTENT_LENGTH);
 }
 
 /// Every scheme's signature header: an old signature left beside the new one could be picked up
