@@ -19,6 +19,7 @@ mod error;
 pub mod github;
 pub mod hmac;
 mod mac;
+mod provider_body;
 mod received;
 pub mod shopify;
 pub mod slack;
@@ -177,7 +178,7 @@ pub trait Scheme: fmt::Debug + Send + Sync {
 pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
     match kind {
         SchemeKind::Hmac => Box::new(hmac::GenericHmac::new(options.hmac.clone())),
-        SchemeKind::Github => Box::new(github::Github),
+        SchemeKind::Github => Box::new(github::github()),
         SchemeKind::Stripe => Box::new(stripe::Stripe),
         SchemeKind::Standard => Box::new(if options.svix {
             standard::StandardWebhooks::svix()
@@ -185,7 +186,7 @@ pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
             standard::StandardWebhooks::standard()
         }),
         SchemeKind::Slack => Box::new(slack::Slack),
-        SchemeKind::Shopify => Box::new(shopify::Shopify),
+        SchemeKind::Shopify => Box::new(shopify::shopify()),
     }
 }
 
@@ -196,9 +197,9 @@ fn candidates(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
         Box::new(standard::StandardWebhooks::standard()),
         Box::new(standard::StandardWebhooks::svix()),
         Box::new(stripe::Stripe),
-        Box::new(github::Github),
+        Box::new(github::github()),
         Box::new(slack::Slack),
-        Box::new(shopify::Shopify),
+        Box::new(shopify::shopify()),
         Box::new(hmac::GenericHmac::new(options.hmac.clone())),
     ]
 }

@@ -1,0 +1,61 @@
+//! The shape GitHub and Shopify share: an HMAC over the raw body alone in one header, the
+//! delivery id and the event type in headers of their own, no timestamp. One implementation,
+//! configured by each provider's file with its header names and encoding.
+use http::{HeaderMap, HeaderName, HeaderValue};
+
+use super::hmac::BodySignature;
+use super::received::conclude;
+use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
+use crate::webhook::delivery::Delivery;
+
+#[derive(Debug, Clone)]
+pub struct BodySignedProvider {
+    pub(super) kind: SchemeKind,
+    pub(super) signature: BodySignature<'static>,
+    /// Carries the delivery id receivers de-duplicate on.
+    pub(super) delivery_header: HeaderName,
+    /// Carries the event type, when the delivery has one.
+    pub(super) event_header: HeaderName,
+}
+
+impl Scheme for BodySignedProvider {
+    fn kind(&self) -> SchemeKind {
+        self.kind
+    }
+
+    fn is_timestamped(&self) -> bool {
+        false
+    }
+
+    fn signature_header(&self) -> HeaderName {
+        self.signature.header.clone()
+    }
+
+    fn delivery_id_header(&self) -> Option<HeaderName> {
+        Some(self.delivery_header.clone())
+    }
+
+    fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
+        let mut headers = vec![
+            (self.signature.header.clone(), self.signature.header_value(key, &delivery.body)?),
+            (self.delivery_header.clone(), to_header_value("delivery id", &self.delivery_header, delivery.id.clone())?),
+        ];
+        if let Some(event) = &delivery.event {
+            headers
+                .push((self.event_header.clone(), to_header_value("event type", &self.event_header, event.clone())?));
+        }
+        Ok(headers)
+    }
+
+    fn verify(
+        &self,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let matched = self.signature.matches(headers, body, key)?;
+        conclude(window, None, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers) })
+    }
+}
