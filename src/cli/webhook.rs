@@ -341,36 +341,20 @@ pub fn main() -> i32 {
 }
 
 pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
-    let mut stdout = std::io::stdout().lock();
+    let palette = Palette::for_stdout(cli.color);
+    // send, replay, check and listen print from other tasks or threads as they go, so they take
+    // stdout themselves; the others write their one answer through a lock.
     match cli.command {
-        WebhookCommand::Sign(args) => sign::run(args.into_config()?, &mut stdout),
-        WebhookCommand::Verify(args) => verify::run(args.into_config(Palette::for_stdout(cli.color))?, &mut stdout),
-        WebhookCommand::Secret(args) => secret::print_new(args.scheme, &mut stdout),
-        WebhookCommand::Send(args) => {
-            let config = args.into_config(Palette::for_stdout(cli.color))?;
-            // The command prints as it goes, from several tasks: it takes stdout itself.
-            drop(stdout);
-            block_on(send::run(config))
-        }
-        WebhookCommand::Replay(args) => {
-            let config = args.into_config(Palette::for_stdout(cli.color))?;
-            drop(stdout);
-            block_on(replay::run(config))
-        }
-        WebhookCommand::Check(args) => {
-            let config = args.into_config(Palette::for_stdout(cli.color))?;
-            drop(stdout);
-            block_on(check::run(config))
-        }
-        WebhookCommand::Listen(args) => {
-            let config = args.into_config(Palette::for_stdout(cli.color))?;
-            // The listener prints from its own thread; this lock would block it.
-            drop(stdout);
-            block_on(listen::run(config))
-        }
+        WebhookCommand::Sign(args) => sign::run(args.into_config()?, &mut std::io::stdout().lock()),
+        WebhookCommand::Verify(args) => verify::run(args.into_config(palette)?, &mut std::io::stdout().lock()),
+        WebhookCommand::Secret(args) => secret::print_new(args.scheme, &mut std::io::stdout().lock()),
+        WebhookCommand::Send(args) => block_on(send::run(args.into_config(palette)?)),
+        WebhookCommand::Replay(args) => block_on(replay::run(args.into_config(palette)?)),
+        WebhookCommand::Check(args) => block_on(check::run(args.into_config(palette)?)),
+        WebhookCommand::Listen(args) => block_on(listen::run(args.into_config(palette)?)),
         WebhookCommand::Completions { shell } => {
             use std::io::Write;
-            stdout.write_all(&crate::cli::completions::generate(shell, WebhookCli::command()))?;
+            std::io::stdout().write_all(&crate::cli::completions::generate(shell, WebhookCli::command()))?;
             Ok(Outcome::Holds)
         }
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 use idem::idem::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
-use crate::support::{CustomServer, Reply, TestServer, idem};
+use crate::support::{CustomServer, Reply, TestServer, idem, suite_evidence, suite_outcomes};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
@@ -16,13 +16,7 @@ fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
     let output = idem().args(["check", url, "-d", PAYMENT, "--format", "json"]).args(extra).output().unwrap();
     let report: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
-    let outcomes = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c["outcome"].as_str().unwrap().to_string()))
-        .collect();
-    (output.status.code().unwrap(), outcomes, report)
+    (output.status.code().unwrap(), suite_outcomes(&report), report)
 }
 
 fn expect(outcomes: &HashMap<String, String>, expected: &[(&str, &str)]) {
@@ -30,11 +24,6 @@ fn expect(outcomes: &HashMap<String, String>, expected: &[(&str, &str)]) {
         assert_eq!(outcomes.get(*id).map(String::as_str), Some(*outcome), "check {id}: {outcomes:?}");
     }
     assert_eq!(outcomes.len(), expected.len(), "{outcomes:?}");
-}
-
-fn evidence(report: &Value, id: &str) -> String {
-    let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
-    check["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect::<Vec<_>>().join("\n")
 }
 
 #[test]
@@ -81,7 +70,7 @@ fn naive_mode_is_caught_by_the_concurrency_check_with_the_duplicate_ids() {
         ],
     );
     assert_eq!(code, 1);
-    let concurrent = evidence(&report, "concurrent-once");
+    let concurrent = suite_evidence(&report, "concurrent-once");
     assert!(concurrent.matches("pay_").count() >= 2, "the duplicate ids are named: {concurrent}");
 }
 
@@ -203,7 +192,7 @@ fn a_server_that_replays_the_old_answer_for_another_body_fails_the_mismatch_chec
         ],
     );
     assert_eq!(code, 1);
-    assert!(evidence(&report, "mismatch-rejected").contains("the old response was replayed"));
+    assert!(suite_evidence(&report, "mismatch-rejected").contains("the old response was replayed"));
 }
 
 #[test]
@@ -250,7 +239,7 @@ fn a_server_that_rejects_a_mismatch_with_400_only_warns() {
         ],
     );
     assert_eq!(code, 0, "an advisory warning does not fail the suite");
-    assert!(evidence(&report, "mismatch-is-422").contains("400"));
+    assert!(suite_evidence(&report, "mismatch-is-422").contains("400"));
 }
 
 #[test]
@@ -260,7 +249,7 @@ fn an_endpoint_without_ids_skips_what_depends_on_them() {
     assert_eq!(outcomes["create"], "fail");
     assert_eq!(outcomes["retry-replays"], "skip");
     assert_eq!(outcomes["concurrent-once"], "skip");
-    assert!(evidence(&report, "create").contains("--id-field"));
+    assert!(suite_evidence(&report, "create").contains("--id-field"));
     assert_eq!(code, 1);
 }
 

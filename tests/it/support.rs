@@ -233,3 +233,19 @@ impl Drop for Listener {
         }
     }
 }
+
+/// The outcome of every check in a suite's `--format json` report, by check id.
+pub fn suite_outcomes(report: &serde_json::Value) -> std::collections::HashMap<String, String> {
+    report["checks"]
+        .as_array()
+        .expect("a checks array")
+        .iter()
+        .map(|c| (c["id"].as_str().unwrap().to_string(), c["outcome"].as_str().unwrap().to_string()))
+        .collect()
+}
+
+/// One check's evidence lines, joined.
+pub fn suite_evidence(report: &serde_json::Value, id: &str) -> String {
+    let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
+    check["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect::<Vec<_>>().join("\n")
+}

@@ -8,7 +8,7 @@ use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use idem::webhook::secret::Secret;
 use serde_json::Value;
 
-use crate::support::{CustomServer, Reply, dead_port, webhook};
+use crate::support::{CustomServer, Reply, dead_port, suite_evidence, suite_outcomes, webhook};
 
 /// A Standard Webhooks secret (whsec_ + base64), which every other scheme takes as raw bytes.
 const SECRET: &str = crate::webhook_send::STANDARD_SECRET;
@@ -64,13 +64,7 @@ fn check(url: &str, kind: &str, format: &str) -> (i32, String) {
 fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
     let (code, stdout) = check(url, kind, "json");
     let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
-    let outcomes = report["checks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| (c["id"].as_str().unwrap().to_string(), c["outcome"].as_str().unwrap().to_string()))
-        .collect();
-    (code, outcomes, report)
+    (code, suite_outcomes(&report), report)
 }
 
 const IDS: [&str; 9] = [
@@ -94,11 +88,6 @@ fn expect(outcomes: &HashMap<String, String>, except: &[(&str, &str)]) {
     assert_eq!(outcomes.len(), IDS.len(), "{outcomes:?}");
 }
 
-fn evidence(report: &Value, id: &str) -> String {
-    let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
-    check["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect::<Vec<_>>().join("\n")
-}
-
 #[test]
 fn a_correct_receiver_passes_every_check() {
     let server = receiver(SchemeKind::Stripe, Flaws::default());
@@ -107,7 +96,7 @@ fn a_correct_receiver_passes_every_check() {
     assert_eq!(code, 0);
     assert_eq!(report["suite"], "webhook check");
     assert_eq!(report["passed"], true);
-    assert!(evidence(&report, "stale-timestamp-rejected").contains("signed 10m00s ago → 401 Unauthorized"));
+    assert!(suite_evidence(&report, "stale-timestamp-rejected").contains("signed 10m00s ago → 401 Unauthorized"));
 }
 
 #[test]
@@ -119,7 +108,7 @@ fn a_scheme_without_timestamps_skips_the_timestamp_checks_with_the_reason() {
         &[("stale-timestamp-rejected", "skip"), ("future-timestamp-rejected", "skip"), ("replay-rejected", "skip")],
     );
     assert_eq!(code, 0);
-    assert!(evidence(&report, "replay-rejected").contains("--scheme hmac signs no timestamp"));
+    assert!(suite_evidence(&report, "replay-rejected").contains("--scheme hmac signs no timestamp"));
 }
 
 #[test]
@@ -138,7 +127,7 @@ fn a_receiver_that_accepts_any_signature_fails_every_rejection() {
         ],
     );
     assert_eq!(code, 1);
-    assert!(evidence(&report, "missing-signature-rejected").contains("without Stripe-Signature → 200 OK"));
+    assert!(suite_evidence(&report, "missing-signature-rejected").contains("without Stripe-Signature → 200 OK"));
 }
 
 #[test]
@@ -158,7 +147,7 @@ fn a_receiver_that_answers_a_duplicate_with_500_fails_duplicate_accepted() {
     let (code, outcomes, report) = check_json(&server.url("/hook"), "slack");
     expect(&outcomes, &[("duplicate-accepted", "fail")]);
     assert_eq!(code, 1);
-    assert!(evidence(&report, "duplicate-accepted").contains("500 Internal Server Error"));
+    assert!(suite_evidence(&report, "duplicate-accepted").contains("500 Internal Server Error"));
 }
 
 #[test]
@@ -175,7 +164,7 @@ fn a_slow_receiver_gets_an_advisory_warning_and_still_passes() {
         ],
     );
     assert_eq!(code, 0, "advisory warnings do not fail the suite");
-    assert!(evidence(&report, "fast-ack").contains("Slack allows 3.00s, GitHub 10.00s"));
+    assert!(suite_evidence(&report, "fast-ack").contains("Slack allows 3.00s, GitHub 10.00s"));
 }
 
 #[test]
