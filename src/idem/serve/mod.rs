@@ -124,7 +124,9 @@ impl RunningServer {
 
 /// Binds and starts serving. Without `log`, requests are only counted (in-process use).
 pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result<RunningServer> {
-    let listener = TcpListener::bind(config.addr).await.with_context(|| format!("cannot listen on {}", config.addr))?;
+    let listener = TcpListener::bind(config.addr).await.with_context(|| {
+        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
+    })?;
     let addr = listener.local_addr().context("cannot read the bound address")?;
     let tls = if config.tls {
         let (server_config, _) = crate::http::tls::self_signed_server_config()?;
