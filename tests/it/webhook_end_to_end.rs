@@ -171,3 +171,17 @@ fn re_signing_skips_recorded_forgeries_unless_asked() {
     assert!(output.status.success());
     assert_eq!(target.shutdown().valid, 3, "with --include-invalid the forgery is re-signed and accepted");
 }
+
+#[test]
+fn a_listener_slower_than_the_timeout_is_retried_then_given_up() {
+    let listener = Listener::with(SchemeKind::Standard, |config| config.delay = std::time::Duration::from_secs(1));
+    let (code, report) = send(&listener.url("/hook"), &["--timeout", "100ms", "--max-attempts", "2"]);
+    assert_eq!(code, 1, "{report:#}");
+    let attempts = report["deliveries"][0]["attempts"].as_array().unwrap();
+    assert_eq!(attempts.len(), 2);
+    for attempt in attempts {
+        assert_eq!(attempt["status"], Value::Null);
+        let error = attempt["error"].as_str().unwrap();
+        assert!(error.contains("100ms"), "the timeout is named: {error}");
+    }
+}
