@@ -43,19 +43,40 @@ pub fn finish(result: anyhow::Result<Outcome>) -> i32 {
 }
 
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain()
-        .any(|cause| cause.downcast_ref::<io::Error>().is_some_and(|io_err| io_err.kind() == io::ErrorKind::BrokenPipe))
+    err.chain().any(|cause| {
+        let io_kind = cause.downcast_ref::<io::Error>().map(io::Error::kind);
+        // serde_json's writer wraps the io::Error without exposing it as a source.
+        let json_kind = || cause.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind);
+        io_kind.or_else(json_kind) == Some(io::ErrorKind::BrokenPipe)
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    struct ClosedPipe;
+
+    impl io::Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from(io::ErrorKind::BrokenPipe))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
     #[test]
     fn broken_pipe_is_a_quiet_success() {
         let err = anyhow::Error::new(io::Error::from(io::ErrorKind::BrokenPipe)).context("writing");
         assert_eq!(finish(Err(err)), 0);
         assert_eq!(finish(Err(anyhow::anyhow!("boom"))), 2);
+        let json = serde_json::to_writer(ClosedPipe, &[1, 2, 3]).unwrap_err();
+        assert_eq!(
+            finish(Err(anyhow::Error::new(json))),
+            0,
+            "serde_json hides the io::Error; it is still a closed pipe"
+        );
         assert_eq!(finish(Ok(Outcome::ProblemFound)), 1);
     }
 }
