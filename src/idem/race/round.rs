@@ -234,7 +234,7 @@ fn report(
                 }
                 Err(err) => Observed::failed(err.clone()),
             },
-            latency_ms: answer.latency.map(|l| l.as_secs_f64() * 1e3),
+            latency_ms: answer.latency.map(crate::units::millis),
         })
         .collect();
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
@@ -265,7 +265,7 @@ fn report(
         release: release.map(|r| ReleaseRecord {
             writes: r.writes,
             bytes: r.bytes,
-            spread_us: r.spread.as_secs_f64() * 1e6,
+            spread_us: r.spread.as_nanos() as f64 / 1_000.0,
         }),
         latency_spread_ms,
     }
