@@ -150,6 +150,14 @@ pub fn header_display_name(name: &str) -> String {
         .join("-")
 }
 
+/// Writes a line to stdout, ignoring a closed or failing stdout: a server's banner and shutdown
+/// summary are best effort, and `println!` would panic on a closed pipe (`idem serve | head`).
+pub fn print_best_effort(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
+}
+
 /// Indents every line of `text` by `spaces`.
 pub fn indent(text: &str, spaces: usize) -> String {
     let pad = " ".repeat(spaces);

@@ -4,6 +4,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use anyhow::Context;
 use http::{Request, Response};
 use hyper::body::{Body, Incoming};
 use hyper::service::Service;
@@ -107,4 +108,44 @@ async fn accept_loop<F, S, B>(
     }
     drop(listener);
     let _ = tokio::time::timeout(DRAIN_TIMEOUT, graceful.shutdown()).await;
+}
+
+/// Ctrl-C (SIGINT), or SIGTERM from a process manager or CI. Registered before the port is
+/// bound: a signal sent right after the banner appears must stop the server cleanly, not kill it
+/// with the default handler.
+pub struct StopSignal {
+    #[cfg(unix)]
+    interrupt: tokio::signal::unix::Signal,
+    #[cfg(unix)]
+    terminate: tokio::signal::unix::Signal,
+}
+
+impl StopSignal {
+    #[cfg(unix)]
+    pub fn register() -> anyhow::Result<StopSignal> {
+        use tokio::signal::unix::{SignalKind, signal};
+        Ok(StopSignal {
+            interrupt: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
+            terminate: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
+        })
+    }
+
+    #[cfg(not(unix))]
+    pub fn register() -> anyhow::Result<StopSignal> {
+        Ok(StopSignal {})
+    }
+
+    #[cfg(unix)]
+    pub async fn wait(mut self) {
+        tokio::select! {
+            _ = self.interrupt.recv() => {}
+            _ = self.terminate.recv() => {}
+        }
+    }
+
+    #[cfg(not(unix))]
+    pub async fn wait(self) {
+        // Nothing else to wait for if the handler cannot be installed: stop at once.
+        let _ = tokio::signal::ctrl_c().await;
+    }
 }

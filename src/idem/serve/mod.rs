@@ -19,7 +19,8 @@ use tokio::net::TcpListener;
 
 use crate::exit::Outcome;
 use crate::http::server::ServerTask;
-use crate::output::{Format, Palette};
+use crate::http::server::StopSignal;
+use crate::output::{Format, Palette, print_best_effort};
 use handler::AppState;
 
 /// How the server handles idempotency keys.
@@ -158,6 +159,7 @@ pub async fn start_quiet(config: &ServeConfig) -> anyhow::Result<RunningServer> 
 
 /// `idem serve`: serves until Ctrl-C, then prints the summary.
 pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
+    let stop = StopSignal::register()?;
     let (log, writer) = log::RequestLog::printing(config.log_format, config.palette);
     let server = start(&config, log).await?;
     let palette = config.palette;
@@ -170,31 +172,31 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     };
     match config.log_format {
         Format::Human => {
-            println!(
+            print_best_effort(&format!(
                 "{} {} (mode {}, work {})",
                 palette.bold("idem serve listening on"),
                 banner.url,
                 config.mode.as_str(),
                 crate::units::format_duration(config.work)
-            );
+            ));
             if let Some(warning) = config.mode.warning() {
-                println!("{} {warning}", palette.red("WARNING:"));
+                print_best_effort(&format!("{} {warning}", palette.red("WARNING:")));
             }
-            println!("{}", palette.dim("Ctrl-C stops the server and prints a summary"));
+            print_best_effort(&palette.dim("Ctrl-C stops the server and prints a summary"));
         }
-        Format::Json => println!(
-            "{}",
-            serde_json::json!({ "event": "listening", "server": banner, "warning": config.mode.warning() })
+        Format::Json => print_best_effort(
+            &serde_json::json!({ "event": "listening", "server": banner, "warning": config.mode.warning() })
+                .to_string(),
         ),
     }
-    tokio::signal::ctrl_c().await.context("cannot wait for Ctrl-C")?;
+    stop.wait().await;
     let summary = server.shutdown().await;
     // The server's request log is dropped with the server state once every connection is done;
     // wait for the writer to print what it holds before the summary.
     let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
     match config.log_format {
-        Format::Human => println!("\n{}", summary.render_human(palette)),
-        Format::Json => println!("{}", serde_json::json!({ "event": "summary", "summary": summary })),
+        Format::Human => print_best_effort(&format!("\n{}", summary.render_human(palette))),
+        Format::Json => print_best_effort(&serde_json::json!({ "event": "summary", "summary": summary }).to_string()),
     }
     Ok(Outcome::Holds)
 }

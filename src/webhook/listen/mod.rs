@@ -38,8 +38,8 @@ use hyper::service::service_fn;
 use tokio::net::TcpListener;
 
 use crate::exit::Outcome;
-use crate::http::server::ServerTask;
-use crate::output::{Format, Palette};
+use crate::http::server::{ServerTask, StopSignal};
+use crate::output::{Format, Palette, print_best_effort};
 use crate::webhook::journal::JournalWriter;
 use crate::webhook::scheme::{SchemeKind, SchemeOptions};
 use crate::webhook::secret::Secret;
@@ -213,51 +213,13 @@ pub async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
     let summary = listener.shutdown().await;
     if let Output::Print { format, palette, .. } = config.output {
         match format {
-            Format::Human => println!("\n{}", summary.render_human(palette)),
-            Format::Json => println!("{}", serde_json::json!({ "event": "summary", "summary": summary })),
+            Format::Human => print_best_effort(&format!("\n{}", summary.render_human(palette))),
+            Format::Json => {
+                print_best_effort(&serde_json::json!({ "event": "summary", "summary": summary }).to_string())
+            }
         }
     }
     Ok(if summary.invalid > 0 { Outcome::ProblemFound } else { Outcome::Holds })
-}
-
-/// Ctrl-C (SIGINT), or SIGTERM from a process manager or CI. Registered before the port is
-/// bound: a signal sent right after the banner appears must stop the listener cleanly, not kill
-/// it with the default handler.
-struct StopSignal {
-    #[cfg(unix)]
-    interrupt: tokio::signal::unix::Signal,
-    #[cfg(unix)]
-    terminate: tokio::signal::unix::Signal,
-}
-
-impl StopSignal {
-    #[cfg(unix)]
-    fn register() -> anyhow::Result<StopSignal> {
-        use tokio::signal::unix::{SignalKind, signal};
-        Ok(StopSignal {
-            interrupt: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
-            terminate: signal(SignalKind::terminate()).context("cannot listen for SIGTERM")?,
-        })
-    }
-
-    #[cfg(not(unix))]
-    fn register() -> anyhow::Result<StopSignal> {
-        Ok(StopSignal {})
-    }
-
-    #[cfg(unix)]
-    async fn wait(mut self) {
-        tokio::select! {
-            _ = self.interrupt.recv() => {}
-            _ = self.terminate.recv() => {}
-        }
-    }
-
-    #[cfg(not(unix))]
-    async fn wait(self) {
-        // Nothing else to wait for if the handler cannot be installed: stop at once.
-        let _ = tokio::signal::ctrl_c().await;
-    }
 }
 
 /// The start-up lines: where to send webhooks first (tests read the port from it), then what the
