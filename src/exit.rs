@@ -42,6 +42,28 @@ pub fn finish(result: anyhow::Result<Outcome>) -> i32 {
     }
 }
 
+/// Runs a whole command so that even a bug ends like every other failure: one line on stderr
+/// (no backtrace, whatever RUST_BACKTRACE says) and exit status 2, instead of Rust's panic report
+/// and status 101.
+pub fn guard(command: impl FnOnce() -> i32 + std::panic::UnwindSafe) -> i32 {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|info| {
+        let message = info
+            .payload()
+            .downcast_ref::<&str>()
+            .map(|text| (*text).to_string())
+            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown cause".to_string());
+        let place = info.location().map(|at| format!(" at {}:{}", at.file(), at.line())).unwrap_or_default();
+        eprintln!(
+            "error: internal error{place}: {message}\nThis is a bug; please report it with the command that caused it."
+        );
+    }));
+    let status = std::panic::catch_unwind(command).unwrap_or(COULD_NOT_RUN);
+    std::panic::set_hook(previous);
+    status
+}
+
 fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|cause| {
         let io_kind = cause.downcast_ref::<io::Error>().map(io::Error::kind);
@@ -54,6 +76,12 @@ fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_bug_is_exit_2_not_a_panic_report() {
+        assert_eq!(guard(|| panic!("boom")), COULD_NOT_RUN);
+        assert_eq!(guard(|| 1), 1);
+    }
 
     struct ClosedPipe;
 

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(idem::cli::idem::main());
+    std::process::exit(idem::exit::guard(idem::cli::idem::main));
 }

@@ -1,3 +1,3 @@
 fn main() {
-    std::process::exit(idem::cli::webhook::main());
+    std::process::exit(idem::exit::guard(idem::cli::webhook::main));
 }
