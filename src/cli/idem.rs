@@ -8,7 +8,7 @@ use clap_complete::Shell;
 use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
 use crate::conformance::SuiteFormat;
-use crate::exit::{self, Outcome};
+use crate::exit::Outcome;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::demo::{self, DemoConfig};
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
@@ -144,15 +144,7 @@ pub struct ServeArgs {
 
 /// Parses the process arguments, runs the command and returns the exit status.
 pub fn main() -> i32 {
-    let cli = match IdemCli::try_parse() {
-        Ok(cli) => cli,
-        Err(err) => {
-            // clap prints help and version on stdout with status 0, usage errors with status 2.
-            let _ = err.print();
-            return if err.use_stderr() { exit::COULD_NOT_RUN } else { 0 };
-        }
-    };
-    exit::finish(run(cli))
+    crate::cli::parse_and_run(run)
 }
 
 pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {

@@ -10,7 +10,7 @@ use http::{HeaderName, StatusCode, Uri};
 
 use crate::cli::block_on;
 use crate::cli::webhook_delivery::{CheckArgs, ReplayArgs, SendArgs};
-use crate::exit::{self, Outcome};
+use crate::exit::Outcome;
 use crate::http::body::BodySource;
 use crate::http::header::parse_header_line;
 use crate::http::request::parse_url;
@@ -329,15 +329,7 @@ pub struct SecretArgs {
 
 /// Parses the process arguments, runs the command and returns the exit status.
 pub fn main() -> i32 {
-    let cli = match WebhookCli::try_parse() {
-        Ok(cli) => cli,
-        Err(err) => {
-            // clap prints help and version on stdout with status 0, usage errors with status 2.
-            let _ = err.print();
-            return if err.use_stderr() { exit::COULD_NOT_RUN } else { 0 };
-        }
-    };
-    exit::finish(run(cli))
+    crate::cli::parse_and_run(run)
 }
 
 pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
