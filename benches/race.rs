@@ -25,8 +25,8 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use idem::http::request::RequestSpec;
 use idem::idem::race::{KeyMode, SyncMode, race_round};
+use idem::idem::request::RequestSpec;
 use idem::idem::verdict::Verdict;
 use rand::Rng;
 
@@ -220,7 +220,7 @@ async fn run_round(tool: Tool, url: &str, key: &str) -> Option<Verdict> {
         return None;
     }
     let mut spec = RequestSpec::new(Method::POST, url, BODY).unwrap();
-    spec.key_policy = idem::http::key::KeyPolicy::Fixed(key.to_string());
+    spec.key_policy = idem::idem::key::KeyPolicy::Fixed(key.to_string());
     let sync = match tool {
         Tool::SinglePacket => {
             spec.http2 = true;

@@ -1,6 +1,7 @@
 //! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
 pub mod cli;
 pub mod conformance;
+pub mod demo;
 pub mod exit;
 pub mod http;
 pub mod idem;

@@ -4,7 +4,6 @@ pub mod completions;
 pub mod idem;
 pub mod request_args;
 pub mod webhook;
-pub mod webhook_delivery;
 
 use std::future::Future;
 

@@ -8,8 +8,9 @@ use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
 use crate::http::body::{BodySource, looks_like_json};
 use crate::http::header::parse_header_line;
-use crate::http::key::{KeyFormat, KeyPolicy};
-use crate::http::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec, parse_url};
+use crate::http::url::parse_url;
+use crate::idem::key::{KeyFormat, KeyPolicy};
+use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
 use crate::units::parse_duration;
 
 #[derive(Debug, Clone, Args)]

@@ -1,10 +1,10 @@
-//! What a request is (method, URL, headers, body, key) and how it is sent.
+//! Plain HTTP plumbing both tools use: bodies, the client, headers, the server loop, TLS, URLs and
+//! problem documents. Nothing here knows about idempotency keys or webhook signatures.
 pub mod body;
 pub mod client;
 pub mod header;
 pub mod hop_by_hop;
-pub mod key;
 pub mod problem;
-pub mod request;
 pub mod server;
 pub mod tls;
+pub mod url;

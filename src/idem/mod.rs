@@ -1,7 +1,9 @@
-//! The `idem` commands: send, race, check, serve, demo, and the verdict logic they share.
+//! The `idem` commands: send, race, check, serve, and what they share: the request spec and its
+//! keys, and the verdict logic.
 pub mod check;
-pub mod demo;
+pub mod key;
 pub mod race;
+pub mod request;
 pub mod send;
 pub mod serve;
 pub mod verdict;

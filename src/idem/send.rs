@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::exit::Outcome;
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::http::request::RequestSpec;
+use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing, Verdict};
 use crate::output::{Format, Palette, indent, render_body};
 use crate::units::format_duration;

@@ -6,7 +6,7 @@ use http::HeaderMap;
 use serde::Serialize;
 
 use crate::http::client::Exchange;
-use crate::http::request::resource_id;
+use crate::idem::request::resource_id;
 
 /// The headers servers use to mark a replayed response (Stripe's, and the common variants).
 pub const REPLAY_MARKERS: [&str; 3] = ["idempotent-replayed", "x-idempotent-replayed", "idempotency-replayed"];

@@ -1,18 +1,18 @@
 //! `webhook`: signing schemes and the commands built on them.
-pub mod attempt_lines;
+//!
+//! `scheme/` signs and verifies (one file per provider), `secret` is where a secret comes from,
+//! `delivery` what gets signed, `payload` how the command line describes it. Then one folder per
+//! job: `sign/`, `verify/` (the one verifier `verify` and `listen` share), `deliver/` (the engine,
+//! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `check/`.
 pub mod check;
 pub mod deliver;
 pub mod delivery;
-pub mod hint;
 pub mod journal;
 pub mod listen;
 pub mod payload;
-pub mod raw_request;
 pub mod replay;
-pub mod retry;
 pub mod scheme;
 pub mod secret;
 pub mod send;
 pub mod sign;
-pub mod sign_format;
 pub mod verify;

@@ -18,8 +18,8 @@ use tokio::task::JoinSet;
 
 use crate::exit::Outcome;
 use crate::output::{Format, Palette};
-use crate::webhook::attempt_lines::{self, AttemptLines};
-use crate::webhook::deliver::{DeliverOptions, Deliverer, DeliveryReport, Message};
+use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport, Message};
+use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::delivery::{DeliveryBody, fresh_id, unix_now};
 use crate::webhook::payload::{Payload, PayloadSource};
 use crate::webhook::scheme::{Scheme, SchemeKind};

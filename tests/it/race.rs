@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::Method;
-use idem::http::request::RequestSpec;
 use idem::idem::race::h2_frames::{DATA, FLAG_END_STREAM};
 use idem::idem::race::h2_single_packet;
+use idem::idem::request::RequestSpec;
 use idem::idem::serve::{Mode, ServeConfig};
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;

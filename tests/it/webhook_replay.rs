@@ -4,7 +4,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use idem::webhook::journal::{JournalBody, JournalRecord, JournalVerdict, JournalWriter};
+use idem::webhook::journal::record::{JournalBody, JournalRecord, JournalVerdict};
+use idem::webhook::journal::writer::JournalWriter;
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use idem::webhook::secret::Secret;
 use serde_json::Value;

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use crate::conformance::{SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
-use crate::http::request::RequestSpec;
+use crate::idem::request::RequestSpec;
 use crate::output::Palette;
 
 #[derive(Debug, Clone)]

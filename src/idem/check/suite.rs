@@ -9,9 +9,9 @@ use http::{HeaderMap, Method, StatusCode};
 use super::variant::{other_method, vary_body};
 use crate::conformance::{CheckResult, CheckSpec, Level};
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::http::key::KeyPolicy;
-use crate::http::request::{RequestSpec, resource_id};
+use crate::idem::key::KeyPolicy;
 use crate::idem::race::{KeyMode, SyncMode, race_round};
+use crate::idem::request::{RequestSpec, resource_id};
 use crate::idem::verdict::{BodyMatch, Observed, Verdict, compare_bodies, replay_marker, status_counts};
 
 pub const CREATE: CheckSpec = CheckSpec {
@@ -112,8 +112,8 @@ impl Probe {
     /// A fresh key in the user's `--key-format` (a fixed `--key` would collide across checks).
     pub fn fresh_key(&self) -> String {
         match &self.spec.key_policy {
-            KeyPolicy::Generate(format) => crate::http::key::generate(*format),
-            _ => crate::http::key::generate(Default::default()),
+            KeyPolicy::Generate(format) => crate::idem::key::generate(*format),
+            _ => crate::idem::key::generate(Default::default()),
         }
     }
 

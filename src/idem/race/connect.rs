@@ -8,8 +8,8 @@ use rustls::pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
-use crate::http::request::RequestSpec;
 use crate::http::tls;
+use crate::idem::request::RequestSpec;
 
 /// A connection, plain or TLS, behind one type.
 pub trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {}

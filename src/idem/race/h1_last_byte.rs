@@ -10,8 +10,8 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
+use super::answer::{Answer, Release, Response};
 use super::connect::{BoxStream, Connector};
-use super::round::{Answer, Release, Response};
 use crate::http::client::MAX_RESPONSE_BODY;
 
 /// How long the prefixes get to reach the server before the release, at least: on loopback a few

@@ -13,9 +13,9 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request};
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
+use super::answer::{Answer, Release, Response};
 use super::h2_frames::{self as f, Frame};
 use super::hpack;
-use super::round::{Answer, Release, Response};
 use crate::http::client::MAX_RESPONSE_BODY;
 
 /// Headers that mean something only to one HTTP/1.1 hop and are forbidden in HTTP/2.

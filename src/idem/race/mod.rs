@@ -5,6 +5,7 @@
 //! `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet sender,
 //! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
 //! `connect` the TCP/TLS connections, `report` what is printed.
+pub mod answer;
 pub mod concurrent;
 pub mod connect;
 pub mod h1_last_byte;
@@ -23,8 +24,8 @@ use std::io::Write;
 use anyhow::bail;
 
 use crate::exit::Outcome;
-use crate::http::key::KeyPolicy;
-use crate::http::request::RequestSpec;
+use crate::idem::key::KeyPolicy;
+use crate::idem::request::RequestSpec;
 use crate::output::{Format, Palette};
 
 #[derive(Debug, Clone)]

@@ -4,14 +4,13 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use bytes::Bytes;
-use http::HeaderMap;
 use serde::Serialize;
 
+use super::answer::{Answer, Release};
 use super::connect::Connector;
 use super::{concurrent, h1_last_byte, h2_single_packet};
-use crate::http::request::RequestSpec;
 use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
+use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
 
 /// `--sync`: how the duplicates are made to arrive together.
@@ -51,33 +50,6 @@ pub enum KeyMode {
     Distinct,
     /// No key header (`--no-key`): a control, every request should execute.
     None,
-}
-
-/// A complete answer from the server.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Response {
-    pub status: u16,
-    pub headers: HeaderMap,
-    pub body: Bytes,
-}
-
-/// One duplicate's outcome from an engine.
-#[derive(Debug, Clone)]
-pub struct Answer {
-    pub outcome: Result<Response, String>,
-    /// From this request's release to the last byte of its answer.
-    pub latency: Option<Duration>,
-}
-
-/// What the release looked like from the client.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Release {
-    /// Write calls that carried the final bytes: 1 for a single packet.
-    pub writes: usize,
-    /// Bytes written in the release.
-    pub bytes: usize,
-    /// From the first final write to the last one.
-    pub spread: Duration,
 }
 
 /// The release, as reported.

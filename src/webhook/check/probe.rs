@@ -9,11 +9,12 @@ use http::{Request, Uri};
 use serde_json::json;
 
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::webhook::deliver::Message;
+use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::payload::envelope;
+use crate::webhook::scheme::new_secret;
 use crate::webhook::scheme::{Scheme, SigningKey};
-use crate::webhook::secret::{self, Secret};
+use crate::webhook::secret::Secret;
 
 /// The amount in the check's event; the tampered body changes it.
 const AMOUNT: i64 = 1990;
@@ -46,7 +47,7 @@ impl Probe {
         timeout: Duration,
         insecure: bool,
     ) -> anyhow::Result<Probe> {
-        let wrong_secret = Secret::new(secret::generate(scheme.kind())?.into_bytes())?;
+        let wrong_secret = Secret::new(new_secret::generate(scheme.kind())?.into_bytes())?;
         let wrong_key = scheme.key(&wrong_secret).context("cannot make a wrong key to forge signatures with")?;
         // The client's own limit is a backstop: `send` times each request itself, to tell a slow
         // receiver from one that cannot be reached.
@@ -73,8 +74,10 @@ impl Probe {
     /// The same event signed with a key from another secret.
     pub fn forged(&self, message: &Message) -> Message {
         let mut forged = message.clone();
-        forged.signing =
-            crate::webhook::deliver::Signing::Fresh { scheme: Arc::clone(&self.scheme), key: self.wrong_key.clone() };
+        forged.signing = crate::webhook::deliver::engine::Signing::Fresh {
+            scheme: Arc::clone(&self.scheme),
+            key: self.wrong_key.clone(),
+        };
         forged
     }
 

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 use crate::conformance::{CheckResult, CheckSpec, Level};
 use crate::units::format_duration;
 use crate::webhook::check::probe::{Answer, Probe};
-use crate::webhook::deliver::{Message, describe_status};
+use crate::webhook::deliver::engine::{Message, describe_status};
 use crate::webhook::delivery::unix_now;
 
 /// Slack retries a request its receiver has not answered within 3 seconds.

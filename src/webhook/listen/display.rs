@@ -13,7 +13,7 @@ use chrono::{DateTime, Local, SecondsFormat, Utc};
 use serde::Serialize;
 
 use crate::output::{Format, Palette, indent, render_body};
-use crate::webhook::journal::JournalBody;
+use crate::webhook::journal::record::JournalBody;
 use crate::webhook::scheme::SchemeKind;
 
 /// Lines waiting for the printer; beyond this they are counted, not queued.

@@ -40,7 +40,7 @@ use tokio::net::TcpListener;
 use crate::exit::Outcome;
 use crate::http::server::{ServerTask, StopSignal};
 use crate::output::{Format, Palette, print_best_effort};
-use crate::webhook::journal::JournalWriter;
+use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::{SchemeKind, SchemeOptions};
 use crate::webhook::secret::Secret;
 use display::{Display, Style};

@@ -19,7 +19,8 @@ use super::forward::{Forwarded, Forwarder};
 use super::signature::{Checked, Verifier};
 use super::summary::{Counted, Counter};
 use crate::http::problem::{json_response, problem};
-use crate::webhook::journal::{JournalBody, JournalRecord, JournalVerdict, JournalWriter};
+use crate::webhook::journal::record::{JournalBody, JournalRecord, JournalVerdict};
+use crate::webhook::journal::writer::JournalWriter;
 
 /// Headers that name the event type, for schemes that carry it outside the body.
 const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];

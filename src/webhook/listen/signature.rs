@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use http::HeaderMap;
 
-use crate::webhook::hint;
 use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError};
 use crate::webhook::secret::Secret;
+use crate::webhook::verify::hint;
 
 /// The scheme and key, derived once at start-up.
 pub enum Verifier {

@@ -21,8 +21,8 @@ pub use source::{Entry, Filter, ReplayMode};
 
 use crate::exit::Outcome;
 use crate::output::{Format, Palette};
-use crate::webhook::attempt_lines::{self, AttemptLines};
-use crate::webhook::deliver::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport};
+use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport};
+use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
 use crate::webhook::secret::SecretSource;
 

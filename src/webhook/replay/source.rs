@@ -10,9 +10,10 @@ use http::{HeaderMap, HeaderName, HeaderValue, Method};
 use serde_json::Value;
 
 use crate::http::hop_by_hop::message_headers;
-use crate::webhook::deliver::{Message, Signing, default_headers};
+use crate::webhook::deliver::engine::{Message, Signing, default_headers};
 use crate::webhook::delivery::fresh_id;
-use crate::webhook::journal::{JournalRecord, read_json_lines_with_text};
+use crate::webhook::journal::reader::read_json_lines;
+use crate::webhook::journal::record::JournalRecord;
 use crate::webhook::scheme::{self, Scheme, SchemeOptions, SigningKey};
 
 /// One thing to replay.
@@ -59,7 +60,7 @@ impl Filter {
 
 /// Reads every entry of `path`, with the warning about a torn last line if there was one.
 pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, Option<String>)> {
-    let (lines, warning) = read_json_lines_with_text(path)?;
+    let (lines, warning) = read_json_lines(path)?;
     let mut entries = Vec::with_capacity(lines.len());
     for line in lines {
         let where_ = || format!("`{}` line {}", path.display(), line.number);

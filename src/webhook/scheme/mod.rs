@@ -19,6 +19,7 @@ mod error;
 pub mod github;
 pub mod hmac;
 mod mac;
+pub mod new_secret;
 mod provider_body;
 mod received;
 pub mod shopify;
@@ -164,7 +165,7 @@ pub trait Scheme: fmt::Debug + Send + Sync {
 
     /// Checks a received request. The signature is checked before the timestamp's age so a stale
     /// request can say whether its signature matched (a replay or clock problem, not a wrong key).
-    /// A mismatch carries no hint here; `webhook::hint` adds one when a common mistake fits.
+    /// A mismatch carries no hint here; `webhook::verify::hint` adds one when a common mistake fits.
     fn verify(
         &self,
         headers: &HeaderMap,

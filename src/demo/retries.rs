@@ -3,9 +3,9 @@
 use anyhow::Context;
 use http::Method;
 
-use super::Narrator;
+use super::narrator::Narrator;
 use crate::exit::Outcome;
-use crate::http::request::RequestSpec;
+use crate::idem::request::RequestSpec;
 use crate::idem::send::{self, SendConfig};
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::idem::verdict::Verdict;

@@ -4,10 +4,10 @@
 use anyhow::Context;
 use http::Method;
 
-use super::Narrator;
+use super::narrator::Narrator;
 use crate::exit::Outcome;
-use crate::http::request::RequestSpec;
 use crate::idem::race::{KeyMode, SyncMode, race_round};
+use crate::idem::request::RequestSpec;
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::idem::verdict::{Verdict, status_counts};
 

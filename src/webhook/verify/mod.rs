@@ -1,6 +1,9 @@
 //! `webhook verify`: check a received webhook's signature and say exactly why it fails: a missing or
 //! malformed header, a timestamp outside the tolerance (and whether the signature itself matched),
 //! or a mismatch, with a hint when a common mistake explains it.
+pub mod hint;
+pub mod raw_request;
+
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
@@ -11,8 +14,6 @@ use serde::Serialize;
 use crate::exit::Outcome;
 use crate::http::body::BodySource;
 use crate::output::{Format, Palette};
-use crate::webhook::hint;
-use crate::webhook::raw_request;
 use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions, TimeWindow, VerifyError};
 use crate::webhook::secret::SecretSource;
 

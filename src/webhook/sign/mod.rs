@@ -1,16 +1,20 @@
 //! `webhook sign`: sign a payload the way a provider would and print the headers (or a ready curl
 //! command, a raw HTTP request, or JSON).
+mod format;
+mod signed;
+
 use std::io::Write;
 
 use anyhow::Context;
-use http::{HeaderName, HeaderValue, Uri};
+
+pub use format::SignOutput;
+use signed::Signed;
 
 use crate::exit::Outcome;
 use crate::webhook::delivery::{Delivery, fresh_id, unix_now};
 use crate::webhook::payload::{Payload, PayloadSource};
 use crate::webhook::scheme::Scheme;
 use crate::webhook::secret::SecretSource;
-use crate::webhook::sign_format::{self, SignFormat};
 
 #[derive(Debug)]
 pub struct SignConfig {
@@ -21,24 +25,10 @@ pub struct SignConfig {
     pub id: Option<String>,
     /// Pins the signed timestamp (Unix seconds); now when `None`.
     pub timestamp: Option<i64>,
-    pub format: SignFormat,
-    /// Where the request goes, for `--format curl|http`.
-    pub url: Option<Uri>,
-}
-
-/// A signed delivery, ready to print.
-#[derive(Debug)]
-pub struct Signed<'a> {
-    pub scheme: &'a dyn Scheme,
-    pub delivery: Delivery,
-    /// The body was built here (an `--event` envelope), so it must be shown.
-    pub generated: bool,
-    pub headers: Vec<(HeaderName, HeaderValue)>,
+    pub output: SignOutput,
 }
 
 pub fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
-    // Check everything that needs no secret before touching it, so usage errors come first.
-    sign_format::check_url(config.format, config.url.as_ref())?;
     let scheme = config.scheme.as_ref();
     let secret = config.secret.load()?;
     let key = scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {}", scheme.kind()))?;
@@ -49,7 +39,7 @@ pub fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Outcome> 
     let delivery = Delivery { body, id: delivery_id, timestamp, event };
     let headers = scheme.sign(&delivery, &key)?;
     let signed = Signed { scheme, delivery, generated, headers };
-    sign_format::write(&signed, config.format, config.url.as_ref(), out)?;
+    format::write(&signed, &config.output, out)?;
     out.flush()?;
     Ok(Outcome::Holds)
 }

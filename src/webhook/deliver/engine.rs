@@ -6,11 +6,11 @@
 //! ```no_run
 //! # async fn demo(key: idem::webhook::scheme::SigningKey) -> anyhow::Result<()> {
 //! use std::sync::Arc;
-//! use idem::webhook::deliver::{DeliverOptions, Deliverer, Message};
+//! use idem::webhook::deliver::engine::{DeliverOptions, Deliverer, Message};
 //! use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
 //! let scheme: Arc<dyn scheme::Scheme> = scheme::build(SchemeKind::Stripe, &SchemeOptions::default()).into();
 //! let message = Message::signed(br#"{"id":"evt_1"}"#.to_vec(), "evt_1", None, "evt_1", scheme, key);
-//! let deliverer = Deliverer::new(idem::http::request::parse_url("127.0.0.1:8080/hook")?, &DeliverOptions::default())?;
+//! let deliverer = Deliverer::new(idem::http::url::parse_url("127.0.0.1:8080/hook")?, &DeliverOptions::default())?;
 //! let report = deliverer.deliver(&message, &()).await?;
 //! println!("{:?} after {} attempts", report.outcome, report.attempts.len());
 //! # Ok(()) }
@@ -27,8 +27,8 @@ use serde::Serialize;
 use crate::http::body::looks_like_json;
 use crate::http::client::{ClientOptions, HttpClient};
 use crate::units::millis;
+use crate::webhook::deliver::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
 use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
-use crate::webhook::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
 use crate::webhook::scheme::{Scheme, SigningKey};
 
 /// GitHub gives a receiver 10 seconds to answer; the default per-attempt timeout matches it.

@@ -3,45 +3,35 @@
 use std::borrow::Cow;
 use std::io::{Read, Write};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use http::Uri;
 use serde_json::{Map, Value, json};
 
+use super::signed::Signed;
 use crate::http::body::looks_like_json;
 use crate::webhook::delivery::DeliveryBody;
 use crate::webhook::scheme::spelled;
-use crate::webhook::sign::Signed;
 
-/// `--format` of `webhook sign`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum SignFormat {
+/// What `webhook sign` prints. curl and raw HTTP carry their destination, so "curl without a URL"
+/// cannot be asked for: the command line turns `--format` and `--url` into one of these.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignOutput {
     /// `Name: value` lines (then a blank line and the body when --event built it)
-    #[default]
     Headers,
-    /// A curl command that sends the signed request to --url
-    Curl,
-    /// The whole raw HTTP/1.1 request to --url, as `webhook verify --request` reads it
-    Http,
     /// One JSON document: scheme, id, timestamp, headers, body
     Json,
+    /// A curl command that sends the signed request to this URL
+    Curl(Uri),
+    /// The whole raw HTTP/1.1 request to this URL, as `webhook verify --request` reads it
+    Http(Uri),
 }
 
-/// curl and raw HTTP need a destination; say so before any work is done.
-pub fn check_url(format: SignFormat, url: Option<&Uri>) -> anyhow::Result<()> {
-    match (format, url) {
-        (SignFormat::Curl, None) => bail!("--format curl needs --url URL, where the webhook should be sent"),
-        (SignFormat::Http, None) => bail!("--format http needs --url URL, for the request line and Host header"),
-        _ => Ok(()),
-    }
-}
-
-pub fn write(signed: &Signed<'_>, format: SignFormat, url: Option<&Uri>, out: &mut impl Write) -> anyhow::Result<()> {
-    match (format, url) {
-        (SignFormat::Headers, _) => write_headers(signed, out),
-        (SignFormat::Json, _) => write_json(signed, out),
-        (SignFormat::Curl, Some(url)) => write_curl(signed, url, out),
-        (SignFormat::Http, Some(url)) => write_http(signed, url, out),
-        (SignFormat::Curl | SignFormat::Http, None) => check_url(format, url),
+pub fn write(signed: &Signed<'_>, output: &SignOutput, out: &mut impl Write) -> anyhow::Result<()> {
+    match output {
+        SignOutput::Headers => write_headers(signed, out),
+        SignOutput::Json => write_json(signed, out),
+        SignOutput::Curl(url) => write_curl(signed, url, out),
+        SignOutput::Http(url) => write_http(signed, url, out),
     }
 }
 
@@ -165,7 +155,7 @@ fn content_type(body: &DeliveryBody) -> anyhow::Result<Option<&'static str>> {
 }
 
 /// `text` as one POSIX shell word: single-quoted, with embedded quotes closed, escaped and reopened.
-pub fn shell_quote(text: &str) -> String {
+fn shell_quote(text: &str) -> String {
     format!("'{}'", text.replace('\'', r"'\''"))
 }
 
@@ -177,12 +167,5 @@ mod tests {
     fn shell_quoting_survives_quotes() {
         assert_eq!(shell_quote("it's"), r"'it'\''s'");
         assert_eq!(shell_quote("a b\n$c"), "'a b\n$c'");
-    }
-
-    #[test]
-    fn curl_and_http_need_a_url() {
-        assert!(check_url(SignFormat::Curl, None).is_err());
-        assert!(check_url(SignFormat::Http, None).is_err());
-        assert!(check_url(SignFormat::Headers, None).is_ok());
     }
 }

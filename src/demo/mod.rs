@@ -1,11 +1,12 @@
 //! `idem demo`: the whole story on a fresh machine, told in chapters against in-process reference
 //! servers. Each chapter is a file; a chapter returns whether what it showed went as expected.
 mod check;
+mod narrator;
 mod race;
 mod retries;
 mod webhooks;
 
-use std::io::Write;
+use narrator::Narrator;
 
 use crate::exit::Outcome;
 use crate::output::Palette;
@@ -15,32 +16,8 @@ pub struct DemoConfig {
     pub palette: Palette,
 }
 
-/// Where a chapter writes its narration.
-pub struct Narrator {
-    pub palette: Palette,
-    out: std::io::Stdout,
-}
-
-impl Narrator {
-    pub fn say(&mut self, text: &str) -> std::io::Result<()> {
-        writeln!(self.out, "{text}")?;
-        self.out.flush()
-    }
-
-    pub fn heading(&mut self, text: &str) -> std::io::Result<()> {
-        let heading = self.palette.bold(text);
-        self.say(&format!("\n{heading}"))
-    }
-
-    /// A command the user could type, shown as a shell line.
-    pub fn command(&mut self, text: &str) -> std::io::Result<()> {
-        let line = format!("  {} {text}", self.palette.dim("$"));
-        self.say(&line)
-    }
-}
-
 pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
-    let mut narrator = Narrator { palette: config.palette, out: std::io::stdout() };
+    let mut narrator = Narrator::new(config.palette);
     narrator.say(&config.palette.bold("idem demo: does a retried POST charge twice?"))?;
     narrator.say("Everything below runs on this machine: reference payment servers on free loopback ports.")?;
     let outcome = retries::run(&mut narrator).await?;

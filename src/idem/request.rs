@@ -2,12 +2,13 @@
 //! chosen, so every logical request can get its own key.
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use bytes::Bytes;
 use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request, Uri};
 
-use crate::http::key::KeyPolicy;
+use crate::http::url::parse_url;
+use crate::idem::key::KeyPolicy;
 
 /// The default `--key-header`.
 pub const DEFAULT_KEY_HEADER: &str = "Idempotency-Key";
@@ -76,22 +77,6 @@ impl RequestSpec {
     }
 }
 
-/// Parses and checks a URL: http or https, with a host. A URL without a scheme gets `http://`, as
-/// curl and xh do.
-pub fn parse_url(text: &str) -> anyhow::Result<Uri> {
-    let with_scheme = if text.contains("://") { text.to_string() } else { format!("http://{text}") };
-    let uri: Uri = with_scheme.parse().with_context(|| format!("`{text}` is not a valid URL"))?;
-    match uri.scheme_str() {
-        Some("http") | Some("https") => {}
-        Some(other) => bail!("`{text}` uses the scheme `{other}`; only http and https are supported"),
-        None => bail!("`{text}` has no scheme"),
-    }
-    if uri.host().is_none_or(str::is_empty) {
-        bail!("`{text}` has no host");
-    }
-    Ok(uri)
-}
-
 /// The resource id at `pointer` in a JSON body: a string as is, a number as written.
 pub fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;
@@ -105,14 +90,6 @@ pub fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn urls_need_http_and_a_host() {
-        assert_eq!(parse_url("localhost:8080/payments").unwrap().to_string(), "http://localhost:8080/payments");
-        assert!(parse_url("ftp://example.com").is_err());
-        assert!(parse_url("http://").is_err());
-        assert!(parse_url("http://exa mple.com").is_err());
-    }
 
     #[test]
     fn ids_come_from_the_pointer() {

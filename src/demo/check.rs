@@ -3,11 +3,11 @@
 use anyhow::Context;
 use http::Method;
 
-use super::Narrator;
+use super::narrator::Narrator;
 use crate::conformance::{CheckOutcome, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
-use crate::http::request::RequestSpec;
 use crate::idem::check::{self, CheckConfig};
+use crate::idem::request::RequestSpec;
 use crate::idem::serve::{self, Mode, ServeConfig};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":44}"#;

@@ -6,17 +6,18 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use super::Narrator;
+use super::narrator::Narrator;
 use crate::exit::Outcome;
-use crate::http::request::parse_url;
-use crate::webhook::attempt_lines::AttemptLines;
-use crate::webhook::deliver::{AttemptReport, DeliverOptions, Deliverer, DeliveryReport, Message};
+use crate::http::url::parse_url;
+use crate::webhook::deliver::engine::{AttemptReport, DeliverOptions, Deliverer, DeliveryReport, Message};
+use crate::webhook::deliver::print::AttemptLines;
+use crate::webhook::deliver::retry::{Backoff, PlannedWait, RetryPolicy};
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::listen::{self, ListenConfig};
 use crate::webhook::payload::envelope;
-use crate::webhook::retry::{Backoff, PlannedWait, RetryPolicy};
+use crate::webhook::scheme::new_secret;
 use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions};
-use crate::webhook::secret::{self, Secret};
+use crate::webhook::secret::Secret;
 
 const EVENT_TYPE: &str = "payment.succeeded";
 const MAX_ATTEMPTS: u32 = 5;
@@ -28,7 +29,7 @@ pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.say("recognise an event it already has. A local receiver (Standard Webhooks signatures)")?;
     narrator.say("answers the first attempt of each event with 500, on purpose:")?;
 
-    let secret_text = secret::generate(SchemeKind::Standard)?;
+    let secret_text = new_secret::generate(SchemeKind::Standard)?;
     let secret = Secret::new(secret_text.into_bytes())?;
     let mut config = ListenConfig::local(Some(SchemeKind::Standard), secret.clone());
     config.fail_first = 1;
@@ -71,7 +72,7 @@ pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
 
     narrator
         .say(&format!("\n{} someone posts a forged {EVENT_TYPE}, signed with another secret", palette.cyan("▸")))?;
-    let forged_secret = Secret::new(secret::generate(SchemeKind::Standard)?.into_bytes())?;
+    let forged_secret = Secret::new(new_secret::generate(SchemeKind::Standard)?.into_bytes())?;
     let forged_key = scheme.key(&forged_secret)?;
     let forged = Message::signed(
         message.body.clone(),

@@ -1,0 +1,62 @@
+//! `webhook check`: its flags, and the config they become.
+use std::time::Duration;
+
+use clap::Args;
+
+use super::signing::SigningArgs;
+use crate::conformance::SuiteFormat;
+use crate::http::url::parse_url;
+use crate::output::Palette;
+use crate::units::parse_duration;
+use crate::webhook::check::CheckConfig;
+use crate::webhook::scheme::{self, SchemeKind};
+
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// The receiver to check (http or https; http:// is assumed without a scheme)
+    #[arg(value_name = "URL")]
+    pub url: String,
+
+    /// The signing scheme the receiver verifies
+    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
+    pub scheme: SchemeKind,
+
+    #[command(flatten)]
+    pub signing: SigningArgs,
+
+    /// The receiver's timestamp tolerance; stale and future deliveries are signed 10 minutes or
+    /// twice this from now, whichever is further
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = parse_duration)]
+    pub tolerance: Duration,
+
+    /// How long each request may take before it counts as unanswered
+    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_duration)]
+    pub timeout: Duration,
+
+    /// Accept any TLS certificate (self-signed local receivers)
+    #[arg(short = 'k', long)]
+    pub insecure: bool,
+
+    #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
+    pub format: SuiteFormat,
+}
+
+impl CheckArgs {
+    pub fn into_config(self, palette: Palette) -> anyhow::Result<CheckConfig> {
+        let url = parse_url(&self.url)?;
+        if self.timeout.is_zero() {
+            anyhow::bail!("--timeout must be longer than 0");
+        }
+        let options = self.signing.scheme_options(Some(self.scheme))?;
+        Ok(CheckConfig {
+            url,
+            scheme: scheme::build(self.scheme, &options),
+            secret: self.signing.secret_source()?,
+            tolerance: self.tolerance,
+            timeout: self.timeout,
+            insecure: self.insecure,
+            format: self.format,
+            palette,
+        })
+    }
+}

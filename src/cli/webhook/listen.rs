@@ -1,0 +1,125 @@
+//! `webhook listen`: its flags, and the config they become.
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use http::StatusCode;
+
+use super::signing::{SigningArgs, VerifyScheme};
+use crate::http::url::parse_url;
+use crate::output::{Format, Palette};
+use crate::units::{parse_duration, parse_size};
+use crate::webhook::listen::{self, ListenConfig};
+
+#[derive(Debug, clap::Args)]
+pub struct ListenArgs {
+    /// The address to listen on (port 0 picks a free one, printed on the first line)
+    #[arg(long, default_value = "127.0.0.1:9000", value_name = "ADDR")]
+    pub addr: SocketAddr,
+
+    /// Receive on this path only (others get 404) [default: any path]
+    #[arg(long, value_name = "PATH")]
+    pub path: Option<String>,
+
+    /// The signing scheme, or auto to pick it per request from the signature header
+    #[arg(long, value_enum, default_value_t = VerifyScheme::Auto)]
+    pub scheme: VerifyScheme,
+
+    #[command(flatten)]
+    pub signing: SigningArgs,
+
+    /// How far a signed timestamp may be from now, in either direction
+    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DUR")]
+    pub tolerance: Duration,
+
+    /// Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)
+    #[arg(long)]
+    pub accept_invalid: bool,
+
+    /// Bodies larger than this get 413
+    #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
+    pub max_body: u64,
+
+    /// Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)
+    #[arg(long, value_name = "FILE", help_heading = "Journal")]
+    pub record: Option<PathBuf>,
+
+    /// Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries
+    #[arg(long, requires = "record", help_heading = "Journal")]
+    pub fsync: bool,
+
+    /// Pass each accepted delivery on to exactly this URL and answer with its status and body
+    #[arg(long, value_name = "URL", help_heading = "Forwarding")]
+    pub forward_to: Option<String>,
+
+    /// How long the forward target may take to answer before the sender gets 502
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Forwarding")]
+    pub forward_timeout: Duration,
+
+    /// Answer a repeat of an acknowledged event directly instead of forwarding it again
+    #[arg(long, requires = "forward_to", help_heading = "Forwarding")]
+    pub dedupe: bool,
+
+    /// Answer accepted deliveries with this status (e.g. 500 to make a sender retry)
+    #[arg(long, value_name = "CODE", value_parser = parse_status, help_heading = "Misbehaviour")]
+    pub status: Option<StatusCode>,
+
+    /// Answer the first N attempts of each event id with 500; later attempts succeed
+    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Misbehaviour")]
+    pub fail_first: u32,
+
+    /// Wait this long before answering (to trip a sender's timeout)
+    #[arg(long, value_parser = parse_duration, value_name = "DUR", help_heading = "Misbehaviour")]
+    pub delay: Option<Duration>,
+
+    /// Show each delivery's headers and body too
+    #[arg(short, long)]
+    pub verbose: bool,
+
+    /// human: a colored line per delivery; json: a JSON line per delivery (see the README)
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+/// A final HTTP status a listener can answer with.
+fn parse_status(text: &str) -> Result<StatusCode, String> {
+    text.trim()
+        .parse::<u16>()
+        .ok()
+        .filter(|code| (200..=599).contains(code))
+        .and_then(|code| StatusCode::from_u16(code).ok())
+        .ok_or_else(|| format!("`{text}` is not a final HTTP status; give a number from 200 to 599"))
+}
+
+impl ListenArgs {
+    pub fn into_config(self, palette: Palette) -> anyhow::Result<ListenConfig> {
+        let kind = self.scheme.kind();
+        let scheme_options = self.signing.scheme_options(kind)?;
+        let secret = self.signing.secret_source()?.load()?;
+        let forward_to = self.forward_to.as_deref().map(parse_url).transpose().context("--forward-to")?;
+        let path = match self.path {
+            Some(path) if !path.starts_with('/') => bail!("--path `{path}` must start with /"),
+            path => path,
+        };
+        Ok(ListenConfig {
+            addr: self.addr,
+            path,
+            scheme: kind,
+            scheme_options,
+            secret,
+            tolerance: self.tolerance,
+            accept_invalid: self.accept_invalid,
+            max_body: self.max_body,
+            record: self.record,
+            fsync: self.fsync,
+            forward_to,
+            forward_timeout: self.forward_timeout,
+            dedupe: self.dedupe,
+            status: self.status,
+            fail_first: self.fail_first,
+            delay: self.delay.unwrap_or_default(),
+            output: listen::Output::Print { format: self.format, palette, verbose: self.verbose },
+        })
+    }
+}

@@ -1,0 +1,81 @@
+//! `webhook`: the clap definitions, one file per command, and the dispatch that turns each into the
+//! engine's config and runs it.
+mod check;
+mod listen;
+mod replay;
+mod retry_args;
+mod secret;
+mod send;
+mod sign;
+pub mod signing;
+mod verify;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use clap_complete::Shell;
+
+use crate::cli::block_on;
+use crate::exit::Outcome;
+use crate::output::{ColorChoice, Palette};
+use crate::webhook;
+
+/// Sign, verify, deliver and replay webhooks, check receivers: every common signing scheme
+#[derive(Debug, Parser)]
+#[command(name = "webhook", version, propagate_version = true)]
+pub struct WebhookCli {
+    /// When to color the output
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto, env = "WEBHOOK_COLOR")]
+    pub color: ColorChoice,
+
+    #[command(subcommand)]
+    pub command: WebhookCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum WebhookCommand {
+    /// Sign a payload the way a provider would and print the headers, a curl command or a raw request
+    Sign(sign::SignArgs),
+    /// Check a received webhook's signature and say exactly why it fails
+    Verify(verify::VerifyArgs),
+    /// Print a new random signing secret in the scheme's usual form
+    Secret(secret::SecretArgs),
+    /// Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff
+    Send(send::SendArgs),
+    /// Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)
+    Replay(replay::ReplayArgs),
+    /// Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones
+    Check(check::CheckArgs),
+    /// Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose
+    Listen(listen::ListenArgs),
+    /// Print a shell completion script
+    Completions {
+        #[arg(value_enum)]
+        shell: Shell,
+    },
+}
+
+/// Parses the process arguments, runs the command and returns the exit status.
+pub fn main() -> i32 {
+    crate::cli::parse_and_run(run)
+}
+
+pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
+    let palette = Palette::for_stdout(cli.color);
+    // send, replay, check and listen print from other tasks or threads as they go, so they take
+    // stdout themselves; the others write their one answer through a lock.
+    match cli.command {
+        WebhookCommand::Sign(args) => webhook::sign::run(args.into_config()?, &mut std::io::stdout().lock()),
+        WebhookCommand::Verify(args) => webhook::verify::run(args.into_config(palette)?, &mut std::io::stdout().lock()),
+        WebhookCommand::Secret(args) => {
+            webhook::scheme::new_secret::print_new(args.scheme, &mut std::io::stdout().lock())
+        }
+        WebhookCommand::Send(args) => block_on(webhook::send::run(args.into_config(palette)?)),
+        WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
+        WebhookCommand::Check(args) => block_on(webhook::check::run(args.into_config(palette)?)),
+        WebhookCommand::Listen(args) => block_on(webhook::listen::run(args.into_config(palette)?)),
+        WebhookCommand::Completions { shell } => {
+            use std::io::Write;
+            std::io::stdout().write_all(&crate::cli::completions::generate(shell, WebhookCli::command()))?;
+            Ok(Outcome::Holds)
+        }
+    }
+}

@@ -1,0 +1,91 @@
+//! `webhook replay`: its flags, and the config they become.
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::retry_args::DeliveryArgs;
+use super::signing::SigningArgs;
+use crate::http::url::parse_url;
+use crate::output::{Format, Palette};
+use crate::webhook::replay::{Filter, Rate, ReplayConfig, ReplaySigning, parse_rate};
+use crate::webhook::scheme::{self, SchemeKind};
+
+#[derive(Debug, Args)]
+#[command(after_help = "Entries are delivered one after another in file order, each with the retries \
+of `webhook send`; a 410 Gone stops the replay. Exit status: 0 every selected entry delivered; 1 some \
+not delivered; 2 could not run (bad usage, an unreadable or malformed file, nothing selected).")]
+pub struct ReplayArgs {
+    /// The journal of `webhook listen --record`, or a JSON-lines file of events (one JSON object
+    /// per line, its `id` and `type` taken as the event's)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    /// Where to deliver (http or https; http:// is assumed without a scheme)
+    #[arg(value_name = "URL")]
+    pub url: String,
+
+    /// The signing scheme to re-sign with
+    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
+    pub scheme: SchemeKind,
+
+    #[command(flatten)]
+    pub signing: SigningArgs,
+
+    /// Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)
+    #[arg(long, help_heading = "Replay")]
+    pub resign: bool,
+
+    /// Send the recorded headers unchanged, stale signature included, to check that the receiver
+    /// refuses a replay (needs no secret)
+    #[arg(long, conflicts_with_all = ["resign", "secret", "secret_file"], help_heading = "Replay")]
+    pub verbatim: bool,
+
+    /// Only entries of this event type (repeatable)
+    #[arg(long, value_name = "TYPE", help_heading = "Replay")]
+    pub event_type: Vec<String>,
+
+    /// Only the entry with this event id (repeatable)
+    #[arg(long, value_name = "ID", help_heading = "Replay")]
+    pub id: Vec<String>,
+
+    /// With re-signing, also replay deliveries the listener recorded as invalid (they become valid)
+    #[arg(long, conflicts_with = "verbatim", help_heading = "Replay")]
+    pub include_invalid: bool,
+
+    /// Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s
+    #[arg(long, value_name = "N/UNIT", value_parser = parse_rate, help_heading = "Replay")]
+    pub rate: Option<Rate>,
+
+    #[command(flatten)]
+    pub delivery: DeliveryArgs,
+
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+impl ReplayArgs {
+    pub fn into_config(self, palette: Palette) -> anyhow::Result<ReplayConfig> {
+        let url = parse_url(&self.url)?;
+        let signing = if self.verbatim {
+            ReplaySigning::Verbatim
+        } else {
+            let options = self.signing.scheme_options(Some(self.scheme))?;
+            ReplaySigning::Resign {
+                scheme: scheme::build(self.scheme, &options),
+                options,
+                secret: self.signing.secret_source()?,
+            }
+        };
+        Ok(ReplayConfig {
+            file: self.file,
+            url,
+            signing,
+            filter: Filter { event_types: self.event_type, ids: self.id },
+            include_invalid: self.include_invalid,
+            rate: self.rate,
+            delivery: self.delivery.into_options()?,
+            format: self.format,
+            palette,
+        })
+    }
+}

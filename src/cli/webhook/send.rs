@@ -1,0 +1,66 @@
+//! `webhook send`: its flags, and the config they become.
+use clap::Args;
+
+use super::retry_args::DeliveryArgs;
+use super::signing::{PayloadArgs, SigningArgs};
+use crate::http::url::parse_url;
+use crate::output::{Format, Palette};
+use crate::webhook::scheme::{self, SchemeKind};
+use crate::webhook::send::SendConfig;
+
+#[derive(Debug, Args)]
+#[command(after_help = "Exit status: 0 delivered; 1 not delivered after the last attempt or stopped by \
+410 Gone (a refused connection or a timeout is retried, as providers do, and named on every attempt \
+line); 2 could not run (bad usage, an unreadable body or secret).")]
+pub struct SendArgs {
+    /// Where to deliver (http or https; http:// is assumed without a scheme)
+    #[arg(value_name = "URL")]
+    pub url: String,
+
+    #[command(flatten)]
+    pub payload: PayloadArgs,
+
+    /// The signing scheme
+    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
+    pub scheme: SchemeKind,
+
+    #[command(flatten)]
+    pub signing: SigningArgs,
+
+    /// Use this delivery id (and envelope event id) instead of a fresh one
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+
+    /// Deliver the same event this many times, as a provider's duplicate deliveries do
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    pub times: u32,
+
+    /// How many of the --times deliveries run at once
+    #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    pub concurrency: u32,
+
+    #[command(flatten)]
+    pub delivery: DeliveryArgs,
+
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+impl SendArgs {
+    pub fn into_config(self, palette: Palette) -> anyhow::Result<SendConfig> {
+        let url = parse_url(&self.url)?;
+        let options = self.signing.scheme_options(Some(self.scheme))?;
+        Ok(SendConfig {
+            url,
+            scheme: scheme::build(self.scheme, &options),
+            secret: self.signing.secret_source()?,
+            payload: self.payload.source()?,
+            id: self.id,
+            delivery: self.delivery.into_options()?,
+            times: self.times as usize,
+            concurrency: self.concurrency as usize,
+            format: self.format,
+            palette,
+        })
+    }
+}

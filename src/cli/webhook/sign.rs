@@ -1,0 +1,73 @@
+//! `webhook sign`: its flags, and the config they become.
+use anyhow::bail;
+
+use super::signing::{PayloadArgs, SigningArgs};
+use crate::http::url::parse_url;
+use crate::webhook::scheme::{self, SchemeKind};
+use crate::webhook::sign::{SignConfig, SignOutput};
+
+#[derive(Debug, clap::Args)]
+pub struct SignArgs {
+    #[command(flatten)]
+    pub payload: PayloadArgs,
+
+    /// The signing scheme
+    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
+    pub scheme: SchemeKind,
+
+    #[command(flatten)]
+    pub signing: SigningArgs,
+
+    /// Sign this delivery id (and use it as the envelope's event id) instead of a fresh one
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+
+    /// Sign this Unix timestamp instead of now
+    #[arg(long, value_name = "UNIX", allow_hyphen_values = true)]
+    pub timestamp: Option<i64>,
+
+    /// What to print
+    #[arg(long, value_enum, default_value_t = SignFormat::Headers)]
+    pub format: SignFormat,
+
+    /// Where the webhook goes, for --format curl and http
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+}
+
+impl SignArgs {
+    pub fn into_config(self) -> anyhow::Result<SignConfig> {
+        let options = self.signing.scheme_options(Some(self.scheme))?;
+        let payload = self.payload.source()?;
+        let output = match (self.format, self.url.as_deref().map(parse_url).transpose()?) {
+            (SignFormat::Headers, _) => SignOutput::Headers,
+            (SignFormat::Json, _) => SignOutput::Json,
+            (SignFormat::Curl, Some(url)) => SignOutput::Curl(url),
+            (SignFormat::Http, Some(url)) => SignOutput::Http(url),
+            (SignFormat::Curl, None) => bail!("--format curl needs --url URL, where the webhook should be sent"),
+            (SignFormat::Http, None) => bail!("--format http needs --url URL, for the request line and Host header"),
+        };
+        Ok(SignConfig {
+            scheme: scheme::build(self.scheme, &options),
+            secret: self.signing.secret_source()?,
+            payload,
+            id: self.id,
+            timestamp: self.timestamp,
+            output,
+        })
+    }
+}
+
+/// `--format` of `webhook sign`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum SignFormat {
+    /// `Name: value` lines (then a blank line and the body when --event built it)
+    #[default]
+    Headers,
+    /// A curl command that sends the signed request to --url
+    Curl,
+    /// The whole raw HTTP/1.1 request to --url, as `webhook verify --request` reads it
+    Http,
+    /// One JSON document: scheme, id, timestamp, headers, body
+    Json,
+}

@@ -1,0 +1,129 @@
+//! The options every `webhook` command that signs or verifies shares: the secret, the scheme and its
+//! variants, and the payload (the counterpart of `cli/request_args.rs` for `idem`).
+use std::path::PathBuf;
+
+use anyhow::{Context, bail};
+use clap::ValueEnum;
+use http::HeaderName;
+
+use crate::http::body::BodySource;
+use crate::webhook::payload::PayloadSource;
+use crate::webhook::scheme::{Encoding, HmacOptions, SchemeKind, SchemeOptions};
+use crate::webhook::secret::{SECRET_ENV, Secret, SecretSource, parse_secret_arg};
+
+/// The secret and the scheme variants, shared by every command that signs or verifies.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SigningArgs {
+    /// The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible
+    /// to other users
+    #[arg(long, value_name = "SECRET", value_parser = parse_secret_arg, allow_hyphen_values = true, help_heading = "Signing")]
+    pub secret: Option<Secret>,
+
+    /// Read the secret from this file (one trailing newline is dropped)
+    #[arg(long, value_name = "FILE", help_heading = "Signing")]
+    pub secret_file: Option<PathBuf>,
+
+    /// Standard Webhooks under Svix's header names (svix-id, svix-timestamp, svix-signature)
+    #[arg(long, help_heading = "Signing")]
+    pub svix: bool,
+
+    /// --scheme hmac: the header that carries the signature [default: X-Signature]
+    #[arg(long, value_name = "NAME", help_heading = "Signing")]
+    pub signature_header: Option<String>,
+
+    /// --scheme hmac: how the signature is written [default: hex]
+    #[arg(long, value_enum, help_heading = "Signing")]
+    pub encoding: Option<Encoding>,
+
+    /// --scheme hmac: text before the signature, may be empty [default: sha256=]
+    #[arg(long, value_name = "TEXT", allow_hyphen_values = true, help_heading = "Signing")]
+    pub prefix: Option<String>,
+}
+
+impl SigningArgs {
+    pub(crate) fn secret_source(&self) -> anyhow::Result<SecretSource> {
+        SecretSource::choose(self.secret.clone(), self.secret_file.clone(), std::env::var_os(SECRET_ENV))
+    }
+
+    /// The scheme options; `kind` is `None` for `--scheme auto`, where every option may apply.
+    pub(crate) fn scheme_options(&self, kind: Option<SchemeKind>) -> anyhow::Result<SchemeOptions> {
+        let hmac_flags = self.signature_header.is_some() || self.encoding.is_some() || self.prefix.is_some();
+        if hmac_flags && kind.is_some_and(|kind| kind != SchemeKind::Hmac) {
+            bail!("--signature-header, --encoding and --prefix adjust --scheme hmac only");
+        }
+        if self.svix && kind.is_some_and(|kind| kind != SchemeKind::Standard) {
+            bail!("--svix applies to --scheme standard only");
+        }
+        let defaults = HmacOptions::default();
+        let header = match &self.signature_header {
+            Some(name) => HeaderName::from_bytes(name.as_bytes())
+                .with_context(|| format!("--signature-header `{name}` is not a valid header name"))?,
+            None => defaults.header,
+        };
+        let prefix = self.prefix.clone().unwrap_or(defaults.prefix);
+        if http::HeaderValue::from_str(&prefix).is_err() {
+            bail!("--prefix `{}` has characters a header cannot carry", prefix.escape_debug());
+        }
+        let hmac = HmacOptions { header, encoding: self.encoding.unwrap_or(defaults.encoding), prefix };
+        Ok(SchemeOptions { hmac, svix: self.svix })
+    }
+}
+
+/// The payload, shared by `sign` and `send`: a body as is, or an event envelope.
+#[derive(Debug, Clone, clap::Args)]
+#[group(id = "payload", required = true, multiple = true)]
+pub struct PayloadArgs {
+    /// The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON
+    /// for the envelope's `data`
+    #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Payload")]
+    pub data: Option<String>,
+
+    /// Build the body as an event envelope {"id","type","created","data"} of this type
+    #[arg(long, value_name = "TYPE", help_heading = "Payload")]
+    pub event: Option<String>,
+}
+
+impl PayloadArgs {
+    pub(crate) fn source(self) -> anyhow::Result<PayloadSource> {
+        match (self.event, self.data) {
+            (Some(event_type), data) => {
+                Ok(PayloadSource::Event { event_type, data: data.as_deref().map(BodySource::parse) })
+            }
+            (None, Some(data)) => Ok(PayloadSource::Body(BodySource::parse(&data))),
+            (None, None) => bail!("give the payload with -d DATA, -d @file, -d @- or --event TYPE"),
+        }
+    }
+}
+
+/// `--scheme` of `webhook verify`: a scheme, or `auto` to pick it from the headers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum VerifyScheme {
+    /// The scheme whose signature header the request carries
+    Auto,
+    /// X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)
+    Hmac,
+    /// X-Hub-Signature-256: sha256=<hex> over the body
+    Github,
+    /// Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"
+    Stripe,
+    /// Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"
+    Standard,
+    /// X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"
+    Slack,
+    /// X-Shopify-Hmac-Sha256: <base64> over the body
+    Shopify,
+}
+
+impl VerifyScheme {
+    pub(crate) fn kind(self) -> Option<SchemeKind> {
+        match self {
+            VerifyScheme::Auto => None,
+            VerifyScheme::Hmac => Some(SchemeKind::Hmac),
+            VerifyScheme::Github => Some(SchemeKind::Github),
+            VerifyScheme::Stripe => Some(SchemeKind::Stripe),
+            VerifyScheme::Standard => Some(SchemeKind::Standard),
+            VerifyScheme::Slack => Some(SchemeKind::Slack),
+            VerifyScheme::Shopify => Some(SchemeKind::Shopify),
+        }
+    }
+}

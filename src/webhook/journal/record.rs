@@ -1,0 +1,80 @@
+//! One journal record: one JSON line per delivery `webhook listen` received, appended before the
+//! delivery is acknowledged, and read back by `webhook replay`.
+//!
+//! A line looks like this (wrapped here):
+//! ```text
+//! {"received_at":"2026-11-29T13:17:00.123Z","remote":"127.0.0.1:50514","method":"POST",
+//!  "path":"/webhooks","headers":[["content-type","application/json"],["stripe-signature","t=…"]],
+//!  "body":"{\"id\":\"evt_1\",…}","verdict":{"valid":true,"scheme":"stripe","reason":null},
+//!  "event_id":"evt_1","event_type":"payment.succeeded","duplicate":false,"attempt":1,"status":200}
+//! ```
+//! A body that is not UTF-8 is stored as `"body_base64"` instead of `"body"`.
+use anyhow::Context;
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as BASE64;
+use serde::{Deserialize, Serialize};
+
+/// One delivery, as journaled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalRecord {
+    /// RFC 3339, UTC, milliseconds.
+    pub received_at: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remote: Option<String>,
+    pub method: String,
+    /// The path and query, as requested.
+    pub path: String,
+    /// Every header in the order received, names lower-case, as `[name, value]` pairs (values
+    /// that are not UTF-8 are stored lossily).
+    pub headers: Vec<(String, String)>,
+    #[serde(flatten)]
+    pub body: JournalBody,
+    pub verdict: JournalVerdict,
+    /// What de-duplication keyed on: the scheme's delivery id, else the body's top-level `id`,
+    /// else `sha256:` and the body's hash.
+    pub event_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_type: Option<String>,
+    pub duplicate: bool,
+    /// 1 for the first delivery of this event id, 2 for the first redelivery, and so on.
+    pub attempt: u32,
+    /// The status the listener answered with.
+    pub status: u16,
+}
+
+/// The body: text when it is UTF-8, base64 otherwise, so the journal stays valid JSON lines and
+/// every byte survives.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum JournalBody {
+    #[serde(rename = "body")]
+    Text(String),
+    #[serde(rename = "body_base64")]
+    Base64(String),
+}
+
+impl JournalBody {
+    pub fn from_bytes(bytes: &[u8]) -> JournalBody {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => JournalBody::Text(text.to_string()),
+            Err(_) => JournalBody::Base64(BASE64.encode(bytes)),
+        }
+    }
+
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        match self {
+            JournalBody::Text(text) => Ok(text.as_bytes().to_vec()),
+            JournalBody::Base64(encoded) => BASE64.decode(encoded).context("body_base64 is not valid base64"),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalVerdict {
+    pub valid: bool,
+    /// The scheme the delivery was verified with.
+    #[serde(default)]
+    pub scheme: Option<String>,
+    /// Why it was invalid.
+    #[serde(default)]
+    pub reason: Option<String>,
+}
