@@ -1,5 +1,6 @@
 //! Rendering conventions shared by every command: colors that respect `--color` and `NO_COLOR`,
 //! and progress bars that only appear on a terminal.
+use std::borrow::Cow;
 use std::io::IsTerminal;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -129,13 +130,51 @@ pub fn render_body(body: &[u8]) -> String {
     }
     if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
         if let Ok(pretty) = serde_json::to_string_pretty(&value) {
-            return pretty;
+            // JSON escapes C0 controls in strings, but not C1 controls or bidi overrides.
+            return terminal_safe_lines(&pretty).into_owned();
         }
     }
     match std::str::from_utf8(body) {
-        Ok(text) => text.trim_end().to_string(),
+        Ok(text) => terminal_safe_lines(text.trim_end()).into_owned(),
         Err(_) => format!("({} bytes of binary data)", body.len()),
     }
+}
+
+/// `text` made safe to print on a terminal: every control character (C0 including ESC, CR and LF,
+/// DEL, C1) and every bidirectional override is shown as a `\u{…}` escape. Anything that came off
+/// the network goes through this (or `terminal_safe_lines`) before human output, so a forged request
+/// cannot move the cursor, erase its own line or reorder what the reader sees.
+pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+    escape_unsafe(text, false)
+}
+
+/// `terminal_safe`, keeping line feeds and tabs: for multi-line text such as a body.
+pub fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
+    escape_unsafe(text, true)
+}
+
+fn escape_unsafe(text: &str, keep_lines: bool) -> Cow<'_, str> {
+    let unsafe_char = |c: char| {
+        let layout = keep_lines && (c == '\n' || c == '\t');
+        !layout && (c.is_control() || is_bidi_control(c))
+    };
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            escaped.push_str(&format!("\\u{{{:x}}}", u32::from(c)));
+        } else {
+            escaped.push(c);
+        }
+    }
+    Cow::Owned(escaped)
+}
+
+/// The invisible characters that change the display order of text (Trojan Source, CVE-2021-42574).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// `idempotency-key` → `Idempotency-Key`: header names are stored lower-case, shown as people
@@ -181,6 +220,15 @@ mod tests {
     fn header_names_display_title_cased() {
         assert_eq!(header_display_name("idempotency-key"), "Idempotency-Key");
         assert_eq!(header_display_name("x-request-key"), "X-Request-Key");
+    }
+
+    #[test]
+    fn network_text_cannot_drive_the_terminal() {
+        assert_eq!(terminal_safe("evt_1"), "evt_1");
+        assert_eq!(terminal_safe("a\x1b[2K\rb"), "a\\u{1b}[2K\\u{d}b");
+        assert_eq!(terminal_safe("x\u{9b}y\u{202e}z\n"), "x\\u{9b}y\\u{202e}z\\u{a}");
+        assert_eq!(terminal_safe_lines("a\n\tb\x07"), "a\n\tb\\u{7}");
+        assert_eq!(render_body("{\"t\":\"\u{202e}x\"}".as_bytes()), "{\n  \"t\": \"\\u{202e}x\"\n}");
     }
 
     #[test]
