@@ -172,16 +172,8 @@ pub fn parse_retry_after(value: &HeaderValue, now: SystemTime) -> Option<Duratio
     if let Ok(seconds) = text.parse::<u64>() {
         return Some(Duration::from_secs(seconds));
     }
-    let date = parse_http_date(text)?;
+    let date = crate::clock::parse_http_date(text)?;
     Some(date.duration_since(now).unwrap_or(Duration::ZERO))
-}
-
-/// An HTTP-date in IMF-fixdate form, as every current server writes it (`Sun, 06 Nov 1994 08:49:37
-/// GMT`). That form is a subset of RFC 2822's date syntax, which chrono already parses.
-fn parse_http_date(text: &str) -> Option<SystemTime> {
-    let date = chrono::DateTime::parse_from_rfc2822(text).ok()?;
-    let seconds = u64::try_from(date.timestamp()).ok()?;
-    Some(SystemTime::UNIX_EPOCH + Duration::from_secs(seconds))
 }
 
 #[cfg(test)]
