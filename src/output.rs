@@ -1,7 +1,11 @@
-//! Rendering conventions shared by every command: colors that respect `--color` and `NO_COLOR`,
+//! Rendering conventions shared by every command: colors that respect `--color`, `NO_COLOR`,
+//! `CLICOLOR`, `CLICOLOR_FORCE` and `TERM=dumb`,
 //! and progress bars that only appear on a terminal.
 use std::borrow::Cow;
+use std::ffi::OsString;
 use std::io::IsTerminal;
+
+use colored::{ColoredString, Colorize};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -24,8 +28,10 @@ pub enum ColorChoice {
     Never,
 }
 
-/// ANSI styling that is either on or off, decided once from `--color`, `NO_COLOR` and whether the
-/// stream is a terminal.
+/// Styling that is either on or off, decided once per stream from `--color`, the environment and
+/// whether the stream is a terminal. The escape codes come from `colored`; the decision stays here, in
+/// a value, so every caller (and every in-process test) gets exactly the palette it asked for
+/// instead of a process-wide switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Palette {
     enabled: bool,
@@ -34,20 +40,22 @@ pub struct Palette {
 impl Palette {
     /// The palette for stdout.
     pub fn for_stdout(choice: ColorChoice) -> Palette {
-        Palette::decide(choice, std::io::stdout().is_terminal())
+        Palette::decide(choice, std::io::stdout().is_terminal(), |name| std::env::var_os(name))
     }
 
-    /// The palette for stderr.
-    pub fn for_stderr(choice: ColorChoice) -> Palette {
-        Palette::decide(choice, std::io::stderr().is_terminal())
-    }
-
-    fn decide(choice: ColorChoice, is_terminal: bool) -> Palette {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
+    /// `--color always|never` wins; then, as `colored` and most CLIs read them: `NO_COLOR` (any
+    /// value) turns color off, `CLICOLOR_FORCE` (not `0`) forces it on, `CLICOLOR=0` and `TERM=dumb`
+    /// turn it off; otherwise a terminal gets color.
+    fn decide(choice: ColorChoice, is_terminal: bool, env: impl Fn(&str) -> Option<OsString>) -> Palette {
+        let set = |name: &str| env(name).filter(|value| !value.is_empty());
         let enabled = match choice {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => is_terminal && !no_color,
+            ColorChoice::Auto if set("NO_COLOR").is_some() => false,
+            ColorChoice::Auto if set("CLICOLOR_FORCE").is_some_and(|value| value != "0") => true,
+            ColorChoice::Auto if set("CLICOLOR").is_some_and(|value| value == "0") => false,
+            ColorChoice::Auto if set("TERM").is_some_and(|value| value == "dumb") => false,
+            ColorChoice::Auto => is_terminal,
         };
         Palette { enabled }
     }
@@ -60,27 +68,33 @@ impl Palette {
         self.enabled
     }
 
-    fn paint(self, code: &str, text: &str) -> String {
-        if self.enabled { format!("\x1b[{code}m{text}\x1b[0m") } else { text.to_string() }
+    fn paint(self, text: &str, style: impl FnOnce(&str) -> ColoredString) -> String {
+        if !self.enabled {
+            return text.to_string();
+        }
+        // `colored` also consults a process-wide switch before writing escapes; ours is already
+        // decided, so keep that switch on (it is only ever set to true).
+        colored::control::set_override(true);
+        style(text).to_string()
     }
 
     pub fn green(self, text: &str) -> String {
-        self.paint("32", text)
+        self.paint(text, |text| text.green())
     }
     pub fn red(self, text: &str) -> String {
-        self.paint("31", text)
+        self.paint(text, |text| text.red())
     }
     pub fn yellow(self, text: &str) -> String {
-        self.paint("33", text)
+        self.paint(text, |text| text.yellow())
     }
     pub fn cyan(self, text: &str) -> String {
-        self.paint("36", text)
+        self.paint(text, |text| text.cyan())
     }
     pub fn bold(self, text: &str) -> String {
-        self.paint("1", text)
+        self.paint(text, |text| text.bold())
     }
     pub fn dim(self, text: &str) -> String {
-        self.paint("2", text)
+        self.paint(text, |text| text.dimmed())
     }
 
     /// Colors an HTTP status by its class: 2xx green, 4xx yellow, 5xx red.
@@ -207,13 +221,32 @@ pub fn indent(text: &str, spaces: usize) -> String {
 mod tests {
     use super::*;
 
+    fn decide(choice: ColorChoice, is_terminal: bool, vars: &[(&str, &str)]) -> bool {
+        let env = |name: &str| vars.iter().find(|(key, _)| *key == name).map(|(_, value)| OsString::from(value));
+        Palette::decide(choice, is_terminal, env).is_enabled()
+    }
+
     #[test]
     fn color_follows_the_choice() {
-        assert!(Palette::decide(ColorChoice::Always, false).is_enabled());
-        assert!(!Palette::decide(ColorChoice::Never, true).is_enabled());
-        assert!(!Palette::decide(ColorChoice::Auto, false).is_enabled());
+        assert!(decide(ColorChoice::Always, false, &[("NO_COLOR", "1")]));
+        assert!(!decide(ColorChoice::Never, true, &[("CLICOLOR_FORCE", "1")]));
+        assert!(decide(ColorChoice::Auto, true, &[]));
+        assert!(!decide(ColorChoice::Auto, false, &[]));
         assert_eq!(Palette::plain().green("ok"), "ok");
-        assert_eq!(Palette::decide(ColorChoice::Always, false).green("ok"), "\x1b[32mok\x1b[0m");
+        assert_eq!(Palette { enabled: true }.green("ok"), "\x1b[32mok\x1b[0m");
+    }
+
+    #[test]
+    fn color_follows_the_environment() {
+        assert!(!decide(ColorChoice::Auto, true, &[("NO_COLOR", "1")]));
+        assert!(decide(ColorChoice::Auto, true, &[("NO_COLOR", "")]), "an empty NO_COLOR is unset");
+        assert!(decide(ColorChoice::Auto, false, &[("CLICOLOR_FORCE", "1")]));
+        assert!(!decide(ColorChoice::Auto, false, &[("CLICOLOR_FORCE", "0")]));
+        assert!(!decide(ColorChoice::Auto, false, &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]));
+        assert!(!decide(ColorChoice::Auto, true, &[("CLICOLOR", "0")]));
+        assert!(decide(ColorChoice::Auto, true, &[("CLICOLOR", "1")]));
+        assert!(!decide(ColorChoice::Auto, true, &[("TERM", "dumb")]));
+        assert!(decide(ColorChoice::Auto, true, &[("TERM", "xterm-256color")]));
     }
 
     #[test]
