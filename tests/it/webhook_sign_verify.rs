@@ -271,3 +271,43 @@ fn the_secret_can_come_from_the_environment_or_a_file() {
         webhook().args(["sign", "-d", "x", "--secret-file"]).arg(&file).assert().code(0).get_output().stdout.clone();
     assert_eq!(from_env, from_file);
 }
+
+#[test]
+fn svix_header_names_verify_under_scheme_standard() {
+    // The svix example delivery: the svix library accepts these names, and so does --scheme standard.
+    let body = r#"{"test": 2432232314}"#;
+    let svix = [
+        "svix-id: msg_p5jXN8AQM9LWM0D4loKWxJek",
+        "svix-timestamp: 1614265330",
+        "svix-signature: v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=",
+    ];
+    let mut verify = webhook();
+    verify.args(["verify", "--scheme", "standard", "--secret", SECRET, "-d", body, "--now", "1614265330"]);
+    verify.args(["--format", "json"]);
+    for header in svix {
+        verify.args(["-H", header]);
+    }
+    verify.assert().code(0).stdout(contains(r#""id": "msg_p5jXN8AQM9LWM0D4loKWxJek""#));
+    // --svix still chooses the names when signing.
+    webhook()
+        .args(["sign", "--scheme", "standard", "--svix", "--secret", SECRET, "-d", body, "--timestamp", "1614265330"])
+        .args(["--id", "msg_p5jXN8AQM9LWM0D4loKWxJek"])
+        .assert()
+        .code(0)
+        .stdout(contains("svix-signature: v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE="));
+}
+
+#[test]
+fn a_stripe_signature_from_the_future_verifies_as_stripes_libraries_accept_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let request = signed_request(&dir, "stripe", "{}", &["--timestamp", "10000"]);
+    webhook().args(["verify", "--secret", SECRET, "--now", "9400", "--request"]).arg(&request).assert().code(0);
+    // Standard Webhooks' libraries refuse both directions, and so do we.
+    let request = signed_request(&dir, "standard", "{}", &["--timestamp", "10000"]);
+    webhook()
+        .args(["verify", "--secret", SECRET, "--now", "9400", "--request"])
+        .arg(&request)
+        .assert()
+        .code(1)
+        .stdout(contains("in the future"));
+}

@@ -57,6 +57,7 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     } else {
         suite::DUPLICATE_ACCEPTED.skipped(not_accepted)
     });
+    checks.push(suite::raw_body(&probe, accepted).await?);
     checks.push(suite::bad_signature(&probe).await?);
     checks.push(suite::missing_signature(&probe).await?);
     checks.push(suite::tampered_body(&probe).await?);

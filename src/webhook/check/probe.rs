@@ -19,6 +19,16 @@ use crate::webhook::secret::Secret;
 /// The amount in the check's event; the tampered body changes it.
 const AMOUNT: i64 = 1990;
 
+/// The body of [`Probe::raw_event`].
+pub fn raw_body(event_id: &str, created: i64) -> String {
+    format!(
+        "{{\n  \"id\": \"{event_id}\",\n  \"type\": \"webhook.check\",\n  \"created\": {created},\n  \"data\": {{\n    \
+         \"zeta\": true,\n    \"amount\": {AMOUNT},\n    \"rate\": 1.0,\n    \"10\": \"ten\",\n    \
+         \"description\": \"café ✓ \\u2713\",\n    \"receipt_url\": \"https:\\/\\/example.com\\/receipts\\/1\",\n    \
+         \"alpha\": null\n  }}\n}}\n"
+    )
+}
+
 /// One answer to a check's request.
 #[derive(Debug)]
 pub enum Answer {
@@ -71,6 +81,25 @@ impl Probe {
         )
     }
 
+    /// A fresh event whose body no JSON parse-and-serialise round trip reproduces: two-space
+    /// indents, `café ✓` unescaped next to an escaped `\u2713`, escaped slashes, `1.0`, and keys
+    /// neither sorted nor in the order a JavaScript object keeps (`"10"` would move first).
+    /// Python's `json.dumps`, `JSON.stringify` and serde all write it differently, so a receiver
+    /// that verifies what its framework re-serialised refuses it.
+    pub fn raw_event(&self) -> Message {
+        let event_id = fresh_id("evt_");
+        let body = raw_body(&event_id, unix_now());
+        let delivery_id = fresh_id("msg_");
+        Message::signed(
+            body,
+            &event_id,
+            Some("webhook.check".into()),
+            &delivery_id,
+            Arc::clone(&self.scheme),
+            self.key.clone(),
+        )
+    }
+
     /// The same event signed with a key from another secret.
     pub fn forged(&self, message: &Message) -> Message {
         let mut forged = message.clone();
@@ -96,6 +125,24 @@ impl Probe {
             Ok(Ok(exchange)) => Answer::Status(exchange),
             Ok(Err(err)) => Answer::Failed(err.chain().skip(1).map(ToString::to_string).collect::<Vec<_>>().join(": ")),
             Err(_) => Answer::TimedOut(self.timeout),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_raw_body_is_json_that_no_round_trip_reproduces() {
+        let body = raw_body("evt_1", 1_700_000_000);
+        let value: serde_json::Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(value["data"]["description"], "café ✓ ✓");
+        assert_eq!(value["data"]["receipt_url"], "https://example.com/receipts/1");
+        assert!(body.contains("  \"id\": \"evt_1\"") && body.contains(r"\/") && body.contains("1.0"));
+        for rewritten in [serde_json::to_string(&value).unwrap(), serde_json::to_string_pretty(&value).unwrap()] {
+            assert_ne!(rewritten, body);
+            assert_ne!(rewritten + "\n", body);
         }
     }
 }

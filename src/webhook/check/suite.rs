@@ -61,6 +61,17 @@ pub const FUTURE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
     why: "a window open towards the future lets a forged-ahead request be replayed for as long as it reaches",
     level: Level::Required,
 };
+/// `future-timestamp-rejected` for a scheme whose provider's own library accepts any timestamp
+/// ahead of the clock (Stripe's): a receiver built on it would fail a required check for doing
+/// exactly what the provider ships, so it is only advice.
+pub const FUTURE_TIMESTAMP_ADVISED: CheckSpec = CheckSpec { level: Level::Advisory, ..FUTURE_TIMESTAMP_REJECTED };
+pub const RAW_BODY_VERIFIED: CheckSpec = CheckSpec {
+    id: "raw-body-verified",
+    title: "a correctly signed body that a JSON parser would write differently gets a 2xx",
+    why: "the signature covers the bytes sent; a receiver that verifies a re-serialised body refuses valid deliveries \
+          whenever the sender's formatting differs from its own",
+    level: Level::Required,
+};
 pub const REPLAY_REJECTED: CheckSpec = CheckSpec {
     id: "replay-rejected",
     title: "the accepted delivery, replayed with its capture-time signature after the tolerance, gets a 4xx",
@@ -133,6 +144,30 @@ pub async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<CheckRe
     Ok(DUPLICATE_ACCEPTED.judged(accepted, evidence, sent.took))
 }
 
+/// `raw-body-verified`: an event written as no serialiser would write it, correctly signed.
+/// `valid_accepted` says whether the ordinary delivery got through, so a refusal of this one alone
+/// can be put down to re-serialisation.
+pub async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Result<CheckResult> {
+    let message = probe.raw_event();
+    let sent = send(probe, probe.request(&message, unix_now())?).await;
+    let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
+    let mut evidence = vec![format!(
+        "event {} indented, with \"café ✓\" unescaped, \\u2713 and \\/ escaped, 1.0 and unsorted keys → {}",
+        message.event_id,
+        describe(&sent.answer)
+    )];
+    if !accepted {
+        evidence.push(if valid_accepted {
+            "the receiver verifies a re-serialised body, not the raw bytes: the same event written compactly was \
+             accepted; compute the signature over the request body exactly as received, before any JSON parsing"
+                .to_string()
+        } else {
+            "the compact valid delivery was refused too, so re-serialisation is not the only problem".to_string()
+        });
+    }
+    Ok(RAW_BODY_VERIFIED.judged(accepted, evidence, sent.took))
+}
+
 /// A check that passes when the receiver refuses `request` with a 4xx.
 async fn refused(spec: CheckSpec, probe: &Probe, what: String, request: http::Request<bytes::Bytes>) -> CheckResult {
     let sent = send(probe, request).await;
@@ -180,6 +215,7 @@ pub async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
 }
 
 /// `stale-timestamp-rejected` and `future-timestamp-rejected`, `skew` seconds either side of now.
+/// The second is advisory for a scheme whose provider's library accepts future timestamps.
 pub async fn timestamps(probe: &Probe, skew: i64) -> anyhow::Result<Vec<CheckResult>> {
     let stale = probe.event();
     let what =
@@ -191,8 +227,16 @@ pub async fn timestamps(probe: &Probe, skew: i64) -> anyhow::Result<Vec<CheckRes
         future.event_id,
         format_duration(Duration::from_secs(skew.unsigned_abs()))
     );
-    let future_result =
-        refused(FUTURE_TIMESTAMP_REJECTED, probe, what, probe.request(&future, unix_now() + skew)?).await;
+    let lenient = probe.scheme.accepts_future_timestamps();
+    let spec = if lenient { FUTURE_TIMESTAMP_ADVISED } else { FUTURE_TIMESTAMP_REJECTED };
+    let mut future_result = refused(spec, probe, what, probe.request(&future, unix_now() + skew)?).await;
+    if lenient {
+        future_result.evidence.push(format!(
+            "advisory: {}'s own SDK accepts future timestamps (it refuses only old ones), so receivers built on it \
+             accept this too; refusing it is stricter than the provider",
+            probe.scheme.kind()
+        ));
+    }
     Ok(vec![stale_result, future_result])
 }
 

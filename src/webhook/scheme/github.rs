@@ -14,7 +14,7 @@ pub const EVENT: HeaderName = HeaderName::from_static("x-github-event");
 pub fn github() -> BodySignedProvider {
     BodySignedProvider {
         kind: SchemeKind::Github,
-        signature: BodySignature { header: SIGNATURE, encoding: Encoding::Hex, prefix: "sha256=" },
+        signature: BodySignature { header: SIGNATURE, encoding: Encoding::Hex, prefix: "sha256=", exact_text: true },
         delivery_header: DELIVERY,
         event_header: EVENT,
     }

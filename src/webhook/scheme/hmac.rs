@@ -3,7 +3,8 @@
 //! signature that GitHub and Shopify are variants of.
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use super::received::{conclude, header_text};
+use super::mac::any_equal;
+use super::received::{Future, conclude, header_text};
 use super::{Encoding, Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::{Delivery, DeliveryBody};
 
@@ -35,6 +36,11 @@ pub(super) struct BodySignature<'a> {
     pub header: HeaderName,
     pub encoding: Encoding,
     pub prefix: &'a str,
+    /// Compare the text as the provider's library does (GitHub's and Shopify's compare the
+    /// lower-case hex or padded base64 they compute with the header, so `A1…` or a missing `=`
+    /// is a mismatch); otherwise compare the decoded bytes, for in-house senders that differ in
+    /// case or padding.
+    pub exact_text: bool,
 }
 
 impl BodySignature<'_> {
@@ -56,7 +62,12 @@ impl BodySignature<'_> {
         let candidate = self.encoding.decode(encoded).ok_or_else(|| {
             VerifyError::malformed(&self.header, format!("`{encoded}` is not {}", self.encoding.name()))
         })?;
-        Ok(key.matches(&[body], &candidate))
+        let tag = key.tag(&[body]);
+        Ok(if self.exact_text {
+            any_equal(self.encoding.encode(tag.as_ref()).as_bytes(), [encoded.as_bytes()])
+        } else {
+            any_equal(tag.as_ref(), [candidate.as_slice()])
+        })
     }
 }
 
@@ -75,6 +86,7 @@ impl GenericHmac {
             header: self.options.header.clone(),
             encoding: self.options.encoding,
             prefix: &self.options.prefix,
+            exact_text: false,
         }
     }
 }
@@ -108,7 +120,7 @@ impl Scheme for GenericHmac {
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
         let matched = self.signature().matches(headers, body, key)?;
-        conclude(window, None, matched)?;
-        Ok(Verified { scheme: SchemeKind::Hmac, timestamp: None, id: None })
+        let note = conclude(window, None, Future::Refused, matched)?;
+        Ok(Verified { scheme: SchemeKind::Hmac, timestamp: None, id: None, note })
     }
 }

@@ -87,6 +87,8 @@ impl SigningKey {
 
     /// The tag over `prefix` followed by the body, streaming a file body chunk by chunk.
     pub fn tag_streaming(&self, prefix: &[u8], body: &DeliveryBody) -> Result<hmac::Tag, SignError> {
+        #[cfg(test)]
+        count_tag();
         let mut context = hmac::Context::with_key(&self.key);
         context.update(prefix);
         body.for_each_chunk(|chunk| context.update(chunk))
@@ -96,6 +98,8 @@ impl SigningKey {
 
     /// The tag over the concatenation of `parts`, without copying them together.
     pub fn tag(&self, parts: &[&[u8]]) -> hmac::Tag {
+        #[cfg(test)]
+        count_tag();
         let mut context = hmac::Context::with_key(&self.key);
         for part in parts {
             context.update(part);
@@ -106,8 +110,35 @@ impl SigningKey {
     /// True when `candidate` is the tag over `parts`, compared in constant time so a forger learns
     /// nothing from how long a rejection takes.
     pub fn matches(&self, parts: &[&[u8]], candidate: &[u8]) -> bool {
-        bool::from(self.tag(parts).as_ref().ct_eq(candidate))
+        any_equal(self.tag(parts).as_ref(), [candidate])
     }
+}
+
+/// Whether any candidate equals `expected`. Each comparison is constant-time and every candidate
+/// is compared (no early exit), so timing reveals neither how much of a forgery was right nor
+/// which entry matched. The caller computes `expected` once per request: a header with many
+/// entries must not cost one HMAC over the body per entry.
+pub fn any_equal<'c>(expected: &[u8], candidates: impl IntoIterator<Item = &'c [u8]>) -> bool {
+    candidates.into_iter().fold(false, |found, candidate| bool::from(expected.ct_eq(candidate)) | found)
+}
+
+#[cfg(test)]
+thread_local! {
+    /// HMAC computations on this thread, so tests can prove a verification computes one.
+    static TAGS_COMPUTED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+fn count_tag() {
+    TAGS_COMPUTED.with(|count| count.set(count.get() + 1));
+}
+
+/// How many HMACs `run` computed (on this thread).
+#[cfg(test)]
+pub fn tags_computed_by(run: impl FnOnce()) -> usize {
+    let before = TAGS_COMPUTED.with(std::cell::Cell::get);
+    run();
+    TAGS_COMPUTED.with(std::cell::Cell::get) - before
 }
 
 /// How a tag is written in a header.

@@ -38,6 +38,11 @@ pub use error::{SignError, VerifyError};
 pub use hmac::HmacOptions;
 pub use mac::{BASE64, Encoding, KeyForm, SecretError, SigningKey};
 
+/// The most signature entries one header may carry. Providers send one per active secret (two
+/// during a rotation); a header with hundreds is an attack on the verifier's CPU, refused as
+/// malformed before any comparison.
+pub const MAX_SIGNATURES: usize = 16;
+
 use crate::webhook::delivery::Delivery;
 use crate::webhook::secret::Secret;
 
@@ -97,7 +102,9 @@ pub struct SchemeOptions {
 }
 
 /// The timestamp check: a signed timestamp is accepted when it is within `tolerance` of `now`, in
-/// either direction (a sender's clock may run ahead).
+/// either direction (a sender's clock may run ahead), or, for schemes whose provider library only
+/// refuses old timestamps (Stripe), anywhere from `now - tolerance` on: see
+/// [`Scheme::accepts_future_timestamps`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TimeWindow {
     /// Unix seconds.
@@ -118,6 +125,11 @@ impl TimeWindow {
     pub fn contains(self, timestamp: i64) -> bool {
         self.age(timestamp).unsigned_abs() <= u128::from(self.tolerance.as_secs())
     }
+
+    /// Whether `timestamp` is no older than the tolerance (however far in the future it is).
+    pub fn not_too_old(self, timestamp: i64) -> bool {
+        self.age(timestamp) <= i128::from(self.tolerance.as_secs())
+    }
 }
 
 /// What a successful verification established.
@@ -128,6 +140,10 @@ pub struct Verified {
     pub timestamp: Option<i64>,
     /// The delivery id the request carries, if the scheme has one.
     pub id: Option<String>,
+    /// Something unusual that was accepted because the provider's own library accepts it (a
+    /// timestamp far in the future for Stripe), worth telling the person looking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One signing scheme. Implementations are cheap, immutable and shareable across threads, so a
@@ -147,6 +163,14 @@ pub trait Scheme: fmt::Debug + Send + Sync {
 
     /// Whether the scheme signs a timestamp (so replays can be refused after the tolerance).
     fn is_timestamped(&self) -> bool;
+
+    /// Whether a timestamp further in the future than the tolerance is accepted, because the
+    /// provider's own library accepts it (stripe-python and stripe-node refuse only timestamps
+    /// older than the tolerance). A receiver built on that library does the same, so refusing
+    /// here would call valid deliveries invalid.
+    fn accepts_future_timestamps(&self) -> bool {
+        false
+    }
 
     /// The header that carries the signature; its presence identifies the scheme.
     fn signature_header(&self) -> HeaderName;

@@ -4,7 +4,7 @@
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use super::hmac::BodySignature;
-use super::received::conclude;
+use super::received::{Future, conclude};
 use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
 
@@ -55,7 +55,7 @@ impl Scheme for BodySignedProvider {
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
         let matched = self.signature.matches(headers, body, key)?;
-        conclude(window, None, matched)?;
-        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers) })
+        let note = conclude(window, None, Future::Refused, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers), note })
     }
 }

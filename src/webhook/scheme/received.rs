@@ -18,11 +18,31 @@ pub fn parse_timestamp(name: &HeaderName, text: &str) -> Result<i64, VerifyError
         .map_err(|_| VerifyError::malformed(name, format!("`{text}` is not a Unix timestamp in seconds")))
 }
 
+/// How a scheme treats a timestamp ahead of the clock.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Future {
+    /// Outside the tolerance is outside, in either direction.
+    Refused,
+    /// Only timestamps older than the tolerance are refused, as the provider's library does.
+    Accepted,
+}
+
 /// The verdict once the signature has been compared: a timestamp outside the window wins (and says
-/// whether the signature matched), then a mismatch.
-pub fn conclude(window: TimeWindow, timestamp: Option<i64>, signature_matched: bool) -> Result<(), VerifyError> {
+/// whether the signature matched), then a mismatch. `Ok` carries a note when a timestamp beyond
+/// the tolerance in the future was accepted.
+pub fn conclude(
+    window: TimeWindow,
+    timestamp: Option<i64>,
+    future: Future,
+    signature_matched: bool,
+) -> Result<Option<String>, VerifyError> {
+    let mut note = None;
     if let Some(timestamp) = timestamp {
-        if !window.contains(timestamp) {
+        let admitted = match future {
+            Future::Refused => window.contains(timestamp),
+            Future::Accepted => window.not_too_old(timestamp),
+        };
+        if !admitted {
             return Err(VerifyError::TimestampOutsideTolerance {
                 timestamp,
                 now: window.now,
@@ -30,6 +50,35 @@ pub fn conclude(window: TimeWindow, timestamp: Option<i64>, signature_matched: b
                 signature_matched,
             });
         }
+        if !window.contains(timestamp) && signature_matched {
+            let ahead = std::time::Duration::from_secs(u64::try_from(-window.age(timestamp)).unwrap_or(u64::MAX));
+            note = Some(format!(
+                "the signed timestamp {timestamp} is {} in the future, beyond the {} tolerance; accepted because \
+                 the provider's own library accepts future timestamps (check the sender's clock)",
+                humantime::format_duration(ahead),
+                humantime::format_duration(window.tolerance)
+            ));
+        }
     }
-    if signature_matched { Ok(()) } else { Err(VerifyError::SignatureMismatch { hint: None }) }
+    if signature_matched { Ok(note) } else { Err(VerifyError::SignatureMismatch { hint: None }) }
+}
+
+/// The signature entries of a header, refused as malformed past [`super::MAX_SIGNATURES`].
+pub fn capped<'t>(name: &HeaderName, entries: Vec<&'t str>) -> Result<Vec<&'t str>, VerifyError> {
+    if entries.len() > super::MAX_SIGNATURES {
+        return Err(VerifyError::malformed(
+            name,
+            format!(
+                "it carries {} signature entries; at most {} are read (a provider sends one per active secret)",
+                entries.len(),
+                super::MAX_SIGNATURES
+            ),
+        ));
+    }
+    Ok(entries)
+}
+
+/// An empty header is as good as none: the providers' libraries refuse it the same way.
+pub fn non_empty<'h>(name: &HeaderName, text: &'h str) -> Result<&'h str, VerifyError> {
+    if text.is_empty() { Err(VerifyError::malformed(name, "it is empty")) } else { Ok(text) }
 }

@@ -13,7 +13,7 @@ pub const TOPIC: HeaderName = HeaderName::from_static("x-shopify-topic");
 pub fn shopify() -> BodySignedProvider {
     BodySignedProvider {
         kind: SchemeKind::Shopify,
-        signature: BodySignature { header: SIGNATURE, encoding: Encoding::Base64, prefix: "" },
+        signature: BodySignature { header: SIGNATURE, encoding: Encoding::Base64, prefix: "", exact_text: true },
         delivery_header: WEBHOOK_ID,
         event_header: TOPIC,
     }

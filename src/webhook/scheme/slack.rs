@@ -1,8 +1,13 @@
 //! `slack`: `X-Slack-Signature: v0=<hex>` over `v0:<timestamp>:<body>`, with the timestamp in
 //! `X-Slack-Request-Timestamp`. Slack carries no delivery id.
+//!
+//! As slack_sdk's `SignatureVerifier` judges it: the timestamp is an integer signed as the text
+//! it is sent as, the window is open five minutes both ways, and the whole header is compared
+//! with `v0=` and the lower-case hex it computes (so upper-case hex is not a match).
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use super::received::{conclude, header_text, parse_timestamp};
+use super::mac::any_equal;
+use super::received::{Future, conclude, header_text, parse_timestamp};
 use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
 
@@ -57,11 +62,13 @@ impl Scheme for Slack {
         let encoded = signature.strip_prefix(VERSION_PREFIX).ok_or_else(|| {
             VerifyError::malformed(&SIGNATURE, format!("`{signature}` does not start with `{VERSION_PREFIX}`"))
         })?;
-        let candidate =
-            hex::decode(encoded).map_err(|_| VerifyError::malformed(&SIGNATURE, format!("`{encoded}` is not hex")))?;
+        if !encoded.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+            return Err(VerifyError::malformed(&SIGNATURE, format!("`{encoded}` is not hex")));
+        }
         // Slack signs the timestamp as it appears in the header, so sign those exact bytes.
-        let matched = key.matches(&[&signed_prefix(timestamp_text), body], &candidate);
-        conclude(window, Some(timestamp), matched)?;
-        Ok(Verified { scheme: SchemeKind::Slack, timestamp: Some(timestamp), id: None })
+        let expected = hex::encode(key.tag(&[&signed_prefix(timestamp_text), body]));
+        let matched = any_equal(expected.as_bytes(), [encoded.as_bytes()]);
+        let note = conclude(window, Some(timestamp), Future::Refused, matched)?;
+        Ok(Verified { scheme: SchemeKind::Slack, timestamp: Some(timestamp), id: None, note })
     }
 }

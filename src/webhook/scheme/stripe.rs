@@ -1,15 +1,23 @@
 //! `stripe`: `Stripe-Signature: t=<unix>,v1=<hex>` over `<t>.<body>`, keyed with the whole secret
 //! string (`whsec_` included, not decoded). During secret rotation the header carries several `v1`
 //! values and any match is valid; other versions (`v0`, test-mode leftovers) are ignored.
+//!
+//! The header is read exactly as stripe-python (`WebhookSignature.verify_header`) and stripe-node
+//! read it, so a delivery is valid here when it is valid for a receiver built on them: items are
+//! split on `,` and each on `=` with nothing trimmed (` v1=…` after a space is not a `v1`), the
+//! first `t` counts, items that are neither `t` nor a version are ignored, the timestamp is an
+//! integer and is signed as that integer (`t=0123` signs `123.`), each `v1` is compared as
+//! lower-case hex text, and only timestamps older than the tolerance are refused.
 use http::{HeaderMap, HeaderName, HeaderValue};
 
-use super::received::{conclude, header_text, parse_timestamp};
+use super::mac::any_equal;
+use super::received::{Future, capped, conclude, header_text};
 use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
 
 pub const SIGNATURE: HeaderName = HeaderName::from_static("stripe-signature");
 
-fn signed_prefix(timestamp: &str) -> Vec<u8> {
+fn signed_prefix(timestamp: i64) -> Vec<u8> {
     format!("{timestamp}.").into_bytes()
 }
 
@@ -20,24 +28,57 @@ struct ParsedHeader<'a> {
     v1: Vec<&'a str>,
 }
 
+/// An item's name and its value up to the next `=`, as the libraries split it (`v1=a=b` is `a`).
+fn name_value(item: &str) -> (&str, Option<&str>) {
+    let mut parts = item.split('=');
+    let name = parts.next().unwrap_or_default();
+    (name, parts.next())
+}
+
 fn parse_header(text: &str) -> Result<ParsedHeader<'_>, VerifyError> {
+    let items = capped(&SIGNATURE, text.split(',').filter(|item| name_value(item).0 != "t").collect())?;
     let mut timestamp = None;
     let mut v1 = Vec::new();
-    for item in text.split(',').map(str::trim).filter(|item| !item.is_empty()) {
-        let (name, value) = item.split_once('=').ok_or_else(|| {
-            VerifyError::malformed(&SIGNATURE, format!("`{item}` is not a `name=value` pair (expected t=…,v1=…)"))
-        })?;
+    let mut spaced = false;
+    for item in text.split(',') {
+        let (name, value) = name_value(item);
         match name {
-            "t" if timestamp.is_none() => timestamp = Some(value),
-            "v1" => v1.push(value),
-            _ => {}
+            "t" if timestamp.is_none() => {
+                timestamp = Some(value.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "`t` has no `=` value"))?);
+            }
+            "t" => {}
+            _ => spaced |= name != name.trim() && matches!(name.trim(), "t" | "v1"),
         }
     }
-    let timestamp = timestamp.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "it has no `t=` timestamp"))?;
+    for item in items {
+        if let ("v1", value) = name_value(item) {
+            v1.push(value.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "`v1` has no `=` value"))?);
+        }
+    }
+    // Stripe never sends spaces; someone who typed them in gets told why the item was not read.
+    let spaces = if spaced {
+        " (an item with a space before its name, as in `, v1=`, is not read by Stripe's libraries either; \
+         remove the spaces after the commas)"
+    } else {
+        ""
+    };
+    let timestamp =
+        timestamp.ok_or_else(|| VerifyError::malformed(&SIGNATURE, format!("it has no `t=` timestamp{spaces}")))?;
     if v1.is_empty() {
-        return Err(VerifyError::malformed(&SIGNATURE, "it has no `v1=` signature (other versions are not checked)"));
+        return Err(VerifyError::malformed(
+            &SIGNATURE,
+            format!("it has no `v1=` signature (other versions are not checked){spaces}"),
+        ));
     }
     Ok(ParsedHeader { timestamp, v1 })
+}
+
+/// The timestamp as Python's `int()` and JavaScript's `parseInt` read a plain decimal: spaces
+/// around it and a sign are allowed, and leading zeros mean nothing.
+fn parse_timestamp(text: &str) -> Result<i64, VerifyError> {
+    text.trim()
+        .parse()
+        .map_err(|_| VerifyError::malformed(&SIGNATURE, format!("`t={text}` is not a Unix timestamp in seconds")))
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -52,6 +93,12 @@ impl Scheme for Stripe {
         true
     }
 
+    /// stripe-python checks `timestamp < time.time() - tolerance` and nothing else, as does
+    /// stripe-node: a signature dated ahead of the clock is valid for them.
+    fn accepts_future_timestamps(&self) -> bool {
+        true
+    }
+
     fn signature_header(&self) -> HeaderName {
         SIGNATURE
     }
@@ -62,8 +109,8 @@ impl Scheme for Stripe {
     }
 
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
-        let timestamp = delivery.timestamp.to_string();
-        let tag = key.tag_streaming(&signed_prefix(&timestamp), &delivery.body)?;
+        let timestamp = delivery.timestamp;
+        let tag = key.tag_streaming(&signed_prefix(timestamp), &delivery.body)?;
         let value = format!("t={timestamp},v1={}", hex::encode(tag));
         Ok(vec![(SIGNATURE, to_header_value("signature", &SIGNATURE, value)?)])
     }
@@ -76,31 +123,90 @@ impl Scheme for Stripe {
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
         let parsed = parse_header(header_text(headers, &SIGNATURE)?)?;
-        let timestamp = parse_timestamp(&SIGNATURE, parsed.timestamp)?;
-        let candidates: Vec<Vec<u8>> = parsed.v1.iter().filter_map(|value| hex::decode(value).ok()).collect();
-        if candidates.is_empty() {
-            return Err(VerifyError::malformed(&SIGNATURE, "no `v1=` value is hex"));
-        }
-        let prefix = signed_prefix(parsed.timestamp);
-        // Check every candidate, not just until the first match, so timing does not reveal which one
-        // matched.
-        let matched =
-            candidates.iter().fold(false, |found, candidate| key.matches(&[&prefix, body], candidate) | found);
-        conclude(window, Some(timestamp), matched)?;
-        Ok(Verified { scheme: SchemeKind::Stripe, timestamp: Some(timestamp), id: None })
+        let timestamp = parse_timestamp(parsed.timestamp)?;
+        // One HMAC for the request, compared with every entry as text: the libraries compare the
+        // lower-case hex they compute with each `v1` string, so `A1B2…` is not a match.
+        let expected = hex::encode(key.tag(&[&signed_prefix(timestamp), body]));
+        let matched = any_equal(expected.as_bytes(), parsed.v1.iter().map(|value| value.as_bytes()));
+        let note = conclude(window, Some(timestamp), Future::Accepted, matched)?;
+        Ok(Verified { scheme: SchemeKind::Stripe, timestamp: Some(timestamp), id: None, note })
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use super::*;
+    use crate::webhook::scheme::mac::tags_computed_by;
+
+    const NOW: i64 = 1_700_000_000;
+
+    fn signed(body: &[u8], timestamp: i64, extra: &str) -> HeaderMap {
+        let key = SigningKey::from_bytes(b"whsec_test");
+        let tag = hex::encode(key.tag(&[&signed_prefix(timestamp), body]));
+        let mut headers = HeaderMap::new();
+        headers.insert(SIGNATURE, HeaderValue::from_str(&format!("t={timestamp}{extra},v1={tag}")).unwrap());
+        headers
+    }
+
+    fn verify(headers: &HeaderMap, body: &[u8]) -> Result<Verified, VerifyError> {
+        let window = TimeWindow { now: NOW, tolerance: Duration::from_secs(300) };
+        Stripe.verify(headers, body, &SigningKey::from_bytes(b"whsec_test"), window)
+    }
 
     #[test]
     fn headers_parse_with_rotation_and_other_versions() {
-        let parsed = parse_header("t=12,v1=aa, v0=bb,v1=cc").unwrap();
+        let parsed = parse_header("t=12,v1=aa,v0=bb,v1=cc,junk").unwrap();
         assert_eq!(parsed, ParsedHeader { timestamp: "12", v1: vec!["aa", "cc"] });
+        assert_eq!(parse_header("t=1,t=2,v1=a=b").unwrap(), ParsedHeader { timestamp: "1", v1: vec!["a"] });
         assert!(matches!(parse_header("v1=aa"), Err(VerifyError::HeaderMalformed { .. })));
         assert!(matches!(parse_header("t=1,v0=aa"), Err(VerifyError::HeaderMalformed { .. })));
         assert!(matches!(parse_header("garbage"), Err(VerifyError::HeaderMalformed { .. })));
+        let spaced = parse_header("t=1, v1=aa").unwrap_err().to_string();
+        assert!(spaced.contains("remove the spaces after the commas"), "{spaced}");
+    }
+
+    #[test]
+    fn future_timestamps_are_accepted_with_a_note_and_old_ones_refused() {
+        let future = verify(&signed(b"{}", NOW + 600, ""), b"{}").unwrap();
+        assert!(future.note.unwrap().contains("10m in the future"));
+        assert_eq!(verify(&signed(b"{}", NOW + 300, ""), b"{}").unwrap().note, None);
+        assert!(verify(&signed(b"{}", NOW - 300, ""), b"{}").is_ok());
+        assert!(matches!(
+            verify(&signed(b"{}", NOW - 301, ""), b"{}"),
+            Err(VerifyError::TimestampOutsideTolerance { signature_matched: true, .. })
+        ));
+    }
+
+    #[test]
+    fn the_timestamp_is_signed_as_an_integer_and_hex_compared_as_lower_case_text() {
+        let mut headers = signed(b"{}", NOW, "");
+        let value = headers[&SIGNATURE].to_str().unwrap().replace("t=", "t=00");
+        headers.insert(SIGNATURE, HeaderValue::from_str(&value).unwrap());
+        assert!(verify(&headers, b"{}").is_ok(), "t=00… signs the integer, as the libraries do");
+        let upper =
+            value.replace(value.split("v1=").nth(1).unwrap(), &value.split("v1=").nth(1).unwrap().to_uppercase());
+        headers.insert(SIGNATURE, HeaderValue::from_str(&upper).unwrap());
+        assert!(matches!(verify(&headers, b"{}"), Err(VerifyError::SignatureMismatch { .. })));
+    }
+
+    #[test]
+    fn one_hmac_per_request_however_many_entries() {
+        let many = format!(",v1={}", "ab".repeat(32)).repeat(15);
+        let headers = signed(b"body", NOW, &many);
+        let computed = tags_computed_by(|| assert!(verify(&headers, b"body").is_ok()));
+        assert_eq!(computed, 1, "one HMAC however many v1 entries");
+    }
+
+    #[test]
+    fn too_many_entries_are_malformed() {
+        let many = format!(",v1={}", "ab".repeat(32)).repeat(16);
+        let err = verify(&signed(b"body", NOW, &many), b"body").unwrap_err();
+        assert!(err.to_string().contains("17 signature entries; at most 16"), "{err}");
+        let entries = format!(",v1={}", "ab".repeat(32)).repeat(1000);
+        let headers = signed(b"body", NOW, &entries);
+        let computed = tags_computed_by(|| assert!(verify(&headers, b"body").is_err()));
+        assert_eq!(computed, 0, "refused before any HMAC");
     }
 }
