@@ -5,7 +5,8 @@ use std::fmt;
 use base64::Engine;
 use base64::alphabet;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
-use ring::hmac;
+use hmac::{Hmac, Mac};
+use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
 use super::SignError;
@@ -68,11 +69,15 @@ pub enum SecretError {
     EmptyKey,
 }
 
-/// An HMAC-SHA256 key ready to sign or verify. `Debug` shows nothing of the key.
+/// An HMAC-SHA256 key ready to sign or verify: the keyed state after the key block, cloned for
+/// every tag so the key is hashed once, at start-up. `Debug` shows nothing of the key.
 #[derive(Clone)]
 pub struct SigningKey {
-    key: hmac::Key,
+    keyed: Hmac<Sha256>,
 }
+
+/// An HMAC-SHA256 tag.
+pub type Tag = [u8; 32];
 
 impl fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -82,35 +87,38 @@ impl fmt::Debug for SigningKey {
 
 impl SigningKey {
     pub fn from_bytes(key: &[u8]) -> SigningKey {
-        SigningKey { key: hmac::Key::new(hmac::HMAC_SHA256, key) }
+        // HMAC takes a key of any length (longer ones are hashed first), so this cannot fail.
+        let keyed =
+            <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
+        SigningKey { keyed }
     }
 
     /// The tag over `prefix` followed by the body, streaming a file body chunk by chunk.
-    pub fn tag_streaming(&self, prefix: &[u8], body: &DeliveryBody) -> Result<hmac::Tag, SignError> {
+    pub fn tag_streaming(&self, prefix: &[u8], body: &DeliveryBody) -> Result<Tag, SignError> {
         #[cfg(test)]
         count_tag();
-        let mut context = hmac::Context::with_key(&self.key);
+        let mut context = self.keyed.clone();
         context.update(prefix);
         body.for_each_chunk(|chunk| context.update(chunk))
             .map_err(|source| SignError::ReadBody { body: body.describe(), source })?;
-        Ok(context.sign())
+        Ok(context.finalize().into_bytes().into())
     }
 
     /// The tag over the concatenation of `parts`, without copying them together.
-    pub fn tag(&self, parts: &[&[u8]]) -> hmac::Tag {
+    pub fn tag(&self, parts: &[&[u8]]) -> Tag {
         #[cfg(test)]
         count_tag();
-        let mut context = hmac::Context::with_key(&self.key);
+        let mut context = self.keyed.clone();
         for part in parts {
             context.update(part);
         }
-        context.sign()
+        context.finalize().into_bytes().into()
     }
 
     /// True when `candidate` is the tag over `parts`, compared in constant time so a forger learns
     /// nothing from how long a rejection takes.
     pub fn matches(&self, parts: &[&[u8]], candidate: &[u8]) -> bool {
-        any_equal(self.tag(parts).as_ref(), [candidate])
+        any_equal(&self.tag(parts), [candidate])
     }
 }
 

@@ -1,7 +1,8 @@
 //! `webhook secret`: a new secret in the form each scheme's providers hand out.
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use ring::rand::{SecureRandom, SystemRandom};
+use rand::TryRngCore;
+use rand::rngs::OsRng;
 
 use super::SchemeKind;
 
@@ -13,7 +14,7 @@ const NEW_SECRET_BYTES: usize = 32;
 /// Webhooks decodes the base64, and both accept this form), 64 hex digits for the others.
 pub fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     let mut bytes = [0u8; NEW_SECRET_BYTES];
-    SystemRandom::new().fill(&mut bytes).map_err(|_| anyhow::anyhow!("the OS random generator failed"))?;
+    OsRng.try_fill_bytes(&mut bytes).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
     Ok(match scheme {
         SchemeKind::Standard | SchemeKind::Stripe => format!("whsec_{}", STANDARD.encode(bytes)),
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify => hex::encode(bytes),
