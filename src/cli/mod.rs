@@ -2,6 +2,7 @@
 //! any work starts, so the engine never sees clap types.
 pub mod completions;
 pub mod idem;
+pub mod man;
 pub mod request_args;
 pub mod webhook;
 

@@ -1,42 +1,89 @@
-//! The committed completion scripts match what the CLI generates, and the CLI definition is sound.
+//! What is generated from the two command lines and committed: completion scripts (`completions/`)
+//! and manual pages (`man/`), each checked against a fresh generation, for both binaries alike,
+//! plus clap's own consistency check of each definition. `REGENERATE=1 cargo test generated`
+//! rewrites the committed files instead of comparing.
+use std::path::Path;
+
 use clap::CommandFactory;
 use idem::cli::completions::{SHELLS, file_name, generate};
 use idem::cli::idem::IdemCli;
+use idem::cli::man;
+use idem::cli::webhook::WebhookCli;
 
-/// Compares every shell's script for `command` with `completions/`; `REGENERATE_COMPLETIONS=1`
-/// rewrites them instead.
-pub fn check_completions(command: fn() -> clap::Command) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
-    let regenerate = std::env::var_os("REGENERATE_COMPLETIONS").is_some();
-    for shell in SHELLS {
-        let cmd = command();
-        let path = dir.join(file_name(shell, cmd.get_name()));
-        let script = generate(shell, cmd);
-        if regenerate {
-            std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(&path, &script).unwrap();
-            continue;
-        }
-        let committed = std::fs::read(&path).unwrap_or_default();
-        assert!(
-            committed == script,
-            "{} is stale: run `REGENERATE_COMPLETIONS=1 cargo test completions` and commit it",
-            path.display()
-        );
+const CLIS: [fn() -> clap::Command; 2] = [IdemCli::command, WebhookCli::command];
+
+fn regenerate() -> bool {
+    std::env::var_os("REGENERATE").is_some()
+}
+
+/// Compares `content` with the committed file at `path`, or rewrites it under `REGENERATE=1`.
+fn check_fresh(path: &Path, content: &[u8]) {
+    if regenerate() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+        return;
+    }
+    let committed = std::fs::read(path).unwrap_or_default();
+    assert!(committed == content, "{} is stale: run `REGENERATE=1 cargo test generated` and commit it", path.display());
+}
+
+#[test]
+fn generated_cli_definitions_are_sound() {
+    for cli in CLIS {
+        cli().debug_assert();
     }
 }
 
 #[test]
-fn idem_completions_are_fresh() {
-    check_completions(IdemCli::command);
+fn generated_completions_are_fresh() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
+    for cli in CLIS {
+        for shell in SHELLS {
+            let command = cli();
+            let path = dir.join(file_name(shell, command.get_name()));
+            check_fresh(&path, &generate(shell, command));
+        }
+    }
 }
 
 #[test]
-fn idem_cli_definition_is_sound() {
-    IdemCli::command().debug_assert();
+fn generated_man_pages_are_fresh_and_every_page_has_examples() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("man");
+    let mut expected = Vec::new();
+    for cli in CLIS {
+        for page in man::pages(cli()).unwrap() {
+            let name = page.file_name.trim_end_matches(".1").to_string();
+            assert!(man::has_examples(&name), "the man page {name} has no EXAMPLES: add them in src/cli/man.rs");
+            check_fresh(&dir.join(&page.file_name), &page.roff);
+            expected.push(page.file_name);
+        }
+    }
+    let mut committed: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    committed.sort();
+    expected.sort();
+    assert_eq!(committed, expected, "man/ holds pages no command has (or lacks some)");
 }
 
 #[test]
-fn idem_completions_command_prints_the_script() {
-    crate::support::idem().args(["completions", "bash"]).assert().success().stdout(predicates::str::contains("_idem"));
+fn generated_man_pages_say_how_to_use_each_command() {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("man/idem-send.1")).unwrap();
+    for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH \"EXIT STATUS\"", ".SH EXAMPLES"] {
+        assert!(page.contains(section), "idem-send.1 lacks {section}");
+    }
+    assert!(page.contains("\\-\\-repeat"), "idem-send.1 documents --repeat");
+}
+
+#[test]
+fn generated_completions_command_prints_the_committed_script() {
+    for (bin, mut command) in [("idem", crate::support::idem()), ("webhook", crate::support::webhook())] {
+        let committed = Path::new(env!("CARGO_MANIFEST_DIR")).join("completions").join(format!("{bin}.bash"));
+        let printed = command.args(["completions", "bash"]).assert().code(0).get_output().stdout.clone();
+        assert!(
+            std::fs::read(committed).unwrap_or_default() == printed,
+            "`{bin} completions bash` differs from the committed script"
+        );
+    }
 }
