@@ -160,6 +160,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
             [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, 'The receiver''s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long each request may take before it counts as unanswered')
+            [CompletionResult]::new('--ack-within', '--ack-within', [CompletionResultType]::ParameterName, 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')

@@ -95,7 +95,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --insecure --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -130,6 +130,10 @@ _webhook() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ack-within)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -151,6 +151,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
             cand --tolerance 'The receiver''s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further'
             cand --timeout 'How long each request may take before it counts as unanswered'
+            cand --ack-within 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s)'
             cand --format 'format'
             cand --color 'When to color the output'
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'

@@ -181,6 +181,7 @@ base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l tolerance -d 'The receiver\'s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l timeout -d 'How long each request may take before it counts as unanswered' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
 junit\t'JUnit XML, for CI dashboards'"

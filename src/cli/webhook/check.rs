@@ -33,6 +33,11 @@ pub struct CheckArgs {
     #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_duration)]
     pub timeout: Duration,
 
+    /// How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s,
+    /// GitHub gives up after 10s)
+    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = parse_duration)]
+    pub ack_within: Duration,
+
     /// Accept any TLS certificate (self-signed local receivers)
     #[arg(short = 'k', long)]
     pub insecure: bool,
@@ -54,6 +59,7 @@ impl CheckArgs {
             secret: self.signing.secret_source()?,
             tolerance: self.tolerance,
             timeout: self.timeout,
+            ack_within: self.ack_within,
             insecure: self.insecure,
             format: self.format,
             palette,

@@ -30,6 +30,8 @@ pub struct CheckConfig {
     pub tolerance: Duration,
     /// How long each request may take.
     pub timeout: Duration,
+    /// How fast the valid delivery must be acknowledged (`fast-ack`).
+    pub ack_within: Duration,
     pub insecure: bool,
     pub format: SuiteFormat,
     pub palette: Palette,
@@ -50,7 +52,7 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
         bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", config.url);
     }
     let accepted = valid.outcome == crate::conformance::CheckOutcome::Pass;
-    let mut checks = vec![valid, suite::fast_ack(&answer)];
+    let mut checks = vec![valid, suite::fast_ack(&answer, config.ack_within)];
     let not_accepted = "the valid delivery was not accepted, so there is nothing to repeat";
     checks.push(if accepted {
         suite::duplicate(&probe, &first).await?
