@@ -324,10 +324,19 @@ fn bad_input_exits_2_with_a_message() {
         assert!(!stderr.contains(SECRET));
     }
     let output = webhook()
-        .args(["check-sender", "--addr", "127.0.0.1:0", "--secret", SECRET, "--timeout", "5s", "--", "true"])
+        .args(["check-sender", "--addr", "127.0.0.1:0", "--secret", SECRET, "--timeout", "2s", "--", "true"])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no webhook arrived") && stderr.contains("exited (exit status 0)"), "{stderr}");
+    // A sender that fails before delivering anything is reported at once, not after --timeout.
+    let output = webhook()
+        .args(["check-sender", "--addr", "127.0.0.1:0", "--secret", SECRET, "--timeout", "10m", "--", "false"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("the sender exited (exit status 1) without delivering"), "{stderr}");
+    assert!(!stderr.contains("waiting up to"), "{stderr}");
 }

@@ -222,6 +222,11 @@ impl Book {
         }
     }
 
+    /// Whether nothing has arrived yet.
+    pub fn is_empty(&self) -> bool {
+        self.state().events.is_empty()
+    }
+
     pub fn events(&self) -> Vec<Event> {
         self.state().events.clone()
     }

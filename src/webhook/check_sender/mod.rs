@@ -84,6 +84,8 @@ enum WaitEnd {
     PlayedOut,
     TimedOut,
     Interrupted,
+    /// The sender exited with a failure before anything arrived.
+    SenderFailed,
 }
 
 /// `webhook check-sender`: runs the suite, prints the report, and exits 0 when every required
@@ -230,6 +232,11 @@ async fn wait(
         tokio::select! {
             _ = &mut interrupted => return WaitEnd::Interrupted,
             status = sender_exit(sender) => {
+                // A sender that failed before delivering anything (a typo, a missing flag) will not
+                // deliver later: report that now rather than after the whole --timeout.
+                if status.is_some_and(|status| !status.success()) && book.is_empty() {
+                    return WaitEnd::SenderFailed;
+                }
                 if !book.played_out(config.events) {
                     live.line(&format!(
                         "the sender exited ({}); waiting up to {} more for the script: {}",

@@ -254,12 +254,11 @@ pub(super) fn honours_retry_after(observed: &Observed) -> Finding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(
-            unanswered
-                .into_iter()
-                .next()
-                .unwrap_or_else(|| "no answer carried Retry-After (add a step like 429:3 to the script)".to_string()),
-        );
+        return Finding::Skipped(unanswered.into_iter().next().unwrap_or_else(|| {
+            "no attempt was answered with a Retry-After: the script has no step like 429:3, or the sender never \
+                     reached it"
+                .to_string()
+        }));
     }
     if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
 }
