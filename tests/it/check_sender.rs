@@ -340,3 +340,22 @@ fn bad_input_exits_2_with_a_message() {
     assert!(stderr.contains("the sender exited (exit status 1) without delivering"), "{stderr}");
     assert!(!stderr.contains("waiting up to"), "{stderr}");
 }
+
+#[test]
+fn a_sender_still_running_at_the_timeout_is_stopped_with_what_it_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let late = dir.path().join("late");
+    // The subshell outlives `sh` unless its whole process group is stopped.
+    let command = format!(
+        "\"{}\" send \"$WEBHOOK_URL\" --scheme hmac --event ping >/dev/null; (sleep 2; touch \"{}\") & wait",
+        webhook_bin(),
+        late.display()
+    );
+    let (status, report, stderr) =
+        check_sender(&["--scheme", "hmac", "--script", "200", "--timeout", "1s"], &["sh", "-c", &command]);
+    assert_eq!(status, 0, "{report:#}");
+    assert_eq!(report["sender"]["exit"], Value::Null, "{report:#}");
+    assert!(stderr.contains("the sender was still running after 1.00s; stopped it"), "{stderr}");
+    std::thread::sleep(std::time::Duration::from_millis(2_500));
+    assert!(!late.exists(), "a process the sender started kept running");
+}

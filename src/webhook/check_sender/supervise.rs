@@ -28,7 +28,12 @@ impl SenderProcess {
             &command.iter().map(|part| part.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" "),
             secret,
         );
-        let child = Command::new(program)
+        let mut command = Command::new(program);
+        // Its own process group, so stopping it also stops what it started (`sh -c` runs the real
+        // sender as a child), and a Ctrl-C meant for us reaches it only through `stop`.
+        #[cfg(unix)]
+        command.process_group(0);
+        let child = command
             .args(args)
             .env(URL_ENV, url)
             .stdin(Stdio::null())
@@ -55,6 +60,14 @@ impl SenderProcess {
     /// Stops a sender still running at the end of the run.
     pub async fn stop(&mut self) {
         if self.exited.is_none() {
+            #[cfg(unix)]
+            if let Some(group) = self.child.id().and_then(|pid| i32::try_from(pid).ok()) {
+                // SAFETY: kill(2) takes plain integers and touches no memory of ours; a negative pid
+                // names the process group `spawn` created, which holds only the sender's processes.
+                unsafe {
+                    libc::kill(-group, libc::SIGKILL);
+                }
+            }
             let _ = self.child.start_kill();
             let _ = self.child.wait().await;
         }
