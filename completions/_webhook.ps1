@@ -32,6 +32,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
+            [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -172,6 +173,29 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'webhook;check-sender' {
+            [CompletionResult]::new('--addr', '--addr', [CompletionResultType]::ParameterName, 'The address to receive on (port 0 picks a free one, printed on the first line)')
+            [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Receive on this path only (others get 404) [default: any path]')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The scheme the sender signs with, or auto to pick it per attempt from the signature header')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
+            [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
+            [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, '--scheme hmac: how the signature is written [default: hex]')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
+            [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, 'How far a signed timestamp may be from this receiver''s clock')
+            [CompletionResult]::new('--script', '--script', [CompletionResultType]::ParameterName, 'How each event''s attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold for no answer until the sender gives up; `;` between events (later events get 200)')
+            [CompletionResult]::new('--events', '--events', [CompletionResultType]::ParameterName, 'How many events to wait for [default: the number of events in the script]')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'The longest to wait for the sender and the script to play out')
+            [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Append every attempt to this JSON-lines journal, as webhook listen --record does')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'webhook;listen' {
             [CompletionResult]::new('--addr', '--addr', [CompletionResultType]::ParameterName, 'The address to listen on (port 0 picks a free one, printed on the first line)')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'Receive on this path only (others get 404) [default: any path]')
@@ -218,6 +242,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
+            [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -239,6 +264,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;check' {
+            break
+        }
+        'webhook;help;check-sender' {
             break
         }
         'webhook;help;listen' {

@@ -19,6 +19,9 @@ _webhook() {
             webhook,check)
                 cmd="webhook__subcmd__check"
                 ;;
+            webhook,check-sender)
+                cmd="webhook__subcmd__check__subcmd__sender"
+                ;;
             webhook,completions)
                 cmd="webhook__subcmd__completions"
                 ;;
@@ -45,6 +48,9 @@ _webhook() {
                 ;;
             webhook__subcmd__help,check)
                 cmd="webhook__subcmd__help__subcmd__check"
+                ;;
+            webhook__subcmd__help,check-sender)
+                cmd="webhook__subcmd__help__subcmd__check__subcmd__sender"
                 ;;
             webhook__subcmd__help,completions)
                 cmd="webhook__subcmd__help__subcmd__completions"
@@ -77,7 +83,7 @@ _webhook() {
 
     case "${cmd}" in
         webhook)
-            opts="-h -V --color --help --version sign verify secret send replay check listen completions help"
+            opts="-h -V --color --help --version sign verify secret send replay check check-sender listen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -152,6 +158,80 @@ _webhook() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        webhook__subcmd__check__subcmd__sender)
+            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --script --events --timeout --record --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --addr)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme)
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signature-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
+                    COMPREPLY=($(compgen -W "hex base64" -- "${cur}"))
+                    return 0
+                    ;;
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --tolerance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --script)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --record)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         webhook__subcmd__completions)
             opts="-h -V --color --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -171,7 +251,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help)
-            opts="sign verify secret send replay check listen completions help"
+            opts="sign verify secret send replay check check-sender listen completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -185,6 +265,20 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help__subcmd__check)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__check__subcmd__sender)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

@@ -29,6 +29,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+            cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -162,6 +163,28 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'webhook;check-sender'= {
+            cand --addr 'The address to receive on (port 0 picks a free one, printed on the first line)'
+            cand --path 'Receive on this path only (others get 404) [default: any path]'
+            cand --scheme 'The scheme the sender signs with, or auto to pick it per attempt from the signature header'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --tolerance 'How far a signed timestamp may be from this receiver''s clock'
+            cand --script 'How each event''s attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold for no answer until the sender gives up; `;` between events (later events get 200)'
+            cand --events 'How many events to wait for [default: the number of events in the script]'
+            cand --timeout 'The longest to wait for the sender and the script to play out'
+            cand --record 'Append every attempt to this JSON-lines journal, as webhook listen --record does'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'webhook;listen'= {
             cand --addr 'The address to listen on (port 0 picks a free one, printed on the first line)'
             cand --path 'Receive on this path only (others get 404) [default: any path]'
@@ -206,6 +229,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+            cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -221,6 +245,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;replay'= {
         }
         &'webhook;help;check'= {
+        }
+        &'webhook;help;check-sender'= {
         }
         &'webhook;help;listen'= {
         }

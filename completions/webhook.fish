@@ -35,6 +35,7 @@ complete -c webhook -n "__fish_webhook_needs_command" -f -a "secret" -d 'Print a
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_needs_command" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -192,6 +193,35 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l svix -d 'Stand
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l addr -d 'The address to receive on (port 0 picks a free one, printed on the first line)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l scheme -d 'The scheme the sender signs with, or auto to pick it per attempt from the signature header' -r -f -a "auto\t'The scheme whose signature header the request carries'
+hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body'
+stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+standard\t'Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"'
+slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body'"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
+base64\t'Standard base64 with padding'"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l tolerance -d 'How far a signed timestamp may be from this receiver\'s clock' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l script -d 'How each event\'s attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold for no answer until the sender gives up; `;` between events (later events get 200)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l events -d 'How many events to wait for [default: the number of events in the script]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l timeout -d 'The longest to wait for the sender and the script to play out' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l record -d 'Append every attempt to this JSON-lines journal, as webhook listen --record does' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l format -r -f -a "human\t'A table, colored on a terminal'
+json\t'One JSON document, documented in the README'
+junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme, or auto to pick it per request from the signature header' -r -f -a "auto\t'The scheme whose signature header the request carries'
@@ -232,12 +262,13 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check listen completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -5,6 +5,7 @@
 //! job: `sign/`, `verify/` (the one verifier `verify` and `listen` share), `deliver/` (the engine,
 //! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `check/`.
 pub mod check;
+pub mod check_sender;
 pub mod deliver;
 pub mod delivery;
 pub mod journal;

@@ -1,5 +1,6 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod check;
+mod check_sender;
 mod completions;
 mod demo;
 mod differential;

@@ -1,6 +1,7 @@
 //! `webhook`: the clap definitions, one file per command, and the dispatch that turns each into the
 //! engine's config and runs it.
 mod check;
+mod check_sender;
 mod listen;
 mod replay;
 mod retry_args;
@@ -44,6 +45,8 @@ pub enum WebhookCommand {
     Replay(replay::ReplayArgs),
     /// Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones
     Check(check::CheckArgs),
+    /// Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids
+    CheckSender(check_sender::CheckSenderArgs),
     /// Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose
     Listen(listen::ListenArgs),
     /// Print a shell completion script
@@ -71,6 +74,7 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Send(args) => block_on(webhook::send::run(args.into_config(palette)?)),
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
         WebhookCommand::Check(args) => block_on(webhook::check::run(args.into_config(palette)?)),
+        WebhookCommand::CheckSender(args) => block_on(webhook::check_sender::run(args.into_config(palette)?)),
         WebhookCommand::Listen(args) => block_on(webhook::listen::run(args.into_config(palette)?)),
         WebhookCommand::Completions { shell } => {
             use std::io::Write;

@@ -1,0 +1,254 @@
+//! The checks, judged from what the receiver observed once the run is over. Each file holds the
+//! checks about one of the sender's duties: `identity` (signature, event id, body), `retries`
+//! (after a 5xx, after no answer, backoff, Retry-After), `stops` (after 2xx and 410),
+//! `timestamps`, `headers`.
+mod headers;
+mod identity;
+mod retries;
+mod stops;
+mod timestamps;
+
+use std::time::Duration;
+
+use super::book::{Attempt, Event};
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::units::format_duration;
+
+/// Where the sender command stood when the run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SenderEnd {
+    /// No `-- SENDER_CMD`: the sender runs elsewhere, so a missing retry may only be late.
+    External,
+    /// It exited, with this description of its status: whatever it did not send, it never will.
+    Exited(String),
+    /// It was still running at the end of `--timeout`, and was stopped.
+    StillRunning,
+}
+
+/// Everything the checks judge.
+#[derive(Debug, Clone)]
+pub struct Observed {
+    pub events: Vec<Event>,
+    pub sender: SenderEnd,
+    /// How long the run waited, for "not within …" evidence.
+    pub waited: Duration,
+    /// The receiver's timestamp tolerance.
+    pub tolerance: Duration,
+}
+
+impl Observed {
+    /// Why an expected attempt did not come: a verdict when the sender has exited, a skip reason
+    /// otherwise. `Err` holds the skip reason.
+    fn missing(&self, what: &str) -> Result<String, String> {
+        match &self.sender {
+            SenderEnd::Exited(status) => Ok(format!("{what}, and the sender exited ({status})")),
+            SenderEnd::External | SenderEnd::StillRunning => Err(format!(
+                "{what} within {}: the sender's schedule may be longer; pass --timeout",
+                format_duration(self.waited)
+            )),
+        }
+    }
+
+    fn attempts(&self) -> impl Iterator<Item = (&Event, &Attempt)> {
+        self.events.iter().flat_map(|event| event.attempts.iter().map(move |attempt| (event, attempt)))
+    }
+}
+
+/// A check's finding before it becomes a result.
+enum Finding {
+    Held(Vec<String>),
+    Broken(Vec<String>),
+    Skipped(String),
+}
+
+impl Finding {
+    fn result(self, spec: &CheckSpec) -> CheckResult {
+        match self {
+            Finding::Held(evidence) => spec.judged(true, evidence, Duration::ZERO),
+            Finding::Broken(evidence) => spec.judged(false, evidence, Duration::ZERO),
+            Finding::Skipped(reason) => spec.skipped(reason),
+        }
+    }
+}
+
+/// At most this many evidence lines per check; the rest are counted.
+const MAX_EVIDENCE: usize = 6;
+
+fn bounded(mut lines: Vec<String>) -> Vec<String> {
+    if lines.len() > MAX_EVIDENCE {
+        let more = lines.len() - (MAX_EVIDENCE - 1);
+        lines.truncate(MAX_EVIDENCE - 1);
+        lines.push(format!("… and {more} more"));
+    }
+    lines
+}
+
+pub const SIGNED: CheckSpec = CheckSpec {
+    id: "signed",
+    title: "every attempt carries a valid signature for the scheme",
+    why: "a receiver must refuse unsigned and mis-signed deliveries, so they are never processed",
+    level: Level::Required,
+};
+pub const EVENT_ID_STABLE: CheckSpec = CheckSpec {
+    id: "event-id-stable",
+    title: "every attempt of one event carries the same event id",
+    why: "receivers de-duplicate retries by the event id; a new id per attempt makes every retry a new event",
+    level: Level::Required,
+};
+pub const BODY_STABLE: CheckSpec = CheckSpec {
+    id: "body-stable",
+    title: "every attempt of one event carries the same body bytes",
+    why: "a retry is the same event again; a receiver that saw the first copy must be able to trust the second",
+    level: Level::Required,
+};
+pub const RETRIES_AFTER_5XX: CheckSpec = CheckSpec {
+    id: "retries-after-5xx",
+    title: "a 5xx answer is followed by another attempt",
+    why: "a 5xx says the receiver failed this time; without a retry the event is lost",
+    level: Level::Required,
+};
+pub const RETRIES_AFTER_TIMEOUT: CheckSpec = CheckSpec {
+    id: "retries-after-timeout",
+    title: "an attempt that got no answer is retried",
+    why: "a receiver that hangs or crashes mid-request never answers; the sender must time out and try again",
+    level: Level::Required,
+};
+pub const SENDER_TIMEOUT: CheckSpec = CheckSpec {
+    id: "sender-timeout",
+    title: "the sender waits between 5s and 30s for an answer before giving up",
+    why: "providers allow 5s (Standard Webhooks suggests it) to 30s; sooner fails slow receivers, later stalls the queue",
+    level: Level::Advisory,
+};
+pub const BACKOFF_GROWS: CheckSpec = CheckSpec {
+    id: "backoff-grows",
+    title: "the waits between attempts do not shrink, and the first retry is not immediate",
+    why: "a receiver that is down needs time to recover; retries that come at once or faster add load to an outage",
+    level: Level::Advisory,
+};
+pub const HONOURS_RETRY_AFTER: CheckSpec = CheckSpec {
+    id: "honours-retry-after",
+    title: "after a Retry-After answer the next attempt comes no sooner than asked",
+    why: "429 and 503 with Retry-After are the receiver asking for time (RFC 9110 §10.2.3)",
+    level: Level::Advisory,
+};
+pub const STOPS_AFTER_2XX: CheckSpec = CheckSpec {
+    id: "stops-after-2xx",
+    title: "no further attempt after a 2xx answer",
+    why: "a 2xx acknowledges the event; sending it again makes the receiver process or de-duplicate it for nothing",
+    level: Level::Required,
+};
+pub const STOPS_AFTER_410: CheckSpec = CheckSpec {
+    id: "stops-after-410",
+    title: "no further attempt after 410 Gone",
+    why: "410 says the endpoint is gone for good (Standard Webhooks, Svix: disable the endpoint)",
+    level: Level::Advisory,
+};
+pub const FRESH_TIMESTAMP: CheckSpec = CheckSpec {
+    id: "fresh-timestamp",
+    title: "each retry is signed afresh, with the time it is sent",
+    why: "a retry that re-sends the first signature ages out of the receiver's replay window and is refused",
+    level: Level::Advisory,
+};
+pub const TIMESTAMP_SKEW: CheckSpec = CheckSpec {
+    id: "timestamp-skew",
+    title: "the signed time is within the tolerance of the receiver's clock",
+    why: "receivers refuse timestamps outside their window (5 minutes for Stripe and Standard Webhooks)",
+    level: Level::Required,
+};
+pub const CONTENT_TYPE_JSON: CheckSpec = CheckSpec {
+    id: "content-type-json",
+    title: "JSON bodies are sent as application/json",
+    why: "frameworks pick their body parser by Content-Type; a wrong one can turn the body into a form or nothing",
+    level: Level::Advisory,
+};
+pub const IDENTIFIES_ITSELF: CheckSpec = CheckSpec {
+    id: "identifies-itself",
+    title: "a User-Agent is sent",
+    why: "receivers and their firewalls tell webhook traffic apart by it; providers name theirs",
+    level: Level::Advisory,
+};
+
+/// Every check, in the order.
+pub fn judge(observed: &Observed) -> Vec<CheckResult> {
+    vec![
+        identity::signed(observed).result(&SIGNED),
+        identity::event_id_stable(observed).result(&EVENT_ID_STABLE),
+        identity::body_stable(observed).result(&BODY_STABLE),
+        retries::after_5xx(observed).result(&RETRIES_AFTER_5XX),
+        retries::after_timeout(observed).result(&RETRIES_AFTER_TIMEOUT),
+        retries::sender_timeout(observed).result(&SENDER_TIMEOUT),
+        retries::backoff_grows(observed).result(&BACKOFF_GROWS),
+        retries::honours_retry_after(observed).result(&HONOURS_RETRY_AFTER),
+        stops::after_status(observed, |status| status.is_success(), "a 2xx").result(&STOPS_AFTER_2XX),
+        stops::after_status(observed, |status| status == http::StatusCode::GONE, "410").result(&STOPS_AFTER_410),
+        timestamps::fresh(observed).result(&FRESH_TIMESTAMP),
+        timestamps::skew(observed).result(&TIMESTAMP_SKEW),
+        headers::content_type_json(observed).result(&CONTENT_TYPE_JSON),
+        headers::identifies_itself(observed).result(&IDENTIFIES_ITSELF),
+    ]
+}
+
+#[cfg(test)]
+pub(crate) mod fixtures {
+    //! Hand-built observations: each check is tested against the situation it judges, without
+    //! sockets or sleeps.
+    use std::time::{Duration, Instant};
+
+    use bytes::Bytes;
+    use chrono::Utc;
+
+    use super::super::book::{Arrival, Attempt, Ending, Event, Signature};
+    use super::super::script::Step;
+    use super::{Observed, SenderEnd};
+
+    /// One attempt: `at` seconds after the start, answered (or given up on) `took` seconds later.
+    pub struct Spec {
+        pub at: f64,
+        pub took: f64,
+        pub step: Step,
+        pub id: Option<&'static str>,
+        pub body: &'static str,
+        pub timestamp: Option<i64>,
+    }
+
+    pub fn spec(at: f64, step: Step) -> Spec {
+        Spec { at, took: 0.001, step, id: Some("evt_1"), body: "{\"id\":\"evt_1\"}", timestamp: None }
+    }
+
+    pub fn answer(status: u16) -> Step {
+        Step::Answer { status: http::StatusCode::from_u16(status).unwrap(), retry_after: None }
+    }
+
+    pub fn event(number: usize, start: Instant, specs: Vec<Spec>) -> Event {
+        let attempts = specs
+            .into_iter()
+            .enumerate()
+            .map(|(index, spec)| {
+                let at = start + Duration::from_secs_f64(spec.at);
+                let ended = at + Duration::from_secs_f64(spec.took);
+                Attempt {
+                    arrival: Arrival {
+                        received: Utc::now(),
+                        at,
+                        id: spec.id.map(str::to_string),
+                        body: Bytes::from_static(spec.body.as_bytes()),
+                        signature: Signature { scheme: None, matched: true, problem: None, timestamp: spec.timestamp },
+                        content_type: Some("application/json".into()),
+                        user_agent: Some("test/1".into()),
+                    },
+                    number: u32::try_from(index + 1).unwrap(),
+                    step: spec.step,
+                    ending: match spec.step {
+                        Step::Hold => Ending::GaveUp(ended),
+                        Step::Answer { .. } => Ending::Answered(ended),
+                    },
+                }
+            })
+            .collect();
+        Event { number, attempts }
+    }
+
+    pub fn observed(events: Vec<Event>, sender: SenderEnd) -> Observed {
+        Observed { events, sender, waited: Duration::from_secs(10), tolerance: Duration::from_secs(300) }
+    }
+}

@@ -1,0 +1,260 @@
+//! `webhook check-sender`: a conformance suite for the sending side. A receiver on a local port
+//! answers each event's attempts as a script says (`500,hold,429:3,200;410;200` by default), the
+//! sender under test delivers to it (run as `-- SENDER_CMD` with `WEBHOOK_URL` set, or configured
+//! by hand), and the checks grade what it did: signatures, stable ids and bodies, retries,
+//! backoff, Retry-After, stopping, timestamps, headers.
+//!
+//! `script` parses the script, `receiver` answers by it, `book` groups attempts into events,
+//! `checks/` judges them, `supervise` runs the sender command, `live` prints a line per attempt,
+//! `report` is the result.
+mod book;
+pub mod checks;
+mod live;
+mod receiver;
+pub mod report;
+pub mod script;
+mod signature;
+mod supervise;
+
+use std::ffi::OsString;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+use hyper::service::service_fn;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::exit::Outcome;
+use crate::http::server::{ServerTask, StopSignal};
+use crate::output::Palette;
+use crate::units::format_duration;
+use crate::webhook::journal::writer::JournalWriter;
+use crate::webhook::scheme::{SchemeKind, SchemeOptions};
+use crate::webhook::secret::Secret;
+use book::Book;
+use checks::{Observed, SenderEnd};
+use live::Live;
+use receiver::Receiver;
+use report::{SenderReport, SenderSummary};
+use script::Script;
+use supervise::SenderProcess;
+
+pub use supervise::URL_ENV;
+
+/// How often the run looks whether the script has played out.
+const POLL: Duration = Duration::from_millis(25);
+
+/// Without a sender command, how long to keep listening once the script has played out, for the
+/// attempts that should not come (after a 2xx, after a 410).
+const GRACE: Duration = Duration::from_secs(2);
+
+/// Everything `webhook check-sender` was told, as plain values.
+#[derive(Debug, Clone)]
+pub struct CheckSenderConfig {
+    pub addr: SocketAddr,
+    /// Receive on this path only (others get 404); any path when `None`.
+    pub path: Option<String>,
+    /// `None` detects the scheme per attempt from its signature header.
+    pub scheme: Option<SchemeKind>,
+    pub scheme_options: SchemeOptions,
+    pub secret: Secret,
+    pub tolerance: Duration,
+    pub script: Script,
+    /// How many events to wait for.
+    pub events: usize,
+    /// The longest the run waits, for the sender and the script together.
+    pub timeout: Duration,
+    pub record: Option<PathBuf>,
+    /// The sender to run, with `WEBHOOK_URL` set; empty when it runs elsewhere.
+    pub sender: Vec<OsString>,
+    pub format: SuiteFormat,
+    pub palette: Palette,
+    /// No live lines (in-process runs).
+    pub quiet: bool,
+}
+
+/// Why the waiting ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum WaitEnd {
+    PlayedOut,
+    TimedOut,
+    Interrupted,
+    /// The sender exited with a failure before anything arrived.
+    SenderFailed,
+}
+
+/// `webhook check-sender`: runs the suite, prints the report, and exits 0 when every required
+/// check passed, 1 when one failed. Ctrl-C ends the wait early and grades what was seen.
+pub async fn run(config: CheckSenderConfig) -> anyhow::Result<Outcome> {
+    let stop = StopSignal::register()?;
+    let (format, palette) = (config.format, config.palette);
+    let report = execute(config, stop.wait()).await?;
+    let mut stdout = std::io::stdout().lock();
+    std::io::Write::write_all(&mut stdout, report.render(format, palette).as_bytes())?;
+    std::io::Write::flush(&mut stdout)?;
+    Ok(report.outcome())
+}
+
+/// Runs the receiver (and the sender command) until the script has played out, `--timeout` passes
+/// or `interrupted` resolves, then judges. An error means the suite could not run: the port is
+/// taken, the journal cannot be opened, the sender cannot start, or nothing arrived at all.
+pub async fn execute(config: CheckSenderConfig, interrupted: impl Future<Output = ()>) -> anyhow::Result<SenderReport> {
+    let verifier = signature::Verifier::new(config.scheme, config.scheme_options.clone(), config.secret.clone())?;
+    let journal = config.record.as_deref().map(|path| JournalWriter::open(path, false)).transpose()?;
+    let listener = TcpListener::bind(config.addr).await.with_context(|| {
+        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
+    })?;
+    let addr = listener.local_addr().context("cannot read the bound address")?;
+    let url = format!("http://{addr}{}", config.path.as_deref().unwrap_or("/"));
+    let live = Live { palette: config.palette, to_stderr: config.format != SuiteFormat::Human, quiet: config.quiet };
+    let scheme = verifier.describe();
+    live.line(&format!(
+        "{} {url}  (scheme {scheme}, tolerance {})",
+        config.palette.bold("webhook check-sender: deliver webhooks to"),
+        format_duration(config.tolerance)
+    ));
+    live.line(&config.palette.dim(&format!(
+        "script {}: waiting for {} event(s), up to {}",
+        config.script,
+        config.events,
+        format_duration(config.timeout)
+    )));
+
+    let (stop_holds, stopped) = watch::channel(false);
+    let receiver = Arc::new(Receiver {
+        path: config.path.clone(),
+        verifier,
+        tolerance: config.tolerance,
+        book: Book::new(config.script.clone()),
+        journal,
+        live,
+        stopped,
+    });
+    let shared = Arc::clone(&receiver);
+    let server = ServerTask::spawn(listener, None, move |remote| {
+        let receiver = Arc::clone(&shared);
+        service_fn(move |request| receiver::handle(Arc::clone(&receiver), remote, request))
+    });
+    let started = Instant::now();
+    let mut sender = match config.sender.is_empty() {
+        true => None,
+        false => {
+            let process = SenderProcess::spawn(&config.sender, &url, &config.secret)?;
+            live.line(&config.palette.dim(&format!("running the sender: {} ({URL_ENV}={url})", process.shown)));
+            Some(process)
+        }
+    };
+
+    let end = wait(&receiver.book, &mut sender, &config, live, started, interrupted).await;
+    // Release held attempts before stopping the server, so its drain does not wait on them.
+    let _ = stop_holds.send(true);
+    server.stop().await;
+    receiver.book.close();
+    let sender_end = match &mut sender {
+        None => SenderEnd::External,
+        Some(process) => match process.exited() {
+            Some(status) => SenderEnd::Exited(supervise::describe(status)),
+            None => {
+                process.stop().await;
+                live.line(&format!(
+                    "the sender was still running after {}; stopped it",
+                    format_duration(config.timeout)
+                ));
+                SenderEnd::StillRunning
+            }
+        },
+    };
+    if let Some(journal) = &receiver.journal {
+        let _ = journal.sync();
+    }
+    let waited = started.elapsed();
+    let events = receiver.book.events();
+    if events.is_empty() {
+        let why = match (&sender_end, end) {
+            (SenderEnd::Exited(status), _) => format!("the sender exited ({status}) without delivering"),
+            (_, WaitEnd::Interrupted) => "interrupted".to_string(),
+            _ => format!("nothing within {}", format_duration(waited)),
+        };
+        bail!("no webhook arrived at {url}: {why}; is the sender configured to deliver to that URL ({URL_ENV})?");
+    }
+    let observed = Observed { events, sender: sender_end.clone(), waited, tolerance: config.tolerance };
+    let target = match &sender {
+        Some(process) => format!("{} (--scheme {scheme}, script {}) ← {}", url, config.script, process.shown),
+        None => format!("{url} (--scheme {scheme}, script {})", config.script),
+    };
+    Ok(SenderReport {
+        suite: SuiteReport::new("webhook check-sender", target, checks::judge(&observed)),
+        url,
+        script: config.script.to_string(),
+        sender: sender.as_ref().map(|process| SenderSummary {
+            command: process.shown.clone(),
+            exit: match &sender_end {
+                SenderEnd::Exited(status) => Some(status.clone()),
+                _ => None,
+            },
+        }),
+        events: report::summarise(&observed.events),
+    })
+}
+
+/// Waits until the sender (if any) has exited and the first `--events` events have played out,
+/// or the timeout passes, or the run is interrupted.
+async fn wait(
+    book: &Book,
+    sender: &mut Option<SenderProcess>,
+    config: &CheckSenderConfig,
+    live: Live,
+    started: Instant,
+    interrupted: impl Future<Output = ()>,
+) -> WaitEnd {
+    let deadline = started + config.timeout;
+    let mut interrupted = std::pin::pin!(interrupted);
+    loop {
+        let now = Instant::now();
+        if now >= deadline {
+            return WaitEnd::TimedOut;
+        }
+        let sender_done = sender.as_ref().is_none_or(|process| process.exited().is_some());
+        if sender_done && book.played_out(config.events) {
+            if sender.is_none() {
+                tokio::select! {
+                    _ = &mut interrupted => return WaitEnd::Interrupted,
+                    _ = tokio::time::sleep(GRACE.min(deadline - now)) => {}
+                }
+            }
+            return WaitEnd::PlayedOut;
+        }
+        tokio::select! {
+            _ = &mut interrupted => return WaitEnd::Interrupted,
+            status = sender_exit(sender) => {
+                // A sender that failed before delivering anything (a typo, a missing flag) will not
+                // deliver later: report that now rather than after the whole --timeout.
+                if status.is_some_and(|status| !status.success()) && book.is_empty() {
+                    return WaitEnd::SenderFailed;
+                }
+                if !book.played_out(config.events) {
+                    live.line(&format!(
+                        "the sender exited ({}); waiting up to {} more for the script: {}",
+                        status.map_or_else(|| "no exit status".to_string(), supervise::describe),
+                        format_duration(deadline.saturating_duration_since(Instant::now())),
+                        book.waiting_for(config.events).join(", ")
+                    ));
+                }
+            }
+            _ = tokio::time::sleep(POLL) => {}
+        }
+    }
+}
+
+/// Resolves when a running sender exits; never for none, or one that already has.
+async fn sender_exit(sender: &mut Option<SenderProcess>) -> Option<std::process::ExitStatus> {
+    match sender {
+        Some(process) if process.exited().is_none() => process.wait().await,
+        _ => std::future::pending().await,
+    }
+}
