@@ -2,6 +2,7 @@
 mod check;
 mod completions;
 mod demo;
+mod proxy;
 mod race;
 mod send;
 mod serve;

@@ -51,6 +51,7 @@ pub enum FindingKind {
     /// A retry earlier than the `Retry-After` it was given.
     IgnoredRetryAfter,
     /// Retried after a 4xx that will not change.
+    #[serde(rename = "retried_past_4xx")]
     RetriedPast4xx,
 }
 

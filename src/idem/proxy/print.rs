@@ -99,12 +99,12 @@ pub fn summary(report: &ProxyReport, palette: Palette) -> String {
             ids => format!(", {}", ids.iter().map(|id| terminal_safe(id).into_owned()).collect::<Vec<_>>().join(", ")),
         };
         let headline = match op.outcome {
-            Outcome::Safe => "retried with the same key and body; executed at most once".to_string(),
-            Outcome::NotFaulted => "no fault applied, answered".to_string(),
-            _ => String::new(),
+            Outcome::Safe => "  retried with the same key and body; executed at most once",
+            Outcome::NotFaulted => "  no fault applied",
+            Outcome::Warning | Outcome::Mistake => "",
         };
         text.push_str(&format!(
-            "{mark} op {} {} {}: {} attempt{}, {keys}, executed {}{ids}  {headline}\n",
+            "{mark} op {} {} {}: {} attempt{}, {keys}, executed {}{ids}{headline}\n",
             op.operation,
             op.method,
             terminal_safe(&op.path),
