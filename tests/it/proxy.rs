@@ -418,3 +418,15 @@ fn bad_flags_exit_2_with_a_message() {
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+fn the_demo_tells_the_lost_answer_chapter() {
+    let output = idem().arg("demo").assert().success();
+    let stdout = stdout_of(output.get_output());
+    let chapter = stdout.split("Chapter 5: the answer was lost").nth(1).expect("the chapter is told");
+    assert!(chapter.contains("the client handled all 1 operation(s) safely"), "{chapter}");
+    assert!(chapter.contains("charged once"), "{chapter}");
+    let caught = chapter.lines().find(|line| line.contains("retried with a different key")).expect(chapter);
+    assert_eq!(payment_ids(caught).len(), 2, "{caught}");
+    assert!(chapter.contains("charged 2 times"), "{chapter}");
+}
