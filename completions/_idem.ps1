@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
+            [CompletionResult]::new('proxy', 'proxy', [CompletionResultType]::ParameterValue, 'Stand between a client and its API, lose answers on purpose, and judge how the client retries')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tell the whole story on this machine: reference servers, retries, verdicts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -49,12 +50,16 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on an answer after this long')
             [CompletionResult]::new('--repeat', '--repeat', [CompletionResultType]::ParameterName, 'Send the same request this many times with the same key, then judge the answers')
             [CompletionResult]::new('--interval', '--interval', [CompletionResultType]::ParameterName, 'Wait this long between repeats')
+            [CompletionResult]::new('--retry', '--retry', [CompletionResultType]::ParameterName, 'Retry a lost or failed answer up to N times, with the same key and body')
+            [CompletionResult]::new('--retry-on', '--retry-on', [CompletionResultType]::ParameterName, 'What is retried: any of 5xx, 429, timeout, connection, comma-separated')
+            [CompletionResult]::new('--backoff', '--backoff', [CompletionResultType]::ParameterName, 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--no-key', '--no-key', [CompletionResultType]::ParameterName, 'Send no key at all (a control)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
             [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://')
+            [CompletionResult]::new('--new-key-per-retry', '--new-key-per-retry', [CompletionResultType]::ParameterName, 'Reproduce the classic bug on purpose: a fresh key for every retry')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -133,6 +138,33 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'idem;proxy' {
+            [CompletionResult]::new('--upstream', '--upstream', [CompletionResultType]::ParameterName, 'The API to forward to, e.g. http://127.0.0.1:8080 (its path, if any, prefixes every request''s)')
+            [CompletionResult]::new('--addr', '--addr', [CompletionResultType]::ParameterName, 'Where the client under test connects; port 0 picks a free port and prints it')
+            [CompletionResult]::new('--fault', '--fault', [CompletionResultType]::ParameterName, 'What happens to a faulted attempt: lose-answer, timeout, reset, status:CODE or delay:DUR')
+            [CompletionResult]::new('--hold', '--hold', [CompletionResultType]::ParameterName, 'With --fault timeout: hold the answer this long (or until the client gives up), then drop it')
+            [CompletionResult]::new('--retry-after', '--retry-after', [CompletionResultType]::ParameterName, 'With --fault status:CODE: send Retry-After with this many seconds')
+            [CompletionResult]::new('--first', '--first', [CompletionResultType]::ParameterName, 'Fault the first N attempts of each logical operation [default: 1]')
+            [CompletionResult]::new('--every', '--every', [CompletionResultType]::ParameterName, 'Fault every K-th judged attempt, across operations')
+            [CompletionResult]::new('--probability', '--probability', [CompletionResultType]::ParameterName, 'Fault each judged attempt with this probability (0 to 1)')
+            [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for --probability, to repeat a run exactly')
+            [CompletionResult]::new('--match', '--match', [CompletionResultType]::ParameterName, 'Which requests are judged (and faulted), ''METHOD /path*'' or ''/path*'' (repeatable) [default: every request but GET, HEAD and OPTIONS]')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time')
+            [CompletionResult]::new('--key-header', '--key-header', [CompletionResultType]::ParameterName, 'The header that carries the key')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in the upstream''s answers')
+            [CompletionResult]::new('--operations', '--operations', [CompletionResultType]::ParameterName, 'Stop and judge once this many operations have ended')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on the upstream''s answer after this long (the client then gets 502)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Live lines and summary for people, or JSON lines')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate from an https upstream')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate from an https upstream')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'idem;demo' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -154,6 +186,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
+            [CompletionResult]::new('proxy', 'proxy', [CompletionResultType]::ParameterValue, 'Stand between a client and its API, lose answers on purpose, and judge how the client retries')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tell the whole story on this machine: reference servers, retries, verdicts')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
@@ -169,6 +202,9 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             break
         }
         'idem;help;serve' {
+            break
+        }
+        'idem;help;proxy' {
             break
         }
         'idem;help;demo' {

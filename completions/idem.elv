@@ -27,6 +27,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
             cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+            cand proxy 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
             cand demo 'Tell the whole story on this machine: reference servers, retries, verdicts'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -45,12 +46,16 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --timeout 'Give up on an answer after this long'
             cand --repeat 'Send the same request this many times with the same key, then judge the answers'
             cand --interval 'Wait this long between repeats'
+            cand --retry 'Retry a lost or failed answer up to N times, with the same key and body'
+            cand --retry-on 'What is retried: any of 5xx, 429, timeout, connection, comma-separated'
+            cand --backoff 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer'
             cand --format 'format'
             cand --color 'When to color the output'
             cand --no-key 'Send no key at all (a control)'
             cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'
             cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
             cand --http2 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+            cand --new-key-per-retry 'Reproduce the classic bug on purpose: a fresh key for every retry'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -125,6 +130,32 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'idem;proxy'= {
+            cand --upstream 'The API to forward to, e.g. http://127.0.0.1:8080 (its path, if any, prefixes every request''s)'
+            cand --addr 'Where the client under test connects; port 0 picks a free port and prints it'
+            cand --fault 'What happens to a faulted attempt: lose-answer, timeout, reset, status:CODE or delay:DUR'
+            cand --hold 'With --fault timeout: hold the answer this long (or until the client gives up), then drop it'
+            cand --retry-after 'With --fault status:CODE: send Retry-After with this many seconds'
+            cand --first 'Fault the first N attempts of each logical operation [default: 1]'
+            cand --every 'Fault every K-th judged attempt, across operations'
+            cand --probability 'Fault each judged attempt with this probability (0 to 1)'
+            cand --seed 'Seed for --probability, to repeat a run exactly'
+            cand --match 'Which requests are judged (and faulted), ''METHOD /path*'' or ''/path*'' (repeatable) [default: every request but GET, HEAD and OPTIONS]'
+            cand --window 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time'
+            cand --key-header 'The header that carries the key'
+            cand --id-field 'JSON pointer to the created resource''s id in the upstream''s answers'
+            cand --operations 'Stop and judge once this many operations have ended'
+            cand --timeout 'Give up on the upstream''s answer after this long (the client then gets 502)'
+            cand --format 'Live lines and summary for people, or JSON lines'
+            cand --color 'When to color the output'
+            cand --tls 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
+            cand -k 'Accept any TLS certificate from an https upstream'
+            cand --insecure 'Accept any TLS certificate from an https upstream'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'idem;demo'= {
             cand --color 'When to color the output'
             cand -h 'Print help'
@@ -144,6 +175,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
             cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+            cand proxy 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
             cand demo 'Tell the whole story on this machine: reference servers, retries, verdicts'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -155,6 +187,8 @@ set edit:completion:arg-completer[idem] = {|@words|
         &'idem;help;check'= {
         }
         &'idem;help;serve'= {
+        }
+        &'idem;help;proxy'= {
         }
         &'idem;help;demo'= {
         }

@@ -33,6 +33,7 @@ complete -c idem -n "__fish_idem_needs_command" -f -a "send" -d 'Send a request 
 complete -c idem -n "__fish_idem_needs_command" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
 complete -c idem -n "__fish_idem_needs_command" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
 complete -c idem -n "__fish_idem_needs_command" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+complete -c idem -n "__fish_idem_needs_command" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
 complete -c idem -n "__fish_idem_needs_command" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
 complete -c idem -n "__fish_idem_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c idem -n "__fish_idem_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
@@ -47,6 +48,9 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON poi
 complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a lost or failed answer up to N times, with the same key and body' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l retry-on -d 'What is retried: any of 5xx, 429, timeout, connection, comma-separated' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -55,6 +59,7 @@ never\t''"
 complete -c idem -n "__fish_idem_using_subcommand send" -l no-key -d 'Send no key at all (a control)'
 complete -c idem -n "__fish_idem_using_subcommand send" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand send" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand send" -l new-key-per-retry -d 'Reproduce the classic bug on purpose: a fresh key for every retry'
 complete -c idem -n "__fish_idem_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand send" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand race" -s X -l method -d 'HTTP method' -r
@@ -121,6 +126,30 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -l require-key -d 'Answ
 complete -c idem -n "__fish_idem_using_subcommand serve" -l tls -d 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
 complete -c idem -n "__fish_idem_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand serve" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l upstream -d 'The API to forward to, e.g. http://127.0.0.1:8080 (its path, if any, prefixes every request\'s)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l addr -d 'Where the client under test connects; port 0 picks a free port and prints it' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l fault -d 'What happens to a faulted attempt: lose-answer, timeout, reset, status:CODE or delay:DUR' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l hold -d 'With --fault timeout: hold the answer this long (or until the client gives up), then drop it' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l retry-after -d 'With --fault status:CODE: send Retry-After with this many seconds' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l first -d 'Fault the first N attempts of each logical operation [default: 1]' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l every -d 'Fault every K-th judged attempt, across operations' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l probability -d 'Fault each judged attempt with this probability (0 to 1)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l seed -d 'Seed for --probability, to repeat a run exactly' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l match -d 'Which requests are judged (and faulted), \'METHOD /path*\' or \'/path*\' (repeatable) [default: every request but GET, HEAD and OPTIONS]' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l window -d 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l id-field -d 'JSON pointer to the created resource\'s id in the upstream\'s answers' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live lines and summary for people, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l tls -d 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
+complete -c idem -n "__fish_idem_using_subcommand proxy" -s k -l insecure -d 'Accept any TLS certificate from an https upstream'
+complete -c idem -n "__fish_idem_using_subcommand proxy" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c idem -n "__fish_idem_using_subcommand proxy" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand demo" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -131,10 +160,11 @@ always\t''
 never\t''"
 complete -c idem -n "__fish_idem_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c idem -n "__fish_idem_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

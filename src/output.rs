@@ -43,6 +43,11 @@ impl Palette {
         Palette::decide(choice, std::io::stdout().is_terminal(), |name| std::env::var_os(name))
     }
 
+    /// The palette for stderr.
+    pub fn for_stderr(choice: ColorChoice) -> Palette {
+        Palette::decide(choice, std::io::stderr().is_terminal(), |name| std::env::var_os(name))
+    }
+
     /// `--color always|never` wins; then, as `colored` and most CLIs read them: `NO_COLOR` (any
     /// value) turns color off, `CLICOLOR_FORCE` (not `0`) forces it on, `CLICOLOR=0` and `TERM=dumb`
     /// turn it off; otherwise a terminal gets color.

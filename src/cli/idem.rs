@@ -11,11 +11,17 @@ use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
 use crate::idem::check::{self, CheckConfig};
+use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
+use crate::idem::proxy::{self, ProxyConfig};
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
+use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER};
 use crate::idem::send::{self, SendConfig};
+use crate::idem::send_retry::{RetryOn, RetryPolicy};
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::output::{ColorChoice, Format, Palette};
 use crate::units::{parse_duration, parse_size};
+use anyhow::Context;
+use http::HeaderName;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
 #[derive(Debug, Parser)]
@@ -39,6 +45,8 @@ pub enum IdemCommand {
     Check(CheckArgs),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
+    /// Stand between a client and its API, lose answers on purpose, and judge how the client retries
+    Proxy(Box<ProxyArgs>),
     /// Tell the whole story on this machine: reference servers, retries, verdicts
     Demo,
     /// Print a shell completion script
@@ -60,6 +68,9 @@ pub struct SendArgs {
     /// Wait this long between repeats
     #[arg(long, default_value = "0", value_parser = parse_duration, value_name = "DUR")]
     pub interval: Duration,
+
+    #[command(flatten)]
+    pub retry: SendRetryArgs,
 
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -142,6 +153,168 @@ pub struct ServeArgs {
     pub format: Format,
 }
 
+/// `idem send --retry`: how a correct client retries a lost or failed answer.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "Retries")]
+pub struct SendRetryArgs {
+    /// Retry a lost or failed answer up to N times, with the same key and body
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub retry: u32,
+
+    /// What is retried: any of 5xx, 429, timeout, connection, comma-separated
+    #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retry")]
+    pub retry_on: RetryOn,
+
+    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer
+    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = parse_duration, requires = "retry")]
+    pub backoff: Duration,
+
+    /// Reproduce the classic bug on purpose: a fresh key for every retry
+    #[arg(long, requires = "retry")]
+    pub new_key_per_retry: bool,
+}
+
+impl SendRetryArgs {
+    pub fn into_policy(self, announce: Option<Palette>) -> Option<RetryPolicy> {
+        (self.retry > 0).then_some(RetryPolicy {
+            retries: self.retry,
+            on: self.retry_on,
+            backoff: self.backoff,
+            new_key_per_retry: self.new_key_per_retry,
+            announce,
+        })
+    }
+}
+
+#[derive(Debug, clap::Args)]
+pub struct ProxyArgs {
+    /// The API to forward to, e.g. http://127.0.0.1:8080 (its path, if any, prefixes every request's)
+    #[arg(long, value_name = "URL", env = "IDEM_UPSTREAM")]
+    pub upstream: String,
+
+    /// Where the client under test connects; port 0 picks a free port and prints it
+    #[arg(long, default_value = "127.0.0.1:8081", env = "IDEM_PROXY_ADDR")]
+    pub addr: SocketAddr,
+
+    /// What happens to a faulted attempt: lose-answer, timeout, reset, status:CODE or delay:DUR
+    #[arg(long, default_value = "lose-answer", value_parser = Fault::parse, value_name = "FAULT", help_heading = "Faults")]
+    pub fault: Fault,
+
+    /// With --fault timeout: hold the answer this long (or until the client gives up), then drop it
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Faults")]
+    pub hold: Duration,
+
+    /// With --fault status:CODE: send Retry-After with this many seconds
+    #[arg(long, value_name = "SECONDS", help_heading = "Faults")]
+    pub retry_after: Option<u64>,
+
+    /// Fault the first N attempts of each logical operation [default: 1]
+    #[arg(long, value_name = "N", conflicts_with_all = ["every", "probability"], help_heading = "Faults")]
+    pub first: Option<u32>,
+
+    /// Fault every K-th judged attempt, across operations
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "probability", help_heading = "Faults")]
+    pub every: Option<u64>,
+
+    /// Fault each judged attempt with this probability (0 to 1)
+    #[arg(long, value_name = "P", value_parser = parse_probability, help_heading = "Faults")]
+    pub probability: Option<f64>,
+
+    /// Seed for --probability, to repeat a run exactly
+    #[arg(long, value_name = "N", help_heading = "Faults")]
+    pub seed: Option<u64>,
+
+    /// Which requests are judged (and faulted), 'METHOD /path*' or '/path*' (repeatable) [default: every request but GET, HEAD and OPTIONS]
+    #[arg(long = "match", value_name = "PATTERN", value_parser = MatchPattern::parse, help_heading = "Faults")]
+    pub matches: Vec<MatchPattern>,
+
+    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time
+    #[arg(long, default_value = "2m", value_parser = parse_duration, value_name = "DUR", help_heading = "Judging")]
+    pub window: Duration,
+
+    /// The header that carries the key
+    #[arg(long, default_value = DEFAULT_KEY_HEADER, value_name = "NAME", help_heading = "Judging")]
+    pub key_header: String,
+
+    /// JSON pointer to the created resource's id in the upstream's answers
+    #[arg(long, default_value = DEFAULT_ID_FIELD, value_name = "POINTER", help_heading = "Judging")]
+    pub id_field: String,
+
+    /// Stop and judge once this many operations have ended
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Judging")]
+    pub operations: Option<u32>,
+
+    /// Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up
+    #[arg(long, help_heading = "Connection")]
+    pub tls: bool,
+
+    /// Accept any TLS certificate from an https upstream
+    #[arg(short = 'k', long, help_heading = "Connection")]
+    pub insecure: bool,
+
+    /// Give up on the upstream's answer after this long (the client then gets 502)
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Connection")]
+    pub timeout: Duration,
+
+    /// Live lines and summary for people, or JSON lines
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+
+    /// The client under test, run with IDEM_PROXY_URL set to the proxy's URL; the run ends when it exits
+    #[arg(last = true, value_name = "CLIENT_CMD")]
+    pub client_command: Vec<String>,
+}
+
+fn parse_probability(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("`{text}` is not a probability; write it between 0 and 1, like 0.3")),
+    }
+}
+
+impl ProxyArgs {
+    /// Checks the flags that clap cannot and builds the proxy's config.
+    pub fn into_config(self, palette: Palette) -> anyhow::Result<ProxyConfig> {
+        let upstream = crate::http::url::parse_url(&self.upstream)?;
+        let fault = match self.fault {
+            Fault::Timeout { .. } => Fault::Timeout { hold: self.hold },
+            Fault::Status { code, .. } => Fault::Status { code, retry_after: self.retry_after },
+            other if self.retry_after.is_some() => {
+                anyhow::bail!("--retry-after goes with --fault status:CODE, not --fault {}", other.name())
+            }
+            other => other,
+        };
+        let selection = match (self.first, self.every, self.probability) {
+            (_, Some(every), _) => Selection::Every(every),
+            (_, _, Some(probability)) => Selection::Probability(probability),
+            (first, None, None) => Selection::First(first.unwrap_or(1)),
+        };
+        let key_header = HeaderName::from_bytes(self.key_header.as_bytes())
+            .with_context(|| format!("`{}` is not a valid header name for --key-header", self.key_header))?;
+        if !self.id_field.is_empty() && !self.id_field.starts_with('/') {
+            anyhow::bail!("--id-field `{}` is not a JSON pointer; write it like /id or /data/id", self.id_field);
+        }
+        Ok(ProxyConfig {
+            upstream,
+            addr: self.addr,
+            tls: self.tls,
+            insecure: self.insecure,
+            upstream_timeout: self.timeout,
+            fault,
+            selection,
+            seed: self.seed,
+            matcher: Matcher::new(self.matches),
+            window: self.window,
+            key_header,
+            id_field: self.id_field,
+            operations: self.operations.map(|n| n as usize),
+            client_command: self.client_command,
+            format: self.format,
+            palette,
+        })
+    }
+}
+
 /// Parses the process arguments, runs the command and returns the exit status.
 pub fn main() -> i32 {
     crate::cli::parse_and_run(run)
@@ -157,6 +330,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
                 pretty: std::io::IsTerminal::is_terminal(&std::io::stdout()),
+                retry: args.retry.into_policy((args.format == Format::Human).then(|| Palette::for_stderr(cli.color))),
             };
             block_on(send::run(config))
         }
@@ -203,6 +377,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             };
             block_on(serve::run(config))
         }
+        IdemCommand::Proxy(args) => block_on(proxy::run(args.into_config(Palette::for_stdout(cli.color))?)),
         IdemCommand::Demo => block_on(demo::run(DemoConfig { palette: Palette::for_stdout(cli.color) })),
         IdemCommand::Completions { shell } => {
             use std::io::Write;

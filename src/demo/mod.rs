@@ -1,6 +1,7 @@
 //! `idem demo`: the whole story on a fresh machine, told in chapters against in-process reference
 //! servers. Each chapter is a file; a chapter returns whether what it showed went as expected.
 mod check;
+mod lost_answer;
 mod narrator;
 mod race;
 mod retries;
@@ -24,6 +25,7 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     let outcome = outcome.and(race::run(&mut narrator).await?);
     let outcome = outcome.and(check::run(&mut narrator).await?);
     let outcome = outcome.and(webhooks::run(&mut narrator).await?);
+    let outcome = outcome.and(lost_answer::run(&mut narrator).await?);
     narrator.heading("Your turn")?;
     narrator.say("Point the same commands at your own API:")?;
     narrator.command(
@@ -34,6 +36,9 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     )?;
     narrator
         .command("idem check https://api.example.com/v1/payments -d @payment.json --format junit > idem-check.xml")?;
+    narrator.command(
+        "idem proxy --upstream https://staging.example.com -k -- ./pay.sh   # does your client keep its key?",
+    )?;
     narrator.say("And at your webhook receiver, or in front of it while you build it:")?;
     narrator.command("webhook check https://app.example.com/webhooks --scheme stripe --secret-file whsec.txt")?;
     narrator.command(

@@ -48,6 +48,7 @@ async fn retry_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<(V
         format: Format::Human,
         palette,
         pretty: false,
+        retry: None,
     };
     let key = config.request.key_policy.next_key();
     let mut lines = Vec::new();

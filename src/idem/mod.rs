@@ -2,8 +2,10 @@
 //! keys, and the verdict logic.
 pub mod check;
 pub mod key;
+pub mod proxy;
 pub mod race;
 pub mod request;
 pub mod send;
+pub mod send_retry;
 pub mod serve;
 pub mod verdict;

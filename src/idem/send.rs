@@ -22,6 +22,8 @@ pub struct SendConfig {
     pub palette: Palette,
     /// Pretty-print JSON bodies (on a terminal); raw bytes otherwise.
     pub pretty: bool,
+    /// `--retry`: retry lost or failed answers; `None` sends each request once.
+    pub retry: Option<crate::idem::send_retry::RetryPolicy>,
 }
 
 /// Everything `idem send` learned; this is also its `--format json` document.
@@ -34,6 +36,9 @@ pub struct SendReport {
     pub key: Option<String>,
     pub attempts: Vec<AttemptRecord>,
     pub judgement: Judgement,
+    /// Retries of lost or failed answers (`--retry`), in order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub retries: Vec<crate::idem::send_retry::RetryRecord>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -86,11 +91,13 @@ pub async fn execute(
     let spec = &config.request;
     let client = HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
     let mut attempts = Vec::new();
+    let mut retries = Vec::new();
     for number in 1..=config.repeat as usize {
         if number > 1 && !config.interval.is_zero() {
             tokio::time::sleep(config.interval).await;
         }
-        let result = client.send(spec.build(key.as_deref())?).await;
+        let result =
+            crate::idem::send_retry::send(&client, spec, key.as_deref(), config.retry.as_ref(), &mut retries).await;
         let record = AttemptRecord::new(number, &result, &spec.id_field);
         on_attempt(&record);
         attempts.push(record);
@@ -104,6 +111,7 @@ pub async fn execute(
         key,
         attempts,
         judgement,
+        retries,
     })
 }
 

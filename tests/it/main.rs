@@ -4,6 +4,7 @@ mod check_sender;
 mod completions;
 mod demo;
 mod differential;
+mod proxy;
 mod race;
 mod send;
 mod serve;

@@ -1,0 +1,259 @@
+//! The forwarding server: every request is read whole, placed in its operation, given its fault
+//! (or none) and forwarded to the upstream through the crate's HTTP client; the upstream's answer
+//! goes back unchanged (status, headers except hop-by-hop ones, body). A dropped answer is a
+//! service error, which makes hyper close the HTTP/1.1 connection (or reset the HTTP/2 stream)
+//! without a response.
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::header::{CONTENT_LENGTH, RETRY_AFTER};
+use http::{HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+
+use crate::http::client::{Exchange, HttpClient};
+use crate::http::hop_by_hop::message_headers;
+use crate::http::problem::problem;
+use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
+use crate::idem::proxy::operations::{Arrival, Attempt, Operations, Placement};
+use crate::idem::verdict::Observed;
+
+/// Requests larger than this are refused with 413 rather than held in memory.
+pub const MAX_REQUEST_BODY: usize = 64 * 1024 * 1024;
+
+/// The connection is closed on purpose, without an answer.
+#[derive(Debug, thiserror::Error)]
+#[error("the answer was dropped on purpose by idem proxy")]
+pub struct AnswerDropped;
+
+/// Everything the request handlers share.
+pub struct ProxyState {
+    pub upstream: Uri,
+    pub client: HttpClient,
+    pub matcher: Matcher,
+    pub key_header: HeaderName,
+    pub id_field: String,
+    pub operations: Mutex<Operations>,
+    pub plan: Mutex<FaultPlan>,
+    /// Each finished attempt, for the live printer; `None` in-process or once stopped.
+    pub events: Mutex<Option<std::sync::mpsc::Sender<Attempt>>>,
+    /// Counts finished attempts, so waiters can watch for progress.
+    pub progress: tokio::sync::watch::Sender<u64>,
+    /// Turns true when the proxy stops, ending held answers.
+    pub stopping: tokio::sync::watch::Sender<bool>,
+    /// Requests that were not judged (GETs by default) and went straight through.
+    pub passed_through: AtomicU64,
+    /// Requests the upstream could not answer, and the last reason.
+    pub upstream_failures: AtomicU64,
+    pub last_upstream_error: Mutex<Option<String>>,
+}
+
+impl ProxyState {
+    /// The upstream URL for a request path: the upstream's own path prefix, then the request's
+    /// path and query.
+    fn upstream_uri(&self, request: &Uri) -> Result<Uri, http::Error> {
+        let prefix = self.upstream.path().trim_end_matches('/');
+        let path_and_query = request.path_and_query().map(|pq| pq.as_str()).unwrap_or("/");
+        let mut parts = self.upstream.clone().into_parts();
+        parts.path_and_query = Some(format!("{prefix}{path_and_query}").parse()?);
+        Ok(Uri::from_parts(parts)?)
+    }
+
+    async fn forward(
+        &self,
+        method: &Method,
+        uri: &Uri,
+        headers: &http::HeaderMap,
+        body: Bytes,
+    ) -> anyhow::Result<Exchange> {
+        let mut request = Request::builder().method(method.clone()).uri(self.upstream_uri(uri)?).body(body)?;
+        *request.headers_mut() = message_headers(headers);
+        let result = self.client.send(request).await;
+        if let Err(err) = &result {
+            self.upstream_failures.fetch_add(1, Ordering::Relaxed);
+            if let Ok(mut last) = self.last_upstream_error.lock() {
+                *last = Some(format!("{err:#}"));
+            }
+        }
+        result
+    }
+
+    /// Records what happened to an attempt and hands it to the printer.
+    fn finish(&self, placement: Placement, update: impl FnOnce(&mut Attempt)) {
+        let finished = match self.operations.lock() {
+            Ok(mut operations) => operations.attempt_mut(placement).map(|attempt| {
+                update(attempt);
+                attempt.clone()
+            }),
+            Err(_) => None,
+        };
+        if let (Some(attempt), Ok(events)) = (finished, self.events.lock()) {
+            if let Some(events) = events.as_ref() {
+                let _ = events.send(attempt);
+            }
+        }
+        self.progress.send_modify(|count| *count += 1);
+    }
+
+    async fn wait_or_stop(&self, duration: Duration) {
+        let mut stopping = self.stopping.subscribe();
+        tokio::select! {
+            _ = tokio::time::sleep(duration) => {}
+            _ = stopping.wait_for(|stopping| *stopping) => {}
+        }
+    }
+}
+
+pub type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
+
+pub async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> ProxyResponse {
+    let (parts, body) = request.into_parts();
+    let body = match Limited::new(body, MAX_REQUEST_BODY).collect().await {
+        Ok(collected) => collected.to_bytes(),
+        Err(err) if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
+            return Ok(problem(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "body-too-large",
+                "Request body too large",
+                "idem proxy holds at most 64 MiB per request",
+            ));
+        }
+        // The client went away mid-body: nothing to answer.
+        Err(_) => return Err(AnswerDropped),
+    };
+    if !state.matcher.matches(&parts.method, parts.uri.path()) {
+        state.passed_through.fetch_add(1, Ordering::Relaxed);
+        let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+        return Ok(answer(result));
+    }
+
+    let key = parts.headers.get(&state.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    let placement = match state.operations.lock() {
+        Ok(mut operations) => operations.arrive(
+            Arrival { method: &parts.method, path: parts.uri.path(), key: key.as_deref(), body: &body },
+            Instant::now(),
+        ),
+        Err(_) => return Err(AnswerDropped),
+    };
+    let fault = state.plan.lock().ok().and_then(|mut plan| plan.decide(placement.number));
+    if let Ok(mut operations) = state.operations.lock() {
+        if let Some(attempt) = operations.attempt_mut(placement) {
+            attempt.fault = fault;
+        }
+    }
+
+    let id_field = state.id_field.clone();
+    let observe = |result: &anyhow::Result<Exchange>| match result {
+        Ok(exchange) => Observed::from_exchange(exchange, &id_field),
+        Err(err) => Observed::failed(format!("{err:#}")),
+    };
+    match fault {
+        None => {
+            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            let response = answer_observed(&result, &state, placement, observe(&result));
+            Ok(response)
+        }
+        Some(Fault::LoseAnswer) => {
+            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            state.finish(placement, |attempt| {
+                attempt.upstream = Some(observe(&result));
+                attempt.finished = Some(Instant::now());
+            });
+            Err(AnswerDropped)
+        }
+        Some(Fault::Timeout { hold }) => {
+            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            // The hold counts from here: the client's own timeout is its first wait.
+            state.finish(placement, |attempt| {
+                attempt.upstream = Some(observe(&result));
+                attempt.finished = Some(Instant::now());
+            });
+            state.wait_or_stop(hold).await;
+            Err(AnswerDropped)
+        }
+        Some(Fault::Reset) => {
+            state.finish(placement, |attempt| attempt.finished = Some(Instant::now()));
+            Err(AnswerDropped)
+        }
+        Some(Fault::Status { code, retry_after }) => {
+            let status = StatusCode::from_u16(code).unwrap_or(StatusCode::SERVICE_UNAVAILABLE);
+            let mut response = problem(
+                status,
+                "injected-fault",
+                "Injected by idem proxy",
+                &format!("idem proxy answered {code} instead of forwarding the request (--fault status:{code})"),
+            );
+            if let Some(seconds) = retry_after {
+                response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds));
+            }
+            state.finish(placement, |attempt| {
+                attempt.client_status = Some(code);
+                attempt.client_retry_after = retry_after;
+                attempt.finished = Some(Instant::now());
+            });
+            Ok(response)
+        }
+        Some(Fault::Delay(delay)) => {
+            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            if let Ok(mut operations) = state.operations.lock() {
+                if let Some(attempt) = operations.attempt_mut(placement) {
+                    attempt.upstream = Some(observe(&result));
+                }
+            }
+            state.wait_or_stop(delay).await;
+            Ok(answer_observed(&result, &state, placement, observe(&result)))
+        }
+    }
+}
+
+/// The upstream's answer for the client, recorded as the attempt's outcome.
+fn answer_observed(
+    result: &anyhow::Result<Exchange>,
+    state: &ProxyState,
+    placement: Placement,
+    observed: Observed,
+) -> Response<Full<Bytes>> {
+    let response = answer_ref(result);
+    let status = response.status().as_u16();
+    let retry_after = response
+        .headers()
+        .get(RETRY_AFTER)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.trim().parse::<u64>().ok());
+    state.finish(placement, |attempt| {
+        attempt.upstream = Some(observed);
+        attempt.client_status = Some(status);
+        attempt.client_retry_after = retry_after;
+        attempt.finished = Some(Instant::now());
+    });
+    response
+}
+
+fn answer(result: anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
+    answer_ref(&result)
+}
+
+/// The upstream's answer as it came (minus hop-by-hop headers), or 502 naming why there is none.
+fn answer_ref(result: &anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
+    match result {
+        Ok(exchange) => {
+            let mut response = Response::new(Full::new(exchange.body.clone()));
+            *response.status_mut() = exchange.status;
+            let mut headers = message_headers(&exchange.headers);
+            // Kept as the upstream sent it: for HEAD it announces a body that is not sent.
+            if let Some(length) = exchange.headers.get(CONTENT_LENGTH) {
+                headers.insert(CONTENT_LENGTH, length.clone());
+            }
+            *response.headers_mut() = headers;
+            response
+        }
+        Err(err) => problem(
+            StatusCode::BAD_GATEWAY,
+            "upstream-unreachable",
+            "The upstream could not be reached",
+            &format!("idem proxy could not get an answer from the upstream: {err:#}"),
+        ),
+    }
+}

@@ -1,0 +1,436 @@
+//! Judging the client per operation: did it retry after the fault, with the same key and the same
+//! body, after a pause, honouring `Retry-After`, and not past a 4xx? Whether the upstream executed
+//! more than once is decided by `verdict::judge`, as for `idem send` and `idem race`.
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::idem::proxy::operations::{Attempt, Operation};
+use crate::idem::verdict::{self, Observed, Timing};
+
+/// Retries closer than this to the previous answer count as immediate.
+pub const IMMEDIATE: Duration = Duration::from_millis(50);
+/// `Retry-After` is honoured when the retry comes no earlier than this before the time asked.
+const RETRY_AFTER_TOLERANCE: Duration = Duration::from_millis(100);
+
+/// How an operation went for the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// Faulted, retried with the same key and body, executed at most once.
+    Safe,
+    /// No fault applied: nothing to judge, nothing wrong.
+    NotFaulted,
+    /// A mistake that leaves the user in doubt or loads the server, without double execution.
+    Warning,
+    /// Money could move twice (or did).
+    Mistake,
+}
+
+impl Outcome {
+    pub fn is_fine(self) -> bool {
+        matches!(self, Outcome::Safe | Outcome::NotFaulted)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FindingKind {
+    /// Retried with a different key: the "key generated per attempt" bug.
+    NewKey,
+    /// Sent no key and retried.
+    NoKey,
+    /// Retried with the same key and a different body.
+    BodyChanged,
+    /// The client did everything right, the upstream executed more than once anyway.
+    UpstreamExecutedTwice,
+    /// A fault that calls for a retry, and no retry.
+    NoRetry,
+    /// Retries without any pause.
+    NoBackoff,
+    /// A retry earlier than the `Retry-After` it was given.
+    IgnoredRetryAfter,
+    /// Retried after a 4xx that will not change.
+    #[serde(rename = "retried_past_4xx")]
+    RetriedPast4xx,
+}
+
+impl FindingKind {
+    pub fn is_mistake(self) -> bool {
+        matches!(
+            self,
+            FindingKind::NewKey | FindingKind::NoKey | FindingKind::BodyChanged | FindingKind::UpstreamExecutedTwice
+        )
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Finding {
+    pub kind: FindingKind,
+    pub message: String,
+}
+
+/// The judgement of one operation; also its entry in the JSON summary.
+#[derive(Debug, Clone, Serialize)]
+pub struct OperationReport {
+    pub operation: usize,
+    pub method: String,
+    pub path: String,
+    pub attempts: usize,
+    /// Every distinct key, in order of first use (`null` for attempts without one).
+    pub keys: Vec<Option<String>>,
+    pub faults: Vec<String>,
+    /// Distinct resource ids in the upstream's 2xx answers: how many times it executed.
+    pub executions: usize,
+    pub resource_ids: Vec<String>,
+    pub outcome: Outcome,
+    pub findings: Vec<Finding>,
+}
+
+pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport {
+    let attempts = &operation.attempts;
+    let mut keys: Vec<Option<String>> = Vec::new();
+    for attempt in attempts {
+        if !keys.contains(&attempt.key) {
+            keys.push(attempt.key.clone());
+        }
+    }
+    let faults: Vec<String> = attempts.iter().filter_map(|a| a.fault).map(|f| f.name()).collect();
+    let answers: Vec<Observed> = attempts.iter().filter_map(|a| a.upstream.clone()).collect();
+    let judgement = verdict::judge(&answers, Timing::Sequential, id_field);
+    let ids = judgement.resource_ids.clone();
+    let executed = match ids.as_slice() {
+        [] => "the upstream created nothing the proxy could see".to_string(),
+        [one] => format!("the upstream executed once ({one})"),
+        many => format!("the upstream executed {} times ({})", many.len(), many.join(", ")),
+    };
+
+    let mut findings = Vec::new();
+    let retried = attempts.len() > 1;
+    let first_key = attempts.first().and_then(|a| a.key.clone());
+    if retried && first_key.is_none() {
+        findings.push(Finding {
+            kind: FindingKind::NoKey,
+            message: format!("sent no idempotency key and retried: {executed}"),
+        });
+    } else if retried && keys.len() > 1 {
+        let shown: Vec<String> = keys.iter().map(|k| k.as_deref().map(short_key).unwrap_or("none".into())).collect();
+        findings.push(Finding {
+            kind: FindingKind::NewKey,
+            message: format!(
+                "retried with a different key ({}): {executed}; generate the key once per intent, not per attempt",
+                shown.join(" → ")
+            ),
+        });
+    }
+    if let Some(changed) =
+        attempts.iter().skip(1).find(|a| a.key == first_key && a.key.is_some() && a.body_hash != attempts[0].body_hash)
+    {
+        let answer = match &changed.upstream {
+            Some(Observed { status: Some(status), body, .. }) => {
+                format!("; the upstream answered {status} {}", shorten(&String::from_utf8_lossy(body)))
+            }
+            _ => String::new(),
+        };
+        findings.push(Finding {
+            kind: FindingKind::BodyChanged,
+            message: format!(
+                "attempt #{} reused the key with a different body ({} bytes, was {}){answer}",
+                changed.number, changed.body_len, attempts[0].body_len
+            ),
+        });
+    }
+    if ids.len() > 1 && findings.is_empty() {
+        findings.push(Finding {
+            kind: FindingKind::UpstreamExecutedTwice,
+            message: format!("the client retried correctly, yet {executed}: the upstream ignores the key"),
+        });
+    }
+    findings.extend(retry_manner(attempts));
+
+    let faulted = attempts.iter().any(|a| a.fault.is_some());
+    let outcome = if findings.iter().any(|f| f.kind.is_mistake()) {
+        Outcome::Mistake
+    } else if !findings.is_empty() {
+        Outcome::Warning
+    } else if faulted {
+        Outcome::Safe
+    } else {
+        Outcome::NotFaulted
+    };
+    OperationReport {
+        operation: operation.number,
+        method: operation.method.to_string(),
+        path: operation.path.clone(),
+        attempts: attempts.len(),
+        keys,
+        faults,
+        executions: ids.len(),
+        resource_ids: ids,
+        outcome,
+        findings,
+    }
+}
+
+/// How the client retried: at all, after a pause, after the time it was asked to wait, and not
+/// after a final 4xx.
+fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
+    let mut findings = Vec::new();
+    if let Some(last) = attempts.last() {
+        if let Some(fault) = last.fault.filter(|f| f.calls_for_a_retry()) {
+            findings.push(Finding {
+                kind: FindingKind::NoRetry,
+                message: format!(
+                    "did not retry after {} on attempt #{}: the user was left not knowing whether it went through",
+                    fault.name(),
+                    last.number
+                ),
+            });
+        }
+    }
+    let gaps: Vec<(u32, Duration)> = attempts
+        .windows(2)
+        .filter_map(|pair| Some((pair[1].number, pair[1].arrived.saturating_duration_since(pair[0].finished?))))
+        .collect();
+    // One quick retry can be full jitter drawing a short wait; every retry quick is no backoff.
+    if gaps.len() >= 2 && gaps.iter().all(|(_, gap)| *gap < IMMEDIATE) {
+        let shown: Vec<String> = gaps.iter().map(|(_, gap)| crate::units::format_duration(*gap)).collect();
+        findings.push(Finding {
+            kind: FindingKind::NoBackoff,
+            message: format!(
+                "retried immediately every time ({} after the previous answer): add backoff with jitter",
+                shown.join(", ")
+            ),
+        });
+    }
+    for pair in attempts.windows(2) {
+        let (previous, next) = (&pair[0], &pair[1]);
+        let Some(finished) = previous.finished else { continue };
+        let gap = next.arrived.saturating_duration_since(finished);
+        if let Some(seconds) = previous.client_retry_after {
+            let asked = Duration::from_secs(seconds);
+            if gap + RETRY_AFTER_TOLERANCE < asked {
+                findings.push(Finding {
+                    kind: FindingKind::IgnoredRetryAfter,
+                    message: format!(
+                        "attempt #{} came {} after a Retry-After: {seconds}",
+                        next.number,
+                        crate::units::format_duration(gap)
+                    ),
+                });
+            }
+        }
+        if let Some(status) = previous.client_status.filter(|s| is_final_4xx(*s)) {
+            findings.push(Finding {
+                kind: FindingKind::RetriedPast4xx,
+                message: format!(
+                    "attempt #{} retried after #{} was answered {status}, which a retry does not change",
+                    next.number, previous.number
+                ),
+            });
+        }
+    }
+    findings
+}
+
+/// 4xx answers that retrying the same request cannot fix (408, 409, 425 and 429 can).
+fn is_final_4xx(status: u16) -> bool {
+    (400..500).contains(&status) && !matches!(status, 408 | 409 | 425 | 429)
+}
+
+/// A key as shown in lines: the first 8 characters and an ellipsis.
+pub fn short_key(key: &str) -> String {
+    if key.chars().count() <= 10 { key.to_string() } else { format!("{}…", key.chars().take(8).collect::<String>()) }
+}
+
+fn shorten(text: &str) -> String {
+    const LIMIT: usize = 120;
+    let text = text.trim();
+    if text.chars().count() <= LIMIT {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(LIMIT).collect::<String>())
+    }
+}
+
+/// The verdict on the whole run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunVerdict {
+    /// Every operation was handled safely.
+    Safe,
+    /// At least one operation shows a mistake or a warning.
+    ClientMistakes,
+    /// No judged request reached the proxy.
+    NoOperations,
+}
+
+/// Everything the run showed; the `summary` document of `--format json`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProxyReport {
+    pub verdict: RunVerdict,
+    pub operations: Vec<OperationReport>,
+    /// Requests not judged (GET by default) that went straight through.
+    pub passed_through: u64,
+    /// Requests the upstream did not answer (the client got 502, or its answer was to be dropped).
+    pub upstream_failures: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_upstream_error: Option<String>,
+    /// The client command's exit status, when one was run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_exit: Option<ClientExit>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClientExit {
+    pub command: String,
+    /// `None` when it was ended by a signal.
+    pub code: Option<i32>,
+}
+
+pub fn judge_run(operations: &[Operation], id_field: &str) -> (RunVerdict, Vec<OperationReport>) {
+    let reports: Vec<OperationReport> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
+    let verdict = if reports.is_empty() {
+        RunVerdict::NoOperations
+    } else if reports.iter().all(|r| r.outcome.is_fine()) {
+        RunVerdict::Safe
+    } else {
+        RunVerdict::ClientMistakes
+    };
+    (verdict, reports)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idem::proxy::fault::Fault;
+    use crate::idem::proxy::operations::{Arrival, Operations};
+    use bytes::Bytes;
+    use http::{HeaderMap, Method};
+    use std::time::Instant;
+
+    /// Builds an operation from (key, body, fault, upstream status and id, client status, gap
+    /// before the attempt).
+    struct Script {
+        ops: Operations,
+        clock: Instant,
+    }
+
+    impl Script {
+        fn new() -> Script {
+            Script { ops: Operations::new(Duration::from_secs(120)), clock: Instant::now() }
+        }
+
+        fn attempt(
+            &mut self,
+            key: Option<&str>,
+            body: &str,
+            fault: Option<Fault>,
+            upstream: Option<(u16, &str)>,
+            gap_ms: u64,
+        ) -> &mut Script {
+            self.clock += Duration::from_millis(gap_ms);
+            let bytes = Bytes::from(body.to_string());
+            let at =
+                self.ops.arrive(Arrival { method: &Method::POST, path: "/payments", key, body: &bytes }, self.clock);
+            let attempt = self.ops.attempt_mut(at).unwrap();
+            attempt.fault = fault;
+            attempt.upstream = upstream.map(|(status, id)| {
+                Observed::answer(status, &HeaderMap::new(), Bytes::from(format!(r#"{{"id":"{id}"}}"#)), "/id")
+            });
+            attempt.client_status = match fault {
+                Some(Fault::Status { code, .. }) => Some(code),
+                Some(Fault::LoseAnswer | Fault::Reset | Fault::Timeout { .. }) => None,
+                _ => upstream.map(|(status, _)| status),
+            };
+            attempt.client_retry_after = match fault {
+                Some(Fault::Status { retry_after, .. }) => retry_after,
+                _ => None,
+            };
+            attempt.finished = Some(self.clock);
+            self
+        }
+
+        fn judge(&self) -> OperationReport {
+            judge_operation(&self.ops.all()[0], "/id")
+        }
+    }
+
+    fn kinds(report: &OperationReport) -> Vec<FindingKind> {
+        report.findings.iter().map(|f| f.kind).collect()
+    }
+
+    #[test]
+    fn same_key_after_a_lost_answer_is_safe() {
+        let report = Script::new()
+            .attempt(Some("k1"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0)
+            .attempt(Some("k1"), "a", None, Some((201, "pay_1")), 300)
+            .judge();
+        assert_eq!(report.outcome, Outcome::Safe);
+        assert_eq!(report.resource_ids, ["pay_1"]);
+    }
+
+    #[test]
+    fn a_new_key_per_attempt_is_caught_with_both_ids() {
+        let report = Script::new()
+            .attempt(Some("key-one-aaaa"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0)
+            .attempt(Some("key-two-bbbb"), "a", None, Some((201, "pay_2")), 300)
+            .judge();
+        assert_eq!(report.outcome, Outcome::Mistake);
+        assert_eq!(kinds(&report), [FindingKind::NewKey]);
+        assert!(report.findings[0].message.contains("pay_1, pay_2"), "{}", report.findings[0].message);
+    }
+
+    #[test]
+    fn no_key_and_a_retry_is_a_mistake() {
+        let report = Script::new()
+            .attempt(None, "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0)
+            .attempt(None, "a", None, Some((201, "pay_2")), 300)
+            .judge();
+        assert_eq!(kinds(&report), [FindingKind::NoKey]);
+    }
+
+    #[test]
+    fn a_changed_body_is_a_mistake_with_the_upstream_answer() {
+        let mut script = Script::new();
+        script.attempt(Some("k1"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0);
+        script.attempt(Some("k1"), "b", None, Some((422, "x")), 300);
+        let report = script.judge();
+        assert_eq!(kinds(&report), [FindingKind::BodyChanged]);
+        assert!(report.findings[0].message.contains("422"));
+    }
+
+    #[test]
+    fn no_retry_no_backoff_retry_after_and_4xx_are_warnings() {
+        let lone = Script::new().attempt(Some("k"), "a", Some(Fault::LoseAnswer), Some((201, "p")), 0).judge();
+        assert_eq!((lone.outcome, kinds(&lone)), (Outcome::Warning, vec![FindingKind::NoRetry]));
+
+        let hasty = Script::new()
+            .attempt(Some("k"), "a", Some(Fault::Reset), None, 0)
+            .attempt(Some("k"), "a", Some(Fault::Reset), None, 1)
+            .attempt(Some("k"), "a", None, Some((201, "p")), 1)
+            .judge();
+        assert_eq!(kinds(&hasty), [FindingKind::NoBackoff]);
+
+        let impatient = Script::new()
+            .attempt(Some("k"), "a", Some(Fault::Status { code: 503, retry_after: Some(2) }), None, 0)
+            .attempt(Some("k"), "a", None, Some((201, "p")), 300)
+            .judge();
+        assert_eq!(kinds(&impatient), [FindingKind::IgnoredRetryAfter]);
+
+        let stubborn = Script::new()
+            .attempt(Some("k"), "a", Some(Fault::Status { code: 400, retry_after: None }), None, 0)
+            .attempt(Some("k"), "a", None, Some((201, "p")), 300)
+            .judge();
+        assert_eq!(kinds(&stubborn), [FindingKind::RetriedPast4xx]);
+    }
+
+    #[test]
+    fn a_correct_client_against_a_key_ignoring_upstream_blames_the_upstream() {
+        let report = Script::new()
+            .attempt(Some("k"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0)
+            .attempt(Some("k"), "a", None, Some((201, "pay_2")), 300)
+            .judge();
+        assert_eq!(kinds(&report), [FindingKind::UpstreamExecutedTwice]);
+    }
+}

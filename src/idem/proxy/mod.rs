@@ -1,0 +1,280 @@
+//! `idem proxy`: a reverse proxy the client under test talks to instead of the API. It forwards
+//! requests and answers unchanged, except where a fault applies (a lost answer, a timeout, a
+//! reset, an injected status, a delay), groups attempts into the client's logical operations and
+//! judges what the client did next: same key and body, or a second charge.
+mod client_command;
+pub mod fault;
+mod forward;
+pub mod judge;
+pub mod operations;
+pub mod print;
+
+use std::net::SocketAddr;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use http::{HeaderName, Uri};
+use hyper::service::service_fn;
+use tokio::net::TcpListener;
+
+use client_command::ClientCommand;
+pub use client_command::PROXY_URL_VARIABLE;
+use fault::{Fault, FaultPlan, Matcher, Selection};
+use forward::ProxyState;
+use judge::{ProxyReport, RunVerdict};
+use operations::{Attempt, Operations};
+
+use crate::exit::Outcome;
+use crate::http::client::{ClientOptions, HttpClient};
+use crate::http::server::{ServerTask, StopSignal};
+use crate::output::{Format, Palette, print_best_effort};
+
+/// How long `--operations N` waits for a last retry once nothing happens any more.
+const SETTLE: Duration = Duration::from_secs(10);
+
+#[derive(Debug, Clone)]
+pub struct ProxyConfig {
+    pub upstream: Uri,
+    pub addr: SocketAddr,
+    /// Serve HTTPS with a generated certificate.
+    pub tls: bool,
+    /// Accept any certificate from an https upstream.
+    pub insecure: bool,
+    pub upstream_timeout: Duration,
+    pub fault: Fault,
+    pub selection: Selection,
+    pub seed: Option<u64>,
+    pub matcher: Matcher,
+    pub window: Duration,
+    pub key_header: HeaderName,
+    pub id_field: String,
+    /// Stop once this many operations have ended.
+    pub operations: Option<usize>,
+    /// The client under test, run with `IDEM_PROXY_URL`; empty for none.
+    pub client_command: Vec<String>,
+    pub format: Format,
+    pub palette: Palette,
+}
+
+impl ProxyConfig {
+    /// The defaults of the command line in front of `upstream`, on a free loopback port: for the
+    /// demo and tests.
+    pub fn local(upstream: &str) -> anyhow::Result<ProxyConfig> {
+        Ok(ProxyConfig {
+            upstream: crate::http::url::parse_url(upstream)?,
+            addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+            tls: false,
+            insecure: false,
+            upstream_timeout: Duration::from_secs(30),
+            fault: Fault::LoseAnswer,
+            selection: Selection::First(1),
+            seed: None,
+            matcher: Matcher::default(),
+            window: Duration::from_secs(120),
+            key_header: HeaderName::from_static("idempotency-key"),
+            id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
+            operations: None,
+            client_command: Vec::new(),
+            format: Format::Human,
+            palette: Palette::plain(),
+        })
+    }
+}
+
+/// A proxy running on the current runtime.
+pub struct RunningProxy {
+    addr: SocketAddr,
+    tls: bool,
+    state: Arc<ProxyState>,
+    task: ServerTask,
+}
+
+impl RunningProxy {
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The proxy's base URL, what clients use instead of the API's.
+    pub fn url(&self) -> String {
+        let scheme = if self.tls { "https" } else { "http" };
+        format!("{scheme}://{}", self.addr)
+    }
+
+    /// The judgement of everything so far.
+    pub fn report(&self) -> ProxyReport {
+        report_of(&self.state)
+    }
+
+    /// Resolves once `count` operations exist and each has ended with an answer the client got,
+    /// or nothing has happened for a while after that many began.
+    pub async fn operations_ended(&self, count: usize) {
+        let mut progress = self.state.progress.subscribe();
+        loop {
+            let (enough, all_ended) = self
+                .state
+                .operations
+                .lock()
+                .map(|ops| {
+                    let all = ops.all();
+                    let ended = all.iter().take(count).all(|op| {
+                        op.attempts.last().is_some_and(|a| {
+                            a.finished.is_some()
+                                && a.client_status.is_some()
+                                && a.fault.is_none_or(|f| !f.calls_for_a_retry())
+                        })
+                    });
+                    (all.len() >= count, ended)
+                })
+                .unwrap_or((false, false));
+            if enough && all_ended {
+                return;
+            }
+            match tokio::time::timeout(SETTLE, progress.changed()).await {
+                Ok(Ok(())) => continue,
+                Ok(Err(_)) => return,
+                Err(_) if enough => return,
+                Err(_) => continue,
+            }
+        }
+    }
+
+    /// Stops: held answers are dropped, requests in flight finish, the live printer is released.
+    pub async fn shutdown(self) -> ProxyReport {
+        let RunningProxy { state, task, .. } = self;
+        state.stopping.send_replace(true);
+        task.stop().await;
+        if let Ok(mut events) = state.events.lock() {
+            events.take();
+        }
+        report_of(&state)
+    }
+}
+
+fn report_of(state: &ProxyState) -> ProxyReport {
+    let operations = state.operations.lock().map(|ops| ops.all().to_vec()).unwrap_or_default();
+    let (verdict, operations) = judge::judge_run(&operations, &state.id_field);
+    ProxyReport {
+        verdict,
+        operations,
+        passed_through: state.passed_through.load(Ordering::Relaxed),
+        upstream_failures: state.upstream_failures.load(Ordering::Relaxed),
+        last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
+        client_exit: None,
+    }
+}
+
+/// Binds and starts forwarding. `events` receives each attempt as it finishes (for live lines).
+pub async fn start(
+    config: &ProxyConfig,
+    events: Option<std::sync::mpsc::Sender<Attempt>>,
+) -> anyhow::Result<RunningProxy> {
+    match config.upstream.scheme_str() {
+        Some("http") | Some("https") => {}
+        _ => bail!("--upstream {} must be an http:// or https:// URL", config.upstream),
+    }
+    let client =
+        HttpClient::new(ClientOptions { timeout: config.upstream_timeout, insecure: config.insecure, http2: false })?;
+    let listener = TcpListener::bind(config.addr).await.with_context(|| {
+        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
+    })?;
+    let addr = listener.local_addr().context("cannot read the bound address")?;
+    let tls = if config.tls {
+        let (server_config, _) = crate::http::tls::self_signed_server_config()?;
+        Some(tokio_rustls::TlsAcceptor::from(Arc::new(server_config)))
+    } else {
+        None
+    };
+    let state = Arc::new(ProxyState {
+        upstream: config.upstream.clone(),
+        client,
+        matcher: config.matcher.clone(),
+        key_header: config.key_header.clone(),
+        id_field: config.id_field.clone(),
+        operations: Mutex::new(Operations::new(config.window)),
+        plan: Mutex::new(FaultPlan::new(config.fault, config.selection, config.seed)),
+        events: Mutex::new(events),
+        progress: tokio::sync::watch::Sender::new(0),
+        stopping: tokio::sync::watch::Sender::new(false),
+        passed_through: Default::default(),
+        upstream_failures: Default::default(),
+        last_upstream_error: Mutex::new(None),
+    });
+    let service_state = Arc::clone(&state);
+    let task = ServerTask::spawn(listener, tls, move |_remote| {
+        let state = Arc::clone(&service_state);
+        service_fn(move |request| forward::handle(Arc::clone(&state), request))
+    });
+    Ok(RunningProxy { addr, tls: config.tls, state, task })
+}
+
+/// `idem proxy`: forwards until Ctrl-C, `--operations N` or the client command's exit, then
+/// judges.
+pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
+    let stop = StopSignal::register()?;
+    let (events, printed) = std::sync::mpsc::channel::<Attempt>();
+    let proxy = start(&config, Some(events)).await?;
+    let palette = config.palette;
+    let upstream = config.upstream.to_string();
+    match config.format {
+        Format::Human => print_best_effort(&print::banner(&proxy.url(), &upstream, &config.fault.name(), palette)),
+        Format::Json => print_best_effort(
+            &serde_json::json!({ "event": "listening", "url": proxy.url(), "upstream": upstream, "fault": config.fault })
+                .to_string(),
+        ),
+    }
+    let format = config.format;
+    let printer = std::thread::spawn(move || {
+        for attempt in printed {
+            match format {
+                Format::Human => print_best_effort(&print::attempt_line(&attempt, palette)),
+                Format::Json => print_best_effort(&print::attempt_json(&attempt).to_string()),
+            }
+        }
+    });
+
+    let mut client = match config.client_command.as_slice() {
+        [] => None,
+        command => Some(ClientCommand::spawn(command, &proxy.url())?),
+    };
+    let client_finished = async {
+        match client.as_mut() {
+            Some(client) => Some(client.wait().await),
+            None => std::future::pending().await,
+        }
+    };
+    let operations_ended = async {
+        match config.operations {
+            Some(count) => proxy.operations_ended(count).await,
+            None => std::future::pending().await,
+        }
+    };
+    let client_exit = tokio::select! {
+        _ = stop.wait() => None,
+        exit = client_finished => exit,
+        _ = operations_ended => None,
+    };
+    let client_exit = client_exit.transpose()?;
+    let mut report = proxy.shutdown().await;
+    report.client_exit = client_exit;
+    let _ = printer.join();
+    match config.format {
+        Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
+        Format::Json => print_best_effort(&serde_json::json!({ "event": "summary", "summary": report }).to_string()),
+    }
+    if report.upstream_failures > 0 {
+        bail!(
+            "the upstream {upstream} did not answer {} request(s), so the client could not be judged fairly: {} (is it running?)",
+            report.upstream_failures,
+            report.last_upstream_error.as_deref().unwrap_or("no answer")
+        );
+    }
+    match report.verdict {
+        RunVerdict::Safe => Ok(Outcome::Holds),
+        RunVerdict::ClientMistakes => Ok(Outcome::ProblemFound),
+        RunVerdict::NoOperations => bail!(
+            "no request the proxy judges reached it (by default every request but GET, HEAD and OPTIONS); is the client using {PROXY_URL_VARIABLE} or the proxy's address?"
+        ),
+    }
+}

@@ -1,0 +1,146 @@
+//! What `idem proxy` prints: a live line per attempt (human, or a JSON line with
+//! `"event":"attempt"`), and the closing summary per operation with the verdict. Keys, paths,
+//! ids and upstream errors come off the network and go through `terminal_safe` in human output.
+use chrono::{Local, SecondsFormat};
+use serde_json::json;
+
+use crate::idem::proxy::judge::{Outcome, ProxyReport, RunVerdict, short_key};
+use crate::idem::proxy::operations::Attempt;
+use crate::output::{Palette, terminal_safe};
+
+/// One attempt, as a person reads it: time, operation, attempt, request, key, fault, what the
+/// upstream answered and what the client got.
+pub fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
+    let time = attempt.time.with_timezone(&Local).format("%H:%M:%S%.3f");
+    let key = match &attempt.key {
+        Some(key) => format!("key {}", terminal_safe(&short_key(key))),
+        None => palette.yellow("no key"),
+    };
+    let fault = match attempt.fault {
+        Some(fault) => palette.red(&format!("{:<12}", fault.name())),
+        None => palette.dim(&format!("{:<12}", "forwarded")),
+    };
+    let upstream = match &attempt.upstream {
+        None => palette.dim("not forwarded"),
+        Some(observed) => match observed.status {
+            Some(status) => {
+                let id = observed.resource_id.as_deref().map(|id| format!(" {}", palette.cyan(&terminal_safe(id))));
+                let replayed = if observed.replayed { palette.dim(" replayed") } else { String::new() };
+                format!("upstream {}{}{replayed}", palette.status(status), id.unwrap_or_default())
+            }
+            None => palette.red(&format!(
+                "upstream unreachable: {}",
+                terminal_safe(observed.error.as_deref().unwrap_or_default())
+            )),
+        },
+    };
+    let client = match attempt.client_status {
+        Some(status) => format!("client got {}", palette.status(status)),
+        None => palette.yellow("client got no answer"),
+    };
+    format!(
+        "{}  op {:<3} #{:<2} {} {}  {key}  {fault} {upstream}  → {client}",
+        palette.dim(&time.to_string()),
+        attempt.operation,
+        attempt.number,
+        attempt.method,
+        terminal_safe(&attempt.path),
+    )
+}
+
+/// One attempt as a JSON line.
+pub fn attempt_json(attempt: &Attempt) -> serde_json::Value {
+    let upstream = attempt.upstream.as_ref();
+    json!({
+        "event": "attempt",
+        "time": attempt.time.to_rfc3339_opts(SecondsFormat::Millis, true),
+        "operation": attempt.operation,
+        "attempt": attempt.number,
+        "method": attempt.method.as_str(),
+        "path": attempt.path,
+        "key": attempt.key,
+        "body_bytes": attempt.body_len,
+        "fault": attempt.fault,
+        "forwarded": upstream.is_some(),
+        "upstream_status": upstream.and_then(|o| o.status),
+        "upstream_error": upstream.and_then(|o| o.error.clone()),
+        "resource_id": upstream.and_then(|o| o.resource_id.clone()),
+        "replayed": upstream.is_some_and(|o| o.replayed),
+        "client_status": attempt.client_status,
+    })
+}
+
+/// The listening line.
+pub fn banner(url: &str, upstream: &str, fault: &str, palette: Palette) -> String {
+    format!(
+        "{} {url} → {upstream}  (fault {fault})\n{}",
+        palette.bold("idem proxy listening on"),
+        palette.dim("point the client under test at it; Ctrl-C ends the run and judges it")
+    )
+}
+
+/// The closing summary: one block per operation, then the verdict.
+pub fn summary(report: &ProxyReport, palette: Palette) -> String {
+    let mut text = String::new();
+    for op in &report.operations {
+        let mark = match op.outcome {
+            Outcome::Safe => palette.green("✓"),
+            Outcome::NotFaulted => palette.dim("·"),
+            Outcome::Warning => palette.yellow("!"),
+            Outcome::Mistake => palette.red("✗"),
+        };
+        let keys = match op.keys.as_slice() {
+            [Some(_)] => "one key".to_string(),
+            [None] => "no key".to_string(),
+            keys => format!("{} keys", keys.len()),
+        };
+        let ids = match op.resource_ids.as_slice() {
+            [] => String::new(),
+            ids => format!(", {}", ids.iter().map(|id| terminal_safe(id).into_owned()).collect::<Vec<_>>().join(", ")),
+        };
+        let headline = match op.outcome {
+            Outcome::Safe => "  retried with the same key and body; executed at most once",
+            Outcome::NotFaulted => "  no fault applied",
+            Outcome::Warning | Outcome::Mistake => "",
+        };
+        text.push_str(&format!(
+            "{mark} op {} {} {}: {} attempt{}, {keys}, executed {}{ids}{headline}\n",
+            op.operation,
+            op.method,
+            terminal_safe(&op.path),
+            op.attempts,
+            if op.attempts == 1 { "" } else { "s" },
+            match op.executions {
+                1 => "once".to_string(),
+                n => format!("{n} times"),
+            },
+        ));
+        for finding in &op.findings {
+            let sign = if finding.kind.is_mistake() { palette.red("✗") } else { palette.yellow("!") };
+            text.push_str(&format!("    {sign} {}\n", terminal_safe(&finding.message)));
+        }
+    }
+    if report.passed_through > 0 {
+        text.push_str(&palette.dim(&format!("{} other requests passed through unjudged\n", report.passed_through)));
+    }
+    if let Some(exit) = &report.client_exit {
+        let status = exit.code.map(|code| format!("status {code}")).unwrap_or_else(|| "a signal".to_string());
+        text.push_str(&format!("the client `{}` exited with {status}\n", terminal_safe(&exit.command)));
+    }
+    if report.upstream_failures > 0 {
+        text.push_str(&palette.red(&format!(
+            "the upstream failed to answer {} request(s): {}\n",
+            report.upstream_failures,
+            terminal_safe(report.last_upstream_error.as_deref().unwrap_or_default())
+        )));
+    }
+    let total = report.operations.len();
+    let bad = report.operations.iter().filter(|op| !op.outcome.is_fine()).count();
+    let verdict = match report.verdict {
+        RunVerdict::Safe => palette.green(&format!("✓ the client handled all {total} operation(s) safely")),
+        RunVerdict::ClientMistakes => palette.red(&format!("✗ {bad} of {total} operation(s) show a client mistake")),
+        RunVerdict::NoOperations => palette.yellow("no judged request reached the proxy"),
+    };
+    text.push_str(&verdict);
+    text
+}
