@@ -7,3 +7,4 @@ pub mod request;
 pub mod send;
 pub mod serve;
 pub mod verdict;
+pub mod window;
