@@ -127,6 +127,10 @@ pub struct CheckArgs {
     #[arg(long)]
     pub require_key: bool,
 
+    /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it
+    #[arg(long, default_value = "1s", value_parser = parse_duration, value_name = "DUR")]
+    pub window_max: Duration,
+
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
 }
@@ -222,6 +226,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 request: args.request.into_spec()?,
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
+                window_max: Some(args.window_max).filter(|max| !max.is_zero()),
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };
