@@ -150,10 +150,13 @@ fn race_stagger_reports_the_spacings_it_achieved() {
         .stderr(predicates::str::contains("--stagger"));
 }
 
+/// Every write call: when it was made, and its bytes.
+type WriteLog = Arc<Mutex<Vec<(Instant, Vec<u8>)>>>;
+
 /// Records every write call's bytes and when it was made.
 struct TimedWrites<S> {
     inner: S,
-    writes: Arc<Mutex<Vec<(Instant, Vec<u8>)>>>,
+    writes: WriteLog,
 }
 
 impl<S: AsyncRead + Unpin> AsyncRead for TimedWrites<S> {
