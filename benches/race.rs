@@ -9,6 +9,9 @@
 //!
 //! Then the same tools against a naive server with a 300 µs race window (a key is looked up, and
 //! only becomes visible 300 µs later) and a correct one (claimed atomically).
+//!
+//! Last, `--stagger` accuracy: duplicates released 100 µs, 1 ms and 10 ms apart straight to the
+//! server (no relay), requested spacing against the spacing of arrivals the server recorded.
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::{Read, Write};
@@ -25,7 +28,7 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use idem::idem::race::{KeyMode, SyncMode, race_round};
+use idem::idem::race::{KeyMode, SyncMode, race_round, race_round_staggered};
 use idem::idem::request::RequestSpec;
 use idem::idem::verdict::Verdict;
 use rand::Rng;
@@ -331,4 +334,55 @@ fn main() {
     for (target, met) in targets {
         println!("{} {target}", if met { "met:   " } else { "MISSED:" });
     }
+    stagger_accuracy(&runtime);
+}
+
+/// Requested versus server-observed spacing of `--stagger`, straight to the server.
+fn stagger_accuracy(runtime: &tokio::runtime::Runtime) {
+    const DUPLICATES: usize = 5;
+    const STAGGER_ROUNDS: usize = 20;
+    println!();
+    println!(
+        "stagger accuracy: {DUPLICATES} duplicates × {STAGGER_ROUNDS} rounds per spacing, no relay; \
+         error = |server-observed spacing − requested|"
+    );
+    println!("{:<28} {:>10} {:>14} {:>12} {:>12}", "engine", "requested", "median error", "p90 error", "median seen");
+    runtime.block_on(async {
+        let (addr, server) = start_server(ServerMode::Correct).await;
+        let url = format!("http://{addr}/payments");
+        for (name, sync, http2) in
+            [("single-packet (h2c)", SyncMode::SinglePacket, true), ("last-byte (http/1.1)", SyncMode::LastByte, false)]
+        {
+            for requested in [Duration::from_micros(100), Duration::from_millis(1), Duration::from_millis(10)] {
+                let mut errors = Vec::new();
+                let mut seen = Vec::new();
+                for _ in 0..STAGGER_ROUNDS {
+                    let key = uuid::Uuid::new_v4().to_string();
+                    let mut spec = RequestSpec::new(Method::POST, &url, BODY).unwrap();
+                    spec.key_policy = idem::idem::key::KeyPolicy::Fixed(key.clone());
+                    spec.http2 = http2;
+                    race_round_staggered(&spec, DUPLICATES, sync, KeyMode::Same, Some(requested))
+                        .await
+                        .expect("staggered round");
+                    let mut arrivals = server.keys.lock().unwrap().get(&key).map(|r| r.arrivals.clone()).unwrap();
+                    arrivals.sort();
+                    for pair in arrivals.windows(2) {
+                        let spacing = pair[1] - pair[0];
+                        seen.push(spacing);
+                        errors.push(spacing.abs_diff(requested));
+                    }
+                }
+                errors.sort();
+                let p90 = errors[(errors.len() * 9).div_ceil(10) - 1];
+                println!(
+                    "{:<28} {:>10} {:>14} {:>12} {:>12}",
+                    name,
+                    format!("{} µs", requested.as_micros()),
+                    format!("{:.1} µs", median(&errors).as_secs_f64() * 1e6),
+                    format!("{:.1} µs", p90.as_secs_f64() * 1e6),
+                    format!("{:.1} µs", median(&seen).as_secs_f64() * 1e6),
+                );
+            }
+        }
+    });
 }

@@ -28,6 +28,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send a request with an idempotency key, optionally repeated, and judge the answers')
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
+            [CompletionResult]::new('window', 'window', [CompletionResultType]::ParameterValue, 'Measure how far apart two duplicates (one key) can arrive and both still execute')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
             [CompletionResult]::new('proxy', 'proxy', [CompletionResultType]::ParameterValue, 'Stand between a client and its API, lose answers on purpose, and judge how the client retries')
@@ -82,6 +83,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Duplicates per round')
             [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Rounds to run, each with a fresh key')
             [CompletionResult]::new('--sync', '--sync', [CompletionResultType]::ParameterName, 'How the duplicates are made to arrive together')
+            [CompletionResult]::new('--stagger', '--stagger', [CompletionResultType]::ParameterName, 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--no-key', '--no-key', [CompletionResultType]::ParameterName, 'Send no key at all (a control)')
@@ -89,6 +91,32 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
             [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://')
             [CompletionResult]::new('--distinct-keys', '--distinct-keys', [CompletionResultType]::ParameterName, 'Give every duplicate its own key (a control: each should execute)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'idem;window' {
+            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'HTTP method')
+            [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'HTTP method')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A request header, ''Name: value'' (repeatable)')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A request header, ''Name: value'' (repeatable)')
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json')
+            [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json')
+            [CompletionResult]::new('--key', '--key', [CompletionResultType]::ParameterName, 'Use this idempotency key instead of a fresh one')
+            [CompletionResult]::new('--key-format', '--key-format', [CompletionResultType]::ParameterName, 'The format of generated keys')
+            [CompletionResult]::new('--key-header', '--key-header', [CompletionResultType]::ParameterName, 'The header that carries the key')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in a response body')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on an answer after this long')
+            [CompletionResult]::new('--max', '--max', [CompletionResultType]::ParameterName, 'The widest spacing probed')
+            [CompletionResult]::new('--probes', '--probes', [CompletionResultType]::ParameterName, 'Pairs per spacing; a spacing executed twice if any pair did')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--no-key', '--no-key', [CompletionResultType]::ParameterName, 'Send no key at all (a control)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -109,6 +137,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on an answer after this long')
             [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many concurrent duplicates the concurrency check sends')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many concurrent duplicates the concurrency check sends')
+            [CompletionResult]::new('--window-max', '--window-max', [CompletionResultType]::ParameterName, 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--no-key', '--no-key', [CompletionResultType]::ParameterName, 'Send no key at all (a control)')
@@ -184,6 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
         'idem;help' {
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Send a request with an idempotency key, optionally repeated, and judge the answers')
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
+            [CompletionResult]::new('window', 'window', [CompletionResultType]::ParameterValue, 'Measure how far apart two duplicates (one key) can arrive and both still execute')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
             [CompletionResult]::new('proxy', 'proxy', [CompletionResultType]::ParameterValue, 'Stand between a client and its API, lose answers on purpose, and judge how the client retries')
@@ -196,6 +226,9 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             break
         }
         'idem;help;race' {
+            break
+        }
+        'idem;help;window' {
             break
         }
         'idem;help;check' {

@@ -40,6 +40,9 @@ _idem() {
             idem,serve)
                 cmd="idem__subcmd__serve"
                 ;;
+            idem,window)
+                cmd="idem__subcmd__window"
+                ;;
             idem__subcmd__help,check)
                 cmd="idem__subcmd__help__subcmd__check"
                 ;;
@@ -64,6 +67,9 @@ _idem() {
             idem__subcmd__help,serve)
                 cmd="idem__subcmd__help__subcmd__serve"
                 ;;
+            idem__subcmd__help,window)
+                cmd="idem__subcmd__help__subcmd__window"
+                ;;
             *)
                 ;;
         esac
@@ -71,7 +77,7 @@ _idem() {
 
     case "${cmd}" in
         idem)
-            opts="-h -V --color --help --version send race check serve proxy demo completions help"
+            opts="-h -V --color --help --version send race window check serve proxy demo completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -89,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --concurrency --require-key --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --concurrency --require-key --window-max --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -147,6 +153,10 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --window-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
                     return 0
@@ -199,7 +209,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__help)
-            opts="send race check serve proxy demo completions help"
+            opts="send race window check serve proxy demo completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -324,6 +334,20 @@ _idem() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        idem__subcmd__help__subcmd__window)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         idem__subcmd__proxy)
             opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -407,7 +431,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --stagger --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -471,6 +495,10 @@ _idem() {
                     ;;
                 --sync)
                     COMPREPLY=($(compgen -W "auto single-packet last-byte none" -- "${cur}"))
+                    return 0
+                    ;;
+                --stagger)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -598,6 +626,80 @@ _idem() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        idem__subcmd__window)
+            opts="-X -H -d -k -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --max --probes --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --method)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -H)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-format)
+                    COMPREPLY=($(compgen -W "uuid4 uuid7" -- "${cur}"))
+                    return 0
+                    ;;
+                --key-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --id-field)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --probes)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

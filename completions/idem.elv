@@ -25,6 +25,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --version 'Print version'
             cand send 'Send a request with an idempotency key, optionally repeated, and judge the answers'
             cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+            cand window 'Measure how far apart two duplicates (one key) can arrive and both still execute'
             cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
             cand proxy 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
@@ -77,6 +78,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --requests 'Duplicates per round'
             cand --rounds 'Rounds to run, each with a fresh key'
             cand --sync 'How the duplicates are made to arrive together'
+            cand --stagger 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together'
             cand --format 'format'
             cand --color 'When to color the output'
             cand --no-key 'Send no key at all (a control)'
@@ -84,6 +86,31 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
             cand --http2 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
             cand --distinct-keys 'Give every duplicate its own key (a control: each should execute)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'idem;window'= {
+            cand -X 'HTTP method'
+            cand --method 'HTTP method'
+            cand -H 'A request header, ''Name: value'' (repeatable)'
+            cand --header 'A request header, ''Name: value'' (repeatable)'
+            cand -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json'
+            cand --data 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json'
+            cand --key 'Use this idempotency key instead of a fresh one'
+            cand --key-format 'The format of generated keys'
+            cand --key-header 'The header that carries the key'
+            cand --id-field 'JSON pointer to the created resource''s id in a response body'
+            cand --timeout 'Give up on an answer after this long'
+            cand --max 'The widest spacing probed'
+            cand --probes 'Pairs per spacing; a spacing executed twice if any pair did'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --no-key 'Send no key at all (a control)'
+            cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --http2 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -103,6 +130,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --timeout 'Give up on an answer after this long'
             cand -n 'How many concurrent duplicates the concurrency check sends'
             cand --concurrency 'How many concurrent duplicates the concurrency check sends'
+            cand --window-max 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it'
             cand --format 'format'
             cand --color 'When to color the output'
             cand --no-key 'Send no key at all (a control)'
@@ -173,6 +201,7 @@ set edit:completion:arg-completer[idem] = {|@words|
         &'idem;help'= {
             cand send 'Send a request with an idempotency key, optionally repeated, and judge the answers'
             cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+            cand window 'Measure how far apart two duplicates (one key) can arrive and both still execute'
             cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
             cand proxy 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
@@ -183,6 +212,8 @@ set edit:completion:arg-completer[idem] = {|@words|
         &'idem;help;send'= {
         }
         &'idem;help;race'= {
+        }
+        &'idem;help;window'= {
         }
         &'idem;help;check'= {
         }

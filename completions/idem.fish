@@ -31,6 +31,7 @@ complete -c idem -n "__fish_idem_needs_command" -s h -l help -d 'Print help'
 complete -c idem -n "__fish_idem_needs_command" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_needs_command" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
 complete -c idem -n "__fish_idem_needs_command" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+complete -c idem -n "__fish_idem_needs_command" -f -a "window" -d 'Measure how far apart two duplicates (one key) can arrive and both still execute'
 complete -c idem -n "__fish_idem_needs_command" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
 complete -c idem -n "__fish_idem_needs_command" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
 complete -c idem -n "__fish_idem_needs_command" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
@@ -77,6 +78,7 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l sync -d 'How the dupl
 single-packet\t'HTTP/2, one connection: every request\'s final frame released in one TCP packet'
 last-byte\t'HTTP/1.1, one connection per request: every final byte released in one tight loop'
 none\t'Plain concurrent requests, no synchronisation (for comparison)'"
+complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -88,6 +90,27 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l http2 -d 'HTTP/2: pri
 complete -c idem -n "__fish_idem_using_subcommand race" -l distinct-keys -d 'Give every duplicate its own key (a control: each should execute)'
 complete -c idem -n "__fish_idem_using_subcommand race" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand race" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand window" -s X -l method -d 'HTTP method' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this idempotency key instead of a fresh one' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
+uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
+complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand window" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand window" -l no-key -d 'Send no key at all (a control)'
+complete -c idem -n "__fish_idem_using_subcommand window" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
+complete -c idem -n "__fish_idem_using_subcommand window" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand window" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c idem -n "__fish_idem_using_subcommand window" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand check" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
@@ -98,6 +121,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The h
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
 junit\t'JUnit XML, for CI dashboards'"
@@ -160,11 +184,12 @@ always\t''
 never\t''"
 complete -c idem -n "__fish_idem_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c idem -n "__fish_idem_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race check serve proxy demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "window" -d 'Measure how far apart two duplicates (one key) can arrive and both still execute'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

@@ -18,6 +18,7 @@ use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER};
 use crate::idem::send::{self, SendConfig};
 use crate::idem::send_retry::{RetryOn, RetryPolicy};
 use crate::idem::serve::{self, Mode, ServeConfig};
+use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
 use crate::units::{parse_duration, parse_size};
 use anyhow::Context;
@@ -41,6 +42,8 @@ pub enum IdemCommand {
     Send(SendArgs),
     /// Fire synchronised concurrent duplicates (one key) to expose race conditions
     Race(RaceArgs),
+    /// Measure how far apart two duplicates (one key) can arrive and both still execute
+    Window(WindowArgs),
     /// Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)
     Check(CheckArgs),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
@@ -97,6 +100,27 @@ pub struct RaceArgs {
     #[arg(long, conflicts_with_all = ["key", "no_key"])]
     pub distinct_keys: bool,
 
+    /// Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together
+    #[arg(long, value_parser = parse_duration, value_name = "DUR")]
+    pub stagger: Option<Duration>,
+
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+#[derive(Debug, clap::Args)]
+pub struct WindowArgs {
+    #[command(flatten)]
+    pub request: RequestArgs,
+
+    /// The widest spacing probed
+    #[arg(long, default_value = "2s", value_parser = parse_duration, value_name = "DUR")]
+    pub max: Duration,
+
+    /// Pairs per spacing; a spacing executed twice if any pair did
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub probes: u32,
+
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
@@ -113,6 +137,10 @@ pub struct CheckArgs {
     /// The endpoint must refuse a request without a key with 400
     #[arg(long)]
     pub require_key: bool,
+
+    /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it
+    #[arg(long, default_value = "1s", value_parser = parse_duration, value_name = "DUR")]
+    pub window_max: Duration,
 
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
@@ -348,16 +376,31 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 rounds: args.rounds as usize,
                 sync: args.sync,
                 key_mode,
+                stagger: args.stagger.filter(|stagger| !stagger.is_zero()),
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };
             block_on(race::run(config))
+        }
+        IdemCommand::Window(args) => {
+            if args.max.is_zero() {
+                anyhow::bail!("--max must be more than 0, e.g. --max 500ms");
+            }
+            let config = WindowConfig {
+                request: args.request.into_spec()?,
+                max: args.max,
+                probes: args.probes as usize,
+                format: args.format,
+                palette: Palette::for_stdout(cli.color),
+            };
+            block_on(window::run(config))
         }
         IdemCommand::Check(args) => {
             let config = CheckConfig {
                 request: args.request.into_spec()?,
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
+                window_max: Some(args.window_max).filter(|max| !max.is_zero()),
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };

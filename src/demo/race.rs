@@ -1,6 +1,9 @@
 //! Chapter: duplicates that arrive at the same instant. The correct server claims the key
 //! atomically and creates one payment; the naive one looks the key up, works, then stores it, so
-//! every duplicate that arrives inside that window charges again.
+//! every duplicate that arrives inside that window charges again; the chapter ends with how wide
+//! that window is.
+use std::time::Duration;
+
 use anyhow::Context;
 use http::Method;
 
@@ -10,9 +13,14 @@ use crate::idem::race::{KeyMode, SyncMode, race_round};
 use crate::idem::request::RequestSpec;
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::idem::verdict::{Verdict, status_counts};
+use crate::idem::window;
+use crate::units::format_duration;
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":43}"#;
 const DUPLICATES: usize = 10;
+/// The work time of the server whose window is measured: wide enough to measure quickly and
+/// exactly on a busy machine, narrow enough for the chapter to stay short.
+const WORK: Duration = Duration::from_millis(20);
 
 pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.heading("Chapter 2: duplicates that arrive together")?;
@@ -22,9 +30,39 @@ pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
 
     let correct = race_against(narrator, Mode::Correct).await?;
     let naive = race_against(narrator, Mode::Naive).await?;
+    let window = naive_window(narrator).await?;
 
-    let expected = correct == (Verdict::Consistent, 1) && naive.0 == Verdict::ExecutedMoreThanOnce && naive.1 > 1;
+    let expected = correct == (Verdict::Consistent, 1)
+        && naive.0 == Verdict::ExecutedMoreThanOnce
+        && naive.1 > 1
+        && window.is_some_and(|w| w.abs_diff(WORK) <= WORK / 5);
     Ok(if expected { Outcome::Holds } else { Outcome::ProblemFound })
+}
+
+/// The naive server's window: how far apart duplicates may arrive and both still charge. It is
+/// the server's work time, so the demo runs one with a known one.
+async fn naive_window(narrator: &mut Narrator) -> anyhow::Result<Option<Duration>> {
+    let palette = narrator.palette;
+    narrator.say("\nHow wide is the naive server's window? Pairs with one key, the second sent later and later:")?;
+    let server = serve::start_quiet(&ServeConfig { work: WORK, ..ServeConfig::local(Mode::Naive) }).await?;
+    let url = server.url("/payments");
+    let max = WORK * 4;
+    narrator.command(&format!("idem window {url} -d '{PAYMENT}' --max {}", format_duration(max)))?;
+    let spec = RequestSpec::new(Method::POST, &url, PAYMENT)?;
+    let report = window::measure(&spec, max, 3, |_| {})
+        .await
+        .context("the demo could not measure its own reference server's window")?;
+    server.shutdown().await;
+    narrator.say(&format!("    {} steps; {}", report.steps.len(), palette.red(&report.meaning)))?;
+    let estimate = report.estimate();
+    if let Some(estimate) = estimate {
+        narrator.say(&format!(
+            "  The server works {} per payment, and its window is ≈{}: the lookup and the store are that far apart.",
+            format_duration(WORK),
+            format_duration(estimate)
+        ))?;
+    }
+    Ok(estimate)
 }
 
 /// One single-packet round against a fresh server in `mode`; the verdict and the payments held.

@@ -9,3 +9,4 @@ pub mod send;
 pub mod send_retry;
 pub mod serve;
 pub mod verdict;
+pub mod window;

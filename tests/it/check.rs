@@ -62,6 +62,7 @@ fn naive_mode_is_caught_by_the_concurrency_check_with_the_duplicate_ids() {
             ("mismatch-rejected", "pass"),
             ("mismatch-is-422", "pass"),
             ("concurrent-once", "fail"),
+            ("race-window", "warn"),
             ("conflict-retry-after", "skip"),
             ("missing-key", "pass"),
             ("new-key-creates", "pass"),
@@ -72,6 +73,8 @@ fn naive_mode_is_caught_by_the_concurrency_check_with_the_duplicate_ids() {
     assert_eq!(code, 1);
     let concurrent = suite_evidence(&report, "concurrent-once");
     assert!(concurrent.matches("pay_").count() >= 2, "the duplicate ids are named: {concurrent}");
+    let window = suite_evidence(&report, "race-window");
+    assert!(window.contains("window ≈") && window.contains("charges twice"), "{window}");
 }
 
 #[test]
@@ -87,6 +90,7 @@ fn none_mode_fails_the_plain_retry() {
             ("mismatch-rejected", "fail"),
             ("mismatch-is-422", "skip"),
             ("concurrent-once", "fail"),
+            ("race-window", "warn"),
             ("conflict-retry-after", "skip"),
             ("missing-key", "pass"),
             ("new-key-creates", "pass"),
@@ -208,6 +212,7 @@ fn a_server_that_executes_duplicates_only_under_concurrency_fails_only_the_concu
             ("mismatch-rejected", "pass"),
             ("mismatch-is-422", "pass"),
             ("concurrent-once", "fail"),
+            ("race-window", "warn"),
             ("conflict-retry-after", "skip"),
             ("missing-key", "pass"),
             ("new-key-creates", "pass"),
@@ -267,10 +272,10 @@ fn junit_output_parses_with_one_testcase_per_check() {
     let xml = String::from_utf8(output.stdout).unwrap();
     let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
     let suite = document.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();
-    assert_eq!(suite.attribute("tests"), Some("11"));
+    assert_eq!(suite.attribute("tests"), Some("12"), "11 checks and the advisory race-window");
     assert_eq!(suite.attribute("failures"), Some("1"));
     let cases: Vec<_> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
-    assert_eq!(cases.len(), 11);
+    assert_eq!(cases.len(), 12);
     let failed: Vec<_> = cases
         .iter()
         .filter(|c| c.children().any(|n| n.has_tag_name("failure")))

@@ -19,3 +19,4 @@ mod webhook_replay;
 mod webhook_send;
 mod webhook_sign_verify;
 mod webhook_vectors;
+mod window;

@@ -213,7 +213,8 @@ fn single_packet_releases_every_final_frame_in_one_write_call() {
         tcp.set_nodelay(true).unwrap();
         let writes = Arc::new(Mutex::new(Vec::new()));
         let stream = CountingStream { inner: tcp, writes: Arc::clone(&writes) };
-        let (answers, release) = h2_single_packet::race(stream, &requests, Duration::from_secs(20)).await.unwrap();
+        let (answers, release) =
+            h2_single_packet::race(stream, &requests, Duration::from_secs(20), None).await.unwrap();
         let writes = writes.lock().unwrap().clone();
         (writes, answers, release)
     });

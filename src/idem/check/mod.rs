@@ -1,11 +1,12 @@
 //! `idem check`: does this endpoint handle Idempotency-Key correctly? One command, a verdict per
 //! check, an exit status for CI.
+mod race_window;
 mod suite;
 mod variant;
 
 use std::io::Write;
 
-use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::conformance::{CheckOutcome, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
 use crate::output::Palette;
@@ -17,6 +18,8 @@ pub struct CheckConfig {
     pub concurrency: usize,
     /// The endpoint is expected to refuse requests without a key.
     pub require_key: bool,
+    /// The widest spacing `race-window` probes; `None` leaves the check out.
+    pub window_max: Option<std::time::Duration>,
     pub format: SuiteFormat,
     pub palette: Palette,
 }
@@ -33,6 +36,11 @@ pub async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
             checks.extend(suite::retry(&mut probe, original).await?);
             checks.extend(suite::mismatch(&mut probe, original).await?);
             checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
+            let raced_twice =
+                checks.iter().any(|c| c.id == suite::CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
+            if let (true, Some(max)) = (raced_twice, config.window_max) {
+                checks.push(race_window::race_window(&probe.spec, max).await);
+            }
         }
         None => {
             let reason = "`create` did not yield a resource, so there is nothing to compare with";

@@ -22,7 +22,7 @@ pub struct Answer {
 }
 
 /// What the release looked like from the client.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Release {
     /// Write calls that carried the final bytes: 1 for a single packet.
     pub writes: usize,
@@ -30,4 +30,18 @@ pub struct Release {
     pub bytes: usize,
     /// From the first final write to the last one.
     pub spread: Duration,
+    /// When each duplicate's final bytes were written, from the first one's: all (nearly) zero
+    /// when released together, about `k × --stagger` for duplicate `k` (from 0) when staggered.
+    pub offsets: Vec<Duration>,
+}
+
+/// What to say about an answer whose status and headers came but whose body did not: the status
+/// is the most telling part (a server that answered 409 before reading the body is not one that
+/// never answered). `why` ends the sentence: `within 30s`, or the error that cut it short.
+pub fn incomplete(status: u16, received: usize, expected: Option<usize>, why: &str) -> String {
+    let progress = match expected {
+        Some(length) => format!("{received} of {length} body bytes"),
+        None => format!("{received} body bytes"),
+    };
+    format!("{status} headers received, body never completed {why} ({progress})")
 }

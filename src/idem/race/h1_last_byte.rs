@@ -10,8 +10,9 @@ use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
-use super::answer::{Answer, Release, Response};
+use super::answer::{Answer, Release, Response, incomplete};
 use super::connect::{BoxStream, Connector};
+use super::pacing;
 use crate::http::client::MAX_RESPONSE_BODY;
 
 /// How long the prefixes get to reach the server before the release, at least: on loopback a few
@@ -20,12 +21,14 @@ const MIN_SETTLE: Duration = Duration::from_millis(5);
 const MAX_SETTLE: Duration = Duration::from_millis(250);
 
 /// Races `requests` over fresh connections from `connector`. `first` is an already open
-/// connection to reuse (the one `auto` probed ALPN with).
+/// connection to reuse (the one `auto` probed ALPN with). With `stagger`, duplicate `k` (from 0)
+/// gets its final byte `k × stagger` after the first instead of all at once.
 pub async fn race(
     connector: &Connector,
     first: Option<BoxStream>,
     requests: &[Request<Bytes>],
     timeout: Duration,
+    stagger: Option<Duration>,
 ) -> anyhow::Result<(Vec<Answer>, Release)> {
     let started = Instant::now();
     let mut streams: Vec<BoxStream> = Vec::with_capacity(requests.len());
@@ -56,34 +59,36 @@ pub async fn race(
     tokio::time::sleep(settle).await;
 
     // The release: nothing but one write per connection. Each socket's buffer is empty, so every
-    // write completes at once without yielding to the runtime.
-    let mut released = Vec::with_capacity(streams.len());
-    let first_write = Instant::now();
-    for (stream, last) in streams.iter_mut().zip(&finals) {
-        released.push(Instant::now());
-        stream.write_all(std::slice::from_ref(last)).await.context("cannot release a final byte")?;
-    }
-    let last_write = released.last().copied().unwrap_or(first_write);
-    for stream in streams.iter_mut() {
-        // A no-op on TCP; makes sure a TLS record has gone out.
-        stream.flush().await.context("cannot release a final byte")?;
-    }
-    let release = Release { writes: finals.len(), bytes: finals.len(), spread: last_write - first_write };
-
-    let deadline = tokio::time::Instant::now() + timeout;
+    // write completes at once without yielding to the runtime. Released together, the flushes
+    // (a no-op on TCP; they make sure a TLS record has gone out) wait until every byte is written;
+    // staggered, each connection is flushed and read from the moment its byte is out, so its
+    // latency is not inflated by the releases after it.
     let mut reading = tokio::task::JoinSet::new();
-    for (index, (stream, at)) in streams.into_iter().zip(released).enumerate() {
-        let head_only = requests[index].method() == Method::HEAD;
-        reading.spawn(async move {
-            let result = tokio::time::timeout_at(deadline, read_response(stream, head_only)).await;
-            let outcome = match result {
-                Ok(Ok(response)) => Ok(response),
-                Ok(Err(err)) => Err(format!("{err:#}")),
-                Err(_) => Err(format!("no complete answer within {}", crate::units::format_duration(timeout))),
-            };
-            (index, Answer { latency: outcome.is_ok().then(|| at.elapsed()), outcome })
-        });
+    let mut held = Vec::new();
+    let mut offsets = Vec::with_capacity(streams.len());
+    let mut first_write = None;
+    for (index, (mut stream, last)) in streams.into_iter().zip(finals).enumerate() {
+        if let (Some(stagger), Some(first)) = (stagger, first_write) {
+            pacing::wait_until(pacing::moment(first, stagger, index)).await;
+        }
+        let at = Instant::now();
+        let first_write = *first_write.get_or_insert(at);
+        stream.write_all(&[last]).await.context("cannot release a final byte")?;
+        offsets.push(at.saturating_duration_since(first_write));
+        if stagger.is_some() {
+            stream.flush().await.context("cannot release a final byte")?;
+            spawn_reader(&mut reading, index, stream, at, requests[index].method() == Method::HEAD, timeout);
+        } else {
+            held.push((index, stream, at));
+        }
     }
+    for (index, mut stream, at) in held {
+        stream.flush().await.context("cannot release a final byte")?;
+        spawn_reader(&mut reading, index, stream, at, requests[index].method() == Method::HEAD, timeout);
+    }
+    let spread = offsets.last().copied().unwrap_or_default();
+    let release = Release { writes: offsets.len(), bytes: offsets.len(), spread, offsets };
+
     let mut answers: Vec<Option<Answer>> = (0..requests.len()).map(|_| None).collect();
     while let Some(joined) = reading.join_next().await {
         let (index, answer) = joined.context("a reading task failed")?;
@@ -94,6 +99,48 @@ pub async fn race(
         .map(|answer| answer.unwrap_or(Answer { outcome: Err("no answer was read".into()), latency: None }))
         .collect();
     Ok((answers, release))
+}
+
+/// Reads one connection's answer, within `timeout` of its release at `released`.
+fn spawn_reader(
+    reading: &mut tokio::task::JoinSet<(usize, Answer)>,
+    index: usize,
+    stream: BoxStream,
+    released: Instant,
+    head_only: bool,
+    timeout: Duration,
+) {
+    reading.spawn(async move {
+        let deadline = tokio::time::Instant::from_std(released + timeout);
+        let mut progress = Progress::default();
+        let result = tokio::time::timeout_at(deadline, read_response(stream, head_only, &mut progress)).await;
+        let within = format!("within {}", crate::units::format_duration(timeout));
+        let outcome = match (result, progress.head) {
+            (Ok(Ok(response)), _) => Ok(response),
+            (Ok(Err(err)), Some(status)) => {
+                Err(incomplete(status, progress.body_bytes, progress.body_length, &format!("({err:#})")))
+            }
+            (Ok(Err(err)), None) => Err(format!("{err:#}")),
+            (Err(_), Some(status)) => Err(incomplete(status, progress.body_bytes, progress.body_length, &within)),
+            (Err(_), None) if progress.head_bytes > 0 => {
+                Err(format!("{} bytes of a response head, which never completed {within}", progress.head_bytes))
+            }
+            (Err(_), None) => Err(format!("no answer {within}")),
+        };
+        (index, Answer { latency: outcome.is_ok().then(|| released.elapsed()), outcome })
+    });
+}
+
+/// How far an answer got, kept outside the reading future so a timeout can still say it.
+#[derive(Debug, Default)]
+pub struct Progress {
+    /// Bytes of the response head read so far, before it was complete.
+    pub head_bytes: usize,
+    /// The final status, once the head is complete.
+    pub head: Option<u16>,
+    pub body_bytes: usize,
+    /// The declared content-length, if any.
+    pub body_length: Option<usize>,
 }
 
 /// The request as HTTP/1.1 bytes. `Connection: close` since each connection carries one request.
@@ -128,8 +175,13 @@ pub fn serialize(request: &Request<Bytes>) -> Vec<u8> {
 }
 
 /// Reads one HTTP/1.1 response: skips interim 1xx answers, then reads the body by
-/// content-length, chunked encoding, or until the server closes.
-pub async fn read_response(mut stream: BoxStream, head_only: bool) -> anyhow::Result<Response> {
+/// content-length, chunked encoding, or until the server closes. `progress` says how far it got,
+/// for when it never finishes.
+pub async fn read_response(
+    mut stream: BoxStream,
+    head_only: bool,
+    progress: &mut Progress,
+) -> anyhow::Result<Response> {
     let mut buffer: Vec<u8> = Vec::with_capacity(4096);
     loop {
         let (status, headers, head_len) = loop {
@@ -142,29 +194,36 @@ pub async fn read_response(mut stream: BoxStream, head_only: bool) -> anyhow::Re
             if read_more(&mut stream, &mut buffer).await? == 0 {
                 bail!("the server closed the connection before answering");
             }
+            progress.head_bytes = buffer.len();
         };
         buffer.drain(..head_len);
         if (100..200).contains(&status) && status != 101 {
             continue;
         }
+        progress.head = Some(status);
         let bodiless = head_only || status == 204 || status == 304 || (100..200).contains(&status);
         let body = if bodiless {
             Vec::new()
         } else if is_chunked(&headers) {
-            read_chunked(&mut stream, buffer).await?
+            read_chunked(&mut stream, buffer, progress).await?
         } else if let Some(length) = content_length(&headers)? {
             if length > MAX_RESPONSE_BODY {
                 bail!("the answer is larger than {MAX_RESPONSE_BODY} bytes");
             }
+            progress.body_length = Some(length);
+            progress.body_bytes = buffer.len();
             while buffer.len() < length {
                 if read_more(&mut stream, &mut buffer).await? == 0 {
                     bail!("the server closed the connection {} bytes into a {length}-byte body", buffer.len());
                 }
+                progress.body_bytes = buffer.len();
             }
             buffer.truncate(length);
             buffer
         } else {
+            progress.body_bytes = buffer.len();
             while read_more(&mut stream, &mut buffer).await? > 0 {
+                progress.body_bytes = buffer.len();
                 if buffer.len() > MAX_RESPONSE_BODY {
                     bail!("the answer is larger than {MAX_RESPONSE_BODY} bytes");
                 }
@@ -215,7 +274,7 @@ fn content_length(headers: &HeaderMap) -> anyhow::Result<Option<usize>> {
 }
 
 /// Decodes a chunked body; `buffer` holds what was read after the head.
-async fn read_chunked(stream: &mut BoxStream, mut buffer: Vec<u8>) -> anyhow::Result<Vec<u8>> {
+async fn read_chunked(stream: &mut BoxStream, mut buffer: Vec<u8>, progress: &mut Progress) -> anyhow::Result<Vec<u8>> {
     let mut body = Vec::new();
     loop {
         let line_end = loop {
@@ -245,6 +304,7 @@ async fn read_chunked(stream: &mut BoxStream, mut buffer: Vec<u8>) -> anyhow::Re
         }
         body.extend_from_slice(&buffer[..size]);
         buffer.drain(..size + 2);
+        progress.body_bytes = body.len();
     }
 }
 
@@ -267,6 +327,7 @@ mod tests {
                 b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 201 Created\r\ncontent-length: 4\r\nx-a: b\r\n\r\nbodyEXTRA",
             ),
             false,
+            &mut Progress::default(),
         )
         .await
         .unwrap();
@@ -275,11 +336,14 @@ mod tests {
         let chunked = read_response(
             stream_of(b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n"),
             false,
+            &mut Progress::default(),
         )
         .await
         .unwrap();
         assert_eq!(chunked.body.as_ref(), b"abcde");
-        let closed = read_response(stream_of(b"HTTP/1.1 200 OK\r\n\r\nuntil close"), false).await.unwrap();
+        let closed = read_response(stream_of(b"HTTP/1.1 200 OK\r\n\r\nuntil close"), false, &mut Progress::default())
+            .await
+            .unwrap();
         assert_eq!(closed.body.as_ref(), b"until close");
     }
 
@@ -292,7 +356,11 @@ mod tests {
             b"HTTP/1.1 200 OK\r\ntransfer-encoding: chunked\r\n\r\nzz\r\n",
             b"",
         ] {
-            assert!(read_response(stream_of(bytes), false).await.is_err(), "{}", String::from_utf8_lossy(bytes));
+            assert!(
+                read_response(stream_of(bytes), false, &mut Progress::default()).await.is_err(),
+                "{}",
+                String::from_utf8_lossy(bytes)
+            );
         }
     }
 

@@ -11,11 +11,12 @@ use anyhow::{Context, bail};
 use bytes::Bytes;
 use http::header::{HeaderMap, HeaderName, HeaderValue};
 use http::{Method, Request};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
-use super::answer::{Answer, Release, Response};
+use super::answer::{Answer, Release, Response, incomplete};
 use super::h2_frames::{self as f, Frame};
 use super::hpack;
+use super::pacing;
 use crate::http::client::MAX_RESPONSE_BODY;
 
 /// Headers that mean something only to one HTTP/1.1 hop and are forbidden in HTTP/2.
@@ -44,10 +45,14 @@ struct StreamState {
 /// Sends `requests` as concurrent streams on `stream` (an HTTP/2 connection: TLS with ALPN h2, or
 /// plain with prior knowledge) and collects every answer. Errors before the release (no HTTP/2,
 /// too many streams for the server) fail the whole round; afterwards, failures are per answer.
+///
+/// With `stagger`, each stream's final frame goes in its own write call, stream `k` (from 0)
+/// `k × stagger` after the first, and answers that arrive in between are read as they come.
 pub async fn race<S>(
     stream: S,
     requests: &[Request<Bytes>],
     timeout: Duration,
+    stagger: Option<Duration>,
 ) -> anyhow::Result<(Vec<Answer>, Release)>
 where
     S: AsyncRead + AsyncWrite + Unpin,
@@ -129,14 +134,16 @@ where
 
     // Everything but the final frames, then a PING: its ACK means the server has read them all.
     let mut prefix = Vec::new();
-    let mut finals = Vec::new();
+    let mut finals: Vec<Vec<u8>> = Vec::with_capacity(requests.len());
     for (request, state) in requests.iter().zip(&streams) {
         let block = header_block(request);
         f::push_headers(&mut prefix, state.id, &block, false, peer.max_frame);
         let body = request.body();
         let (early, last) = body.split_at(body.len().saturating_sub(1));
         f::push_data(&mut prefix, state.id, early, false, peer.max_frame);
-        f::push_data(&mut finals, state.id, last, true, peer.max_frame);
+        let mut last_frame = Vec::new();
+        f::push_data(&mut last_frame, state.id, last, true, peer.max_frame);
+        finals.push(last_frame);
     }
     connection_window -= needed as i64;
     f::push_frame(&mut prefix, f::PING, 0, 0, b"idemsttl");
@@ -149,25 +156,29 @@ where
         anyhow::anyhow!("the server did not acknowledge the requests within {}", crate::units::format_duration(timeout))
     })??;
 
-    // The release: one write call with every final frame. A partial write (a full socket
-    // buffer) is finished, and counted, so the report can say the packet was split.
-    let released_at = Instant::now();
-    let mut writes = 1;
-    let written = io.write(&finals).await.context("cannot release the final frames")?;
-    let mut last_write_at = released_at;
-    if written < finals.len() {
-        last_write_at = Instant::now();
-        writes += 1;
-        io.write_all(&finals[written..]).await.context("cannot release the final frames")?;
-    }
-    io.flush().await.context("cannot release the final frames")?;
-    let release = Release { writes, bytes: finals.len(), spread: last_write_at - released_at };
+    let mut pending = None;
+    let (release, released) = match stagger {
+        None => release_together(&mut io, &finals).await?,
+        Some(stagger) => {
+            // The releases take (n - 1) × stagger; the answers' timeout starts at the last one.
+            let span = stagger.saturating_mul(u32::try_from(finals.len()).unwrap_or(u32::MAX));
+            let deadline = tokio::time::Instant::now() + span + timeout;
+            let staggered = release_staggered(&mut io, &mut decoder, &mut streams, &mut pending, &finals, stagger);
+            tokio::time::timeout_at(deadline, staggered).await.map_err(|_| {
+                anyhow::anyhow!(
+                    "the staggered release did not finish within {}",
+                    crate::units::format_duration(timeout)
+                )
+            })??
+        }
+    };
 
-    let collected = tokio::time::timeout_at(deadline, collect(&mut io, &mut decoder, &mut streams)).await;
+    let deadline = tokio::time::Instant::now() + timeout;
+    let collected = tokio::time::timeout_at(deadline, collect(&mut io, &mut decoder, &mut streams, &mut pending)).await;
     let unfinished = match collected {
         Ok(Ok(())) => None,
-        Ok(Err(err)) => Some(format!("{err:#}")),
-        Err(_) => Some(format!("no complete answer within {}", crate::units::format_duration(timeout))),
+        Ok(Err(err)) => Some(Unfinished::Failed(format!("{err:#}"))),
+        Err(_) => Some(Unfinished::TimedOut(format!("within {}", crate::units::format_duration(timeout)))),
     };
     // Goodbye; the answers are in, so a failure here changes nothing.
     let mut goodbye = Vec::new();
@@ -180,16 +191,118 @@ where
 
     let answers = streams
         .into_iter()
-        .map(|state| {
+        .zip(released)
+        .map(|(state, released_at)| {
             let outcome = match state.result {
                 Some(result) => result,
-                None => Err(unfinished.clone().unwrap_or_else(|| "the connection ended without an answer".into())),
+                None => Err(unanswered(&state, unfinished.as_ref())),
             };
             let latency = state.finished_at.map(|at| at.saturating_duration_since(released_at));
             Answer { outcome, latency }
         })
         .collect();
     Ok((answers, release))
+}
+
+/// Why the answers stopped coming.
+enum Unfinished {
+    /// The timeout ran out; the text ends a sentence (`within 30s`).
+    TimedOut(String),
+    /// The connection failed.
+    Failed(String),
+}
+
+/// What to say about a stream that never got its complete answer: what did arrive, and why the
+/// rest did not.
+fn unanswered(state: &StreamState, unfinished: Option<&Unfinished>) -> String {
+    match (&state.headers, unfinished) {
+        (Some((status, headers)), Some(unfinished)) => {
+            let expected = headers
+                .get(http::header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            let why = match unfinished {
+                Unfinished::TimedOut(within) => within.clone(),
+                Unfinished::Failed(err) => format!("({err})"),
+            };
+            incomplete(*status, state.body.len(), expected, &why)
+        }
+        (None, Some(Unfinished::TimedOut(within))) => format!("no answer {within}"),
+        (None, Some(Unfinished::Failed(err))) => err.clone(),
+        (_, None) => "the connection ended without an answer".into(),
+    }
+}
+
+/// The single packet: one write call with every final frame. A partial write (a full socket
+/// buffer) is finished, and counted, so the report can say the packet was split. Every stream
+/// counts as released at the first write.
+async fn release_together<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    finals: &[Vec<u8>],
+) -> anyhow::Result<(Release, Vec<Instant>)> {
+    let packet = finals.concat();
+    let released_at = Instant::now();
+    let mut writes = 1;
+    let written = io.write(&packet).await.context("cannot release the final frames")?;
+    let mut last_write_at = released_at;
+    if written < packet.len() {
+        last_write_at = Instant::now();
+        writes += 1;
+        io.write_all(&packet[written..]).await.context("cannot release the final frames")?;
+    }
+    io.flush().await.context("cannot release the final frames")?;
+    let spread = last_write_at - released_at;
+    let release = Release { writes, bytes: packet.len(), spread, offsets: vec![Duration::ZERO; finals.len()] };
+    Ok((release, vec![released_at; finals.len()]))
+}
+
+/// `--stagger`: each final frame in its own write call at its own moment. While waiting, frames
+/// from the server are read and handled, so early answers are timed when they arrive; the last
+/// stretch before each moment is spun (see `pacing`), and frames arriving then wait for the write.
+async fn release_staggered<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    decoder: &mut hpack::Decoder,
+    streams: &mut [StreamState],
+    pending: &mut Option<PendingBlock>,
+    finals: &[Vec<u8>],
+    stagger: Duration,
+) -> anyhow::Result<(Release, Vec<Instant>)> {
+    let mut released = Vec::with_capacity(finals.len());
+    let mut connection_open = true;
+    // Every moment counts from the first write, so the first spacing is as exact as the others.
+    let mut first = None;
+    for (index, frame) in finals.iter().enumerate() {
+        let moment = first.map_or_else(Instant::now, |first| pacing::moment(first, stagger, index));
+        let coarse = pacing::coarse_deadline(moment);
+        while connection_open && Instant::now() < coarse {
+            tokio::select! {
+                _ = tokio::time::sleep_until(coarse.into()) => break,
+                filled = io.fill_buf() => {
+                    // An empty buffer is the server closing; the next write says so.
+                    connection_open = !filled.context("cannot read the answers")?.is_empty();
+                    if connection_open {
+                        let frame = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE).await?;
+                        handle_frame(io, decoder, streams, pending, frame).await?;
+                    }
+                }
+            }
+        }
+        pacing::wait_until(moment).await;
+        let at = Instant::now();
+        first.get_or_insert(at);
+        io.write_all(frame).await.context("cannot release a final frame")?;
+        io.flush().await.context("cannot release a final frame")?;
+        released.push(at);
+    }
+    let first = released.first().copied().unwrap_or_else(Instant::now);
+    let offsets: Vec<Duration> = released.iter().map(|at| at.saturating_duration_since(first)).collect();
+    let release = Release {
+        writes: finals.len(),
+        bytes: finals.iter().map(Vec::len).sum(),
+        spread: offsets.last().copied().unwrap_or_default(),
+        offsets,
+    };
+    Ok((release, released))
 }
 
 /// The request's header block: pseudo-headers, then the user's headers, then content-length.
@@ -267,8 +380,8 @@ async fn collect<S: AsyncRead + AsyncWrite + Unpin>(
     io: &mut BufReader<S>,
     decoder: &mut hpack::Decoder,
     streams: &mut [StreamState],
+    pending: &mut Option<PendingBlock>,
 ) -> anyhow::Result<()> {
-    let mut pending = None;
     let mut connection_unacknowledged = 0u32;
     while streams.iter().any(|s| s.result.is_none()) {
         let frame = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE).await?;
@@ -282,7 +395,7 @@ async fn collect<S: AsyncRead + AsyncWrite + Unpin>(
                 connection_unacknowledged = 0;
             }
         }
-        handle_frame(io, decoder, streams, &mut pending, frame).await?;
+        handle_frame(io, decoder, streams, pending, frame).await?;
     }
     Ok(())
 }
@@ -376,7 +489,12 @@ async fn handle_frame<S: AsyncRead + AsyncWrite + Unpin>(
             let code = f::be_u32(&frame.payload, 0).context("the server sent a malformed RST_STREAM")?;
             if let Some(state) = index.map(|i| &mut streams[i]) {
                 if state.result.is_none() {
-                    finish(state, Err(format!("the server reset the stream ({})", f::error_name(code))));
+                    let reset = format!("the server reset the stream ({})", f::error_name(code));
+                    let error = match &state.headers {
+                        Some((status, _)) => format!("{status} headers received, then {reset}"),
+                        None => reset,
+                    };
+                    finish(state, Err(error));
                 }
             }
         }

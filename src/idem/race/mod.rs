@@ -4,7 +4,8 @@
 //! One file per job: `round` is the engine (choose the synchronisation, send, judge),
 //! `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet sender,
 //! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
-//! `connect` the TCP/TLS connections, `report` what is printed.
+//! `connect` the TCP/TLS connections, `pacing` the exact waits of `--stagger`, `report` what is
+//! printed.
 pub mod answer;
 pub mod concurrent;
 pub mod connect;
@@ -13,11 +14,12 @@ pub mod h2_frames;
 pub mod h2_single_packet;
 pub mod hpack;
 mod hpack_huffman;
+pub mod pacing;
 pub mod report;
 pub mod round;
 
 pub use report::{RaceReport, RaceVerdict};
-pub use round::{KeyMode, RoundReport, SyncMode, race_round};
+pub use round::{KeyMode, RoundReport, SyncMode, race_round, race_round_staggered};
 
 use std::io::Write;
 
@@ -35,6 +37,8 @@ pub struct RaceConfig {
     pub rounds: usize,
     pub sync: SyncMode,
     pub key_mode: KeyMode,
+    /// `--stagger`: release the duplicates this far apart, in order, instead of together.
+    pub stagger: Option<std::time::Duration>,
     pub format: Format,
     pub palette: Palette,
 }
@@ -48,7 +52,7 @@ pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
-        let mut round = race_round(spec, config.n, config.sync, config.key_mode).await?;
+        let mut round = race_round_staggered(spec, config.n, config.sync, config.key_mode, config.stagger).await?;
         round.round = number;
         rounds.push(round);
         if let Some(bar) = &progress {

@@ -17,7 +17,8 @@
 //!   - `key_mode` (`same`, `distinct`, `none`), `key` (the shared key, or `null`),
 //!   - `release`: `{writes, bytes, spread_us}`: write calls that carried the final bytes (1 for a
 //!     single packet), their total size, and the time from the first to the last; `null` for
-//!     `--sync none`,
+//!     `--sync none`. With `--stagger` also `stagger_us` (as asked) and `spacings_us` (the
+//!     achieved spacing between consecutive releases, measured on the client),
 //!   - `latency_spread_ms`: slowest minus fastest answer,
 //!   - `answers`: `{number, key (only with --distinct-keys), status (null if no answer), error
 //!     (only when no answer), resource_id, replayed, latency_ms}` per duplicate,
@@ -196,6 +197,7 @@ fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> Stri
         out.push_str(&format!("  {}\n", crate::idem::send::attempt_line(&record, palette)));
     }
     let release = match &round.release {
+        Some(r) if r.stagger_us.is_some() => staggered_release(r),
         Some(r) if round.sync == SyncMode::SinglePacket => format!(
             "release: {} final frames in {} ({} bytes), spread {}",
             round.answers.len(),
@@ -211,6 +213,36 @@ fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> Stri
     out.push_str(&render_judgement(&round.judgement, round.answers.len(), palette));
     out.push('\n');
     out
+}
+
+/// `--stagger`: what was asked for and what the client achieved.
+fn staggered_release(release: &super::round::ReleaseRecord) -> String {
+    let asked = spacing(release.stagger_us.unwrap_or_default());
+    let spacings = release.spacings_us.as_deref().unwrap_or_default();
+    let achieved = if spacings.len() <= 6 {
+        spacings.iter().map(|us| spacing(*us)).collect::<Vec<_>>().join(", ")
+    } else {
+        let mut sorted = spacings.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        format!(
+            "min {}, median {}, max {}",
+            spacing(sorted[0]),
+            spacing(sorted[sorted.len() / 2]),
+            spacing(sorted[sorted.len() - 1])
+        )
+    };
+    format!("release: staggered {asked} apart, one write per request; achieved spacings {achieved}")
+}
+
+/// A spacing precise enough to show how close to the asked value it came.
+fn spacing(us: f64) -> String {
+    if us < 1_000.0 {
+        format!("{us:.1}µs")
+    } else if us < 1_000_000.0 {
+        format!("{:.3}ms", us / 1_000.0)
+    } else {
+        format!("{:.3}s", us / 1_000_000.0)
+    }
 }
 
 fn micros(us: f64) -> String {

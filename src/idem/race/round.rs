@@ -58,6 +58,29 @@ pub struct ReleaseRecord {
     pub writes: usize,
     pub bytes: usize,
     pub spread_us: f64,
+    /// `--stagger`, as asked for; absent when the duplicates were released together.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stagger_us: Option<f64>,
+    /// With `--stagger`: the achieved spacing between consecutive releases (#1→#2, #2→#3, …),
+    /// measured on the client.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spacings_us: Option<Vec<f64>>,
+}
+
+impl ReleaseRecord {
+    fn new(release: Release, stagger: Option<Duration>) -> ReleaseRecord {
+        let micros = |d: Duration| (d.as_nanos() as f64 / 100.0).round() / 10.0;
+        let spacings = stagger.map(|_| {
+            release.offsets.windows(2).map(|pair| micros(pair[1].saturating_sub(pair[0]))).collect::<Vec<f64>>()
+        });
+        ReleaseRecord {
+            writes: release.writes,
+            bytes: release.bytes,
+            spread_us: release.spread.as_nanos() as f64 / 1_000.0,
+            stagger_us: stagger.map(micros),
+            spacings_us: spacings,
+        }
+    }
 }
 
 /// One duplicate's answer, as reported.
@@ -108,8 +131,24 @@ pub async fn race_round(
     sync: SyncMode,
     key_mode: KeyMode,
 ) -> anyhow::Result<RoundReport> {
+    race_round_staggered(spec, n, sync, key_mode, None).await
+}
+
+/// `race_round`, with the duplicates released `stagger` apart in order (#1, #2 `stagger` later,
+/// …) through the same synchronisation, instead of together: `idem race --stagger` and
+/// `idem window`.
+pub async fn race_round_staggered(
+    spec: &RequestSpec,
+    n: usize,
+    sync: SyncMode,
+    key_mode: KeyMode,
+    stagger: Option<Duration>,
+) -> anyhow::Result<RoundReport> {
     if n == 0 {
         bail!("a race needs at least one request");
+    }
+    if stagger.is_some() && sync == SyncMode::None {
+        bail!("--stagger spaces a synchronised release, and --sync none has none; drop one of them");
     }
     let shared_key = match key_mode {
         KeyMode::Same => spec.key_policy.next_key(),
@@ -131,7 +170,7 @@ pub async fn race_round(
         }
         SyncMode::LastByte => {
             let connector = Connector::new(spec, &[ALPN_HTTP11])?;
-            let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout).await?;
+            let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout, stagger).await?;
             (SyncMode::LastByte, "asked for with --sync last-byte".to_string(), answers, Some(release))
         }
         SyncMode::SinglePacket | SyncMode::Auto => {
@@ -143,7 +182,7 @@ pub async fn race_round(
                 // Plain http:// without --http2: an h2c probe would show up as a malformed request
                 // in an HTTP/1.1-only server's logs, so auto does not guess.
                 let connector = Connector::new(spec, &[ALPN_HTTP11])?;
-                let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout).await?;
+                let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout, stagger).await?;
                 let reason = "http:// without --http2, so HTTP/1.1 (add --http2 if the server speaks h2c)".to_string();
                 (SyncMode::LastByte, reason, answers, Some(release))
             } else {
@@ -157,7 +196,8 @@ pub async fn race_round(
                     // The probe connection speaks HTTP/1.1: it becomes the first racer.
                     let connector = Connector::new(spec, &[ALPN_HTTP11])?;
                     let (answers, release) =
-                        h1_last_byte::race(&connector, Some(connected.stream), &requests, spec.timeout).await?;
+                        h1_last_byte::race(&connector, Some(connected.stream), &requests, spec.timeout, stagger)
+                            .await?;
                     let reason = format!("the server chose {chosen} over h2 in ALPN");
                     (SyncMode::LastByte, reason, answers, Some(release))
                 } else {
@@ -171,7 +211,7 @@ pub async fn race_round(
                             "asked for with --sync single-packet: HTTP/2 with prior knowledge (h2c)".to_string()
                         }
                     };
-                    let (answers, release) = h2_single_packet::race(connected.stream, &requests, spec.timeout)
+                    let (answers, release) = h2_single_packet::race(connected.stream, &requests, spec.timeout, stagger)
                         .await
                         .with_context(|| format!("single-packet race against {} failed", spec.url))?;
                     (SyncMode::SinglePacket, reason, answers, Some(release))
@@ -179,7 +219,7 @@ pub async fn race_round(
             }
         }
     };
-    Ok(report(spec, key_mode, shared_key, keys, used, reason, answers, release))
+    Ok(report(spec, key_mode, shared_key, keys, used, reason, answers, release, stagger))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -192,6 +232,7 @@ fn report(
     sync_reason: String,
     answers: Vec<Answer>,
     release: Option<Release>,
+    stagger: Option<Duration>,
 ) -> RoundReport {
     let records: Vec<AnswerRecord> = answers
         .iter()
@@ -234,11 +275,7 @@ fn report(
         key: shared_key,
         answers: records,
         judgement,
-        release: release.map(|r| ReleaseRecord {
-            writes: r.writes,
-            bytes: r.bytes,
-            spread_us: r.spread.as_nanos() as f64 / 1_000.0,
-        }),
+        release: release.map(|r| ReleaseRecord::new(r, stagger)),
         latency_spread_ms,
     }
 }

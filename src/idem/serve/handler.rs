@@ -215,7 +215,7 @@ async fn execute(
     let task_state = Arc::clone(state);
     let task_claim = claim.clone();
     let task = tokio::spawn(async move {
-        tokio::time::sleep(task_state.work).await;
+        simulate_work(task_state.work).await;
         let payment = task_state.ledger.create(new_payment);
         let stored = StoredResponse {
             status: StatusCode::CREATED.as_u16(),
@@ -234,6 +234,32 @@ async fn execute(
         }
         problem(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Internal error", &format!("the payment failed: {err}"))
     })
+}
+
+/// Takes `work`, precisely: `idem window` measures the naive mode's race window, which is this
+/// duration, so it must not be rounded up to tokio's millisecond timer tick (a 1 ms sleep takes
+/// 1–2 ms there). The timer covers all but the last few milliseconds; a blocking thread the rest,
+/// without holding up a runtime worker: it sleeps until shortly before the end and spins the last
+/// stretch, so a slow wake-up on a busy machine does not lengthen the work.
+async fn simulate_work(work: Duration) {
+    const TIMER_SLACK: Duration = Duration::from_millis(3);
+    const SPIN: Duration = Duration::from_micros(300);
+    let done = Instant::now() + work;
+    if let Some(coarse) = done.checked_sub(TIMER_SLACK).filter(|coarse| *coarse > Instant::now()) {
+        tokio::time::sleep_until(coarse.into()).await;
+    }
+    if done > Instant::now() {
+        // A join error only means the wait was cut short; the work is still done.
+        let _ = tokio::task::spawn_blocking(move || {
+            if let Some(nap) = done.checked_sub(SPIN).map(|wake| wake.saturating_duration_since(Instant::now())) {
+                std::thread::sleep(nap);
+            }
+            while Instant::now() < done {
+                std::hint::spin_loop();
+            }
+        })
+        .await;
+    }
 }
 
 fn stored_response(stored: &StoredResponse) -> Response<Full<Bytes>> {

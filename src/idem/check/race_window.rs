@@ -1,0 +1,43 @@
+//! `race-window`, advisory, after `concurrent-once` failed: how far apart can duplicates arrive
+//! and still both execute? Measured with `idem window`'s engine, bounded by `--window-max`. The
+//! width says how urgent the failure is: microseconds need a synchronised attack, hundreds of
+//! milliseconds are every double-click.
+use std::time::{Duration, Instant};
+
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::idem::request::RequestSpec;
+use crate::idem::window::{self, WindowVerdict};
+use crate::units::format_duration;
+
+pub const RACE_WINDOW: CheckSpec = CheckSpec {
+    id: "race-window",
+    title: "how far apart two duplicates can arrive and both still execute",
+    why: "a gap of microseconds is hit by synchronised attacks only; tens of milliseconds by every retry and double-click",
+    level: Level::Advisory,
+};
+
+/// Measures the window of the endpoint `spec` describes, with fresh keys.
+pub async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResult {
+    let started = Instant::now();
+    match window::measure(spec, max, 3, |_| {}).await {
+        Err(err) => RACE_WINDOW.skipped(format!("the window could not be measured: {err:#}")),
+        Ok(report) => {
+            let mut evidence = Vec::new();
+            if let Some(w) = report.window {
+                let us = |us: f64| format_duration(Duration::from_secs_f64(us / 1e6));
+                evidence.push(match w.upper_us {
+                    Some(upper) => format!(
+                        "pairs executed twice {} apart and once {} apart (window ≈ {}, {} steps)",
+                        us(w.lower_us),
+                        us(upper),
+                        us(w.estimate_us),
+                        report.steps.len()
+                    ),
+                    None => format!("pairs executed twice even {} apart (--window-max)", us(w.lower_us)),
+                });
+            }
+            evidence.push(report.meaning.clone());
+            RACE_WINDOW.judged(report.verdict == WindowVerdict::NoWindow, evidence, started.elapsed())
+        }
+    }
+}

@@ -1,0 +1,136 @@
+//! `idem window`: how far apart can two duplicates with one key arrive and both still execute?
+//! Pairs with a fresh key each, the second released a growing spacing after the first through
+//! `idem race`'s engine (`--stagger`), then a bisection to the edge. The width decides how urgent
+//! a race is: 200 µs is hit only by synchronised attacks, 300 ms by every double-click.
+//!
+//! `search` picks the spacings, `probe` runs the pairs (and retakes the ones a stall disturbed),
+//! `report` prints.
+pub mod probe;
+pub mod report;
+pub mod search;
+
+pub use report::{WindowReport, WindowVerdict};
+
+use std::io::Write;
+use std::time::Duration;
+
+use anyhow::bail;
+
+use crate::exit::Outcome;
+use crate::idem::key::KeyPolicy;
+use crate::idem::request::RequestSpec;
+use crate::output::{Format, Palette};
+use probe::Prober;
+use report::Step;
+use search::Search;
+
+#[derive(Debug, Clone)]
+pub struct WindowConfig {
+    pub request: RequestSpec,
+    /// The widest spacing probed.
+    pub max: Duration,
+    /// Pairs per step; a step executed twice if any of them did.
+    pub probes: usize,
+    pub format: Format,
+    pub palette: Palette,
+}
+
+/// Measures the window, calling `on_step` after each step. An error means it could not be
+/// measured (no answer, a fixed key).
+pub async fn measure(
+    spec: &RequestSpec,
+    max: Duration,
+    probes: usize,
+    mut on_step: impl FnMut(&Step),
+) -> anyhow::Result<WindowReport> {
+    match spec.key_policy {
+        KeyPolicy::Fixed(_) => bail!("--key fixes the key, but every pair needs a fresh one; drop --key"),
+        KeyPolicy::Omit => bail!("idem window measures duplicates that share a key; drop --no-key"),
+        KeyPolicy::Generate(_) => {}
+    }
+    if probes == 0 {
+        bail!("--probes must be at least 1");
+    }
+    let mut prober = Prober::new(spec.clone());
+    let mut search = Search::new(max);
+    let mut steps = Vec::new();
+    while let Some((spacing, phase)) = search.next() {
+        let mut records = Vec::with_capacity(probes);
+        // Any pair executing twice settles the step, so the rest are not sent.
+        while records.len() < probes && !records.iter().any(probe::ProbeRecord::executed_twice) {
+            records.push(prober.probe(spacing).await?);
+        }
+        let executed_twice = records.iter().any(probe::ProbeRecord::executed_twice);
+        search.record(spacing, executed_twice);
+        let step = Step { phase, spacing_us: spacing.as_nanos() as f64 / 1_000.0, executed_twice, probes: records };
+        on_step(&step);
+        steps.push(step);
+    }
+    let (verdict, window, meaning) = WindowReport::conclude(search.conclusion());
+    let (sync, sync_reason) = prober.sync.map_or((None, None), |(sync, reason)| (Some(sync), Some(reason)));
+    Ok(WindowReport {
+        method: spec.method.to_string(),
+        url: spec.url.to_string(),
+        key_header: spec.key_header.to_string(),
+        sync,
+        sync_reason,
+        max_us: max.as_nanos() as f64 / 1_000.0,
+        probes_per_step: probes,
+        verdict,
+        window,
+        meaning,
+        steps,
+    })
+}
+
+/// `idem window`: the steps as they go (human) or one document at the end (JSON).
+pub async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
+    let palette = config.palette;
+    let human = config.format == Format::Human;
+    if human {
+        let mut stdout = std::io::stdout().lock();
+        writeln!(
+            stdout,
+            "{} {}: how far apart can two duplicates arrive and both execute?",
+            config.request.method, config.request.url
+        )?;
+        writeln!(
+            stdout,
+            "{}",
+            palette.dim(&format!(
+                "pairs with a fresh key each, {} per step (a step executed twice if any did), up to {} apart",
+                config.probes,
+                crate::units::format_duration(config.max)
+            ))
+        )?;
+        stdout.flush()?;
+    }
+    let mut printed = Ok(());
+    let report = measure(&config.request, config.max, config.probes, |step| {
+        if human && printed.is_ok() {
+            let mut stdout = std::io::stdout().lock();
+            printed = stdout.write_all(report::render_step(step, palette).as_bytes()).and_then(|()| stdout.flush());
+        }
+    })
+    .await?;
+    printed?;
+    let mut stdout = std::io::stdout().lock();
+    match config.format {
+        Format::Human => {
+            if let (Some(sync), Some(reason)) = (report.sync, &report.sync_reason) {
+                writeln!(stdout, "{}", palette.dim(&format!("sync: {} ({reason})", sync.as_str())))?;
+            }
+            write!(stdout, "{}", report.render_conclusion(palette))?;
+        }
+        Format::Json => {
+            // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
+            let document = serde_json::to_string_pretty(&report)?;
+            writeln!(stdout, "{document}")?;
+        }
+    }
+    stdout.flush()?;
+    Ok(match report.verdict {
+        WindowVerdict::NoWindow => Outcome::Holds,
+        WindowVerdict::Window | WindowVerdict::WindowAtLeastMax => Outcome::ProblemFound,
+    })
+}

@@ -1,0 +1,160 @@
+//! What `idem window` prints: each step as it goes, the estimate and what it means in practice;
+//! or one JSON document.
+//!
+//! `idem window --format json`:
+//!
+//! - `method`, `url`, `key_header`: the request probed; `sync`, `sync_reason`: how pairs were
+//!   released (`single-packet` or `last-byte`, as `idem race` chooses).
+//! - `max_us`, `probes_per_step`: `--max` and `--probes`.
+//! - `verdict`: `no_window` (even simultaneous duplicates executed once; exit 0), `window` (exit 1),
+//!   or `window_at_least_max` (pairs `--max` apart still both executed; exit 1).
+//! - `window`: `{estimate_us, lower_us, upper_us}`: pairs executed twice `lower_us` apart and once
+//!   `upper_us` apart; the estimate is the middle. `upper_us` is `null` with
+//!   `window_at_least_max`; `window` is `null` with `no_window`.
+//! - `meaning`: the sentence the human output ends with.
+//! - `steps`: in order, `{phase (grow|bisect), spacing_us, executed_twice, probes}`, each probe
+//!   `{executions, statuses, spacing_us (achieved), first_latency_ms, retakes}`.
+use std::time::Duration;
+
+use serde::Serialize;
+
+use super::probe::ProbeRecord;
+use super::search::{Conclusion, Phase};
+use crate::idem::race::SyncMode;
+use crate::output::Palette;
+use crate::units::format_duration;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Step {
+    pub phase: Phase,
+    pub spacing_us: f64,
+    /// Whether any probe of the step executed twice.
+    pub executed_twice: bool,
+    pub probes: Vec<ProbeRecord>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowVerdict {
+    NoWindow,
+    Window,
+    WindowAtLeastMax,
+}
+
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Estimate {
+    pub estimate_us: f64,
+    pub lower_us: f64,
+    pub upper_us: Option<f64>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct WindowReport {
+    pub method: String,
+    pub url: String,
+    pub key_header: String,
+    pub sync: Option<SyncMode>,
+    pub sync_reason: Option<String>,
+    pub max_us: f64,
+    pub probes_per_step: usize,
+    pub verdict: WindowVerdict,
+    pub window: Option<Estimate>,
+    pub meaning: String,
+    pub steps: Vec<Step>,
+}
+
+fn micros(duration: Duration) -> f64 {
+    (duration.as_nanos() as f64 / 100.0).round() / 10.0
+}
+
+impl WindowReport {
+    /// The verdict, estimate and meaning of a finished search.
+    pub fn conclude(conclusion: Conclusion) -> (WindowVerdict, Option<Estimate>, String) {
+        const PRACTICE: &str = "a retry after a timeout shorter than that, or a double-click faster than that, \
+                                charges twice; a correct server keeps this at 0";
+        match conclusion {
+            Conclusion::NoWindow => (
+                WindowVerdict::NoWindow,
+                None,
+                "no window: even duplicates released together executed once".to_string(),
+            ),
+            Conclusion::Window { lower, upper } => {
+                let estimate = (lower + upper) / 2;
+                (
+                    WindowVerdict::Window,
+                    Some(Estimate {
+                        estimate_us: micros(estimate),
+                        lower_us: micros(lower),
+                        upper_us: Some(micros(upper)),
+                    }),
+                    format!("duplicates up to ≈{} apart both execute: {PRACTICE}", format_duration(estimate)),
+                )
+            }
+            Conclusion::AtLeast(max) => (
+                WindowVerdict::WindowAtLeastMax,
+                Some(Estimate { estimate_us: micros(max), lower_us: micros(max), upper_us: None }),
+                format!(
+                    "duplicates even {} apart both execute (the widest spacing probed; raise --max to find the edge): {PRACTICE}",
+                    format_duration(max)
+                ),
+            ),
+        }
+    }
+
+    /// The estimate as a duration, when there is a window.
+    pub fn estimate(&self) -> Option<Duration> {
+        self.window.map(|w| Duration::from_secs_f64(w.estimate_us / 1e6))
+    }
+
+    /// The closing lines of the human output.
+    pub fn render_conclusion(&self, palette: Palette) -> String {
+        match (self.verdict, self.window) {
+            (WindowVerdict::NoWindow, _) | (_, None) => format!("{} {}\n", palette.green("✓"), self.meaning),
+            (WindowVerdict::Window, Some(w)) => format!(
+                "{} window ≈ {} (executed twice {} apart, once {} apart)\n  {}\n",
+                palette.red("✗"),
+                palette.bold(&duration_of(w.estimate_us)),
+                duration_of(w.lower_us),
+                w.upper_us.map(duration_of).unwrap_or_default(),
+                self.meaning
+            ),
+            (WindowVerdict::WindowAtLeastMax, Some(w)) => {
+                format!(
+                    "{} window ≥ {}\n  {}\n",
+                    palette.red("✗"),
+                    palette.bold(&duration_of(w.estimate_us)),
+                    self.meaning
+                )
+            }
+        }
+    }
+}
+
+fn duration_of(us: f64) -> String {
+    format_duration(Duration::from_secs_f64(us.max(0.0) / 1e6))
+}
+
+/// One step as a line: spacing, what happened, each probe's statuses and achieved spacing.
+pub fn render_step(step: &Step, palette: Palette) -> String {
+    let outcome = if step.executed_twice { palette.red("executed twice") } else { palette.green("executed once ") };
+    let probes: Vec<String> = step
+        .probes
+        .iter()
+        .map(|probe| {
+            let statuses: Vec<String> =
+                probe.statuses.iter().map(|s| s.map_or("—".to_string(), |s| s.to_string())).collect();
+            let retaken = if probe.retakes > 0 { format!(", {} retaken", probe.retakes) } else { String::new() };
+            format!("{} ({}{retaken})", statuses.join("+"), duration_of(probe.spacing_us))
+        })
+        .collect();
+    let phase = match step.phase {
+        Phase::Grow => "grow  ",
+        Phase::Bisect => "bisect",
+    };
+    format!(
+        "  {} {:>8}  {outcome}  {}\n",
+        palette.dim(phase),
+        duration_of(step.spacing_us),
+        palette.dim(&probes.join("  "))
+    )
+}
