@@ -205,7 +205,7 @@ impl Listener {
     }
 
     pub fn with(scheme: SchemeKind, adjust: impl FnOnce(&mut ListenConfig)) -> Listener {
-        let mut config = ListenConfig::local(Some(scheme), secret());
+        let mut config = ListenConfig::local(scheme, secret());
         adjust(&mut config);
         Listener::start(config)
     }

@@ -15,6 +15,7 @@ use idem::webhook::journal::reader::read_journal;
 use idem::webhook::journal::record::JournalRecord;
 use idem::webhook::listen::ListenConfig;
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
+use idem::webhook::verify::verifier::SchemeSelection;
 use serde_json::Value;
 
 use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, runtime, secret, webhook};
@@ -369,20 +370,24 @@ fn path_restricts_where_deliveries_are_received_and_only_post_is_accepted() {
 }
 
 #[test]
-fn h2c_and_auto_detection_work_on_the_same_port() {
-    let mut config = ListenConfig::local(None, secret());
+fn h2c_and_auto_detection_work_on_the_same_port_and_auto_locks_onto_the_first_valid_scheme() {
+    let allow = SchemeSelection::Auto { allow: vec![SchemeKind::Github, SchemeKind::Standard] };
+    let mut config = ListenConfig::local(allow, secret());
     config.scheme_options = SchemeOptions::default();
     let listener = Listener::start(config);
+    let unsigned = Signed { headers: Vec::new(), body: Bytes::from_static(b"{}") };
+    assert_eq!(post(&listener.url("/"), &unsigned).status, StatusCode::UNAUTHORIZED);
     let github = sign(SchemeKind::Github, "gh-1", 0, Some("push"), br#"{"ref":"main"}"#);
     let answer = post_with(&client(true), &listener.url("/"), &github, &[]).unwrap();
     assert_eq!((answer.status, answer.version), (StatusCode::OK, http::Version::HTTP_2));
     assert_eq!(json(&answer)["event_id"], "gh-1");
+    // Locked onto GitHub by its first valid delivery: another scheme's signature is not judged.
     let standard = sign(SchemeKind::Standard, "msg_9", unix_now(), None, br#"{"type":"t"}"#);
-    assert_eq!(post(&listener.url("/"), &standard).status, StatusCode::OK);
-    let unsigned = Signed { headers: Vec::new(), body: Bytes::from_static(b"{}") };
-    assert_eq!(post(&listener.url("/"), &unsigned).status, StatusCode::UNAUTHORIZED);
+    let refused = post(&listener.url("/"), &standard);
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert!(String::from_utf8_lossy(&refused.body).contains("locked onto github"));
     let summary = listener.shutdown();
-    assert_eq!((summary.valid, summary.invalid), (2, 1));
+    assert_eq!((summary.valid, summary.invalid), (1, 2));
     assert_eq!(summary.by_event_type.get("push"), Some(&1));
 }
 
@@ -612,18 +617,22 @@ fn acknowledged_deliveries_survive_a_sigkill_in_the_middle_of_a_burst() {
 #[test]
 fn usage_errors_exit_2_and_name_the_problem() {
     webhook()
-        .args(["listen", "--secret", "s", "--fsync"])
+        .args(["listen", "--scheme", "hmac", "--secret", "s", "--fsync"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--record"));
     webhook()
-        .args(["listen", "--secret", "s", "--status", "99"])
+        .args(["listen", "--scheme", "hmac", "--secret", "s", "--status", "99"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("from 200 to 599"));
-    webhook().args(["listen"]).assert().code(2).stderr(predicates::str::contains("no signing secret"));
     webhook()
-        .args(["listen", "--secret", "s", "--path", "hook"])
+        .args(["listen", "--scheme", "hmac"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no signing secret"));
+    webhook()
+        .args(["listen", "--scheme", "hmac", "--secret", "s", "--path", "hook"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("must start with /"));
