@@ -43,11 +43,17 @@ pub struct Timeouts {
     /// A connection with no request being handled: silent, idle between requests, or still
     /// sending a request head.
     pub idle: Duration,
+    /// A request body delivering no bytes (handlers read bodies with [`read_body_within`]).
+    pub body_progress: Duration,
 }
 
 impl Default for Timeouts {
     fn default() -> Timeouts {
-        Timeouts { handshake: Duration::from_secs(10), idle: Duration::from_secs(10) }
+        Timeouts {
+            handshake: Duration::from_secs(10),
+            idle: Duration::from_secs(10),
+            body_progress: BODY_PROGRESS_TIMEOUT,
+        }
     }
 }
 
@@ -61,7 +67,8 @@ where
     read_body_within(body, BODY_PROGRESS_TIMEOUT).await
 }
 
-async fn read_body_within<B>(body: B, progress: Duration) -> Result<Bytes, BoxError>
+/// [`read_body`] with another progress timeout.
+pub async fn read_body_within<B>(body: B, progress: Duration) -> Result<Bytes, BoxError>
 where
     B: Body,
     B::Error: Into<BoxError>,

@@ -222,6 +222,10 @@ impl Listener {
         self.running.as_ref().unwrap().summary()
     }
 
+    pub fn remembered_events(&self) -> usize {
+        self.running.as_ref().unwrap().remembered_events()
+    }
+
     pub fn shutdown(mut self) -> ListenSummary {
         runtime().block_on(self.running.take().unwrap().shutdown())
     }

@@ -21,12 +21,12 @@ use serde_json::Value;
 use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, runtime, secret, webhook};
 
 /// A delivery signed with `kind`, as a provider would send it.
-struct Signed {
-    headers: Vec<(HeaderName, HeaderValue)>,
-    body: Bytes,
+pub(crate) struct Signed {
+    pub(crate) headers: Vec<(HeaderName, HeaderValue)>,
+    pub(crate) body: Bytes,
 }
 
-fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&str>, body: &[u8]) -> Signed {
+pub(crate) fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&str>, body: &[u8]) -> Signed {
     let scheme = scheme::build(kind, &SchemeOptions::default());
     let key = scheme.key(&secret()).unwrap();
     let delivery = Delivery {
@@ -40,16 +40,21 @@ fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&str>, body: &
 }
 
 /// A Stripe-style event envelope signed now.
-fn stripe_event(id: &str, event_type: &str) -> Signed {
+pub(crate) fn stripe_event(id: &str, event_type: &str) -> Signed {
     let body = format!(r#"{{"id":"{id}","type":"{event_type}","created":{},"data":{{"amount":100}}}}"#, unix_now());
     sign(SchemeKind::Stripe, id, unix_now(), None, body.as_bytes())
 }
 
-fn client(http2: bool) -> HttpClient {
+pub(crate) fn client(http2: bool) -> HttpClient {
     HttpClient::new(ClientOptions { timeout: Duration::from_secs(10), insecure: false, http2 }).unwrap()
 }
 
-fn post_with(client: &HttpClient, url: &str, signed: &Signed, extra: &[(&str, &str)]) -> anyhow::Result<Exchange> {
+pub(crate) fn post_with(
+    client: &HttpClient,
+    url: &str,
+    signed: &Signed,
+    extra: &[(&str, &str)],
+) -> anyhow::Result<Exchange> {
     let mut request = Request::post(url).body(signed.body.clone()).unwrap();
     for (name, value) in &signed.headers {
         request.headers_mut().append(name.clone(), value.clone());
@@ -60,11 +65,11 @@ fn post_with(client: &HttpClient, url: &str, signed: &Signed, extra: &[(&str, &s
     runtime().block_on(client.send(request))
 }
 
-fn post(url: &str, signed: &Signed) -> Exchange {
+pub(crate) fn post(url: &str, signed: &Signed) -> Exchange {
     post_with(&client(false), url, signed, &[]).expect("the listener answers")
 }
 
-fn json(exchange: &Exchange) -> Value {
+pub(crate) fn json(exchange: &Exchange) -> Value {
     serde_json::from_slice(&exchange.body).unwrap_or_else(|_| panic!("not JSON: {:?}", exchange.body))
 }
 
@@ -431,15 +436,15 @@ fn garbage_truncated_and_stalled_requests_never_stop_the_listener() {
 }
 
 /// The real binary, with its stdout read line by line on a thread.
-struct Binary {
+pub(crate) struct Binary {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
     reader: Option<std::thread::JoinHandle<()>>,
-    url: String,
+    pub(crate) url: String,
 }
 
 impl Binary {
-    fn start(args: &[&str]) -> Binary {
+    pub(crate) fn start(args: &[&str]) -> Binary {
         let mut child = Command::new(env!("CARGO_BIN_EXE_webhook"))
             .args(["listen", "--addr", "127.0.0.1:0", "--secret", SECRET])
             .args(args)
@@ -468,8 +473,12 @@ impl Binary {
         Binary { child, lines, reader: Some(reader), url }
     }
 
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Ctrl-C, then the exit status, stdout and stderr.
-    fn interrupt(self) -> (i32, Vec<String>, String) {
+    pub(crate) fn interrupt(self) -> (i32, Vec<String>, String) {
         self.signal("-INT")
     }
 

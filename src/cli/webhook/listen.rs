@@ -8,6 +8,7 @@ use http::StatusCode;
 
 use super::signing::{SigningArgs, VerifyScheme};
 use super::verify::selection;
+use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
 use crate::units::{parse_duration, parse_size};
@@ -90,6 +91,11 @@ pub struct ListenArgs {
     #[arg(long, value_parser = parse_duration, value_name = "DUR", help_heading = "Misbehaviour")]
     pub delay: Option<Duration>,
 
+    /// Close a connection after this long without a request being handled (silent, idle between
+    /// requests, or still sending its headers); a request body stalling this long fails too
+    #[arg(long, default_value = "10s", value_parser = parse_duration, value_name = "DUR")]
+    pub idle_timeout: Duration,
+
     /// Show each delivery's headers and body too
     #[arg(short, long)]
     pub verbose: bool,
@@ -120,6 +126,9 @@ impl ListenArgs {
         if self.max_body == 0 {
             bail!("--max-body 0 would refuse every delivery with a body; give a size such as 64KiB or 1MiB");
         }
+        if self.idle_timeout.is_zero() {
+            bail!("--idle-timeout 0 would close every connection at once; give a duration such as 10s");
+        }
         if self.dedupe_max == 0 || self.dedupe_window.is_zero() {
             bail!("--dedupe-window and --dedupe-max must be above 0: nothing remembered, every repeat looks new");
         }
@@ -148,6 +157,7 @@ impl ListenArgs {
             status: self.status,
             fail_first: self.fail_first,
             delay: self.delay.unwrap_or_default(),
+            timeouts: Timeouts { idle: self.idle_timeout, body_progress: self.idle_timeout, ..Timeouts::default() },
             output: listen::Output::Print { format: self.format, palette, verbose: self.verbose },
         })
     }

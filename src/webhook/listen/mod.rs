@@ -37,7 +37,7 @@ use hyper::service::service_fn;
 use tokio::net::TcpListener;
 
 use crate::exit::Outcome;
-use crate::http::server::{ServerTask, StopSignal};
+use crate::http::server::{ServerTask, StopSignal, Timeouts};
 use crate::output::{Format, Palette, print_best_effort};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::SchemeOptions;
@@ -78,6 +78,8 @@ pub struct ListenConfig {
     pub fail_first: u32,
     /// Wait this long before answering.
     pub delay: Duration,
+    /// How long a connection may stay silent, a TLS handshake or a request body stall.
+    pub timeouts: Timeouts,
     pub output: Output,
 }
 
@@ -112,6 +114,7 @@ impl ListenConfig {
             status: None,
             fail_first: 0,
             delay: Duration::ZERO,
+            timeouts: Timeouts::default(),
             output: Output::Quiet,
         }
     }
@@ -210,6 +213,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         status: config.status,
         fail_first: config.fail_first,
         delay: config.delay,
+        body_progress: config.timeouts.body_progress,
         dedupe: config.dedupe,
         events: dedupe::EventTable::new(config.dedupe_window, config.dedupe_max),
         hints: Arc::new(tokio::sync::Semaphore::new(HINT_WORKERS)),
@@ -220,7 +224,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         counter: summary::Counter::default(),
     });
     let shared = Arc::clone(&receiver);
-    let task = ServerTask::spawn(listener, None, move |remote| {
+    let task = ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
         let receiver = Arc::clone(&shared);
         service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
     });

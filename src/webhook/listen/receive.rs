@@ -18,7 +18,7 @@ use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
 use super::summary::{Counted, Counter};
 use crate::http::problem::{json_response, problem};
-use crate::http::server::read_body;
+use crate::http::server::read_body_within;
 use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::TimeWindow;
@@ -37,6 +37,8 @@ pub struct Receiver {
     pub status: Option<StatusCode>,
     pub fail_first: u32,
     pub delay: Duration,
+    /// How long the body may go without a byte before the request fails.
+    pub body_progress: Duration,
     pub dedupe: bool,
     pub events: EventTable,
     /// Hints cost several more verifications per forged request: at most this many are worked out
@@ -108,7 +110,7 @@ pub async fn handle(
         return Ok(reject(&receiver, &arrival, response, reason));
     }
     let limit = usize::try_from(receiver.max_body).unwrap_or(usize::MAX);
-    let body = match read_body(Limited::new(body, limit)).await {
+    let body = match read_body_within(Limited::new(body, limit), receiver.body_progress).await {
         Ok(collected) => collected,
         Err(err) if err.is::<http_body_util::LengthLimitError>() => {
             let (response, reason) = too_large();
