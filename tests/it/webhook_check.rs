@@ -67,7 +67,7 @@ fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
     (code, suite_outcomes(&report), report)
 }
 
-const IDS: [&str; 9] = [
+const IDS: [&str; 10] = [
     "valid-accepted",
     "fast-ack",
     "duplicate-accepted",
@@ -77,6 +77,7 @@ const IDS: [&str; 9] = [
     "stale-timestamp-rejected",
     "future-timestamp-rejected",
     "replay-rejected",
+    "cross-scheme-replay-rejected",
 ];
 
 /// Every check passes except those listed.
@@ -105,7 +106,12 @@ fn a_scheme_without_timestamps_skips_the_timestamp_checks_with_the_reason() {
     let (code, outcomes, report) = check_json(&server.url("/hook"), "hmac");
     expect(
         &outcomes,
-        &[("stale-timestamp-rejected", "skip"), ("future-timestamp-rejected", "skip"), ("replay-rejected", "skip")],
+        &[
+            ("stale-timestamp-rejected", "skip"),
+            ("future-timestamp-rejected", "skip"),
+            ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
     );
     assert_eq!(code, 0);
     assert!(suite_evidence(&report, "replay-rejected").contains("--scheme hmac signs no timestamp"));
@@ -124,6 +130,7 @@ fn a_receiver_that_accepts_any_signature_fails_every_rejection() {
             ("stale-timestamp-rejected", "fail"),
             ("future-timestamp-rejected", "fail"),
             ("replay-rejected", "fail"),
+            ("cross-scheme-replay-rejected", "fail"),
         ],
     );
     assert_eq!(code, 1);
@@ -136,7 +143,12 @@ fn a_receiver_that_ignores_timestamps_fails_the_age_checks() {
     let (code, outcomes, _) = check_json(&server.url("/hook"), "standard");
     expect(
         &outcomes,
-        &[("stale-timestamp-rejected", "fail"), ("future-timestamp-rejected", "fail"), ("replay-rejected", "fail")],
+        &[
+            ("stale-timestamp-rejected", "fail"),
+            ("future-timestamp-rejected", "fail"),
+            ("replay-rejected", "fail"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
     );
     assert_eq!(code, 1);
 }
@@ -161,6 +173,7 @@ fn a_slow_receiver_gets_an_advisory_warning_and_still_passes() {
             ("stale-timestamp-rejected", "skip"),
             ("future-timestamp-rejected", "skip"),
             ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
         ],
     );
     assert_eq!(code, 0, "advisory warnings do not fail the suite");
