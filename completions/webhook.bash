@@ -307,7 +307,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --verbose --format --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -386,6 +386,10 @@ _webhook() {
                     return 0
                     ;;
                 --delay)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -228,6 +228,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l idle-timeout -d 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see the README)' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l color -d 'When to color the output' -r -f -a "auto\t''
