@@ -32,6 +32,9 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// How long a stop waits for requests in flight before dropping their connections.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How often running out of descriptors is said while it lasts.
+const ACCEPT_WARNING_EVERY: Duration = Duration::from_secs(10);
+
 /// How long a request body may go without delivering a byte.
 pub const BODY_PROGRESS_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -165,27 +168,31 @@ async fn accept_loop<F, S, B>(
     let graceful = GracefulShutdown::new();
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder.http1().timer(TokioTimer::new()).header_read_timeout(timeouts.idle);
-    let mut accept_failing = false;
+    // When accept last failed loudly, and whether it has been said that it works again since.
+    let mut last_warned: Option<tokio::time::Instant> = None;
+    let mut warned = false;
     loop {
         let (stream, remote) = tokio::select! {
             _ = &mut stop => break,
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
                 Err(err) => {
-                    // Out of file descriptors and the like: said once per burst, not per attempt, and
-                    // survived by backing off instead of spinning.
-                    if !accept_failing {
+                    // Out of file descriptors and the like: said once per burst (at most every
+                    // ACCEPT_WARNING_EVERY, as a burst frees a descriptor now and then), not per
+                    // attempt, and survived by backing off instead of spinning.
+                    if last_warned.is_none_or(|at| at.elapsed() >= ACCEPT_WARNING_EVERY) {
                         eprintln!("warning: cannot accept connections: {}", describe_accept_error(&err));
-                        accept_failing = true;
+                        last_warned = Some(tokio::time::Instant::now());
+                        warned = true;
                     }
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             },
         };
-        if accept_failing {
+        if warned {
             eprintln!("note: accepting connections again");
-            accept_failing = false;
+            warned = false;
         }
         let _ = stream.set_nodelay(true);
         let activity = Arc::new(Activity::new());
