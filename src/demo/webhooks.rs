@@ -31,7 +31,7 @@ pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
 
     let secret_text = new_secret::generate(SchemeKind::Standard)?;
     let secret = Secret::new(secret_text.into_bytes())?;
-    let mut config = ListenConfig::local(Some(SchemeKind::Standard), secret.clone());
+    let mut config = ListenConfig::local(SchemeKind::Standard, secret.clone());
     config.fail_first = 1;
     let listener = listen::start(&config).await.context("the demo could not start its webhook listener")?;
     let url = listener.url("/webhooks");

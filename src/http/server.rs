@@ -1,11 +1,24 @@
 //! The accept loop every server of this crate shares (`idem serve`, `webhook listen`): HTTP/1.1 and
-//! h2c on one port (HTTPS with ALPN when given a TLS acceptor), a timeout for clients that never
-//! finish their headers, and a graceful stop that lets requests in flight finish.
+//! h2c on one port (HTTPS with ALPN when given a TLS acceptor), timeouts so that clients which say
+//! nothing cannot hold connections (and file descriptors) for long, and a graceful stop that lets
+//! requests in flight finish.
+//!
+//! The timeouts: a TLS handshake must finish within `handshake`; a connection with no request being
+//! handled (just opened, between keep-alive requests, or trickling a request head) is closed after
+//! `idle`; a request body that delivers no bytes for `body_progress` fails (see [`read_body`]).
+//! A failing `accept` (out of file descriptors) is said once per burst, and the loop carries on.
+use std::future::Future;
 use std::net::SocketAddr;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use anyhow::Context;
+use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
+use http_body_util::BodyExt;
 use hyper::body::{Body, Incoming};
 use hyper::service::Service;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -19,9 +32,71 @@ type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// How long a stop waits for requests in flight before dropping their connections.
 pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// How long a client may take to send its request headers. A client that never finishes them
-/// only holds its own connection, never the others, and is cut off after this.
-const HEADER_READ_TIMEOUT: Duration = Duration::from_secs(30);
+/// How often running out of descriptors is said while it lasts.
+const ACCEPT_WARNING_EVERY: Duration = Duration::from_secs(10);
+
+/// How long a request body may go without delivering a byte.
+pub const BODY_PROGRESS_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How long clients may take over each stage before their connection is closed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// The TLS handshake, from accepting the connection.
+    pub handshake: Duration,
+    /// A connection with no request being handled: silent, idle between requests, or still
+    /// sending a request head.
+    pub idle: Duration,
+    /// A request body delivering no bytes (handlers read bodies with [`read_body_within`]).
+    pub body_progress: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Timeouts {
+        Timeouts {
+            handshake: Duration::from_secs(10),
+            idle: Duration::from_secs(10),
+            body_progress: BODY_PROGRESS_TIMEOUT,
+        }
+    }
+}
+
+/// Reads a whole request body, failing when `BODY_PROGRESS_TIMEOUT` passes without a byte: a
+/// client that stops half-way holds its request no longer than that.
+pub async fn read_body<B>(body: B) -> Result<Bytes, BoxError>
+where
+    B: Body,
+    B::Error: Into<BoxError>,
+{
+    read_body_within(body, BODY_PROGRESS_TIMEOUT).await
+}
+
+/// [`read_body`] with another progress timeout.
+pub async fn read_body_within<B>(body: B, progress: Duration) -> Result<Bytes, BoxError>
+where
+    B: Body,
+    B::Error: Into<BoxError>,
+{
+    let mut body = std::pin::pin!(body);
+    let mut collected = BytesMut::new();
+    loop {
+        let frame = match tokio::time::timeout(progress, body.frame()).await {
+            Ok(Some(frame)) => frame.map_err(Into::into)?,
+            Ok(None) => return Ok(collected.freeze()),
+            Err(_) => {
+                let waited = humantime::format_duration(progress);
+                return Err(format!("no body bytes arrived for {waited}; the client stopped sending").into());
+            }
+        };
+        if let Ok(mut data) = frame.into_data() {
+            while data.has_remaining() {
+                let chunk = data.chunk();
+                collected.extend_from_slice(chunk);
+                let read = chunk.len();
+                data.advance(read);
+            }
+        }
+    }
+}
 
 /// A server accepting on its own task.
 pub struct ServerTask {
@@ -35,7 +110,26 @@ impl ServerTask {
     pub fn spawn<F, S, B>(listener: TcpListener, tls: Option<tokio_rustls::TlsAcceptor>, make_service: F) -> ServerTask
     where
         F: Fn(SocketAddr) -> S + Send + 'static,
-        S: Service<Request<Incoming>, Response = Response<B>> + Send + 'static,
+        S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
+        S::Future: Send + 'static,
+        S::Error: Into<BoxError>,
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
+        ServerTask::spawn_with(listener, tls, Timeouts::default(), make_service)
+    }
+
+    /// [`spawn`](Self::spawn) with other timeouts.
+    pub fn spawn_with<F, S, B>(
+        listener: TcpListener,
+        tls: Option<tokio_rustls::TlsAcceptor>,
+        timeouts: Timeouts,
+        make_service: F,
+    ) -> ServerTask
+    where
+        F: Fn(SocketAddr) -> S + Send + 'static,
+        S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
         S::Future: Send + 'static,
         S::Error: Into<BoxError>,
         B: Body + Send + 'static,
@@ -43,7 +137,7 @@ impl ServerTask {
         B::Error: Into<BoxError>,
     {
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(accept_loop(listener, tls, make_service, stopped));
+        let task = tokio::spawn(accept_loop(listener, tls, timeouts, make_service, stopped));
         ServerTask { stop: Some(stop), task }
     }
 
@@ -59,11 +153,12 @@ impl ServerTask {
 async fn accept_loop<F, S, B>(
     listener: TcpListener,
     tls: Option<tokio_rustls::TlsAcceptor>,
+    timeouts: Timeouts,
     make_service: F,
     mut stop: oneshot::Receiver<()>,
 ) where
     F: Fn(SocketAddr) -> S,
-    S: Service<Request<Incoming>, Response = Response<B>> + Send + 'static,
+    S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
     S::Future: Send + 'static,
     S::Error: Into<BoxError>,
     B: Body + Send + 'static,
@@ -72,42 +167,149 @@ async fn accept_loop<F, S, B>(
 {
     let graceful = GracefulShutdown::new();
     let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(HEADER_READ_TIMEOUT);
+    builder.http1().timer(TokioTimer::new()).header_read_timeout(timeouts.idle);
+    // When accept last failed loudly, and whether it has been said that it works again since.
+    let mut last_warned: Option<tokio::time::Instant> = None;
+    let mut warned = false;
     loop {
         let (stream, remote) = tokio::select! {
             _ = &mut stop => break,
             accepted = listener.accept() => match accepted {
                 Ok(accepted) => accepted,
-                Err(_) => {
-                    // Out of file descriptors and the like: back off instead of spinning.
+                Err(err) => {
+                    // Out of file descriptors and the like: said once per burst (at most every
+                    // ACCEPT_WARNING_EVERY, as a burst frees a descriptor now and then), not per
+                    // attempt, and survived by backing off instead of spinning.
+                    if last_warned.is_none_or(|at| at.elapsed() >= ACCEPT_WARNING_EVERY) {
+                        eprintln!("warning: cannot accept connections: {}", describe_accept_error(&err));
+                        last_warned = Some(tokio::time::Instant::now());
+                        warned = true;
+                    }
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
             },
         };
+        if warned {
+            eprintln!("note: accepting connections again");
+            warned = false;
+        }
         let _ = stream.set_nodelay(true);
-        let service = make_service(remote);
+        let activity = Arc::new(Activity::new());
+        let service = Tracked { inner: Arc::new(make_service(remote)), activity: Arc::clone(&activity) };
         let builder = builder.clone();
         let watcher = graceful.watcher();
         let tls = tls.clone();
         tokio::spawn(async move {
             match tls {
                 Some(acceptor) => {
-                    // A failed handshake only concerns that client.
-                    if let Ok(stream) = acceptor.accept(stream).await {
-                        let connection = builder.serve_connection(TokioIo::new(stream), service);
-                        let _ = watcher.watch(connection.into_owned()).await;
+                    // A failed or stalled handshake only concerns that client.
+                    let Ok(Ok(stream)) = tokio::time::timeout(timeouts.handshake, acceptor.accept(stream)).await else {
+                        return;
+                    };
+                    let connection =
+                        watcher.watch(builder.serve_connection(TokioIo::new(stream), service).into_owned());
+                    tokio::select! {
+                        _ = connection => {}
+                        () = activity.idle_for(timeouts.idle) => {}
                     }
                 }
                 None => {
-                    let connection = builder.serve_connection(TokioIo::new(stream), service);
-                    let _ = watcher.watch(connection.into_owned()).await;
+                    let connection =
+                        watcher.watch(builder.serve_connection(TokioIo::new(stream), service).into_owned());
+                    tokio::select! {
+                        _ = connection => {}
+                        () = activity.idle_for(timeouts.idle) => {}
+                    }
                 }
             }
         });
     }
     drop(listener);
     let _ = tokio::time::timeout(DRAIN_TIMEOUT, graceful.shutdown()).await;
+}
+
+fn describe_accept_error(err: &std::io::Error) -> String {
+    // EMFILE and ENFILE: the process's or the system's file-descriptor limit.
+    if matches!(err.raw_os_error(), Some(23 | 24)) {
+        return format!(
+            "{err}: every file descriptor is in use; connections are refused until some close (raise the limit with \
+             `ulimit -n`)"
+        );
+    }
+    err.to_string()
+}
+
+/// Whether a connection has requests being handled, and since when it has had none.
+struct Activity {
+    active: AtomicUsize,
+    idle_since: Mutex<tokio::time::Instant>,
+}
+
+impl Activity {
+    fn new() -> Activity {
+        Activity { active: AtomicUsize::new(0), idle_since: Mutex::new(tokio::time::Instant::now()) }
+    }
+
+    fn begin(self: &Arc<Self>) -> ActiveRequest {
+        self.active.fetch_add(1, Ordering::SeqCst);
+        ActiveRequest { activity: Arc::clone(self) }
+    }
+
+    /// Completes once the connection has had no request in a handler for `limit` in a row.
+    async fn idle_for(&self, limit: Duration) {
+        loop {
+            if self.active.load(Ordering::SeqCst) > 0 {
+                tokio::time::sleep(limit).await;
+                continue;
+            }
+            let deadline = *self.idle_since.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) + limit;
+            if tokio::time::Instant::now() >= deadline {
+                return;
+            }
+            tokio::time::sleep_until(deadline).await;
+        }
+    }
+}
+
+/// A request in a handler; dropped when its response is ready (or the handler is cancelled).
+struct ActiveRequest {
+    activity: Arc<Activity>,
+}
+
+impl Drop for ActiveRequest {
+    fn drop(&mut self) {
+        let mut idle_since = self.activity.idle_since.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if self.activity.active.fetch_sub(1, Ordering::SeqCst) == 1 {
+            *idle_since = tokio::time::Instant::now();
+        }
+    }
+}
+
+/// The connection's service, counting the requests in its handler.
+struct Tracked<S> {
+    inner: Arc<S>,
+    activity: Arc<Activity>,
+}
+
+impl<S, B> Service<Request<Incoming>> for Tracked<S>
+where
+    S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
+    S::Future: Send + 'static,
+{
+    type Response = Response<B>;
+    type Error = S::Error;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<B>, S::Error>> + Send>>;
+
+    fn call(&self, request: Request<Incoming>) -> Self::Future {
+        let active = self.activity.begin();
+        let future = self.inner.call(request);
+        Box::pin(async move {
+            let response = future.await;
+            drop(active);
+            response
+        })
+    }
 }
 
 /// Ctrl-C (SIGINT), or SIGTERM from a process manager or CI. Registered before the port is

@@ -12,6 +12,7 @@ mod support;
 mod webhook_check;
 mod webhook_cli;
 mod webhook_end_to_end;
+mod webhook_hostile;
 mod webhook_listen;
 mod webhook_malformed;
 mod webhook_properties;

@@ -205,7 +205,7 @@ impl Listener {
     }
 
     pub fn with(scheme: SchemeKind, adjust: impl FnOnce(&mut ListenConfig)) -> Listener {
-        let mut config = ListenConfig::local(Some(scheme), secret());
+        let mut config = ListenConfig::local(scheme, secret());
         adjust(&mut config);
         Listener::start(config)
     }
@@ -220,6 +220,10 @@ impl Listener {
 
     pub fn summary(&self) -> ListenSummary {
         self.running.as_ref().unwrap().summary()
+    }
+
+    pub fn remembered_events(&self) -> usize {
+        self.running.as_ref().unwrap().remembered_events()
     }
 
     pub fn shutdown(mut self) -> ListenSummary {

@@ -82,7 +82,7 @@ fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
     (code, suite_outcomes(&report), report)
 }
 
-const IDS: [&str; 10] = [
+const IDS: [&str; 11] = [
     "valid-accepted",
     "fast-ack",
     "duplicate-accepted",
@@ -93,6 +93,7 @@ const IDS: [&str; 10] = [
     "stale-timestamp-rejected",
     "future-timestamp-rejected",
     "replay-rejected",
+    "cross-scheme-replay-rejected",
 ];
 
 /// Every check passes except those listed.
@@ -108,7 +109,8 @@ fn expect(outcomes: &HashMap<String, String>, except: &[(&str, &str)]) {
 fn a_correct_receiver_passes_every_check() {
     let server = receiver(SchemeKind::Standard, Flaws::default());
     let (code, outcomes, report) = check_json(&server.url("/hook"), "standard");
-    expect(&outcomes, &[]);
+    // Standard Webhooks keys with the decoded secret, so no other scheme's signature can pass for it.
+    expect(&outcomes, &[("cross-scheme-replay-rejected", "skip")]);
     assert_eq!(code, 0);
     assert!(suite_evidence(&report, "raw-body-verified").contains("→ 200 OK"));
     assert_eq!(report["suite"], "webhook check");
@@ -143,6 +145,7 @@ fn a_receiver_that_verifies_a_reserialised_body_fails_raw_body_verified_with_the
             ("stale-timestamp-rejected", "skip"),
             ("future-timestamp-rejected", "skip"),
             ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
         ],
     );
     assert_eq!(code, 1);
@@ -157,7 +160,12 @@ fn a_scheme_without_timestamps_skips_the_timestamp_checks_with_the_reason() {
     let (code, outcomes, report) = check_json(&server.url("/hook"), "hmac");
     expect(
         &outcomes,
-        &[("stale-timestamp-rejected", "skip"), ("future-timestamp-rejected", "skip"), ("replay-rejected", "skip")],
+        &[
+            ("stale-timestamp-rejected", "skip"),
+            ("future-timestamp-rejected", "skip"),
+            ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
     );
     assert_eq!(code, 0);
     assert!(suite_evidence(&report, "replay-rejected").contains("--scheme hmac signs no timestamp"));
@@ -176,6 +184,7 @@ fn a_receiver_that_accepts_any_signature_fails_every_rejection() {
             ("stale-timestamp-rejected", "fail"),
             ("future-timestamp-rejected", "warn"),
             ("replay-rejected", "fail"),
+            ("cross-scheme-replay-rejected", "fail"),
         ],
     );
     assert_eq!(code, 1);
@@ -188,7 +197,12 @@ fn a_receiver_that_ignores_timestamps_fails_the_age_checks() {
     let (code, outcomes, _) = check_json(&server.url("/hook"), "standard");
     expect(
         &outcomes,
-        &[("stale-timestamp-rejected", "fail"), ("future-timestamp-rejected", "fail"), ("replay-rejected", "fail")],
+        &[
+            ("stale-timestamp-rejected", "fail"),
+            ("future-timestamp-rejected", "fail"),
+            ("replay-rejected", "fail"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
     );
     assert_eq!(code, 1);
 }
@@ -215,6 +229,7 @@ fn a_slow_receiver_gets_an_advisory_warning_and_still_passes() {
             ("stale-timestamp-rejected", "skip"),
             ("future-timestamp-rejected", "skip"),
             ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
         ],
     );
     assert_eq!(code, 0, "advisory warnings do not fail the suite");

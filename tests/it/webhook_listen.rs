@@ -15,17 +15,18 @@ use idem::webhook::journal::reader::read_journal;
 use idem::webhook::journal::record::JournalRecord;
 use idem::webhook::listen::ListenConfig;
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
+use idem::webhook::verify::verifier::SchemeSelection;
 use serde_json::Value;
 
 use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, runtime, secret, webhook};
 
 /// A delivery signed with `kind`, as a provider would send it.
-struct Signed {
-    headers: Vec<(HeaderName, HeaderValue)>,
-    body: Bytes,
+pub(crate) struct Signed {
+    pub(crate) headers: Vec<(HeaderName, HeaderValue)>,
+    pub(crate) body: Bytes,
 }
 
-fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&str>, body: &[u8]) -> Signed {
+pub(crate) fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&str>, body: &[u8]) -> Signed {
     let scheme = scheme::build(kind, &SchemeOptions::default());
     let key = scheme.key(&secret()).unwrap();
     let delivery = Delivery {
@@ -39,16 +40,21 @@ fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&str>, body: &
 }
 
 /// A Stripe-style event envelope signed now.
-fn stripe_event(id: &str, event_type: &str) -> Signed {
+pub(crate) fn stripe_event(id: &str, event_type: &str) -> Signed {
     let body = format!(r#"{{"id":"{id}","type":"{event_type}","created":{},"data":{{"amount":100}}}}"#, unix_now());
     sign(SchemeKind::Stripe, id, unix_now(), None, body.as_bytes())
 }
 
-fn client(http2: bool) -> HttpClient {
+pub(crate) fn client(http2: bool) -> HttpClient {
     HttpClient::new(ClientOptions { timeout: Duration::from_secs(10), insecure: false, http2 }).unwrap()
 }
 
-fn post_with(client: &HttpClient, url: &str, signed: &Signed, extra: &[(&str, &str)]) -> anyhow::Result<Exchange> {
+pub(crate) fn post_with(
+    client: &HttpClient,
+    url: &str,
+    signed: &Signed,
+    extra: &[(&str, &str)],
+) -> anyhow::Result<Exchange> {
     let mut request = Request::post(url).body(signed.body.clone()).unwrap();
     for (name, value) in &signed.headers {
         request.headers_mut().append(name.clone(), value.clone());
@@ -59,11 +65,11 @@ fn post_with(client: &HttpClient, url: &str, signed: &Signed, extra: &[(&str, &s
     runtime().block_on(client.send(request))
 }
 
-fn post(url: &str, signed: &Signed) -> Exchange {
+pub(crate) fn post(url: &str, signed: &Signed) -> Exchange {
     post_with(&client(false), url, signed, &[]).expect("the listener answers")
 }
 
-fn json(exchange: &Exchange) -> Value {
+pub(crate) fn json(exchange: &Exchange) -> Value {
     serde_json::from_slice(&exchange.body).unwrap_or_else(|_| panic!("not JSON: {:?}", exchange.body))
 }
 
@@ -369,20 +375,24 @@ fn path_restricts_where_deliveries_are_received_and_only_post_is_accepted() {
 }
 
 #[test]
-fn h2c_and_auto_detection_work_on_the_same_port() {
-    let mut config = ListenConfig::local(None, secret());
+fn h2c_and_auto_detection_work_on_the_same_port_and_auto_locks_onto_the_first_valid_scheme() {
+    let allow = SchemeSelection::Auto { allow: vec![SchemeKind::Github, SchemeKind::Standard] };
+    let mut config = ListenConfig::local(allow, secret());
     config.scheme_options = SchemeOptions::default();
     let listener = Listener::start(config);
+    let unsigned = Signed { headers: Vec::new(), body: Bytes::from_static(b"{}") };
+    assert_eq!(post(&listener.url("/"), &unsigned).status, StatusCode::UNAUTHORIZED);
     let github = sign(SchemeKind::Github, "gh-1", 0, Some("push"), br#"{"ref":"main"}"#);
     let answer = post_with(&client(true), &listener.url("/"), &github, &[]).unwrap();
     assert_eq!((answer.status, answer.version), (StatusCode::OK, http::Version::HTTP_2));
     assert_eq!(json(&answer)["event_id"], "gh-1");
+    // Locked onto GitHub by its first valid delivery: another scheme's signature is not judged.
     let standard = sign(SchemeKind::Standard, "msg_9", unix_now(), None, br#"{"type":"t"}"#);
-    assert_eq!(post(&listener.url("/"), &standard).status, StatusCode::OK);
-    let unsigned = Signed { headers: Vec::new(), body: Bytes::from_static(b"{}") };
-    assert_eq!(post(&listener.url("/"), &unsigned).status, StatusCode::UNAUTHORIZED);
+    let refused = post(&listener.url("/"), &standard);
+    assert_eq!(refused.status, StatusCode::UNAUTHORIZED);
+    assert!(String::from_utf8_lossy(&refused.body).contains("locked onto github"));
     let summary = listener.shutdown();
-    assert_eq!((summary.valid, summary.invalid), (2, 1));
+    assert_eq!((summary.valid, summary.invalid), (1, 2));
     assert_eq!(summary.by_event_type.get("push"), Some(&1));
 }
 
@@ -426,15 +436,15 @@ fn garbage_truncated_and_stalled_requests_never_stop_the_listener() {
 }
 
 /// The real binary, with its stdout read line by line on a thread.
-struct Binary {
+pub(crate) struct Binary {
     child: Child,
     lines: Arc<Mutex<Vec<String>>>,
     reader: Option<std::thread::JoinHandle<()>>,
-    url: String,
+    pub(crate) url: String,
 }
 
 impl Binary {
-    fn start(args: &[&str]) -> Binary {
+    pub(crate) fn start(args: &[&str]) -> Binary {
         let mut child = Command::new(env!("CARGO_BIN_EXE_webhook"))
             .args(["listen", "--addr", "127.0.0.1:0", "--secret", SECRET])
             .args(args)
@@ -463,8 +473,12 @@ impl Binary {
         Binary { child, lines, reader: Some(reader), url }
     }
 
+    pub(crate) fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Ctrl-C, then the exit status, stdout and stderr.
-    fn interrupt(self) -> (i32, Vec<String>, String) {
+    pub(crate) fn interrupt(self) -> (i32, Vec<String>, String) {
         self.signal("-INT")
     }
 
@@ -612,18 +626,22 @@ fn acknowledged_deliveries_survive_a_sigkill_in_the_middle_of_a_burst() {
 #[test]
 fn usage_errors_exit_2_and_name_the_problem() {
     webhook()
-        .args(["listen", "--secret", "s", "--fsync"])
+        .args(["listen", "--scheme", "hmac", "--secret", "s", "--fsync"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--record"));
     webhook()
-        .args(["listen", "--secret", "s", "--status", "99"])
+        .args(["listen", "--scheme", "hmac", "--secret", "s", "--status", "99"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("from 200 to 599"));
-    webhook().args(["listen"]).assert().code(2).stderr(predicates::str::contains("no signing secret"));
     webhook()
-        .args(["listen", "--secret", "s", "--path", "hook"])
+        .args(["listen", "--scheme", "hmac"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("no signing secret"));
+    webhook()
+        .args(["listen", "--scheme", "hmac", "--secret", "s", "--path", "hook"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("must start with /"));

@@ -23,18 +23,27 @@ fn run_expecting(args: &[&str], stdin: &[u8], code: i32, message: &str) {
 
 #[test]
 fn garbage_header_lines_cannot_be_judged() {
-    run_expecting(&["verify", "-d", "x", "-H", "no colon here"], b"", 2, "has no colon");
-    run_expecting(&["verify", "-d", "x", "-H", "bad name: v"], b"", 2, "not a valid header name");
-    run_expecting(&["verify", "-d", "x", "-H", "X-Other: 1"], b"", 2, "no signature header found");
+    run_expecting(&["verify", "--scheme", "hmac", "-d", "x", "-H", "no colon here"], b"", 2, "has no colon");
+    run_expecting(&["verify", "--scheme", "hmac", "-d", "x", "-H", "bad name: v"], b"", 2, "not a valid header name");
+    let auto = ["verify", "--scheme", "auto", "--allow", "github,standard", "-d", "x", "-H", "X-Other: 1"];
+    run_expecting(&auto, b"", 2, "no signature header of an allowed scheme");
 }
 
 #[test]
 fn malformed_signature_headers_are_an_invalid_request() {
-    run_expecting(&["verify", "-d", "x", "-H", "X-Signature: md5=abc"], b"", 1, "does not start with `sha256=`");
-    run_expecting(&["verify", "-d", "x", "-H", "X-Shopify-Hmac-Sha256: ***"], b"", 1, "is not base64");
-    run_expecting(&["verify", "-d", "x", "-H", "Stripe-Signature: v1=00"], b"", 1, "no `t=` timestamp");
+    let verify = |scheme: &str, header: &str, message: &str| {
+        run_expecting(&["verify", "--scheme", scheme, "-d", "x", "-H", header], b"", 1, message);
+    };
+    verify("hmac", "X-Signature: md5=abc", "does not start with `sha256=`");
+    verify("shopify", "X-Shopify-Hmac-Sha256: ***", "is not base64");
+    verify("stripe", "Stripe-Signature: v1=00", "no `t=` timestamp");
     let standard = ["-H", "webhook-id: a", "-H", "webhook-timestamp: soon", "-H", "webhook-signature: v1,AA=="];
-    run_expecting(&[&["verify", "-d", "x"][..], &standard[..]].concat(), b"", 1, "not a Unix timestamp");
+    run_expecting(
+        &[&["verify", "--scheme", "standard", "-d", "x"][..], &standard[..]].concat(),
+        b"",
+        1,
+        "not a Unix timestamp",
+    );
 }
 
 #[test]
@@ -76,19 +85,25 @@ fn huge_bodies_are_handled_without_holding_them_twice() {
     std::fs::write(&path, &body).unwrap();
     let file_arg = format!("@{}", path.display());
     run_expecting(&["sign", "-d", &file_arg], b"", 0, "X-Signature");
-    let tampered = ["verify", "-d", &file_arg, "-H", &format!("X-Signature: sha256={}", "0".repeat(64))];
+    let zeros = format!("X-Signature: sha256={}", "0".repeat(64));
+    let tampered = ["verify", "--scheme", "hmac", "-d", &file_arg, "-H", &zeros];
     run_expecting(&tampered, b"", 1, "signature does not match");
 }
 
 #[test]
 fn unreadable_inputs_are_named() {
     run_expecting(&["sign", "-d", "@/no/such/body.json"], b"", 2, "/no/such/body.json");
-    run_expecting(&["verify", "--request", "/no/such/request.http"], b"", 2, "/no/such/request.http");
+    run_expecting(
+        &["verify", "--scheme", "hmac", "--request", "/no/such/request.http"],
+        b"",
+        2,
+        "/no/such/request.http",
+    );
     let dir = tempfile::tempdir().unwrap();
     let garbage = dir.path().join("garbage.http");
     std::fs::write(&garbage, b"\x00\x01 not http at all\r\n\r\n").unwrap();
     let garbage_arg = garbage.display().to_string();
-    run_expecting(&["verify", "--request", &garbage_arg], b"", 2, "not an HTTP/1.x request");
+    run_expecting(&["verify", "--scheme", "hmac", "--request", &garbage_arg], b"", 2, "not an HTTP/1.x request");
 }
 
 #[test]
@@ -99,6 +114,34 @@ fn bad_usage_exits_2() {
     run_expecting(&["sign", "-d", "x", "--scheme", "github", "--prefix", "v1="], b"", 2, "--scheme hmac only");
     run_expecting(&["sign", "-d", "x", "--id", "a\u{7f}b", "--scheme", "standard"], b"", 2, "cannot be sent");
     run_expecting(&["verify", "-d", "x", "--tolerance", "5"], b"", 2, "not a duration");
+}
+
+#[test]
+fn verify_and_listen_need_the_scheme_named() {
+    run_expecting(&["verify", "-d", "x", "-H", "X-Signature: sha256=00"], b"", 2, "name the sender's signing scheme");
+    run_expecting(&["verify", "--scheme", "auto", "-d", "x"], b"", 2, "--scheme auto needs --allow");
+    let confusable = ["verify", "--scheme", "auto", "--allow", "github,stripe", "-d", "x", "-H", "X-Signature: x"];
+    run_expecting(&confusable, b"", 2, "--allow stripe,github is refused");
+    run_expecting(&["verify", "--scheme", "github", "--allow", "github", "-d", "x"], b"", 2, "--allow goes with");
+    run_expecting(&["listen", "--addr", "127.0.0.1:0"], b"", 2, "name the sender's signing scheme");
+    run_expecting(&["listen", "--scheme", "auto", "--allow", "slack,shopify"], b"", 2, "is refused");
+    run_expecting(&["listen", "--scheme", "stripe", "--max-body", "0"], b"", 2, "--max-body 0");
+}
+
+#[test]
+fn a_journal_that_is_not_a_regular_file_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("fifo");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let record = fifo.display().to_string();
+    // Without the check, opening a FIFO for writing blocks until a reader comes: the test would hang.
+    run_expecting(
+        &["listen", "--scheme", "stripe", "--addr", "127.0.0.1:0", "--record", &record],
+        b"",
+        2,
+        "not a regular file",
+    );
 }
 
 #[test]

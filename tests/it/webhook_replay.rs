@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use idem::webhook::journal::record::{JournalBody, JournalRecord, JournalVerdict};
+use idem::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
 use idem::webhook::journal::writer::JournalWriter;
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use idem::webhook::secret::Secret;
@@ -32,14 +32,15 @@ fn record(event_id: &str, event_type: &str, body: &[u8], extra_headers: &[(&str,
         remote: Some("127.0.0.1:50514".into()),
         method: "POST".into(),
         path: "/webhooks".into(),
-        headers,
+        headers: headers.into_iter().map(|(name, value)| (name, HeaderText::Text(value))).collect(),
         body: JournalBody::from_bytes(body),
-        verdict: JournalVerdict { valid: true, scheme: Some("standard".into()), reason: None },
+        verdict: JournalVerdict { valid: true, scheme: Some("standard".into()), reason: None, code: None },
         event_id: event_id.into(),
         event_type: Some(event_type.into()),
         duplicate: false,
         attempt: 1,
         status: 200,
+        forward_error: None,
     }
 }
 
@@ -47,7 +48,7 @@ fn record(event_id: &str, event_type: &str, body: &[u8], extra_headers: &[(&str,
 /// evt_3.
 fn journal(dir: &Path) -> PathBuf {
     let path = dir.join("journal.jsonl");
-    let writer = JournalWriter::open(&path, false).unwrap();
+    let (writer, _) = JournalWriter::open(&path, false).unwrap();
     let recorded_signature = [
         ("webhook-id", "msg_recorded1"),
         ("webhook-timestamp", OLD_TIMESTAMP),
@@ -164,7 +165,7 @@ fn filters_pick_entries_by_event_type_and_id() {
 }
 
 #[test]
-fn a_torn_last_line_is_skipped_with_a_warning() {
+fn a_torn_last_line_is_skipped_with_a_warning_and_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let file = journal(dir.path());
     let whole = std::fs::read_to_string(&file).unwrap();
@@ -172,10 +173,39 @@ fn a_torn_last_line_is_skipped_with_a_warning() {
     std::fs::write(&file, format!("{whole}{}", &first_line[..first_line.len() / 2])).unwrap();
     let (server, seen) = receiver();
     let (code, report, stderr) = replay(&file, &server.url("/"), &resign());
-    assert_eq!(code, 0);
+    assert_eq!(code, 1, "a skipped line is data not replayed");
     assert!(stderr.contains("warning: skipped line 4"), "{stderr}");
-    assert!(report["warning"].as_str().unwrap().contains("line 4"));
+    assert!(report["skipped_lines"][0].as_str().unwrap().contains("line 4"));
+    assert_eq!(report["outcome"], "not-delivered");
     assert_eq!(seen.lock().unwrap().len(), 3);
+}
+
+#[test]
+fn a_damaged_line_in_the_middle_costs_only_that_line_and_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = journal(dir.path());
+    let whole = std::fs::read_to_string(&file).unwrap();
+    let lines: Vec<&str> = whole.lines().collect();
+    // A fragment glued to the next record, as a torn append followed by another one leaves it.
+    let glued = format!("{}\n{}{}\n{}\n", lines[0], &lines[1][..20], lines[1], lines[2]);
+    std::fs::write(&file, glued).unwrap();
+    let (server, seen) = receiver();
+    let (code, report, stderr) = replay(&file, &server.url("/"), &resign());
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("skipped line 2") && stderr.contains("not JSON"), "{stderr}");
+    assert_eq!(report["delivered"], 2);
+    assert_eq!(seen.lock().unwrap().len(), 2);
+}
+
+#[test]
+fn a_file_of_nul_bytes_is_called_what_it_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("zeros.jsonl");
+    std::fs::write(&file, [0u8; 4096]).unwrap();
+    let output =
+        webhook().args(["replay", file.to_str().unwrap(), "http://127.0.0.1:9/", "--secret", "s"]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+    assert!(stderr.contains("4096 NUL bytes") && !stderr.contains("torn"), "{stderr}");
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn every_scheme_round_trips_through_a_raw_request() {
     for scheme in SCHEMES {
         let request = signed_request(&dir, scheme, r#"{"amount":100}"#, &[]);
         webhook()
-            .args(["verify", "--secret", SECRET, "--request"])
+            .args(["verify", "--scheme", scheme, "--secret", SECRET, "--request"])
             .arg(&request)
             .assert()
             .code(0)
@@ -76,9 +76,10 @@ fn file_bodies_are_signed_as_they_are_on_disk() {
         .stdout
         .clone();
     let header = String::from_utf8(output).unwrap();
-    webhook().args(["verify", "--secret", SECRET, "-d", &file_arg, "-H", header.trim()]).assert().code(0);
+    let verify = ["verify", "--scheme", "stripe", "--secret", SECRET];
+    webhook().args(verify).args(["-d", &file_arg, "-H", header.trim()]).assert().code(0);
     // The same bytes on stdin verify too.
-    webhook().args(["verify", "--secret", SECRET, "-H", header.trim()]).write_stdin(body).assert().code(0);
+    webhook().args(verify).args(["-H", header.trim()]).write_stdin(body).assert().code(0);
 }
 
 #[test]
@@ -120,14 +121,14 @@ fn a_stale_delivery_says_the_signature_matched() {
     let dir = tempfile::tempdir().unwrap();
     let request = signed_request(&dir, "stripe", "{}", &["--timestamp", "1000"]);
     webhook()
-        .args(["verify", "--secret", SECRET, "--now", "5000", "--format", "json", "--request"])
+        .args(["verify", "--scheme", "stripe", "--secret", SECRET, "--now", "5000", "--format", "json", "--request"])
         .arg(&request)
         .assert()
         .code(1)
         .stdout(contains(r#""code": "timestamp_outside_tolerance""#))
         .stdout(contains(r#""signature_matched": true"#));
     webhook()
-        .args(["verify", "--secret", SECRET, "--now", "5000", "--tolerance", "2h", "--request"])
+        .args(["verify", "--scheme", "stripe", "--secret", SECRET, "--now", "5000", "--tolerance", "2h", "--request"])
         .arg(&request)
         .assert()
         .code(0);
@@ -148,7 +149,7 @@ fn hints_explain_a_reserialised_body() {
     let dir = tempfile::tempdir().unwrap();
     let request = signed_request(&dir, "github", r#"{"a": 1, "b": [1, 2]}"#, &[]);
     webhook()
-        .args(["verify", "--secret", SECRET, "-d", r#"{"a":1,"b":[1,2]}"#, "--request"])
+        .args(["verify", "--scheme", "github", "--secret", SECRET, "-d", r#"{"a":1,"b":[1,2]}"#, "--request"])
         .arg(&request)
         .assert()
         .code(1)
@@ -161,7 +162,7 @@ fn hints_explain_an_added_trailing_newline() {
     let dir = tempfile::tempdir().unwrap();
     let request = signed_request(&dir, "shopify", "plain text", &[]);
     webhook()
-        .args(["verify", "--secret", SECRET, "-d", "plain text\n", "--request"])
+        .args(["verify", "--scheme", "shopify", "--secret", SECRET, "-d", "plain text\n", "--request"])
         .arg(&request)
         .assert()
         .code(1)
@@ -174,7 +175,7 @@ fn standard_hints_a_secret_used_as_a_raw_string() {
     let raw_key = SigningKey::from_bytes(SECRET.as_bytes());
     let tag = BASE64.encode(raw_key.tag(&[b"m.100.", b"{}"]));
     webhook()
-        .args(["verify", "--secret", SECRET, "-d", "{}", "--now", "100"])
+        .args(["verify", "--scheme", "standard", "--secret", SECRET, "-d", "{}", "--now", "100"])
         .args(["-H", "webhook-id: m", "-H", "webhook-timestamp: 100", "-H", &format!("webhook-signature: v1,{tag}")])
         .assert()
         .code(1)
@@ -187,7 +188,7 @@ fn stripe_hints_a_base64_decoded_secret() {
     let decoded = KeyForm::WhsecBase64.derive(&Secret::new(SECRET.as_bytes().to_vec()).unwrap()).unwrap();
     let tag = hex::encode(decoded.tag(&[b"7.", b"{}"]));
     webhook()
-        .args(["verify", "--secret", SECRET, "-d", "{}", "--now", "7"])
+        .args(["verify", "--scheme", "stripe", "--secret", SECRET, "-d", "{}", "--now", "7"])
         .args(["-H", &format!("Stripe-Signature: t=7,v1={tag}")])
         .assert()
         .code(1)
@@ -199,7 +200,7 @@ fn verify_json_reports_the_delivery_id() {
     let dir = tempfile::tempdir().unwrap();
     let request = signed_request(&dir, "standard", "{}", &["--id", "msg_42"]);
     let output = webhook()
-        .args(["verify", "--secret", SECRET, "--format", "json", "--request"])
+        .args(["verify", "--scheme", "standard", "--secret", SECRET, "--format", "json", "--request"])
         .arg(&request)
         .assert()
         .code(0)
@@ -214,7 +215,7 @@ fn verify_json_reports_the_delivery_id() {
 }
 
 #[test]
-fn svix_headers_are_detected() {
+fn svix_headers_are_detected_among_the_allowed_schemes() {
     let output = webhook()
         .args(["sign", "--scheme", "standard", "--svix", "--secret", SECRET, "-d", "{}"])
         .assert()
@@ -224,7 +225,7 @@ fn svix_headers_are_detected() {
         .stdout
         .clone();
     let mut verify = webhook();
-    verify.args(["verify", "--secret", SECRET, "-d", "{}"]);
+    verify.args(["verify", "--scheme", "auto", "--allow", "standard", "--secret", SECRET, "-d", "{}"]);
     for line in String::from_utf8(output).unwrap().lines() {
         verify.args(["-H", line]);
     }
@@ -244,7 +245,8 @@ fn generic_hmac_variants_are_adjustable() {
         .clone();
     let line = String::from_utf8(output).unwrap();
     webhook()
-        .args(["verify", "--secret", SECRET, "-d", "x", "--signature-header", "X-Acme-Sig", "--encoding", "base64"])
+        .args(["verify", "--scheme", "hmac", "--secret", SECRET, "-d", "x", "--signature-header", "X-Acme-Sig"])
+        .args(["--encoding", "base64"])
         .args(["--prefix", "", "-H", line.trim()])
         .assert()
         .code(0);
@@ -301,11 +303,12 @@ fn svix_header_names_verify_under_scheme_standard() {
 fn a_stripe_signature_from_the_future_verifies_as_stripes_libraries_accept_it() {
     let dir = tempfile::tempdir().unwrap();
     let request = signed_request(&dir, "stripe", "{}", &["--timestamp", "10000"]);
-    webhook().args(["verify", "--secret", SECRET, "--now", "9400", "--request"]).arg(&request).assert().code(0);
+    let verify = ["verify", "--scheme", "stripe", "--secret", SECRET, "--now", "9400", "--request"];
+    webhook().args(verify).arg(&request).assert().code(0);
     // Standard Webhooks' libraries refuse both directions, and so do we.
     let request = signed_request(&dir, "standard", "{}", &["--timestamp", "10000"]);
     webhook()
-        .args(["verify", "--secret", SECRET, "--now", "9400", "--request"])
+        .args(["verify", "--scheme", "standard", "--secret", SECRET, "--now", "9400", "--request"])
         .arg(&request)
         .assert()
         .code(1)

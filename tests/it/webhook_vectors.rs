@@ -103,7 +103,8 @@ fn every_published_vector_verifies_in_the_library() {
 fn every_published_vector_verifies_through_the_binary() {
     for vector in vectors() {
         let mut command = webhook();
-        command.args(["verify", "--scheme", "auto", "--secret", &vector.secret, "-d", &vector.body]);
+        command.args(["verify", "--scheme", "auto", "--allow", vector.kind.name(), "--secret", &vector.secret]);
+        command.args(["-d", &vector.body]);
         if let Some(timestamp) = vector.timestamp {
             command.args(["--now", &timestamp.to_string()]);
         }
@@ -119,7 +120,7 @@ fn published_invalid_signatures_fail_through_the_binary() {
     for vector in vectors() {
         for invalid in &vector.invalid {
             let mut command = webhook();
-            command.args(["verify", "--secret", &vector.secret, "-d", &vector.body]);
+            command.args(["verify", "--scheme", vector.kind.name(), "--secret", &vector.secret, "-d", &vector.body]);
             command.args(["--now", &vector.timestamp.unwrap_or(0).to_string()]);
             for (name, value) in &vector.headers {
                 let value =

@@ -7,10 +7,14 @@ use anyhow::{Context, bail};
 use http::StatusCode;
 
 use super::signing::{SigningArgs, VerifyScheme};
+use super::verify::selection;
+use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
 use crate::units::{parse_duration, parse_size};
 use crate::webhook::listen::{self, ListenConfig};
+use crate::webhook::scheme::SchemeKind;
+use crate::webhook::verify::verifier::SchemeSelection;
 
 #[derive(Debug, clap::Args)]
 pub struct ListenArgs {
@@ -22,9 +26,15 @@ pub struct ListenArgs {
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
 
-    /// The signing scheme, or auto to pick it per request from the signature header
-    #[arg(long, value_enum, default_value_t = VerifyScheme::Auto)]
-    pub scheme: VerifyScheme,
+    /// The signing scheme the sender uses, or auto to pick it among --allow (the first valid
+    /// delivery then decides it for the rest)
+    #[arg(long, value_enum)]
+    pub scheme: Option<VerifyScheme>,
+
+    /// With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped
+    /// and an untimestamped scheme keyed with the same secret are refused
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SCHEMES")]
+    pub allow: Vec<SchemeKind>,
 
     #[command(flatten)]
     pub signing: SigningArgs,
@@ -61,6 +71,14 @@ pub struct ListenArgs {
     #[arg(long, requires = "forward_to", help_heading = "Forwarding")]
     pub dedupe: bool,
 
+    /// Remember an event id this long after its first valid delivery
+    #[arg(long, default_value = "24h", value_parser = parse_duration, value_name = "DUR", help_heading = "Forwarding")]
+    pub dedupe_window: Duration,
+
+    /// Remember at most this many event ids; the oldest is forgotten first
+    #[arg(long, default_value_t = 100_000, value_name = "N", help_heading = "Forwarding")]
+    pub dedupe_max: usize,
+
     /// Answer accepted deliveries with this status (e.g. 500 to make a sender retry)
     #[arg(long, value_name = "CODE", value_parser = parse_status, help_heading = "Misbehaviour")]
     pub status: Option<StatusCode>,
@@ -72,6 +90,11 @@ pub struct ListenArgs {
     /// Wait this long before answering (to trip a sender's timeout)
     #[arg(long, value_parser = parse_duration, value_name = "DUR", help_heading = "Misbehaviour")]
     pub delay: Option<Duration>,
+
+    /// Close a connection after this long without a request being handled (silent, idle between
+    /// requests, or still sending its headers); a request body stalling this long fails too
+    #[arg(long, default_value = "10s", value_parser = parse_duration, value_name = "DUR")]
+    pub idle_timeout: Duration,
 
     /// Show each delivery's headers and body too
     #[arg(short, long)]
@@ -94,8 +117,21 @@ fn parse_status(text: &str) -> Result<StatusCode, String> {
 
 impl ListenArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<ListenConfig> {
-        let kind = self.scheme.kind();
-        let scheme_options = self.signing.scheme_options(kind)?;
+        let scheme = selection(self.scheme, self.allow)?;
+        let fixed = match scheme {
+            SchemeSelection::Fixed(kind) => Some(kind),
+            SchemeSelection::Auto { .. } => None,
+        };
+        let scheme_options = self.signing.scheme_options(fixed)?;
+        if self.max_body == 0 {
+            bail!("--max-body 0 would refuse every delivery with a body; give a size such as 64KiB or 1MiB");
+        }
+        if self.idle_timeout.is_zero() {
+            bail!("--idle-timeout 0 would close every connection at once; give a duration such as 10s");
+        }
+        if self.dedupe_max == 0 || self.dedupe_window.is_zero() {
+            bail!("--dedupe-window and --dedupe-max must be above 0: nothing remembered, every repeat looks new");
+        }
         let secret = self.signing.secret_source()?.load()?;
         let forward_to = self.forward_to.as_deref().map(parse_url).transpose().context("--forward-to")?;
         let path = match self.path {
@@ -105,7 +141,7 @@ impl ListenArgs {
         Ok(ListenConfig {
             addr: self.addr,
             path,
-            scheme: kind,
+            scheme,
             scheme_options,
             secret,
             tolerance: self.tolerance,
@@ -116,9 +152,12 @@ impl ListenArgs {
             forward_to,
             forward_timeout: self.forward_timeout,
             dedupe: self.dedupe,
+            dedupe_window: self.dedupe_window,
+            dedupe_max: self.dedupe_max,
             status: self.status,
             fail_first: self.fail_first,
             delay: self.delay.unwrap_or_default(),
+            timeouts: Timeouts { idle: self.idle_timeout, body_progress: self.idle_timeout, ..Timeouts::default() },
             output: listen::Output::Print { format: self.format, palette, verbose: self.verbose },
         })
     }

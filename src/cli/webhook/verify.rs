@@ -8,8 +8,9 @@ use crate::http::header::parse_header_line;
 use crate::output::{Format, Palette};
 use crate::units::parse_duration;
 use crate::webhook::delivery::unix_now;
-use crate::webhook::scheme::{self, TimeWindow};
-use crate::webhook::verify::{SchemeChoice, VerifyConfig};
+use crate::webhook::scheme::{SchemeKind, TimeWindow};
+use crate::webhook::verify::VerifyConfig;
+use crate::webhook::verify::verifier::SchemeSelection;
 
 #[derive(Debug, clap::Args)]
 pub struct VerifyArgs {
@@ -25,9 +26,14 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE", help_heading = "Payload")]
     pub request: Option<PathBuf>,
 
-    /// The signing scheme, or auto to pick it from the headers
-    #[arg(long, value_enum, default_value_t = VerifyScheme::Auto)]
-    pub scheme: VerifyScheme,
+    /// The signing scheme the sender uses, or auto to pick it from the headers among --allow
+    #[arg(long, value_enum)]
+    pub scheme: Option<VerifyScheme>,
+
+    /// With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped
+    /// and an untimestamped scheme keyed with the same secret are refused
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "SCHEMES")]
+    pub allow: Vec<SchemeKind>,
 
     #[command(flatten)]
     pub signing: SigningArgs,
@@ -46,15 +52,16 @@ pub struct VerifyArgs {
 
 impl VerifyArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<VerifyConfig> {
-        let kind = self.scheme.kind();
-        let options = self.signing.scheme_options(kind)?;
-        let headers = self.headers.iter().map(|line| parse_header_line(line)).collect::<anyhow::Result<Vec<_>>>()?;
-        let scheme = match kind {
-            Some(kind) => SchemeChoice::Fixed(scheme::build(kind, &options)),
-            None => SchemeChoice::Auto(options),
+        let scheme = selection(self.scheme, self.allow)?;
+        let fixed = match scheme {
+            SchemeSelection::Fixed(kind) => Some(kind),
+            SchemeSelection::Auto { .. } => None,
         };
+        let options = self.signing.scheme_options(fixed)?;
+        let headers = self.headers.iter().map(|line| parse_header_line(line)).collect::<anyhow::Result<Vec<_>>>()?;
         Ok(VerifyConfig {
             scheme,
+            options,
             secret: self.signing.secret_source()?,
             body: self.data.as_deref().map(BodySource::parse),
             headers,
@@ -63,5 +70,24 @@ impl VerifyArgs {
             format: self.format,
             palette,
         })
+    }
+}
+
+/// `--scheme` and `--allow` of `verify` and `listen`: one scheme, or auto among named ones. There is
+/// no default: auto detection over every scheme is what lets a Stripe signature pass as a GitHub one.
+pub(crate) fn selection(scheme: Option<VerifyScheme>, allow: Vec<SchemeKind>) -> anyhow::Result<SchemeSelection> {
+    match (scheme.map(VerifyScheme::kind), allow.is_empty()) {
+        (None, true) => anyhow::bail!(
+            "name the sender's signing scheme with --scheme (hmac, github, stripe, standard, slack or shopify), or \
+             accept several with --scheme auto --allow github,standard"
+        ),
+        (None | Some(None), false) => Ok(SchemeSelection::Auto { allow }),
+        (Some(None), true) => anyhow::bail!(
+            "--scheme auto needs --allow naming the schemes the sender may use, e.g. --allow github,standard"
+        ),
+        (Some(Some(kind)), true) => Ok(SchemeSelection::Fixed(kind)),
+        (Some(Some(kind)), false) => {
+            anyhow::bail!("--allow goes with --scheme auto; --scheme {kind} already names the one scheme")
+        }
     }
 }

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 use serde_json::json;
 
@@ -135,8 +135,8 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     if declared.is_some_and(|length| length > state.max_body) {
         return reject(too_large(), RequestOutcome::TooLarge);
     }
-    let body = match Limited::new(body, state.max_body as usize).collect().await {
-        Ok(collected) => collected.to_bytes(),
+    let body = match crate::http::server::read_body(Limited::new(body, state.max_body as usize)).await {
+        Ok(collected) => collected,
         Err(err) if err.is::<http_body_util::LengthLimitError>() => {
             return reject(too_large(), RequestOutcome::TooLarge);
         }

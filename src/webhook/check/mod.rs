@@ -1,5 +1,6 @@
 //! `webhook check URL`: does this receiver verify, de-duplicate and acknowledge webhooks as it
 //! must? The suite shape of `idem check`: ids, levels, evidence, human/JSON/JUnit, exit 0/1/2.
+mod cross_scheme;
 mod probe;
 pub mod suite;
 
@@ -70,9 +71,15 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
         } else {
             suite::REPLAY_REJECTED.skipped(not_accepted)
         });
+        checks.push(cross_scheme::cross_scheme_replay(&probe, skew).await?);
     } else {
         let reason = format!("--scheme {kind} signs no timestamp, so a receiver cannot tell a replay by its age");
-        for spec in [suite::STALE_TIMESTAMP_REJECTED, suite::FUTURE_TIMESTAMP_REJECTED, suite::REPLAY_REJECTED] {
+        for spec in [
+            suite::STALE_TIMESTAMP_REJECTED,
+            suite::FUTURE_TIMESTAMP_REJECTED,
+            suite::REPLAY_REJECTED,
+            cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+        ] {
             checks.push(spec.skipped(reason.clone()));
         }
     }

@@ -105,7 +105,16 @@ pub async fn run(config: CheckSenderConfig) -> anyhow::Result<Outcome> {
 /// taken, the journal cannot be opened, the sender cannot start, or nothing arrived at all.
 pub async fn execute(config: CheckSenderConfig, interrupted: impl Future<Output = ()>) -> anyhow::Result<SenderReport> {
     let verifier = signature::Verifier::new(config.scheme, config.scheme_options.clone(), config.secret.clone())?;
-    let journal = config.record.as_deref().map(|path| JournalWriter::open(path, false)).transpose()?;
+    let journal = match config.record.as_deref() {
+        Some(path) => {
+            let (writer, repair) = JournalWriter::open(path, false)?;
+            if let Some(repair) = repair {
+                eprintln!("warning: {repair}");
+            }
+            Some(writer)
+        }
+        None => None,
+    };
     let listener = TcpListener::bind(config.addr).await.with_context(|| {
         format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
     })?;

@@ -20,7 +20,7 @@ use super::live::Live;
 use super::script::Step;
 use super::signature::Verifier;
 use crate::http::problem::{json_response, problem};
-use crate::webhook::journal::record::{JournalBody, JournalRecord, JournalVerdict};
+use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
 use crate::webhook::journal::writer::JournalWriter;
 
 /// Bodies larger than this are refused with 413: webhook payloads are kilobytes.
@@ -180,9 +180,10 @@ fn header_text(headers: &HeaderMap, name: http::HeaderName) -> Option<String> {
 /// The journal line, in `webhook listen --record`'s format so `webhook replay` reads it. A held
 /// attempt, which gets no answer, is recorded with status 0.
 fn record(arrival: &Arrival, filed: &Filed, remote: SocketAddr, path: &str, headers: &HeaderMap) -> JournalRecord {
-    let event_id = arrival.id.clone().unwrap_or_else(|| {
-        format!("sha256:{}", hex::encode(ring::digest::digest(&ring::digest::SHA256, &arrival.body)))
-    });
+    let event_id = arrival
+        .id
+        .clone()
+        .unwrap_or_else(|| format!("sha256:{}", hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&arrival.body))));
     JournalRecord {
         received_at: arrival.received.to_rfc3339_opts(SecondsFormat::Millis, true),
         remote: Some(remote.to_string()),
@@ -190,19 +191,21 @@ fn record(arrival: &Arrival, filed: &Filed, remote: SocketAddr, path: &str, head
         path: path.to_string(),
         headers: headers
             .iter()
-            .map(|(name, value)| (name.as_str().to_string(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
+            .map(|(name, value)| (name.as_str().to_string(), HeaderText::from_bytes(value.as_bytes())))
             .collect(),
         body: JournalBody::from_bytes(&arrival.body),
         verdict: JournalVerdict {
             valid: arrival.signature.matched && arrival.signature.problem.is_none(),
             scheme: arrival.signature.scheme.map(|kind| kind.to_string()),
             reason: arrival.signature.problem.clone(),
+            code: None,
         },
         event_id,
         event_type: event_type(headers, &arrival.body),
         duplicate: filed.duplicate,
         attempt: filed.attempt_number,
         status: filed.step.status().map_or(0, |status| status.as_u16()),
+        forward_error: None,
     }
 }
 

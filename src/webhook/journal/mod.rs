@@ -3,6 +3,7 @@
 //! the reader.
 pub mod reader;
 pub mod record;
+mod tail;
 pub mod writer;
 
 #[cfg(test)]
@@ -18,14 +19,15 @@ mod tests {
             remote: Some("127.0.0.1:1".into()),
             method: "POST".into(),
             path: "/hook".into(),
-            headers: vec![("content-type".into(), "application/json".into())],
+            headers: vec![("content-type".into(), HeaderText::Text("application/json".into()))],
             body: JournalBody::from_bytes(body),
-            verdict: JournalVerdict { valid: true, scheme: Some("hmac".into()), reason: None },
+            verdict: JournalVerdict { valid: true, scheme: Some("hmac".into()), reason: None, code: None },
             event_id: "evt_1".into(),
             event_type: Some("payment.succeeded".into()),
             duplicate: false,
             attempt: 1,
             status: 200,
+            forward_error: None,
         }
     }
 
@@ -33,7 +35,7 @@ mod tests {
     fn records_round_trip_with_text_and_binary_bodies() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
-        let writer = JournalWriter::open(&path, true).unwrap();
+        let writer = JournalWriter::open(&path, true).unwrap().0;
         writer.append(&record(br#"{"id":"evt_1"}"#)).unwrap();
         writer.append(&record(&[0xff, 0x00, 0x80])).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
@@ -49,7 +51,7 @@ mod tests {
     fn concurrent_appends_never_interleave_and_all_land() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
-        let writer = std::sync::Arc::new(JournalWriter::open(&path, false).unwrap());
+        let writer = std::sync::Arc::new(JournalWriter::open(&path, false).unwrap().0);
         let threads: Vec<_> = (0..8)
             .map(|thread| {
                 let writer = std::sync::Arc::clone(&writer);
@@ -75,7 +77,7 @@ mod tests {
     fn async_appends_batch_and_all_land() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
-        let writer = std::sync::Arc::new(JournalWriter::open(&path, false).unwrap());
+        let writer = std::sync::Arc::new(JournalWriter::open(&path, false).unwrap().0);
         let runtime = tokio::runtime::Builder::new_multi_thread().worker_threads(2).build().unwrap();
         runtime.block_on(async {
             let tasks: Vec<_> = (0..32)
@@ -106,15 +108,39 @@ mod tests {
     }
 
     #[test]
-    fn a_torn_last_line_is_skipped_with_a_warning_but_a_torn_middle_is_an_error() {
+    fn damaged_lines_are_skipped_and_said_what_they_are() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");
         let whole = serde_json::to_string(&record(b"x")).unwrap();
         std::fs::write(&path, format!("{whole}\n{}", &whole[..whole.len() / 2])).unwrap();
         let (records, warning) = read_journal(&path).unwrap();
         assert_eq!(records.len(), 1);
-        assert!(warning.unwrap().contains("line 2"));
+        let warning = warning.unwrap();
+        assert!(warning.contains("line 2") && warning.contains("torn by a crash"), "{warning}");
+        // A damaged line in the middle costs that line only.
         std::fs::write(&path, format!("{}\n{whole}\n", &whole[..10])).unwrap();
-        assert!(format!("{:#}", read_journal(&path).unwrap_err()).contains("line 1"));
+        let (records, warning) = read_journal(&path).unwrap();
+        assert_eq!(records.len(), 1);
+        assert!(warning.unwrap().contains("skipped line 1"));
+        let (lines, issues) = super::reader::read_json_lines(&path).unwrap();
+        assert_eq!((lines.len(), issues.skipped.len()), (1, 1));
+    }
+
+    #[test]
+    fn a_bom_binary_data_and_nul_bytes_are_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let whole = serde_json::to_string(&record(b"x")).unwrap();
+        std::fs::write(&path, format!("\u{feff}{whole}\n")).unwrap();
+        let (records, warning) = read_journal(&path).unwrap();
+        assert_eq!(records.len(), 1);
+        assert!(warning.unwrap().contains("byte-order mark"));
+        std::fs::write(&path, [0u8; 64]).unwrap();
+        let (_, warning) = read_journal(&path).unwrap();
+        assert!(warning.unwrap().contains("64 NUL bytes"));
+        std::fs::write(&path, b"\x89PNG\r\n\x1a\n\x00\x00\xff\xfe").unwrap();
+        let (_, warning) = read_journal(&path).unwrap();
+        let warning = warning.unwrap();
+        assert!(warning.contains("binary data") && !warning.contains("crash"), "{warning}");
     }
 }

@@ -3,7 +3,7 @@ use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 
 use super::record::JournalRecord;
 
@@ -18,13 +18,34 @@ pub struct JsonLine {
     pub value: serde_json::Value,
 }
 
+/// What reading a JSON-lines file found besides its lines: lines that could not be read (each
+/// named and described), and notes that lose nothing (a byte-order mark ignored).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct ReadIssues {
+    /// Lines skipped: data that could not be replayed.
+    pub skipped: Vec<String>,
+    /// Things said but harmless.
+    pub notes: Vec<String>,
+}
+
+impl ReadIssues {
+    /// Everything, skipped lines first, one sentence each.
+    pub fn all(&self) -> Vec<String> {
+        self.skipped.iter().chain(&self.notes).cloned().collect()
+    }
+}
+
+/// The UTF-8 byte-order mark some editors put at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Reads a JSON-lines file, keeping each line's text. Blank lines are ignored; a line that is not
-/// JSON is an error unless it is the last one, which a crash may have torn.
-pub fn read_json_lines(path: &Path) -> anyhow::Result<(Vec<JsonLine>, Option<String>)> {
+/// JSON is skipped and described (torn by a crash, binary data, NUL bytes), so one damaged line
+/// does not cost every other entry.
+pub fn read_json_lines(path: &Path) -> anyhow::Result<(Vec<JsonLine>, ReadIssues)> {
     let file = File::open(path).with_context(|| format!("cannot open `{}`", path.display()))?;
     let mut reader = BufReader::new(file);
     let mut lines = Vec::new();
-    let mut pending_error: Option<(usize, String)> = None;
+    let mut issues = ReadIssues::default();
     let mut buffer = Vec::new();
     let mut number = 0;
     loop {
@@ -35,31 +56,60 @@ pub fn read_json_lines(path: &Path) -> anyhow::Result<(Vec<JsonLine>, Option<Str
             break;
         }
         number += 1;
-        if let Some((bad_line, reason)) = pending_error.take() {
-            bail!("`{}` line {bad_line} is not JSON ({reason})", path.display());
+        let ended = buffer.last() == Some(&b'\n');
+        let mut bytes = &buffer[..];
+        if number == 1 && bytes.starts_with(BOM) {
+            bytes = &bytes[BOM.len()..];
+            issues.notes.push(format!(
+                "`{}` starts with a UTF-8 byte-order mark (an editor added it); ignored it",
+                path.display()
+            ));
         }
-        let text = String::from_utf8_lossy(&buffer);
-        if text.trim().is_empty() {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text.trim(),
+            Err(_) => {
+                issues.skipped.push(skipped(path, number, &describe_binary(bytes)));
+                continue;
+            }
+        };
+        if text.is_empty() {
             continue;
         }
-        // A bad line is only an error once another line follows it: the last one may be torn.
-        match serde_json::from_str::<serde_json::Value>(text.trim()) {
-            Ok(value) => lines.push(JsonLine { number, text: text.trim().to_string(), value }),
-            Err(err) => pending_error = Some((number, err.to_string())),
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(value) => lines.push(JsonLine { number, text: text.to_string(), value }),
+            Err(err) => {
+                let what = if text.chars().all(|c| c == '\0') {
+                    format!("{} NUL bytes (space zero-filled by a crash or preallocated), not JSON", text.len())
+                } else if text.chars().any(|c| c.is_control() && c != '\t') {
+                    describe_binary(bytes)
+                } else if !ended {
+                    format!("incomplete ({err}): the last line, without its line feed, probably torn by a crash")
+                } else {
+                    format!("not JSON ({err})")
+                };
+                issues.skipped.push(skipped(path, number, &what));
+            }
         }
     }
-    let warning = pending_error.map(|(line, reason)| {
-        format!(
-            "skipped line {line}, the last of `{}`: it is incomplete ({reason}), probably torn by a crash",
-            path.display()
-        )
-    });
-    Ok((lines, warning))
+    Ok((lines, issues))
 }
 
-/// Reads a journal written by `webhook listen`.
+fn skipped(path: &Path, number: usize, what: &str) -> String {
+    format!("skipped line {number} of `{}`: it is {what}", path.display())
+}
+
+fn describe_binary(bytes: &[u8]) -> String {
+    if bytes.iter().all(|byte| *byte == 0 || *byte == b'\n') {
+        return format!("{} NUL bytes (space zero-filled by a crash or preallocated), not JSON", bytes.len());
+    }
+    format!("binary data ({} bytes that are not JSON text); is this the right file?", bytes.len())
+}
+
+/// Reads a journal written by `webhook listen`, with what was skipped or noted, joined.
 pub fn read_journal(path: &Path) -> anyhow::Result<(Vec<JournalRecord>, Option<String>)> {
-    let (lines, warning) = read_json_lines(path)?;
+    let (lines, issues) = read_json_lines(path)?;
+    let all = issues.all();
+    let warning = (!all.is_empty()).then(|| all.join("; "));
     let records = lines
         .into_iter()
         .map(|JsonLine { number, value, .. }| {

@@ -8,7 +8,8 @@
 //!  "body":"{\"id\":\"evt_1\",…}","verdict":{"valid":true,"scheme":"stripe","reason":null},
 //!  "event_id":"evt_1","event_type":"payment.succeeded","duplicate":false,"attempt":1,"status":200}
 //! ```
-//! A body that is not UTF-8 is stored as `"body_base64"` instead of `"body"`.
+//! A body that is not UTF-8 is stored as `"body_base64"` instead of `"body"`, and a header value
+//! that is not UTF-8 as `{"base64":"…"}` instead of a string, so every byte survives a replay.
 use anyhow::Context;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
@@ -24,9 +25,8 @@ pub struct JournalRecord {
     pub method: String,
     /// The path and query, as requested.
     pub path: String,
-    /// Every header in the order received, names lower-case, as `[name, value]` pairs (values
-    /// that are not UTF-8 are stored lossily).
-    pub headers: Vec<(String, String)>,
+    /// Every header in the order received, names lower-case, as `[name, value]` pairs.
+    pub headers: Vec<(String, HeaderText)>,
     #[serde(flatten)]
     pub body: JournalBody,
     pub verdict: JournalVerdict,
@@ -40,6 +40,49 @@ pub struct JournalRecord {
     pub attempt: u32,
     /// The status the listener answered with.
     pub status: u16,
+    /// Why the forward target did not answer (the delivery was answered 502).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward_error: Option<String>,
+}
+
+/// A header value as received: text when it is UTF-8, else its bytes in base64.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum HeaderText {
+    Text(String),
+    Binary { base64: String },
+}
+
+impl HeaderText {
+    pub fn from_bytes(bytes: &[u8]) -> HeaderText {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => HeaderText::Text(text.to_string()),
+            Err(_) => HeaderText::Binary { base64: BASE64.encode(bytes) },
+        }
+    }
+
+    pub fn to_bytes(&self) -> anyhow::Result<Vec<u8>> {
+        match self {
+            HeaderText::Text(text) => Ok(text.as_bytes().to_vec()),
+            HeaderText::Binary { base64 } => {
+                BASE64.decode(base64).context("a header's base64 value is not valid base64")
+            }
+        }
+    }
+
+    /// The value for a person: the text, or the bytes with what is not UTF-8 replaced.
+    pub fn lossy(&self) -> String {
+        match self {
+            HeaderText::Text(text) => text.clone(),
+            HeaderText::Binary { .. } => String::from_utf8_lossy(&self.to_bytes().unwrap_or_default()).into_owned(),
+        }
+    }
+}
+
+impl PartialEq<&str> for HeaderText {
+    fn eq(&self, other: &&str) -> bool {
+        matches!(self, HeaderText::Text(text) if text == other)
+    }
 }
 
 /// The body: text when it is UTF-8, base64 otherwise, so the journal stays valid JSON lines and
@@ -74,7 +117,10 @@ pub struct JournalVerdict {
     /// The scheme the delivery was verified with.
     #[serde(default)]
     pub scheme: Option<String>,
-    /// Why it was invalid.
+    /// Why it was invalid, with the hint when one explains it.
     #[serde(default)]
     pub reason: Option<String>,
+    /// The failure's stable code (as `webhook verify --format json` reports it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
 }

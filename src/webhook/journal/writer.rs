@@ -1,13 +1,19 @@
 //! Appending records to the journal: many request handlers at once, one line each, never
 //! interleaved, on disk before the delivery is acknowledged.
+//!
+//! The file holds exactly the lines whose appends succeeded: a write that fails (a full disk) is
+//! cut off again, so the next delivery is not glued onto a fragment and is tried afresh instead of
+//! failing until a restart; a fragment left by a crash is repaired when the journal is opened.
+use std::collections::VecDeque;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 use super::record::JournalRecord;
+use super::tail::repair_tail;
 
 /// The initial buffer for one serialised line: a 1 KiB body, its headers and the rest fit.
 const LINE_CAPACITY: usize = 2048;
@@ -22,10 +28,22 @@ pub struct JournalWriter {
     written: Condvar,
     /// Wakes async appends when a batch is written.
     batch_done: tokio::sync::Notify,
-    file: Mutex<File>,
+    file: Mutex<Appender>,
     path: PathBuf,
     fsync: bool,
 }
+
+/// The file and how much of it is whole lines.
+struct Appender {
+    file: File,
+    /// The length up to the end of the last line written successfully.
+    good_len: u64,
+    /// A failed write may have left a fragment past `good_len` that could not be cut off yet.
+    torn: bool,
+}
+
+/// How many failed batches are remembered for the appends still to learn their outcome.
+const FAILURES_KEPT: usize = 1024;
 
 /// The lines waiting to be written, numbered so each append knows when its own is done.
 #[derive(Default)]
@@ -33,33 +51,46 @@ struct Queue {
     pending: Vec<u8>,
     /// The number of the last line queued.
     queued: u64,
-    /// Every line up to this number has been written (or has failed, see `broken`).
+    /// Every line up to this number has been written (or has failed, see `failures`).
     written: u64,
     /// Whether an append is writing a batch right now.
     writing: bool,
-    /// The first line a write failed for, and why. A failed write may leave a torn line in the
-    /// middle of the file, so that line and every later one fail: appending after it would only
-    /// bury the tear.
-    broken: Option<(u64, std::io::ErrorKind, String)>,
+    /// The batches whose write failed, as line ranges, and why; the most recent last.
+    failures: VecDeque<(u64, u64, std::io::ErrorKind, String)>,
 }
 
 impl JournalWriter {
     /// Opens `path` for appending (creating it); `fsync` makes every append durable before it
-    /// returns, surviving power loss, at the cost of a disk flush per batch.
-    pub fn open(path: &Path, fsync: bool) -> anyhow::Result<JournalWriter> {
+    /// returns, surviving power loss, at the cost of a disk flush per batch. Refuses what is not
+    /// a regular file (a FIFO would block here until a reader came). A last line without its line
+    /// feed, left by a crash or a full disk, is repaired first; what was done is returned to be said.
+    pub fn open(path: &Path, fsync: bool) -> anyhow::Result<(JournalWriter, Option<String>)> {
+        if let Ok(metadata) = std::fs::metadata(path) {
+            if !metadata.is_file() {
+                bail!(
+                    "the journal `{}` is not a regular file (a FIFO, device or directory); --record needs a file it \
+                     can append to",
+                    path.display()
+                );
+            }
+        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
+            .read(true)
             .open(path)
             .with_context(|| format!("cannot open the journal `{}` for appending", path.display()))?;
-        Ok(JournalWriter {
+        let repair = repair_tail(&file, path)?;
+        let good_len = file.metadata().with_context(|| format!("cannot read `{}`", path.display()))?.len();
+        let writer = JournalWriter {
             queue: Mutex::new(Queue::default()),
             written: Condvar::new(),
             batch_done: tokio::sync::Notify::new(),
-            file: Mutex::new(file),
+            file: Mutex::new(Appender { file, good_len, torn: false }),
             path: path.to_path_buf(),
             fsync,
-        })
+        };
+        Ok((writer, repair))
     }
 
     pub fn path(&self) -> &Path {
@@ -78,7 +109,7 @@ impl JournalWriter {
         let mut queue = self.lock_queue();
         loop {
             if queue.written >= mine {
-                return broken_error(&queue, mine).map_or(Ok(()), Err);
+                return failure_of(&queue, mine).map_or(Ok(()), Err);
             }
             if queue.writing {
                 queue = self.written.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
@@ -107,7 +138,7 @@ impl JournalWriter {
             let someone_writing = {
                 let queue = self.lock_queue();
                 if queue.written >= mine {
-                    return broken_error(&queue, mine).map_or(Ok(()), Err);
+                    return failure_of(&queue, mine).map_or(Ok(()), Err);
                 }
                 queue.writing
             };
@@ -136,9 +167,6 @@ impl JournalWriter {
         serde_json::to_writer(&mut line, record).map_err(std::io::Error::other)?;
         line.push(b'\n');
         let mut queue = self.lock_queue();
-        if let Some(err) = broken_error(&queue, queue.queued + 1) {
-            return Err(err);
-        }
         queue.pending.extend_from_slice(&line);
         queue.queued += 1;
         Ok(queue.queued)
@@ -151,9 +179,10 @@ impl JournalWriter {
         queue.writing = false;
         queue.written = batch.last;
         if let Err(err) = result {
-            if queue.broken.is_none() {
-                queue.broken = Some((batch.first, err.kind(), err.to_string()));
+            if queue.failures.len() == FAILURES_KEPT {
+                queue.failures.pop_front();
             }
+            queue.failures.push_back((batch.first, batch.last, err.kind(), err.to_string()));
         }
         // Hand the buffer back so the next batch does not allocate.
         if queue.pending.is_empty() {
@@ -165,13 +194,27 @@ impl JournalWriter {
         self.batch_done.notify_waiters();
     }
 
+    /// Writes whole lines after the last good one, or nothing: on failure the file is cut back to
+    /// its last whole line (now, or before the next batch if that fails too).
     fn write_batch(&self, batch: &[u8]) -> std::io::Result<()> {
-        let mut file = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        file.write_all(batch)?;
-        if self.fsync {
-            file.sync_data()?;
+        let mut appender = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let appender = &mut *appender;
+        if appender.torn {
+            appender.file.set_len(appender.good_len)?;
+            appender.torn = false;
         }
-        Ok(())
+        let result =
+            appender.file.write_all(batch).and_then(|()| if self.fsync { appender.file.sync_data() } else { Ok(()) });
+        match result {
+            Ok(()) => {
+                appender.good_len += batch.len() as u64;
+                Ok(())
+            }
+            Err(err) => {
+                appender.torn = appender.file.set_len(appender.good_len).is_err();
+                Err(err)
+            }
+        }
     }
 
     fn lock_queue(&self) -> std::sync::MutexGuard<'_, Queue> {
@@ -193,7 +236,13 @@ impl JournalWriter {
             queue = self.lock_queue();
         }
         drop(queue);
-        self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).sync_all()
+        self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).file.sync_all()
+    }
+
+    /// Swaps the file handle, so a test can make writes fail the way a full disk does.
+    #[cfg(test)]
+    fn replace_file(&self, file: File) -> File {
+        std::mem::replace(&mut self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).file, file)
     }
 }
 
@@ -210,8 +259,59 @@ fn take_batch(queue: &mut Queue) -> Batch {
     Batch { bytes: std::mem::take(&mut queue.pending), first: queue.written + 1, last: queue.queued }
 }
 
-/// The error for line `line` when a write at or before it failed.
-fn broken_error(queue: &Queue, line: u64) -> Option<std::io::Error> {
-    let (first, kind, message) = queue.broken.as_ref()?;
-    (line >= *first).then(|| std::io::Error::new(*kind, format!("an earlier journal write failed: {message}")))
+/// The error for line `line` when the batch it was written in failed.
+fn failure_of(queue: &Queue, line: u64) -> Option<std::io::Error> {
+    let (_, _, kind, message) =
+        queue.failures.iter().rev().find(|(first, last, ..)| (*first..=*last).contains(&line))?;
+    Some(std::io::Error::new(*kind, message.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::webhook::journal::reader::read_journal;
+    use crate::webhook::journal::record::{JournalBody, JournalVerdict};
+
+    fn record(id: &str) -> JournalRecord {
+        JournalRecord {
+            received_at: "2026-11-29T13:17:00.123Z".into(),
+            remote: None,
+            method: "POST".into(),
+            path: "/".into(),
+            headers: Vec::new(),
+            body: JournalBody::from_bytes(b"{}"),
+            verdict: JournalVerdict { valid: true, scheme: None, reason: None, code: None },
+            event_id: id.into(),
+            event_type: None,
+            duplicate: false,
+            attempt: 1,
+            status: 200,
+            forward_error: None,
+        }
+    }
+
+    #[test]
+    fn a_failed_write_fails_its_delivery_only_and_the_next_one_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let (writer, repair) = JournalWriter::open(&path, false).unwrap();
+        assert_eq!(repair, None);
+        writer.append(&record("evt_1")).unwrap();
+        // A handle that cannot write fails the append like a full disk does.
+        let writable = writer.replace_file(File::open(&path).unwrap());
+        assert!(writer.append(&record("evt_2")).is_err());
+        writer.replace_file(writable);
+        writer.append(&record("evt_3")).expect("the journal recovers without a restart");
+        let (records, warning) = read_journal(&path).unwrap();
+        assert_eq!(warning, None);
+        let ids: Vec<&str> = records.iter().map(|record| record.event_id.as_str()).collect();
+        assert_eq!(ids, ["evt_1", "evt_3"]);
+    }
+
+    #[test]
+    fn what_is_not_a_regular_file_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = JournalWriter::open(dir.path(), false).err().unwrap();
+        assert!(format!("{err:#}").contains("not a regular file"), "{err:#}");
+    }
 }

@@ -4,18 +4,40 @@
 //! The look and the claim happen in one critical section, as the idempotency design demands:
 //! of several concurrent deliveries of one event exactly one is accepted for processing and the
 //! others are duplicates, never two "firsts" (which would forward the event twice).
-use std::collections::HashMap;
-use std::sync::Mutex;
+//!
+//! Only authentic deliveries reach the table: a forgery neither claims an id nor counts against
+//! one, so forged requests cannot grow it or make a real event look like a duplicate. It is
+//! bounded all the same: an entry expires `window` after the event first arrived, and beyond
+//! `max_entries` the oldest is forgotten first.
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use ring::digest;
 use serde::Deserialize;
 
-/// Per event id: every attempt counts (including those answered 500 by `--fail-first` and those
-/// refused as invalid, so a sender's retry count shows), but only an accepted attempt makes the
-/// next one a duplicate: a receiver that answered 500 has not processed the event.
-#[derive(Default)]
+use crate::webhook::scheme::SchemeKind;
+
+/// How long an event is remembered by default: providers retry for hours to days, and most
+/// redeliveries come within the first day.
+pub const DEFAULT_WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
+/// How many events are remembered by default: about 20 MB at most.
+pub const DEFAULT_MAX_ENTRIES: usize = 100_000;
+
+/// Per event: every authentic attempt counts (including those answered 500 by `--fail-first`, so a
+/// sender's retry count shows), but only an accepted attempt makes the next one a duplicate: a
+/// receiver that answered 500 has not processed the event.
 pub struct EventTable {
-    events: Mutex<HashMap<String, EventState>>,
+    inner: Mutex<Inner>,
+    window: Duration,
+    max_entries: usize,
+}
+
+#[derive(Default)]
+struct Inner {
+    events: HashMap<Arc<str>, EventState>,
+    /// Keys in the order they were first seen, for expiry and eviction; each key is here once.
+    order: VecDeque<(Instant, Arc<str>)>,
 }
 
 #[derive(Default)]
@@ -38,7 +60,8 @@ enum Progress {
 /// One arrival of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Attempt {
-    /// 1 for the first arrival of this event id, 2 for the next, and so on.
+    /// 1 for the first authentic arrival of this event, 2 for the next, and so on; 0 for a delivery
+    /// that was not counted (an invalid signature).
     pub number: u32,
     /// Whether an earlier attempt was accepted (answered 2xx, or still being answered).
     pub duplicate: bool,
@@ -49,15 +72,42 @@ pub struct Attempt {
     pub claimed: bool,
 }
 
+impl Attempt {
+    /// A delivery the table did not see: it claims nothing and repeats nothing.
+    pub const UNCOUNTED: Attempt = Attempt { number: 0, duplicate: false, original_in_flight: false, claimed: false };
+}
+
+impl Default for EventTable {
+    fn default() -> EventTable {
+        EventTable::new(DEFAULT_WINDOW, DEFAULT_MAX_ENTRIES)
+    }
+}
+
 impl EventTable {
-    /// Counts an arrival of `event_id`. When no earlier attempt was accepted and `accepts` says
+    pub fn new(window: Duration, max_entries: usize) -> EventTable {
+        EventTable { inner: Mutex::default(), window, max_entries: max_entries.max(1) }
+    }
+
+    /// Counts an arrival of `key`. When no earlier attempt was accepted and `accepts` says
     /// this one will be (by its attempt number), it is claimed, atomically with the look.
-    pub fn register(&self, event_id: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
-        let mut events = self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    pub fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+        self.register_at(key, Instant::now(), accepts)
+    }
+
+    fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        inner.forget_expired(now, self.window);
         // Look up before inserting so a repeat (the common case under retries) does not allocate.
-        let state = match events.get_mut(event_id) {
-            Some(state) => state,
-            None => events.entry(event_id.to_string()).or_default(),
+        if !inner.events.contains_key(key) {
+            while inner.order.len() >= self.max_entries {
+                inner.forget_oldest();
+            }
+            let key: Arc<str> = Arc::from(key);
+            inner.order.push_back((now, Arc::clone(&key)));
+            inner.events.insert(key, EventState::default());
+        }
+        let Some(state) = inner.events.get_mut(key) else {
+            return Attempt::UNCOUNTED;
         };
         state.attempts = state.attempts.saturating_add(1);
         let number = state.attempts;
@@ -70,14 +120,33 @@ impl EventTable {
         Attempt { number, duplicate, original_in_flight, claimed }
     }
 
-    /// Records how the claimed attempt of `event_id` ended: answered 2xx, or not (a forward that
+    /// Records how the claimed attempt of `key` ended: answered 2xx, or not (a forward that
     /// failed, a journal that could not be written), which reopens the event for a retry.
-    pub fn finish(&self, event_id: &str, acknowledged: bool) {
-        let mut events = self.events.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(state) = events.get_mut(event_id) {
+    pub fn finish(&self, key: &str, acknowledged: bool) {
+        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(state) = inner.events.get_mut(key) {
             if state.progress == Progress::InFlight {
                 state.progress = if acknowledged { Progress::Acknowledged } else { Progress::Open };
             }
+        }
+    }
+
+    /// How many events are remembered.
+    pub fn len(&self) -> usize {
+        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).events.len()
+    }
+}
+
+impl Inner {
+    fn forget_expired(&mut self, now: Instant, window: Duration) {
+        while self.order.front().is_some_and(|(first_seen, _)| now.saturating_duration_since(*first_seen) >= window) {
+            self.forget_oldest();
+        }
+    }
+
+    fn forget_oldest(&mut self) {
+        if let Some((_, key)) = self.order.pop_front() {
+            self.events.remove(&key);
         }
     }
 }
@@ -86,18 +155,18 @@ impl EventTable {
 /// mid-forward), it reopens the event so the sender's retry is not mistaken for a duplicate.
 pub struct Claim<'a> {
     table: &'a EventTable,
-    event_id: &'a str,
+    key: &'a str,
     pending: bool,
 }
 
 impl<'a> Claim<'a> {
-    pub fn new(table: &'a EventTable, event_id: &'a str, attempt: Attempt) -> Claim<'a> {
-        Claim { table, event_id, pending: attempt.claimed }
+    pub fn new(table: &'a EventTable, key: &'a str, attempt: Attempt) -> Claim<'a> {
+        Claim { table, key, pending: attempt.claimed }
     }
 
     pub fn finish(mut self, acknowledged: bool) {
         if self.pending {
-            self.table.finish(self.event_id, acknowledged);
+            self.table.finish(self.key, acknowledged);
             self.pending = false;
         }
     }
@@ -106,7 +175,7 @@ impl<'a> Claim<'a> {
 impl Drop for Claim<'_> {
     fn drop(&mut self) {
         if self.pending {
-            self.table.finish(self.event_id, false);
+            self.table.finish(self.key, false);
         }
     }
 }
@@ -152,13 +221,39 @@ fn scalar_text(value: &serde_json::Value) -> Option<String> {
     }
 }
 
+/// Where an event id was read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IdSource {
+    /// The scheme's delivery-id header (`X-GitHub-Delivery`, `webhook-id`, …).
+    Header,
+    /// The body's top-level `id`.
+    Body,
+    /// The hash of the body.
+    Hash,
+}
+
 /// The id de-duplication keys on: the scheme's delivery id, else the body's top-level `id`, else
 /// `sha256:` and the hex of the body's hash (so byte-identical redeliveries still match).
-pub fn event_id(delivery_id: Option<String>, envelope: &Envelope, body: &[u8]) -> String {
-    delivery_id
-        .filter(|id| !id.is_empty())
-        .or_else(|| envelope.id())
-        .unwrap_or_else(|| format!("sha256:{}", hex::encode(digest::digest(&digest::SHA256, body))))
+pub fn event_id(delivery_id: Option<String>, envelope: &Envelope, body: &[u8]) -> (String, IdSource) {
+    if let Some(id) = delivery_id.filter(|id| !id.is_empty()) {
+        return (id, IdSource::Header);
+    }
+    if let Some(id) = envelope.id() {
+        return (id, IdSource::Body);
+    }
+    (format!("sha256:{}", hex::encode(digest::digest(&digest::SHA256, body))), IdSource::Hash)
+}
+
+/// The table key: the id, namespaced by the scheme that judged the delivery and where the id came
+/// from, so a GitHub delivery `1001`, a Shopify one `1001` and a body `{"id":1001}` stay three events.
+pub fn table_key(scheme: Option<SchemeKind>, source: IdSource, id: &str) -> String {
+    let scheme = scheme.map_or("none", SchemeKind::name);
+    let source = match source {
+        IdSource::Header => "header",
+        IdSource::Body => "body",
+        IdSource::Hash => "hash",
+    };
+    format!("{scheme}/{source}/{id}")
 }
 
 #[cfg(test)]
@@ -198,14 +293,44 @@ mod tests {
     fn event_ids_fall_back_from_header_to_body_id_to_hash() {
         let body = br#"{"id":"evt_9","type":"invoice.paid","data":{"id":"inner"}}"#;
         let envelope = Envelope::read(body);
-        assert_eq!(event_id(Some("msg_1".into()), &envelope, body), "msg_1");
-        assert_eq!(event_id(None, &envelope, body), "evt_9");
+        assert_eq!(event_id(Some("msg_1".into()), &envelope, body), ("msg_1".to_string(), IdSource::Header));
+        assert_eq!(event_id(None, &envelope, body), ("evt_9".to_string(), IdSource::Body));
         assert_eq!(envelope.event_type().as_deref(), Some("invoice.paid"));
-        assert_eq!(event_id(None, &Envelope::read(br#"{"id":42}"#), b""), "42");
-        let hashed = event_id(None, &Envelope::read(b"not json"), b"not json");
+        assert_eq!(event_id(None, &Envelope::read(br#"{"id":42}"#), b"").0, "42");
+        let (hashed, source) = event_id(None, &Envelope::read(b"not json"), b"not json");
         assert!(hashed.starts_with("sha256:") && hashed.len() == 7 + 64, "{hashed}");
+        assert_eq!(source, IdSource::Hash);
         for odd in [&b"[1,2]"[..], b"{\"id\":", b"{\"id\":{}}", b"\xff\xfe", b""] {
-            assert!(event_id(None, &Envelope::read(odd), odd).starts_with("sha256:"));
+            assert!(event_id(None, &Envelope::read(odd), odd).0.starts_with("sha256:"));
         }
+    }
+
+    #[test]
+    fn ids_from_different_schemes_and_places_are_different_events() {
+        let github = table_key(Some(SchemeKind::Github), IdSource::Header, "1001");
+        let shopify = table_key(Some(SchemeKind::Shopify), IdSource::Header, "1001");
+        let body = table_key(Some(SchemeKind::Hmac), IdSource::Body, "1001");
+        let table = EventTable::default();
+        for key in [&github, &shopify, &body] {
+            assert!(!table.register(key, |_| true).duplicate, "{key}");
+        }
+        assert_eq!(table.len(), 3);
+    }
+
+    #[test]
+    fn entries_expire_after_the_window_and_the_oldest_go_first_beyond_the_maximum() {
+        let table = EventTable::new(Duration::from_secs(60), 3);
+        let start = Instant::now();
+        table.register_at("a", start, |_| true);
+        table.finish("a", true);
+        assert!(table.register_at("a", start + Duration::from_secs(59), |_| true).duplicate);
+        let later = table.register_at("a", start + Duration::from_secs(60), |_| true);
+        assert!(!later.duplicate && later.number == 1, "expired, so a new event");
+        for key in ["b", "c", "d"] {
+            table.register_at(key, start + Duration::from_secs(61), |_| true);
+        }
+        assert_eq!(table.len(), 3);
+        // "a" was the oldest: evicted to make room for "d".
+        assert_eq!(table.register_at("a", start + Duration::from_secs(62), |_| true).number, 1);
     }
 }

@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 use chrono::{DateTime, Local, SecondsFormat, Utc};
 use serde::Serialize;
 
-use crate::output::{Format, Palette, indent, render_body};
-use crate::webhook::journal::record::JournalBody;
+use crate::output::{Format, Palette, indent, render_body, terminal_safe};
+use crate::webhook::journal::record::{HeaderText, JournalBody};
 use crate::webhook::scheme::SchemeKind;
 
 /// Lines waiting for the printer; beyond this they are counted, not queued.
@@ -41,6 +41,8 @@ pub struct DeliveryLine {
     pub scheme: Option<SchemeKind>,
     pub reason_code: Option<&'static str>,
     pub reason: Option<String>,
+    /// A common mistake that explains a mismatch, when one fits (as `webhook verify` reports it).
+    pub hint: Option<String>,
     pub duplicate: bool,
     pub attempt: u32,
     pub status: u16,
@@ -51,7 +53,7 @@ pub struct DeliveryLine {
     pub latency_ms: f64,
     /// With `-v` only.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub headers: Option<Vec<(String, String)>>,
+    pub headers: Option<Vec<(String, HeaderText)>>,
     /// With `-v` only: `body`, or `body_base64` when it is not UTF-8.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub body: Option<JournalBody>,
@@ -248,6 +250,10 @@ fn clock(time: DateTime<Utc>) -> String {
 }
 
 /// `13:17:00.123 ✓ valid        payment.succeeded evt_1 → 200  forward 201 in 3.2ms`
+///
+/// Everything that came off the network (event type and id, reasons quoting header values, the
+/// path, headers, body, a forward error) goes through `terminal_safe`, so a forged delivery cannot
+/// erase its own `✗ invalid` line and print a fake one.
 fn render_delivery(line: &DeliveryLine, style: Style) -> String {
     if style.format == Format::Json {
         return serde_json::to_string(line).unwrap_or_default();
@@ -266,8 +272,8 @@ fn render_delivery(line: &DeliveryLine, style: Style) -> String {
         "{} {} {} {} → {}",
         palette.dim(&clock(line.received)),
         paint(palette, &format!("{mark:<16}")),
-        line.event_type.as_deref().unwrap_or("-"),
-        line.event_id,
+        terminal_safe(line.event_type.as_deref().unwrap_or("-")),
+        terminal_safe(&line.event_id),
         palette.status(line.status),
     );
     if line.failed_on_purpose {
@@ -285,20 +291,23 @@ fn render_delivery(line: &DeliveryLine, style: Style) -> String {
             (None, error) => text.push_str(&format!(
                 "  {} {}",
                 palette.red("forward failed:"),
-                error.as_deref().unwrap_or("no answer")
+                terminal_safe(error.as_deref().unwrap_or("no answer"))
             )),
         }
     }
     if let Some(reason) = &line.reason {
-        text.push_str(&format!("  {reason}"));
+        text.push_str(&format!("  {}", terminal_safe(reason)));
+    }
+    if let Some(hint) = &line.hint {
+        text.push_str(&format!("  {} {}", palette.yellow("hint:"), terminal_safe(hint)));
     }
     if let Some(error) = &line.journal_error {
-        text.push_str(&format!("  {} {error}", palette.red("journal FAILED:")));
+        text.push_str(&format!("  {} {}", palette.red("journal FAILED:"), terminal_safe(error)));
     }
     if let Some(headers) = &line.headers {
-        text.push_str(&format!("\n    {} {} from {}", line.method, line.path, line.remote));
+        text.push_str(&format!("\n    {} {} from {}", line.method, terminal_safe(&line.path), line.remote));
         for (name, value) in headers {
-            text.push_str(&format!("\n    {}: {value}", palette.dim(name)));
+            text.push_str(&format!("\n    {}: {}", palette.dim(&terminal_safe(name)), terminal_safe(&value.lossy())));
         }
     }
     if let Some(body) = &line.body {
@@ -322,10 +331,10 @@ fn render_rejected(line: &RejectedLine, style: Style) -> String {
         "{} {} {} {} → {}  {}",
         palette.dim(&clock(line.received)),
         palette.yellow(&format!("{:<16}", "✗ rejected")),
-        line.method,
-        line.path,
+        terminal_safe(&line.method),
+        terminal_safe(&line.path),
         palette.status(line.status),
-        line.reason
+        terminal_safe(&line.reason)
     )
 }
 
@@ -346,6 +355,7 @@ mod tests {
             scheme: Some(SchemeKind::Stripe),
             reason_code: None,
             reason: None,
+            hint: None,
             duplicate: false,
             attempt: 1,
             status: 200,
@@ -381,7 +391,7 @@ mod tests {
         assert_eq!(plain["event"], "delivery");
         assert!(plain.get("headers").is_none() && plain.get("body").is_none());
         let verbose = DeliveryLine {
-            headers: Some(vec![("a".into(), "b".into())]),
+            headers: Some(vec![("a".into(), HeaderText::Text("b".into()))]),
             body: Some(JournalBody::from_bytes(b"{}")),
             ..line()
         };
@@ -389,6 +399,32 @@ mod tests {
             serde_json::from_str(&render_delivery(&verbose, Style { format: Format::Json, ..human() })).unwrap();
         assert_eq!(value["body"], "{}");
         assert_eq!(value["headers"][0][1], "b");
+    }
+
+    #[test]
+    fn text_off_the_network_cannot_forge_a_line() {
+        let forged = DeliveryLine {
+            valid: false,
+            status: 401,
+            event_type: Some("\x1b[2K\r13:17:00.000 ✓ valid".into()),
+            event_id: "evt\u{202e}1".into(),
+            reason: Some("the X header is malformed: `\x1b[1A`".into()),
+            headers: Some(vec![("x-a".into(), HeaderText::Text("\x1b]0;title\x07".into()))]),
+            ..line()
+        };
+        let text = render_delivery(&forged, Style { verbose: true, ..human() });
+        assert!(!text.chars().any(|c| c == '\x1b' || c == '\r' || c == '\u{202e}' || c == '\x07'), "{text:?}");
+        assert!(text.contains("\\u{1b}[2K\\u{d}13:17:00.000 ✓ valid"), "{text}");
+        let rejected = RejectedLine {
+            event: "rejected",
+            received: Utc::now(),
+            remote: SocketAddr::from(([127, 0, 0, 1], 1)),
+            method: "POST".into(),
+            path: "/\x1b[2K".into(),
+            status: 404,
+            reason: "x".into(),
+        };
+        assert!(!render_rejected(&rejected, human()).contains('\x1b'));
     }
 
     #[test]

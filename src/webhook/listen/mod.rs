@@ -9,7 +9,7 @@
 //! use idem::webhook::listen::{self, ListenConfig};
 //! use idem::webhook::scheme::SchemeKind;
 //! use idem::webhook::secret::Secret;
-//! let mut config = ListenConfig::local(Some(SchemeKind::Stripe), Secret::new(b"whsec_test".to_vec())?);
+//! let mut config = ListenConfig::local(SchemeKind::Stripe, Secret::new(b"whsec_test".to_vec())?);
 //! config.fail_first = 1;
 //! let listener = listen::start(&config).await?;
 //! println!("send webhooks to {}", listener.url("/webhooks"));
@@ -21,7 +21,6 @@ mod dedupe;
 mod display;
 mod forward;
 mod receive;
-mod signature;
 mod summary;
 
 pub use display::{DeliveryLine, ForwardLine, RejectedLine};
@@ -38,11 +37,12 @@ use hyper::service::service_fn;
 use tokio::net::TcpListener;
 
 use crate::exit::Outcome;
-use crate::http::server::{ServerTask, StopSignal};
+use crate::http::server::{ServerTask, StopSignal, Timeouts};
 use crate::output::{Format, Palette, print_best_effort};
 use crate::webhook::journal::writer::JournalWriter;
-use crate::webhook::scheme::{SchemeKind, SchemeOptions};
+use crate::webhook::scheme::SchemeOptions;
 use crate::webhook::secret::Secret;
+use crate::webhook::verify::verifier::{SchemeSelection, Verifier};
 use display::{Display, Style};
 use receive::Receiver;
 
@@ -52,8 +52,8 @@ pub struct ListenConfig {
     pub addr: SocketAddr,
     /// Accept deliveries on this path only (others get 404); any path when `None`.
     pub path: Option<String>,
-    /// The signing scheme; `None` detects it per request from the signature header.
-    pub scheme: Option<SchemeKind>,
+    /// The signing scheme, or auto among named ones (locked onto by the first valid delivery).
+    pub scheme: SchemeSelection,
     pub scheme_options: SchemeOptions,
     pub secret: Secret,
     pub tolerance: Duration,
@@ -68,12 +68,18 @@ pub struct ListenConfig {
     pub forward_timeout: Duration,
     /// Do not forward an event that was already acknowledged; acknowledge the repeat directly.
     pub dedupe: bool,
+    /// How long an event id is remembered after its first authentic delivery.
+    pub dedupe_window: Duration,
+    /// How many event ids are remembered at most; the oldest is forgotten first.
+    pub dedupe_max: usize,
     /// Answer accepted deliveries with this status.
     pub status: Option<StatusCode>,
     /// Answer the first N attempts of each event id with 500.
     pub fail_first: u32,
     /// Wait this long before answering.
     pub delay: Duration,
+    /// How long a connection may stay silent, a TLS handshake or a request body stall.
+    pub timeouts: Timeouts,
     pub output: Output,
 }
 
@@ -88,11 +94,11 @@ pub enum Output {
 
 impl ListenConfig {
     /// The defaults of `webhook listen` on a free loopback port, quiet: for the demo and tests.
-    pub fn local(scheme: Option<SchemeKind>, secret: Secret) -> ListenConfig {
+    pub fn local(scheme: impl Into<SchemeSelection>, secret: Secret) -> ListenConfig {
         ListenConfig {
             addr: SocketAddr::from(([127, 0, 0, 1], 0)),
             path: None,
-            scheme,
+            scheme: scheme.into(),
             scheme_options: SchemeOptions::default(),
             secret,
             tolerance: Duration::from_secs(300),
@@ -103,9 +109,12 @@ impl ListenConfig {
             forward_to: None,
             forward_timeout: Duration::from_secs(30),
             dedupe: false,
+            dedupe_window: dedupe::DEFAULT_WINDOW,
+            dedupe_max: dedupe::DEFAULT_MAX_ENTRIES,
             status: None,
             fail_first: 0,
             delay: Duration::ZERO,
+            timeouts: Timeouts::default(),
             output: Output::Quiet,
         }
     }
@@ -131,6 +140,11 @@ impl RunningListener {
     /// Counts so far.
     pub fn summary(&self) -> Summary {
         summary_of(&self.receiver)
+    }
+
+    /// How many event ids the de-duplication table holds (only authentic deliveries add one).
+    pub fn remembered_events(&self) -> usize {
+        self.receiver.events.len()
     }
 
     /// Stops accepting, lets deliveries in flight finish (up to a few seconds), flushes the
@@ -159,9 +173,16 @@ fn summary_of(receiver: &Receiver) -> Summary {
 
 /// Binds and starts receiving; the first line shown is the banner with the URL.
 pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
-    let verifier = signature::Verifier::new(config.scheme, config.scheme_options.clone(), config.secret.clone())?;
+    let verifier =
+        Verifier::new(&config.scheme, config.scheme_options.clone(), config.secret.clone())?.locking_on_first_valid();
     let journal = match &config.record {
-        Some(path) => Some(Arc::new(JournalWriter::open(path, config.fsync)?)),
+        Some(path) => {
+            let (writer, repair) = JournalWriter::open(path, config.fsync)?;
+            if let (Some(repair), Output::Print { .. }) = (repair, config.output) {
+                eprintln!("warning: {repair}");
+            }
+            Some(Arc::new(writer))
+        }
         None => None,
     };
     let forwarder = match &config.forward_to {
@@ -172,6 +193,9 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
     })?;
     let addr = listener.local_addr().context("cannot read the bound address")?;
+    if let Some(target) = &config.forward_to {
+        forward::refuse_self(target, addr).await?;
+    }
     let display = match config.output {
         Output::Quiet => Display::quiet(),
         Output::Print { format, palette, verbose } => {
@@ -189,20 +213,26 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         status: config.status,
         fail_first: config.fail_first,
         delay: config.delay,
+        body_progress: config.timeouts.body_progress,
         dedupe: config.dedupe,
-        events: dedupe::EventTable::default(),
+        events: dedupe::EventTable::new(config.dedupe_window, config.dedupe_max),
+        hints: Arc::new(tokio::sync::Semaphore::new(HINT_WORKERS)),
+        via: forward::via_name(),
         journal,
         forwarder,
         display,
         counter: summary::Counter::default(),
     });
     let shared = Arc::clone(&receiver);
-    let task = ServerTask::spawn(listener, None, move |remote| {
+    let task = ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
         let receiver = Arc::clone(&shared);
         service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
     });
     Ok(RunningListener { addr, receiver, task })
 }
+
+/// Hints worked out at once for invalid deliveries; the rest of a forged flood gets none.
+const HINT_WORKERS: usize = 1;
 
 /// `webhook listen`: receives until Ctrl-C, then prints the summary. Exits 1 when any delivery
 /// had an invalid signature (even if `--accept-invalid` answered it 2xx), 0 otherwise.

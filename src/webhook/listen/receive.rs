@@ -10,17 +10,19 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
 use http::request::Parts;
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 
-use super::dedupe::{Attempt, Claim, Envelope, EventTable, event_id};
+use super::dedupe::{Attempt, Claim, Envelope, EventTable, event_id, table_key};
 use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
-use super::signature::{Checked, Verifier};
 use super::summary::{Counted, Counter};
 use crate::http::problem::{json_response, problem};
-use crate::webhook::journal::record::{JournalBody, JournalRecord, JournalVerdict};
+use crate::http::server::read_body_within;
+use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
 use crate::webhook::journal::writer::JournalWriter;
+use crate::webhook::scheme::TimeWindow;
+use crate::webhook::verify::verifier::{Verdict, Verifier};
 
 /// Headers that name the event type, for schemes that carry it outside the body.
 const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];
@@ -35,8 +37,15 @@ pub struct Receiver {
     pub status: Option<StatusCode>,
     pub fail_first: u32,
     pub delay: Duration,
+    /// How long the body may go without a byte before the request fails.
+    pub body_progress: Duration,
     pub dedupe: bool,
     pub events: EventTable,
+    /// Hints cost several more verifications per forged request: at most this many are worked out
+    /// at once, off the async workers, and a forged request that finds none free gets none.
+    pub hints: Arc<tokio::sync::Semaphore>,
+    /// This listener's name in `Via`: a delivery that already passed through it is a loop.
+    pub via: String,
     pub journal: Option<Arc<JournalWriter>>,
     pub forwarder: Option<Forwarder>,
     pub display: Display,
@@ -93,9 +102,16 @@ pub async fn handle(
         let (response, reason) = too_large();
         return Ok(reject(&receiver, &arrival, response, reason));
     }
+    if super::forward::passed_through(&parts.headers, &receiver.via) {
+        let reason = "this delivery already passed through this listener (its Via header says so): --forward-to \
+                      leads back here, a loop"
+            .to_string();
+        let response = problem(StatusCode::LOOP_DETECTED, "forwarding-loop", "Forwarding loop", &reason);
+        return Ok(reject(&receiver, &arrival, response, reason));
+    }
     let limit = usize::try_from(receiver.max_body).unwrap_or(usize::MAX);
-    let body = match Limited::new(body, limit).collect().await {
-        Ok(collected) => collected.to_bytes(),
+    let body = match read_body_within(Limited::new(body, limit), receiver.body_progress).await {
+        Ok(collected) => collected,
         Err(err) if err.is::<http_body_util::LengthLimitError>() => {
             let (response, reason) = too_large();
             return Ok(reject(&receiver, &arrival, response, reason));
@@ -110,6 +126,29 @@ pub async fn handle(
     Ok(deliver(&receiver, arrival, parts, body).await)
 }
 
+/// Judges the delivery, with a hint for a mismatch when a hint worker is free.
+async fn judge(receiver: &Arc<Receiver>, parts: &Parts, body: &Bytes) -> Verdict {
+    let window = TimeWindow::around_now(receiver.tolerance);
+    let mut verdict = receiver.verifier.check(&parts.headers, body, window);
+    if !verdict.failure.as_ref().is_some_and(|failure| failure.hintable) {
+        return verdict;
+    }
+    let Ok(permit) = Arc::clone(&receiver.hints).try_acquire_owned() else {
+        return verdict;
+    };
+    let (shared, headers, bytes, judged) = (Arc::clone(receiver), parts.headers.clone(), body.clone(), verdict.clone());
+    let hint = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        shared.verifier.hint(&judged, &headers, &bytes, window)
+    })
+    .await
+    .unwrap_or_default();
+    if let Some(failure) = verdict.failure.as_mut() {
+        failure.hint = hint;
+    }
+    verdict
+}
+
 /// What was decided for a delivery before it is journaled.
 struct Decision {
     response: Response<Full<Bytes>>,
@@ -117,17 +156,29 @@ struct Decision {
     failed_on_purpose: bool,
 }
 
-async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
-    let checked = receiver.verifier.check(&parts.headers, &body, receiver.tolerance);
+async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
+    let verdict = judge(receiver, &parts, &body).await;
     let envelope = Envelope::read(&body);
-    let event_id = event_id(checked.delivery_id.clone(), &envelope, &body);
+    let (event_id, id_source) = event_id(verdict.delivery_id.clone(), &envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
-    let valid = checked.failure.is_none() || receiver.accept_invalid;
+    let authentic = verdict.failure.is_none();
+    let accepted = authentic || receiver.accept_invalid;
     let status_accepts = receiver.status.is_none_or(|status| status.is_success());
-    let attempt = receiver.events.register(&event_id, |number| valid && number > receiver.fail_first && status_accepts);
-    let claim = Claim::new(&receiver.events, &event_id, attempt);
-    let decision = decide(receiver, &parts, &body, &checked, &event_id, attempt).await;
+    // Only deliveries accepted as authentic claim, repeat or count against an event: a forgery that
+    // reuses a real event's id is no duplicate of it, and forged ids take no memory.
+    let key = table_key(verdict.scheme, id_source, &event_id);
+    let attempt = if accepted {
+        receiver.events.register(&key, |number| number > receiver.fail_first && status_accepts)
+    } else {
+        Attempt::UNCOUNTED
+    };
+    let claim = Claim::new(&receiver.events, &key, attempt);
+    let decision = decide(receiver, &parts, &body, &verdict, &event_id, attempt).await;
     let mut response = decision.response;
+    let forward_error = match &decision.forwarded {
+        Some(Forwarded::Failed { error, .. }) => Some(error.clone()),
+        _ => None,
+    };
 
     // Journal before answering: whatever the sender sees acknowledged is on file.
     let details = receiver.journal.is_some() || receiver.display.verbose();
@@ -143,15 +194,17 @@ async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Byte
             headers: headers.clone(),
             body: journal_body.clone().unwrap_or_else(|| JournalBody::from_bytes(&body)),
             verdict: JournalVerdict {
-                valid: checked.failure.is_none(),
-                scheme: checked.scheme.map(|kind| kind.to_string()),
-                reason: checked.failure.as_ref().map(|failure| failure.reason.clone()),
+                valid: authentic,
+                scheme: verdict.scheme.map(|kind| kind.to_string()),
+                reason: verdict.failure.as_ref().map(|failure| failure.with_hint()),
+                code: verdict.failure.as_ref().map(|failure| failure.code.to_string()),
             },
             event_id: event_id.clone(),
             event_type: event_type.clone(),
             duplicate: attempt.duplicate,
             attempt: attempt.number,
             status: response.status().as_u16(),
+            forward_error,
         };
         if let Err(err) = append(journal, record).await {
             let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
@@ -166,7 +219,7 @@ async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Byte
     }
 
     receiver.counter.delivery(Counted {
-        valid: checked.failure.is_none(),
+        valid: authentic,
         duplicate: attempt.duplicate,
         forwarded: decision.forwarded.as_ref().map(|forwarded| matches!(forwarded, Forwarded::Answered { .. })),
         failed_on_purpose: decision.failed_on_purpose,
@@ -175,6 +228,7 @@ async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Byte
     });
     if !receiver.display.is_quiet() {
         let verbose = receiver.display.verbose();
+        let failure = verdict.failure;
         receiver.display.delivery(DeliveryLine {
             event: "delivery",
             received: arrival.received,
@@ -183,10 +237,11 @@ async fn deliver(receiver: &Receiver, arrival: Arrival, parts: Parts, body: Byte
             path: arrival.path,
             event_id,
             event_type,
-            valid: checked.failure.is_none(),
-            scheme: checked.scheme,
-            reason_code: checked.failure.as_ref().map(|failure| failure.code),
-            reason: checked.failure.map(|failure| failure.reason),
+            valid: authentic,
+            scheme: verdict.scheme,
+            reason_code: failure.as_ref().map(|failure| failure.code),
+            hint: failure.as_ref().and_then(|failure| failure.hint.clone()),
+            reason: failure.map(|failure| failure.message),
             duplicate: attempt.duplicate,
             attempt: attempt.number,
             status: status.as_u16(),
@@ -210,16 +265,16 @@ async fn decide(
     receiver: &Receiver,
     parts: &Parts,
     body: &Bytes,
-    checked: &Checked,
+    verdict: &Verdict,
     event_id: &str,
     attempt: Attempt,
 ) -> Decision {
     let answer = |response| Decision { response, forwarded: None, failed_on_purpose: false };
-    if let Some(failure) = checked.failure.as_ref().filter(|_| !receiver.accept_invalid) {
-        let detail = format!("{}; the delivery was recorded but not accepted", failure.reason);
+    if let Some(failure) = verdict.failure.as_ref().filter(|_| !receiver.accept_invalid) {
+        let detail = format!("{}; the delivery was recorded but not accepted", failure.with_hint());
         return answer(problem(StatusCode::UNAUTHORIZED, "invalid-signature", "Invalid signature", &detail));
     }
-    if attempt.number <= receiver.fail_first {
+    if attempt.number <= receiver.fail_first && attempt.number > 0 {
         let detail = format!(
             "failing on purpose: attempt {} of event {event_id}, and --fail-first {} fails the first {} of each event",
             attempt.number, receiver.fail_first, receiver.fail_first
@@ -240,7 +295,7 @@ async fn decide(
     let Some(forwarder) = forwarder else {
         return answer(acknowledgement(receiver.status.unwrap_or(StatusCode::OK), event_id, attempt));
     };
-    let forwarded = forwarder.forward(&parts.method, &parts.headers, body.clone()).await;
+    let forwarded = forwarder.forward(&parts.method, &parts.headers, body.clone(), &receiver.via).await;
     let mut response = match &forwarded {
         Forwarded::Answered { status, content_type, body, .. } => {
             let mut response = Response::new(Full::new(body.clone()));
@@ -338,10 +393,7 @@ fn header_event_type(headers: &HeaderMap) -> Option<String> {
         .map(str::to_string)
 }
 
-/// Every header in order, names lower-case; a value that is not UTF-8 is kept lossily.
-fn header_pairs(headers: &HeaderMap) -> Vec<(String, String)> {
-    headers
-        .iter()
-        .map(|(name, value)| (name.as_str().to_string(), String::from_utf8_lossy(value.as_bytes()).into_owned()))
-        .collect()
+/// Every header in order, names lower-case; a value that is not UTF-8 is kept in base64.
+fn header_pairs(headers: &HeaderMap) -> Vec<(String, HeaderText)> {
+    headers.iter().map(|(name, value)| (name.as_str().to_string(), HeaderText::from_bytes(value.as_bytes()))).collect()
 }

@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 
-use crate::output::Palette;
+use crate::output::{Palette, terminal_safe};
 
 /// The key for deliveries whose event type is unknown.
 pub const UNTYPED: &str = "(none)";
@@ -116,7 +116,9 @@ impl Summary {
             let mut types: Vec<(&String, &u64)> = self.by_event_type.iter().collect();
             // Most frequent first; the untyped ones last.
             types.sort_by_key(|(name, count)| (name.as_str() == UNTYPED, std::cmp::Reverse(**count)));
-            let listed: Vec<String> = types.iter().map(|(name, count)| format!("{name} {count}")).collect();
+            // Event types come off the network, unverified.
+            let listed: Vec<String> =
+                types.iter().map(|(name, count)| format!("{} {count}", terminal_safe(name))).collect();
             text.push_str(&format!("\n  by event type: {}", listed.join(", ")));
         }
         if self.journaled + self.journal_errors > 0 {
@@ -158,14 +160,16 @@ mod tests {
         counter.delivery(delivery(true, true, Some("invoice.paid")));
         counter.delivery(delivery(false, false, None));
         counter.rejected();
+        counter.delivery(delivery(false, false, Some("\x1b[2Kfake")));
         let summary = counter.snapshot();
-        assert_eq!((summary.received, summary.valid, summary.invalid, summary.duplicates), (3, 2, 1, 1));
+        assert_eq!((summary.received, summary.valid, summary.invalid, summary.duplicates), (4, 2, 2, 1));
         let text = summary.render_human(Palette::plain());
         assert!(
-            text.starts_with("summary: 3 deliveries: 2 valid, 1 invalid, 1 duplicate, 3 forwarded; 1 rejected request"),
+            text.starts_with("summary: 4 deliveries: 2 valid, 2 invalid, 1 duplicate, 4 forwarded; 1 rejected request"),
             "{text}"
         );
-        assert!(text.contains("by event type: invoice.paid 2, (none) 1"), "{text}");
-        assert!(text.contains("journal: 3 lines"), "{text}");
+        assert!(text.contains("by event type: invoice.paid 2, \\u{1b}[2Kfake 1, (none) 1"), "{text}");
+        assert!(!text.contains('\x1b'), "{text}");
+        assert!(text.contains("journal: 4 lines"), "{text}");
     }
 }

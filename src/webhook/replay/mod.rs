@@ -20,7 +20,7 @@ pub use rate::{Rate, parse_rate};
 pub use source::{Entry, Filter, ReplayMode};
 
 use crate::exit::Outcome;
-use crate::output::{Format, Palette};
+use crate::output::{Format, Palette, terminal_safe};
 use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
@@ -65,10 +65,13 @@ pub struct ReplayReport {
     pub delivered: usize,
     /// Entries not attempted because an earlier one was answered 410 Gone.
     pub not_attempted: usize,
-    /// `delivered` when every selected entry got a 2xx, else `not-delivered`.
+    /// `delivered` when every selected entry got a 2xx and no line was skipped, else `not-delivered`.
     pub outcome: &'static str,
-    /// The torn last line that was skipped, if any.
-    pub warning: Option<String>,
+    /// Lines of the file that could not be read and were skipped (torn, binary, not JSON), each
+    /// named and described; any makes the replay exit 1.
+    pub skipped_lines: Vec<String>,
+    /// What was read but noted (a byte-order mark ignored).
+    pub notes: Vec<String>,
     pub deliveries: Vec<ReplayedEntry>,
 }
 
@@ -81,9 +84,12 @@ pub struct ReplayedEntry {
 }
 
 pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
-    let (entries, warning) = source::read_entries(&config.file)?;
-    if let Some(warning) = &warning {
-        eprintln!("warning: {warning}");
+    let (entries, issues) = source::read_entries(&config.file)?;
+    for skipped in &issues.skipped {
+        eprintln!("warning: {}", terminal_safe(skipped));
+    }
+    for note in &issues.notes {
+        eprintln!("note: {}", terminal_safe(note));
     }
     let total = entries.len();
     let mut selected: Vec<Entry> = entries.into_iter().filter(|entry| config.filter.keeps(entry)).collect();
@@ -101,6 +107,7 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
     }
     if selected.is_empty() {
         let why = match (total, matched) {
+            (0, _) if !issues.skipped.is_empty() => " it could read (every line was skipped, see above)",
             (0, _) => "",
             (_, 0) => " and the filters (--event-type, --id) matched none",
             _ => " and every one the filters kept was recorded as invalid",
@@ -138,7 +145,8 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             let event = [message.event_type.as_deref(), Some(message.event_id.as_str())];
             let event: Vec<&str> = event.into_iter().flatten().collect();
             let heading = config.palette.bold(&format!("line {}", entry.line));
-            writeln!(std::io::stdout().lock(), "{heading} {}", event.join(" "))?;
+            // The event's type and id were recorded off the network.
+            writeln!(std::io::stdout().lock(), "{heading} {}", terminal_safe(&event.join(" ")))?;
         }
         let observer = |_: &_, attempt: &_, next: Option<&_>| {
             if human {
@@ -159,7 +167,9 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
 
     let delivered = deliveries.iter().filter(|entry| entry.report.delivered).count();
     let not_attempted = selected.len() - deliveries.len();
-    let outcome = if delivered == selected.len() { Outcome::Holds } else { Outcome::ProblemFound };
+    // A skipped line is data that was not replayed: never "everything delivered".
+    let outcome =
+        if delivered == selected.len() && issues.skipped.is_empty() { Outcome::Holds } else { Outcome::ProblemFound };
     let mut stdout = std::io::stdout().lock();
     match config.format {
         Format::Json => {
@@ -174,7 +184,8 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
                 delivered,
                 not_attempted,
                 outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
-                warning,
+                skipped_lines: issues.skipped.clone(),
+                notes: issues.notes.clone(),
                 deliveries,
             };
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
@@ -185,6 +196,10 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             let mut summary = format!("replayed {} of {total} entries: {delivered} delivered", selected.len());
             if not_attempted > 0 {
                 summary.push_str(&format!(", {not_attempted} not attempted after 410 Gone"));
+            }
+            if !issues.skipped.is_empty() {
+                let count = issues.skipped.len();
+                summary.push_str(&format!(", {count} unreadable line{} skipped", if count == 1 { "" } else { "s" }));
             }
             let summary =
                 if outcome == Outcome::Holds { config.palette.green(&summary) } else { config.palette.red(&summary) };

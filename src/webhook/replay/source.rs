@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::http::hop_by_hop::message_headers;
 use crate::webhook::deliver::engine::{Message, Signing, default_headers};
 use crate::webhook::delivery::fresh_id;
-use crate::webhook::journal::reader::read_json_lines;
+use crate::webhook::journal::reader::{ReadIssues, read_json_lines};
 use crate::webhook::journal::record::JournalRecord;
 use crate::webhook::scheme::{self, Scheme, SchemeOptions, SigningKey};
 
@@ -58,9 +58,9 @@ impl Filter {
     }
 }
 
-/// Reads every entry of `path`, with the warning about a torn last line if there was one.
-pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, Option<String>)> {
-    let (lines, warning) = read_json_lines(path)?;
+/// Reads every entry of `path`, with what was skipped (damaged lines) or noted.
+pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssues)> {
+    let (lines, issues) = read_json_lines(path)?;
     let mut entries = Vec::with_capacity(lines.len());
     for line in lines {
         let where_ = || format!("`{}` line {}", path.display(), line.number);
@@ -86,7 +86,7 @@ pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, Option<String>)>
         };
         entries.push(entry);
     }
-    Ok((entries, warning))
+    Ok((entries, issues))
 }
 
 fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
@@ -96,7 +96,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
     for (name, value) in &record.headers {
         let name = HeaderName::from_bytes(name.as_bytes())
             .with_context(|| format!("the recorded header name `{name}` is not valid"))?;
-        let value = HeaderValue::from_bytes(value.as_bytes())
+        let value = HeaderValue::from_bytes(&value.to_bytes()?)
             .with_context(|| format!("the recorded value of `{name}` cannot be sent in a header"))?;
         headers.append(name, value);
     }

@@ -3,6 +3,7 @@
 //! or a mismatch, with a hint when a common mistake explains it.
 pub mod hint;
 pub mod raw_request;
+pub mod verifier;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -13,21 +14,18 @@ use serde::Serialize;
 
 use crate::exit::Outcome;
 use crate::http::body::BodySource;
+use crate::output::terminal_safe;
 use crate::output::{Format, Palette};
-use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions, TimeWindow, VerifyError};
+use crate::webhook::scheme::{SchemeKind, SchemeOptions, TimeWindow};
 use crate::webhook::secret::SecretSource;
-
-/// Which scheme to check against.
-#[derive(Debug)]
-pub enum SchemeChoice {
-    /// The one whose signature header the request carries; the options shape the generic `hmac`.
-    Auto(SchemeOptions),
-    Fixed(Box<dyn Scheme>),
-}
+use verifier::{SchemeSelection, Verifier};
 
 #[derive(Debug)]
 pub struct VerifyConfig {
-    pub scheme: SchemeChoice,
+    /// One scheme, or auto among the allowed ones (see [`verifier`]).
+    pub scheme: SchemeSelection,
+    /// Shape the generic `hmac` scheme and Standard Webhooks' header names.
+    pub options: SchemeOptions,
     pub secret: SecretSource,
     /// `-d`; without it the body of `--request`, else stdin.
     pub body: Option<BodySource>,
@@ -63,50 +61,24 @@ pub struct FailureReport {
 
 pub fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let (headers, body) = read_request(&config)?;
-    let scheme = match config.scheme {
-        SchemeChoice::Fixed(scheme) => scheme,
-        SchemeChoice::Auto(options) => scheme::detect(&headers, &options).with_context(|| {
-            format!(
-                "no signature header found to pick the scheme from (looked for {}); pass --scheme, or add the \
-                 headers with -H 'Name: value'",
-                scheme::detectable_headers(&options).join(", ")
-            )
-        })?,
+    let verifier = Verifier::new(&config.scheme, config.options, config.secret.load()?)?;
+    let verdict = verifier.verify(&headers, &body, config.window);
+    let Some(scheme) = verdict.scheme else {
+        // Nothing to judge by: the request lacks what would say which scheme signed it.
+        let message = verdict.failure.map(|failure| failure.message).unwrap_or_default();
+        bail!("{message} (add received headers with -H 'Name: value' or --request FILE)");
     };
-    let secret = config.secret.load()?;
-    let key = scheme.key(&secret).with_context(|| format!("cannot verify with --scheme {}", scheme.kind()))?;
-    let report = match scheme.verify(&headers, &body, &key, config.window) {
-        Ok(verified) => VerifyReport {
-            valid: true,
-            scheme: verified.scheme,
-            timestamp: verified.timestamp,
-            id: verified.id,
-            error: None,
-        },
-        Err(err) => {
-            let (err, hint) = hint::explain(err, scheme.as_ref(), &headers, &body, &secret, config.window);
-            let timestamp = match err {
-                VerifyError::TimestampOutsideTolerance { timestamp, .. } => Some(timestamp),
-                _ => None,
-            };
-            let message = match err {
-                // The hint gets a line of its own in human output and a field of its own in JSON.
-                VerifyError::SignatureMismatch { .. } => VerifyError::SignatureMismatch { hint: None }.to_string(),
-                ref other => other.to_string(),
-            };
-            VerifyReport {
-                valid: false,
-                scheme: scheme.kind(),
-                timestamp,
-                id: scheme.delivery_id(&headers),
-                error: Some(FailureReport {
-                    code: err.code(),
-                    message,
-                    signature_matched: err.signature_matched(),
-                    hint,
-                }),
-            }
-        }
+    let report = VerifyReport {
+        valid: verdict.failure.is_none(),
+        scheme,
+        timestamp: verdict.timestamp,
+        id: verdict.delivery_id,
+        error: verdict.failure.map(|failure| FailureReport {
+            code: failure.code,
+            message: failure.message,
+            signature_matched: failure.signature_matched,
+            hint: failure.hint,
+        }),
     };
     match config.format {
         Format::Human => write_human(&report, config.window, config.palette, out)?,
@@ -159,15 +131,15 @@ fn write_human(
                 "{} {} signature is invalid: {}",
                 palette.red("✗"),
                 palette.bold(report.scheme.name()),
-                failure.message
+                terminal_safe(&failure.message)
             )?;
             if let Some(hint) = &failure.hint {
-                writeln!(out, "  {} {hint}", palette.yellow("hint:"))?;
+                writeln!(out, "  {} {}", palette.yellow("hint:"), terminal_safe(hint))?;
             }
         }
     }
     if let Some(id) = &report.id {
-        writeln!(out, "  {} {id}", palette.dim("delivery id:"))?;
+        writeln!(out, "  {} {}", palette.dim("delivery id:"), terminal_safe(id))?;
     }
     if let (Some(timestamp), None) = (report.timestamp, &report.error) {
         let age = window.age(timestamp);

@@ -1,0 +1,115 @@
+//! `cross-scheme-replay-rejected`: Stripe and Slack key the HMAC with the secret as given, as do
+//! GitHub, Shopify and the generic `hmac` scheme, which sign the whole body and no timestamp. So a
+//! captured Stripe signature over `"<t>." + body`, of any age, is also a valid GitHub signature over
+//! the body `"<t>." + body`. A receiver that picks the scheme from whichever signature header
+//! arrives accepts it, with a fresh delivery id per copy. This check sends such copies.
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use bytes::Bytes;
+use http::{HeaderName, HeaderValue, Request};
+
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::webhook::check::probe::{Answer, Probe};
+use crate::webhook::deliver::engine::{Signing, describe_status};
+use crate::webhook::delivery::{fresh_id, unix_now};
+use crate::webhook::scheme::{BASE64, SchemeKind, SigningKey};
+
+pub const CROSS_SCHEME_REPLAY_REJECTED: CheckSpec = CheckSpec {
+    id: "cross-scheme-replay-rejected",
+    title: "a captured signature re-sent under an untimestamped scheme's header (GitHub, Shopify, hmac) gets a 4xx",
+    why: "the same secret keys both schemes, so a receiver that detects the scheme per request turns any old \
+          signature into a valid one with no timestamp to expire",
+    level: Level::Required,
+};
+
+/// The untimestamped forms the captured signature is re-sent in: signature header, how the tag is
+/// written, and the delivery-id header a fresh id goes into.
+const DISGUISES: [(&str, &str, Encoding, Option<&str>); 3] = [
+    ("github", "x-hub-signature-256", Encoding::PrefixedHex, Some("x-github-delivery")),
+    ("shopify", "x-shopify-hmac-sha256", Encoding::Base64, Some("x-shopify-webhook-id")),
+    ("hmac", "x-signature", Encoding::PrefixedHex, None),
+];
+
+#[derive(Clone, Copy)]
+enum Encoding {
+    PrefixedHex,
+    Base64,
+}
+
+/// Sends a delivery signed `skew` seconds ago with the receiver's scheme, disguised as each
+/// untimestamped scheme in turn; passes when every copy is refused with a 4xx.
+pub async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Result<CheckResult> {
+    let kind = probe.scheme.kind();
+    let prefix = |timestamp: i64| match kind {
+        SchemeKind::Stripe => Some(format!("{timestamp}.")),
+        SchemeKind::Slack => Some(format!("v0:{timestamp}:")),
+        _ => None,
+    };
+    let captured_at = unix_now() - skew;
+    let Some(signed_prefix) = prefix(captured_at) else {
+        return Ok(CROSS_SCHEME_REPLAY_REJECTED.skipped(format!(
+            "--scheme {kind} {}",
+            if probe.scheme.is_timestamped() {
+                "keys with the decoded secret, which no untimestamped scheme shares"
+            } else {
+                "signs no timestamp itself"
+            }
+        )));
+    };
+    let message = probe.event();
+    let Signing::Fresh { key, .. } = &message.signing else {
+        anyhow::bail!("the check's event is not signed afresh");
+    };
+    // The bytes the receiver's scheme signed: its prefix and the body, now the "body" of the copy.
+    let body = Bytes::from([signed_prefix.as_bytes(), &message.body].concat());
+    let tag = capture(key, &body);
+    let started = Instant::now();
+    let mut evidence = Vec::new();
+    let mut refused_all = true;
+    for (name, header, encoding, id_header) in DISGUISES {
+        let request = disguised(probe, &body, &tag, header, encoding, id_header)?;
+        let answer = probe.send(request).await;
+        let refused = matches!(&answer, Answer::Status(exchange) if exchange.status.is_client_error());
+        refused_all &= refused;
+        let said = match &answer {
+            Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
+            Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
+            Answer::Failed(err) => format!("no answer: {err}"),
+        };
+        let verdict = if refused { "" } else { " (accepted a forgery: verify with the one scheme the sender uses)" };
+        evidence.push(format!(
+            "a {kind} signature from {} ago, re-sent as a {name} one → {said}{verdict}",
+            crate::units::format_duration(Duration::from_secs(skew.unsigned_abs()))
+        ));
+    }
+    Ok(CROSS_SCHEME_REPLAY_REJECTED.judged(refused_all, evidence, started.elapsed()))
+}
+
+/// The captured tag: what the receiver's scheme put in its signature header.
+fn capture(key: &SigningKey, signed: &[u8]) -> Vec<u8> {
+    key.tag(&[signed]).as_ref().to_vec()
+}
+
+fn disguised(
+    probe: &Probe,
+    body: &Bytes,
+    tag: &[u8],
+    header: &'static str,
+    encoding: Encoding,
+    id_header: Option<&'static str>,
+) -> anyhow::Result<Request<Bytes>> {
+    let signature = match encoding {
+        Encoding::PrefixedHex => format!("sha256={}", hex::encode(tag)),
+        Encoding::Base64 => BASE64.encode(tag),
+    };
+    let mut request = Request::post(probe.url.clone()).body(body.clone())?;
+    let headers = request.headers_mut();
+    headers.insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    headers.insert(HeaderName::from_static(header), HeaderValue::from_str(&signature)?);
+    if let Some(id_header) = id_header {
+        // A fresh id per copy, so de-duplication does not catch it either.
+        headers.insert(HeaderName::from_static(id_header), HeaderValue::from_str(&fresh_id("copy_"))?);
+    }
+    Ok(request)
+}
