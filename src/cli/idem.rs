@@ -13,7 +13,7 @@ use crate::exit::Outcome;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::send::{self, SendConfig};
-use crate::idem::serve::{self, Mode, ServeConfig};
+use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::output::{ColorChoice, Format, Palette};
 use crate::units::{parse_duration, parse_size};
 
@@ -140,6 +140,21 @@ pub struct ServeArgs {
     /// Log format: a colored line per request, or JSON lines
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    #[command(flatten)]
+    pub shared: ServeStoreArgs,
+}
+
+/// Where `idem serve` keeps keys and payments; instances given the same shared store act as one API.
+#[derive(Debug, clap::Args)]
+pub struct ServeStoreArgs {
+    /// Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]
+    #[arg(long, default_value = "memory", env = "IDEM_STORE", value_name = "STORE")]
+    pub store: StoreLocation,
+
+    /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR")]
+    pub lease: Duration,
 }
 
 /// Parses the process arguments, runs the command and returns the exit status.
@@ -195,6 +210,8 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 mode: args.mode,
                 work: args.work,
                 ttl: args.ttl,
+                store: args.shared.store,
+                lease: args.shared.lease,
                 require_key: args.require_key,
                 max_body: args.max_body,
                 tls: args.tls,
