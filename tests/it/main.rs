@@ -5,6 +5,7 @@ mod demo;
 mod race;
 mod send;
 mod serve;
+mod stores;
 mod support;
 mod webhook_check;
 mod webhook_cli;
