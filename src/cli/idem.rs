@@ -2,6 +2,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use anyhow::{Context, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
@@ -10,8 +11,10 @@ use crate::cli::request_args::RequestArgs;
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
+use crate::http::url::parse_url;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
+use crate::idem::request::RequestSpec;
 use crate::idem::send::{self, SendConfig};
 use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::output::{ColorChoice, Format, Palette};
@@ -86,6 +89,9 @@ pub struct RaceArgs {
     #[arg(long, conflicts_with_all = ["key", "no_key"])]
     pub distinct_keys: bool,
 
+    #[command(flatten)]
+    pub targets: AlsoArgs,
+
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
@@ -103,8 +109,39 @@ pub struct CheckArgs {
     #[arg(long)]
     pub require_key: bool,
 
+    #[command(flatten)]
+    pub targets: AlsoArgs,
+
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
+}
+
+/// More instances of the same API, as a load balancer would spread requests over them.
+#[derive(Debug, clap::Args)]
+pub struct AlsoArgs {
+    /// Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets
+    #[arg(long = "also", value_name = "URL")]
+    pub also: Vec<String>,
+}
+
+impl AlsoArgs {
+    /// The `--also` URLs, each on the primary URL's scheme (the synchronisation is chosen once
+    /// for every target).
+    pub fn urls(&self, primary: &RequestSpec) -> anyhow::Result<Vec<http::Uri>> {
+        self.also
+            .iter()
+            .map(|text| {
+                let url = parse_url(text).with_context(|| format!("--also {text}"))?;
+                if url.scheme_str() != primary.url.scheme_str() {
+                    bail!(
+                        "--also {url} uses another scheme than {}; every target must be http:// or every one https://",
+                        primary.url
+                    );
+                }
+                Ok(url)
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -183,8 +220,11 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             } else {
                 KeyMode::Same
             };
+            let request = args.request.into_spec()?;
+            let also = args.targets.urls(&request)?;
             let config = RaceConfig {
-                request: args.request.into_spec()?,
+                request,
+                also,
                 n: args.n as usize,
                 rounds: args.rounds as usize,
                 sync: args.sync,
@@ -195,8 +235,11 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             block_on(race::run(config))
         }
         IdemCommand::Check(args) => {
+            let request = args.request.into_spec()?;
+            let also = args.targets.urls(&request)?;
             let config = CheckConfig {
-                request: args.request.into_spec()?,
+                request,
+                also,
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
                 format: args.format,

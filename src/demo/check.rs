@@ -41,6 +41,7 @@ async fn check_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<Su
         require_key: false,
         format: SuiteFormat::Human,
         palette,
+        also: Vec::new(),
     };
     let report = check::execute(&config).await.context("the demo could not check its own reference server")?;
     server.shutdown().await;

@@ -348,3 +348,89 @@ fn local_lock_is_correct_on_one_instance() {
     let (report, code) = check(&server.url("/payments"), &[]);
     assert_eq!(code, 0, "{report:#}");
 }
+
+/// `idem race` against `url` plus `--also` targets, JSON: the report and the exit code.
+fn race(url: &str, also: &[&str], extra: &[&str]) -> (Value, i32) {
+    let mut command = idem();
+    command.args(["race", url, "-d", PAYMENT, "--format", "json"]).args(extra);
+    for other in also {
+        command.args(["--also", other]);
+    }
+    let output = command.output().unwrap();
+    let report = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("a JSON report; stderr: {}", String::from_utf8_lossy(&output.stderr)));
+    (report, output.status.code().unwrap_or(-1))
+}
+
+#[test]
+fn correct_instances_on_a_shared_store_pass_the_suite_across_instances() {
+    let redis = RedisServer::start();
+    let dir = tempfile::tempdir().unwrap();
+    for store in [sqlite_in(&dir), redis.location()] {
+        let (a, b) = (server(Mode::Correct, store.clone()), server(Mode::Correct, store.clone()));
+        let (report, code) = check(&a.url("/payments"), &[&b.url("/payments")]);
+        assert_eq!(code, 0, "{store}: {report:#}");
+        let evidence = crate::support::suite_evidence(&report, "retry-replays");
+        assert!(evidence.contains(&b.url("/payments")), "the retry went to the other instance: {evidence}");
+    }
+}
+
+#[test]
+fn instances_with_their_own_memory_fail_the_suite_across_instances() {
+    let (a, b) = (server(Mode::Correct, StoreLocation::Memory), server(Mode::Correct, StoreLocation::Memory));
+    let (report, code) = check(&a.url("/payments"), &[&b.url("/payments")]);
+    assert_eq!(code, 1, "{report:#}");
+    let outcomes = crate::support::suite_outcomes(&report);
+    assert_eq!(outcomes["retry-replays"], "fail", "the other instance never saw the key");
+    assert_eq!(outcomes["concurrent-once"], "fail");
+}
+
+#[test]
+fn local_lock_on_two_instances_is_caught_by_race_also_in_every_round() {
+    let redis = RedisServer::start();
+    let (a, b) = (server(Mode::LocalLock, redis.location()), server(Mode::LocalLock, redis.location()));
+    let (url_a, url_b) = (a.url("/payments"), b.url("/payments"));
+    for sync in [["--http2"].as_slice(), ["--sync", "last-byte"].as_slice()] {
+        let extra = [sync, &["-n", "10", "--rounds", "10"]].concat();
+        let (report, code) = race(&url_a, &[&url_b], &extra);
+        assert_eq!(code, 1, "{sync:?}: {report:#}");
+        assert_eq!(report["summary"]["executed_more_than_once"], 10, "{sync:?}: caught in 10 of 10 rounds");
+        let round = &report["rounds"][0];
+        let targets: Vec<&str> = round["targets"].as_array().unwrap().iter().map(|t| t.as_str().unwrap()).collect();
+        assert_eq!(targets.len(), 2);
+        let answered_by: Vec<&str> =
+            round["answers"].as_array().unwrap().iter().map(|a| a["target"].as_str().unwrap()).collect();
+        assert_eq!(answered_by[..4], [targets[0], targets[1], targets[0], targets[1]], "round-robin");
+        assert!(round["release"]["spread_us"].as_f64().is_some());
+    }
+    // One instance alone holds its in-process lock: correct.
+    let (report, code) = race(&url_a, &[], &["--http2", "-n", "10", "--rounds", "3"]);
+    assert_eq!(code, 0, "{report:#}");
+}
+
+#[test]
+fn correct_instances_on_one_redis_are_safe_under_race_also() {
+    let redis = RedisServer::start();
+    let (a, b) = (server(Mode::Correct, redis.location()), server(Mode::Correct, redis.location()));
+    let (report, code) = race(&a.url("/payments"), &[&b.url("/payments")], &["--http2", "-n", "10", "--rounds", "5"]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["summary"]["safe"], 5);
+}
+
+#[test]
+fn race_also_says_which_target_answered() {
+    let redis = RedisServer::start();
+    let (a, b) = (server(Mode::Correct, redis.location()), server(Mode::Correct, redis.location()));
+    let output = idem()
+        .args(["race", &a.url("/payments"), "--also", &b.url("/payments"), "-d", PAYMENT, "-n", "4", "--http2"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&output.stdout);
+    let authority_b = b.url("").trim_start_matches("http://").to_string();
+    assert!(text.contains("spread round-robin over"), "{text}");
+    assert!(text.contains(&format!("← {authority_b}")), "{text}");
+    assert!(text.contains("across 2 targets"), "{text}");
+    let mixed = idem().args(["race", &a.url("/payments"), "--also", "https://127.0.0.1:1/payments"]).output().unwrap();
+    assert_eq!(mixed.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&mixed.stderr).contains("another scheme"));
+}

@@ -52,6 +52,38 @@ pub async fn race<S>(
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
+    let mut staged = stage(stream, requests, timeout).await?;
+    let written = staged.release().await?;
+    let release = Release { writes: written.writes, bytes: staged.finals.len(), spread: written.last - written.first };
+    Ok((staged.collect().await, release))
+}
+
+/// A connection with every request sent but its final frames: ready for the release. Staged
+/// separately so a race across instances can release several connections back to back.
+pub struct Staged<S> {
+    io: BufReader<S>,
+    decoder: hpack::Decoder,
+    streams: Vec<StreamState>,
+    finals: Vec<u8>,
+    deadline: tokio::time::Instant,
+    timeout: Duration,
+    released_at: Option<Instant>,
+}
+
+/// When one connection's final frames went out, and in how many write calls.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    pub first: Instant,
+    pub last: Instant,
+    pub writes: usize,
+}
+
+/// Everything up to the release on `stream`: the handshake, every request but its final frame,
+/// and a PING round trip proving the server has read them.
+pub async fn stage<S>(stream: S, requests: &[Request<Bytes>], timeout: Duration) -> anyhow::Result<Staged<S>>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let deadline = tokio::time::Instant::now() + timeout;
     // Reads are buffered (frame headers are 9 bytes); writes pass straight through, so each
     // write below is one write call on the connection.
@@ -148,48 +180,64 @@ where
     tokio::time::timeout_at(deadline, send_prefix).await.map_err(|_| {
         anyhow::anyhow!("the server did not acknowledge the requests within {}", crate::units::format_duration(timeout))
     })??;
+    Ok(Staged { io, decoder, streams, finals, deadline, timeout, released_at: None })
+}
 
-    // The release: one write call with every final frame. A partial write (a full socket
-    // buffer) is finished, and counted, so the report can say the packet was split.
-    let released_at = Instant::now();
-    let mut writes = 1;
-    let written = io.write(&finals).await.context("cannot release the final frames")?;
-    let mut last_write_at = released_at;
-    if written < finals.len() {
-        last_write_at = Instant::now();
-        writes += 1;
-        io.write_all(&finals[written..]).await.context("cannot release the final frames")?;
+impl<S: AsyncRead + AsyncWrite + Unpin> Staged<S> {
+    /// Bytes of final frames the release writes.
+    pub fn final_bytes(&self) -> usize {
+        self.finals.len()
     }
-    io.flush().await.context("cannot release the final frames")?;
-    let release = Release { writes, bytes: finals.len(), spread: last_write_at - released_at };
 
-    let collected = tokio::time::timeout_at(deadline, collect(&mut io, &mut decoder, &mut streams)).await;
-    let unfinished = match collected {
-        Ok(Ok(())) => None,
-        Ok(Err(err)) => Some(format!("{err:#}")),
-        Err(_) => Some(format!("no complete answer within {}", crate::units::format_duration(timeout))),
-    };
-    // Goodbye; the answers are in, so a failure here changes nothing.
-    let mut goodbye = Vec::new();
-    f::push_frame(&mut goodbye, f::GOAWAY, 0, 0, &[0; 8]);
-    let _ = tokio::time::timeout(Duration::from_millis(200), async {
-        let _ = io.write_all(&goodbye).await;
-        let _ = io.shutdown().await;
-    })
-    .await;
+    /// The release: one write call with every final frame. A partial write (a full socket
+    /// buffer) is finished, and counted, so the report can say the packet was split.
+    pub async fn release(&mut self) -> anyhow::Result<Written> {
+        let released_at = Instant::now();
+        self.released_at = Some(released_at);
+        let mut writes = 1;
+        let written = self.io.write(&self.finals).await.context("cannot release the final frames")?;
+        let mut last_write_at = released_at;
+        if written < self.finals.len() {
+            last_write_at = Instant::now();
+            writes += 1;
+            self.io.write_all(&self.finals[written..]).await.context("cannot release the final frames")?;
+        }
+        self.io.flush().await.context("cannot release the final frames")?;
+        Ok(Written { first: released_at, last: last_write_at, writes })
+    }
 
-    let answers = streams
-        .into_iter()
-        .map(|state| {
-            let outcome = match state.result {
-                Some(result) => result,
-                None => Err(unfinished.clone().unwrap_or_else(|| "the connection ended without an answer".into())),
-            };
-            let latency = state.finished_at.map(|at| at.saturating_duration_since(released_at));
-            Answer { outcome, latency }
+    /// Every stream's answer (or why it has none), latencies counted from this connection's release.
+    pub async fn collect(mut self) -> Vec<Answer> {
+        let released_at = self.released_at.unwrap_or_else(Instant::now);
+        let collected =
+            tokio::time::timeout_at(self.deadline, collect(&mut self.io, &mut self.decoder, &mut self.streams)).await;
+        let unfinished = match collected {
+            Ok(Ok(())) => None,
+            Ok(Err(err)) => Some(format!("{err:#}")),
+            Err(_) => Some(format!("no complete answer within {}", crate::units::format_duration(self.timeout))),
+        };
+        // Goodbye; the answers are in, so a failure here changes nothing.
+        let mut goodbye = Vec::new();
+        f::push_frame(&mut goodbye, f::GOAWAY, 0, 0, &[0; 8]);
+        let io = &mut self.io;
+        let _ = tokio::time::timeout(Duration::from_millis(200), async {
+            let _ = io.write_all(&goodbye).await;
+            let _ = io.shutdown().await;
         })
-        .collect();
-    Ok((answers, release))
+        .await;
+
+        self.streams
+            .into_iter()
+            .map(|state| {
+                let outcome = match state.result {
+                    Some(result) => result,
+                    None => Err(unfinished.clone().unwrap_or_else(|| "the connection ended without an answer".into())),
+                };
+                let latency = state.finished_at.map(|at| at.saturating_duration_since(released_at));
+                Answer { outcome, latency }
+            })
+            .collect()
+    }
 }
 
 /// The request's header block: pseudo-headers, then the user's headers, then content-length.

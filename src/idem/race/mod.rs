@@ -5,6 +5,7 @@
 //! `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet sender,
 //! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
 //! `connect` the TCP/TLS connections, `report` what is printed.
+pub mod across;
 pub mod answer;
 pub mod concurrent;
 pub mod connect;
@@ -17,7 +18,7 @@ pub mod report;
 pub mod round;
 
 pub use report::{RaceReport, RaceVerdict};
-pub use round::{KeyMode, RoundReport, SyncMode, race_round};
+pub use round::{KeyMode, RoundReport, SyncMode, race_round, race_round_across};
 
 use std::io::Write;
 
@@ -37,6 +38,8 @@ pub struct RaceConfig {
     pub key_mode: KeyMode,
     pub format: Format,
     pub palette: Palette,
+    /// `--also`: more instances of the same API; the duplicates are spread over all targets.
+    pub also: Vec<http::Uri>,
 }
 
 /// Runs every round (a fresh key each), with a progress bar on a terminal.
@@ -48,7 +51,7 @@ pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
-        let mut round = race_round(spec, config.n, config.sync, config.key_mode).await?;
+        let mut round = race_round_across(spec, &config.also, config.n, config.sync, config.key_mode).await?;
         round.round = number;
         rounds.push(round);
         if let Some(bar) = &progress {
@@ -58,14 +61,16 @@ pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    Ok(RaceReport::new(
+    let mut report = RaceReport::new(
         spec.method.to_string(),
         spec.url.to_string(),
         spec.key_header.to_string(),
         config.n,
         config.sync,
         rounds,
-    ))
+    );
+    report.also = config.also.iter().map(ToString::to_string).collect();
+    Ok(report)
 }
 
 pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {

@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use http::Uri;
 use serde::Serialize;
 
 use super::answer::{Answer, Release};
 use super::connect::Connector;
-use super::{concurrent, h1_last_byte, h2_single_packet};
+use super::{across, concurrent, h1_last_byte, h2_single_packet};
 use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
 use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
@@ -70,6 +71,9 @@ pub struct AnswerRecord {
     #[serde(flatten)]
     pub observed: Observed,
     pub latency_ms: Option<f64>,
+    /// The target (host:port) this duplicate was sent to, only with `--also`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 /// Everything one round learned.
@@ -84,6 +88,9 @@ pub struct RoundReport {
     /// The key every duplicate carried (`null` with `--distinct-keys` or `--no-key`).
     pub key: Option<String>,
     pub answers: Vec<AnswerRecord>,
+    /// The targets the duplicates were spread over (host:port), only with `--also`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
     pub judgement: Judgement,
     /// `null` with `--sync none`, which does not synchronise anything.
     pub release: Option<ReleaseRecord>,
@@ -108,9 +115,24 @@ pub async fn race_round(
     sync: SyncMode,
     key_mode: KeyMode,
 ) -> anyhow::Result<RoundReport> {
+    race_round_across(spec, &[], n, sync, key_mode).await
+}
+
+/// `race_round` with the duplicates spread round-robin over `spec.url` and the `also` URLs
+/// (instances of one API behind a load balancer), released together.
+pub async fn race_round_across(
+    spec: &RequestSpec,
+    also: &[Uri],
+    n: usize,
+    sync: SyncMode,
+    key_mode: KeyMode,
+) -> anyhow::Result<RoundReport> {
     if n == 0 {
         bail!("a race needs at least one request");
     }
+    let targets: Vec<RequestSpec> = std::iter::once(spec.clone())
+        .chain(also.iter().map(|url| RequestSpec { url: url.clone(), ..spec.clone() }))
+        .collect();
     let shared_key = match key_mode {
         KeyMode::Same => spec.key_policy.next_key(),
         KeyMode::Distinct | KeyMode::None => None,
@@ -122,7 +144,13 @@ pub async fn race_round(
             KeyMode::None => None,
         })
         .collect();
-    let requests = keys.iter().map(|key| spec.build(key.as_deref())).collect::<anyhow::Result<Vec<_>>>()?;
+    let requests = keys
+        .iter()
+        .enumerate()
+        .map(|(index, key)| targets[across::target_of(index, targets.len())].build(key.as_deref()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let connectors =
+        |alpn: &[&[u8]]| targets.iter().map(|target| Connector::new(target, alpn)).collect::<anyhow::Result<Vec<_>>>();
 
     let (used, reason, answers, release) = match sync {
         SyncMode::None => {
@@ -130,8 +158,8 @@ pub async fn race_round(
             (SyncMode::None, "asked for with --sync none".to_string(), answers, None)
         }
         SyncMode::LastByte => {
-            let connector = Connector::new(spec, &[ALPN_HTTP11])?;
-            let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout).await?;
+            let connectors = connectors(&[ALPN_HTTP11])?;
+            let (answers, release) = h1_last_byte::race(&connectors, None, &requests, spec.timeout).await?;
             (SyncMode::LastByte, "asked for with --sync last-byte".to_string(), answers, Some(release))
         }
         SyncMode::SinglePacket | SyncMode::Auto => {
@@ -142,8 +170,8 @@ pub async fn race_round(
             if !wants_h2 {
                 // Plain http:// without --http2: an h2c probe would show up as a malformed request
                 // in an HTTP/1.1-only server's logs, so auto does not guess.
-                let connector = Connector::new(spec, &[ALPN_HTTP11])?;
-                let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout).await?;
+                let connectors = connectors(&[ALPN_HTTP11])?;
+                let (answers, release) = h1_last_byte::race(&connectors, None, &requests, spec.timeout).await?;
                 let reason = "http:// without --http2, so HTTP/1.1 (add --http2 if the server speaks h2c)".to_string();
                 (SyncMode::LastByte, reason, answers, Some(release))
             } else {
@@ -155,9 +183,9 @@ pub async fn race_round(
                         bail!("the server did not agree to HTTP/2 in ALPN (it chose {chosen}); use --sync last-byte");
                     }
                     // The probe connection speaks HTTP/1.1: it becomes the first racer.
-                    let connector = Connector::new(spec, &[ALPN_HTTP11])?;
+                    let connectors = connectors(&[ALPN_HTTP11])?;
                     let (answers, release) =
-                        h1_last_byte::race(&connector, Some(connected.stream), &requests, spec.timeout).await?;
+                        h1_last_byte::race(&connectors, Some(connected.stream), &requests, spec.timeout).await?;
                     let reason = format!("the server chose {chosen} over h2 in ALPN");
                     (SyncMode::LastByte, reason, answers, Some(release))
                 } else {
@@ -171,15 +199,36 @@ pub async fn race_round(
                             "asked for with --sync single-packet: HTTP/2 with prior knowledge (h2c)".to_string()
                         }
                     };
-                    let (answers, release) = h2_single_packet::race(connected.stream, &requests, spec.timeout)
-                        .await
-                        .with_context(|| format!("single-packet race against {} failed", spec.url))?;
+                    let (answers, release) = if targets.len() == 1 {
+                        h2_single_packet::race(connected.stream, &requests, spec.timeout)
+                            .await
+                            .with_context(|| format!("single-packet race against {} failed", spec.url))?
+                    } else {
+                        let mut streams = vec![connected.stream];
+                        for target in &connectors(offered)?[1..] {
+                            let connected = target.connect().await?;
+                            if spec.is_https() && !connected.is_h2() {
+                                bail!("an --also target did not agree to HTTP/2 in ALPN; use --sync last-byte");
+                            }
+                            streams.push(connected.stream);
+                        }
+                        across::single_packet(streams, &requests, spec.timeout)
+                            .await
+                            .context("single-packet race across the targets failed")?
+                    };
                     (SyncMode::SinglePacket, reason, answers, Some(release))
                 }
             }
         }
     };
-    Ok(report(spec, key_mode, shared_key, keys, used, reason, answers, release))
+    let mut round = report(spec, key_mode, shared_key, keys, used, reason, answers, release);
+    if targets.len() > 1 {
+        round.targets = targets.iter().map(|target| super::connect::authority(target)).collect();
+        for (index, answer) in round.answers.iter_mut().enumerate() {
+            answer.target = Some(round.targets[across::target_of(index, targets.len())].clone());
+        }
+    }
+    Ok(round)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -207,6 +256,7 @@ fn report(
                 Err(err) => Observed::failed(err.clone()),
             },
             latency_ms: answer.latency.map(crate::units::millis),
+            target: None,
         })
         .collect();
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
@@ -233,6 +283,7 @@ fn report(
         key_mode,
         key: shared_key,
         answers: records,
+        targets: Vec::new(),
         judgement,
         release: release.map(|r| ReleaseRecord {
             writes: r.writes,
