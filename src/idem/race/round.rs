@@ -223,7 +223,7 @@ pub async fn race_round_across(
     };
     let mut round = report(spec, key_mode, shared_key, keys, used, reason, answers, release);
     if targets.len() > 1 {
-        round.targets = targets.iter().map(|target| super::connect::authority(target)).collect();
+        round.targets = targets.iter().map(super::connect::authority).collect();
         for (index, answer) in round.answers.iter_mut().enumerate() {
             answer.target = Some(round.targets[across::target_of(index, targets.len())].clone());
         }
