@@ -83,7 +83,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --concurrency --require-key --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --concurrency --require-key --also --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -138,6 +138,10 @@ _idem() {
                     return 0
                     ;;
                 -n)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --also)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -305,7 +309,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --also --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -369,6 +373,10 @@ _idem() {
                     ;;
                 --sync)
                     COMPREPLY=($(compgen -W "auto single-packet last-byte none" -- "${cur}"))
+                    return 0
+                    ;;
+                --also)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -461,7 +469,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__serve)
-            opts="-h -V --addr --mode --work --ttl --require-key --max-body --tls --format --color --help --version"
+            opts="-h -V --addr --mode --work --ttl --require-key --max-body --tls --format --store --lease --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -472,7 +480,7 @@ _idem() {
                     return 0
                     ;;
                 --mode)
-                    COMPREPLY=($(compgen -W "correct naive none" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "correct naive none local-lock" -- "${cur}"))
                     return 0
                     ;;
                 --work)
@@ -489,6 +497,14 @@ _idem() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lease)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -434,3 +434,16 @@ fn race_also_says_which_target_answered() {
     assert_eq!(mixed.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&mixed.stderr).contains("another scheme"));
 }
+
+#[test]
+fn the_demo_shows_two_instances_on_one_redis() {
+    idem()
+        .arg("demo")
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("Chapter 5: two instances, one store"))
+        .stdout(predicates::str::contains("A redis-server of the demo's own"))
+        .stdout(predicates::str::contains("hold 1 payment between them"))
+        .stdout(predicates::str::contains("--also"))
+        .stdout(predicates::str::contains("each one's lock let its own duplicate in"));
+}

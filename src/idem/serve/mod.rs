@@ -8,7 +8,7 @@ mod store;
 
 pub use handler::{KEY_HEADER, REPLAYED_HEADER};
 pub use log::{RequestOutcome, Summary};
-pub use store::StoreLocation;
+pub use store::{RedisAddress, StoreLocation};
 
 use std::net::SocketAddr;
 use std::sync::Arc;

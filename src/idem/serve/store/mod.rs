@@ -28,7 +28,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use serde_json::Value;
 
-pub use location::StoreLocation;
+pub use location::{RedisAddress, StoreLocation};
 pub use owner::Claim;
 
 use super::payments::Payment;
