@@ -19,7 +19,7 @@ use hyper_util::rt::TokioIo;
 
 const CONNECTIONS: usize = 32;
 const DURATION: Duration = Duration::from_secs(4);
-const ROUNDS: usize = 2;
+const ROUNDS: usize = 3;
 const TARGET_REDIS_RATIO: f64 = 0.40;
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
