@@ -27,15 +27,17 @@ impl Entry {
 /// The key table alone: also the in-process half of `--mode local-lock`.
 pub struct MemoryKeys {
     entries: Mutex<HashMap<ScopedKey, Entry>>,
+    /// The table size at which stale entries are swept next, guarded by the `entries` lock.
+    next_sweep: std::sync::atomic::AtomicUsize,
     ttl: Duration,
 }
 
-/// How many entries may accumulate before stale ones are swept.
+/// How many entries may accumulate before stale ones are first swept.
 const SWEEP_THRESHOLD: usize = 4096;
 
 impl MemoryKeys {
     pub fn new(ttl: Duration) -> MemoryKeys {
-        MemoryKeys { entries: Mutex::new(HashMap::new()), ttl }
+        MemoryKeys { entries: Mutex::new(HashMap::new()), next_sweep: SWEEP_THRESHOLD.into(), ttl }
     }
 
     fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<ScopedKey, Entry>> {
@@ -49,9 +51,15 @@ impl MemoryKeys {
         let mut entries = self.entries();
         let found = Self::inspect(&mut entries, key, fingerprint);
         if found == Lookup::Fresh {
-            if entries.len() >= SWEEP_THRESHOLD {
+            // A sweep scans the whole table, so the next one waits until the table has doubled:
+            // amortised O(1) per claim, where sweeping at every claim past the threshold made
+            // each claim O(table) while keys were still fresh.
+            let next_sweep = self.next_sweep.load(std::sync::atomic::Ordering::Relaxed);
+            if entries.len() >= next_sweep {
                 let now = Instant::now();
                 entries.retain(|_, entry| !entry.is_stale(now));
+                let next = (entries.len() * 2).max(SWEEP_THRESHOLD);
+                self.next_sweep.store(next, std::sync::atomic::Ordering::Relaxed);
             }
             let lease_until = Instant::now() + claim.lease;
             entries.insert(key.clone(), Entry::InFlight { fingerprint, owner: claim.owner.clone(), lease_until });
@@ -239,6 +247,17 @@ mod tests {
         assert_eq!(keys.lookup(&key("a"), print), Lookup::InFlight, "the late owner's answer is not stored");
         complete(&keys, "a", print, Some(&taker));
         assert_eq!(keys.lookup(&key("a"), print), Lookup::Replay(response()));
+    }
+
+    #[test]
+    fn stale_entries_are_swept_once_the_table_outgrows_the_threshold() {
+        let keys = MemoryKeys::new(Duration::ZERO);
+        let print = fingerprint("POST", "/payments", b"");
+        let lapsing = claim("a-1", Duration::ZERO);
+        for n in 0..SWEEP_THRESHOLD + 1 {
+            keys.claim(&key(&n.to_string()), print, &lapsing);
+        }
+        assert!(keys.entries().len() < SWEEP_THRESHOLD, "lapsed claims were swept");
     }
 
     #[test]
