@@ -28,7 +28,7 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use idem::idem::race::{KeyMode, SyncMode, race_round, race_round_staggered};
+use idem::idem::race::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
 use idem::idem::request::RequestSpec;
 use idem::idem::verdict::Verdict;
 use rand::Rng;
@@ -361,9 +361,15 @@ fn stagger_accuracy(runtime: &tokio::runtime::Runtime) {
                     let mut spec = RequestSpec::new(Method::POST, &url, BODY).unwrap();
                     spec.key_policy = idem::idem::key::KeyPolicy::Fixed(key.clone());
                     spec.http2 = http2;
-                    race_round_staggered(&spec, DUPLICATES, sync, KeyMode::Same, Some(requested))
-                        .await
-                        .expect("staggered round");
+                    race_round_spread(
+                        &spec,
+                        DUPLICATES,
+                        sync,
+                        KeyMode::Same,
+                        &Spread { stagger: Some(requested), ..Spread::default() },
+                    )
+                    .await
+                    .expect("staggered round");
                     let mut arrivals = server.keys.lock().unwrap().get(&key).map(|r| r.arrivals.clone()).unwrap();
                     arrivals.sort();
                     for pair in arrivals.windows(2) {

@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --concurrency --require-key --window-max --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --concurrency --require-key --window-max --also --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -154,6 +154,10 @@ _idem() {
                     return 0
                     ;;
                 --window-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --also)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -431,7 +435,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --stagger --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --key --key-format --key-header --no-key --id-field --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --stagger --also --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -498,6 +502,10 @@ _idem() {
                     return 0
                     ;;
                 --stagger)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --also)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -603,7 +611,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__serve)
-            opts="-h -V --addr --mode --work --ttl --require-key --max-body --tls --format --color --help --version"
+            opts="-h -V --addr --mode --work --ttl --require-key --max-body --tls --format --store --lease --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -614,7 +622,7 @@ _idem() {
                     return 0
                     ;;
                 --mode)
-                    COMPREPLY=($(compgen -W "correct naive none" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "correct naive none local-lock" -- "${cur}"))
                     return 0
                     ;;
                 --work)
@@ -631,6 +639,14 @@ _idem() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --store)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --lease)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

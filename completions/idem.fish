@@ -79,6 +79,7 @@ single-packet\t'HTTP/2, one connection: every request\'s final frame released in
 last-byte\t'HTTP/1.1, one connection per request: every final byte released in one tight loop'
 none\t'Plain concurrent requests, no synchronisation (for comparison)'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -122,6 +123,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON po
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
 junit\t'JUnit XML, for CI dashboards'"
@@ -137,12 +139,15 @@ complete -c idem -n "__fish_idem_using_subcommand check" -s V -l version -d 'Pri
 complete -c idem -n "__fish_idem_using_subcommand serve" -l addr -d 'Where to listen; port 0 picks a free port and prints it' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l mode -d 'How keys are handled: correct, or one of the deliberately broken modes' -r -f -a "correct\t'Claims each key atomically: 409 while in flight, 422 for another body, replays afterwards'
 naive\t'DELIBERATELY BROKEN: looks the key up, does the work, then stores it, so concurrent duplicates all execute'
-none\t'DELIBERATELY BROKEN: ignores keys, so every retry executes again'"
+none\t'DELIBERATELY BROKEN: ignores keys, so every retry executes again'
+local-lock\t'DELIBERATELY BROKEN: claims under an in-process lock, writes the shared store after the work, so duplicates sent to two instances both execute'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l format -d 'Log format: a colored line per request, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand serve" -l store -d 'Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l lease -d 'How long a claim holds without renewal; a duplicate after a crashed owner\'s lease takes the key over' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

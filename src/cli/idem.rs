@@ -2,6 +2,7 @@
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use anyhow::{Context, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
@@ -10,18 +11,18 @@ use crate::cli::request_args::RequestArgs;
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
+use crate::http::url::parse_url;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
 use crate::idem::proxy::{self, ProxyConfig};
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
-use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER};
+use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
 use crate::idem::send::{self, SendConfig};
 use crate::idem::send_retry::{RetryOn, RetryPolicy};
-use crate::idem::serve::{self, Mode, ServeConfig};
+use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
 use crate::units::{parse_duration, parse_size};
-use anyhow::Context;
 use http::HeaderName;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
@@ -104,6 +105,9 @@ pub struct RaceArgs {
     #[arg(long, value_parser = parse_duration, value_name = "DUR")]
     pub stagger: Option<Duration>,
 
+    #[command(flatten)]
+    pub targets: AlsoArgs,
+
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
@@ -142,8 +146,39 @@ pub struct CheckArgs {
     #[arg(long, default_value = "1s", value_parser = parse_duration, value_name = "DUR")]
     pub window_max: Duration,
 
+    #[command(flatten)]
+    pub targets: AlsoArgs,
+
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
+}
+
+/// More instances of the same API, as a load balancer would spread requests over them.
+#[derive(Debug, clap::Args)]
+pub struct AlsoArgs {
+    /// Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets
+    #[arg(long = "also", value_name = "URL")]
+    pub also: Vec<String>,
+}
+
+impl AlsoArgs {
+    /// The `--also` URLs, each on the primary URL's scheme (the synchronisation is chosen once
+    /// for every target).
+    pub fn urls(&self, primary: &RequestSpec) -> anyhow::Result<Vec<http::Uri>> {
+        self.also
+            .iter()
+            .map(|text| {
+                let url = parse_url(text).with_context(|| format!("--also {text}"))?;
+                if url.scheme_str() != primary.url.scheme_str() {
+                    bail!(
+                        "--also {url} uses another scheme than {}; every target must be http:// or every one https://",
+                        primary.url
+                    );
+                }
+                Ok(url)
+            })
+            .collect()
+    }
 }
 
 #[derive(Debug, clap::Args)]
@@ -179,6 +214,21 @@ pub struct ServeArgs {
     /// Log format: a colored line per request, or JSON lines
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    #[command(flatten)]
+    pub shared: ServeStoreArgs,
+}
+
+/// Where `idem serve` keeps keys and payments; instances given the same shared store act as one API.
+#[derive(Debug, clap::Args)]
+pub struct ServeStoreArgs {
+    /// Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]
+    #[arg(long, default_value = "memory", env = "IDEM_STORE", value_name = "STORE")]
+    pub store: StoreLocation,
+
+    /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over
+    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR")]
+    pub lease: Duration,
 }
 
 /// `idem send --retry`: how a correct client retries a lost or failed answer.
@@ -370,8 +420,11 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             } else {
                 KeyMode::Same
             };
+            let request = args.request.into_spec()?;
+            let also = args.targets.urls(&request)?;
             let config = RaceConfig {
-                request: args.request.into_spec()?,
+                request,
+                also,
                 n: args.n as usize,
                 rounds: args.rounds as usize,
                 sync: args.sync,
@@ -396,8 +449,11 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             block_on(window::run(config))
         }
         IdemCommand::Check(args) => {
+            let request = args.request.into_spec()?;
+            let also = args.targets.urls(&request)?;
             let config = CheckConfig {
-                request: args.request.into_spec()?,
+                request,
+                also,
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
                 window_max: Some(args.window_max).filter(|max| !max.is_zero()),
@@ -412,6 +468,8 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 mode: args.mode,
                 work: args.work,
                 ttl: args.ttl,
+                store: args.shared.store,
+                lease: args.shared.lease,
                 require_key: args.require_key,
                 max_body: args.max_body,
                 tls: args.tls,

@@ -43,6 +43,7 @@ async fn check_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<Su
         window_max: None,
         format: SuiteFormat::Human,
         palette,
+        also: Vec::new(),
     };
     let report = check::execute(&config).await.context("the demo could not check its own reference server")?;
     server.shutdown().await;

@@ -5,6 +5,7 @@ mod lost_answer;
 mod narrator;
 mod race;
 mod retries;
+mod two_instances;
 mod webhooks;
 
 use narrator::Narrator;
@@ -26,6 +27,7 @@ pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     let outcome = outcome.and(check::run(&mut narrator).await?);
     let outcome = outcome.and(webhooks::run(&mut narrator).await?);
     let outcome = outcome.and(lost_answer::run(&mut narrator).await?);
+    let outcome = outcome.and(two_instances::run(&mut narrator).await?);
     narrator.heading("Your turn")?;
     narrator.say("Point the same commands at your own API:")?;
     narrator.command(

@@ -8,6 +8,7 @@ mod proxy;
 mod race;
 mod send;
 mod serve;
+mod stores;
 mod support;
 mod webhook_check;
 mod webhook_cli;

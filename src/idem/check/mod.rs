@@ -22,12 +22,20 @@ pub struct CheckConfig {
     pub window_max: Option<std::time::Duration>,
     pub format: SuiteFormat,
     pub palette: Palette,
+    /// `--also`: more instances of the same API. `concurrent-once` spreads its duplicates over
+    /// every target and `retry-replays` sends the retry to the first of these.
+    pub also: Vec<http::Uri>,
 }
 
 /// Runs every check against the endpoint. An error means the suite could not run (no answer).
 pub async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
     let mut probe = suite::Probe::new(config.request.clone())?;
-    let target = format!("{} {}", config.request.method, config.request.url);
+    probe.also = config.also.clone();
+    let mut target = format!("{} {}", config.request.method, config.request.url);
+    if !config.also.is_empty() {
+        let also: Vec<String> = config.also.iter().map(ToString::to_string).collect();
+        target.push_str(&format!(" (also {})", also.join(", ")));
+    }
     let mut checks = Vec::new();
     let (created, original) = suite::create(&mut probe).await?;
     checks.push(created);

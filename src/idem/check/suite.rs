@@ -4,13 +4,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use bytes::Bytes;
-use http::{HeaderMap, Method, StatusCode};
+use http::{HeaderMap, Method, StatusCode, Uri};
 
 use super::variant::{other_method, vary_body};
 use crate::conformance::{CheckResult, CheckSpec, Level};
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::idem::key::KeyPolicy;
-use crate::idem::race::{KeyMode, SyncMode, race_round};
+use crate::idem::race::{KeyMode, Spread, SyncMode, race_round_spread};
 use crate::idem::request::{RequestSpec, resource_id};
 use crate::idem::verdict::{BodyMatch, Observed, Verdict, compare_bodies, replay_marker, status_counts};
 
@@ -92,6 +92,8 @@ pub struct Probe {
     pub spec: RequestSpec,
     client: HttpClient,
     pub error_answers: Vec<ErrorAnswer>,
+    /// Other instances of the same API (`--also`).
+    pub also: Vec<Uri>,
 }
 
 /// An error answer seen during the suite, for `problem-json`.
@@ -106,7 +108,7 @@ impl Probe {
     pub fn new(spec: RequestSpec) -> anyhow::Result<Probe> {
         let client =
             HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
-        Ok(Probe { spec, client, error_answers: Vec::new() })
+        Ok(Probe { spec, client, error_answers: Vec::new(), also: Vec::new() })
     }
 
     /// A fresh key in the user's `--key-format` (a fixed `--key` would collide across checks).
@@ -125,7 +127,22 @@ impl Probe {
         method: Option<Method>,
         body: Option<Bytes>,
     ) -> anyhow::Result<Exchange> {
+        self.send_to(None, check, key, method, body).await
+    }
+
+    /// `send`, to `url` instead of the user's URL when given (another instance of the API).
+    pub async fn send_to(
+        &mut self,
+        url: Option<&Uri>,
+        check: &str,
+        key: Option<&str>,
+        method: Option<Method>,
+        body: Option<Bytes>,
+    ) -> anyhow::Result<Exchange> {
         let mut request = self.spec.build(key)?;
+        if let Some(url) = url {
+            *request.uri_mut() = url.clone();
+        }
         if let Some(method) = method {
             *request.method_mut() = method;
         }
@@ -196,7 +213,9 @@ pub async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Or
 /// `retry-replays` and `replay-marked`.
 pub async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
     let started = Instant::now();
-    let retry = probe.send(RETRY.id, Some(&original.key), None, None).await?;
+    // A replay must not depend on which instance stored the original.
+    let elsewhere = probe.also.first().cloned();
+    let retry = probe.send_to(elsewhere.as_ref(), RETRY.id, Some(&original.key), None, None).await?;
     let id = probe.id_of(&retry);
     let mut evidence = vec![format!(
         "#1 {} {}, retry {} {}",
@@ -222,6 +241,9 @@ pub async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec
         Ok(BodyMatch::Identical) => evidence.push("the body is byte-identical".to_string()),
         Ok(BodyMatch::EqualAsJson) => evidence.push("the body is equal as JSON, not byte-identical".to_string()),
         Err(difference) => evidence.push(format!("the body differs: {difference}")),
+    }
+    if let Some(url) = &elsewhere {
+        evidence.push(format!("the retry went to the other instance, {url}"));
     }
     let replayed = same_status && same_id && body.is_ok();
     let retry_result = RETRY.judged(replayed, evidence, started.elapsed());
@@ -351,9 +373,10 @@ pub async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Vec<Check
     let started = Instant::now();
     let mut spec = probe.spec.clone();
     spec.key_policy = KeyPolicy::Fixed(probe.fresh_key());
-    let round = race_round(&spec, n, SyncMode::Auto, KeyMode::Same)
-        .await
-        .with_context(|| format!("check `{}` could not race", CONCURRENT_ONCE.id))?;
+    let round =
+        race_round_spread(&spec, n, SyncMode::Auto, KeyMode::Same, &Spread { also: probe.also.clone(), stagger: None })
+            .await
+            .with_context(|| format!("check `{}` could not race", CONCURRENT_ONCE.id))?;
     let answers: Vec<&Observed> = round.answers.iter().map(|answer| &answer.observed).collect();
     for answer in &answers {
         if let Some(status) = answer.status.and_then(|s| StatusCode::from_u16(s).ok()) {

@@ -20,23 +20,27 @@ use crate::http::client::MAX_RESPONSE_BODY;
 const MIN_SETTLE: Duration = Duration::from_millis(5);
 const MAX_SETTLE: Duration = Duration::from_millis(250);
 
-/// Races `requests` over fresh connections from `connector`. `first` is an already open
-/// connection to reuse (the one `auto` probed ALPN with). With `stagger`, duplicate `k` (from 0)
-/// gets its final byte `k × stagger` after the first instead of all at once.
+/// Races `requests` over fresh connections, request `i` through `connectors[i % len]` (one
+/// connector per target with `--also`). `first` is an already open connection to the first
+/// target to reuse (the one `auto` probed ALPN with). With `stagger`, duplicate `k` (from 0) gets
+/// its final byte `k × stagger` after the first instead of all at once.
 pub async fn race(
-    connector: &Connector,
+    connectors: &[Connector],
     first: Option<BoxStream>,
     requests: &[Request<Bytes>],
     timeout: Duration,
     stagger: Option<Duration>,
 ) -> anyhow::Result<(Vec<Answer>, Release)> {
+    if connectors.is_empty() {
+        bail!("a race needs at least one target");
+    }
     let started = Instant::now();
     let mut streams: Vec<BoxStream> = Vec::with_capacity(requests.len());
     streams.extend(first);
     // Open the rest concurrently: N sequential handshakes would take N round trips.
     let mut opening = tokio::task::JoinSet::new();
     for index in streams.len()..requests.len() {
-        let connector = connector.clone();
+        let connector = connectors[super::across::target_of(index, connectors.len())].clone();
         opening.spawn(async move { (index, connector.connect().await) });
     }
     let mut opened: Vec<(usize, BoxStream)> = Vec::new();

@@ -57,6 +57,50 @@ pub async fn race<S>(
 where
     S: AsyncRead + AsyncWrite + Unpin,
 {
+    let mut staged = stage(stream, requests, timeout).await?;
+    let release = match stagger {
+        None => staged.release().await?.release(staged.final_bytes(), requests.len()),
+        Some(stagger) => staged.release_staggered(stagger).await?,
+    };
+    Ok((staged.collect().await, release))
+}
+
+/// A connection with every request sent but its final frames: ready for the release. Staged
+/// separately so a race across instances (`--also`) can stage several connections, then release
+/// them back to back.
+pub struct Staged<S> {
+    io: BufReader<S>,
+    decoder: hpack::Decoder,
+    streams: Vec<StreamState>,
+    pending: Option<PendingBlock>,
+    /// Each stream's final DATA frame, in stream order.
+    finals: Vec<Vec<u8>>,
+    timeout: Duration,
+    /// When each stream's final frame went out; latencies count from there.
+    released: Vec<Instant>,
+}
+
+/// When one connection's final frames went out together, and in how many write calls.
+#[derive(Debug, Clone, Copy)]
+pub struct Written {
+    pub first: Instant,
+    pub last: Instant,
+    pub writes: usize,
+}
+
+impl Written {
+    /// The release of one connection's `streams` final frames (`bytes` in all), all at once.
+    pub fn release(self, bytes: usize, streams: usize) -> Release {
+        Release { writes: self.writes, bytes, spread: self.last - self.first, offsets: vec![Duration::ZERO; streams] }
+    }
+}
+
+/// Everything up to the release on `stream`: the handshake, every request but its final frame,
+/// and a PING round trip proving the server has read them.
+pub async fn stage<S>(stream: S, requests: &[Request<Bytes>], timeout: Duration) -> anyhow::Result<Staged<S>>
+where
+    S: AsyncRead + AsyncWrite + Unpin,
+{
     let deadline = tokio::time::Instant::now() + timeout;
     // Reads are buffered (frame headers are 9 bytes); writes pass straight through, so each
     // write below is one write call on the connection.
@@ -156,52 +200,127 @@ where
         anyhow::anyhow!("the server did not acknowledge the requests within {}", crate::units::format_duration(timeout))
     })??;
 
-    let mut pending = None;
-    let (release, released) = match stagger {
-        None => release_together(&mut io, &finals).await?,
-        Some(stagger) => {
-            // The releases take (n - 1) × stagger; the answers' timeout starts at the last one.
-            let span = stagger.saturating_mul(u32::try_from(finals.len()).unwrap_or(u32::MAX));
-            let deadline = tokio::time::Instant::now() + span + timeout;
-            let staggered = release_staggered(&mut io, &mut decoder, &mut streams, &mut pending, &finals, stagger);
-            tokio::time::timeout_at(deadline, staggered).await.map_err(|_| {
-                anyhow::anyhow!(
-                    "the staggered release did not finish within {}",
-                    crate::units::format_duration(timeout)
-                )
-            })??
+    Ok(Staged { io, decoder, streams, pending: None, finals, timeout, released: Vec::new() })
+}
+
+impl<S: AsyncRead + AsyncWrite + Unpin> Staged<S> {
+    /// Bytes of final frames the release writes.
+    pub fn final_bytes(&self) -> usize {
+        self.finals.iter().map(Vec::len).sum()
+    }
+
+    /// The single packet: one write call with every final frame. A partial write (a full socket
+    /// buffer) is finished, and counted, so the report can say the packet was split. Every stream
+    /// counts as released at the first write.
+    pub async fn release(&mut self) -> anyhow::Result<Written> {
+        let packet = self.finals.concat();
+        let released_at = Instant::now();
+        let mut writes = 1;
+        let written = self.io.write(&packet).await.context("cannot release the final frames")?;
+        let mut last_write_at = released_at;
+        if written < packet.len() {
+            last_write_at = Instant::now();
+            writes += 1;
+            self.io.write_all(&packet[written..]).await.context("cannot release the final frames")?;
         }
-    };
+        self.io.flush().await.context("cannot release the final frames")?;
+        self.released = vec![released_at; self.finals.len()];
+        Ok(Written { first: released_at, last: last_write_at, writes })
+    }
 
-    let deadline = tokio::time::Instant::now() + timeout;
-    let collected = tokio::time::timeout_at(deadline, collect(&mut io, &mut decoder, &mut streams, &mut pending)).await;
-    let unfinished = match collected {
-        Ok(Ok(())) => None,
-        Ok(Err(err)) => Some(Unfinished::Failed(format!("{err:#}"))),
-        Err(_) => Some(Unfinished::TimedOut(format!("within {}", crate::units::format_duration(timeout)))),
-    };
-    // Goodbye; the answers are in, so a failure here changes nothing.
-    let mut goodbye = Vec::new();
-    f::push_frame(&mut goodbye, f::GOAWAY, 0, 0, &[0; 8]);
-    let _ = tokio::time::timeout(Duration::from_millis(200), async {
-        let _ = io.write_all(&goodbye).await;
-        let _ = io.shutdown().await;
-    })
-    .await;
+    /// `--stagger`: each final frame in its own write call at its own moment. While waiting,
+    /// frames from the server are read and handled, so early answers are timed when they arrive;
+    /// the last stretch before each moment is spun (see `pacing`), and frames arriving then wait
+    /// for the write.
+    pub async fn release_staggered(&mut self, stagger: Duration) -> anyhow::Result<Release> {
+        // The releases take (n - 1) × stagger; the answers' timeout starts at the last one.
+        let span = stagger.saturating_mul(u32::try_from(self.finals.len()).unwrap_or(u32::MAX));
+        let deadline = tokio::time::Instant::now() + span + self.timeout;
+        let timeout = self.timeout;
+        tokio::time::timeout_at(deadline, self.write_staggered(stagger)).await.map_err(|_| {
+            anyhow::anyhow!("the staggered release did not finish within {}", crate::units::format_duration(timeout))
+        })?
+    }
 
-    let answers = streams
-        .into_iter()
-        .zip(released)
-        .map(|(state, released_at)| {
-            let outcome = match state.result {
-                Some(result) => result,
-                None => Err(unanswered(&state, unfinished.as_ref())),
-            };
-            let latency = state.finished_at.map(|at| at.saturating_duration_since(released_at));
-            Answer { outcome, latency }
+    async fn write_staggered(&mut self, stagger: Duration) -> anyhow::Result<Release> {
+        let Staged { io, decoder, streams, pending, finals, released, .. } = self;
+        released.clear();
+        let mut connection_open = true;
+        // Every moment counts from the first write, so the first spacing is as exact as the others.
+        let mut first = None;
+        for (index, frame) in finals.iter().enumerate() {
+            let moment = first.map_or_else(Instant::now, |first| pacing::moment(first, stagger, index));
+            let coarse = pacing::coarse_deadline(moment);
+            while connection_open && Instant::now() < coarse {
+                tokio::select! {
+                    _ = tokio::time::sleep_until(coarse.into()) => break,
+                    filled = io.fill_buf() => {
+                        // An empty buffer is the server closing; the next write says so.
+                        connection_open = !filled.context("cannot read the answers")?.is_empty();
+                        if connection_open {
+                            let frame = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE).await?;
+                            handle_frame(io, decoder, streams, pending, frame).await?;
+                        }
+                    }
+                }
+            }
+            pacing::wait_until(moment).await;
+            let at = Instant::now();
+            first.get_or_insert(at);
+            io.write_all(frame).await.context("cannot release a final frame")?;
+            io.flush().await.context("cannot release a final frame")?;
+            released.push(at);
+        }
+        let first = released.first().copied().unwrap_or_else(Instant::now);
+        let offsets: Vec<Duration> = released.iter().map(|at| at.saturating_duration_since(first)).collect();
+        Ok(Release {
+            writes: finals.len(),
+            bytes: finals.iter().map(Vec::len).sum(),
+            spread: offsets.last().copied().unwrap_or_default(),
+            offsets,
         })
-        .collect();
-    Ok((answers, release))
+    }
+
+    /// Every stream's answer (or what arrived of it, and why the rest did not), latencies counted
+    /// from each stream's release.
+    pub async fn collect(mut self) -> Vec<Answer> {
+        let timeout = self.timeout;
+        let deadline = tokio::time::Instant::now() + timeout;
+        let collected = tokio::time::timeout_at(
+            deadline,
+            collect(&mut self.io, &mut self.decoder, &mut self.streams, &mut self.pending),
+        )
+        .await;
+        let unfinished = match collected {
+            Ok(Ok(())) => None,
+            Ok(Err(err)) => Some(Unfinished::Failed(format!("{err:#}"))),
+            Err(_) => Some(Unfinished::TimedOut(format!("within {}", crate::units::format_duration(timeout)))),
+        };
+        // Goodbye; the answers are in, so a failure here changes nothing.
+        let mut goodbye = Vec::new();
+        f::push_frame(&mut goodbye, f::GOAWAY, 0, 0, &[0; 8]);
+        let io = &mut self.io;
+        let _ = tokio::time::timeout(Duration::from_millis(200), async {
+            let _ = io.write_all(&goodbye).await;
+            let _ = io.shutdown().await;
+        })
+        .await;
+
+        let fallback = Instant::now();
+        self.streams
+            .into_iter()
+            .enumerate()
+            .map(|(index, state)| {
+                let released_at = self.released.get(index).copied().unwrap_or(fallback);
+                let outcome = match state.result {
+                    Some(result) => result,
+                    None => Err(unanswered(&state, unfinished.as_ref())),
+                };
+                let latency = state.finished_at.map(|at| at.saturating_duration_since(released_at));
+                Answer { outcome, latency }
+            })
+            .collect()
+    }
 }
 
 /// Why the answers stopped coming.
@@ -231,78 +350,6 @@ fn unanswered(state: &StreamState, unfinished: Option<&Unfinished>) -> String {
         (None, Some(Unfinished::Failed(err))) => err.clone(),
         (_, None) => "the connection ended without an answer".into(),
     }
-}
-
-/// The single packet: one write call with every final frame. A partial write (a full socket
-/// buffer) is finished, and counted, so the report can say the packet was split. Every stream
-/// counts as released at the first write.
-async fn release_together<S: AsyncRead + AsyncWrite + Unpin>(
-    io: &mut BufReader<S>,
-    finals: &[Vec<u8>],
-) -> anyhow::Result<(Release, Vec<Instant>)> {
-    let packet = finals.concat();
-    let released_at = Instant::now();
-    let mut writes = 1;
-    let written = io.write(&packet).await.context("cannot release the final frames")?;
-    let mut last_write_at = released_at;
-    if written < packet.len() {
-        last_write_at = Instant::now();
-        writes += 1;
-        io.write_all(&packet[written..]).await.context("cannot release the final frames")?;
-    }
-    io.flush().await.context("cannot release the final frames")?;
-    let spread = last_write_at - released_at;
-    let release = Release { writes, bytes: packet.len(), spread, offsets: vec![Duration::ZERO; finals.len()] };
-    Ok((release, vec![released_at; finals.len()]))
-}
-
-/// `--stagger`: each final frame in its own write call at its own moment. While waiting, frames
-/// from the server are read and handled, so early answers are timed when they arrive; the last
-/// stretch before each moment is spun (see `pacing`), and frames arriving then wait for the write.
-async fn release_staggered<S: AsyncRead + AsyncWrite + Unpin>(
-    io: &mut BufReader<S>,
-    decoder: &mut hpack::Decoder,
-    streams: &mut [StreamState],
-    pending: &mut Option<PendingBlock>,
-    finals: &[Vec<u8>],
-    stagger: Duration,
-) -> anyhow::Result<(Release, Vec<Instant>)> {
-    let mut released = Vec::with_capacity(finals.len());
-    let mut connection_open = true;
-    // Every moment counts from the first write, so the first spacing is as exact as the others.
-    let mut first = None;
-    for (index, frame) in finals.iter().enumerate() {
-        let moment = first.map_or_else(Instant::now, |first| pacing::moment(first, stagger, index));
-        let coarse = pacing::coarse_deadline(moment);
-        while connection_open && Instant::now() < coarse {
-            tokio::select! {
-                _ = tokio::time::sleep_until(coarse.into()) => break,
-                filled = io.fill_buf() => {
-                    // An empty buffer is the server closing; the next write says so.
-                    connection_open = !filled.context("cannot read the answers")?.is_empty();
-                    if connection_open {
-                        let frame = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE).await?;
-                        handle_frame(io, decoder, streams, pending, frame).await?;
-                    }
-                }
-            }
-        }
-        pacing::wait_until(moment).await;
-        let at = Instant::now();
-        first.get_or_insert(at);
-        io.write_all(frame).await.context("cannot release a final frame")?;
-        io.flush().await.context("cannot release a final frame")?;
-        released.push(at);
-    }
-    let first = released.first().copied().unwrap_or_else(Instant::now);
-    let offsets: Vec<Duration> = released.iter().map(|at| at.saturating_duration_since(first)).collect();
-    let release = Release {
-        writes: finals.len(),
-        bytes: finals.iter().map(Vec::len).sum(),
-        spread: offsets.last().copied().unwrap_or_default(),
-        offsets,
-    };
-    Ok((release, released))
 }
 
 /// The request's header block: pseudo-headers, then the user's headers, then content-length.

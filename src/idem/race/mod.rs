@@ -4,8 +4,9 @@
 //! One file per job: `round` is the engine (choose the synchronisation, send, judge),
 //! `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet sender,
 //! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
-//! `connect` the TCP/TLS connections, `pacing` the exact waits of `--stagger`, `report` what is
-//! printed.
+//! `connect` the TCP/TLS connections, `across` the spread over instances of `--also`, `pacing`
+//! the exact waits of `--stagger`, `report` what is printed.
+pub mod across;
 pub mod answer;
 pub mod concurrent;
 pub mod connect;
@@ -19,7 +20,7 @@ pub mod report;
 pub mod round;
 
 pub use report::{RaceReport, RaceVerdict};
-pub use round::{KeyMode, RoundReport, SyncMode, race_round, race_round_staggered};
+pub use round::{KeyMode, RoundReport, Spread, SyncMode, race_round, race_round_spread};
 
 use std::io::Write;
 
@@ -41,6 +42,8 @@ pub struct RaceConfig {
     pub stagger: Option<std::time::Duration>,
     pub format: Format,
     pub palette: Palette,
+    /// `--also`: more instances of the same API; the duplicates are spread over all targets.
+    pub also: Vec<http::Uri>,
 }
 
 /// Runs every round (a fresh key each), with a progress bar on a terminal.
@@ -52,7 +55,8 @@ pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
-        let mut round = race_round_staggered(spec, config.n, config.sync, config.key_mode, config.stagger).await?;
+        let spread = Spread { also: config.also.clone(), stagger: config.stagger };
+        let mut round = race_round_spread(spec, config.n, config.sync, config.key_mode, &spread).await?;
         round.round = number;
         rounds.push(round);
         if let Some(bar) = &progress {
@@ -62,14 +66,16 @@ pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    Ok(RaceReport::new(
+    let mut report = RaceReport::new(
         spec.method.to_string(),
         spec.url.to_string(),
         spec.key_header.to_string(),
         config.n,
         config.sync,
         rounds,
-    ))
+    );
+    report.also = config.also.iter().map(ToString::to_string).collect();
+    Ok(report)
 }
 
 pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {

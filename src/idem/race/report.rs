@@ -2,7 +2,8 @@
 //!
 //! `idem race --format json` prints one document:
 //!
-//! - `method`, `url`, `key_header`: the request raced.
+//! - `method`, `url`, `key_header`: the request raced; `also` (only with `--also`): the other
+//!   targets the duplicates were spread over, round-robin.
 //! - `n`: duplicates per round; `sync_requested`: the `--sync` value (`auto`, `single-packet`,
 //!   `last-byte`, `none`).
 //! - `verdict`: `safe` (every round executed at most once and answered consistently),
@@ -20,8 +21,11 @@
 //!     `--sync none`. With `--stagger` also `stagger_us` (as asked) and `spacings_us` (the
 //!     achieved spacing between consecutive releases, measured on the client),
 //!   - `latency_spread_ms`: slowest minus fastest answer,
+//!   - `targets` (only with `--also`): every target's host:port, in spreading order; the release
+//!     `spread_us` then runs from the first target's final write to the last one's,
 //!   - `answers`: `{number, key (only with --distinct-keys), status (null if no answer), error
-//!     (only when no answer), resource_id, replayed, latency_ms}` per duplicate,
+//!     (only when no answer), resource_id, replayed, latency_ms, target (host:port, only with
+//!     --also)}` per duplicate,
 //!   - `judgement`: the shared verdict, `{verdict: {kind}, executions, resource_ids, body_match,
 //!     differences, notes}`, as in `idem send`.
 use std::time::Duration;
@@ -38,6 +42,8 @@ use crate::units::format_duration;
 pub struct RaceReport {
     pub method: String,
     pub url: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub also: Vec<String>,
     pub key_header: String,
     pub n: usize,
     pub sync_requested: SyncMode,
@@ -118,7 +124,7 @@ impl RaceReport {
         } else {
             RaceVerdict::Safe
         };
-        RaceReport { method, url, key_header, n, sync_requested: sync, verdict, summary, rounds }
+        RaceReport { method, url, also: Vec::new(), key_header, n, sync_requested: sync, verdict, summary, rounds }
     }
 
     /// The first round that shows the verdict (the worst execution count first).
@@ -135,6 +141,9 @@ impl RaceReport {
     /// The human rendering: one round in full, or the aggregate and the telling round.
     pub fn render_human(&self, palette: Palette) -> String {
         let mut out = format!("{} {} × {}\n", self.method, self.url, self.n);
+        if !self.also.is_empty() {
+            out.push_str(&format!("spread round-robin over {} and {}\n", self.url, self.also.join(", ")));
+        }
         let Some(first) = self.rounds.first() else { return out };
         out.push_str(&format!(
             "sync: {} {}\n",
@@ -194,17 +203,28 @@ fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> Stri
             body: serde_json::Value::Null,
             headers: Default::default(),
         };
-        out.push_str(&format!("  {}\n", crate::idem::send::attempt_line(&record, palette)));
+        let line = crate::idem::send::attempt_line(&record, palette);
+        match &answer.target {
+            Some(target) => out.push_str(&format!("  {line}  {}\n", palette.dim(&format!("← {target}")))),
+            None => out.push_str(&format!("  {line}\n")),
+        }
     }
+    let across = match round.targets.len() {
+        0 | 1 => String::new(),
+        targets => format!(" across {targets} targets"),
+    };
     let release = match &round.release {
         Some(r) if r.stagger_us.is_some() => staggered_release(r),
         Some(r) if round.sync == SyncMode::SinglePacket => format!(
-            "release: {} final frames in {} ({} bytes), spread {}",
+            "release: {} final frames in {}{across} ({} bytes), spread {}",
             round.answers.len(),
             if r.writes == 1 { "one write".to_string() } else { format!("{} writes", r.writes) },
             r.bytes,
             micros(r.spread_us)
         ),
+        Some(r) if !across.is_empty() => {
+            format!("release: {} final bytes in {} writes{across}, spread {}", r.bytes, r.writes, micros(r.spread_us))
+        }
         Some(r) => format!("release: {} final bytes in {} writes, spread {}", r.bytes, r.writes, micros(r.spread_us)),
         None => "release: not synchronised".to_string(),
     };

@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
+use http::Uri;
 use serde::Serialize;
 
 use super::answer::{Answer, Release};
 use super::connect::Connector;
-use super::{concurrent, h1_last_byte, h2_single_packet};
+use super::{across, concurrent, h1_last_byte, h2_single_packet};
 use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
 use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
@@ -93,6 +94,9 @@ pub struct AnswerRecord {
     #[serde(flatten)]
     pub observed: Observed,
     pub latency_ms: Option<f64>,
+    /// The target (host:port) this duplicate was sent to, only with `--also`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
 }
 
 /// Everything one round learned.
@@ -107,6 +111,9 @@ pub struct RoundReport {
     /// The key every duplicate carried (`null` with `--distinct-keys` or `--no-key`).
     pub key: Option<String>,
     pub answers: Vec<AnswerRecord>,
+    /// The targets the duplicates were spread over (host:port), only with `--also`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<String>,
     pub judgement: Judgement,
     /// `null` with `--sync none`, which does not synchronise anything.
     pub release: Option<ReleaseRecord>,
@@ -131,25 +138,38 @@ pub async fn race_round(
     sync: SyncMode,
     key_mode: KeyMode,
 ) -> anyhow::Result<RoundReport> {
-    race_round_staggered(spec, n, sync, key_mode, None).await
+    race_round_spread(spec, n, sync, key_mode, &Spread::default()).await
 }
 
-/// `race_round`, with the duplicates released `stagger` apart in order (#1, #2 `stagger` later,
-/// …) through the same synchronisation, instead of together: `idem race --stagger` and
-/// `idem window`.
-pub async fn race_round_staggered(
+/// Where and when the duplicates of a round go, beyond one target and one moment.
+#[derive(Debug, Clone, Default)]
+pub struct Spread {
+    /// More instances of the same API (`--also`): duplicates go round-robin over `spec.url` and
+    /// these, as a load balancer would send them.
+    pub also: Vec<Uri>,
+    /// Release the duplicates this far apart, in order (#1, #2 `stagger` later, …) through the
+    /// same synchronisation, instead of together (`--stagger`, `idem window`).
+    pub stagger: Option<Duration>,
+}
+
+/// `race_round`, spread over instances and in time as `spread` says.
+pub async fn race_round_spread(
     spec: &RequestSpec,
     n: usize,
     sync: SyncMode,
     key_mode: KeyMode,
-    stagger: Option<Duration>,
+    spread: &Spread,
 ) -> anyhow::Result<RoundReport> {
     if n == 0 {
         bail!("a race needs at least one request");
     }
+    let stagger = spread.stagger;
     if stagger.is_some() && sync == SyncMode::None {
         bail!("--stagger spaces a synchronised release, and --sync none has none; drop one of them");
     }
+    let targets: Vec<RequestSpec> = std::iter::once(spec.clone())
+        .chain(spread.also.iter().map(|url| RequestSpec { url: url.clone(), ..spec.clone() }))
+        .collect();
     let shared_key = match key_mode {
         KeyMode::Same => spec.key_policy.next_key(),
         KeyMode::Distinct | KeyMode::None => None,
@@ -161,7 +181,13 @@ pub async fn race_round_staggered(
             KeyMode::None => None,
         })
         .collect();
-    let requests = keys.iter().map(|key| spec.build(key.as_deref())).collect::<anyhow::Result<Vec<_>>>()?;
+    let requests = keys
+        .iter()
+        .enumerate()
+        .map(|(index, key)| targets[across::target_of(index, targets.len())].build(key.as_deref()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let connectors =
+        |alpn: &[&[u8]]| targets.iter().map(|target| Connector::new(target, alpn)).collect::<anyhow::Result<Vec<_>>>();
 
     let (used, reason, answers, release) = match sync {
         SyncMode::None => {
@@ -169,8 +195,8 @@ pub async fn race_round_staggered(
             (SyncMode::None, "asked for with --sync none".to_string(), answers, None)
         }
         SyncMode::LastByte => {
-            let connector = Connector::new(spec, &[ALPN_HTTP11])?;
-            let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout, stagger).await?;
+            let connectors = connectors(&[ALPN_HTTP11])?;
+            let (answers, release) = h1_last_byte::race(&connectors, None, &requests, spec.timeout, stagger).await?;
             (SyncMode::LastByte, "asked for with --sync last-byte".to_string(), answers, Some(release))
         }
         SyncMode::SinglePacket | SyncMode::Auto => {
@@ -181,8 +207,9 @@ pub async fn race_round_staggered(
             if !wants_h2 {
                 // Plain http:// without --http2: an h2c probe would show up as a malformed request
                 // in an HTTP/1.1-only server's logs, so auto does not guess.
-                let connector = Connector::new(spec, &[ALPN_HTTP11])?;
-                let (answers, release) = h1_last_byte::race(&connector, None, &requests, spec.timeout, stagger).await?;
+                let connectors = connectors(&[ALPN_HTTP11])?;
+                let (answers, release) =
+                    h1_last_byte::race(&connectors, None, &requests, spec.timeout, stagger).await?;
                 let reason = "http:// without --http2, so HTTP/1.1 (add --http2 if the server speaks h2c)".to_string();
                 (SyncMode::LastByte, reason, answers, Some(release))
             } else {
@@ -194,9 +221,9 @@ pub async fn race_round_staggered(
                         bail!("the server did not agree to HTTP/2 in ALPN (it chose {chosen}); use --sync last-byte");
                     }
                     // The probe connection speaks HTTP/1.1: it becomes the first racer.
-                    let connector = Connector::new(spec, &[ALPN_HTTP11])?;
+                    let connectors = connectors(&[ALPN_HTTP11])?;
                     let (answers, release) =
-                        h1_last_byte::race(&connector, Some(connected.stream), &requests, spec.timeout, stagger)
+                        h1_last_byte::race(&connectors, Some(connected.stream), &requests, spec.timeout, stagger)
                             .await?;
                     let reason = format!("the server chose {chosen} over h2 in ALPN");
                     (SyncMode::LastByte, reason, answers, Some(release))
@@ -211,15 +238,41 @@ pub async fn race_round_staggered(
                             "asked for with --sync single-packet: HTTP/2 with prior knowledge (h2c)".to_string()
                         }
                     };
-                    let (answers, release) = h2_single_packet::race(connected.stream, &requests, spec.timeout, stagger)
-                        .await
-                        .with_context(|| format!("single-packet race against {} failed", spec.url))?;
+                    let (answers, release) = if targets.len() == 1 {
+                        h2_single_packet::race(connected.stream, &requests, spec.timeout, stagger)
+                            .await
+                            .with_context(|| format!("single-packet race against {} failed", spec.url))?
+                    } else {
+                        if stagger.is_some() {
+                            // One connection per target: its streams are released together, and
+                            // spacing them across connections would need one clock over them all.
+                            bail!("--stagger with --also needs --sync last-byte (one connection per duplicate)");
+                        }
+                        let mut streams = vec![connected.stream];
+                        for target in &connectors(offered)?[1..] {
+                            let connected = target.connect().await?;
+                            if spec.is_https() && !connected.is_h2() {
+                                bail!("an --also target did not agree to HTTP/2 in ALPN; use --sync last-byte");
+                            }
+                            streams.push(connected.stream);
+                        }
+                        across::single_packet(streams, &requests, spec.timeout)
+                            .await
+                            .context("single-packet race across the targets failed")?
+                    };
                     (SyncMode::SinglePacket, reason, answers, Some(release))
                 }
             }
         }
     };
-    Ok(report(spec, key_mode, shared_key, keys, used, reason, answers, release, stagger))
+    let mut round = report(spec, key_mode, shared_key, keys, used, reason, answers, release, stagger);
+    if targets.len() > 1 {
+        round.targets = targets.iter().map(super::connect::authority).collect();
+        for (index, answer) in round.answers.iter_mut().enumerate() {
+            answer.target = Some(round.targets[across::target_of(index, targets.len())].clone());
+        }
+    }
+    Ok(round)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -248,6 +301,7 @@ fn report(
                 Err(err) => Observed::failed(err.clone()),
             },
             latency_ms: answer.latency.map(crate::units::millis),
+            target: None,
         })
         .collect();
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
@@ -274,6 +328,7 @@ fn report(
         key_mode,
         key: shared_key,
         answers: records,
+        targets: Vec::new(),
         judgement,
         release: release.map(|r| ReleaseRecord::new(r, stagger)),
         latency_spread_ms,

@@ -15,8 +15,9 @@ use crate::http::problem::{json_response, problem};
 use super::Mode;
 use super::key::parse_key;
 use super::log::{RequestLine, RequestLog, RequestOutcome};
-use super::payments::{Ledger, NewPayment, parse_new_payment};
-use super::store::{KeyStore, Lookup, ScopedKey, StoredResponse, fingerprint};
+use super::payments::{NewPayment, Payment, parse_new_payment};
+use super::store::owner::Owners;
+use super::store::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoredResponse, fingerprint};
 
 /// The header the reference server reads keys from.
 pub const KEY_HEADER: &str = "idempotency-key";
@@ -30,8 +31,9 @@ pub struct AppState {
     pub work: Duration,
     pub require_key: bool,
     pub max_body: u64,
-    pub keys: KeyStore,
-    pub ledger: Ledger,
+    /// The key table and the ledger, wherever `--store` put them.
+    pub store: Arc<dyn Store>,
+    pub owners: Owners,
     pub log: RequestLog,
 }
 
@@ -72,19 +74,22 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
     let method = request.method().clone();
     match (path.as_str(), path.strip_prefix("/payments/")) {
         ("/payments", _) if method == Method::POST => create_payment(state, request).await,
-        ("/payments", _) if method == Method::GET => {
-            let payments = state.ledger.list();
-            let body = json!({ "object": "list", "count": payments.len(), "data": payments });
-            Handled::plain(json_response(StatusCode::OK, &body), RequestOutcome::Read)
-        }
+        ("/payments", _) if method == Method::GET => match state.store.payments().await {
+            Ok(payments) => {
+                let body = json!({ "object": "list", "count": payments.len(), "data": payments });
+                Handled::plain(json_response(StatusCode::OK, &body), RequestOutcome::Read)
+            }
+            Err(err) => Handled::plain(store_unavailable(&err), RequestOutcome::StoreUnavailable),
+        },
         ("/payments", _) => method_not_allowed("GET, POST"),
         (_, Some(id)) if !id.contains('/') => {
             if method != Method::GET {
                 return method_not_allowed("GET");
             }
-            match state.ledger.get(id) {
-                Some(payment) => Handled::plain(json_response(StatusCode::OK, &payment), RequestOutcome::Read),
-                None => Handled::plain(
+            match state.store.payment(id).await {
+                Err(err) => Handled::plain(store_unavailable(&err), RequestOutcome::StoreUnavailable),
+                Ok(Some(payment)) => Handled::plain(json_response(StatusCode::OK, &payment), RequestOutcome::Read),
+                Ok(None) => Handled::plain(
                     problem(
                         StatusCode::NOT_FOUND,
                         "not-found",
@@ -161,15 +166,20 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     };
 
     let claim = match (&key, state.mode) {
-        (Some(key), Mode::Correct | Mode::Naive) => {
+        (Some(key), Mode::Correct | Mode::Naive | Mode::LocalLock) => {
             let scoped = ScopedKey { method: parts.method.to_string(), path: path.clone(), key: key.clone() };
             let print = fingerprint(parts.method.as_str(), &path, &body);
-            let lookup = match state.mode {
-                Mode::Correct => state.keys.claim(&scoped, print),
-                _ => state.keys.lookup(&scoped, print),
+            let claim = (state.mode != Mode::Naive).then(|| state.owners.claim());
+            let lookup = match &claim {
+                Some(claim) => state.store.claim(&scoped, print, claim).await,
+                None => state.store.lookup(&scoped, print).await,
+            };
+            let lookup = match lookup {
+                Ok(lookup) => lookup,
+                Err(err) => return reject(store_unavailable(&err), RequestOutcome::StoreUnavailable),
             };
             match lookup {
-                Lookup::Fresh => Some((scoped, print)),
+                Lookup::Fresh => Some(KeyedWork { scoped, print, claim }),
                 Lookup::InFlight => {
                     let detail = "a request with this key is still being processed; retry after it completes";
                     let mut response = problem(StatusCode::CONFLICT, "key-in-use", "Request in progress", detail);
@@ -201,39 +211,74 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
             key,
             payment_id: Some(payment_id),
         },
-        Err(response) => reject(response, RequestOutcome::Invalid),
+        Err((response, outcome)) => reject(response, outcome),
     }
 }
 
+/// A keyed request about to execute: its key, its fingerprint and, unless the mode is naive,
+/// the claim it holds.
+#[derive(Clone)]
+struct KeyedWork {
+    scoped: ScopedKey,
+    print: Fingerprint,
+    claim: Option<Claim>,
+}
+
 /// Charges. Runs on its own task so a client that hangs up mid-request cannot leave the key
-/// claimed forever or a payment half-made: the work completes and its response is stored.
+/// claimed or a payment half-made: the work completes and its response is stored. The claim's
+/// lease is renewed while the work runs.
 async fn execute(
     state: &Arc<AppState>,
     new_payment: NewPayment,
-    claim: Option<(ScopedKey, [u8; 32])>,
-) -> Result<(StoredResponse, String), Response<Full<Bytes>>> {
+    keyed: Option<KeyedWork>,
+) -> Result<(StoredResponse, String), (Response<Full<Bytes>>, RequestOutcome)> {
     let task_state = Arc::clone(state);
-    let task_claim = claim.clone();
+    let task_keyed = keyed.clone();
     let task = tokio::spawn(async move {
-        simulate_work(task_state.work).await;
-        let payment = task_state.ledger.create(new_payment);
+        let work = simulate_work(task_state.work);
+        match task_keyed.as_ref().and_then(|keyed| keyed.claim.as_ref().map(|claim| (&keyed.scoped, claim))) {
+            Some((scoped, claim)) => super::store::lease::hold(&*task_state.store, scoped, claim, work).await,
+            None => work.await,
+        }
+        let payment = Payment::charge(new_payment);
         let stored = StoredResponse {
             status: StatusCode::CREATED.as_u16(),
-            content_type: "application/json",
+            content_type: "application/json".to_string(),
             location: Some(format!("/payments/{}", payment.id)),
             body: Bytes::from(serde_json::to_vec(&payment).unwrap_or_default()),
         };
-        if let Some((scoped, print)) = task_claim {
-            task_state.keys.complete(scoped, print, stored.clone());
-        }
-        (stored, payment.id)
+        let completion = task_keyed.as_ref().map(|keyed| Completion {
+            key: &keyed.scoped,
+            fingerprint: keyed.print,
+            response: &stored,
+            claim: keyed.claim.as_ref(),
+        });
+        task_state.store.commit(&payment, completion).await?;
+        Ok::<_, StoreError>((stored, payment.id))
     });
-    task.await.map_err(|err| {
-        if let Some((scoped, _)) = &claim {
-            state.keys.release(scoped);
+    let failed = match task.await {
+        Ok(Ok(done)) => return Ok(done),
+        Ok(Err(err)) => (store_unavailable(&err), RequestOutcome::StoreUnavailable),
+        Err(err) => {
+            let detail = format!("the payment failed: {err}");
+            (problem(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Internal error", &detail), RequestOutcome::Invalid)
         }
-        problem(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Internal error", &format!("the payment failed: {err}"))
-    })
+    };
+    // Nothing was recorded, so a retry may execute; if the store is down this fails too, and
+    // the lease runs out instead.
+    if let Some(KeyedWork { scoped, claim: Some(claim), .. }) = &keyed {
+        let _ = state.store.release(scoped, claim).await;
+    }
+    Err(failed)
+}
+
+/// 503 for a store that cannot be reached: the client may retry; the cause goes to stderr.
+fn store_unavailable(err: &StoreError) -> Response<Full<Bytes>> {
+    eprintln!("idem serve: store unavailable: {}", crate::output::terminal_safe(&err.to_string()));
+    let detail = "the idempotency store cannot be reached right now, so the request was not executed; retry after the Retry-After delay";
+    let mut response = problem(StatusCode::SERVICE_UNAVAILABLE, "store-unavailable", "Store unavailable", detail);
+    response.headers_mut().insert(RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER_SECONDS));
+    response
 }
 
 /// Takes `work`, precisely: `idem window` measures the naive mode's race window, which is this
@@ -265,7 +310,9 @@ async fn simulate_work(work: Duration) {
 fn stored_response(stored: &StoredResponse) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(stored.body.clone()));
     *response.status_mut() = StatusCode::from_u16(stored.status).unwrap_or(StatusCode::OK);
-    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static(stored.content_type));
+    if let Ok(content_type) = HeaderValue::from_str(&stored.content_type) {
+        response.headers_mut().insert(CONTENT_TYPE, content_type);
+    }
     if let Some(location) = stored.location.as_deref().and_then(|l| HeaderValue::from_str(l).ok()) {
         response.headers_mut().insert(LOCATION, location);
     }

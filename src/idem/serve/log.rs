@@ -24,6 +24,7 @@ pub enum RequestOutcome {
     Read,
     NotFound,
     MethodNotAllowed,
+    StoreUnavailable,
 }
 
 impl RequestOutcome {
@@ -39,6 +40,7 @@ impl RequestOutcome {
             RequestOutcome::Read => "read",
             RequestOutcome::NotFound => "not-found",
             RequestOutcome::MethodNotAllowed => "method-not-allowed",
+            RequestOutcome::StoreUnavailable => "store-unavailable",
         }
     }
 }

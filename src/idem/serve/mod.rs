@@ -8,6 +8,7 @@ mod store;
 
 pub use handler::{KEY_HEADER, REPLAYED_HEADER};
 pub use log::{RequestOutcome, Summary};
+pub use store::{RedisAddress, StoreLocation};
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -34,6 +35,8 @@ pub enum Mode {
     Naive,
     /// DELIBERATELY BROKEN: ignores keys, so every retry executes again
     None,
+    /// DELIBERATELY BROKEN: claims under an in-process lock, writes the shared store after the work, so duplicates sent to two instances both execute
+    LocalLock,
 }
 
 impl Mode {
@@ -42,6 +45,7 @@ impl Mode {
             Mode::Correct => "correct",
             Mode::Naive => "naive",
             Mode::None => "none",
+            Mode::LocalLock => "local-lock",
         }
     }
 
@@ -53,9 +57,16 @@ impl Mode {
                 "deliberately broken: keys are looked up, then stored after the work, so concurrent duplicates all execute",
             ),
             Mode::None => Some("deliberately broken: keys are ignored, so every retry charges again"),
+            Mode::LocalLock => Some(
+                "deliberately broken: keys are claimed under a lock in this process only and the answer written to the store after the work, so duplicates sent to two instances both execute",
+            ),
         }
     }
 }
+
+/// `--lease`: long enough for any payment to finish, short enough that a crashed instance's keys
+/// come back soon.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
@@ -63,6 +74,10 @@ pub struct ServeConfig {
     pub mode: Mode,
     pub work: Duration,
     pub ttl: Duration,
+    /// Where keys and payments live (`--store`).
+    pub store: StoreLocation,
+    /// How long a claim holds without renewal (`--lease`).
+    pub lease: Duration,
     pub require_key: bool,
     pub max_body: u64,
     pub tls: bool,
@@ -78,6 +93,8 @@ impl ServeConfig {
             mode,
             work: Duration::from_millis(50),
             ttl: Duration::from_secs(24 * 3600),
+            store: StoreLocation::Memory,
+            lease: DEFAULT_LEASE,
             require_key: false,
             max_body: 1 << 20,
             tls: false,
@@ -106,21 +123,25 @@ impl RunningServer {
         format!("{scheme}://{}{path}", self.addr)
     }
 
-    /// Counts so far.
+    /// Counts so far. Payments are this instance's own (other instances sharing its store
+    /// count theirs; `GET /payments` lists them all).
     pub fn summary(&self) -> Summary {
-        let mut summary = self.state.log.summary();
-        summary.payments_created = self.state.ledger.count();
-        summary
+        summary_of(&self.state)
     }
 
     /// Stops accepting, lets requests in flight finish (up to a few seconds) and returns the counts.
     pub async fn shutdown(self) -> Summary {
         let RunningServer { state, task, .. } = self;
         task.stop().await;
-        let mut summary = state.log.summary();
-        summary.payments_created = state.ledger.count();
-        summary
+        summary_of(&state)
     }
+}
+
+fn summary_of(state: &AppState) -> Summary {
+    let mut summary = state.log.summary();
+    // Every created answer is one payment this instance recorded.
+    summary.payments_created = summary.count(RequestOutcome::Created) as usize;
+    summary
 }
 
 /// Binds and starts serving. Without `log`, requests are only counted (in-process use).
@@ -135,13 +156,20 @@ pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result
     } else {
         None
     };
+    if config.lease.is_zero() {
+        anyhow::bail!("--lease must be longer than 0: a claim that lapses at once protects nothing");
+    }
+    let shared = store::open(&config.store, config.ttl)
+        .await
+        .with_context(|| format!("cannot open the store `{}`", config.store))?;
+    let store = if config.mode == Mode::LocalLock { store::local_lock(shared) } else { shared };
     let state = Arc::new(AppState {
         mode: config.mode,
         work: config.work,
         require_key: config.require_key,
         max_body: config.max_body,
-        keys: store::KeyStore::new(config.ttl),
-        ledger: payments::Ledger::default(),
+        store,
+        owners: store::owner::Owners::new(config.lease),
         log,
     });
     let service_state = Arc::clone(&state);
@@ -166,6 +194,8 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     let banner = Banner {
         url: server.url("/payments"),
         mode: config.mode,
+        store: config.store.to_string(),
+        lease_ms: crate::units::millis(config.lease),
         work_ms: crate::units::millis(config.work),
         require_key: config.require_key,
         tls: config.tls,
@@ -173,10 +203,11 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     match config.log_format {
         Format::Human => {
             print_best_effort(&format!(
-                "{} {} (mode {}, work {})",
+                "{} {} (mode {}, store {}, work {})",
                 palette.bold("idem serve listening on"),
                 banner.url,
                 config.mode.as_str(),
+                banner.store,
                 crate::units::format_duration(config.work)
             ));
             if let Some(warning) = config.mode.warning() {
@@ -205,6 +236,8 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
 struct Banner {
     url: String,
     mode: Mode,
+    store: String,
+    lease_ms: f64,
     work_ms: f64,
     require_key: bool,
     tls: bool,

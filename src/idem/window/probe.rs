@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::bail;
 use serde::Serialize;
 
-use crate::idem::race::{KeyMode, RoundReport, SyncMode, race_round_staggered};
+use crate::idem::race::{KeyMode, RoundReport, Spread, SyncMode, race_round_spread};
 use crate::idem::request::RequestSpec;
 use crate::units::format_duration;
 
@@ -79,7 +79,9 @@ impl Prober {
 
     async fn pair(&mut self, spacing: Duration) -> anyhow::Result<RoundReport> {
         let stagger = (!spacing.is_zero()).then_some(spacing);
-        let round = race_round_staggered(&self.spec, 2, SyncMode::Auto, KeyMode::Same, stagger).await?;
+        let round =
+            race_round_spread(&self.spec, 2, SyncMode::Auto, KeyMode::Same, &Spread { stagger, ..Spread::default() })
+                .await?;
         self.sync.get_or_insert_with(|| (round.sync, round.sync_reason.clone()));
         if round.judgement.executions < 2 {
             if let Some(error) = round.answers.iter().find_map(|answer| answer.observed.error.as_deref()) {
