@@ -5,8 +5,8 @@ use std::time::Duration;
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
-use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
+use crate::cli::{block_on, positive_duration};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
@@ -15,7 +15,7 @@ use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::send::{self, SendConfig};
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::output::{ColorChoice, Format, Palette};
-use crate::units::{parse_duration, parse_size};
+use crate::units::parse_size;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
 #[derive(Debug, Parser)]
@@ -58,7 +58,7 @@ pub struct SendArgs {
     pub repeat: u32,
 
     /// Wait this long between repeats
-    #[arg(long, default_value = "0", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "0", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub interval: Duration,
 
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -118,11 +118,11 @@ pub struct ServeArgs {
     pub mode: Mode,
 
     /// Simulated time a payment takes, so duplicates can overlap
-    #[arg(long, default_value = "50ms", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "50ms", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub work: Duration,
 
     /// How long a completed key's response is kept for replay
-    #[arg(long, default_value = "24h", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "24h", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub ttl: Duration,
 
     /// Answer a POST without an idempotency key with 400

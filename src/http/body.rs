@@ -22,6 +22,44 @@ impl BodySource {
         }
     }
 
+    /// Reads the whole body, exactly as given, refusing more than `limit` bytes: a body held in
+    /// memory must not be `/dev/zero` growing until the machine swaps.
+    pub fn read_capped(&self, limit: u64) -> anyhow::Result<Vec<u8>> {
+        let too_large = |what: &str| {
+            anyhow::anyhow!(
+                "the body from {what} is larger than {} (raise the limit with --max-body SIZE)",
+                format_size(limit)
+            )
+        };
+        let mut bytes = Vec::new();
+        match self {
+            BodySource::Inline(text) => bytes.extend_from_slice(text.as_bytes()),
+            BodySource::File(path) => {
+                let file = std::fs::File::open(path)
+                    .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
+                file.take(limit.saturating_add(1))
+                    .read_to_end(&mut bytes)
+                    .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
+                if bytes.len() as u64 > limit {
+                    return Err(too_large(&format!("`{}`", path.display())));
+                }
+            }
+            BodySource::Stdin => {
+                std::io::stdin()
+                    .take(limit.saturating_add(1))
+                    .read_to_end(&mut bytes)
+                    .context("cannot read the body from stdin")?;
+                if bytes.len() as u64 > limit {
+                    return Err(too_large("stdin"));
+                }
+            }
+        }
+        if bytes.len() as u64 > limit {
+            return Err(too_large("the command line"));
+        }
+        Ok(bytes)
+    }
+
     /// Reads the whole body, exactly as given (no newline stripping: signatures depend on the
     /// exact bytes).
     pub fn read(&self) -> anyhow::Result<Vec<u8>> {
@@ -37,6 +75,21 @@ impl BodySource {
             }
         }
     }
+}
+
+/// The default cap on a body held in memory (`--max-body`).
+pub const DEFAULT_MAX_BODY: u64 = 64 * 1024 * 1024;
+
+/// `64 MiB`, `1.5 KiB`, `300 bytes`.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            let value = bytes as f64 / size as f64;
+            return if bytes % size == 0 { format!("{} {unit}", bytes / size) } else { format!("{value:.1} {unit}") };
+        }
+    }
+    format!("{bytes} bytes")
 }
 
 /// True when the bytes are a JSON document, so a `Content-Type: application/json` can be implied.
@@ -59,6 +112,15 @@ mod tests {
     fn missing_file_names_the_path() {
         let err = BodySource::parse("@/no/such/file.json").read().unwrap_err();
         assert!(format!("{err:#}").contains("/no/such/file.json"));
+    }
+
+    #[test]
+    fn capped_reads_stop_at_the_limit_and_name_it() {
+        let err = BodySource::parse("@/dev/zero").read_capped(1024).unwrap_err();
+        assert!(format!("{err:#}").contains("larger than 1 KiB"), "{err:#}");
+        assert_eq!(BodySource::parse("abc").read_capped(3).unwrap(), b"abc");
+        assert!(BodySource::parse("abcd").read_capped(3).is_err());
+        assert_eq!(format_size(DEFAULT_MAX_BODY), "64 MiB");
     }
 
     #[test]

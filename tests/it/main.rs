@@ -2,6 +2,7 @@
 mod check;
 mod completions;
 mod demo;
+mod evidence;
 mod race;
 mod send;
 mod serve;
