@@ -1,6 +1,7 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod check;
 mod completions;
+mod could_not_run;
 mod demo;
 mod evidence;
 mod race;
