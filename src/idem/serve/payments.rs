@@ -1,4 +1,5 @@
 //! The payments ledger: what the reference API "charges", so side effects can be counted.
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
 use rand::Rng;
@@ -60,15 +61,43 @@ fn string_or_number(fields: &Map<String, Value>, name: &str) -> Option<Value> {
     fields.get(name).filter(|value| value.is_string() || value.is_number()).cloned()
 }
 
-/// Every payment created since start-up, in order.
+/// How many payments the ledger keeps; older ones are dropped (a server left running under a load
+/// test must not grow without bound). The count of payments created is kept whole.
+pub const MAX_KEPT_PAYMENTS: usize = 100_000;
+
+/// `GET /payments` pages hold this many payments unless `?limit=` says otherwise (Stripe's default).
+pub const DEFAULT_PAGE: usize = 10;
+/// The largest `?limit=` (Stripe's maximum).
+pub const MAX_PAGE: usize = 100;
+
+/// The most recent payments created since start-up, and how many there were in all.
 #[derive(Default)]
 pub struct Ledger {
-    payments: Mutex<Vec<Payment>>,
+    state: Mutex<LedgerState>,
+}
+
+#[derive(Default)]
+struct LedgerState {
+    /// Oldest first.
+    payments: VecDeque<Payment>,
+    created: usize,
+}
+
+/// One page of `GET /payments`, newest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct Page {
+    pub object: &'static str,
+    pub url: &'static str,
+    pub data: Vec<Payment>,
+    /// More payments follow the last one here: ask again with `starting_after` = its id.
+    pub has_more: bool,
+    /// How many payments the ledger holds.
+    pub count: usize,
 }
 
 impl Ledger {
-    fn payments(&self) -> std::sync::MutexGuard<'_, Vec<Payment>> {
-        self.payments.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn state(&self) -> std::sync::MutexGuard<'_, LedgerState> {
+        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Charges: records a new payment and returns it.
@@ -84,20 +113,62 @@ impl Ledger {
             status: "succeeded",
             created: chrono::Utc::now().timestamp(),
         };
-        self.payments().push(payment.clone());
+        let mut state = self.state();
+        state.created += 1;
+        state.payments.push_back(payment.clone());
+        while state.payments.len() > MAX_KEPT_PAYMENTS {
+            state.payments.pop_front();
+        }
         payment
     }
 
     pub fn get(&self, id: &str) -> Option<Payment> {
-        self.payments().iter().find(|payment| payment.id == id).cloned()
+        self.state().payments.iter().find(|payment| payment.id == id).cloned()
     }
 
-    pub fn list(&self) -> Vec<Payment> {
-        self.payments().clone()
+    /// The query of `GET /payments?limit=&starting_after=`, as payment APIs paginate: newest
+    /// first, `limit` from 1 to 100, `starting_after` the last id of the previous page.
+    pub fn page(&self, query: Option<&str>) -> Result<Page, String> {
+        let mut limit = DEFAULT_PAGE;
+        let mut starting_after = None;
+        for pair in query.unwrap_or_default().split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "limit" => {
+                    limit = value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|limit| (1..=MAX_PAGE).contains(limit))
+                        .ok_or_else(|| format!("`limit` must be a number from 1 to {MAX_PAGE}"))?;
+                }
+                "starting_after" => starting_after = Some(value.to_string()),
+                _ => {}
+            }
+        }
+        let state = self.state();
+        let newest_first = state.payments.iter().rev();
+        let skipped: Vec<&Payment> = match &starting_after {
+            None => newest_first.collect(),
+            Some(id) => {
+                let mut rest = newest_first.skip_while(|payment| payment.id != *id);
+                if rest.next().is_none() {
+                    return Err(format!("`starting_after`: there is no payment `{id}`"));
+                }
+                rest.collect()
+            }
+        };
+        Ok(Page {
+            object: "list",
+            url: "/payments",
+            has_more: skipped.len() > limit,
+            data: skipped.into_iter().take(limit).cloned().collect(),
+            count: state.payments.len(),
+        })
     }
 
+    /// Payments created since start-up, including any no longer kept.
     pub fn count(&self) -> usize {
-        self.payments().len()
+        self.state().created
     }
 }
 
@@ -110,6 +181,35 @@ mod tests {
         let payment = parse_new_payment(br#"{"amount":1990,"currency":"rub","order_id":42}"#).unwrap();
         assert_eq!((payment.amount, payment.currency.as_str()), (1990, "RUB"));
         assert_eq!(payment.order_id, Some(Value::from(42)));
+    }
+
+    fn pay(amount: u64) -> NewPayment {
+        NewPayment { amount, currency: "USD".into(), order_id: None, description: None }
+    }
+
+    #[test]
+    fn pages_are_newest_first_and_continue_after_an_id() {
+        let ledger = Ledger::default();
+        let ids: Vec<String> = (1..=5).map(|n| ledger.create(pay(n)).id).collect();
+        let first = ledger.page(Some("limit=2")).unwrap();
+        assert_eq!(first.data.iter().map(|p| p.amount).collect::<Vec<_>>(), [5, 4]);
+        assert!(first.has_more);
+        let next = ledger.page(Some(&format!("limit=2&starting_after={}", ids[3]))).unwrap();
+        assert_eq!(next.data.iter().map(|p| p.amount).collect::<Vec<_>>(), [3, 2]);
+        let last = ledger.page(Some(&format!("starting_after={}", ids[1]))).unwrap();
+        assert_eq!((last.data.len(), last.has_more), (1, false));
+        assert!(ledger.page(Some("limit=0")).is_err() && ledger.page(Some("limit=101")).is_err());
+        assert!(ledger.page(Some("starting_after=pay_nope")).is_err());
+    }
+
+    #[test]
+    fn the_ledger_is_bounded_but_counts_everything() {
+        let ledger = Ledger::default();
+        for _ in 0..MAX_KEPT_PAYMENTS + 3 {
+            ledger.create(pay(1));
+        }
+        assert_eq!(ledger.count(), MAX_KEPT_PAYMENTS + 3);
+        assert_eq!(ledger.page(None).unwrap().count, MAX_KEPT_PAYMENTS);
     }
 
     #[test]
