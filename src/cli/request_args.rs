@@ -90,7 +90,7 @@ impl RequestArgs {
             headers.insert(AUTHORIZATION, credentials.authorization()?);
         }
         let body = match &self.data {
-            Some(data) => BodySource::parse(data).read_capped(self.max_body)?,
+            Some(data) => BodySource::parse(data).read_capped(self.max_body, Some("--max-body SIZE"))?,
             None => Vec::new(),
         };
         if self.timeout.is_zero() {

@@ -23,13 +23,12 @@ impl BodySource {
     }
 
     /// Reads the whole body, exactly as given, refusing more than `limit` bytes: a body held in
-    /// memory must not be `/dev/zero` growing until the machine swaps.
-    pub fn read_capped(&self, limit: u64) -> anyhow::Result<Vec<u8>> {
+    /// memory must not be `/dev/zero` growing until the machine swaps. `raise_with` names the flag
+    /// that raises the limit, when there is one.
+    pub fn read_capped(&self, limit: u64, raise_with: Option<&str>) -> anyhow::Result<Vec<u8>> {
         let too_large = |what: &str| {
-            anyhow::anyhow!(
-                "the body from {what} is larger than {} (raise the limit with --max-body SIZE)",
-                format_size(limit)
-            )
+            let hint = raise_with.map(|flag| format!(" (raise the limit with {flag})")).unwrap_or_default();
+            anyhow::anyhow!("the body from {what} is larger than {}, the most held in memory{hint}", format_size(limit))
         };
         let mut bytes = Vec::new();
         match self {
@@ -61,19 +60,9 @@ impl BodySource {
     }
 
     /// Reads the whole body, exactly as given (no newline stripping: signatures depend on the
-    /// exact bytes).
+    /// exact bytes), up to [`DEFAULT_MAX_BODY`].
     pub fn read(&self) -> anyhow::Result<Vec<u8>> {
-        match self {
-            BodySource::Inline(text) => Ok(text.as_bytes().to_vec()),
-            BodySource::File(path) => {
-                std::fs::read(path).with_context(|| format!("cannot read the body from `{}`", path.display()))
-            }
-            BodySource::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin().read_to_end(&mut bytes).context("cannot read the body from stdin")?;
-                Ok(bytes)
-            }
-        }
+        self.read_capped(DEFAULT_MAX_BODY, None)
     }
 }
 
@@ -116,10 +105,10 @@ mod tests {
 
     #[test]
     fn capped_reads_stop_at_the_limit_and_name_it() {
-        let err = BodySource::parse("@/dev/zero").read_capped(1024).unwrap_err();
-        assert!(format!("{err:#}").contains("larger than 1 KiB"), "{err:#}");
-        assert_eq!(BodySource::parse("abc").read_capped(3).unwrap(), b"abc");
-        assert!(BodySource::parse("abcd").read_capped(3).is_err());
+        let err = BodySource::parse("@/dev/zero").read_capped(1024, Some("--max-body")).unwrap_err();
+        assert!(format!("{err:#}").contains("larger than 1 KiB, the most held in memory (raise"), "{err:#}");
+        assert_eq!(BodySource::parse("abc").read_capped(3, None).unwrap(), b"abc");
+        assert!(BodySource::parse("abcd").read_capped(3, None).is_err());
         assert_eq!(format_size(DEFAULT_MAX_BODY), "64 MiB");
     }
 

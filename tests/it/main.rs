@@ -4,6 +4,7 @@ mod completions;
 mod could_not_run;
 mod demo;
 mod evidence;
+mod input_limits;
 mod race;
 mod send;
 mod serve;
