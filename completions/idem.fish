@@ -41,11 +41,13 @@ complete -c idem -n "__fish_idem_needs_command" -f -a "help" -d 'Print this mess
 complete -c idem -n "__fish_idem_using_subcommand send" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
@@ -66,11 +68,13 @@ complete -c idem -n "__fish_idem_using_subcommand send" -s V -l version -d 'Prin
 complete -c idem -n "__fish_idem_using_subcommand race" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key' -r
@@ -94,11 +98,13 @@ complete -c idem -n "__fish_idem_using_subcommand race" -s V -l version -d 'Prin
 complete -c idem -n "__fish_idem_using_subcommand window" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
@@ -115,11 +121,13 @@ complete -c idem -n "__fish_idem_using_subcommand window" -s V -l version -d 'Pr
 complete -c idem -n "__fish_idem_using_subcommand check" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r

@@ -35,8 +35,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'webhook;sign'= {
-            cand -d 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope''s `data`'
-            cand --data 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
             cand --scheme 'The signing scheme'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
@@ -87,8 +87,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;send'= {
-            cand -d 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope''s `data`'
-            cand --data 'The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
             cand --scheme 'The signing scheme'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'

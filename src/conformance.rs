@@ -108,6 +108,9 @@ pub struct SuiteReport {
     pub target: String,
     /// `true` when every required check passed.
     pub passed: bool,
+    /// Why the suite could not run (exit 2); `checks` is then empty.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
     pub tally: Tally,
     pub checks: Vec<CheckResult>,
 }
@@ -123,7 +126,21 @@ impl SuiteReport {
                 CheckOutcome::Skip => tally.skipped += 1,
             }
         }
-        SuiteReport { suite, target, passed: tally.failed == 0, tally, checks }
+        SuiteReport { suite, target, passed: tally.failed == 0, error: None, tally, checks }
+    }
+
+    /// The report of a suite that could not run (unreachable target, no answer): it renders in
+    /// every format, so `--format junit > report.xml` still writes a valid document, with one
+    /// error test case saying why.
+    pub fn could_not_run(suite: &'static str, target: String, error: &anyhow::Error) -> SuiteReport {
+        SuiteReport {
+            suite,
+            target,
+            passed: false,
+            error: Some(format!("{error:#}")),
+            tally: Tally::default(),
+            checks: Vec::new(),
+        }
     }
 
     pub fn outcome(&self) -> Outcome {
@@ -140,6 +157,10 @@ impl SuiteReport {
 
     pub fn render_human(&self, palette: Palette) -> String {
         let mut out = format!("{} {}\n\n", palette.bold(self.suite), self.target);
+        if let Some(error) = &self.error {
+            let _ = writeln!(out, "{} {error}", palette.red("✗ could not run:"));
+            return out;
+        }
         let id_width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
         for check in &self.checks {
             let mark = match check.outcome {
@@ -180,6 +201,25 @@ impl SuiteReport {
     pub fn render_junit(&self) -> String {
         let total_seconds: f64 = self.checks.iter().map(|c| c.duration_ms).sum::<f64>() / 1_000.0;
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        if let Some(error) = &self.error {
+            let suite = xml_escape(self.suite);
+            let _ = writeln!(
+                out,
+                "<testsuites name=\"{suite}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">"
+            );
+            let _ = writeln!(
+                out,
+                "  <testsuite name=\"{suite} {}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">",
+                xml_escape(&self.target)
+            );
+            let _ = writeln!(
+                out,
+                "    <testcase classname=\"{suite}\" name=\"could-not-run\" time=\"0.000\"><error message=\"the suite could not run\">{}</error></testcase>",
+                xml_escape(error)
+            );
+            out.push_str("  </testsuite>\n</testsuites>\n");
+            return out;
+        }
         let _ = writeln!(
             out,
             "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
@@ -228,6 +268,35 @@ impl SuiteReport {
     }
 }
 
+/// Prints a finished suite's report and returns its outcome; a suite that could not run still
+/// prints a report in JSON and JUnit (never an empty file in CI), then ends with the error: exit 2,
+/// whichever suite it was.
+pub fn finish_suite(
+    result: anyhow::Result<SuiteReport>,
+    suite: &'static str,
+    target: String,
+    format: SuiteFormat,
+    palette: Palette,
+) -> anyhow::Result<Outcome> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match result {
+        Ok(report) => {
+            stdout.write_all(report.render(format, palette).as_bytes())?;
+            stdout.flush()?;
+            Ok(report.outcome())
+        }
+        Err(err) => {
+            if format != SuiteFormat::Human {
+                let report = SuiteReport::could_not_run(suite, target, &err);
+                stdout.write_all(report.render(format, palette).as_bytes())?;
+                stdout.flush()?;
+            }
+            Err(err)
+        }
+    }
+}
+
 fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -258,6 +327,16 @@ mod tests {
         let report = SuiteReport::new("s", "t".into(), vec![result]);
         assert!(report.passed);
         assert_eq!(report.outcome(), Outcome::Holds);
+    }
+
+    #[test]
+    fn a_suite_that_could_not_run_is_still_a_junit_document_with_one_error() {
+        let report = SuiteReport::could_not_run("s", "POST t".into(), &anyhow::anyhow!("no answer <within 1s>"));
+        let xml = report.render_junit();
+        assert!(xml.contains("errors=\"1\"") && xml.contains("<error message="), "{xml}");
+        assert!(xml.contains("no answer &lt;within 1s&gt;"), "{xml}");
+        assert!(!report.passed);
+        assert!(report.render_human(Palette::plain()).contains("could not run: no answer"));
     }
 
     #[test]

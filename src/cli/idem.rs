@@ -6,8 +6,8 @@ use anyhow::{Context, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
-use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
+use crate::cli::{block_on, positive_duration};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
@@ -70,7 +70,7 @@ pub struct SendArgs {
     pub repeat: u32,
 
     /// Wait this long between repeats
-    #[arg(long, default_value = "0", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "0", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub interval: Duration,
 
     #[command(flatten)]
@@ -192,11 +192,11 @@ pub struct ServeArgs {
     pub mode: Mode,
 
     /// Simulated time a payment takes, so duplicates can overlap
-    #[arg(long, default_value = "50ms", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "50ms", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub work: Duration,
 
     /// How long a completed key's response is kept for replay
-    #[arg(long, default_value = "24h", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "24h", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub ttl: Duration,
 
     /// Answer a POST without an idempotency key with 400

@@ -7,8 +7,19 @@ pub mod request_args;
 pub mod webhook;
 
 use std::future::Future;
+use std::time::Duration;
 
 use crate::exit::{self, Outcome};
+
+/// A duration flag's parser: like `parse_duration`, with a plain word for a negative value (the
+/// flag is declared with `allow_hyphen_values`, so clap hands `-1s` here instead of suggesting
+/// `-- -1s`).
+pub fn positive_duration(text: &str) -> Result<Duration, String> {
+    if text.trim_start().starts_with('-') {
+        return Err(format!("`{text}`: durations are positive; write it like 250ms, 5s, 2m or 24h"));
+    }
+    crate::units::parse_duration(text)
+}
 
 /// Parses the process arguments into `C`, runs `run` and returns the exit status. clap prints help
 /// and version on stdout with status 0, and usage errors on stderr with status 2.
@@ -16,10 +27,33 @@ pub fn parse_and_run<C: clap::Parser>(run: impl FnOnce(C) -> anyhow::Result<Outc
     match C::try_parse() {
         Ok(cli) => exit::finish(run(cli)),
         Err(err) => {
-            let _ = err.print();
+            match unexpected_value(&err) {
+                Some(value) => eprint!("{}", redact_value(&err.to_string(), &value)),
+                None => {
+                    let _ = err.print();
+                }
+            }
             if err.use_stderr() { exit::COULD_NOT_RUN } else { 0 }
         }
     }
+}
+
+/// A stray positional value clap would echo back: often a secret typed without `--secret`, so it
+/// is not printed.
+fn unexpected_value(err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    if err.kind() != clap::error::ErrorKind::UnknownArgument {
+        return None;
+    }
+    match err.get(ContextKind::InvalidArg) {
+        Some(ContextValue::String(value)) if !value.starts_with('-') => Some(value.clone()),
+        _ => None,
+    }
+}
+
+fn redact_value(message: &str, value: &str) -> String {
+    let hidden = format!("<hidden, {} characters>", value.chars().count());
+    message.replace(value, &hidden)
 }
 
 /// Runs an async command body on a fresh multi-threaded runtime.
@@ -29,4 +63,30 @@ pub fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::R
         .build()
         .map_err(|err| anyhow::anyhow!("cannot start the async runtime: {err}"))?;
     runtime.block_on(future)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Debug, Parser)]
+    struct OnlyFlags {
+        #[arg(long)]
+        secret: Option<String>,
+    }
+
+    #[test]
+    fn a_stray_positional_value_is_not_echoed() {
+        let err = OnlyFlags::try_parse_from(["t", "whsec_topsecret"]).unwrap_err();
+        assert_eq!(unexpected_value(&err).as_deref(), Some("whsec_topsecret"));
+        let shown = redact_value(&err.to_string(), "whsec_topsecret");
+        assert!(!shown.contains("topsecret") && shown.contains("<hidden, 15 characters>"), "{shown}");
+    }
+
+    #[test]
+    fn negative_durations_are_named_as_such() {
+        assert!(positive_duration("-1s").unwrap_err().contains("durations are positive"));
+        assert_eq!(positive_duration("2s"), Ok(Duration::from_secs(2)));
+    }
 }

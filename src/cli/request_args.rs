@@ -4,14 +4,15 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use http::Method;
-use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
+use crate::cli::positive_duration;
 use crate::http::body::{BodySource, looks_like_json};
 use crate::http::header::parse_header_line;
-use crate::http::url::parse_url;
+use crate::http::url::{parse_url, split_credentials};
 use crate::idem::key::{KeyFormat, KeyPolicy};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
-use crate::units::parse_duration;
+use crate::units::parse_size;
 
 #[derive(Debug, Clone, Args)]
 pub struct RequestArgs {
@@ -29,6 +30,10 @@ pub struct RequestArgs {
     /// The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json
     #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Request")]
     pub data: Option<String>,
+
+    /// The largest body -d reads (it is held in memory to be sent again)
+    #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE", help_heading = "Request")]
+    pub max_body: u64,
 
     /// Use this idempotency key instead of a fresh one
     #[arg(long, env = "IDEM_KEY", conflicts_with = "no_key", help_heading = "Idempotency key")]
@@ -50,8 +55,14 @@ pub struct RequestArgs {
     #[arg(long, default_value = DEFAULT_ID_FIELD, value_name = "POINTER", help_heading = "Idempotency key")]
     pub id_field: String,
 
+    /// The header naming the created resource when the body has no id [default: Location, then
+    /// Content-Location]
+    #[arg(long, value_name = "NAME", help_heading = "Idempotency key")]
+    pub id_header: Option<String>,
+
     /// Give up on an answer after this long
-    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Connection")]
+    #[arg(long, default_value = "30s", value_parser = positive_duration, allow_hyphen_values = true,
+          value_name = "DUR", help_heading = "Connection")]
     pub timeout: Duration,
 
     /// Accept any TLS certificate (self-signed, expired, wrong host)
@@ -68,16 +79,23 @@ impl RequestArgs {
     pub fn into_spec(self) -> anyhow::Result<RequestSpec> {
         let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
             .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
-        let url = parse_url(&self.url)?;
+        let (url, credentials) = split_credentials(parse_url(&self.url)?)?;
         let mut headers = HeaderMap::new();
         for line in &self.headers {
             let (name, value) = parse_header_line(line)?;
             headers.append(name, value);
         }
+        // As curl: credentials in the URL are Basic auth, unless -H gives an Authorization.
+        if let Some(credentials) = credentials.filter(|_| !headers.contains_key(AUTHORIZATION)) {
+            headers.insert(AUTHORIZATION, credentials.authorization()?);
+        }
         let body = match &self.data {
-            Some(data) => BodySource::parse(data).read()?,
+            Some(data) => BodySource::parse(data).read_capped(self.max_body, Some("--max-body SIZE"))?,
             None => Vec::new(),
         };
+        if self.timeout.is_zero() {
+            anyhow::bail!("--timeout must be longer than 0 (it is how long to wait for each answer)");
+        }
         if !headers.contains_key(CONTENT_TYPE) && looks_like_json(&body) {
             headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         }
@@ -86,7 +104,12 @@ impl RequestArgs {
         let key_policy = match (self.no_key, self.key) {
             (true, _) => KeyPolicy::Omit,
             (false, Some(key)) => {
-                HeaderValue::from_str(&key).with_context(|| format!("--key `{key}` cannot be sent in a header"))?;
+                if key.trim().is_empty() {
+                    anyhow::bail!("--key is empty; give a key, or drop --key for a fresh one per request");
+                }
+                HeaderValue::from_str(&key).with_context(|| {
+                    format!("--key `{}` cannot be sent in a header", crate::output::terminal_safe(&key))
+                })?;
                 KeyPolicy::Fixed(key)
             }
             (false, None) => KeyPolicy::Generate(self.key_format),
@@ -94,6 +117,13 @@ impl RequestArgs {
         if !self.id_field.is_empty() && !self.id_field.starts_with('/') {
             anyhow::bail!("--id-field `{}` is not a JSON pointer; write it like /id or /data/id", self.id_field);
         }
+        let id_header = match &self.id_header {
+            Some(name) => Some(
+                HeaderName::from_bytes(name.as_bytes())
+                    .with_context(|| format!("`{name}` is not a valid header name for --id-header"))?,
+            ),
+            None => None,
+        };
         Ok(RequestSpec {
             method,
             url,
@@ -105,6 +135,7 @@ impl RequestArgs {
             insecure: self.insecure,
             http2: self.http2,
             id_field: self.id_field,
+            id_header,
         })
     }
 }

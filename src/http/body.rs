@@ -22,21 +22,63 @@ impl BodySource {
         }
     }
 
-    /// Reads the whole body, exactly as given (no newline stripping: signatures depend on the
-    /// exact bytes).
-    pub fn read(&self) -> anyhow::Result<Vec<u8>> {
+    /// Reads the whole body, exactly as given, refusing more than `limit` bytes: a body held in
+    /// memory must not be `/dev/zero` growing until the machine swaps. `raise_with` names the flag
+    /// that raises the limit, when there is one.
+    pub fn read_capped(&self, limit: u64, raise_with: Option<&str>) -> anyhow::Result<Vec<u8>> {
+        let too_large = |what: &str| {
+            let hint = raise_with.map(|flag| format!(" (raise the limit with {flag})")).unwrap_or_default();
+            anyhow::anyhow!("the body from {what} is larger than {}, the most held in memory{hint}", format_size(limit))
+        };
+        let mut bytes = Vec::new();
         match self {
-            BodySource::Inline(text) => Ok(text.as_bytes().to_vec()),
+            BodySource::Inline(text) => bytes.extend_from_slice(text.as_bytes()),
             BodySource::File(path) => {
-                std::fs::read(path).with_context(|| format!("cannot read the body from `{}`", path.display()))
+                let file = std::fs::File::open(path)
+                    .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
+                file.take(limit.saturating_add(1))
+                    .read_to_end(&mut bytes)
+                    .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
+                if bytes.len() as u64 > limit {
+                    return Err(too_large(&format!("`{}`", path.display())));
+                }
             }
             BodySource::Stdin => {
-                let mut bytes = Vec::new();
-                std::io::stdin().read_to_end(&mut bytes).context("cannot read the body from stdin")?;
-                Ok(bytes)
+                std::io::stdin()
+                    .take(limit.saturating_add(1))
+                    .read_to_end(&mut bytes)
+                    .context("cannot read the body from stdin")?;
+                if bytes.len() as u64 > limit {
+                    return Err(too_large("stdin"));
+                }
             }
         }
+        if bytes.len() as u64 > limit {
+            return Err(too_large("the command line"));
+        }
+        Ok(bytes)
     }
+
+    /// Reads the whole body, exactly as given (no newline stripping: signatures depend on the
+    /// exact bytes), up to [`DEFAULT_MAX_BODY`].
+    pub fn read(&self) -> anyhow::Result<Vec<u8>> {
+        self.read_capped(DEFAULT_MAX_BODY, None)
+    }
+}
+
+/// The default cap on a body held in memory (`--max-body`).
+pub const DEFAULT_MAX_BODY: u64 = 64 * 1024 * 1024;
+
+/// `64 MiB`, `1.5 KiB`, `300 bytes`.
+pub fn format_size(bytes: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
+    for (size, unit) in UNITS {
+        if bytes >= size {
+            let value = bytes as f64 / size as f64;
+            return if bytes % size == 0 { format!("{} {unit}", bytes / size) } else { format!("{value:.1} {unit}") };
+        }
+    }
+    format!("{bytes} bytes")
 }
 
 /// True when the bytes are a JSON document, so a `Content-Type: application/json` can be implied.
@@ -59,6 +101,15 @@ mod tests {
     fn missing_file_names_the_path() {
         let err = BodySource::parse("@/no/such/file.json").read().unwrap_err();
         assert!(format!("{err:#}").contains("/no/such/file.json"));
+    }
+
+    #[test]
+    fn capped_reads_stop_at_the_limit_and_name_it() {
+        let err = BodySource::parse("@/dev/zero").read_capped(1024, Some("--max-body")).unwrap_err();
+        assert!(format!("{err:#}").contains("larger than 1 KiB, the most held in memory (raise"), "{err:#}");
+        assert_eq!(BodySource::parse("abc").read_capped(3, None).unwrap(), b"abc");
+        assert!(BodySource::parse("abcd").read_capped(3, None).is_err());
+        assert_eq!(format_size(DEFAULT_MAX_BODY), "64 MiB");
     }
 
     #[test]

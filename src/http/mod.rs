@@ -2,6 +2,7 @@
 //! problem documents. Nothing here knows about idempotency keys or webhook signatures.
 pub mod body;
 pub mod client;
+pub mod content_encoding;
 pub mod header;
 pub mod hop_by_hop;
 pub mod problem;

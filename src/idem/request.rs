@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use bytes::Bytes;
-use http::header::{CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use http::header::{CONTENT_LOCATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION};
 use http::{Method, Request, Uri};
 
 use crate::http::url::parse_url;
@@ -31,6 +31,9 @@ pub struct RequestSpec {
     pub http2: bool,
     /// JSON pointer to the created resource's id in a response body.
     pub id_field: String,
+    /// `--id-header`: the header that names the created resource when the body does not
+    /// (`None`: `Location`, then `Content-Location`).
+    pub id_header: Option<HeaderName>,
 }
 
 impl RequestSpec {
@@ -52,6 +55,7 @@ impl RequestSpec {
             insecure: false,
             http2: false,
             id_field: DEFAULT_ID_FIELD.to_string(),
+            id_header: None,
         })
     }
 
@@ -75,16 +79,93 @@ impl RequestSpec {
     pub fn is_https(&self) -> bool {
         self.url.scheme_str() == Some("https")
     }
+
+    /// Where the created resource's id is read from in an answer.
+    pub fn id_source(&self) -> IdSource {
+        IdSource { field: self.id_field.clone(), header: self.id_header.clone() }
+    }
 }
 
-/// The resource id at `pointer` in a JSON body: a string as is, a number as written.
+/// Where a created resource's id is read: the JSON body at `field`, else the header (`Location`,
+/// then `Content-Location`, unless `--id-header` names another). Servers that answer `201` with
+/// an empty body and a `Location` are common; without reading it, every execution looks the same.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IdSource {
+    pub field: String,
+    pub header: Option<HeaderName>,
+}
+
+/// An id found in an answer, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FoundId {
+    pub id: String,
+    /// `body /id`, `Location`, …: printed with the evidence.
+    pub from: String,
+}
+
+impl IdSource {
+    /// The id in this answer, if any source has one.
+    pub fn read(&self, headers: &HeaderMap, body: &[u8]) -> Option<FoundId> {
+        if let Some(id) = resource_id(body, &self.field) {
+            return Some(FoundId { id, from: format!("body {}", self.field) });
+        }
+        let names: Vec<HeaderName> = match &self.header {
+            Some(name) => vec![name.clone()],
+            None => vec![LOCATION, CONTENT_LOCATION],
+        };
+        names.into_iter().find_map(|name| {
+            let value = headers.get(&name)?.to_str().ok()?.trim();
+            let id = if name == LOCATION || name == CONTENT_LOCATION { location_path(value) } else { value };
+            (!id.is_empty())
+                .then(|| FoundId { id: id.to_string(), from: crate::output::header_display_name(name.as_str()) })
+        })
+    }
+
+    /// The sources, for messages: `/id in the body, Location or Content-Location`.
+    pub fn describe(&self) -> String {
+        match &self.header {
+            Some(name) => {
+                format!("{} in the body or {}", self.field, crate::output::header_display_name(name.as_str()))
+            }
+            None => format!("{} in the body, Location or Content-Location", self.field),
+        }
+    }
+}
+
+/// The path of a `Location` value, so `/payments/pay_1` and `https://api.example/payments/pay_1`
+/// name the same resource.
+fn location_path(value: &str) -> &str {
+    let without_scheme = match value.split_once("://") {
+        Some((_, rest)) => rest.find('/').map_or("", |slash| &rest[slash..]),
+        None => value,
+    };
+    let end = without_scheme.find(['?', '#']).unwrap_or(without_scheme.len());
+    &without_scheme[..end]
+}
+
+/// The resource id at `pointer` in a JSON body: a string as is, a number in one canonical form,
+/// so ids are compared as JSON values (`1` and `1.0` are the same id).
 pub fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;
     match value.pointer(pointer)? {
         serde_json::Value::String(id) => Some(id.clone()),
-        serde_json::Value::Number(id) => Some(id.to_string()),
+        serde_json::Value::Number(id) => Some(canonical_number(id)),
         _ => None,
     }
+}
+
+/// A JSON number written one way: integers without a fraction, whatever form they arrived in.
+fn canonical_number(number: &serde_json::Number) -> String {
+    if number.is_f64() {
+        if let Some(float) = number.as_f64() {
+            // Integral floats within the exactly representable range are the integer they equal.
+            if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 {
+                return format!("{}", float as i64);
+            }
+            return format!("{float}");
+        }
+    }
+    number.to_string()
 }
 
 #[cfg(test)]
@@ -97,6 +178,31 @@ mod tests {
         assert_eq!(resource_id(br#"{"data":{"id":7}}"#, "/data/id").as_deref(), Some("7"));
         assert_eq!(resource_id(br#"{"id":null}"#, "/id"), None);
         assert_eq!(resource_id(b"not json", "/id"), None);
+    }
+
+    #[test]
+    fn numeric_ids_compare_as_json_values() {
+        assert_eq!(resource_id(br#"{"id":1}"#, "/id"), resource_id(br#"{"id":1.0}"#, "/id"));
+        assert_eq!(resource_id(br#"{"id":1e0}"#, "/id").as_deref(), Some("1"));
+        assert_eq!(resource_id(br#"{"id":1.5}"#, "/id").as_deref(), Some("1.5"));
+        assert_ne!(resource_id(br#"{"id":1}"#, "/id"), resource_id(br#"{"id":2.0}"#, "/id"));
+    }
+
+    #[test]
+    fn ids_fall_back_to_location_then_content_location() {
+        let source = IdSource { field: "/id".into(), header: None };
+        let mut headers = HeaderMap::new();
+        headers.insert(CONTENT_LOCATION, HeaderValue::from_static("/payments/pay_9"));
+        assert_eq!(source.read(&headers, b"").unwrap().from, "Content-Location");
+        headers.insert(LOCATION, HeaderValue::from_static("https://api.example/payments/pay_1?x=1"));
+        let found = source.read(&headers, b"").unwrap();
+        assert_eq!((found.id.as_str(), found.from.as_str()), ("/payments/pay_1", "Location"));
+        let found = source.read(&headers, br#"{"id":"pay_2"}"#).unwrap();
+        assert_eq!((found.id.as_str(), found.from.as_str()), ("pay_2", "body /id"));
+        let custom = IdSource { field: "/id".into(), header: Some(HeaderName::from_static("x-resource-id")) };
+        assert_eq!(custom.read(&headers, b""), None, "--id-header replaces the default headers");
+        headers.insert("x-resource-id", HeaderValue::from_static("42"));
+        assert_eq!(custom.read(&headers, b"").unwrap().id, "42");
     }
 
     #[test]

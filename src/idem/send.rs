@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use crate::exit::Outcome;
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::idem::request::RequestSpec;
+use crate::idem::request::{IdSource, RequestSpec};
 use crate::idem::verdict::{self, Judgement, Observed, Timing, Verdict};
 use crate::output::{Format, Palette, indent, render_body};
 use crate::units::format_duration;
@@ -54,19 +54,23 @@ pub struct AttemptRecord {
 }
 
 impl AttemptRecord {
-    fn new(number: usize, result: &anyhow::Result<Exchange>, id_field: &str) -> AttemptRecord {
+    fn new(number: usize, result: &anyhow::Result<Exchange>, ids: &IdSource) -> AttemptRecord {
         match result {
-            Ok(exchange) => AttemptRecord {
-                number,
-                observed: Observed::from_exchange(exchange, id_field),
-                latency_ms: Some(crate::units::millis(exchange.latency)),
-                body: body_as_json(&exchange.body),
-                headers: exchange
-                    .headers
-                    .iter()
-                    .map(|(name, value)| (name.to_string(), String::from_utf8_lossy(value.as_bytes()).into()))
-                    .collect(),
-            },
+            Ok(exchange) => {
+                let observed = Observed::from_exchange(exchange, ids);
+                AttemptRecord {
+                    number,
+                    latency_ms: Some(crate::units::millis(exchange.latency)),
+                    // The decoded body: what was judged.
+                    body: body_as_json(&observed.body),
+                    observed,
+                    headers: exchange
+                        .headers
+                        .iter()
+                        .map(|(name, value)| (name.to_string(), String::from_utf8_lossy(value.as_bytes()).into()))
+                        .collect(),
+                }
+            }
             Err(err) => AttemptRecord {
                 number,
                 observed: Observed::failed(format!("{err:#}")),
@@ -89,6 +93,7 @@ pub async fn execute(
     mut on_attempt: impl FnMut(&AttemptRecord),
 ) -> anyhow::Result<SendReport> {
     let spec = &config.request;
+    let ids = spec.id_source();
     let client = HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
     let mut attempts = Vec::new();
     let mut retries = Vec::new();
@@ -98,12 +103,12 @@ pub async fn execute(
         }
         let result =
             crate::idem::send_retry::send(&client, spec, key.as_deref(), config.retry.as_ref(), &mut retries).await;
-        let record = AttemptRecord::new(number, &result, &spec.id_field);
+        let record = AttemptRecord::new(number, &result, &ids);
         on_attempt(&record);
         attempts.push(record);
     }
     let observed: Vec<Observed> = attempts.iter().map(|a| a.observed.clone()).collect();
-    let judgement = verdict::judge(&observed, Timing::Sequential, &spec.id_field);
+    let judgement = verdict::judge(&observed, Timing::Sequential, &ids);
     Ok(SendReport {
         method: spec.method.to_string(),
         url: spec.url.to_string(),
@@ -135,7 +140,8 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
                 (_, Some(err)) => return Err(err.into()),
                 (report, None) => report?,
             };
-            if config.repeat > 1 {
+            // One answer has no duplicates to judge, unless it shows that nothing was created.
+            if config.repeat > 1 || report.judgement.verdict == Verdict::NothingCreated {
                 writeln!(stdout, "\n{}", render_judgement(&report.judgement, report.attempts.len(), palette))?;
             }
             report
@@ -151,17 +157,18 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     outcome(&report)
 }
 
-/// 0 when the answers agree, 1 when they show a problem, an error (2) when some never came.
+/// 0 when the answers agree, 1 when they show a problem, an error (2) when some never came or
+/// when they cannot show anything (nothing created, no id to count).
 fn outcome(report: &SendReport) -> anyhow::Result<Outcome> {
-    match report.judgement.verdict {
-        Verdict::Consistent => Ok(Outcome::Holds),
-        Verdict::ExecutedMoreThanOnce | Verdict::Inconsistent => Ok(Outcome::ProblemFound),
-        Verdict::Errors => {
-            let failed: Vec<&AttemptRecord> = report.attempts.iter().filter(|a| a.observed.status.is_none()).collect();
-            let first = failed.first().and_then(|a| a.observed.error.clone()).unwrap_or_default();
-            bail!("{} of {} attempts got no answer: {first}", failed.len(), report.attempts.len())
-        }
+    if let Some(outcome) = report.judgement.verdict.outcome() {
+        return Ok(outcome);
     }
+    if let Some(explanation) = &report.judgement.explanation {
+        bail!("{explanation}");
+    }
+    let failed: Vec<&AttemptRecord> = report.attempts.iter().filter(|a| a.observed.status.is_none()).collect();
+    let first = failed.first().and_then(|a| a.observed.error.clone()).unwrap_or_default();
+    bail!("{} of {} attempts got no answer: {first}", failed.len(), report.attempts.len())
 }
 
 /// The request line and the key, so the user can retry by hand with `--key`.
@@ -191,7 +198,14 @@ pub fn attempt_line(attempt: &AttemptRecord, palette: Palette) -> String {
         attempt.latency_ms.map(|ms| format_duration(Duration::from_secs_f64(ms / 1_000.0))).unwrap_or_default();
     let mut line = format!("{number} {} {reason:<12} {latency:>8}", palette.status(status));
     if let Some(id) = &observed.resource_id {
-        line.push_str(&format!("  {}", palette.cyan(id)));
+        // The id came off the network: escaped so it cannot move the cursor or rewrite the line.
+        line.push_str(&format!("  {}", palette.cyan(&crate::output::terminal_safe(id))));
+        if let Some(from) = observed.id_from.as_deref().filter(|from| !from.starts_with("body ")) {
+            line.push_str(&format!(" {}", palette.dim(&format!("(from {from})"))));
+        }
+    }
+    if let Some(encoding) = &observed.content_encoding {
+        line.push_str(&format!("  {}", palette.dim(&crate::output::terminal_safe(encoding))));
     }
     if observed.replayed {
         line.push_str(&format!("  {}", palette.yellow("replayed")));
@@ -223,7 +237,7 @@ pub fn render_judgement(judgement: &Judgement, answers: usize, palette: Palette)
         Verdict::Consistent => {
             let ids = match judgement.resource_ids.as_slice() {
                 [] => "no resource id".to_string(),
-                ids => format!("one resource, {}", ids.join(", ")),
+                ids => format!("one resource, {}", safe_ids(ids)),
             };
             let replays = match judgement.body_match {
                 Some(verdict::BodyMatch::Identical) => ", replays byte-identical",
@@ -236,16 +250,30 @@ pub fn render_judgement(judgement: &Judgement, answers: usize, palette: Palette)
             "{} {} distinct resources for one key: {}",
             palette.red(&format!("✗ executed {} times:", judgement.executions)),
             judgement.executions,
-            judgement.resource_ids.join(", ")
+            safe_ids(&judgement.resource_ids)
         ),
         Verdict::Inconsistent => format!("{} the answers disagree", palette.red("✗ inconsistent replay:")),
         Verdict::Errors => format!("{} some attempts got no answer", palette.red("✗ no verdict:")),
+        Verdict::NothingCreated | Verdict::CannotTell => {
+            format!("{} {}", palette.red("✗ no verdict:"), judgement.explanation.as_deref().unwrap_or_default())
+        }
+        Verdict::AllExecuted => {
+            format!("{} {}", palette.green("✓ control:"), judgement.explanation.as_deref().unwrap_or_default())
+        }
+        Verdict::Collapsed => {
+            format!("{} {}", palette.red("✗ control:"), judgement.explanation.as_deref().unwrap_or_default())
+        }
     };
     for difference in &judgement.differences {
-        text.push_str(&format!("\n  - {difference}"));
+        text.push_str(&format!("\n  - {}", crate::output::terminal_safe(difference)));
     }
     for note in &judgement.notes {
-        text.push_str(&format!("\n  {} {note}", palette.dim("note:")));
+        text.push_str(&format!("\n  {} {}", palette.dim("note:"), crate::output::terminal_safe(note)));
     }
     text
+}
+
+/// Resource ids came off the network: joined and escaped for the terminal.
+fn safe_ids(ids: &[String]) -> String {
+    crate::output::terminal_safe(&ids.join(", ")).into_owned()
 }

@@ -17,6 +17,7 @@ use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 use crate::exit::Outcome;
+use crate::http::body::BodySource;
 use crate::output::{Format, Palette};
 use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport, Message};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
@@ -27,7 +28,10 @@ use crate::webhook::secret::SecretSource;
 
 #[derive(Debug)]
 pub struct SendConfig {
+    /// Without credentials: those are in `credentials`, so the URL can be printed.
     pub url: Uri,
+    /// `user:password@` from the URL, sent as Basic auth on every attempt.
+    pub credentials: Option<crate::http::url::Credentials>,
     pub scheme: Box<dyn Scheme>,
     pub secret: SecretSource,
     pub payload: PayloadSource,
@@ -78,13 +82,16 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let Payload { body, event, .. } = config.payload.load(&event_id, unix_now())?;
     let body = match body {
         DeliveryBody::Bytes(bytes) => bytes,
-        // A request body is sent whole, so a file body is read whole here.
-        DeliveryBody::File(path) => Bytes::from(
-            std::fs::read(&path).with_context(|| format!("cannot read the body from `{}`", path.display()))?,
-        ),
+        // Every attempt is signed afresh and resent, so the body is held in memory: capped, with
+        // the limit in the message, rather than read whole whatever its size.
+        DeliveryBody::File(path) => Bytes::from(BodySource::File(path).read()?),
     };
     let scheme: Arc<dyn Scheme> = config.scheme.into();
-    let message = Arc::new(Message::signed(body, &event_id, event, &delivery_id, scheme, key));
+    let mut message = Message::signed(body, &event_id, event, &delivery_id, scheme, key);
+    if let Some(credentials) = &config.credentials {
+        message.headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
+    }
+    let message = Arc::new(message);
     let human = config.format == Format::Human;
     let deliverer =
         Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human && config.concurrency == 1);

@@ -2,8 +2,11 @@
 mod check;
 mod check_sender;
 mod completions;
+mod could_not_run;
 mod demo;
 mod differential;
+mod evidence;
+mod input_limits;
 mod proxy;
 mod race;
 mod send;

@@ -1,5 +1,6 @@
 //! `idem race` against the reference server in each mode, over HTTP/1.1, h2c and HTTPS with ALPN
 //! h2; and the single-packet property at the byte level.
+use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -16,7 +17,7 @@ use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
-use crate::support::{TestServer, idem, runtime};
+use crate::support::{CustomServer, Reply, TestServer, idem, runtime};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB"}"#;
 
@@ -95,12 +96,55 @@ fn unsynchronised_and_control_modes_say_what_they_did() {
     let (_, report) = race_json(&[&server.url("/payments"), "-n", "4", "--sync", "none"]);
     assert_eq!(report["rounds"][0]["sync"], "none");
     assert_eq!(report["rounds"][0]["release"], Value::Null);
-    // A key per request: every request executes, which is what the control shows.
+    // A key per request: every request executes, which is the control working.
     let (code, report) = race_json(&[&server.url("/payments"), "-n", "4", "--distinct-keys", "--http2"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["verdict"], "as_expected");
     assert_eq!(report["rounds"][0]["judgement"]["executions"], 4);
+    assert_eq!(report["rounds"][0]["judgement"]["verdict"]["kind"], "all_executed");
     assert_eq!(report["rounds"][0]["key_mode"], "distinct");
     assert!(report["rounds"][0]["answers"][0]["key"].is_string());
+}
+
+#[test]
+fn controls_pass_when_every_duplicate_executes() {
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    for control in ["--distinct-keys", "--no-key"] {
+        let assert =
+            idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "10", control]).assert().code(0);
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+        assert!(stdout.contains("✓ control: as expected: all 10 executed"), "{control}: {stdout}");
+        assert!(!stdout.contains("for one key"), "{control}: {stdout}");
+    }
+    assert_eq!(server.summary().payments_created, 20);
+}
+
+/// Collapses requests by body, whatever their key: the first of each body creates, the others
+/// get the same payment back.
+fn body_fingerprinting_server() -> CustomServer {
+    let seen: Arc<Mutex<HashMap<Bytes, String>>> = Default::default();
+    CustomServer::start(move |request| {
+        let mut seen = seen.lock().unwrap();
+        let fresh = !seen.contains_key(&request.body);
+        let id = seen.entry(request.body.clone()).or_insert_with(|| format!("pay_{}", request.sequence)).clone();
+        Reply::json(if fresh { 201 } else { 200 }, format!(r#"{{"id":"{id}"}}"#))
+    })
+}
+
+#[test]
+fn controls_fail_with_the_explanation_when_the_server_collapses_them() {
+    let server = body_fingerprinting_server();
+    for control in ["--distinct-keys", "--no-key"] {
+        let assert =
+            idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "10", control]).assert().code(1);
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+        // One payment for the body, the other nine answered with it.
+        let explanation = "the server collapsed 9 of 10 duplicates that had no shared key (it may fingerprint bodies)";
+        assert!(stdout.contains(explanation), "{control}: {stdout}");
+        assert!(!stdout.contains("✓"), "{control}: {stdout}");
+    }
+    let (code, report) = race_json(&[&server.url("/payments"), "-n", "4", "--no-key"]);
+    assert_eq!((code, report["verdict"].as_str()), (1, Some("collapsed")), "{report:#}");
 }
 
 #[test]

@@ -189,6 +189,7 @@ fn payments_can_be_listed_and_fetched() {
     let get = |path: &str| send(Request::get(server.url(path)).body(Bytes::new()).unwrap());
     let list = get("/payments");
     assert_eq!(json(&list)["count"], 1);
+    assert_eq!(json(&list)["has_more"], false);
     assert_eq!(json(&list)["data"][0]["id"], id);
     assert_eq!(json(&get(&format!("/payments/{id}")))["amount"], 1990);
     assert_eq!(get("/payments/pay_nope").status, 404);
@@ -308,4 +309,70 @@ fn json_logs_are_json_lines() {
     assert!(lines[0]["payment_id"].as_str().unwrap().starts_with("pay_"));
     assert_eq!(lines[1]["event"], "summary");
     assert_eq!(lines[1]["summary"]["payments_created"], 1);
+}
+
+#[test]
+fn two_key_header_lines_get_400() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let mut request = post(&server.url("/payments"), Some("key-a"), PAYMENT);
+    request.headers_mut().append("idempotency-key", "key-b".parse().unwrap());
+    let answer = send(request);
+    assert_eq!(answer.status, 400);
+    assert!(String::from_utf8_lossy(&answer.body).contains("more than one Idempotency-Key"));
+    assert_eq!(server.summary().payments_created, 0);
+}
+
+#[test]
+fn a_trailing_slash_is_the_same_key_scope() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let first = send(post(&server.url("/payments"), Some("slash"), PAYMENT));
+    let again = send(post(&server.url("/payments/"), Some("slash"), PAYMENT));
+    assert_eq!((first.status.as_u16(), again.status.as_u16()), (201, 201));
+    assert_eq!(json(&first)["id"], json(&again)["id"]);
+    assert_eq!(again.headers["idempotent-replayed"], "true");
+    assert_eq!(server.summary().payments_created, 1);
+}
+
+#[test]
+fn the_payment_list_paginates_newest_first() {
+    let server = TestServer::start(ServeConfig { work: Duration::ZERO, ..ServeConfig::local(Mode::Correct) });
+    let ids: Vec<String> = (0..3)
+        .map(|n| json(&send(post(&server.url("/payments"), Some(&format!("page-{n}")), PAYMENT)))["id"].to_string())
+        .collect();
+    let get = |path: &str| send(Request::get(server.url(path)).body(Bytes::new()).unwrap());
+    let first = json(&get("/payments?limit=2"));
+    assert_eq!(first["data"].as_array().unwrap().len(), 2);
+    assert_eq!(first["data"][0]["id"].to_string(), ids[2]);
+    assert_eq!(first["has_more"], true);
+    let last_id = first["data"][1]["id"].as_str().unwrap();
+    let next = json(&get(&format!("/payments?limit=2&starting_after={last_id}")));
+    assert_eq!(next["data"][0]["id"].to_string(), ids[0]);
+    assert_eq!(next["has_more"], false);
+    assert_eq!(get("/payments?limit=1000").status, 400);
+    assert_eq!(get("/payments?starting_after=pay_nope").status, 400);
+}
+
+#[test]
+fn a_request_whose_client_hung_up_during_work_is_still_logged() {
+    use std::io::Write;
+    let server =
+        TestServer::start(ServeConfig { work: Duration::from_millis(300), ..ServeConfig::local(Mode::Correct) });
+    let address = server.url("").trim_start_matches("http://").to_string();
+    let mut stream = std::net::TcpStream::connect(&address).unwrap();
+    write!(
+        stream,
+        "POST /payments HTTP/1.1\r\nHost: x\r\nIdempotency-Key: gone\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{PAYMENT}",
+        PAYMENT.len()
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(50));
+    drop(stream);
+    // The work finishes after the client left; then the request must be in the log.
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    while server.summary().requests == 0 && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let summary = server.summary();
+    assert_eq!((summary.requests, summary.payments_created), (1, 1));
+    assert_eq!(summary.count(RequestOutcome::Created), 1);
 }

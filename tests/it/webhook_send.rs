@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use idem::webhook::secret::Secret;
+use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
 use crate::support::{CustomServer, Reply, dead_port, webhook};
@@ -223,4 +224,86 @@ fn bad_input_is_exit_2_and_never_prints_the_secret() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
         assert!(!stderr.contains("hunter2-secret") && !stdout.contains("hunter2-secret"), "{args:?}");
     }
+}
+
+/// A receiver that asks the first attempt to come back after `retry_after`.
+fn asking_to_wait(retry_after: &'static str) -> CustomServer {
+    CustomServer::start(move |request| {
+        if request.sequence == 0 {
+            let mut reply = Reply::json(503, "{}");
+            reply.headers.push(("retry-after", retry_after.to_string()));
+            reply
+        } else {
+            Reply::json(200, "{}")
+        }
+    })
+}
+
+#[test]
+fn an_absurd_retry_after_is_clamped_to_backoff_max() {
+    for retry_after in ["86400000", "Thu, 01 Jan 2099 00:00:00 GMT"] {
+        let server = asking_to_wait(retry_after);
+        let (code, report) =
+            send(&server.url("/hook"), &["--backoff", "1s", "--backoff-max", "2s", "--time-scale", "0.001"]);
+        assert_eq!(code, 0, "{report:#}");
+        let attempts = attempts(&report);
+        assert_eq!(attempts[1]["wait_source"], "retry-after-clamped", "{retry_after}");
+        assert_eq!(attempts[1]["planned_wait_ms"], 2.0, "{retry_after}");
+        assert!(attempts[1]["wait_cap_ms"].as_f64().unwrap() > 1_000_000.0, "the asked wait is kept as evidence");
+    }
+    let server = asking_to_wait("86400000");
+    webhook()
+        .args(["send", &server.url("/hook"), "--secret", "s3cr3t", "-d", "{}", "--backoff-max", "2s"])
+        .args(["--time-scale", "0.001"])
+        .assert()
+        .code(0)
+        .stdout(
+            predicates::str::contains("Retry-After asked for")
+                .and(predicates::str::contains("clamped to --backoff-max")),
+        );
+}
+
+#[test]
+fn absurd_delivery_flags_are_refused() {
+    let cases: [(&[&str], &str); 6] = [
+        (&["--time-scale", "1e300"], "out of range"),
+        (&["--schedule", "0s,999999h"], "at most 7 days"),
+        (&["--timeout", "-1s"], "durations are positive"),
+        (&["--backoff", "-5s"], "durations are positive"),
+        (&["--id", "evt_1\r\nX-Injected: 1"], "without spaces or line breaks"),
+        (&["-d", "@/dev/zero"], "larger than 64 MiB"),
+    ];
+    let url = format!("http://127.0.0.1:{}/hook", dead_port());
+    for (args, expected) in cases {
+        let mut command = webhook();
+        command.args(["send", &url, "--secret", "hunter2-secret"]).args(args);
+        if !args.contains(&"-d") {
+            command.args(["-d", "{}"]);
+        }
+        let assert = command.assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(!stderr.contains("\r\nX-Injected") && !stderr.contains("hunter2-secret"), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn credentials_in_the_url_are_basic_auth_and_never_printed() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&seen);
+    let server = CustomServer::start(move |request| {
+        let authorization = request.headers.get("authorization").map(|v| v.to_str().unwrap().to_string());
+        record.lock().unwrap().push(authorization);
+        Reply::json(200, "{}")
+    });
+    let url = server.url("/hook").replace("http://", "http://bob:pa55word@");
+    for format in ["human", "json"] {
+        let assert =
+            webhook().args(["send", &url, "--secret", "s3cr3t", "-d", "{}", "--format", format]).assert().code(0);
+        let output = assert.get_output();
+        let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(!printed.contains("pa55word"), "{format}: {printed}");
+    }
+    // base64("bob:pa55word")
+    assert_eq!(seen.lock().unwrap()[0].as_deref(), Some("Basic Ym9iOnBhNTV3b3Jk"));
 }

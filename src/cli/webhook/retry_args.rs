@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use clap::Args;
 
-use crate::units::parse_duration;
+use crate::cli::positive_duration as parse_duration;
 use crate::webhook::deliver::engine::DeliverOptions;
 use crate::webhook::deliver::retry::{Backoff, RetryPolicy, parse_schedule, parse_time_scale};
 
@@ -25,11 +25,11 @@ pub struct DeliveryArgs {
 
     /// The backoff cap before the first retry; it doubles for each further retry, and the wait
     /// is a random time below it (full jitter)
-    #[arg(long, value_name = "DUR", default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", default_value = "1s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub backoff: Duration,
 
     /// The backoff cap never grows beyond this
-    #[arg(long, value_name = "DUR", default_value = "1h", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", default_value = "1h", value_parser = parse_duration, allow_hyphen_values = true)]
     pub backoff_max: Duration,
 
     /// The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per
@@ -45,7 +45,7 @@ pub struct DeliveryArgs {
     pub time_scale: f64,
 
     /// How long one attempt may take, connecting included (GitHub allows 10s)
-    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_duration, allow_hyphen_values = true)]
     pub timeout: Duration,
 
     /// Accept any TLS certificate (self-signed local receivers)

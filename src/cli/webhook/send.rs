@@ -3,7 +3,7 @@ use clap::Args;
 
 use super::retry_args::DeliveryArgs;
 use super::signing::{PayloadArgs, SigningArgs};
-use crate::http::url::parse_url;
+use crate::http::url::{parse_url, split_credentials};
 use crate::output::{Format, Palette};
 use crate::webhook::scheme::{self, SchemeKind};
 use crate::webhook::send::SendConfig;
@@ -48,10 +48,21 @@ pub struct SendArgs {
 
 impl SendArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<SendConfig> {
-        let url = parse_url(&self.url)?;
+        // As curl: `user:password@` in the URL is Basic auth, and never printed.
+        let (url, credentials) = split_credentials(parse_url(&self.url)?)?;
+        if let Some(id) = &self.id {
+            // The id goes into a header and onto the terminal: a CR/LF would split both.
+            if id.is_empty() || id.chars().any(|c| c.is_control() || c == ' ') {
+                anyhow::bail!(
+                    "--id `{}` must be visible characters without spaces or line breaks",
+                    crate::output::terminal_safe(id)
+                );
+            }
+        }
         let options = self.signing.scheme_options(Some(self.scheme))?;
         Ok(SendConfig {
             url,
+            credentials,
             scheme: scheme::build(self.scheme, &options),
             secret: self.signing.secret_source()?,
             payload: self.payload.source()?,

@@ -73,8 +73,8 @@ impl SigningArgs {
 #[derive(Debug, Clone, clap::Args)]
 #[group(id = "payload", required = true, multiple = true)]
 pub struct PayloadArgs {
-    /// The body: DATA, @file (streamed, never read whole) or @- for stdin; with --event, the JSON
-    /// for the envelope's `data`
+    /// The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @-
+    /// for stdin; with --event, the JSON for the envelope's `data`
     #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Payload")]
     pub data: Option<String>,
 

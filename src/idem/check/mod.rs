@@ -4,8 +4,6 @@ mod race_window;
 mod suite;
 mod variant;
 
-use std::io::Write;
-
 use crate::conformance::{CheckOutcome, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
@@ -81,8 +79,7 @@ pub async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
 }
 
 pub async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
-    let report = execute(&config).await?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(report.render(config.format, config.palette).as_bytes())?;
-    Ok(report.outcome())
+    let result = execute(&config).await;
+    let target = format!("{} {}", config.request.method, config.request.url);
+    crate::conformance::finish_suite(result, "idem check", target, config.format, config.palette)
 }

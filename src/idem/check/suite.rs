@@ -11,7 +11,7 @@ use crate::conformance::{CheckResult, CheckSpec, Level};
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::idem::key::KeyPolicy;
 use crate::idem::race::{KeyMode, Spread, SyncMode, race_round_spread};
-use crate::idem::request::{RequestSpec, resource_id};
+use crate::idem::request::{FoundId, RequestSpec};
 use crate::idem::verdict::{BodyMatch, Observed, Verdict, compare_bodies, replay_marker, status_counts};
 
 pub const CREATE: CheckSpec = CheckSpec {
@@ -149,8 +149,10 @@ impl Probe {
         if let Some(body) = body {
             *request.body_mut() = body;
         }
-        let exchange = self.client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
+        let mut exchange = self.client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
         self.note_errors(check, exchange.status, &exchange.headers);
+        // Every check compares decoded bodies: the same JSON compressed twice differs byte for byte.
+        exchange.body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
         Ok(exchange)
     }
 
@@ -163,7 +165,12 @@ impl Probe {
     }
 
     pub fn id_of(&self, exchange: &Exchange) -> Option<String> {
-        resource_id(&exchange.body, &self.spec.id_field)
+        self.found_id(exchange).map(|found| found.id)
+    }
+
+    /// The id and where it was read (body, `Location`, …).
+    pub fn found_id(&self, exchange: &Exchange) -> Option<FoundId> {
+        self.spec.id_source().read(&exchange.headers, &exchange.body)
     }
 }
 
@@ -186,17 +193,17 @@ pub async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Or
     let key = probe.fresh_key();
     let exchange = probe.send(CREATE.id, Some(&key), None, None).await?;
     let status = exchange.status;
-    let id = probe.id_of(&exchange);
+    let found = probe.found_id(&exchange);
     let mut evidence = vec![format!("key {key} → {status}")];
-    let original = match (status.is_success(), id) {
-        (true, Some(id)) => {
-            evidence.push(format!("resource id {id} (at {})", probe.spec.id_field));
+    let original = match (status.is_success(), found) {
+        (true, Some(FoundId { id, from })) => {
+            evidence.push(format!("resource id {id} (from {from})"));
             Some(Original { key, exchange, id })
         }
         (true, None) => {
             evidence.push(format!(
-                "no resource id at {} in: {} (set --id-field to the JSON pointer of the created id)",
-                probe.spec.id_field,
+                "no resource id at {} in: {} (set --id-field to the JSON pointer of the created id, or --id-header)",
+                probe.spec.id_source().describe(),
                 excerpt(&exchange.body)
             ));
             None
@@ -402,7 +409,10 @@ pub async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Vec<Check
         Verdict::ExecutedMoreThanOnce => {
             evidence.push(format!("executed {} times: {}", judgement.executions, judgement.resource_ids.join(", ")))
         }
-        Verdict::Inconsistent | Verdict::Errors => {}
+        Verdict::NothingCreated | Verdict::CannotTell => {
+            evidence.push(judgement.explanation.clone().unwrap_or_default())
+        }
+        Verdict::Inconsistent | Verdict::Errors | Verdict::AllExecuted | Verdict::Collapsed => {}
     }
     evidence.extend(judgement.differences.iter().cloned());
     if judgement.verdict == Verdict::Errors {

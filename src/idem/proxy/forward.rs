@@ -18,6 +18,7 @@ use crate::http::hop_by_hop::message_headers;
 use crate::http::problem::problem;
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
 use crate::idem::proxy::operations::{Arrival, Attempt, Operations, Placement};
+use crate::idem::request::IdSource;
 use crate::idem::verdict::Observed;
 
 /// Requests larger than this are refused with 413 rather than held in memory.
@@ -144,9 +145,9 @@ pub async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> Proxy
         }
     }
 
-    let id_field = state.id_field.clone();
+    let ids = IdSource { field: state.id_field.clone(), header: None };
     let observe = |result: &anyhow::Result<Exchange>| match result {
-        Ok(exchange) => Observed::from_exchange(exchange, &id_field),
+        Ok(exchange) => Observed::from_exchange(exchange, &ids),
         Err(err) => Observed::failed(format!("{err:#}")),
     };
     match fault {

@@ -6,6 +6,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::idem::proxy::operations::{Attempt, Operation};
+use crate::idem::request::IdSource;
 use crate::idem::verdict::{self, Observed, Timing};
 
 /// Retries closer than this to the previous answer count as immediate.
@@ -97,7 +98,8 @@ pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport
     }
     let faults: Vec<String> = attempts.iter().filter_map(|a| a.fault).map(|f| f.name()).collect();
     let answers: Vec<Observed> = attempts.iter().filter_map(|a| a.upstream.clone()).collect();
-    let judgement = verdict::judge(&answers, Timing::Sequential, id_field);
+    let judgement =
+        verdict::judge(&answers, Timing::Sequential, &IdSource { field: id_field.to_string(), header: None });
     let ids = judgement.resource_ids.clone();
     let executed = match ids.as_slice() {
         [] => "the upstream created nothing the proxy could see".to_string(),
@@ -336,7 +338,12 @@ mod tests {
             let attempt = self.ops.attempt_mut(at).unwrap();
             attempt.fault = fault;
             attempt.upstream = upstream.map(|(status, id)| {
-                Observed::answer(status, &HeaderMap::new(), Bytes::from(format!(r#"{{"id":"{id}"}}"#)), "/id")
+                Observed::answer(
+                    status,
+                    &HeaderMap::new(),
+                    Bytes::from(format!(r#"{{"id":"{id}"}}"#)),
+                    &IdSource { field: "/id".into(), header: None },
+                )
             });
             attempt.client_status = match fault {
                 Some(Fault::Status { code, .. }) => Some(code),

@@ -91,8 +91,14 @@ pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
     }
     stdout.flush()?;
     match report.verdict {
-        RaceVerdict::Safe => Ok(Outcome::Holds),
-        RaceVerdict::ExecutedMoreThanOnce | RaceVerdict::Inconsistent => Ok(Outcome::ProblemFound),
+        RaceVerdict::Safe | RaceVerdict::AsExpected => Ok(Outcome::Holds),
+        RaceVerdict::ExecutedMoreThanOnce | RaceVerdict::Inconsistent | RaceVerdict::Collapsed => {
+            Ok(Outcome::ProblemFound)
+        }
+        RaceVerdict::NothingCreated | RaceVerdict::CannotTell => {
+            let explanation = report.telling_round().and_then(|round| round.judgement.explanation.clone());
+            bail!("{}", explanation.unwrap_or_else(|| "the answers do not show how many times it executed".to_string()))
+        }
         RaceVerdict::Errors => {
             let failed = report.telling_round().and_then(|round| {
                 let errors: Vec<&str> = round.answers.iter().filter_map(|a| a.observed.error.as_deref()).collect();

@@ -7,10 +7,15 @@
 //! - `n`: duplicates per round; `sync_requested`: the `--sync` value (`auto`, `single-packet`,
 //!   `last-byte`, `none`).
 //! - `verdict`: `safe` (every round executed at most once and answered consistently),
-//!   `executed_more_than_once`, `inconsistent`, or `errors` (some answers never came). Exit status 0,
-//!   1, 1, 2 respectively.
+//!   `executed_more_than_once`, `inconsistent`, `errors` (some answers never came),
+//!   `nothing_created` (no 2xx answer in a round), `cannot_tell` (2xx answers but no resource id in
+//!   the body at `--id-field`, `Location`, `Content-Location` or `--id-header`); for the controls
+//!   (`--distinct-keys`, `--no-key`) `as_expected` (every duplicate executed) or `collapsed` (the
+//!   server collapsed duplicates that shared no key). Exit status 0 for `safe` and `as_expected`,
+//!   1 for `executed_more_than_once`, `inconsistent` and `collapsed`, 2 for the rest.
 //! - `summary`: `rounds`, and how many were `safe`, `executed_more_than_once`, `inconsistent`,
-//!   `errors`; `worst_executions` (most distinct resources created for one key in a round);
+//!   `errors`, `nothing_created`, `cannot_tell`, `as_expected`, `collapsed`; `worst_executions`
+//!   (most distinct resources created in a round);
 //!   `release_spread_us` and `latency_spread_ms` as `{p50, p90, max}` over the rounds (`null` when
 //!   not measured: `--sync none` has no release).
 //! - `rounds`: one object per round:
@@ -27,7 +32,7 @@
 //!     (only when no answer), resource_id, replayed, latency_ms, target (host:port, only with
 //!     --also)}` per duplicate,
 //!   - `judgement`: the shared verdict, `{verdict: {kind}, executions, resource_ids, body_match,
-//!     differences, notes}`, as in `idem send`.
+//!     explanation, differences, notes}`, as in `idem send`.
 use std::time::Duration;
 
 use serde::Serialize;
@@ -60,6 +65,41 @@ pub enum RaceVerdict {
     ExecutedMoreThanOnce,
     Inconsistent,
     Errors,
+    NothingCreated,
+    CannotTell,
+    /// A control round: every duplicate executed.
+    AsExpected,
+    /// A control round: the server collapsed duplicates that shared no key.
+    Collapsed,
+}
+
+impl RaceVerdict {
+    /// The round verdict this aggregate stands for.
+    fn round_verdict(self) -> Verdict {
+        match self {
+            RaceVerdict::Safe => Verdict::Consistent,
+            RaceVerdict::ExecutedMoreThanOnce => Verdict::ExecutedMoreThanOnce,
+            RaceVerdict::Inconsistent => Verdict::Inconsistent,
+            RaceVerdict::Errors => Verdict::Errors,
+            RaceVerdict::NothingCreated => Verdict::NothingCreated,
+            RaceVerdict::CannotTell => Verdict::CannotTell,
+            RaceVerdict::AsExpected => Verdict::AllExecuted,
+            RaceVerdict::Collapsed => Verdict::Collapsed,
+        }
+    }
+
+    /// Worst first: a proven double execution outweighs everything; anything that leaves the
+    /// question open outweighs a pass.
+    const BY_SEVERITY: [RaceVerdict; 8] = [
+        RaceVerdict::ExecutedMoreThanOnce,
+        RaceVerdict::Collapsed,
+        RaceVerdict::Inconsistent,
+        RaceVerdict::Errors,
+        RaceVerdict::NothingCreated,
+        RaceVerdict::CannotTell,
+        RaceVerdict::Safe,
+        RaceVerdict::AsExpected,
+    ];
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -69,6 +109,10 @@ pub struct Summary {
     pub executed_more_than_once: usize,
     pub inconsistent: usize,
     pub errors: usize,
+    pub nothing_created: usize,
+    pub cannot_tell: usize,
+    pub as_expected: usize,
+    pub collapsed: usize,
     pub worst_executions: usize,
     pub release_spread_us: Option<Percentiles>,
     pub latency_spread_ms: Option<Percentiles>,
@@ -109,32 +153,29 @@ impl RaceReport {
             executed_more_than_once: count(Verdict::ExecutedMoreThanOnce),
             inconsistent: count(Verdict::Inconsistent),
             errors: count(Verdict::Errors),
+            nothing_created: count(Verdict::NothingCreated),
+            cannot_tell: count(Verdict::CannotTell),
+            as_expected: count(Verdict::AllExecuted),
+            collapsed: count(Verdict::Collapsed),
             worst_executions: rounds.iter().map(|r| r.judgement.executions).max().unwrap_or(0),
             release_spread_us: Percentiles::of(
                 rounds.iter().filter_map(|r| r.release.as_ref().map(|r| r.spread_us)).collect(),
             ),
             latency_spread_ms: Percentiles::of(rounds.iter().filter_map(|r| r.latency_spread_ms).collect()),
         };
-        let verdict = if summary.executed_more_than_once > 0 {
-            RaceVerdict::ExecutedMoreThanOnce
-        } else if summary.inconsistent > 0 {
-            RaceVerdict::Inconsistent
-        } else if summary.errors > 0 {
-            RaceVerdict::Errors
-        } else {
-            RaceVerdict::Safe
-        };
+        let verdict = RaceVerdict::BY_SEVERITY
+            .into_iter()
+            .find(|verdict| rounds.iter().any(|r| r.judgement.verdict == verdict.round_verdict()))
+            .unwrap_or(RaceVerdict::Safe);
         RaceReport { method, url, also: Vec::new(), key_header, n, sync_requested: sync, verdict, summary, rounds }
     }
 
     /// The first round that shows the verdict (the worst execution count first).
     pub fn telling_round(&self) -> Option<&RoundReport> {
-        let wanted = match self.verdict {
-            RaceVerdict::Safe => return self.rounds.first(),
-            RaceVerdict::ExecutedMoreThanOnce => Verdict::ExecutedMoreThanOnce,
-            RaceVerdict::Inconsistent => Verdict::Inconsistent,
-            RaceVerdict::Errors => Verdict::Errors,
-        };
+        if matches!(self.verdict, RaceVerdict::Safe | RaceVerdict::AsExpected) {
+            return self.rounds.first();
+        }
+        let wanted = self.verdict.round_verdict();
         self.rounds.iter().filter(|r| r.judgement.verdict == wanted).max_by_key(|r| r.judgement.executions)
     }
 
@@ -155,10 +196,25 @@ impl RaceReport {
             return out;
         }
         let s = &self.summary;
-        out.push_str(&format!(
-            "{} rounds: {} safe, {} executed more than once (worst: {} executions), {} inconsistent, {} without a verdict\n",
-            s.rounds, s.safe, s.executed_more_than_once, s.worst_executions, s.inconsistent, s.errors
-        ));
+        if first.key_mode == super::round::KeyMode::Same {
+            out.push_str(&format!(
+                "{} rounds: {} safe, {} executed more than once (worst: {} executions), {} inconsistent, {} without a verdict\n",
+                s.rounds,
+                s.safe,
+                s.executed_more_than_once,
+                s.worst_executions,
+                s.inconsistent,
+                s.errors + s.nothing_created + s.cannot_tell
+            ));
+        } else {
+            out.push_str(&format!(
+                "{} control rounds: {} as expected (every duplicate executed), {} collapsed, {} without a verdict\n",
+                s.rounds,
+                s.as_expected,
+                s.collapsed,
+                s.errors + s.nothing_created + s.cannot_tell
+            ));
+        }
         if let Some(p) = s.release_spread_us {
             out.push_str(&format!(
                 "release spread: p50 {}, p90 {}, max {}\n",

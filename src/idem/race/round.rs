@@ -287,6 +287,7 @@ fn report(
     release: Option<Release>,
     stagger: Option<Duration>,
 ) -> RoundReport {
+    let ids = spec.id_source();
     let records: Vec<AnswerRecord> = answers
         .iter()
         .zip(keys)
@@ -295,9 +296,7 @@ fn report(
             number: index + 1,
             key: if key_mode == KeyMode::Distinct { key } else { None },
             observed: match &answer.outcome {
-                Ok(response) => {
-                    Observed::answer(response.status, &response.headers, response.body.clone(), &spec.id_field)
-                }
+                Ok(response) => Observed::answer(response.status, &response.headers, response.body.clone(), &ids),
                 Err(err) => Observed::failed(err.clone()),
             },
             latency_ms: answer.latency.map(crate::units::millis),
@@ -305,16 +304,11 @@ fn report(
         })
         .collect();
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
-    let mut judgement = verdict::judge(&observed, Timing::Concurrent, &spec.id_field);
-    match key_mode {
-        KeyMode::Same => {}
-        KeyMode::Distinct => judgement
-            .notes
-            .push("control: every duplicate had its own key, so each one executing is expected".to_string()),
-        KeyMode::None => {
-            judgement.notes.push("control: no key was sent, so each duplicate executing is expected".to_string())
-        }
-    }
+    // A control shares no key, so it is judged on whether every duplicate executed.
+    let judgement = match key_mode {
+        KeyMode::Same => verdict::judge(&observed, Timing::Concurrent, &ids),
+        KeyMode::Distinct | KeyMode::None => verdict::judge_control(&observed, &ids),
+    };
     let latencies: Vec<f64> = records.iter().filter_map(|r| r.latency_ms).collect();
     let latency_spread_ms =
         match (latencies.iter().copied().reduce(f64::min), latencies.iter().copied().reduce(f64::max)) {

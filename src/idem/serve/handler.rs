@@ -8,14 +8,13 @@ use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE, LOCATION, RETRY_AFTER};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
-use serde_json::json;
 
 use crate::http::problem::{json_response, problem};
 
 use super::Mode;
 use super::key::parse_key;
 use super::log::{RequestLine, RequestLog, RequestOutcome};
-use super::payments::{NewPayment, Payment, parse_new_payment};
+use super::payments::{ListQuery, NewPayment, Payment, parse_new_payment};
 use super::store::owner::Owners;
 use super::store::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoredResponse, fingerprint};
 
@@ -52,21 +51,28 @@ impl Handled {
 }
 
 pub async fn handle(state: Arc<AppState>, request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
-    let started = Instant::now();
-    let method = request.method().clone();
-    let path = request.uri().path().to_string();
-    let handled = route(&state, request).await;
-    state.log.record(RequestLine {
-        time: chrono::Local::now().format("%H:%M:%S%.3f").to_string(),
-        method: method.to_string(),
-        path,
-        key: handled.key,
-        status: handled.response.status().as_u16(),
-        outcome: handled.outcome,
-        payment_id: handled.payment_id,
-        latency_ms: crate::units::millis(started.elapsed()),
+    // Handled and logged on a task of its own: hyper drops this future when the client hangs up,
+    // and a request whose client left during --work still charged and must still be in the log.
+    let task = tokio::spawn(async move {
+        let started = Instant::now();
+        let method = request.method().clone();
+        let path = request.uri().path().to_string();
+        let handled = route(&state, request).await;
+        state.log.record(RequestLine {
+            time: chrono::Local::now().format("%H:%M:%S%.3f").to_string(),
+            method: method.to_string(),
+            path,
+            key: handled.key,
+            status: handled.response.status().as_u16(),
+            outcome: handled.outcome,
+            payment_id: handled.payment_id,
+            latency_ms: crate::units::millis(started.elapsed()),
+        });
+        handled.response
     });
-    Ok(handled.response)
+    Ok(task.await.unwrap_or_else(|err| {
+        problem(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Internal error", &format!("the request failed: {err}"))
+    }))
 }
 
 async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
@@ -74,12 +80,21 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
     let method = request.method().clone();
     match (path.as_str(), path.strip_prefix("/payments/")) {
         ("/payments", _) if method == Method::POST => create_payment(state, request).await,
-        ("/payments", _) if method == Method::GET => match state.store.payments().await {
-            Ok(payments) => {
-                let body = json!({ "object": "list", "count": payments.len(), "data": payments });
-                Handled::plain(json_response(StatusCode::OK, &body), RequestOutcome::Read)
-            }
-            Err(err) => Handled::plain(store_unavailable(&err), RequestOutcome::StoreUnavailable),
+        ("/payments", _) if method == Method::GET => match ListQuery::parse(request.uri().query()) {
+            Err(reason) => Handled::plain(
+                problem(StatusCode::BAD_REQUEST, "invalid-query", "Invalid list query", &reason),
+                RequestOutcome::Invalid,
+            ),
+            Ok(query) => match state.store.payments().await {
+                Err(err) => Handled::plain(store_unavailable(&err), RequestOutcome::StoreUnavailable),
+                Ok(payments) => match query.page(payments) {
+                    Ok(page) => Handled::plain(json_response(StatusCode::OK, &page), RequestOutcome::Read),
+                    Err(reason) => Handled::plain(
+                        problem(StatusCode::BAD_REQUEST, "invalid-query", "Invalid list query", &reason),
+                        RequestOutcome::Invalid,
+                    ),
+                },
+            },
         },
         ("/payments", _) => method_not_allowed("GET, POST"),
         (_, Some(id)) if !id.contains('/') => {
@@ -114,7 +129,19 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
 
 async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
     let (parts, body) = request.into_parts();
-    let path = parts.uri.path().to_string();
+    // `/payments/` is the same endpoint as `/payments`, so it is the same key scope: otherwise a
+    // retry that adds a slash charges again.
+    let path = match parts.uri.path().trim_end_matches('/') {
+        "" => "/".to_string(),
+        trimmed => trimmed.to_string(),
+    };
+    if parts.headers.get_all(KEY_HEADER).iter().count() > 1 {
+        let detail = "the request has more than one Idempotency-Key header; send exactly one";
+        return Handled::plain(
+            problem(StatusCode::BAD_REQUEST, "invalid-key", "Invalid Idempotency-Key", detail),
+            RequestOutcome::Invalid,
+        );
+    }
     let key = match parts.headers.get(KEY_HEADER).map(|value| parse_key(value.as_bytes())) {
         None => None,
         Some(Ok(key)) => Some(key),

@@ -1,10 +1,11 @@
 //! The payments ledger: what the reference API "charges", so side effects can be counted.
+use std::collections::VecDeque;
 use std::sync::Mutex;
 
-use rand::Rng;
-use rand::distr::Alphanumeric;
 use serde::Serialize;
 use serde_json::{Map, Value};
+
+use crate::sync::lock;
 
 /// A created payment, as the API returns it.
 #[derive(Debug, Clone, Serialize)]
@@ -24,9 +25,8 @@ pub struct Payment {
 impl Payment {
     /// Charges: a new payment with an id unique across instances (random), not yet recorded.
     pub fn charge(request: NewPayment) -> Payment {
-        let suffix: String = rand::rng().sample_iter(&Alphanumeric).take(24).map(char::from).collect();
         Payment {
-            id: format!("pay_{suffix}"),
+            id: crate::ids::fresh_id("pay_"),
             object: "payment",
             amount: request.amount,
             currency: request.currency,
@@ -77,28 +77,103 @@ fn string_or_number(fields: &Map<String, Value>, name: &str) -> Option<Value> {
     fields.get(name).filter(|value| value.is_string() || value.is_number()).cloned()
 }
 
-/// Every payment created since start-up, in order.
+/// How many payments the ledger keeps; older ones are dropped (a server left running under a load
+/// test must not grow without bound). The count of payments created is kept whole.
+pub const MAX_KEPT_PAYMENTS: usize = 100_000;
+
+/// `GET /payments` pages hold this many payments unless `?limit=` says otherwise (Stripe's default).
+pub const DEFAULT_PAGE: usize = 10;
+/// The largest `?limit=` (Stripe's maximum).
+pub const MAX_PAGE: usize = 100;
+
+/// The payments a `--store memory` server created, the most recent `MAX_KEPT_PAYMENTS` of them.
 #[derive(Default)]
 pub struct Ledger {
-    payments: Mutex<Vec<Payment>>,
+    /// Oldest first.
+    payments: Mutex<VecDeque<Payment>>,
 }
 
 impl Ledger {
-    fn payments(&self) -> std::sync::MutexGuard<'_, Vec<Payment>> {
-        self.payments.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-
-    /// Records a payment made by `Payment::charge`.
+    /// Records a payment made by `Payment::charge`, dropping the oldest beyond the bound.
     pub fn record(&self, payment: Payment) {
-        self.payments().push(payment);
+        let mut payments = lock(&self.payments);
+        payments.push_back(payment);
+        while payments.len() > MAX_KEPT_PAYMENTS {
+            payments.pop_front();
+        }
     }
 
     pub fn get(&self, id: &str) -> Option<Payment> {
-        self.payments().iter().find(|payment| payment.id == id).cloned()
+        lock(&self.payments).iter().find(|payment| payment.id == id).cloned()
     }
 
+    /// Oldest first.
     pub fn list(&self) -> Vec<Payment> {
-        self.payments().clone()
+        lock(&self.payments).iter().cloned().collect()
+    }
+}
+
+/// The query of `GET /payments?limit=&starting_after=`, as payment APIs paginate: newest first,
+/// `limit` from 1 to 100, `starting_after` the last id of the previous page.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListQuery {
+    limit: usize,
+    starting_after: Option<String>,
+}
+
+/// One page of `GET /payments`, newest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct Page {
+    pub object: &'static str,
+    pub url: &'static str,
+    pub data: Vec<Value>,
+    /// More payments follow the last one here: ask again with `starting_after` = its id.
+    pub has_more: bool,
+    /// How many payments the store holds.
+    pub count: usize,
+}
+
+impl ListQuery {
+    pub fn parse(query: Option<&str>) -> Result<ListQuery, String> {
+        let mut list = ListQuery { limit: DEFAULT_PAGE, starting_after: None };
+        for pair in query.unwrap_or_default().split('&').filter(|pair| !pair.is_empty()) {
+            let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+            match name {
+                "limit" => {
+                    list.limit = value
+                        .parse::<usize>()
+                        .ok()
+                        .filter(|limit| (1..=MAX_PAGE).contains(limit))
+                        .ok_or_else(|| format!("`limit` must be a number from 1 to {MAX_PAGE}"))?;
+                }
+                "starting_after" => list.starting_after = Some(value.to_string()),
+                _ => {}
+            }
+        }
+        Ok(list)
+    }
+
+    /// The page of `payments` (as the store lists them, oldest first) this query asks for.
+    pub fn page(&self, payments: Vec<Value>) -> Result<Page, String> {
+        let count = payments.len();
+        let newest_first = payments.into_iter().rev();
+        let rest: Vec<Value> = match &self.starting_after {
+            None => newest_first.collect(),
+            Some(id) => {
+                let mut rest = newest_first.skip_while(|payment| payment["id"] != id.as_str());
+                if rest.next().is_none() {
+                    return Err(format!("`starting_after`: there is no payment `{id}`"));
+                }
+                rest.collect()
+            }
+        };
+        Ok(Page {
+            object: "list",
+            url: "/payments",
+            has_more: rest.len() > self.limit,
+            data: rest.into_iter().take(self.limit).collect(),
+            count,
+        })
     }
 }
 
@@ -111,6 +186,49 @@ mod tests {
         let payment = parse_new_payment(br#"{"amount":1990,"currency":"rub","order_id":42}"#).unwrap();
         assert_eq!((payment.amount, payment.currency.as_str()), (1990, "RUB"));
         assert_eq!(payment.order_id, Some(Value::from(42)));
+    }
+
+    fn pay(amount: u64) -> NewPayment {
+        NewPayment { amount, currency: "USD".into(), order_id: None, description: None }
+    }
+
+    fn page(ledger: &Ledger, query: &str) -> Result<Page, String> {
+        let listed = ledger.list().iter().map(|payment| serde_json::to_value(payment).unwrap()).collect();
+        ListQuery::parse(Some(query))?.page(listed)
+    }
+
+    fn amounts(page: &Page) -> Vec<u64> {
+        page.data.iter().map(|payment| payment["amount"].as_u64().unwrap()).collect()
+    }
+
+    #[test]
+    fn pages_are_newest_first_and_continue_after_an_id() {
+        let ledger = Ledger::default();
+        let ids: Vec<String> = (1..=5)
+            .map(|n| {
+                let payment = Payment::charge(pay(n));
+                ledger.record(payment.clone());
+                payment.id
+            })
+            .collect();
+        let first = page(&ledger, "limit=2").unwrap();
+        assert_eq!(amounts(&first), [5, 4]);
+        assert!(first.has_more);
+        let next = page(&ledger, &format!("limit=2&starting_after={}", ids[3])).unwrap();
+        assert_eq!(amounts(&next), [3, 2]);
+        let last = page(&ledger, &format!("starting_after={}", ids[1])).unwrap();
+        assert_eq!((last.data.len(), last.has_more), (1, false));
+        assert!(ListQuery::parse(Some("limit=0")).is_err() && ListQuery::parse(Some("limit=101")).is_err());
+        assert!(page(&ledger, "starting_after=pay_nope").is_err());
+    }
+
+    #[test]
+    fn the_ledger_is_bounded() {
+        let ledger = Ledger::default();
+        for _ in 0..MAX_KEPT_PAYMENTS + 3 {
+            ledger.record(Payment::charge(pay(1)));
+        }
+        assert_eq!(ledger.list().len(), MAX_KEPT_PAYMENTS);
     }
 
     #[test]

@@ -4,7 +4,6 @@ mod cross_scheme;
 mod probe;
 pub mod suite;
 
-use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -52,6 +51,14 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     if let Answer::Failed(err) = &answer {
         bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", config.url);
     }
+    // A receiver that never answers could not be tested: exit 2 like `idem check`, not eight failures.
+    if let Answer::TimedOut(after) = &answer {
+        bail!(
+            "the receiver at {} did not answer within {}; is it running, and is --timeout long enough?",
+            config.url,
+            crate::units::format_duration(*after)
+        );
+    }
     let accepted = valid.outcome == crate::conformance::CheckOutcome::Pass;
     let mut checks = vec![valid, suite::fast_ack(&answer, config.ack_within)];
     let not_accepted = "the valid delivery was not accepted, so there is nothing to repeat";
@@ -88,9 +95,6 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
 
 pub async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
     let (format, palette) = (config.format, config.palette);
-    let report = execute(config).await?;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(report.render(format, palette).as_bytes())?;
-    stdout.flush()?;
-    Ok(report.outcome())
+    let target = format!("POST {} (--scheme {})", config.url, config.scheme.kind());
+    crate::conformance::finish_suite(execute(config).await, "webhook check", target, format, palette)
 }

@@ -148,7 +148,8 @@ pub struct AttemptReport {
     /// or the previous answer's Retry-After.
     pub planned_wait_ms: f64,
     pub wait_source: WaitSource,
-    /// For backoff waits, the (scaled) cap the jitter was drawn under.
+    /// For backoff waits, the (scaled) cap the jitter was drawn under; for a clamped Retry-After
+    /// (`wait_source: retry-after-clamped`), the (scaled) wait the receiver asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub wait_cap_ms: Option<f64>,
     /// How long the wait really took.

@@ -37,9 +37,12 @@ impl AttemptLines {
             (Some(200..=299), _) => palette.green("delivered"),
             (Some(410), _) => palette.red("endpoint gone, not retrying"),
             (_, Some(next)) => {
-                let why = match next.source {
-                    WaitSource::RetryAfter => " (Retry-After)",
-                    _ => "",
+                let why = match (next.source, next.cap) {
+                    (WaitSource::RetryAfter, _) => " (Retry-After)".to_string(),
+                    (WaitSource::RetryAfterClamped, Some(asked)) => {
+                        format!(" (Retry-After asked for {}, clamped to --backoff-max)", format_duration(asked))
+                    }
+                    _ => String::new(),
                 };
                 format!("next attempt in {}{why}", format_duration(next.wait))
             }

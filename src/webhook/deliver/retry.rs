@@ -27,6 +27,9 @@ pub const STANDARD_SCHEDULE: [u64; 10] = [0, 5, 300, 1_800, 7_200, 18_000, 36_00
 /// (three attempts, three hours in all).
 pub const STRIPE_TEST_SCHEDULE: [u64; 3] = [0, 3_600, 7_200];
 
+/// `--backoff-max` unless given: also the `Retry-After` ceiling under a `--schedule`.
+pub const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(3_600);
+
 /// How waits are computed.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Backoff {
@@ -48,6 +51,9 @@ pub enum WaitSource {
     Schedule,
     /// The receiver's `Retry-After`.
     RetryAfter,
+    /// The receiver's `Retry-After`, cut to the ceiling (`--backoff-max`, or the longest
+    /// `--schedule` delay): a `Retry-After` of a year must not stall a delivery for a year.
+    RetryAfterClamped,
 }
 
 /// The wait before one attempt, as planned (already scaled).
@@ -55,7 +61,8 @@ pub enum WaitSource {
 pub struct PlannedWait {
     pub wait: Duration,
     pub source: WaitSource,
-    /// For backoff waits, the (scaled) upper bound the jitter was drawn under.
+    /// For backoff waits, the (scaled) upper bound the jitter was drawn under; for a clamped
+    /// `Retry-After`, the (scaled) wait the receiver asked for.
     pub cap: Option<Duration>,
 }
 
@@ -74,7 +81,7 @@ impl Default for RetryPolicy {
             backoff: Backoff::Exponential {
                 max_attempts: 5,
                 initial: Duration::from_secs(1),
-                max: Duration::from_secs(3_600),
+                max: DEFAULT_BACKOFF_MAX,
             },
             time_scale: 1.0,
         }
@@ -120,9 +127,28 @@ impl RetryPolicy {
         }
     }
 
-    /// The wait a `Retry-After` asks for, scaled; it replaces the planned one.
+    /// The wait a `Retry-After` asks for, scaled; it replaces the planned one, but never exceeds
+    /// the longest wait the policy itself would make (`--backoff-max`, or the longest delay of the
+    /// schedule).
     pub fn retry_after_wait(&self, retry_after: Duration) -> PlannedWait {
-        PlannedWait { wait: self.scale(retry_after), source: WaitSource::RetryAfter, cap: None }
+        let asked = self.scale(retry_after);
+        let ceiling = self.scale(self.longest_wait());
+        if asked > ceiling {
+            return PlannedWait { wait: ceiling, source: WaitSource::RetryAfterClamped, cap: Some(asked) };
+        }
+        PlannedWait { wait: asked, source: WaitSource::RetryAfter, cap: None }
+    }
+
+    /// The longest wait a `Retry-After` may impose, unscaled: `--backoff-max`; with a schedule
+    /// (which has no `--backoff-max`), its longest delay or the default `--backoff-max` of an
+    /// hour, whichever is longer.
+    pub fn longest_wait(&self) -> Duration {
+        match &self.backoff {
+            Backoff::Exponential { max, .. } => *max,
+            Backoff::Schedule(delays) => {
+                delays.iter().copied().max().unwrap_or(Duration::ZERO).max(DEFAULT_BACKOFF_MAX)
+            }
+        }
     }
 
     /// `duration` × the time scale, saturating at about 584 years rather than panicking.
@@ -154,13 +180,35 @@ pub fn parse_schedule(text: &str) -> Result<Vec<Duration>, String> {
     if delays.is_empty() {
         return Err("the schedule is empty".to_string());
     }
+    if delays.len() > MAX_SCHEDULE_ATTEMPTS {
+        return Err(format!(
+            "the schedule has {} delays; at most {MAX_SCHEDULE_ATTEMPTS} attempts are allowed",
+            delays.len()
+        ));
+    }
+    if let Some(long) = delays.iter().find(|delay| **delay > MAX_SCHEDULE_DELAY) {
+        return Err(format!(
+            "a delay of {} is longer than any provider waits; each --schedule delay is at most 7 days",
+            humantime::format_duration(*long)
+        ));
+    }
     Ok(delays)
 }
 
-/// Parses `--time-scale`: a positive, finite factor.
+/// The most attempts a `--schedule` may list (Standard Webhooks uses 10, providers fewer than 20).
+pub const MAX_SCHEDULE_ATTEMPTS: usize = 100;
+/// The longest single `--schedule` delay (providers retry over about three days).
+pub const MAX_SCHEDULE_DELAY: Duration = Duration::from_secs(7 * 24 * 3_600);
+/// The `--time-scale` range: from a millionth (days into a fraction of a second) to a thousand.
+pub const TIME_SCALE_RANGE: std::ops::RangeInclusive<f64> = 0.000_001..=1_000.0;
+
+/// Parses `--time-scale`: a positive, finite factor within [`TIME_SCALE_RANGE`].
 pub fn parse_time_scale(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(factor) if factor.is_finite() && factor > 0.0 => Ok(factor),
+        Ok(factor) if TIME_SCALE_RANGE.contains(&factor) => Ok(factor),
+        Ok(factor) if factor.is_finite() && factor > 0.0 => {
+            Err(format!("--time-scale {text} is out of range; give a factor from 0.000001 to 1000"))
+        }
         _ => Err(format!("`{text}` is not a time scale; give a positive factor such as 1, 0.1 or 0.001")),
     }
 }
@@ -240,6 +288,29 @@ mod tests {
         assert!(parse_schedule("").is_err());
         assert!(parse_time_scale("0").is_err() && parse_time_scale("nan").is_err());
         assert_eq!(parse_time_scale("0.001"), Ok(0.001));
+        assert!(parse_time_scale("1e300").unwrap_err().contains("out of range"));
+        assert!(parse_time_scale("1e-300").unwrap_err().contains("out of range"));
+        assert!(parse_schedule("0s,999999h").unwrap_err().contains("at most 7 days"));
+        assert!(parse_schedule(&vec!["1s"; 101].join(",")).unwrap_err().contains("at most 100"));
+    }
+
+    #[test]
+    fn retry_after_is_clamped_to_the_longest_wait_of_the_policy() {
+        let policy = RetryPolicy {
+            backoff: Backoff::Exponential {
+                max_attempts: 3,
+                initial: Duration::from_secs(1),
+                max: Duration::from_secs(60),
+            },
+            time_scale: 0.5,
+        };
+        let asked = policy.retry_after_wait(Duration::from_secs(86_400_000));
+        assert_eq!(asked.source, WaitSource::RetryAfterClamped);
+        assert_eq!((asked.wait, asked.cap), (Duration::from_secs(30), Some(Duration::from_secs(43_200_000))));
+        assert_eq!(policy.retry_after_wait(Duration::from_secs(10)).source, WaitSource::RetryAfter);
+        let schedule = RetryPolicy { backoff: Backoff::Schedule(parse_schedule("0s,5s").unwrap()), time_scale: 1.0 };
+        assert_eq!(schedule.retry_after_wait(Duration::from_secs(30)).wait, Duration::from_secs(30));
+        assert_eq!(schedule.retry_after_wait(Duration::from_secs(86_400)).wait, DEFAULT_BACKOFF_MAX);
     }
 
     #[test]

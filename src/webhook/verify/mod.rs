@@ -8,7 +8,7 @@ pub mod verifier;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 
@@ -95,10 +95,7 @@ pub fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome
 fn read_request(config: &VerifyConfig) -> anyhow::Result<(HeaderMap, Vec<u8>)> {
     let (mut headers, request_body) = match &config.request {
         Some(path) => {
-            let bytes =
-                std::fs::read(path).with_context(|| format!("cannot read the request file `{}`", path.display()))?;
-            let request = raw_request::parse(&bytes)
-                .with_context(|| format!("cannot read `{}` as an HTTP request", path.display()))?;
+            let request = raw_request::read_file(path)?;
             (request.headers, Some(request.body))
         }
         None => (HeaderMap::new(), None),

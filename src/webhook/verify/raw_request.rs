@@ -13,6 +13,29 @@ pub struct RawRequest {
 /// More headers than any webhook sends; a file with more is not a webhook request.
 const MAX_HEADERS: usize = 128;
 
+/// The largest request file read: a capture is held in memory whole, so `/dev/zero` or a
+/// mistaken disk image must stop here rather than exhaust the machine.
+pub const MAX_REQUEST_FILE: u64 = crate::http::body::DEFAULT_MAX_BODY;
+
+/// Reads and parses a request file, refusing one larger than [`MAX_REQUEST_FILE`].
+pub fn read_file(path: &std::path::Path) -> anyhow::Result<RawRequest> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read the request file `{}`", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_REQUEST_FILE + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read the request file `{}`", path.display()))?;
+    if bytes.len() as u64 > MAX_REQUEST_FILE {
+        bail!(
+            "the request file `{}` is larger than {}, more than any webhook request",
+            path.display(),
+            crate::http::body::format_size(MAX_REQUEST_FILE)
+        );
+    }
+    parse(&bytes).with_context(|| format!("cannot read `{}` as an HTTP request", path.display()))
+}
+
 pub fn parse(bytes: &[u8]) -> anyhow::Result<RawRequest> {
     let mut slots = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut slots);
