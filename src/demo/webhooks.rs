@@ -9,6 +9,7 @@ use anyhow::Context;
 use super::narrator::Narrator;
 use crate::exit::Outcome;
 use crate::http::url::parse_url;
+use crate::sync::lock;
 use crate::webhook::deliver::engine::{AttemptReport, DeliverOptions, Deliverer, DeliveryReport, Message};
 use crate::webhook::deliver::print::AttemptLines;
 use crate::webhook::deliver::retry::{Backoff, PlannedWait, RetryPolicy};
@@ -113,7 +114,7 @@ async fn deliver(
     let lines = AttemptLines { palette: narrator.palette, max_attempts };
     let printed = Mutex::new(Vec::new());
     let observer = |_: &Message, attempt: &AttemptReport, next: Option<&PlannedWait>| {
-        printed.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(lines.line("", attempt, next));
+        lock(&printed).push(lines.line("", attempt, next));
     };
     let report = deliverer.deliver(message, &observer).await.context("the demo could not sign its delivery")?;
     for line in printed.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner()) {

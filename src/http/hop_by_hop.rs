@@ -1,6 +1,6 @@
 //! What belongs to one connection rather than to the message (RFC 9110 §7.6.1): the headers a
 //! forwarder or a replay must not pass on.
-use http::header::{CONNECTION, CONTENT_LENGTH, HOST};
+use http::header::{CONNECTION, CONTENT_LENGTH, HOST, TE};
 use http::{HeaderMap, HeaderName};
 
 /// Headers that describe one connection, not the message.
@@ -40,6 +40,19 @@ pub fn message_headers(headers: &HeaderMap) -> HeaderMap {
     kept
 }
 
+/// The headers an HTTP/2 request may carry (RFC 9113 §8.2.2): the message's own headers, which
+/// leaves out every connection-specific field HTTP/2 forbids (and Host, which `:authority`
+/// replaces), plus `TE` when its value is exactly `trailers`, the one value HTTP/2 allows.
+pub fn http2_headers(headers: &HeaderMap) -> HeaderMap {
+    let mut kept = message_headers(headers);
+    for value in headers.get_all(TE) {
+        if value.as_bytes().eq_ignore_ascii_case(b"trailers") {
+            kept.append(TE, value.clone());
+        }
+    }
+    kept
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +77,17 @@ mod tests {
         let names: Vec<&str> = kept.keys().map(HeaderName::as_str).collect();
         assert_eq!(names, ["stripe-signature", "x-multi"]);
         assert_eq!(kept.get_all("x-multi").iter().count(), 2);
+    }
+
+    #[test]
+    fn http2_keeps_te_trailers_only() {
+        let mut headers = HeaderMap::new();
+        headers.append(TE, HeaderValue::from_static("trailers"));
+        headers.append(HeaderName::from_static("upgrade"), HeaderValue::from_static("h2c"));
+        headers.append(HeaderName::from_static("x-a"), HeaderValue::from_static("1"));
+        let kept = http2_headers(&headers);
+        assert_eq!(kept.keys().map(HeaderName::as_str).collect::<Vec<_>>(), ["x-a", "te"]);
+        headers.insert(TE, HeaderValue::from_static("gzip, trailers"));
+        assert!(http2_headers(&headers).get(TE).is_none());
     }
 }

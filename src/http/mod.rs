@@ -1,6 +1,7 @@
 //! Plain HTTP plumbing both tools use: bodies, the client, headers, the server loop, TLS, URLs and
 //! problem documents. Nothing here knows about idempotency keys or webhook signatures.
 pub mod body;
+pub mod chunked;
 pub mod client;
 pub mod content_encoding;
 pub mod header;

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::sync::lock;
 use anyhow::Context;
 use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
@@ -263,7 +264,7 @@ impl Activity {
                 tokio::time::sleep(limit).await;
                 continue;
             }
-            let deadline = *self.idle_since.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) + limit;
+            let deadline = *lock(&self.idle_since) + limit;
             if tokio::time::Instant::now() >= deadline {
                 return;
             }
@@ -279,7 +280,7 @@ struct ActiveRequest {
 
 impl Drop for ActiveRequest {
     fn drop(&mut self) {
-        let mut idle_since = self.activity.idle_since.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut idle_since = lock(&self.activity.idle_since);
         if self.activity.active.fetch_sub(1, Ordering::SeqCst) == 1 {
             *idle_since = tokio::time::Instant::now();
         }

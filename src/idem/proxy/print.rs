@@ -1,7 +1,6 @@
 //! What `idem proxy` prints: a live line per attempt (human, or a JSON line with
 //! `"event":"attempt"`), and the closing summary per operation with the verdict. Keys, paths,
 //! ids and upstream errors come off the network and go through `terminal_safe` in human output.
-use chrono::{Local, SecondsFormat};
 use serde_json::json;
 
 use crate::idem::proxy::judge::{Outcome, ProxyReport, RunVerdict, short_key};
@@ -11,7 +10,7 @@ use crate::output::{Palette, terminal_safe};
 /// One attempt, as a person reads it: time, operation, attempt, request, key, fault, what the
 /// upstream answered and what the client got.
 pub fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
-    let time = attempt.time.with_timezone(&Local).format("%H:%M:%S%.3f");
+    let time = crate::clock::time_of_day(attempt.time);
     let key = match &attempt.key {
         Some(key) => format!("key {}", terminal_safe(&short_key(key))),
         None => palette.yellow("no key"),
@@ -53,7 +52,7 @@ pub fn attempt_json(attempt: &Attempt) -> serde_json::Value {
     let upstream = attempt.upstream.as_ref();
     json!({
         "event": "attempt",
-        "time": attempt.time.to_rfc3339_opts(SecondsFormat::Millis, true),
+        "time": crate::clock::rfc3339(attempt.time),
         "operation": attempt.operation,
         "attempt": attempt.number,
         "method": attempt.method.as_str(),

@@ -13,6 +13,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use super::answer::{Answer, Release, Response, incomplete};
 use super::connect::{BoxStream, Connector};
 use super::pacing;
+use crate::http::chunked::{self, Chunks};
 use crate::http::client::MAX_RESPONSE_BODY;
 
 /// How long the prefixes get to reach the server before the release, at least: on loopback a few
@@ -208,7 +209,7 @@ pub async fn read_response(
         let bodiless = head_only || status == 204 || status == 304 || (100..200).contains(&status);
         let body = if bodiless {
             Vec::new()
-        } else if is_chunked(&headers) {
+        } else if chunked::is_chunked(&headers) {
             read_chunked(&mut stream, buffer, progress).await?
         } else if let Some(length) = content_length(&headers)? {
             if length > MAX_RESPONSE_BODY {
@@ -263,14 +264,6 @@ fn parse_head(buffer: &[u8]) -> anyhow::Result<Option<(u16, HeaderMap, usize)>> 
     Ok(Some((code, headers, head_len)))
 }
 
-fn is_chunked(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(http::header::TRANSFER_ENCODING)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .any(|v| v.split(',').any(|coding| coding.trim().eq_ignore_ascii_case("chunked")))
-}
-
 fn content_length(headers: &HeaderMap) -> anyhow::Result<Option<usize>> {
     let Some(value) = headers.get(http::header::CONTENT_LENGTH) else { return Ok(None) };
     let text = value.to_str().unwrap_or_default().trim();
@@ -281,34 +274,15 @@ fn content_length(headers: &HeaderMap) -> anyhow::Result<Option<usize>> {
 async fn read_chunked(stream: &mut BoxStream, mut buffer: Vec<u8>, progress: &mut Progress) -> anyhow::Result<Vec<u8>> {
     let mut body = Vec::new();
     loop {
-        let line_end = loop {
-            if let Some(end) = buffer.windows(2).position(|w| w == b"\r\n") {
-                break end;
-            }
-            if buffer.len() > 4096 || read_more(stream, &mut buffer).await? == 0 {
-                bail!("the server's chunked body is malformed or cut short");
-            }
-        };
-        let line = std::str::from_utf8(&buffer[..line_end]).unwrap_or_default();
-        let size_text = line.split(';').next().unwrap_or_default().trim();
-        let size = usize::from_str_radix(size_text, 16)
-            .with_context(|| format!("the server sent an invalid chunk size `{size_text}`"))?;
-        if body.len() + size > MAX_RESPONSE_BODY {
-            bail!("the answer is larger than {MAX_RESPONSE_BODY} bytes");
-        }
-        buffer.drain(..line_end + 2);
-        if size == 0 {
-            // Trailers are not needed; the answer is complete.
+        let outcome = chunked::decode(&mut buffer, &mut body, MAX_RESPONSE_BODY)
+            .map_err(|err| anyhow::anyhow!("the server's answer: {err}"))?;
+        progress.body_bytes = body.len();
+        if outcome == Chunks::Complete {
             return Ok(body);
         }
-        while buffer.len() < size + 2 {
-            if read_more(stream, &mut buffer).await? == 0 {
-                bail!("the server closed the connection inside a chunk");
-            }
+        if read_more(stream, &mut buffer).await? == 0 {
+            bail!("the server closed the connection inside its chunked body");
         }
-        body.extend_from_slice(&buffer[..size]);
-        buffer.drain(..size + 2);
-        progress.body_bytes = body.len();
     }
 }
 

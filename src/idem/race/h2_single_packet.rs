@@ -19,10 +19,6 @@ use super::hpack;
 use super::pacing;
 use crate::http::client::MAX_RESPONSE_BODY;
 
-/// Headers that mean something only to one HTTP/1.1 hop and are forbidden in HTTP/2.
-const CONNECTION_SPECIFIC: [&str; 6] =
-    ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "host"];
-
 /// The server's SETTINGS that matter to us.
 #[derive(Debug, Clone, Copy)]
 struct PeerSettings {
@@ -362,10 +358,7 @@ fn header_block(request: &Request<Bytes>) -> Vec<u8> {
     hpack::encode_literal(&mut block, b":authority", authority.as_bytes());
     let path = uri.path_and_query().map(|p| p.as_str()).filter(|p| !p.is_empty()).unwrap_or("/");
     hpack::encode_literal(&mut block, b":path", path.as_bytes());
-    for (name, value) in request.headers() {
-        if CONNECTION_SPECIFIC.contains(&name.as_str()) || name == http::header::CONTENT_LENGTH {
-            continue;
-        }
+    for (name, value) in &crate::http::hop_by_hop::http2_headers(request.headers()) {
         hpack::encode_literal(&mut block, name.as_str().as_bytes(), value.as_bytes());
     }
     let body = request.body();

@@ -59,7 +59,7 @@ pub async fn handle(state: Arc<AppState>, request: Request<Incoming>) -> Result<
         let path = request.uri().path().to_string();
         let handled = route(&state, request).await;
         state.log.record(RequestLine {
-            time: chrono::Local::now().format("%H:%M:%S%.3f").to_string(),
+            time: crate::clock::time_of_day(chrono::Utc::now()),
             method: method.to_string(),
             path,
             key: handled.key,

@@ -8,6 +8,7 @@ use serde::Serialize;
 use tokio::sync::mpsc;
 
 use crate::output::{Format, Palette};
+use crate::sync::lock;
 use crate::units::format_duration;
 
 /// What the server did with a request.
@@ -150,7 +151,7 @@ impl RequestLog {
 
     pub fn record(&self, line: RequestLine) {
         {
-            let mut counts = self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+            let mut counts = lock(&self.counts);
             counts.requests += 1;
             *counts.outcomes.entry(line.outcome).or_default() += 1;
         }
@@ -160,6 +161,6 @@ impl RequestLog {
     }
 
     pub fn summary(&self) -> Summary {
-        self.counts.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        lock(&self.counts).clone()
     }
 }

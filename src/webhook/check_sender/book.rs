@@ -9,6 +9,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 
 use super::script::{Script, Step};
+use crate::sync::lock;
 use crate::webhook::scheme::SchemeKind;
 
 /// What the signature check found for one attempt.
@@ -137,7 +138,7 @@ impl Book {
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.state)
     }
 
     /// Files an arrival under its event (a new one when neither its id nor its body was seen) and

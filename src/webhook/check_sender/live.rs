@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::time::Duration;
 
-use chrono::{DateTime, Local, Utc};
+use chrono::{DateTime, Utc};
 
 use super::book::{Arrival, Filed};
 use super::script::Step;
@@ -75,5 +75,5 @@ impl Live {
 }
 
 fn clock(time: DateTime<Utc>) -> String {
-    time.with_timezone(&Local).format("%H:%M:%S%.3f").to_string()
+    crate::clock::time_of_day(time)
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use chrono::{SecondsFormat, Utc};
+use chrono::Utc;
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE, RETRY_AFTER, USER_AGENT};
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full, Limited};
@@ -185,7 +185,7 @@ fn record(arrival: &Arrival, filed: &Filed, remote: SocketAddr, path: &str, head
         .clone()
         .unwrap_or_else(|| format!("sha256:{}", hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&arrival.body))));
     JournalRecord {
-        received_at: arrival.received.to_rfc3339_opts(SecondsFormat::Millis, true),
+        received_at: crate::clock::rfc3339(arrival.received),
         remote: Some(remote.to_string()),
         method: "POST".to_string(),
         path: path.to_string(),

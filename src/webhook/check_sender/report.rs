@@ -81,7 +81,7 @@ pub fn summarise(events: &[Event]) -> Vec<EventSummary> {
                     let arrival = &attempt.arrival;
                     AttemptSummary {
                         attempt: attempt.number,
-                        received_at: arrival.received.to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+                        received_at: crate::clock::rfc3339(arrival.received),
                         id: arrival.id.clone(),
                         step: attempt.step.to_string(),
                         signature_valid: arrival.signature.matched,

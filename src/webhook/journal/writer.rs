@@ -14,6 +14,7 @@ use anyhow::{Context, bail};
 
 use super::record::JournalRecord;
 use super::tail::repair_tail;
+use crate::sync::lock;
 
 /// The initial buffer for one serialised line: a 1 KiB body, its headers and the rest fit.
 const LINE_CAPACITY: usize = 2048;
@@ -197,7 +198,7 @@ impl JournalWriter {
     /// Writes whole lines after the last good one, or nothing: on failure the file is cut back to
     /// its last whole line (now, or before the next batch if that fails too).
     fn write_batch(&self, batch: &[u8]) -> std::io::Result<()> {
-        let mut appender = self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut appender = lock(&self.file);
         let appender = &mut *appender;
         if appender.torn {
             appender.file.set_len(appender.good_len)?;
@@ -218,7 +219,7 @@ impl JournalWriter {
     }
 
     fn lock_queue(&self) -> std::sync::MutexGuard<'_, Queue> {
-        self.queue.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.queue)
     }
 
     /// Writes any line still queued (one whose async append was abandoned mid-way, say by a client
@@ -236,13 +237,13 @@ impl JournalWriter {
             queue = self.lock_queue();
         }
         drop(queue);
-        self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).file.sync_all()
+        lock(&self.file).file.sync_all()
     }
 
     /// Swaps the file handle, so a test can make writes fail the way a full disk does.
     #[cfg(test)]
     fn replace_file(&self, file: File) -> File {
-        std::mem::replace(&mut self.file.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).file, file)
+        std::mem::replace(&mut lock(&self.file).file, file)
     }
 }
 

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 use ring::digest;
 use serde::Deserialize;
 
+use crate::sync::lock;
 use crate::webhook::scheme::SchemeKind;
 
 /// How long an event is remembered by default: providers retry for hours to days, and most
@@ -95,7 +96,7 @@ impl EventTable {
     }
 
     fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
-        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut inner = lock(&self.inner);
         inner.forget_expired(now, self.window);
         // Look up before inserting so a repeat (the common case under retries) does not allocate.
         if !inner.events.contains_key(key) {
@@ -123,7 +124,7 @@ impl EventTable {
     /// Records how the claimed attempt of `key` ended: answered 2xx, or not (a forward that
     /// failed, a journal that could not be written), which reopens the event for a retry.
     pub fn finish(&self, key: &str, acknowledged: bool) {
-        let mut inner = self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut inner = lock(&self.inner);
         if let Some(state) = inner.events.get_mut(key) {
             if state.progress == Progress::InFlight {
                 state.progress = if acknowledged { Progress::Acknowledged } else { Progress::Open };
@@ -133,7 +134,7 @@ impl EventTable {
 
     /// How many events are remembered.
     pub fn len(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).events.len()
+        lock(&self.inner).events.len()
     }
 }
 

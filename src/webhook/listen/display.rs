@@ -9,10 +9,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Local, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::output::{Format, Palette, indent, render_body, terminal_safe};
+use crate::sync::lock;
 use crate::webhook::journal::record::{HeaderText, JournalBody};
 use crate::webhook::scheme::SchemeKind;
 
@@ -83,7 +84,7 @@ pub struct RejectedLine {
 }
 
 fn rfc3339<S: serde::Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&time.to_rfc3339_opts(SecondsFormat::Millis, true))
+    serializer.serialize_str(&crate::clock::rfc3339(*time))
 }
 
 enum Message {
@@ -177,7 +178,7 @@ impl Display {
         if let Some(sender) = &self.sender {
             let _ = sender.send(Message::Stop);
         }
-        let printer = self.printer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        let printer = lock(&self.printer).take();
         if let Some(printer) = printer {
             let _ = printer.join();
         }
@@ -246,7 +247,7 @@ fn report_skipped(out: &mut impl Write, not_shown: &AtomicU64, reported: &mut u6
 }
 
 fn clock(time: DateTime<Utc>) -> String {
-    time.with_timezone(&Local).format("%H:%M:%S%.3f").to_string()
+    crate::clock::time_of_day(time)
 }
 
 /// `13:17:00.123 ✓ valid        payment.succeeded evt_1 → 200  forward 201 in 3.2ms`

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use chrono::{DateTime, SecondsFormat, Utc};
+use chrono::{DateTime, Utc};
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
 use http::request::Parts;
 use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
@@ -63,7 +63,7 @@ struct Arrival {
 
 impl Arrival {
     fn time(&self) -> String {
-        self.received.to_rfc3339_opts(SecondsFormat::Millis, true)
+        crate::clock::rfc3339(self.received)
     }
 }
 

@@ -5,6 +5,7 @@ use std::sync::Mutex;
 use serde::Serialize;
 
 use crate::output::{Palette, terminal_safe};
+use crate::sync::lock;
 
 /// The key for deliveries whose event type is unknown.
 pub const UNTYPED: &str = "(none)";
@@ -49,7 +50,7 @@ pub struct Counter {
 
 impl Counter {
     pub fn delivery(&self, counted: Counted<'_>) {
-        let mut summary = self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut summary = lock(&self.summary);
         summary.received += 1;
         if counted.valid {
             summary.valid += 1;
@@ -78,11 +79,11 @@ impl Counter {
     }
 
     pub fn rejected(&self) {
-        self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).rejected += 1;
+        lock(&self.summary).rejected += 1;
     }
 
     pub fn snapshot(&self) -> Summary {
-        self.summary.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone()
+        lock(&self.summary).clone()
     }
 }
 

@@ -264,18 +264,7 @@ pub fn spelled(name: &HeaderName) -> std::borrow::Cow<'static, str> {
     if let Some(known) = DOCUMENTED_SPELLINGS.iter().find(|known| known.eq_ignore_ascii_case(name.as_str())) {
         return std::borrow::Cow::Borrowed(known);
     }
-    let title: Vec<String> = name
-        .as_str()
-        .split('-')
-        .map(|word| {
-            let mut chars = word.chars();
-            match chars.next() {
-                Some(first) => first.to_ascii_uppercase().to_string() + chars.as_str(),
-                None => String::new(),
-            }
-        })
-        .collect();
-    std::borrow::Cow::Owned(title.join("-"))
+    std::borrow::Cow::Owned(crate::output::header_display_name(name.as_str()))
 }
 
 #[cfg(test)]

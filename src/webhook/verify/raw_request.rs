@@ -3,6 +3,8 @@
 use anyhow::{Context, bail};
 use http::{HeaderMap, HeaderName, HeaderValue};
 
+use crate::http::chunked::{self, Chunks};
+
 /// The parts of a request a signature check needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RawRequest {
@@ -56,16 +58,8 @@ pub fn parse(bytes: &[u8]) -> anyhow::Result<RawRequest> {
         headers.append(name, value);
     }
     let rest = &bytes[head_length..];
-    let body = if is_chunked(&headers) { decode_chunked(rest)? } else { sized_body(&headers, rest)? };
+    let body = if chunked::is_chunked(&headers) { decode_chunked(rest)? } else { sized_body(&headers, rest)? };
     Ok(RawRequest { headers, body })
-}
-
-fn is_chunked(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(http::header::TRANSFER_ENCODING)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .any(|value| value.split(',').any(|coding| coding.trim().eq_ignore_ascii_case("chunked")))
 }
 
 /// The body per Content-Length; without one, everything after the head.
@@ -83,21 +77,11 @@ fn sized_body(headers: &HeaderMap, rest: &[u8]) -> anyhow::Result<Vec<u8>> {
     Ok(rest[..length].to_vec())
 }
 
-fn decode_chunked(mut rest: &[u8]) -> anyhow::Result<Vec<u8>> {
-    let mut body = Vec::new();
-    loop {
-        let (size_length, size) = match httparse::parse_chunk_size(rest) {
-            Ok(httparse::Status::Complete(found)) => found,
-            Ok(httparse::Status::Partial) => bail!("the chunked body is cut off before its last chunk"),
-            Err(_) => bail!("the chunked body has a malformed chunk size"),
-        };
-        rest = &rest[size_length..];
-        if size == 0 {
-            return Ok(body);
-        }
-        let size = usize::try_from(size).ok().filter(|size| *size <= rest.len()).context("a chunk is cut off")?;
-        body.extend_from_slice(&rest[..size]);
-        rest = rest[size..].strip_prefix(b"\r\n").context("a chunk does not end with CRLF")?;
+fn decode_chunked(rest: &[u8]) -> anyhow::Result<Vec<u8>> {
+    let (mut buffer, mut body) = (rest.to_vec(), Vec::new());
+    match chunked::decode(&mut buffer, &mut body, usize::MAX)? {
+        Chunks::Complete => Ok(body),
+        Chunks::Partial => bail!("the chunked body is cut off before its last chunk"),
     }
 }
 

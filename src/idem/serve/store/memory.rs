@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreFuture, StoredResponse};
 use crate::idem::serve::payments::{Ledger, Payment};
+use crate::sync::lock;
 
 #[derive(Debug)]
 enum Entry {
@@ -43,7 +44,7 @@ impl MemoryKeys {
     fn entries(&self) -> std::sync::MutexGuard<'_, HashMap<ScopedKey, Entry>> {
         // A panic elsewhere cannot leave the map half-updated (every update is one insert or
         // remove), so a poisoned lock is still safe to use.
-        self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.entries)
     }
 
     /// Look and claim in one critical section.

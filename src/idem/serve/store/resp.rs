@@ -12,6 +12,7 @@ use tokio::net::TcpStream;
 
 use super::StoreError;
 use super::location::RedisAddress;
+use crate::sync::lock;
 
 /// A connection that takes longer than this to open counts as Redis being down.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
@@ -166,7 +167,7 @@ impl Pool {
     }
 
     fn idle(&self) -> std::sync::MutexGuard<'_, Vec<Connection>> {
-        self.idle.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        lock(&self.idle)
     }
 
     /// Sends one command and returns its reply (an error reply is a `Reply::Error`, for the

@@ -18,6 +18,7 @@ use serde_json::Value;
 use super::entry::ResponseRecord;
 use super::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoreFuture};
 use crate::idem::serve::payments::Payment;
+use crate::sync::lock;
 
 const SCHEMA: &str = "
 PRAGMA journal_mode = WAL;
@@ -138,7 +139,7 @@ impl SqliteStore {
         let connection = Arc::clone(&self.connection);
         Box::pin(async move {
             let joined = tokio::task::spawn_blocking(move || {
-                let mut connection = connection.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                let mut connection = lock(&connection);
                 work(&mut connection)
             })
             .await;
