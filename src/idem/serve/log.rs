@@ -1,12 +1,11 @@
 //! The server's request log (a line per request, human or JSON) and the shutdown summary.
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::sync::Mutex;
 use std::time::Duration;
 
 use serde::Serialize;
-use tokio::sync::mpsc;
 
+use crate::live_log::{LiveLog, Printer};
 use crate::output::{Format, Palette};
 use crate::sync::lock;
 use crate::units::format_duration;
@@ -118,35 +117,38 @@ impl Summary {
     }
 }
 
-/// Counts every request and, when printing is on, hands the line to a writer task so a slow
-/// terminal never stalls a request.
+/// Counts every request and, when printing is on, hands the line to the shared bounded live log,
+/// so a slow terminal neither stalls a request nor grows memory.
 pub struct RequestLog {
     counts: Mutex<Summary>,
-    printer: Option<mpsc::UnboundedSender<RequestLine>>,
+    printer: LiveLog<RequestLine>,
 }
 
 impl RequestLog {
     /// A log that only counts (in-process servers for the demo and tests).
     pub fn counting() -> RequestLog {
-        RequestLog { counts: Mutex::new(Summary::default()), printer: None }
+        RequestLog { counts: Mutex::new(Summary::default()), printer: LiveLog::quiet() }
     }
 
-    /// A log that also prints each line on stdout; the returned task ends once the log is dropped
-    /// and every line is written.
-    pub fn printing(format: Format, palette: Palette) -> (RequestLog, tokio::task::JoinHandle<()>) {
-        let (sender, mut receiver) = mpsc::unbounded_channel::<RequestLine>();
-        let writer = tokio::task::spawn_blocking(move || {
-            let mut stdout = std::io::stdout();
-            while let Some(line) = receiver.blocking_recv() {
-                let text = match format {
-                    Format::Human => line.render_human(palette),
-                    Format::Json => serde_json::to_string(&line).unwrap_or_default(),
-                };
-                // A closed stdout must not take the server down: the log is best effort.
-                let _ = writeln!(stdout, "{text}");
-            }
-        });
-        (RequestLog { counts: Mutex::new(Summary::default()), printer: Some(sender) }, writer)
+    /// A log that also prints each line on stdout; `finish` prints what is left.
+    pub fn printing(format: Format, palette: Palette) -> anyhow::Result<RequestLog> {
+        let printer = LiveLog::printing(Printer {
+            name: "serve-log",
+            render: Box::new(move |line: RequestLine| match format {
+                Format::Human => line.render_human(palette),
+                Format::Json => serde_json::to_string(&line).unwrap_or_default(),
+            }),
+            skipped: Box::new(move |skipped| match format {
+                Format::Json => serde_json::json!({ "event": "not_shown", "count": skipped }).to_string(),
+                Format::Human => palette.dim(&format!("… {skipped} more requests not shown")),
+            }),
+        })?;
+        Ok(RequestLog { counts: Mutex::new(Summary::default()), printer })
+    }
+
+    /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
+    pub fn finish(&self) {
+        self.printer.finish();
     }
 
     pub fn record(&self, line: RequestLine) {
@@ -155,9 +157,7 @@ impl RequestLog {
             counts.requests += 1;
             *counts.outcomes.entry(line.outcome).or_default() += 1;
         }
-        if let Some(printer) = &self.printer {
-            let _ = printer.send(line);
-        }
+        self.printer.offer(line);
     }
 
     pub fn summary(&self) -> Summary {

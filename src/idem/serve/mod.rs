@@ -133,6 +133,8 @@ impl RunningServer {
     pub async fn shutdown(self) -> Summary {
         let RunningServer { state, task, .. } = self;
         task.stop().await;
+        let finishing = Arc::clone(&state);
+        let _ = tokio::task::spawn_blocking(move || finishing.log.finish()).await;
         summary_of(&state)
     }
 }
@@ -188,7 +190,7 @@ pub async fn start_quiet(config: &ServeConfig) -> anyhow::Result<RunningServer> 
 /// `idem serve`: serves until Ctrl-C, then prints the summary.
 pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
-    let (log, writer) = log::RequestLog::printing(config.log_format, config.palette);
+    let log = log::RequestLog::printing(config.log_format, config.palette)?;
     let server = start(&config, log).await?;
     let palette = config.palette;
     let banner = Banner {
@@ -222,9 +224,6 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     }
     stop.wait().await;
     let summary = server.shutdown().await;
-    // The server's request log is dropped with the server state once every connection is done;
-    // wait for the writer to print what it holds before the summary.
-    let _ = tokio::time::timeout(Duration::from_secs(2), writer).await;
     match config.log_format {
         Format::Human => print_best_effort(&format!("\n{}", summary.render_human(palette))),
         Format::Json => print_best_effort(&serde_json::json!({ "event": "summary", "summary": summary }).to_string()),

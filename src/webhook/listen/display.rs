@@ -1,29 +1,15 @@
-//! Showing deliveries as they arrive, without ever slowing them down: handlers hand each line to
-//! a bounded queue and a printer thread writes them. When the terminal cannot keep up and the
-//! queue is full, handlers count the line instead of waiting, and the printer says every so often
-//! how many it skipped.
-use std::io::Write;
+//! Showing deliveries as they arrive, through the shared bounded live log (`crate::live_log`):
+//! what a delivery line holds and how it is rendered, human or JSON.
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::live_log::{LiveLog, Printer};
 use crate::output::{Format, Palette, indent, render_body, terminal_safe};
-use crate::sync::lock;
 use crate::webhook::journal::record::{HeaderText, JournalBody};
 use crate::webhook::scheme::SchemeKind;
-
-/// Lines waiting for the printer; beyond this they are counted, not queued.
-const QUEUE: usize = 4096;
-/// How long a busy printer waits between batches: short enough to feel live, long enough that
-/// handlers never have to wake it.
-const BATCH_INTERVAL: Duration = Duration::from_millis(10);
-/// How often the printer reports skipped lines.
-const REPORT_EVERY: Duration = Duration::from_secs(1);
 
 /// One delivery, as `--format json` prints it (a line each, `"event":"delivery"`).
 #[derive(Debug, Clone, Serialize)]
@@ -88,18 +74,14 @@ fn rfc3339<S: serde::Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<
 }
 
 enum Message {
-    Text(String),
     Delivery(Box<DeliveryLine>),
     Rejected(Box<RejectedLine>),
-    Stop,
 }
 
-/// The printer's front end, shared by every handler.
+/// The printer's front end, shared by every handler: the shared live log, rendering deliveries.
 pub struct Display {
-    sender: Option<SyncSender<Message>>,
-    not_shown: Arc<AtomicU64>,
+    log: LiveLog<Message>,
     verbose: bool,
-    printer: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
 }
 
 /// How the printer renders.
@@ -115,28 +97,24 @@ pub struct Style {
 impl Display {
     /// Shows nothing (in-process listeners).
     pub fn quiet() -> Display {
-        Display { sender: None, not_shown: Arc::default(), verbose: false, printer: std::sync::Mutex::new(None) }
+        Display { log: LiveLog::quiet(), verbose: false }
     }
 
     /// Starts the printer thread, writing to stdout.
     pub fn printing(style: Style) -> anyhow::Result<Display> {
-        let (sender, receiver) = sync_channel(QUEUE);
-        let not_shown = Arc::new(AtomicU64::new(0));
-        let counted = Arc::clone(&not_shown);
-        let printer = std::thread::Builder::new()
-            .name("listen-printer".into())
-            .spawn(move || print_until_stopped(receiver, &counted, style))
-            .map_err(|err| anyhow::anyhow!("cannot start the printer thread: {err}"))?;
-        Ok(Display {
-            sender: Some(sender),
-            not_shown,
-            verbose: style.verbose,
-            printer: std::sync::Mutex::new(Some(printer)),
-        })
+        let log = LiveLog::printing(Printer {
+            name: "listen-printer",
+            render: Box::new(move |message| match message {
+                Message::Delivery(line) => render_delivery(&line, style),
+                Message::Rejected(line) => render_rejected(&line, style),
+            }),
+            skipped: Box::new(move |skipped| skipped_line(skipped, style)),
+        })?;
+        Ok(Display { log, verbose: style.verbose })
     }
 
     pub fn is_quiet(&self) -> bool {
-        self.sender.is_none()
+        self.log.is_quiet()
     }
 
     /// Whether lines carry headers and body (`-v`).
@@ -144,106 +122,39 @@ impl Display {
         self.verbose && !self.is_quiet()
     }
 
-    /// Queues text that must not be skipped (the banner), waiting for room if need be.
+    /// Queues text that must not be skipped (the banner).
     pub fn text(&self, text: String) {
-        if let Some(sender) = &self.sender {
-            let _ = sender.send(Message::Text(text));
-        }
+        self.log.text(text);
     }
 
     pub fn delivery(&self, line: DeliveryLine) {
-        self.offer(Message::Delivery(Box::new(line)));
+        self.log.offer(Message::Delivery(Box::new(line)));
     }
 
     pub fn rejected(&self, line: RejectedLine) {
-        self.offer(Message::Rejected(Box::new(line)));
-    }
-
-    /// Queues a line unless the queue is full, in which case it is only counted: a slow terminal
-    /// must never hold up an answer.
-    fn offer(&self, message: Message) {
-        if let Some(sender) = &self.sender {
-            if let Err(TrySendError::Full(_)) = sender.try_send(message) {
-                self.not_shown.fetch_add(1, Ordering::Relaxed);
-            }
-        }
+        self.log.offer(Message::Rejected(Box::new(line)));
     }
 
     pub fn not_shown(&self) -> u64 {
-        self.not_shown.load(Ordering::Relaxed)
+        self.log.not_shown()
     }
 
     /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
     pub fn finish(&self) {
-        if let Some(sender) = &self.sender {
-            let _ = sender.send(Message::Stop);
-        }
-        let printer = lock(&self.printer).take();
-        if let Some(printer) = printer {
-            let _ = printer.join();
-        }
+        self.log.finish();
     }
 }
 
-fn print_until_stopped(receiver: Receiver<Message>, not_shown: &AtomicU64, style: Style) {
-    // Buffered, flushed once per batch: one write per burst instead of per line.
-    let mut out = std::io::BufWriter::new(std::io::stdout());
-    let mut reported = 0;
-    let mut last_report = Instant::now();
-    let mut busy = false;
-    'printing: loop {
-        // While lines keep coming, poll at a short interval instead of parking on the channel:
-        // a parked printer costs every handler a wake-up (a futex syscall and a context switch)
-        // per line, which under load costs more than printing does.
-        let mut next = if busy {
-            std::thread::sleep(BATCH_INTERVAL);
-            receiver.try_recv().ok()
-        } else {
-            match receiver.recv_timeout(REPORT_EVERY) {
-                Ok(message) => Some(message),
-                Err(RecvTimeoutError::Timeout) => None,
-                Err(RecvTimeoutError::Disconnected) => break,
-            }
-        };
-        busy = next.is_some();
-        while let Some(message) = next {
-            let text = match message {
-                Message::Stop => break 'printing,
-                Message::Text(text) => text,
-                Message::Delivery(line) => render_delivery(&line, style),
-                Message::Rejected(line) => render_rejected(&line, style),
-            };
-            // A closed stdout must not take the listener down: the display is best effort.
-            let _ = writeln!(out, "{text}");
-            next = receiver.try_recv().ok();
-        }
-        if last_report.elapsed() >= REPORT_EVERY {
-            report_skipped(&mut out, not_shown, &mut reported, style);
-            last_report = Instant::now();
-        }
-        let _ = out.flush();
-    }
-    report_skipped(&mut out, not_shown, &mut reported, style);
-    let _ = out.flush();
-}
-
-/// `… 1234 more deliveries not shown (see the journal)`, for those skipped since the last report.
-fn report_skipped(out: &mut impl Write, not_shown: &AtomicU64, reported: &mut u64, style: Style) {
-    let total = not_shown.load(Ordering::Relaxed);
-    let skipped = total.saturating_sub(*reported);
-    if skipped == 0 {
-        return;
-    }
-    *reported = total;
-    let text = match style.format {
+/// `… 1234 more deliveries not shown (see the journal)`.
+fn skipped_line(skipped: u64, style: Style) -> String {
+    match style.format {
         Format::Json => serde_json::json!({ "event": "not_shown", "count": skipped }).to_string(),
         Format::Human => {
             let noun = if skipped == 1 { "delivery" } else { "deliveries" };
             let whereabouts = if style.journaling { "see the journal" } else { "the terminal could not keep up" };
             style.palette.dim(&format!("… {skipped} more {noun} not shown ({whereabouts})"))
         }
-    };
-    let _ = writeln!(out, "{text}");
+    }
 }
 
 fn clock(time: DateTime<Utc>) -> String {
@@ -429,12 +340,8 @@ mod tests {
     }
 
     #[test]
-    fn skipped_lines_are_reported_once() {
-        let counter = AtomicU64::new(5);
-        let mut reported = 0;
-        let mut out = Vec::new();
-        report_skipped(&mut out, &counter, &mut reported, human());
-        report_skipped(&mut out, &counter, &mut reported, human());
-        assert_eq!(String::from_utf8(out).unwrap(), "… 5 more deliveries not shown (see the journal)\n");
+    fn skipped_lines_say_where_the_rest_is() {
+        assert_eq!(skipped_line(5, human()), "… 5 more deliveries not shown (see the journal)");
+        assert_eq!(skipped_line(1, human()), "… 1 more delivery not shown (see the journal)");
     }
 }
