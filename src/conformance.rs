@@ -52,7 +52,8 @@ pub struct CheckResult {
     pub outcome: CheckOutcome,
     /// What was observed: statuses, ids, the difference found, or why it was skipped.
     pub evidence: Vec<String>,
-    pub duration_ms: f64,
+    #[serde(rename = "duration_ms", serialize_with = "crate::units::as_ms")]
+    pub duration: Duration,
 }
 
 /// A check before it is run: what it is and how much it matters.
@@ -87,7 +88,7 @@ impl CheckSpec {
             level: self.level,
             outcome,
             evidence,
-            duration_ms: crate::units::millis(took),
+            duration: took,
         }
     }
 }
@@ -199,7 +200,7 @@ impl SuiteReport {
     /// `<failure>`, a skipped one `<skipped>`, an advisory warning passes with its evidence in
     /// `<system-out>`.
     pub fn render_junit(&self) -> String {
-        let total_seconds: f64 = self.checks.iter().map(|c| c.duration_ms).sum::<f64>() / 1_000.0;
+        let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         if let Some(error) = &self.error {
             let suite = xml_escape(self.suite);
@@ -245,7 +246,7 @@ impl SuiteReport {
                 xml_escape(self.suite),
                 xml_escape(check.id),
                 xml_escape(check.title),
-                check.duration_ms / 1_000.0
+                check.duration.as_secs_f64()
             );
             match check.outcome {
                 CheckOutcome::Fail => {

@@ -33,7 +33,8 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     number.checked_mul(multiplier).ok_or_else(invalid)
 }
 
-/// Formats a duration for people: `850µs`, `12.3ms`, `1.52s`, `3m05s`.
+/// Formats a duration for people, the one format every output uses: `850µs`, `12.3ms`, `1.52s`,
+/// `3m05s`, `10m`, `1h30m`.
 pub fn format_duration(duration: Duration) -> String {
     let micros = duration.as_micros();
     if micros < 1_000 {
@@ -45,14 +46,59 @@ pub fn format_duration(duration: Duration) -> String {
     } else if micros < 60_000_000 {
         format!("{:.2}s", micros as f64 / 1_000_000.0)
     } else {
-        let seconds = duration.as_secs();
-        format!("{}m{:02}s", seconds / 60, seconds % 60)
+        // Whole seconds from a minute up, without trailing zero parts: 10m, 15m29s, 1h, 1h30m.
+        let total = duration.as_secs();
+        match (total / 3600, total % 3600 / 60, total % 60) {
+            (0, minutes, 0) => format!("{minutes}m"),
+            (0, minutes, seconds) => format!("{minutes}m{seconds:02}s"),
+            (hours, 0, 0) => format!("{hours}h"),
+            (hours, minutes, 0) => format!("{hours}h{minutes:02}m"),
+            (hours, minutes, seconds) => format!("{hours}h{minutes:02}m{seconds:02}s"),
+        }
     }
 }
 
 /// Milliseconds with microsecond precision, for JSON reports (`0.896`, not `0.8964519999999999`).
 pub fn millis(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 1_000_000.0).round() / 1_000.0
+}
+
+/// Reports hold `Duration`s; JSON shows them as numbers in the unit the field's name says
+/// (`latency_ms`, `spread_us`), rounded so `0.896` does not print as `0.8964519999999999`. Use with
+/// `#[serde(serialize_with = "crate::units::as_ms")]` and its siblings.
+pub fn as_ms<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(millis(*duration))
+}
+
+/// `as_ms` for an optional duration (`null` when absent).
+pub fn as_ms_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
+    match duration {
+        Some(duration) => serializer.serialize_some(&millis(*duration)),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// Microseconds, with a tenth of a microsecond kept.
+pub fn micros(duration: Duration) -> f64 {
+    (duration.as_secs_f64() * 10_000_000.0).round() / 10.0
+}
+
+/// A duration as microseconds in JSON (`spread_us`).
+pub fn as_us<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_f64(micros(*duration))
+}
+
+/// `as_us` for an optional duration.
+pub fn as_us_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
+    match duration {
+        Some(duration) => serializer.serialize_some(&micros(*duration)),
+        None => serializer.serialize_none(),
+    }
+}
+
+/// `as_us` for a list of durations.
+pub fn as_us_list<S: serde::Serializer>(durations: &[Duration], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(durations.iter().map(|duration| micros(*duration)))
 }
 
 #[cfg(test)]
@@ -88,5 +134,9 @@ mod tests {
         assert_eq!(format_duration(Duration::from_millis(50)), "50ms");
         assert_eq!(format_duration(Duration::from_millis(1_520)), "1.52s");
         assert_eq!(format_duration(Duration::from_secs(185)), "3m05s");
+        assert_eq!(format_duration(Duration::from_secs(600)), "10m");
+        assert_eq!(format_duration(Duration::from_secs(3600)), "1h");
+        assert_eq!(format_duration(Duration::from_secs(5400)), "1h30m");
+        assert_eq!(format_duration(Duration::from_secs(3661)), "1h01m01s");
     }
 }

@@ -85,7 +85,7 @@ async fn race_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<(Ve
     let answers = status_counts(round.answers.iter().map(|answer| &answer.observed));
     let release = round.release.as_ref().map_or(String::new(), |r| format!(", final frames in {} write(s)", r.writes));
     narrator.say(&format!("    {} via {}{release}: {}", DUPLICATES, round.sync.as_str(), answers))?;
-    let verdict = crate::idem::send::render_judgement(&round.judgement, round.answers.len(), palette);
+    let verdict = crate::idem::print::render_judgement(&round.judgement, round.answers.len(), palette);
     narrator.say(&crate::output::indent(&verdict, 4))?;
     let payments = server.shutdown().await.payments_created;
     let consequence = match payments {

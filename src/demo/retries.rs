@@ -5,6 +5,7 @@ use http::Method;
 
 use super::narrator::Narrator;
 use crate::exit::Outcome;
+use crate::idem::print;
 use crate::idem::request::RequestSpec;
 use crate::idem::send::{self, SendConfig};
 use crate::idem::serve::{self, Mode, ServeConfig};
@@ -52,13 +53,15 @@ async fn retry_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<(V
     };
     let key = config.request.key_policy.next_key();
     let mut lines = Vec::new();
-    let report = send::execute(&config, key, |attempt| lines.push(send::attempt_line(attempt, palette)))
-        .await
-        .context("the demo could not reach its own reference server")?;
+    let report = send::execute(&config, key, |attempt| {
+        lines.push(print::attempt_line(attempt.number, &attempt.observed, attempt.latency, palette))
+    })
+    .await
+    .context("the demo could not reach its own reference server")?;
     for line in lines {
         narrator.say(&format!("    {line}"))?;
     }
-    let verdict = send::render_judgement(&report.judgement, report.attempts.len(), palette);
+    let verdict = print::render_judgement(&report.judgement, report.attempts.len(), palette);
     narrator.say(&crate::output::indent(&verdict, 4))?;
     let summary = server.shutdown().await;
     let payments = summary.payments_created;

@@ -67,7 +67,7 @@ async fn race_pair(narrator: &mut Narrator, mode: Mode, store: &StoreLocation) -
     .context("the demo could not race its own reference servers")?;
     let answers = status_counts(round.answers.iter().map(|answer| &answer.observed));
     narrator.say(&format!("    {DUPLICATES} via {}, spread over both instances: {answers}", round.sync.as_str()))?;
-    let verdict = crate::idem::send::render_judgement(&round.judgement, round.answers.len(), palette);
+    let verdict = crate::idem::print::render_judgement(&round.judgement, round.answers.len(), palette);
     narrator.say(&crate::output::indent(&verdict, 4))?;
     let payments = first.shutdown().await.payments_created + second.shutdown().await.payments_created;
     let consequence = match payments {

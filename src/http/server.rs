@@ -84,7 +84,7 @@ where
             Ok(Some(frame)) => frame.map_err(Into::into)?,
             Ok(None) => return Ok(collected.freeze()),
             Err(_) => {
-                let waited = humantime::format_duration(progress);
+                let waited = crate::units::format_duration(progress);
                 return Err(format!("no body bytes arrived for {waited}; the client stopped sending").into());
             }
         };

@@ -2,6 +2,7 @@
 //! keys, and the verdict logic.
 pub mod check;
 pub mod key;
+pub mod print;
 pub mod proxy;
 pub mod race;
 pub mod request;

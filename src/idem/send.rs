@@ -8,10 +8,10 @@ use serde::Serialize;
 
 use crate::exit::Outcome;
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
+use crate::idem::print;
 use crate::idem::request::{IdSource, RequestSpec};
 use crate::idem::verdict::{self, Judgement, Observed, Timing, Verdict};
-use crate::output::{Format, Palette, indent, render_body};
-use crate::units::format_duration;
+use crate::output::{Format, Palette};
 
 #[derive(Debug, Clone)]
 pub struct SendConfig {
@@ -46,7 +46,8 @@ pub struct AttemptRecord {
     pub number: usize,
     #[serde(flatten)]
     pub observed: Observed,
-    pub latency_ms: Option<f64>,
+    #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    pub latency: Option<Duration>,
     /// The body: a JSON value when it parses as JSON, else a string (lossy for binary data).
     pub body: serde_json::Value,
     /// The response headers, lower-cased names.
@@ -60,7 +61,7 @@ impl AttemptRecord {
                 let observed = Observed::from_exchange(exchange, ids);
                 AttemptRecord {
                     number,
-                    latency_ms: Some(crate::units::millis(exchange.latency)),
+                    latency: Some(exchange.latency),
                     // The decoded body: what was judged.
                     body: body_as_json(&observed.body),
                     observed,
@@ -74,7 +75,7 @@ impl AttemptRecord {
             Err(err) => AttemptRecord {
                 number,
                 observed: Observed::failed(format!("{err:#}")),
-                latency_ms: None,
+                latency: None,
                 body: serde_json::Value::Null,
                 headers: Default::default(),
             },
@@ -126,11 +127,18 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let report = match config.format {
         Format::Human => {
             let palette = config.palette;
-            writeln!(stdout, "{}", key_line(&config.request, key.as_deref(), palette))?;
+            writeln!(stdout, "{}", print::key_line(&config.request, key.as_deref(), palette))?;
             let mut first_body: Option<Vec<u8>> = None;
             let mut write_error = None;
             let report = execute(&config, key, |attempt| {
-                let text = render_attempt(attempt, &mut first_body, &config);
+                let text = print::attempt_with_body(
+                    attempt.number,
+                    &attempt.observed,
+                    attempt.latency,
+                    &mut first_body,
+                    config.pretty,
+                    config.palette,
+                );
                 if let Err(err) = writeln!(stdout, "{text}").and_then(|_| stdout.flush()) {
                     write_error.get_or_insert(err);
                 }
@@ -142,7 +150,7 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
             };
             // One answer has no duplicates to judge, unless it shows that nothing was created.
             if config.repeat > 1 || report.judgement.verdict == Verdict::NothingCreated {
-                writeln!(stdout, "\n{}", render_judgement(&report.judgement, report.attempts.len(), palette))?;
+                writeln!(stdout, "\n{}", print::render_judgement(&report.judgement, report.attempts.len(), palette))?;
             }
             report
         }
@@ -169,111 +177,4 @@ fn outcome(report: &SendReport) -> anyhow::Result<Outcome> {
     let failed: Vec<&AttemptRecord> = report.attempts.iter().filter(|a| a.observed.status.is_none()).collect();
     let first = failed.first().and_then(|a| a.observed.error.clone()).unwrap_or_default();
     bail!("{} of {} attempts got no answer: {first}", failed.len(), report.attempts.len())
-}
-
-/// The request line and the key, so the user can retry by hand with `--key`.
-pub fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) -> String {
-    let target = format!("{} {}", spec.method, spec.url);
-    match key {
-        None => format!("{target}  {}", palette.dim("(no idempotency key)")),
-        Some(key) => format!(
-            "{target}\n{}: {}  {}",
-            crate::output::header_display_name(spec.key_header.as_str()),
-            palette.bold(key),
-            palette.dim(&format!("(retry with --key {key})"))
-        ),
-    }
-}
-
-/// One line for an attempt: number, status, latency, resource id, replay marker.
-pub fn attempt_line(attempt: &AttemptRecord, palette: Palette) -> String {
-    let observed = &attempt.observed;
-    // Padded so answers #1 to #999 line up.
-    let number = palette.dim(&format!("#{:<3}", attempt.number));
-    let Some(status) = observed.status else {
-        return format!("{number} {}  {}", palette.red("no answer"), observed.error.as_deref().unwrap_or_default());
-    };
-    let reason = http::StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
-    let latency =
-        attempt.latency_ms.map(|ms| format_duration(Duration::from_secs_f64(ms / 1_000.0))).unwrap_or_default();
-    let mut line = format!("{number} {} {reason:<12} {latency:>8}", palette.status(status));
-    if let Some(id) = &observed.resource_id {
-        // The id came off the network: escaped so it cannot move the cursor or rewrite the line.
-        line.push_str(&format!("  {}", palette.cyan(&crate::output::terminal_safe(id))));
-        if let Some(from) = observed.id_from.as_deref().filter(|from| !from.starts_with("body ")) {
-            line.push_str(&format!(" {}", palette.dim(&format!("(from {from})"))));
-        }
-    }
-    if let Some(encoding) = &observed.content_encoding {
-        line.push_str(&format!("  {}", palette.dim(&crate::output::terminal_safe(encoding))));
-    }
-    if observed.replayed {
-        line.push_str(&format!("  {}", palette.yellow("replayed")));
-    }
-    line
-}
-
-/// The attempt line and its body (or a note that it repeats the first body).
-fn render_attempt(attempt: &AttemptRecord, first_body: &mut Option<Vec<u8>>, config: &SendConfig) -> String {
-    let line = attempt_line(attempt, config.palette);
-    if attempt.observed.status.is_none() {
-        return line;
-    }
-    let body = attempt.observed.body.as_ref();
-    let body_text = match first_body {
-        Some(first) if first.as_slice() == body => config.palette.dim("(body identical to #1)"),
-        _ if config.pretty => render_body(body),
-        _ => String::from_utf8_lossy(body).trim_end().to_string(),
-    };
-    if first_body.is_none() {
-        *first_body = Some(body.to_vec());
-    }
-    format!("{line}\n{}", indent(&body_text, 4))
-}
-
-/// The closing verdict line, worded for people.
-pub fn render_judgement(judgement: &Judgement, answers: usize, palette: Palette) -> String {
-    let mut text = match judgement.verdict {
-        Verdict::Consistent => {
-            let ids = match judgement.resource_ids.as_slice() {
-                [] => "no resource id".to_string(),
-                ids => format!("one resource, {}", safe_ids(ids)),
-            };
-            let replays = match judgement.body_match {
-                Some(verdict::BodyMatch::Identical) => ", replays byte-identical",
-                Some(verdict::BodyMatch::EqualAsJson) => ", replays equal as JSON",
-                None => "",
-            };
-            format!("{} {answers} answers, {ids}{replays}", palette.green("✓ consistent:"))
-        }
-        Verdict::ExecutedMoreThanOnce => format!(
-            "{} {} distinct resources for one key: {}",
-            palette.red(&format!("✗ executed {} times:", judgement.executions)),
-            judgement.executions,
-            safe_ids(&judgement.resource_ids)
-        ),
-        Verdict::Inconsistent => format!("{} the answers disagree", palette.red("✗ inconsistent replay:")),
-        Verdict::Errors => format!("{} some attempts got no answer", palette.red("✗ no verdict:")),
-        Verdict::NothingCreated | Verdict::CannotTell => {
-            format!("{} {}", palette.red("✗ no verdict:"), judgement.explanation.as_deref().unwrap_or_default())
-        }
-        Verdict::AllExecuted => {
-            format!("{} {}", palette.green("✓ control:"), judgement.explanation.as_deref().unwrap_or_default())
-        }
-        Verdict::Collapsed => {
-            format!("{} {}", palette.red("✗ control:"), judgement.explanation.as_deref().unwrap_or_default())
-        }
-    };
-    for difference in &judgement.differences {
-        text.push_str(&format!("\n  - {}", crate::output::terminal_safe(difference)));
-    }
-    for note in &judgement.notes {
-        text.push_str(&format!("\n  {} {}", palette.dim("note:"), crate::output::terminal_safe(note)));
-    }
-    text
-}
-
-/// Resource ids came off the network: joined and escaped for the terminal.
-fn safe_ids(ids: &[String]) -> String {
-    crate::output::terminal_safe(&ids.join(", ")).into_owned()
 }

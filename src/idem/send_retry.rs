@@ -80,7 +80,8 @@ pub struct RetryRecord {
     pub reason: String,
     /// The key the retry is sent with.
     pub key: Option<String>,
-    pub wait_ms: f64,
+    #[serde(rename = "wait_ms", serialize_with = "crate::units::as_ms")]
+    pub wait: Duration,
     /// `backoff`, or `retry-after` when the server's `Retry-After` set the wait.
     pub wait_source: &'static str,
 }
@@ -120,13 +121,7 @@ pub async fn send(
                 format_duration(wait)
             );
         }
-        retries.push(RetryRecord {
-            after_attempt: attempt,
-            reason,
-            key: key.clone(),
-            wait_ms: crate::units::millis(wait),
-            wait_source,
-        });
+        retries.push(RetryRecord { after_attempt: attempt, reason, key: key.clone(), wait, wait_source });
         tokio::time::sleep(wait).await;
         attempt += 1;
     }

@@ -24,16 +24,15 @@ pub async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResult {
         Ok(report) => {
             let mut evidence = Vec::new();
             if let Some(w) = report.window {
-                let us = |us: f64| format_duration(Duration::from_secs_f64(us / 1e6));
-                evidence.push(match w.upper_us {
+                evidence.push(match w.upper {
                     Some(upper) => format!(
                         "pairs executed twice {} apart and once {} apart (window ≈ {}, {} steps)",
-                        us(w.lower_us),
-                        us(upper),
-                        us(w.estimate_us),
+                        format_duration(w.lower),
+                        format_duration(upper),
+                        format_duration(w.estimate),
                         report.steps.len()
                     ),
-                    None => format!("pairs executed twice even {} apart (--window-max)", us(w.lower_us)),
+                    None => format!("pairs executed twice even {} apart (--window-max)", format_duration(w.lower)),
                 });
             }
             evidence.push(report.meaning.clone());

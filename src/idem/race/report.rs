@@ -38,7 +38,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::round::{RoundReport, SyncMode};
-use crate::idem::send::render_judgement;
+use crate::idem::print::render_round;
 use crate::idem::verdict::Verdict;
 use crate::output::Palette;
 use crate::units::format_duration;
@@ -114,26 +114,48 @@ pub struct Summary {
     pub as_expected: usize,
     pub collapsed: usize,
     pub worst_executions: usize,
-    pub release_spread_us: Option<Percentiles>,
-    pub latency_spread_ms: Option<Percentiles>,
+    #[serde(rename = "release_spread_us", serialize_with = "Percentiles::as_us")]
+    pub release_spread: Option<Percentiles>,
+    #[serde(rename = "latency_spread_ms", serialize_with = "Percentiles::as_ms")]
+    pub latency_spread: Option<Percentiles>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+/// p50, p90 and the maximum of a duration over the rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Percentiles {
-    pub p50: f64,
-    pub p90: f64,
-    pub max: f64,
+    pub p50: Duration,
+    pub p90: Duration,
+    pub max: Duration,
 }
 
 impl Percentiles {
     /// Nearest-rank percentiles; `None` for no values.
-    pub fn of(mut values: Vec<f64>) -> Option<Percentiles> {
+    pub fn of(mut values: Vec<Duration>) -> Option<Percentiles> {
         if values.is_empty() {
             return None;
         }
-        values.sort_by(f64::total_cmp);
+        values.sort();
         let rank = |p: f64| values[((p * values.len() as f64).ceil() as usize).clamp(1, values.len()) - 1];
         Some(Percentiles { p50: rank(0.5), p90: rank(0.9), max: values[values.len() - 1] })
+    }
+
+    /// `{p50, p90, max}` in `unit`, or `null`.
+    fn serialize_in<S: serde::Serializer>(
+        percentiles: &Option<Percentiles>,
+        unit: fn(Duration) -> f64,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        percentiles
+            .map(|p| serde_json::json!({ "p50": unit(p.p50), "p90": unit(p.p90), "max": unit(p.max) }))
+            .serialize(serializer)
+    }
+
+    fn as_us<S: serde::Serializer>(percentiles: &Option<Percentiles>, serializer: S) -> Result<S::Ok, S::Error> {
+        Percentiles::serialize_in(percentiles, crate::units::micros, serializer)
+    }
+
+    fn as_ms<S: serde::Serializer>(percentiles: &Option<Percentiles>, serializer: S) -> Result<S::Ok, S::Error> {
+        Percentiles::serialize_in(percentiles, crate::units::millis, serializer)
     }
 }
 
@@ -158,10 +180,10 @@ impl RaceReport {
             as_expected: count(Verdict::AllExecuted),
             collapsed: count(Verdict::Collapsed),
             worst_executions: rounds.iter().map(|r| r.judgement.executions).max().unwrap_or(0),
-            release_spread_us: Percentiles::of(
-                rounds.iter().filter_map(|r| r.release.as_ref().map(|r| r.spread_us)).collect(),
+            release_spread: Percentiles::of(
+                rounds.iter().filter_map(|r| r.release.as_ref().map(|r| r.spread)).collect(),
             ),
-            latency_spread_ms: Percentiles::of(rounds.iter().filter_map(|r| r.latency_spread_ms).collect()),
+            latency_spread: Percentiles::of(rounds.iter().filter_map(|r| r.latency_spread).collect()),
         };
         let verdict = RaceVerdict::BY_SEVERITY
             .into_iter()
@@ -215,21 +237,15 @@ impl RaceReport {
                 s.errors + s.nothing_created + s.cannot_tell
             ));
         }
-        if let Some(p) = s.release_spread_us {
-            out.push_str(&format!(
-                "release spread: p50 {}, p90 {}, max {}\n",
-                micros(p.p50),
-                micros(p.p90),
-                micros(p.max)
-            ));
-        }
-        if let Some(p) = s.latency_spread_ms {
-            out.push_str(&format!(
-                "latency spread: p50 {}, p90 {}, max {}\n",
-                millis(p.p50),
-                millis(p.p90),
-                millis(p.max)
-            ));
+        for (what, spread) in [("release", s.release_spread), ("latency", s.latency_spread)] {
+            if let Some(p) = spread {
+                out.push_str(&format!(
+                    "{what} spread: p50 {}, p90 {}, max {}\n",
+                    format_duration(p.p50),
+                    format_duration(p.p90),
+                    format_duration(p.max)
+                ));
+            }
         }
         if let Some(round) = self.telling_round() {
             out.push_str(&format!("\nround {}:\n", round.round));
@@ -240,104 +256,16 @@ impl RaceReport {
     }
 }
 
-fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> String {
-    let mut out = String::new();
-    match &round.key {
-        Some(key) => {
-            out.push_str(&format!("{}: {}\n", crate::output::header_display_name(key_header), palette.bold(key)))
-        }
-        None if round.key_mode == super::round::KeyMode::Distinct => {
-            out.push_str("a distinct key per request (control)\n")
-        }
-        None => out.push_str(&format!("{}\n", palette.dim("no idempotency key (control)"))),
-    }
-    for answer in &round.answers {
-        let record = crate::idem::send::AttemptRecord {
-            number: answer.number,
-            observed: answer.observed.clone(),
-            latency_ms: answer.latency_ms,
-            body: serde_json::Value::Null,
-            headers: Default::default(),
-        };
-        let line = crate::idem::send::attempt_line(&record, palette);
-        match &answer.target {
-            Some(target) => out.push_str(&format!("  {line}  {}\n", palette.dim(&format!("← {target}")))),
-            None => out.push_str(&format!("  {line}\n")),
-        }
-    }
-    let across = match round.targets.len() {
-        0 | 1 => String::new(),
-        targets => format!(" across {targets} targets"),
-    };
-    let release = match &round.release {
-        Some(r) if r.stagger_us.is_some() => staggered_release(r),
-        Some(r) if round.sync == SyncMode::SinglePacket => format!(
-            "release: {} final frames in {}{across} ({} bytes), spread {}",
-            round.answers.len(),
-            if r.writes == 1 { "one write".to_string() } else { format!("{} writes", r.writes) },
-            r.bytes,
-            micros(r.spread_us)
-        ),
-        Some(r) if !across.is_empty() => {
-            format!("release: {} final bytes in {} writes{across}, spread {}", r.bytes, r.writes, micros(r.spread_us))
-        }
-        Some(r) => format!("release: {} final bytes in {} writes, spread {}", r.bytes, r.writes, micros(r.spread_us)),
-        None => "release: not synchronised".to_string(),
-    };
-    let latency = round.latency_spread_ms.map(|ms| format!("; latency spread {}", millis(ms))).unwrap_or_default();
-    out.push_str(&format!("{}\n", palette.dim(&format!("{release}{latency}"))));
-    out.push_str(&render_judgement(&round.judgement, round.answers.len(), palette));
-    out.push('\n');
-    out
-}
-
-/// `--stagger`: what was asked for and what the client achieved.
-fn staggered_release(release: &super::round::ReleaseRecord) -> String {
-    let asked = spacing(release.stagger_us.unwrap_or_default());
-    let spacings = release.spacings_us.as_deref().unwrap_or_default();
-    let achieved = if spacings.len() <= 6 {
-        spacings.iter().map(|us| spacing(*us)).collect::<Vec<_>>().join(", ")
-    } else {
-        let mut sorted = spacings.to_vec();
-        sorted.sort_by(f64::total_cmp);
-        format!(
-            "min {}, median {}, max {}",
-            spacing(sorted[0]),
-            spacing(sorted[sorted.len() / 2]),
-            spacing(sorted[sorted.len() - 1])
-        )
-    };
-    format!("release: staggered {asked} apart, one write per request; achieved spacings {achieved}")
-}
-
-/// A spacing precise enough to show how close to the asked value it came.
-fn spacing(us: f64) -> String {
-    if us < 1_000.0 {
-        format!("{us:.1}µs")
-    } else if us < 1_000_000.0 {
-        format!("{:.3}ms", us / 1_000.0)
-    } else {
-        format!("{:.3}s", us / 1_000_000.0)
-    }
-}
-
-fn micros(us: f64) -> String {
-    if us < 1000.0 { format!("{us:.0}µs") } else { millis(us / 1000.0) }
-}
-
-fn millis(ms: f64) -> String {
-    format_duration(Duration::from_secs_f64(ms.max(0.0) / 1000.0))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn nearest_rank_percentiles() {
-        let p = Percentiles::of((1..=10).map(f64::from).collect()).unwrap();
-        assert_eq!((p.p50, p.p90, p.max), (5.0, 9.0, 10.0));
+        let ms = Duration::from_millis;
+        let p = Percentiles::of((1..=10).map(ms).collect()).unwrap();
+        assert_eq!((p.p50, p.p90, p.max), (ms(5), ms(9), ms(10)));
         assert!(Percentiles::of(Vec::new()).is_none());
-        assert_eq!(Percentiles::of(vec![3.0]).unwrap().p90, 3.0);
+        assert_eq!(Percentiles::of(vec![ms(3)]).unwrap().p90, ms(3));
     }
 }

@@ -58,29 +58,32 @@ pub enum KeyMode {
 pub struct ReleaseRecord {
     pub writes: usize,
     pub bytes: usize,
-    pub spread_us: f64,
+    #[serde(rename = "spread_us", serialize_with = "crate::units::as_us")]
+    pub spread: Duration,
     /// `--stagger`, as asked for; absent when the duplicates were released together.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub stagger_us: Option<f64>,
+    #[serde(
+        rename = "stagger_us",
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::units::as_us_opt"
+    )]
+    pub stagger: Option<Duration>,
     /// With `--stagger`: the achieved spacing between consecutive releases (#1→#2, #2→#3, …),
     /// measured on the client.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub spacings_us: Option<Vec<f64>>,
+    #[serde(
+        rename = "spacings_us",
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "crate::units::as_us_list"
+    )]
+    pub spacings: Vec<Duration>,
 }
 
 impl ReleaseRecord {
     fn new(release: Release, stagger: Option<Duration>) -> ReleaseRecord {
-        let micros = |d: Duration| (d.as_nanos() as f64 / 100.0).round() / 10.0;
-        let spacings = stagger.map(|_| {
-            release.offsets.windows(2).map(|pair| micros(pair[1].saturating_sub(pair[0]))).collect::<Vec<f64>>()
-        });
-        ReleaseRecord {
-            writes: release.writes,
-            bytes: release.bytes,
-            spread_us: release.spread.as_nanos() as f64 / 1_000.0,
-            stagger_us: stagger.map(micros),
-            spacings_us: spacings,
-        }
+        let spacings = match stagger {
+            Some(_) => release.offsets.windows(2).map(|pair| pair[1].saturating_sub(pair[0])).collect(),
+            None => Vec::new(),
+        };
+        ReleaseRecord { writes: release.writes, bytes: release.bytes, spread: release.spread, stagger, spacings }
     }
 }
 
@@ -93,7 +96,8 @@ pub struct AnswerRecord {
     pub key: Option<String>,
     #[serde(flatten)]
     pub observed: Observed,
-    pub latency_ms: Option<f64>,
+    #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    pub latency: Option<Duration>,
     /// The target (host:port) this duplicate was sent to, only with `--also`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
@@ -118,13 +122,8 @@ pub struct RoundReport {
     /// `null` with `--sync none`, which does not synchronise anything.
     pub release: Option<ReleaseRecord>,
     /// Slowest minus fastest answer latency, over the answers that came.
-    pub latency_spread_ms: Option<f64>,
-}
-
-impl RoundReport {
-    pub fn release_spread(&self) -> Option<Duration> {
-        self.release.as_ref().map(|r| Duration::from_secs_f64(r.spread_us / 1e6))
-    }
+    #[serde(rename = "latency_spread_ms", serialize_with = "crate::units::as_ms_opt")]
+    pub latency_spread: Option<Duration>,
 }
 
 /// Sends `n` duplicates of `spec` synchronised by `sync` and judges the answers.
@@ -299,7 +298,7 @@ fn report(
                 Ok(response) => Observed::answer(response.status, &response.headers, response.body.clone(), &ids),
                 Err(err) => Observed::failed(err.clone()),
             },
-            latency_ms: answer.latency.map(crate::units::millis),
+            latency: answer.latency,
             target: None,
         })
         .collect();
@@ -309,12 +308,8 @@ fn report(
         KeyMode::Same => verdict::judge(&observed, Timing::Concurrent, &ids),
         KeyMode::Distinct | KeyMode::None => verdict::judge_control(&observed, &ids),
     };
-    let latencies: Vec<f64> = records.iter().filter_map(|r| r.latency_ms).collect();
-    let latency_spread_ms =
-        match (latencies.iter().copied().reduce(f64::min), latencies.iter().copied().reduce(f64::max)) {
-            (Some(min), Some(max)) => Some(max - min),
-            _ => None,
-        };
+    let latencies = || records.iter().filter_map(|r| r.latency);
+    let latency_spread = latencies().max().zip(latencies().min()).map(|(max, min)| max - min);
     RoundReport {
         round: 1,
         sync,
@@ -325,6 +320,6 @@ fn report(
         targets: Vec::new(),
         judgement,
         release: release.map(|r| ReleaseRecord::new(r, stagger)),
-        latency_spread_ms,
+        latency_spread,
     }
 }

@@ -66,7 +66,7 @@ pub async fn handle(state: Arc<AppState>, request: Request<Incoming>) -> Result<
             status: handled.response.status().as_u16(),
             outcome: handled.outcome,
             payment_id: handled.payment_id,
-            latency_ms: crate::units::millis(started.elapsed()),
+            latency: started.elapsed(),
         });
         handled.response
     });

@@ -56,7 +56,8 @@ pub struct RequestLine {
     pub outcome: RequestOutcome,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payment_id: Option<String>,
-    pub latency_ms: f64,
+    #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
+    pub latency: Duration,
 }
 
 impl RequestLine {
@@ -73,7 +74,7 @@ impl RequestLine {
             RequestOutcome::Read => self.outcome.as_str().to_string(),
             _ => palette.red(self.outcome.as_str()),
         };
-        let latency = format_duration(Duration::from_secs_f64(self.latency_ms / 1_000.0));
+        let latency = format_duration(self.latency);
         let payment = self.payment_id.as_deref().map(|id| format!("  {}", palette.dim(id))).unwrap_or_default();
         format!(
             "{} {:<4} {:<24} key {:<13} {} {:<12} {:>8}{payment}",

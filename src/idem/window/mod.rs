@@ -62,7 +62,7 @@ pub async fn measure(
         }
         let executed_twice = records.iter().any(probe::ProbeRecord::executed_twice);
         search.record(spacing, executed_twice);
-        let step = Step { phase, spacing_us: spacing.as_nanos() as f64 / 1_000.0, executed_twice, probes: records };
+        let step = Step { phase, spacing, executed_twice, probes: records };
         on_step(&step);
         steps.push(step);
     }
@@ -74,7 +74,7 @@ pub async fn measure(
         key_header: spec.key_header.to_string(),
         sync,
         sync_reason,
-        max_us: max.as_nanos() as f64 / 1_000.0,
+        max,
         probes_per_step: probes,
         verdict,
         window,

@@ -26,9 +26,11 @@ pub struct ProbeRecord {
     /// Each duplicate's status (`null` when no answer came).
     pub statuses: Vec<Option<u16>>,
     /// The spacing achieved between the two releases, measured on the client.
-    pub spacing_us: f64,
+    #[serde(rename = "spacing_us", serialize_with = "crate::units::as_us")]
+    pub spacing: Duration,
     /// How long the first duplicate's answer took.
-    pub first_latency_ms: Option<f64>,
+    #[serde(rename = "first_latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    pub first_latency: Option<Duration>,
     /// How many earlier tries of this probe a stall disturbed (they are not counted; at the
     /// limit, every try was disturbed and the least disturbed one is this).
     pub retakes: usize,
@@ -61,8 +63,7 @@ impl Prober {
             let round = self.pair(spacing).await?;
             let record = record_of(&round, retakes);
             let disturbance = self.disturbance(&record, spacing);
-            if let Some(latency) = record.first_latency_ms {
-                let latency = Duration::from_secs_f64(latency / 1_000.0);
+            if let Some(latency) = record.first_latency {
                 self.fastest_first = Some(self.fastest_first.map_or(latency, |fastest| fastest.min(latency)));
             }
             if disturbance <= tolerance(spacing) {
@@ -96,10 +97,10 @@ impl Prober {
     /// answer was, for a pair that executed twice.
     fn disturbance(&self, record: &ProbeRecord, spacing: Duration) -> Duration {
         if !record.executed_twice() {
-            return Duration::from_secs_f64(record.spacing_us / 1e6).saturating_sub(spacing);
+            return record.spacing.saturating_sub(spacing);
         }
-        match (record.first_latency_ms, self.fastest_first) {
-            (Some(latency), Some(fastest)) => Duration::from_secs_f64(latency / 1_000.0).saturating_sub(fastest),
+        match (record.first_latency, self.fastest_first) {
+            (Some(latency), Some(fastest)) => latency.saturating_sub(fastest),
             _ => Duration::ZERO,
         }
     }
@@ -111,15 +112,15 @@ fn tolerance(spacing: Duration) -> Duration {
 }
 
 fn record_of(round: &RoundReport, retakes: usize) -> ProbeRecord {
-    let spacing_us = round.release.as_ref().map_or(0.0, |release| match &release.spacings_us {
-        Some(spacings) => spacings.first().copied().unwrap_or_default(),
-        None => release.spread_us,
+    let spacing = round.release.as_ref().map_or(Duration::ZERO, |release| match release.spacings.first() {
+        Some(first) => *first,
+        None => release.spread,
     });
     ProbeRecord {
         executions: round.judgement.executions,
         statuses: round.answers.iter().map(|answer| answer.observed.status).collect(),
-        spacing_us,
-        first_latency_ms: round.answers.first().and_then(|answer| answer.latency_ms),
+        spacing,
+        first_latency: round.answers.first().and_then(|answer| answer.latency),
         retakes,
     }
 }

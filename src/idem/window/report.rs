@@ -27,7 +27,8 @@ use crate::units::format_duration;
 #[derive(Debug, Clone, Serialize)]
 pub struct Step {
     pub phase: Phase,
-    pub spacing_us: f64,
+    #[serde(rename = "spacing_us", serialize_with = "crate::units::as_us")]
+    pub spacing: Duration,
     /// Whether any probe of the step executed twice.
     pub executed_twice: bool,
     pub probes: Vec<ProbeRecord>,
@@ -43,9 +44,12 @@ pub enum WindowVerdict {
 
 #[derive(Debug, Clone, Copy, Serialize)]
 pub struct Estimate {
-    pub estimate_us: f64,
-    pub lower_us: f64,
-    pub upper_us: Option<f64>,
+    #[serde(rename = "estimate_us", serialize_with = "crate::units::as_us")]
+    pub estimate: Duration,
+    #[serde(rename = "lower_us", serialize_with = "crate::units::as_us")]
+    pub lower: Duration,
+    #[serde(rename = "upper_us", serialize_with = "crate::units::as_us_opt")]
+    pub upper: Option<Duration>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -55,16 +59,13 @@ pub struct WindowReport {
     pub key_header: String,
     pub sync: Option<SyncMode>,
     pub sync_reason: Option<String>,
-    pub max_us: f64,
+    #[serde(rename = "max_us", serialize_with = "crate::units::as_us")]
+    pub max: Duration,
     pub probes_per_step: usize,
     pub verdict: WindowVerdict,
     pub window: Option<Estimate>,
     pub meaning: String,
     pub steps: Vec<Step>,
-}
-
-fn micros(duration: Duration) -> f64 {
-    (duration.as_nanos() as f64 / 100.0).round() / 10.0
 }
 
 impl WindowReport {
@@ -82,17 +83,13 @@ impl WindowReport {
                 let estimate = (lower + upper) / 2;
                 (
                     WindowVerdict::Window,
-                    Some(Estimate {
-                        estimate_us: micros(estimate),
-                        lower_us: micros(lower),
-                        upper_us: Some(micros(upper)),
-                    }),
+                    Some(Estimate { estimate, lower, upper: Some(upper) }),
                     format!("duplicates up to ≈{} apart both execute: {PRACTICE}", format_duration(estimate)),
                 )
             }
             Conclusion::AtLeast(max) => (
                 WindowVerdict::WindowAtLeastMax,
-                Some(Estimate { estimate_us: micros(max), lower_us: micros(max), upper_us: None }),
+                Some(Estimate { estimate: max, lower: max, upper: None }),
                 format!(
                     "duplicates even {} apart both execute (the widest spacing probed; raise --max to find the edge): {PRACTICE}",
                     format_duration(max)
@@ -103,7 +100,7 @@ impl WindowReport {
 
     /// The estimate as a duration, when there is a window.
     pub fn estimate(&self) -> Option<Duration> {
-        self.window.map(|w| Duration::from_secs_f64(w.estimate_us / 1e6))
+        self.window.map(|w| w.estimate)
     }
 
     /// The closing lines of the human output.
@@ -113,25 +110,21 @@ impl WindowReport {
             (WindowVerdict::Window, Some(w)) => format!(
                 "{} window ≈ {} (executed twice {} apart, once {} apart)\n  {}\n",
                 palette.red("✗"),
-                palette.bold(&duration_of(w.estimate_us)),
-                duration_of(w.lower_us),
-                w.upper_us.map(duration_of).unwrap_or_default(),
+                palette.bold(&format_duration(w.estimate)),
+                format_duration(w.lower),
+                w.upper.map(format_duration).unwrap_or_default(),
                 self.meaning
             ),
             (WindowVerdict::WindowAtLeastMax, Some(w)) => {
                 format!(
                     "{} window ≥ {}\n  {}\n",
                     palette.red("✗"),
-                    palette.bold(&duration_of(w.estimate_us)),
+                    palette.bold(&format_duration(w.estimate)),
                     self.meaning
                 )
             }
         }
     }
-}
-
-fn duration_of(us: f64) -> String {
-    format_duration(Duration::from_secs_f64(us.max(0.0) / 1e6))
 }
 
 /// One step as a line: spacing, what happened, each probe's statuses and achieved spacing.
@@ -144,7 +137,7 @@ pub fn render_step(step: &Step, palette: Palette) -> String {
             let statuses: Vec<String> =
                 probe.statuses.iter().map(|s| s.map_or("—".to_string(), |s| s.to_string())).collect();
             let retaken = if probe.retakes > 0 { format!(", {} retaken", probe.retakes) } else { String::new() };
-            format!("{} ({}{retaken})", statuses.join("+"), duration_of(probe.spacing_us))
+            format!("{} ({}{retaken})", statuses.join("+"), format_duration(probe.spacing))
         })
         .collect();
     let phase = match step.phase {
@@ -154,7 +147,7 @@ pub fn render_step(step: &Step, palette: Palette) -> String {
     format!(
         "  {} {:>8}  {outcome}  {}\n",
         palette.dim(phase),
-        duration_of(step.spacing_us),
+        format_duration(step.spacing),
         palette.dim(&probes.join("  "))
     )
 }

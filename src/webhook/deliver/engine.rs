@@ -26,7 +26,6 @@ use serde::Serialize;
 
 use crate::http::body::looks_like_json;
 use crate::http::client::{ClientOptions, HttpClient};
-use crate::units::millis;
 use crate::webhook::deliver::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
 use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use crate::webhook::scheme::{Scheme, SigningKey};
@@ -146,18 +145,25 @@ pub struct AttemptReport {
     pub attempt: u32,
     /// The wait before this attempt as planned (scaled): the schedule's, the jittered backoff's,
     /// or the previous answer's Retry-After.
-    pub planned_wait_ms: f64,
+    #[serde(rename = "planned_wait_ms", serialize_with = "crate::units::as_ms")]
+    pub planned_wait: Duration,
     pub wait_source: WaitSource,
     /// For backoff waits, the (scaled) cap the jitter was drawn under; for a clamped Retry-After
     /// (`wait_source: retry-after-clamped`), the (scaled) wait the receiver asked for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub wait_cap_ms: Option<f64>,
+    #[serde(
+        rename = "wait_cap_ms",
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "crate::units::as_ms_opt"
+    )]
+    pub wait_cap: Option<Duration>,
     /// How long the wait really took.
-    pub waited_ms: f64,
+    #[serde(rename = "waited_ms", serialize_with = "crate::units::as_ms")]
+    pub waited: Duration,
     /// The signed timestamp (Unix seconds), for timestamped schemes signed afresh.
     pub timestamp: Option<i64>,
     pub status: Option<u16>,
-    pub latency_ms: Option<f64>,
+    #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    pub latency: Option<Duration>,
     /// Why there was no answer: a refused connection, a timeout.
     pub error: Option<String>,
     /// The Retry-After header of this answer, as sent.
@@ -185,7 +191,8 @@ pub struct DeliveryReport {
     pub outcome: DeliveryOutcome,
     pub delivered: bool,
     pub attempts: Vec<AttemptReport>,
-    pub took_ms: f64,
+    #[serde(rename = "took_ms", serialize_with = "crate::units::as_ms")]
+    pub took: Duration,
 }
 
 impl DeliveryReport {
@@ -279,20 +286,20 @@ impl Deliverer {
             let request = message.request(&self.url, now)?;
             let mut report = AttemptReport {
                 attempt,
-                planned_wait_ms: millis(planned.wait),
+                planned_wait: planned.wait,
                 wait_source: planned.source,
-                wait_cap_ms: planned.cap.map(millis),
-                waited_ms: millis(waited),
+                wait_cap: planned.cap,
+                waited,
                 timestamp: message.signed_timestamp(now),
                 status: None,
-                latency_ms: None,
+                latency: None,
                 error: None,
                 retry_after: None,
             };
             let verdict = match self.client.send(request).await {
                 Ok(exchange) => {
                     report.status = Some(exchange.status.as_u16());
-                    report.latency_ms = Some(millis(exchange.latency));
+                    report.latency = Some(exchange.latency);
                     let retry_after = exchange.headers.get(RETRY_AFTER);
                     report.retry_after =
                         retry_after.map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
@@ -335,7 +342,7 @@ impl Deliverer {
             outcome,
             delivered: outcome == DeliveryOutcome::Delivered,
             attempts,
-            took_ms: millis(started.elapsed()),
+            took: started.elapsed(),
         })
     }
 

@@ -26,8 +26,10 @@ impl AttemptLines {
         let palette = self.palette;
         let answer = match (attempt.status, &attempt.error) {
             (Some(status), _) => {
-                let latency =
-                    attempt.latency_ms.map(|ms| format!("  {}", palette.dim(&format_ms(ms)))).unwrap_or_default();
+                let latency = attempt
+                    .latency
+                    .map(|latency| format!("  {}", palette.dim(&format_duration(latency))))
+                    .unwrap_or_default();
                 format!("{}{latency}", paint_status(palette, status))
             }
             (None, Some(error)) => palette.red(error),
@@ -56,7 +58,7 @@ impl AttemptLines {
 /// `delivered on attempt 3/5 in 1.52s`, or why not.
 pub fn summary(report: &DeliveryReport, max_attempts: u32, palette: Palette) -> String {
     let attempts = report.attempts.len();
-    let took = format_ms(report.took_ms);
+    let took = format_duration(report.took);
     match report.outcome {
         DeliveryOutcome::Delivered => {
             palette.green(&format!("delivered on attempt {attempts}/{max_attempts} in {took}"))
@@ -76,8 +78,4 @@ fn paint_status(palette: Palette, status: u16) -> String {
         400..=499 => palette.yellow(&text),
         _ => palette.red(&text),
     }
-}
-
-fn format_ms(ms: f64) -> String {
-    format_duration(std::time::Duration::from_secs_f64(ms.max(0.0) / 1_000.0))
 }

@@ -189,7 +189,7 @@ pub fn parse_schedule(text: &str) -> Result<Vec<Duration>, String> {
     if let Some(long) = delays.iter().find(|delay| **delay > MAX_SCHEDULE_DELAY) {
         return Err(format!(
             "a delay of {} is longer than any provider waits; each --schedule delay is at most 7 days",
-            humantime::format_duration(*long)
+            crate::units::format_duration(*long)
         ));
     }
     Ok(delays)

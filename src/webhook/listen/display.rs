@@ -37,7 +37,8 @@ pub struct DeliveryLine {
     pub forward: Option<ForwardLine>,
     pub journal_error: Option<String>,
     pub body_bytes: usize,
-    pub latency_ms: f64,
+    #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
+    pub latency: Duration,
     /// With `-v` only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub headers: Option<Vec<(String, HeaderText)>>,
@@ -52,7 +53,8 @@ pub struct ForwardLine {
     /// The target's status; `None` when it could not be reached.
     pub status: Option<u16>,
     pub error: Option<String>,
-    pub latency_ms: f64,
+    #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
+    pub latency: Duration,
 }
 
 /// A request that was not a delivery (`"event":"rejected"`): wrong path or method, too large,
@@ -196,9 +198,7 @@ fn render_delivery(line: &DeliveryLine, style: Style) -> String {
             (Some(status), _) => text.push_str(&format!(
                 "  forwarded: {} in {}",
                 palette.status(status),
-                crate::units::format_duration(
-                    Duration::try_from_secs_f64(forward.latency_ms / 1000.0).unwrap_or_default()
-                )
+                crate::units::format_duration(forward.latency)
             )),
             (None, error) => text.push_str(&format!(
                 "  {} {}",
@@ -275,7 +275,7 @@ mod tests {
             forward: None,
             journal_error: None,
             body_bytes: 2,
-            latency_ms: 0.5,
+            latency: Duration::from_micros(500),
             headers: None,
             body: None,
         }

@@ -275,7 +275,7 @@ fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
     let mut lines = vec![format!(
         "{} {url} (scheme {scheme}, tolerance {})",
         palette.bold("webhook listen on"),
-        humantime::format_duration(config.tolerance)
+        crate::units::format_duration(config.tolerance)
     )];
     if let Some(path) = &config.record {
         let durability = if config.fsync { ", fsync on every append" } else { "" };

@@ -249,7 +249,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             forward: decision.forwarded.map(|forwarded| forward_line(receiver, &forwarded)),
             journal_error,
             body_bytes: body.len(),
-            latency_ms: crate::units::millis(arrival.started.elapsed()),
+            latency: arrival.started.elapsed(),
             headers: verbose.then_some(headers),
             body: if verbose { journal_body } else { None },
         });
@@ -375,12 +375,10 @@ fn reject(
 
 fn forward_line(receiver: &Receiver, forwarded: &Forwarded) -> ForwardLine {
     let url = receiver.forwarder.as_ref().map(|forwarder| forwarder.target().to_string()).unwrap_or_default();
-    let latency_ms = crate::units::millis(forwarded.latency());
+    let latency = forwarded.latency();
     match forwarded {
-        Forwarded::Answered { status, .. } => {
-            ForwardLine { url, status: Some(status.as_u16()), error: None, latency_ms }
-        }
-        Forwarded::Failed { error, .. } => ForwardLine { url, status: None, error: Some(error.clone()), latency_ms },
+        Forwarded::Answered { status, .. } => ForwardLine { url, status: Some(status.as_u16()), error: None, latency },
+        Forwarded::Failed { error, .. } => ForwardLine { url, status: None, error: Some(error.clone()), latency },
     }
 }
 

@@ -64,9 +64,9 @@ impl VerifyError {
 fn describe_stale(timestamp: i64, now: i64, tolerance: Duration, signature_matched: bool) -> String {
     let age = i128::from(now) - i128::from(timestamp);
     let distance =
-        humantime::format_duration(Duration::from_secs(u64::try_from(age.unsigned_abs()).unwrap_or(u64::MAX)));
+        crate::units::format_duration(Duration::from_secs(u64::try_from(age.unsigned_abs()).unwrap_or(u64::MAX)));
     let when = if age >= 0 { format!("{distance} ago") } else { format!("{distance} in the future") };
-    let tolerance = humantime::format_duration(tolerance);
+    let tolerance = crate::units::format_duration(tolerance);
     if signature_matched {
         format!(
             "the signed timestamp {timestamp} is {when}, outside the {tolerance} tolerance; the signature itself \

@@ -55,8 +55,8 @@ pub fn conclude(
             note = Some(format!(
                 "the signed timestamp {timestamp} is {} in the future, beyond the {} tolerance; accepted because \
                  the provider's own library accepts future timestamps (check the sender's clock)",
-                humantime::format_duration(ahead),
-                humantime::format_duration(window.tolerance)
+                crate::units::format_duration(ahead),
+                crate::units::format_duration(window.tolerance)
             ));
         }
     }
