@@ -81,6 +81,8 @@ pub struct SendArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Connects directly, never through a proxy: a proxy would serialise the duplicates. \
+--proxy is refused, and HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are ignored.")]
 pub struct RaceArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -113,6 +115,8 @@ pub struct RaceArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Connects directly, never through a proxy: a proxy would serialise the duplicates. \
+--proxy is refused, and HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are ignored.")]
 pub struct WindowArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -420,7 +424,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             } else {
                 KeyMode::Same
             };
-            let request = args.request.into_spec()?;
+            let request = args.request.into_direct_spec("race")?;
             let also = args.targets.urls(&request)?;
             let config = RaceConfig {
                 request,
@@ -440,7 +444,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 anyhow::bail!("--max must be more than 0, e.g. --max 500ms");
             }
             let config = WindowConfig {
-                request: args.request.into_spec()?,
+                request: args.request.into_direct_spec("window")?,
                 max: args.max,
                 probes: args.probes as usize,
                 format: args.format,
