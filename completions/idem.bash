@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --concurrency --require-key --window-max --also --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --concurrency --require-key --window-max --also --format --proxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,10 +153,6 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --proxy)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --noproxy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -179,6 +175,10 @@ _idem() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -451,7 +451,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --requests --rounds --sync --distinct-keys --stagger --also --format --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -509,14 +509,6 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --proxy)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --noproxy)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --requests)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -543,6 +535,14 @@ _idem() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --noproxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -709,7 +709,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__window)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --max --probes --format --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --max --probes --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -767,14 +767,6 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
-                --proxy)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --noproxy)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -785,6 +777,14 @@ _idem() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --noproxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -78,8 +78,6 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The he
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l sync -d 'How the duplicates are made to arrive together' -r -f -a "auto\t'single-packet where the server speaks HTTP/2 (h2 in ALPN on https, --http2 on http), else last-byte'
@@ -90,6 +88,8 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release t
 complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand race" -l proxy -d 'Refused: idem race connects directly (a proxy would serialise the duplicates)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l noproxy -d 'No effect: idem race reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -110,12 +110,12 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The 
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Refused: idem window connects directly (a proxy would serialise the duplicates)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l noproxy -d 'No effect: idem window reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -135,7 +135,6 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The h
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
@@ -143,6 +142,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another ins
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send the plain requests through this proxy (http://, https:// or socks5h://; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none); concurrent-once and race-window connect directly, as idem race does' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -83,6 +83,8 @@ pub struct SendArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Connects directly, never through a proxy: a proxy would serialise the duplicates. \
 --proxy is refused, and HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are ignored.")]
+#[command(mut_arg("proxy", |arg| arg.help("Refused: idem race connects directly (a proxy would serialise the duplicates)")))]
+#[command(mut_arg("noproxy", |arg| arg.help("No effect: idem race reaches every host directly")))]
 pub struct RaceArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -117,6 +119,8 @@ pub struct RaceArgs {
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Connects directly, never through a proxy: a proxy would serialise the duplicates. \
 --proxy is refused, and HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are ignored.")]
+#[command(mut_arg("proxy", |arg| arg.help("Refused: idem window connects directly (a proxy would serialise the duplicates)")))]
+#[command(mut_arg("noproxy", |arg| arg.help("No effect: idem window reaches every host directly")))]
 pub struct WindowArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -134,6 +138,9 @@ pub struct WindowArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("proxy", |arg| arg.help("Send the plain requests through this proxy (http://, https:// or socks5h://; \
+overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '' for none); concurrent-once and race-window connect directly, \
+as idem race does")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,

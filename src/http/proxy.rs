@@ -119,6 +119,10 @@ impl Proxies {
             Some(list) => list.clone(),
             None => first_set(&["no_proxy", "NO_PROXY"]).map(|(_, list)| list).unwrap_or_default(),
         };
+        // `*` is every host, IP addresses included (the matcher below applies it to names only).
+        if no_proxy.split(',').any(|entry| entry.trim() == "*") {
+            return Ok(Proxies::direct());
+        }
         if let Some(proxy) = &flags.proxy {
             if proxy.trim().is_empty() {
                 return Ok(Proxies::direct());
@@ -239,7 +243,10 @@ mod tests {
         assert_eq!(routed(&proxies, "http://127.0.0.1/"), None);
         assert!(routed(&proxies, "http://example.com/").is_some());
         let everything = ProxyFlags { proxy: Some("http://p:1".into()), noproxy: Some("*".into()) };
-        assert_eq!(routed(&Proxies::resolve(&everything, &env).unwrap(), "http://anything/"), None);
+        let everything = Proxies::resolve(&everything, &env).unwrap();
+        assert_eq!(routed(&everything, "http://anything/"), None);
+        assert_eq!(routed(&everything, "http://127.0.0.1/"), None);
+        assert_eq!(routed(&everything, "http://[::1]/"), None);
     }
 
     #[test]
