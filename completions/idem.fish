@@ -49,6 +49,8 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The he
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a lost or failed answer up to N times, with the same key and body' -r
@@ -86,6 +88,8 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release t
 complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand race" -l proxy -d 'Refused: idem race connects directly (a proxy would serialise the duplicates)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l noproxy -d 'No effect: idem race reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -110,6 +114,8 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest 
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Refused: idem window connects directly (a proxy would serialise the duplicates)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l noproxy -d 'No effect: idem window reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -129,12 +135,14 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The h
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send the plain requests through this proxy (http://, https:// or socks5h://; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none); concurrent-once and race-window connect directly, as idem race does' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

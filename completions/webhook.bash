@@ -101,7 +101,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -140,6 +140,14 @@ _webhook() {
                     return 0
                     ;;
                 --ack-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --noproxy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -507,7 +515,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -573,6 +581,14 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --noproxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
@@ -611,7 +627,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --data --event --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --format --color --help --version"
+            opts="-d -k -h -V --data --event --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -686,6 +702,14 @@ _webhook() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --noproxy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

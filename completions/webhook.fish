@@ -132,6 +132,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff-max -d 
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -162,6 +164,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff-max -
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -189,6 +193,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l prefix -d '--s
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l tolerance -d 'The receiver\'s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l timeout -d 'How long each request may take before it counts as unanswered' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
 junit\t'JUnit XML, for CI dashboards'"

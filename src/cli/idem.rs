@@ -81,6 +81,10 @@ pub struct SendArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Connects directly, never through a proxy: a proxy would serialise the duplicates. \
+--proxy is refused, and HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are ignored.")]
+#[command(mut_arg("proxy", |arg| arg.help("Refused: idem race connects directly (a proxy would serialise the duplicates)")))]
+#[command(mut_arg("noproxy", |arg| arg.help("No effect: idem race reaches every host directly")))]
 pub struct RaceArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -113,6 +117,10 @@ pub struct RaceArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Connects directly, never through a proxy: a proxy would serialise the duplicates. \
+--proxy is refused, and HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are ignored.")]
+#[command(mut_arg("proxy", |arg| arg.help("Refused: idem window connects directly (a proxy would serialise the duplicates)")))]
+#[command(mut_arg("noproxy", |arg| arg.help("No effect: idem window reaches every host directly")))]
 pub struct WindowArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -130,6 +138,9 @@ pub struct WindowArgs {
 }
 
 #[derive(Debug, clap::Args)]
+#[command(mut_arg("proxy", |arg| arg.help("Send the plain requests through this proxy (http://, https:// or socks5h://; \
+overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '' for none); concurrent-once and race-window connect directly, \
+as idem race does")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -420,7 +431,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             } else {
                 KeyMode::Same
             };
-            let request = args.request.into_spec()?;
+            let request = args.request.into_direct_spec("race")?;
             let also = args.targets.urls(&request)?;
             let config = RaceConfig {
                 request,
@@ -440,7 +451,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 anyhow::bail!("--max must be more than 0, e.g. --max 500ms");
             }
             let config = WindowConfig {
-                request: args.request.into_spec()?,
+                request: args.request.into_direct_spec("window")?,
                 max: args.max,
                 probes: args.probes as usize,
                 format: args.format,

@@ -3,6 +3,7 @@
 pub mod completions;
 pub mod idem;
 pub mod man;
+pub mod outbound_proxy;
 pub mod request_args;
 pub mod webhook;
 

@@ -1,4 +1,4 @@
-//! The request options shared by `idem send`, `race` and `check`.
+//! The request options shared by `idem send`, `race`, `window` and `check`.
 use std::time::Duration;
 
 use anyhow::Context;
@@ -6,9 +6,11 @@ use clap::Args;
 use http::Method;
 use http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
+use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::cli::positive_duration;
 use crate::http::body::{BodySource, looks_like_json};
 use crate::http::header::parse_header_line;
+use crate::http::proxy::Proxies;
 use crate::http::url::{parse_url, split_credentials};
 use crate::idem::key::{KeyFormat, KeyPolicy};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
@@ -72,11 +74,39 @@ pub struct RequestArgs {
     /// HTTP/2: prior knowledge on http://, h2 only in ALPN on https://
     #[arg(long, help_heading = "Connection")]
     pub http2: bool,
+
+    #[command(flatten)]
+    pub proxy: OutboundProxyArgs,
 }
 
+/// Why `idem race` and `idem window` connect directly.
+pub const DIRECT_ONLY_REASON: &str = "a proxy would serialise the duplicates (it forwards them over its own \
+connections, one after another), so the race would test the proxy instead of the API";
+
 impl RequestArgs {
-    /// Reads the body, checks every flag and builds the request spec.
+    /// Reads the body, checks every flag and builds the request spec, sent through the proxy that
+    /// `--proxy`, `--noproxy` and the environment name.
     pub fn into_spec(self) -> anyhow::Result<RequestSpec> {
+        let proxies = self.proxy.resolve()?;
+        let mut spec = self.into_direct_spec_unchecked()?;
+        spec.proxies = proxies;
+        Ok(spec)
+    }
+
+    /// The request spec for a command that connects directly (`race`, `window`): `--proxy` is
+    /// refused with the reason, and the proxy variables are not read.
+    pub fn into_direct_spec(self, command: &str) -> anyhow::Result<RequestSpec> {
+        if self.proxy.names_a_proxy() {
+            anyhow::bail!(
+                "idem {command} connects directly and does not take --proxy: {DIRECT_ONLY_REASON}. Drop --proxy \
+                 and run it where the API is reachable without one (HTTPS_PROXY, HTTP_PROXY and ALL_PROXY are \
+                 ignored too)"
+            );
+        }
+        self.into_direct_spec_unchecked()
+    }
+
+    fn into_direct_spec_unchecked(self) -> anyhow::Result<RequestSpec> {
         let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
             .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
         let (url, credentials) = split_credentials(parse_url(&self.url)?)?;
@@ -134,6 +164,7 @@ impl RequestArgs {
             timeout: self.timeout,
             insecure: self.insecure,
             http2: self.http2,
+            proxies: Proxies::direct(),
             id_field: self.id_field,
             id_header,
         })

@@ -1,16 +1,18 @@
-//! The plain HTTP client behind `idem send` and `idem check`: HTTP/1.1 or HTTP/2, TLS by rustls,
-//! whole responses with their latency.
+//! The plain HTTP client of the client commands (`idem send`, `idem check`, `webhook send`,
+//! `replay`, `check`), on reqwest: HTTP/1.1 or HTTP/2, TLS by rustls with ring, through the proxy
+//! the user configured, whole responses with their latency.
+//!
+//! reqwest is set up to hide nothing the verdicts depend on: no automatic decompression (the
+//! evidence names the `Content-Encoding`, `content_encoding` decodes it), no redirects followed
+//! (a 303 to the created resource is an answer to judge) and no retries of its own (a retried
+//! POST is exactly what these tools count).
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, anyhow};
-use bytes::Bytes;
+use anyhow::anyhow;
+use bytes::{Bytes, BytesMut};
 use http::{HeaderMap, Request, StatusCode, Version};
-use http_body_util::{BodyExt, Full, Limited};
-use hyper_rustls::HttpsConnector;
-use hyper_util::client::legacy::Client;
-use hyper_util::client::legacy::connect::HttpConnector;
-use hyper_util::rt::TokioExecutor;
 
+use crate::http::proxy::Proxies;
 use crate::http::tls;
 
 /// Responses larger than this are refused rather than held in memory.
@@ -38,76 +40,104 @@ pub struct Exchange {
 
 #[derive(Clone)]
 pub struct HttpClient {
-    inner: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    inner: reqwest::Client,
     timeout: Duration,
+    proxies: Proxies,
 }
 
 impl HttpClient {
+    /// A client that connects directly, whatever the proxy variables say (in-process callers,
+    /// tests, and the race engine's plain mode).
     pub fn new(options: ClientOptions) -> anyhow::Result<HttpClient> {
-        // hyper-rustls fills in ALPN itself from the versions enabled below.
-        let tls_config = tls::client_config(options.insecure, &[])?;
-        let mut http = HttpConnector::new();
-        http.enforce_http(false);
-        http.set_nodelay(true);
-        http.set_connect_timeout(Some(options.timeout));
-        let builder = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls_config).https_or_http();
-        let connector = if options.http2 {
-            builder.enable_http2().wrap_connector(http)
-        } else {
-            builder.enable_http1().enable_http2().wrap_connector(http)
-        };
-        let inner = Client::builder(TokioExecutor::new()).http2_only(options.http2).build(connector);
-        Ok(HttpClient { inner, timeout: options.timeout })
+        HttpClient::with_proxies(options, Proxies::direct())
+    }
+
+    /// A client that goes through `proxies` (resolved from `--proxy`, `--noproxy` and the
+    /// environment by the command).
+    pub fn with_proxies(options: ClientOptions, proxies: Proxies) -> anyhow::Result<HttpClient> {
+        // reqwest leaves a preconfigured rustls config as it is, ALPN included.
+        let alpn: &[&[u8]] = if options.http2 { &[tls::ALPN_H2] } else { &[tls::ALPN_H2, tls::ALPN_HTTP11] };
+        let tls_config = tls::client_config(options.insecure, alpn)?;
+        let mut builder = reqwest::Client::builder()
+            .tls_backend_preconfigured(tls_config)
+            .redirect(reqwest::redirect::Policy::none())
+            .retry(reqwest::retry::never())
+            .referer(false)
+            .tcp_nodelay(true)
+            .connect_timeout(options.timeout);
+        if options.http2 {
+            builder = builder.http2_prior_knowledge();
+        }
+        builder = proxies.configure(builder)?;
+        let inner = builder.build().map_err(|err| anyhow!("cannot set up the HTTP client: {}", error_chain(&err)))?;
+        Ok(HttpClient { inner, timeout: options.timeout, proxies })
     }
 
     /// Sends `request` and reads the whole response, within the timeout.
     pub async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
         let target = format!("{} {}", request.method(), request.uri());
+        let proxy = self.proxies.route_for(request.uri()).map(|proxy| {
+            format!(
+                " through the proxy {} (from {}; bypass it with --noproxy or NO_PROXY)",
+                proxy.shown(),
+                proxy.source()
+            )
+        });
         let started = Instant::now();
         let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
             .await
             .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.timeout)))
             .and_then(|result| result);
-        exchange.with_context(|| format!("{target} failed"))
+        exchange.map_err(|err| err.context(format!("{target} failed{}", proxy.unwrap_or_default())))
     }
 
     async fn exchange(&self, request: Request<Bytes>, started: Instant) -> anyhow::Result<Exchange> {
-        let request = request.map(Full::new);
-        let response = self.inner.request(request).await.map_err(describe_client_error)?;
-        let (parts, body) = response.into_parts();
-        let body = Limited::new(body, MAX_RESPONSE_BODY)
-            .collect()
-            .await
-            .map_err(|err| anyhow!("cannot read the response body: {err}"))?
-            .to_bytes();
-        Ok(Exchange {
-            status: parts.status,
-            version: parts.version,
-            headers: parts.headers,
-            body,
-            latency: started.elapsed(),
-        })
+        let request = reqwest::Request::try_from(request)
+            .map_err(|err| anyhow!("cannot send this request: {}", error_chain(&err)))?;
+        let mut response = self.inner.execute(request).await.map_err(describe_client_error)?;
+        let status = response.status();
+        let version = response.version();
+        let headers = std::mem::take(response.headers_mut());
+        let mut body = BytesMut::new();
+        while let Some(chunk) =
+            response.chunk().await.map_err(|err| anyhow!("cannot read the response body: {}", error_chain(&err)))?
+        {
+            if body.len() + chunk.len() > MAX_RESPONSE_BODY {
+                return Err(anyhow!("cannot read the response body: it is larger than 64 MiB"));
+            }
+            body.extend_from_slice(&chunk);
+        }
+        Ok(Exchange { status, version, headers, body: body.freeze(), latency: started.elapsed() })
     }
 }
 
-/// hyper-util's error says only "client error (Connect)"; the useful part is in its sources.
-fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Error {
-    let mut message = String::new();
-    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
-    while let Some(cause) = source {
-        if !message.is_empty() {
-            message.push_str(": ");
-        }
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
+/// reqwest's own message repeats the URL ("error sending request for url (…)"), which `send`
+/// already names; the useful part is in its sources.
+fn describe_client_error(err: reqwest::Error) -> anyhow::Error {
+    let message = error_chain(&err);
     if err.is_connect() && message.contains("invalid peer certificate") {
         anyhow!("cannot connect: {message} (for a self-signed or test certificate, add -k/--insecure)")
     } else if err.is_connect() {
         anyhow!("cannot connect: {message}")
-    } else if message.is_empty() {
-        anyhow!("{err}")
     } else {
         anyhow!("{message}")
     }
+}
+
+/// The sources of `err` joined with ": ", or `err` itself when it has none. hyper-util's link says
+/// only "client error (Connect)" and is left out.
+fn error_chain(err: &(dyn std::error::Error + 'static)) -> String {
+    let mut message = String::new();
+    let mut source = err.source();
+    while let Some(cause) = source {
+        source = cause.source();
+        if cause.is::<hyper_util::client::legacy::Error>() && source.is_some() {
+            continue;
+        }
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&cause.to_string());
+    }
+    if message.is_empty() { err.to_string() } else { message }
 }

@@ -7,6 +7,7 @@ use bytes::Bytes;
 use http::header::{CONTENT_LOCATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION};
 use http::{Method, Request, Uri};
 
+use crate::http::proxy::Proxies;
 use crate::http::url::parse_url;
 use crate::idem::key::KeyPolicy;
 
@@ -29,6 +30,8 @@ pub struct RequestSpec {
     pub insecure: bool,
     /// HTTP/2 with prior knowledge on http://, HTTP/2 only in ALPN on https://.
     pub http2: bool,
+    /// The proxies of `send` and `check`'s plain requests; the race engines always connect directly.
+    pub proxies: Proxies,
     /// JSON pointer to the created resource's id in a response body.
     pub id_field: String,
     /// `--id-header`: the header that names the created resource when the body does not
@@ -54,6 +57,7 @@ impl RequestSpec {
             timeout: Duration::from_secs(30),
             insecure: false,
             http2: false,
+            proxies: Proxies::direct(),
             id_field: DEFAULT_ID_FIELD.to_string(),
             id_header: None,
         })

@@ -95,7 +95,8 @@ pub async fn execute(
 ) -> anyhow::Result<SendReport> {
     let spec = &config.request;
     let ids = spec.id_source();
-    let client = HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
+    let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
+    let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
     let mut attempts = Vec::new();
     let mut retries = Vec::new();
     for number in 1..=config.repeat as usize {

@@ -1,4 +1,5 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
+mod behind_proxy;
 mod check;
 mod check_sender;
 mod completions;

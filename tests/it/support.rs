@@ -49,6 +49,7 @@ impl Drop for TestServer {
 pub fn idem() -> assert_cmd::Command {
     let mut command = assert_cmd::Command::cargo_bin("idem").expect("idem binary");
     command.env("NO_COLOR", "1").env_remove("IDEM_KEY");
+    without_proxy_variables(&mut command);
     command
 }
 
@@ -175,7 +176,18 @@ pub fn payment_ids(text: &str) -> Vec<String> {
 pub fn webhook() -> assert_cmd::Command {
     let mut command = assert_cmd::Command::cargo_bin("webhook").expect("webhook binary");
     command.env("NO_COLOR", "1").env_remove("WEBHOOK_SECRET").env_remove("WEBHOOK_COLOR");
+    without_proxy_variables(&mut command);
     command
+}
+
+/// The client commands honour curl's proxy variables; the machine's own must not send the tests'
+/// loopback requests elsewhere.
+fn without_proxy_variables(command: &mut assert_cmd::Command) {
+    for name in
+        ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
+    {
+        command.env_remove(name);
+    }
 }
 
 /// The published webhook signature vectors (each names where it was published), committed under

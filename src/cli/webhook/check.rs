@@ -4,6 +4,7 @@ use std::time::Duration;
 use clap::Args;
 
 use super::signing::SigningArgs;
+use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::conformance::SuiteFormat;
 use crate::http::url::parse_url;
 use crate::output::Palette;
@@ -42,6 +43,9 @@ pub struct CheckArgs {
     #[arg(short = 'k', long)]
     pub insecure: bool,
 
+    #[command(flatten)]
+    pub proxy: OutboundProxyArgs,
+
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
 }
@@ -61,6 +65,7 @@ impl CheckArgs {
             timeout: self.timeout,
             ack_within: self.ack_within,
             insecure: self.insecure,
+            proxies: self.proxy.resolve()?,
             format: self.format,
             palette,
         })

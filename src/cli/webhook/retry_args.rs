@@ -1,8 +1,9 @@
-//! Retries and timeouts: the flags `webhook send` and `webhook replay` share.
+//! Retries, timeouts and the proxy: the flags `webhook send` and `webhook replay` share.
 use std::time::Duration;
 
 use clap::Args;
 
+use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::cli::positive_duration as parse_duration;
 use crate::webhook::deliver::engine::DeliverOptions;
 use crate::webhook::deliver::retry::{Backoff, RetryPolicy, parse_schedule, parse_time_scale};
@@ -51,6 +52,9 @@ pub struct DeliveryArgs {
     /// Accept any TLS certificate (self-signed local receivers)
     #[arg(short = 'k', long)]
     pub insecure: bool,
+
+    #[command(flatten)]
+    pub proxy: OutboundProxyArgs,
 }
 
 impl DeliveryArgs {
@@ -68,6 +72,7 @@ impl DeliveryArgs {
             policy: RetryPolicy { backoff, time_scale: self.time_scale },
             timeout: self.timeout,
             insecure: self.insecure,
+            proxies: self.proxy.resolve()?,
         })
     }
 }

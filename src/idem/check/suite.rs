@@ -106,8 +106,9 @@ pub struct ErrorAnswer {
 
 impl Probe {
     pub fn new(spec: RequestSpec) -> anyhow::Result<Probe> {
-        let client =
-            HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
+        let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
+        // The plain requests go through the user's proxy; `concurrent` races directly, as `idem race` does.
+        let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
         Ok(Probe { spec, client, error_answers: Vec::new(), also: Vec::new() })
     }
 

@@ -1,5 +1,9 @@
+//! The upstream calls go through `ForwardingClient` (hyper-util), not reqwest, because headers must
+//! reach the upstream unchanged with none added, and reqwest adds `Accept: */*`: the test
+//! `behind_proxy::forwarders_add_no_headers_of_their_own` proves it.
+//!
 //! The forwarding server: every request is read whole, placed in its operation, given its fault
-//! (or none) and forwarded to the upstream through the crate's HTTP client; the upstream's answer
+//! (or none) and forwarded to the upstream through the forwarding client; the upstream's answer
 //! goes back unchanged (status, headers except hop-by-hop ones, body). A dropped answer is a
 //! service error, which makes hyper close the HTTP/1.1 connection (or reset the HTTP/2 stream)
 //! without a response.
@@ -13,7 +17,8 @@ use http::{HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 
-use crate::http::client::{Exchange, HttpClient};
+use crate::http::client::Exchange;
+use crate::http::forwarding_client::ForwardingClient;
 use crate::http::hop_by_hop::message_headers;
 use crate::http::problem::problem;
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
@@ -32,7 +37,7 @@ pub struct AnswerDropped;
 /// Everything the request handlers share.
 pub struct ProxyState {
     pub upstream: Uri,
-    pub client: HttpClient,
+    pub client: ForwardingClient,
     pub matcher: Matcher,
     pub key_header: HeaderName,
     pub id_field: String,

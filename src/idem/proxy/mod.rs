@@ -27,7 +27,8 @@ use judge::{ProxyReport, RunVerdict};
 use operations::{Attempt, Operations};
 
 use crate::exit::Outcome;
-use crate::http::client::{ClientOptions, HttpClient};
+use crate::http::client::ClientOptions;
+use crate::http::forwarding_client::ForwardingClient;
 use crate::http::server::{ServerTask, StopSignal};
 use crate::output::{Format, Palette, print_best_effort};
 
@@ -174,8 +175,11 @@ pub async fn start(
         Some("http") | Some("https") => {}
         _ => bail!("--upstream {} must be an http:// or https:// URL", config.upstream),
     }
-    let client =
-        HttpClient::new(ClientOptions { timeout: config.upstream_timeout, insecure: config.insecure, http2: false })?;
+    let client = ForwardingClient::new(ClientOptions {
+        timeout: config.upstream_timeout,
+        insecure: config.insecure,
+        http2: false,
+    })?;
     let listener = TcpListener::bind(config.addr).await.with_context(|| {
         format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
     })?;

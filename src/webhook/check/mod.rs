@@ -33,6 +33,8 @@ pub struct CheckConfig {
     /// How fast the valid delivery must be acknowledged (`fast-ack`).
     pub ack_within: Duration,
     pub insecure: bool,
+    /// `--proxy`, `--noproxy` and the environment, resolved.
+    pub proxies: crate::http::proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
 }
@@ -42,7 +44,14 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
     let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
-    let probe = Probe::new(config.url.clone(), Arc::clone(&scheme), key, config.timeout, config.insecure)?;
+    let probe = Probe::new(
+        config.url.clone(),
+        Arc::clone(&scheme),
+        key,
+        config.timeout,
+        config.insecure,
+        config.proxies.clone(),
+    )?;
     let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
     let target = format!("POST {} (--scheme {kind})", config.url);
 

@@ -9,6 +9,7 @@ use http::{Request, Uri};
 use serde_json::json;
 
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
+use crate::http::proxy::Proxies;
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::payload::envelope;
@@ -56,13 +57,14 @@ impl Probe {
         key: SigningKey,
         timeout: Duration,
         insecure: bool,
+        proxies: Proxies,
     ) -> anyhow::Result<Probe> {
         let wrong_secret = Secret::new(new_secret::generate(scheme.kind())?.into_bytes())?;
         let wrong_key = scheme.key(&wrong_secret).context("cannot make a wrong key to forge signatures with")?;
         // The client's own limit is a backstop: `send` times each request itself, to tell a slow
         // receiver from one that cannot be reached.
-        let client =
-            HttpClient::new(ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false })?;
+        let options = ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false };
+        let client = HttpClient::with_proxies(options, proxies)?;
         Ok(Probe { url, scheme, key, wrong_key, client, timeout })
     }
 

@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use crate::http::body::looks_like_json;
 use crate::http::client::{ClientOptions, HttpClient};
+use crate::http::proxy::Proxies;
 use crate::webhook::deliver::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
 use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use crate::webhook::scheme::{Scheme, SigningKey};
@@ -40,11 +41,18 @@ pub struct DeliverOptions {
     /// Per attempt, connecting included.
     pub timeout: Duration,
     pub insecure: bool,
+    /// `--proxy`, `--noproxy` and the environment, resolved; direct by default.
+    pub proxies: Proxies,
 }
 
 impl Default for DeliverOptions {
     fn default() -> DeliverOptions {
-        DeliverOptions { policy: RetryPolicy::default(), timeout: DEFAULT_TIMEOUT, insecure: false }
+        DeliverOptions {
+            policy: RetryPolicy::default(),
+            timeout: DEFAULT_TIMEOUT,
+            insecure: false,
+            proxies: Proxies::direct(),
+        }
     }
 }
 
@@ -247,8 +255,8 @@ enum Verdict {
 
 impl Deliverer {
     pub fn new(url: Uri, options: &DeliverOptions) -> anyhow::Result<Deliverer> {
-        let client =
-            HttpClient::new(ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false })?;
+        let client_options = ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false };
+        let client = HttpClient::with_proxies(client_options, options.proxies.clone())?;
         Ok(Deliverer { url, client, policy: options.policy.clone(), wait_bar: false })
     }
 

@@ -1,3 +1,7 @@
+//! The forward goes through `ForwardingClient` (hyper-util), not reqwest, because the delivery's
+//! headers must reach the application unchanged with nothing added but `Via`, and reqwest adds
+//! `Accept: */*`: the test `behind_proxy::forwarders_add_no_headers_of_their_own` proves it.
+//!
 //! `--forward-to`: passes a delivery on to the application being developed, byte for byte, and
 //! brings its answer back so the sender sees what the application said.
 //!
@@ -18,11 +22,12 @@ use anyhow::bail;
 use http::header::{CONTENT_TYPE, VIA};
 use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
 
-use crate::http::client::{ClientOptions, HttpClient};
+use crate::http::client::ClientOptions;
+use crate::http::forwarding_client::ForwardingClient;
 use crate::http::hop_by_hop::message_headers;
 
 pub struct Forwarder {
-    client: HttpClient,
+    client: ForwardingClient,
     target: Uri,
 }
 
@@ -52,7 +57,7 @@ impl Forwarded {
 
 impl Forwarder {
     pub fn new(target: Uri, timeout: Duration) -> anyhow::Result<Forwarder> {
-        let client = HttpClient::new(ClientOptions { timeout, insecure: false, http2: false })?;
+        let client = ForwardingClient::new(ClientOptions { timeout, insecure: false, http2: false })?;
         Ok(Forwarder { client, target })
     }
 

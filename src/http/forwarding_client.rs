@@ -1,0 +1,95 @@
+//! The client of the two forwarders (`idem proxy`'s and `webhook listen --forward-to`'s upstream
+//! calls), on hyper-util rather than reqwest because a forwarder must pass headers on unchanged and
+//! add none, and reqwest adds `Accept: */*` to every request that has none (proven by
+//! `behind_proxy::forwarders_add_no_headers_of_their_own` in tests/it, which fails on reqwest).
+//! It always connects directly: a forwarder's upstream is the application on this machine.
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow};
+use bytes::Bytes;
+use http::Request;
+use http_body_util::{BodyExt, Full, Limited};
+use hyper_rustls::HttpsConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::rt::TokioExecutor;
+
+use crate::http::client::{ClientOptions, Exchange, MAX_RESPONSE_BODY};
+use crate::http::tls;
+
+/// Sends requests exactly as given (plus `Host` when missing, and the body's length).
+#[derive(Clone)]
+pub struct ForwardingClient {
+    inner: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    timeout: Duration,
+}
+
+impl ForwardingClient {
+    pub fn new(options: ClientOptions) -> anyhow::Result<ForwardingClient> {
+        // hyper-rustls fills in ALPN itself from the versions enabled below.
+        let tls_config = tls::client_config(options.insecure, &[])?;
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        http.set_connect_timeout(Some(options.timeout));
+        let builder = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls_config).https_or_http();
+        let connector = if options.http2 {
+            builder.enable_http2().wrap_connector(http)
+        } else {
+            builder.enable_http1().enable_http2().wrap_connector(http)
+        };
+        let inner = Client::builder(TokioExecutor::new()).http2_only(options.http2).build(connector);
+        Ok(ForwardingClient { inner, timeout: options.timeout })
+    }
+
+    /// Sends `request` and reads the whole response, within the timeout.
+    pub async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
+        let target = format!("{} {}", request.method(), request.uri());
+        let started = Instant::now();
+        let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
+            .await
+            .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.timeout)))
+            .and_then(|result| result);
+        exchange.with_context(|| format!("{target} failed"))
+    }
+
+    async fn exchange(&self, request: Request<Bytes>, started: Instant) -> anyhow::Result<Exchange> {
+        let request = request.map(Full::new);
+        let response = self.inner.request(request).await.map_err(describe_client_error)?;
+        let (parts, body) = response.into_parts();
+        let body = Limited::new(body, MAX_RESPONSE_BODY)
+            .collect()
+            .await
+            .map_err(|err| anyhow!("cannot read the response body: {err}"))?
+            .to_bytes();
+        Ok(Exchange {
+            status: parts.status,
+            version: parts.version,
+            headers: parts.headers,
+            body,
+            latency: started.elapsed(),
+        })
+    }
+}
+
+/// hyper-util's error says only "client error (Connect)"; the useful part is in its sources.
+fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Error {
+    let mut message = String::new();
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        if !message.is_empty() {
+            message.push_str(": ");
+        }
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    if err.is_connect() && message.contains("invalid peer certificate") {
+        anyhow!("cannot connect: {message} (for a self-signed or test certificate, add -k/--insecure)")
+    } else if err.is_connect() {
+        anyhow!("cannot connect: {message}")
+    } else if message.is_empty() {
+        anyhow!("{err}")
+    } else {
+        anyhow!("{message}")
+    }
+}
