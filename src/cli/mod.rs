@@ -4,6 +4,7 @@ pub mod completions;
 pub mod idem;
 pub mod man;
 pub mod request_args;
+pub mod schemas;
 pub mod webhook;
 
 use std::future::Future;

@@ -73,7 +73,7 @@ pub struct RetryPolicy {
 }
 
 /// One retry, as `--format json` lists it under `retries`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RetryRecord {
     /// The attempt that failed (1-based), and why.
     pub after_attempt: u32,

@@ -15,7 +15,7 @@ use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
 
 /// `--sync`: how the duplicates are made to arrive together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SyncMode {
     /// single-packet where the server speaks HTTP/2 (h2 in ALPN on https, --http2 on http), else last-byte
@@ -41,7 +41,7 @@ impl SyncMode {
 }
 
 /// Which keys the duplicates carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KeyMode {
     /// One key shared by every duplicate: the test.
@@ -54,7 +54,7 @@ pub enum KeyMode {
 }
 
 /// The release, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ReleaseRecord {
     pub writes: usize,
     pub bytes: usize,
@@ -85,7 +85,7 @@ impl ReleaseRecord {
 }
 
 /// One duplicate's answer, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AnswerRecord {
     pub number: usize,
     /// This duplicate's key, only with `--distinct-keys`.
@@ -100,7 +100,7 @@ pub struct AnswerRecord {
 }
 
 /// Everything one round learned.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RoundReport {
     pub round: usize,
     /// The synchronisation actually used (never `auto`).

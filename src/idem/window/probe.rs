@@ -19,7 +19,7 @@ use crate::units::format_duration;
 const MAX_RETAKES: usize = 4;
 
 /// One pair's outcome, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ProbeRecord {
     /// Distinct resources the pair created: 2 means both executed.
     pub executions: usize,

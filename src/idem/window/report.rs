@@ -1,8 +1,9 @@
 //! What `idem window` prints: each step as it goes, the estimate and what it means in practice;
 //! or one JSON document.
 //!
-//! `idem window --format json`:
+//! `idem window --format json` (schemas/idem-window.json):
 //!
+//! - `schema`: `idem-window/1`.
 //! - `method`, `url`, `key_header`: the request probed; `sync`, `sync_reason`: how pairs were
 //!   released (`single-packet` or `last-byte`, as `idem race` chooses).
 //! - `max_us`, `probes_per_step`: `--max` and `--probes`.
@@ -24,7 +25,7 @@ use crate::idem::race::SyncMode;
 use crate::output::Palette;
 use crate::units::format_duration;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Step {
     pub phase: Phase,
     pub spacing_us: f64,
@@ -33,7 +34,7 @@ pub struct Step {
     pub probes: Vec<ProbeRecord>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WindowVerdict {
     NoWindow,
@@ -41,14 +42,17 @@ pub enum WindowVerdict {
     WindowAtLeastMax,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
 pub struct Estimate {
     pub estimate_us: f64,
     pub lower_us: f64,
     pub upper_us: Option<f64>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// The `schema` value of `idem window --format json`.
+pub const SCHEMA: &str = "idem-window/1";
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WindowReport {
     pub method: String,
     pub url: String,

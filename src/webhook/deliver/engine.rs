@@ -140,7 +140,7 @@ pub fn default_headers(body: &[u8]) -> HeaderMap {
 }
 
 /// One attempt, as the JSON report shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttemptReport {
     /// 1-based.
     pub attempt: u32,
@@ -165,7 +165,7 @@ pub struct AttemptReport {
 }
 
 /// How a delivery ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DeliveryOutcome {
     /// A 2xx answer.
@@ -177,7 +177,7 @@ pub enum DeliveryOutcome {
 }
 
 /// One message's delivery, every attempt included.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DeliveryReport {
     pub event_id: String,
     pub delivery_id: String,
