@@ -57,7 +57,43 @@ fn generated_schemas_are_listed_in_the_readme() {
     }
 }
 
-/// A validator for each committed schema file, by `schema` value.
+#[test]
+fn a_document_that_breaks_its_schema_is_caught() {
+    let stdout = crate::support::webhook()
+        .args(["sign", "--scheme", "stripe", "--secret", "s3cr3t", "-d", "{}", "--timestamp", "1700000000"])
+        .args(["--format", "json"])
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let good = document(&stdout);
+    assert_eq!(good["schema"], "webhook-sign/1");
+    let caught = |value: Value| std::panic::catch_unwind(|| validate(&value)).is_err();
+    let mut missing = good.clone();
+    missing.as_object_mut().unwrap().remove("headers");
+    assert!(caught(missing), "a required field is missing");
+    let mut mistyped = good.clone();
+    mistyped["timestamp"] = Value::from("soon");
+    assert!(caught(mistyped), "a field has the wrong type");
+    let mut unknown = good.clone();
+    unknown["surprise"] = Value::from(1);
+    assert!(caught(unknown), "a field the schema does not describe");
+    let mut renamed = good.clone();
+    renamed["schema"] = Value::from("webhook-sign/2");
+    assert!(caught(renamed), "a version without a schema file");
+    let mut moved = serde_json::Map::new();
+    for (name, value) in good.as_object().unwrap().iter().filter(|(name, _)| *name != "schema") {
+        moved.insert(name.clone(), value.clone());
+    }
+    moved.insert("schema".to_string(), good["schema"].clone());
+    assert!(caught(Value::Object(moved)), "`schema` is not first");
+}
+
+/// A validator for each committed schema file, by `schema` value. Stricter than the published
+/// file in one way: a field the schema does not describe fails here (published, it would be
+/// allowed, so adding a field stays compatible for scripts), so output and schema cannot drift
+/// apart unnoticed.
 fn validators() -> &'static HashMap<String, jsonschema::Validator> {
     static VALIDATORS: OnceLock<HashMap<String, jsonschema::Validator>> = OnceLock::new();
     VALIDATORS.get_or_init(|| {
@@ -66,7 +102,8 @@ fn validators() -> &'static HashMap<String, jsonschema::Validator> {
             .map(|file| {
                 let path = schemas_dir().join(&file.file_name);
                 let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("{}: {err}", path.display()));
-                let committed: Value = serde_json::from_str(&text).expect("a schema file is JSON");
+                let mut committed: Value = serde_json::from_str(&text).expect("a schema file is JSON");
+                committed["unevaluatedProperties"] = Value::Bool(false);
                 let validator = jsonschema::draft202012::new(&committed)
                     .unwrap_or_else(|err| panic!("{} does not compile: {err}", path.display()));
                 (file.schema_id, validator)
@@ -108,4 +145,13 @@ pub fn lines(stdout: &[u8]) -> Vec<Value> {
             value
         })
         .collect()
+}
+
+/// An `assert_cmd` predicate: stdout is one `--format json` document valid against its schema
+/// (it panics with the violations otherwise).
+pub fn valid_document() -> impl predicates::Predicate<[u8]> {
+    predicates::function::function(|stdout: &[u8]| {
+        document(stdout);
+        true
+    })
 }
