@@ -22,14 +22,14 @@ pub enum SuiteFormat {
 }
 
 /// Whether failing a check fails the suite.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     Required,
     Advisory,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum CheckOutcome {
     Pass,
@@ -42,7 +42,7 @@ pub enum CheckOutcome {
 }
 
 /// One check's definition and result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct CheckResult {
     pub id: &'static str,
     pub title: &'static str,
@@ -53,6 +53,7 @@ pub struct CheckResult {
     /// What was observed: statuses, ids, the difference found, or why it was skipped.
     pub evidence: Vec<String>,
     #[serde(rename = "duration_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub duration: Duration,
 }
 
@@ -93,7 +94,7 @@ impl CheckSpec {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Tally {
     pub passed: usize,
     pub failed: usize,
@@ -101,8 +102,14 @@ pub struct Tally {
     pub skipped: usize,
 }
 
+/// The `schema` value of a suite's `--format json` document: the suite's name with a dash, then
+/// the version (`idem check` → `idem-check/1`, `webhook check-sender` → `webhook-check-sender/1`).
+pub fn suite_schema(suite: &str) -> String {
+    format!("{}/1", suite.replace(' ', "-"))
+}
+
 /// A finished suite; also its `--format json` document.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SuiteReport {
     /// `idem check` or `webhook check`.
     pub suite: &'static str,
@@ -151,7 +158,7 @@ impl SuiteReport {
     pub fn render(&self, format: SuiteFormat, palette: Palette) -> String {
         match format {
             SuiteFormat::Human => self.render_human(palette),
-            SuiteFormat::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
+            SuiteFormat::Json => crate::json_output::pretty(&suite_schema(self.suite), self).unwrap_or_default() + "\n",
             SuiteFormat::Junit => self.render_junit(),
         }
     }

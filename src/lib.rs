@@ -7,6 +7,7 @@ pub mod exit;
 pub mod http;
 pub mod idem;
 pub mod ids;
+pub mod json_output;
 pub mod live_log;
 pub mod output;
 pub mod sync;

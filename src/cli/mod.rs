@@ -5,6 +5,7 @@ pub mod idem;
 pub mod man;
 pub mod outbound_proxy;
 pub mod request_args;
+pub mod schemas;
 pub mod webhook;
 
 use std::future::Future;

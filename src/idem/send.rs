@@ -26,8 +26,11 @@ pub struct SendConfig {
     pub retry: Option<crate::idem::send_retry::RetryPolicy>,
 }
 
+/// The `schema` value of `idem send --format json` (schemas/idem-send.json).
+pub const SCHEMA: &str = "idem-send/1";
+
 /// Everything `idem send` learned; this is also its `--format json` document.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SendReport {
     pub method: String,
     pub url: String,
@@ -41,12 +44,13 @@ pub struct SendReport {
     pub retries: Vec<crate::idem::send_retry::RetryRecord>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttemptRecord {
     pub number: usize,
     #[serde(flatten)]
     pub observed: Observed,
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    #[schemars(with = "Option<f64>")]
     pub latency: Option<Duration>,
     /// The body: a JSON value when it parses as JSON, else a string (lossy for binary data).
     pub body: serde_json::Value,
@@ -158,7 +162,7 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
         Format::Json => {
             let report = execute(&config, key, |_| {}).await?;
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
-            let document = serde_json::to_string_pretty(&report)?;
+            let document = crate::json_output::pretty(SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;
             report
         }

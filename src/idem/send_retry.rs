@@ -73,7 +73,7 @@ pub struct RetryPolicy {
 }
 
 /// One retry, as `--format json` lists it under `retries`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RetryRecord {
     /// The attempt that failed (1-based), and why.
     pub after_attempt: u32,
@@ -81,6 +81,7 @@ pub struct RetryRecord {
     /// The key the retry is sent with.
     pub key: Option<String>,
     #[serde(rename = "wait_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub wait: Duration,
     /// `backoff`, or `retry-after` when the server's `Retry-After` set the wait.
     pub wait_source: &'static str,

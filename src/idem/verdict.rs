@@ -16,7 +16,7 @@ use crate::idem::request::IdSource;
 pub const REPLAY_MARKERS: [&str; 3] = ["idempotent-replayed", "x-idempotent-replayed", "idempotency-replayed"];
 
 /// One duplicate's answer, as the verdict sees it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Observed {
     /// `None` when no answer came (connection refused, timeout, protocol error).
     pub status: Option<u16>,
@@ -126,7 +126,7 @@ pub enum Timing {
 }
 
 /// What the answers show.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Verdict {
     /// At most one execution; every other answer is an identical replay (or, concurrently, a 409).
@@ -162,7 +162,7 @@ impl Verdict {
 }
 
 /// How byte-for-byte the replays matched the original.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum BodyMatch {
     Identical,
@@ -170,7 +170,7 @@ pub enum BodyMatch {
     EqualAsJson,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Judgement {
     pub verdict: Verdict,
     /// Distinct resource ids among the 2xx answers: how many times the request executed.

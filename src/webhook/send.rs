@@ -46,8 +46,11 @@ pub struct SendConfig {
     pub palette: Palette,
 }
 
+/// The `schema` value of `webhook send --format json` (schemas/webhook-send.json).
+pub const SCHEMA: &str = "webhook-send/1";
+
 /// The `--format json` document.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct SendReport {
     pub url: String,
     pub scheme: SchemeKind,
@@ -61,11 +64,12 @@ pub struct SendReport {
     /// How many of the `times` deliveries got a 2xx.
     pub delivered: usize,
     /// `delivered` when every delivery got a 2xx, else `not-delivered`.
+    #[schemars(extend("enum" = ["delivered", "not-delivered"]))]
     pub outcome: &'static str,
     pub deliveries: Vec<NumberedDelivery>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct NumberedDelivery {
     /// 1-based, of `--times`.
     pub copy: usize,
@@ -133,7 +137,7 @@ pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
                 outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
                 deliveries: reports,
             };
-            serde_json::to_writer_pretty(&mut stdout, &report)?;
+            crate::json_output::write_pretty(&mut stdout, SCHEMA, &report)?;
             writeln!(stdout)?;
         }
         Format::Human => {

@@ -16,6 +16,7 @@ fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
     let output = idem().args(["check", url, "-d", PAYMENT, "--format", "json"]).args(extra).output().unwrap();
     let report: Value = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
+    crate::schemas::validate(&report);
     (output.status.code().unwrap(), suite_outcomes(&report), report)
 }
 

@@ -31,6 +31,7 @@ fn check_sender(args: &[&str], command: &[&str]) -> (i32, Value, String) {
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET), "the secret leaked");
     let report = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}\n{stderr}"));
+    crate::schemas::validate(&report);
     (output.status.code().unwrap(), report, stderr)
 }
 

@@ -17,7 +17,7 @@ fn regenerate() -> bool {
 }
 
 /// Compares `content` with the committed file at `path`, or rewrites it under `REGENERATE=1`.
-fn check_fresh(path: &Path, content: &[u8]) {
+pub(crate) fn check_fresh(path: &Path, content: &[u8]) {
     if regenerate() {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(path, content).unwrap();

@@ -43,6 +43,7 @@ fn idem_check_that_cannot_run_still_writes_junit_and_json() {
     }
     let assert = idem().args(["check", &dead, "--format", "json"]).assert().code(2);
     let report: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!(report["passed"], false);
     assert!(report["error"].as_str().unwrap().contains("cannot connect"), "{report}");
 }

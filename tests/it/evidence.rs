@@ -129,7 +129,8 @@ fn no_2xx_answer_is_nothing_created_exit_2() {
         .args(["send", &mixed.url(), "--repeat", "2", "--format", "json"])
         .assert()
         .code(2)
-        .stdout(predicate::str::contains("nothing_created"));
+        .stdout(predicate::str::contains("nothing_created"))
+        .stdout(crate::schemas::valid_document());
 }
 
 #[test]
@@ -143,6 +144,9 @@ fn credentials_in_the_url_are_basic_auth_and_never_printed() {
     for format in ["human", "json"] {
         let assert = idem().args(["send", &url, "-d", PAYMENT, "--repeat", "2", "--format", format]).assert().code(0);
         let (stdout, stderr) = output_of(&assert);
+        if format == "json" {
+            crate::schemas::document(stdout.as_bytes());
+        }
         assert!(stdout.contains(&expected), "the server got curl's Basic auth: {stdout}");
         assert!(!stdout.contains("s3cr") && !stderr.contains("s3cr"), "{format}: {stdout}{stderr}");
     }
@@ -186,6 +190,7 @@ fn compressed_answers_are_judged_decoded() {
     });
     let assert = idem().args(["send", &brotli_server.url(), "--repeat", "2", "--format", "json"]).assert().code(1);
     let report: Value = serde_json::from_str(&output_of(&assert).0).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!(report["attempts"][0]["content_encoding"], "br");
     assert_eq!(report["judgement"]["resource_ids"], serde_json::json!(["0", "1"]));
 }

@@ -10,6 +10,7 @@ mod evidence;
 mod input_limits;
 mod proxy;
 mod race;
+mod schemas;
 mod send;
 mod serve;
 mod stores;

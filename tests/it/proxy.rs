@@ -65,6 +65,7 @@ fn summary(output: &std::process::Output) -> Value {
     let stdout = stdout_of(output);
     let last = stdout.lines().last().unwrap_or_default();
     let line: Value = serde_json::from_str(last).unwrap_or_else(|err| panic!("{err}: {stdout}"));
+    crate::schemas::lines(stdout.as_bytes());
     assert_eq!(line["event"], "summary", "{stdout}");
     line["summary"].clone()
 }
@@ -328,12 +329,14 @@ fn operations_n_ends_the_run_without_a_client_command() {
     let mut proxy = Running(child);
     let mut lines = BufReader::new(proxy.0.stdout.take().expect("stdout")).lines();
     let banner: Value = serde_json::from_str(&lines.next().expect("a banner").expect("a line")).expect("JSON");
+    crate::schemas::validate(&banner);
     let url = banner["url"].as_str().expect("url").to_string();
     idem().args(["send", &format!("{url}/payments"), "-d", PAYMENT, "--retry", "3"]).assert().success();
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     let status = proxy.0.wait().expect("the proxy exits by itself");
     assert!(status.success(), "{rest:?}");
     let summary: Value = serde_json::from_str(rest.last().expect("a summary")).expect("JSON");
+    crate::schemas::lines(rest.join("\n").as_bytes());
     assert_eq!(summary["summary"]["verdict"], "safe");
 }
 

@@ -31,6 +31,7 @@ fn race_json(args: &[&str]) -> (i32, Value) {
     let document = serde_json::from_str(&stdout).unwrap_or_else(|err| {
         panic!("not JSON ({err}): {stdout}\nstderr: {}", String::from_utf8_lossy(&output.stderr))
     });
+    crate::schemas::validate(&document);
     (output.status.code().unwrap(), document)
 }
 

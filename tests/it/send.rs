@@ -48,6 +48,7 @@ fn json_output_holds_the_key_every_attempt_and_the_verdict() {
         .assert()
         .success();
     let report: Value = serde_json::from_slice(&output.get_output().stdout).expect("one JSON document");
+    crate::schemas::validate(&report);
     assert_eq!(report["key"], "fixed-key-1");
     assert_eq!(report["key_header"], "idempotency-key");
     assert_eq!(report["attempts"].as_array().unwrap().len(), 2);
@@ -103,9 +104,11 @@ fn the_key_header_the_key_and_no_key_reach_the_server() {
         .assert()
         .success();
     let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!(report["attempts"][0]["body"]["key"], "k-123");
     let output = idem().args(["send", &server.url("/p"), "--no-key", "--format", "json"]).assert().success();
     let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!(report["key"], Value::Null);
     assert_eq!(report["attempts"][0]["body"]["idem"], Value::Null);
 }
@@ -118,6 +121,7 @@ fn generated_keys_follow_the_key_format() {
         .assert()
         .success();
     let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::schemas::validate(&report);
     let key = report["key"].as_str().unwrap();
     assert_eq!(key.len(), 36);
     assert_eq!(&key[14..15], "7", "a UUID v7: {key}");

@@ -295,6 +295,7 @@ fn json_logs_are_json_lines() {
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
     let listening: Value = serde_json::from_str(&first).unwrap();
+    crate::schemas::validate(&listening);
     assert_eq!(listening["event"], "listening");
     let url = listening["server"]["url"].as_str().unwrap().to_string();
     assert_eq!(send(post(&url, Some("key-json"), PAYMENT)).status, 201);
@@ -302,7 +303,7 @@ fn json_logs_are_json_lines() {
     let mut rest = String::new();
     stdout.read_to_string(&mut rest).unwrap();
     child.wait().unwrap();
-    let lines: Vec<Value> = rest.lines().map(|line| serde_json::from_str(line).expect("a JSON line")).collect();
+    let lines: Vec<Value> = crate::schemas::lines(rest.as_bytes());
     assert_eq!(lines[0]["outcome"], "created");
     assert_eq!(lines[0]["key"], "key-json");
     assert_eq!(lines[0]["status"], 201);

@@ -162,6 +162,7 @@ fn check(url: &str, also: &[&str]) -> (Value, i32) {
     let output = command.output().unwrap();
     let report = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|_| panic!("a JSON report; stderr: {}", String::from_utf8_lossy(&output.stderr)));
+    crate::schemas::validate(&report);
     (report, output.status.code().unwrap_or(-1))
 }
 
@@ -359,6 +360,7 @@ fn race(url: &str, also: &[&str], extra: &[&str]) -> (Value, i32) {
     let output = command.output().unwrap();
     let report = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|_| panic!("a JSON report; stderr: {}", String::from_utf8_lossy(&output.stderr)));
+    crate::schemas::validate(&report);
     (report, output.status.code().unwrap_or(-1))
 }
 

@@ -79,6 +79,7 @@ fn check_with(url: &str, kind: &str, format: &str, extra: &[&str]) -> (i32, Stri
 fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
     let (code, stdout) = check(url, kind, "json");
     let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
+    crate::schemas::validate(&report);
     (code, suite_outcomes(&report), report)
 }
 
@@ -221,6 +222,7 @@ fn a_slow_receiver_gets_an_advisory_warning_and_still_passes() {
     let server = receiver(SchemeKind::Github, Flaws { slow_first: true, ..Flaws::default() });
     let (code, stdout) = check_with(&server.url("/hook"), "github", "json", &["--ack-within", "300ms"]);
     let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
+    crate::schemas::validate(&report);
     let outcomes = suite_outcomes(&report);
     expect(
         &outcomes,

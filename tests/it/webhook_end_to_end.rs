@@ -22,6 +22,7 @@ fn send(url: &str, extra: &[&str]) -> (i32, Value) {
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(!stdout.contains(SECRET) && !String::from_utf8_lossy(&output.stderr).contains(SECRET));
     let report = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
+    crate::schemas::validate(&report);
     (output.status.code().unwrap(), report)
 }
 
@@ -104,6 +105,7 @@ fn a_recorded_journal_replays_byte_for_byte_resigned_or_verbatim() {
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     recorder.shutdown();
     let (recorded, _) = read_journal(&first_journal).unwrap();
+    crate::schemas::lines(&std::fs::read(&first_journal).unwrap());
     assert_eq!(recorded.len(), 2);
 
     for mode in ["--resign", "--verbatim"] {
@@ -158,6 +160,7 @@ fn re_signing_skips_recorded_forgeries_unless_asked() {
         .unwrap();
     assert!(output.status.success());
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!((report["selected"].as_u64(), report["skipped_invalid"].as_u64()), (Some(1), Some(1)));
     assert!(
         String::from_utf8_lossy(&output.stderr).contains("skipped 1 deliveries recorded with an invalid signature")

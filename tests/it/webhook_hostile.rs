@@ -82,6 +82,7 @@ fn verify_and_listen_report_the_same_code_message_and_hint() {
     }
     drop(listener);
     let (records, _) = read_journal(&path).unwrap();
+    crate::schemas::lines(&std::fs::read(&path).unwrap());
     for (delivery, record) in deliveries.iter().zip(&records) {
         let mut verify = webhook();
         verify.args(["verify", "--scheme", "github", "--secret", SECRET, "--format", "json"]);
@@ -91,6 +92,7 @@ fn verify_and_listen_report_the_same_code_message_and_hint() {
         }
         let output = verify.assert().code(1).get_output().stdout.clone();
         let report: serde_json::Value = serde_json::from_slice(&output).unwrap();
+        crate::schemas::validate(&report);
         let error = &report["error"];
         assert_eq!(record.verdict.code.as_deref(), error["code"].as_str());
         let with_hint = match error["hint"].as_str() {
@@ -286,6 +288,7 @@ fn non_utf8_header_values_and_forward_errors_are_journaled_exactly() {
     assert_eq!(post(&listener.url("/"), &signed).status, StatusCode::BAD_GATEWAY);
     drop(listener);
     let (records, _) = read_journal(&path).unwrap();
+    crate::schemas::lines(&std::fs::read(&path).unwrap());
     let value = &records[0].headers.iter().find(|(name, _)| name == "x-bin").unwrap().1;
     assert!(matches!(value, HeaderText::Binary { .. }), "{value:?}");
     assert_eq!(value.to_bytes().unwrap(), [b'a', 0xff, 0xfe]);
@@ -355,6 +358,7 @@ fn a_forged_flood_keeps_memory_bounded_and_a_valid_delivery_answered() {
     // 10,000 forged deliveries of 1 KiB: the listener keeps nothing of them.
     assert!(after.saturating_sub(before) < 32 * 1024, "RSS grew from {before} KiB to {after} KiB");
     let summary: serde_json::Value = serde_json::from_str(lines.last().unwrap()).unwrap();
+    crate::schemas::validate(&summary);
     assert_eq!(summary["summary"]["invalid"], 10_200);
     assert_eq!(summary["summary"]["valid"], 1);
 }
@@ -364,6 +368,7 @@ fn check_suite(url: &str) -> (i32, std::collections::HashMap<String, String>, St
     let output =
         webhook().args(["check", url, "--scheme", "stripe", "--secret", SECRET, "--format", "json"]).output().unwrap();
     let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    crate::schemas::validate(&report);
     let evidence = crate::support::suite_evidence(&report, "cross-scheme-replay-rejected");
     (output.status.code().unwrap_or(-1), crate::support::suite_outcomes(&report), evidence)
 }

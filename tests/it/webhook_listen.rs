@@ -76,6 +76,7 @@ pub(crate) fn json(exchange: &Exchange) -> Value {
 fn journal(path: &Path) -> Vec<JournalRecord> {
     let (records, warning) = read_journal(path).expect("the journal reads back");
     assert_eq!(warning, None);
+    crate::schemas::lines(&std::fs::read(path).unwrap());
     records
 }
 
@@ -518,8 +519,7 @@ fn json_lines_output_parses_back_and_ctrl_c_prints_the_summary() {
     runtime().block_on(client(false).send(get)).unwrap();
     let (code, lines, stderr) = listener.interrupt();
     assert_eq!(code, 1, "an invalid delivery makes the exit status 1; stderr: {stderr}");
-    let events: Vec<Value> =
-        lines.iter().map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("not JSON: {line}"))).collect();
+    let events: Vec<Value> = crate::schemas::lines(lines.join("\n").as_bytes());
     let kinds: Vec<&str> = events.iter().map(|event| event["event"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["listening", "delivery", "delivery", "delivery", "rejected", "summary"]);
     assert_eq!(events[0]["scheme"], "stripe");

@@ -87,6 +87,7 @@ fn replay(file: &Path, url: &str, extra: &[&str]) -> (i32, Value, String) {
     let output = webhook().arg("replay").arg(file).arg(url).args(["--format", "json"]).args(extra).output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stderr}"));
+    crate::schemas::validate(&report);
     (output.status.code().unwrap(), report, stderr)
 }
 

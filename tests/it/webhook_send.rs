@@ -22,6 +22,7 @@ fn send(url: &str, extra: &[&str]) -> (i32, Value) {
         .unwrap();
     let report = serde_json::from_slice(&output.stdout)
         .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
+    crate::schemas::validate(&report);
     (output.status.code().unwrap(), report)
 }
 
@@ -194,6 +195,7 @@ fn times_with_concurrency_delivers_the_same_event_id_each_time() {
         .assert()
         .code(0);
     let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!(report["delivered"], 3);
     let copies: Vec<u64> =
         report["deliveries"].as_array().unwrap().iter().map(|d| d["copy"].as_u64().unwrap()).collect();
@@ -301,6 +303,9 @@ fn credentials_in_the_url_are_basic_auth_and_never_printed() {
         let assert =
             webhook().args(["send", &url, "--secret", "s3cr3t", "-d", "{}", "--format", format]).assert().code(0);
         let output = assert.get_output();
+        if format == "json" {
+            crate::schemas::document(&output.stdout);
+        }
         let printed = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
         assert!(!printed.contains("pa55word"), "{format}: {printed}");
     }

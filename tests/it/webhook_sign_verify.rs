@@ -93,6 +93,7 @@ fn events_are_wrapped_in_an_envelope() {
         .stdout
         .clone();
     let document: Value = serde_json::from_slice(&output).unwrap();
+    crate::schemas::validate(&document);
     assert_eq!(document["body"], r#"{"id":"evt_pinned","type":"invoice.paid","created":1700000000,"data":{"a":1}}"#);
     assert_eq!(document["headers"]["X-GitHub-Event"], "invoice.paid");
     assert_eq!(document["headers"]["X-GitHub-Delivery"], "evt_pinned");
@@ -125,6 +126,7 @@ fn a_stale_delivery_says_the_signature_matched() {
         .arg(&request)
         .assert()
         .code(1)
+        .stdout(crate::schemas::valid_document())
         .stdout(contains(r#""code": "timestamp_outside_tolerance""#))
         .stdout(contains(r#""signature_matched": true"#));
     webhook()
@@ -208,6 +210,7 @@ fn verify_json_reports_the_delivery_id() {
         .stdout
         .clone();
     let report: Value = serde_json::from_slice(&output).unwrap();
+    crate::schemas::validate(&report);
     assert_eq!(report["valid"], true);
     assert_eq!(report["scheme"], "standard");
     assert_eq!(report["id"], "msg_42");
@@ -289,7 +292,11 @@ fn svix_header_names_verify_under_scheme_standard() {
     for header in svix {
         verify.args(["-H", header]);
     }
-    verify.assert().code(0).stdout(contains(r#""id": "msg_p5jXN8AQM9LWM0D4loKWxJek""#));
+    verify
+        .assert()
+        .code(0)
+        .stdout(crate::schemas::valid_document())
+        .stdout(contains(r#""id": "msg_p5jXN8AQM9LWM0D4loKWxJek""#));
     // --svix still chooses the names when signing.
     webhook()
         .args(["sign", "--scheme", "standard", "--svix", "--secret", SECRET, "-d", body, "--timestamp", "1614265330"])

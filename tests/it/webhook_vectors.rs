@@ -146,6 +146,7 @@ fn sign_reproduces_every_vector_byte_for_byte() {
         }
         let output = command.assert().code(0).get_output().stdout.clone();
         let document: Value = serde_json::from_slice(&output).expect("sign --format json prints JSON");
+        crate::schemas::validate(&document);
         for (name, value) in &vector.headers {
             assert_eq!(document["headers"][name], Value::from(value.as_str()), "{}: {name}", vector.kind);
         }

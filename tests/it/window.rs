@@ -29,6 +29,7 @@ fn window_json(url: &str, extra: &[&str]) -> (i32, Value) {
     let document = serde_json::from_str(&stdout).unwrap_or_else(|err| {
         panic!("not JSON ({err}): {stdout}\nstderr: {}", String::from_utf8_lossy(&output.stderr))
     });
+    crate::schemas::validate(&document);
     (output.status.code().unwrap(), document)
 }
 
@@ -150,6 +151,7 @@ fn race_stagger_reports_the_spacings_it_achieved() {
         .output()
         .unwrap();
     let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    crate::schemas::validate(&report);
     let release = &report["rounds"][0]["release"];
     assert_eq!(release["stagger_us"], 30_000.0);
     assert_eq!(release["writes"], 3);

@@ -15,7 +15,7 @@ pub const IMMEDIATE: Duration = Duration::from_millis(50);
 const RETRY_AFTER_TOLERANCE: Duration = Duration::from_millis(100);
 
 /// How an operation went for the client.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Faulted, retried with the same key and body, executed at most once.
@@ -34,7 +34,7 @@ impl Outcome {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum FindingKind {
     /// Retried with a different key: the "key generated per attempt" bug.
@@ -65,14 +65,14 @@ impl FindingKind {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Finding {
     pub kind: FindingKind,
     pub message: String,
 }
 
 /// The judgement of one operation; also its entry in the JSON summary.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct OperationReport {
     pub operation: usize,
     pub method: String,
@@ -256,7 +256,7 @@ fn shorten(text: &str) -> String {
 }
 
 /// The verdict on the whole run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RunVerdict {
     /// Every operation was handled safely.
@@ -268,7 +268,7 @@ pub enum RunVerdict {
 }
 
 /// Everything the run showed; the `summary` document of `--format json`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ProxyReport {
     pub verdict: RunVerdict,
     pub operations: Vec<OperationReport>,
@@ -283,7 +283,7 @@ pub struct ProxyReport {
     pub client_exit: Option<ClientExit>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ClientExit {
     pub command: String,
     /// `None` when it was ended by a signal.

@@ -224,8 +224,8 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     match config.format {
         Format::Human => print_best_effort(&print::banner(&proxy.url(), &upstream, &config.fault.name(), palette)),
         Format::Json => print_best_effort(
-            &serde_json::json!({ "event": "listening", "url": proxy.url(), "upstream": upstream, "fault": config.fault })
-                .to_string(),
+            &print::ProxyLine::Listening { url: proxy.url(), upstream: upstream.clone(), fault: config.fault }
+                .to_json(),
         ),
     }
     let format = config.format;
@@ -233,7 +233,9 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         for attempt in printed {
             match format {
                 Format::Human => print_best_effort(&print::attempt_line(&attempt, palette)),
-                Format::Json => print_best_effort(&print::attempt_json(&attempt).to_string()),
+                Format::Json => {
+                    print_best_effort(&print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json())
+                }
             }
         }
     });
@@ -265,7 +267,7 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let _ = printer.join();
     match config.format {
         Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
-        Format::Json => print_best_effort(&serde_json::json!({ "event": "summary", "summary": report }).to_string()),
+        Format::Json => print_best_effort(&print::ProxyLine::Summary { summary: &report }.to_json()),
     }
     if report.upstream_failures > 0 {
         bail!(

@@ -1,8 +1,9 @@
 //! What `idem proxy` prints: a live line per attempt (human, or a JSON line with
 //! `"event":"attempt"`), and the closing summary per operation with the verdict. Keys, paths,
 //! ids and upstream errors come off the network and go through `terminal_safe` in human output.
-use serde_json::json;
+use serde::Serialize;
 
+use crate::idem::proxy::fault::Fault;
 use crate::idem::proxy::judge::{Outcome, ProxyReport, RunVerdict, short_key};
 use crate::idem::proxy::operations::Attempt;
 use crate::output::{Palette, terminal_safe};
@@ -47,26 +48,78 @@ pub fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
     )
 }
 
+/// The `schema` value of every `idem proxy --format json` line (schemas/idem-proxy-line.json).
+pub const LINE_SCHEMA: &str = "idem-proxy-line/1";
+
+/// One line of `idem proxy --format json`: the listening line, one line per attempt, and the
+/// closing summary, told apart by `event`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ProxyLine<'a> {
+    Listening {
+        url: String,
+        upstream: String,
+        /// The fault, as `--fault` takes it: `lose-answer`, `timeout`, `reset`, `status:CODE`,
+        /// `delay:DUR`.
+        #[schemars(with = "String")]
+        fault: Fault,
+    },
+    Attempt(AttemptLine),
+    Summary {
+        summary: &'a ProxyReport,
+    },
+}
+
+impl ProxyLine<'_> {
+    /// The line as printed, `schema` first.
+    pub fn to_json(&self) -> String {
+        crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
+    }
+}
+
 /// One attempt as a JSON line.
-pub fn attempt_json(attempt: &Attempt) -> serde_json::Value {
-    let upstream = attempt.upstream.as_ref();
-    json!({
-        "event": "attempt",
-        "time": crate::clock::rfc3339(attempt.time),
-        "operation": attempt.operation,
-        "attempt": attempt.number,
-        "method": attempt.method.as_str(),
-        "path": attempt.path,
-        "key": attempt.key,
-        "body_bytes": attempt.body_len,
-        "fault": attempt.fault,
-        "forwarded": upstream.is_some(),
-        "upstream_status": upstream.and_then(|o| o.status),
-        "upstream_error": upstream.and_then(|o| o.error.clone()),
-        "resource_id": upstream.and_then(|o| o.resource_id.clone()),
-        "replayed": upstream.is_some_and(|o| o.replayed),
-        "client_status": attempt.client_status,
-    })
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct AttemptLine {
+    /// When it arrived, RFC 3339 in UTC with milliseconds.
+    pub time: String,
+    pub operation: usize,
+    pub attempt: u32,
+    pub method: String,
+    pub path: String,
+    pub key: Option<String>,
+    pub body_bytes: usize,
+    /// The fault applied (as `--fault` takes it), `null` when forwarded untouched.
+    #[schemars(with = "Option<String>")]
+    pub fault: Option<Fault>,
+    pub forwarded: bool,
+    pub upstream_status: Option<u16>,
+    pub upstream_error: Option<String>,
+    pub resource_id: Option<String>,
+    pub replayed: bool,
+    /// The status the client was given; `null` when its connection was closed instead.
+    pub client_status: Option<u16>,
+}
+
+impl AttemptLine {
+    pub fn new(attempt: &Attempt) -> AttemptLine {
+        let upstream = attempt.upstream.as_ref();
+        AttemptLine {
+            time: crate::clock::rfc3339(attempt.time),
+            operation: attempt.operation,
+            attempt: attempt.number,
+            method: attempt.method.as_str().to_string(),
+            path: attempt.path.clone(),
+            key: attempt.key.clone(),
+            body_bytes: attempt.body_len,
+            fault: attempt.fault,
+            forwarded: upstream.is_some(),
+            upstream_status: upstream.and_then(|o| o.status),
+            upstream_error: upstream.and_then(|o| o.error.clone()),
+            resource_id: upstream.and_then(|o| o.resource_id.clone()),
+            replayed: upstream.is_some_and(|o| o.replayed),
+            client_status: attempt.client_status,
+        }
+    }
 }
 
 /// The listening line.

@@ -85,7 +85,7 @@ pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
         Format::Human => write!(stdout, "{}", report.render_human(config.palette))?,
         Format::Json => {
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
-            let document = serde_json::to_string_pretty(&report)?;
+            let document = crate::json_output::pretty(report::SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;
         }
     }

@@ -1,7 +1,8 @@
 //! What `idem race` prints: the aggregate over rounds, for people and as JSON.
 //!
-//! `idem race --format json` prints one document:
+//! `idem race --format json` prints one document (schemas/idem-race.json):
 //!
+//! - `schema`: `idem-race/1`.
 //! - `method`, `url`, `key_header`: the request raced; `also` (only with `--also`): the other
 //!   targets the duplicates were spread over, round-robin.
 //! - `n`: duplicates per round; `sync_requested`: the `--sync` value (`auto`, `single-packet`,
@@ -43,7 +44,10 @@ use crate::idem::verdict::Verdict;
 use crate::output::Palette;
 use crate::units::format_duration;
 
-#[derive(Debug, Clone, Serialize)]
+/// The `schema` value of `idem race --format json`.
+pub const SCHEMA: &str = "idem-race/1";
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RaceReport {
     pub method: String,
     pub url: String,
@@ -58,7 +62,7 @@ pub struct RaceReport {
 }
 
 /// The verdict over all rounds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RaceVerdict {
     Safe,
@@ -102,7 +106,7 @@ impl RaceVerdict {
     ];
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     pub rounds: usize,
     pub safe: usize,
@@ -115,9 +119,20 @@ pub struct Summary {
     pub collapsed: usize,
     pub worst_executions: usize,
     #[serde(rename = "release_spread_us", serialize_with = "Percentiles::as_us")]
+    #[schemars(with = "Option<PercentileNumbers>")]
     pub release_spread: Option<Percentiles>,
     #[serde(rename = "latency_spread_ms", serialize_with = "Percentiles::as_ms")]
+    #[schemars(with = "Option<PercentileNumbers>")]
     pub latency_spread: Option<Percentiles>,
+}
+
+/// `Percentiles` as JSON shows them, in the unit the field's name says.
+#[derive(schemars::JsonSchema)]
+#[allow(dead_code)] // describes the JSON only; never built
+struct PercentileNumbers {
+    p50: f64,
+    p90: f64,
+    max: f64,
 }
 
 /// p50, p90 and the maximum of a duration over the rounds.

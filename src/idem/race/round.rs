@@ -15,7 +15,7 @@ use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
 
 /// `--sync`: how the duplicates are made to arrive together.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum SyncMode {
     /// single-packet where the server speaks HTTP/2 (h2 in ALPN on https, --http2 on http), else last-byte
@@ -41,7 +41,7 @@ impl SyncMode {
 }
 
 /// Which keys the duplicates carry.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum KeyMode {
     /// One key shared by every duplicate: the test.
@@ -54,11 +54,12 @@ pub enum KeyMode {
 }
 
 /// The release, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ReleaseRecord {
     pub writes: usize,
     pub bytes: usize,
     #[serde(rename = "spread_us", serialize_with = "crate::units::as_us")]
+    #[schemars(with = "f64")]
     pub spread: Duration,
     /// `--stagger`, as asked for; absent when the duplicates were released together.
     #[serde(
@@ -66,6 +67,7 @@ pub struct ReleaseRecord {
         skip_serializing_if = "Option::is_none",
         serialize_with = "crate::units::as_us_opt"
     )]
+    #[schemars(with = "Option<f64>")]
     pub stagger: Option<Duration>,
     /// With `--stagger`: the achieved spacing between consecutive releases (#1→#2, #2→#3, …),
     /// measured on the client.
@@ -74,6 +76,7 @@ pub struct ReleaseRecord {
         skip_serializing_if = "Vec::is_empty",
         serialize_with = "crate::units::as_us_list"
     )]
+    #[schemars(with = "Vec<f64>")]
     pub spacings: Vec<Duration>,
 }
 
@@ -88,7 +91,7 @@ impl ReleaseRecord {
 }
 
 /// One duplicate's answer, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AnswerRecord {
     pub number: usize,
     /// This duplicate's key, only with `--distinct-keys`.
@@ -97,6 +100,7 @@ pub struct AnswerRecord {
     #[serde(flatten)]
     pub observed: Observed,
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    #[schemars(with = "Option<f64>")]
     pub latency: Option<Duration>,
     /// The target (host:port) this duplicate was sent to, only with `--also`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,7 +108,7 @@ pub struct AnswerRecord {
 }
 
 /// Everything one round learned.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RoundReport {
     pub round: usize,
     /// The synchronisation actually used (never `auto`).
@@ -123,6 +127,7 @@ pub struct RoundReport {
     pub release: Option<ReleaseRecord>,
     /// Slowest minus fastest answer latency, over the answers that came.
     #[serde(rename = "latency_spread_ms", serialize_with = "crate::units::as_ms_opt")]
+    #[schemars(with = "Option<f64>")]
     pub latency_spread: Option<Duration>,
 }
 

@@ -1,4 +1,8 @@
 //! The server's request log (a line per request, human or JSON) and the shutdown summary.
+//!
+//! With `--format json` every line is one JSON object, `schema` first
+//! (`idem-serve-line/1`, schemas/idem-serve-line.json): a `listening` line, a line per request
+//! (without `event`), and a `summary` line at shutdown.
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -10,8 +14,49 @@ use crate::output::{Format, Palette};
 use crate::sync::lock;
 use crate::units::format_duration;
 
+/// The `schema` value of every `idem serve --format json` line.
+pub const LINE_SCHEMA: &str = "idem-serve-line/1";
+
+/// One line of `idem serve --format json`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ServeLine<'a> {
+    /// The first line: where the server listens and how it behaves.
+    Listening {
+        server: &'a Banner,
+        /// What is deliberately broken in this `--mode`; `null` for `correct`.
+        warning: Option<&'static str>,
+    },
+    /// The last line, at shutdown.
+    Summary { summary: &'a Summary },
+    /// Request lines the terminal could not keep up with, counted instead of printed.
+    NotShown { count: u64 },
+    /// One request; these lines carry no `event`.
+    #[serde(untagged)]
+    Request(&'a RequestLine),
+}
+
+impl ServeLine<'_> {
+    /// The line as printed, `schema` first.
+    pub fn to_json(&self) -> String {
+        crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
+    }
+}
+
+/// How the server was started, for the `listening` line.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Banner {
+    pub url: String,
+    pub mode: super::Mode,
+    pub store: String,
+    pub lease_ms: f64,
+    pub work_ms: f64,
+    pub require_key: bool,
+    pub tls: bool,
+}
+
 /// What the server did with a request.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum RequestOutcome {
     Created,
@@ -46,7 +91,7 @@ impl RequestOutcome {
 }
 
 /// One request, as logged.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RequestLine {
     pub time: String,
     pub method: String,
@@ -57,6 +102,7 @@ pub struct RequestLine {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payment_id: Option<String>,
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub latency: Duration,
 }
 
@@ -90,7 +136,7 @@ impl RequestLine {
 }
 
 /// Counts for the shutdown summary.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     pub requests: u64,
     pub outcomes: BTreeMap<RequestOutcome, u64>,
@@ -137,10 +183,10 @@ impl RequestLog {
             name: "serve-log",
             render: Box::new(move |line: RequestLine| match format {
                 Format::Human => line.render_human(palette),
-                Format::Json => serde_json::to_string(&line).unwrap_or_default(),
+                Format::Json => ServeLine::Request(&line).to_json(),
             }),
             skipped: Box::new(move |skipped| match format {
-                Format::Json => serde_json::json!({ "event": "not_shown", "count": skipped }).to_string(),
+                Format::Json => ServeLine::NotShown { count: skipped }.to_json(),
                 Format::Human => palette.dim(&format!("… {skipped} more requests not shown")),
             }),
         })?;

@@ -7,7 +7,8 @@ mod payments;
 mod store;
 
 pub use handler::{KEY_HEADER, REPLAYED_HEADER};
-pub use log::{RequestOutcome, Summary};
+use log::Banner;
+pub use log::{LINE_SCHEMA, RequestOutcome, ServeLine, Summary};
 pub use store::{RedisAddress, StoreLocation};
 
 use std::net::SocketAddr;
@@ -25,8 +26,9 @@ use crate::output::{Format, Palette, print_best_effort};
 use handler::AppState;
 
 /// How the server handles idempotency keys.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, serde::Serialize, schemars::JsonSchema)]
+// kebab-case, as `--mode` spells them: `local-lock`.
+#[serde(rename_all = "kebab-case")]
 pub enum Mode {
     /// Claims each key atomically: 409 while in flight, 422 for another body, replays afterwards
     #[default]
@@ -217,27 +219,15 @@ pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
             }
             print_best_effort(&palette.dim("Ctrl-C stops the server and prints a summary"));
         }
-        Format::Json => print_best_effort(
-            &serde_json::json!({ "event": "listening", "server": banner, "warning": config.mode.warning() })
-                .to_string(),
-        ),
+        Format::Json => {
+            print_best_effort(&ServeLine::Listening { server: &banner, warning: config.mode.warning() }.to_json())
+        }
     }
     stop.wait().await;
     let summary = server.shutdown().await;
     match config.log_format {
         Format::Human => print_best_effort(&format!("\n{}", summary.render_human(palette))),
-        Format::Json => print_best_effort(&serde_json::json!({ "event": "summary", "summary": summary }).to_string()),
+        Format::Json => print_best_effort(&ServeLine::Summary { summary: &summary }.to_json()),
     }
     Ok(Outcome::Holds)
-}
-
-#[derive(serde::Serialize)]
-struct Banner {
-    url: String,
-    mode: Mode,
-    store: String,
-    lease_ms: f64,
-    work_ms: f64,
-    require_key: bool,
-    tls: bool,
 }

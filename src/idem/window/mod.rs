@@ -124,7 +124,7 @@ pub async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
         }
         Format::Json => {
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
-            let document = serde_json::to_string_pretty(&report)?;
+            let document = crate::json_output::pretty(report::SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;
         }
     }

@@ -19,7 +19,7 @@ use crate::units::format_duration;
 const MAX_RETAKES: usize = 4;
 
 /// One pair's outcome, as reported.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ProbeRecord {
     /// Distinct resources the pair created: 2 means both executed.
     pub executions: usize,
@@ -27,9 +27,11 @@ pub struct ProbeRecord {
     pub statuses: Vec<Option<u16>>,
     /// The spacing achieved between the two releases, measured on the client.
     #[serde(rename = "spacing_us", serialize_with = "crate::units::as_us")]
+    #[schemars(with = "f64")]
     pub spacing: Duration,
     /// How long the first duplicate's answer took.
     #[serde(rename = "first_latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    #[schemars(with = "Option<f64>")]
     pub first_latency: Option<Duration>,
     /// How many earlier tries of this probe a stall disturbed (they are not counted; at the
     /// limit, every try was disturbed and the least disturbed one is this).

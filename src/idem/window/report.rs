@@ -1,8 +1,9 @@
 //! What `idem window` prints: each step as it goes, the estimate and what it means in practice;
 //! or one JSON document.
 //!
-//! `idem window --format json`:
+//! `idem window --format json` (schemas/idem-window.json):
 //!
+//! - `schema`: `idem-window/1`.
 //! - `method`, `url`, `key_header`: the request probed; `sync`, `sync_reason`: how pairs were
 //!   released (`single-packet` or `last-byte`, as `idem race` chooses).
 //! - `max_us`, `probes_per_step`: `--max` and `--probes`.
@@ -24,17 +25,18 @@ use crate::idem::race::SyncMode;
 use crate::output::Palette;
 use crate::units::format_duration;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct Step {
     pub phase: Phase,
     #[serde(rename = "spacing_us", serialize_with = "crate::units::as_us")]
+    #[schemars(with = "f64")]
     pub spacing: Duration,
     /// Whether any probe of the step executed twice.
     pub executed_twice: bool,
     pub probes: Vec<ProbeRecord>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum WindowVerdict {
     NoWindow,
@@ -42,17 +44,23 @@ pub enum WindowVerdict {
     WindowAtLeastMax,
 }
 
-#[derive(Debug, Clone, Copy, Serialize)]
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
 pub struct Estimate {
     #[serde(rename = "estimate_us", serialize_with = "crate::units::as_us")]
+    #[schemars(with = "f64")]
     pub estimate: Duration,
     #[serde(rename = "lower_us", serialize_with = "crate::units::as_us")]
+    #[schemars(with = "f64")]
     pub lower: Duration,
     #[serde(rename = "upper_us", serialize_with = "crate::units::as_us_opt")]
+    #[schemars(with = "Option<f64>")]
     pub upper: Option<Duration>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// The `schema` value of `idem window --format json`.
+pub const SCHEMA: &str = "idem-window/1";
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct WindowReport {
     pub method: String,
     pub url: String,
@@ -60,6 +68,7 @@ pub struct WindowReport {
     pub sync: Option<SyncMode>,
     pub sync_reason: Option<String>,
     #[serde(rename = "max_us", serialize_with = "crate::units::as_us")]
+    #[schemars(with = "f64")]
     pub max: Duration,
     pub probes_per_step: usize,
     pub verdict: WindowVerdict,

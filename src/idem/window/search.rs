@@ -12,7 +12,7 @@ const RELATIVE_RESOLUTION: f64 = 0.02;
 /// …or this narrow in absolute terms, which sub-millisecond windows reach first.
 const ABSOLUTE_RESOLUTION: Duration = Duration::from_micros(25);
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// Doubling the spacing while pairs still both execute.

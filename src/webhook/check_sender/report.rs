@@ -3,12 +3,12 @@
 use serde::Serialize;
 
 use super::book::{Ending, Event};
-use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::conformance::{SuiteFormat, SuiteReport, suite_schema};
 use crate::exit::Outcome;
 use crate::output::Palette;
 use crate::units::millis;
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SenderReport {
     #[serde(flatten)]
     pub suite: SuiteReport,
@@ -19,21 +19,21 @@ pub struct SenderReport {
     pub events: Vec<EventSummary>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct SenderSummary {
     pub command: String,
     /// `exit status 0`, or `null` when it was still running at the end and was stopped.
     pub exit: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct EventSummary {
     pub event: usize,
     pub ids: Vec<String>,
     pub attempts: Vec<AttemptSummary>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttemptSummary {
     pub attempt: u32,
     pub received_at: String,
@@ -60,7 +60,9 @@ impl SenderReport {
     pub fn render(&self, format: SuiteFormat, palette: Palette) -> String {
         match format {
             SuiteFormat::Human => format!("\n{}", self.suite.render_human(palette)),
-            SuiteFormat::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
+            SuiteFormat::Json => {
+                crate::json_output::pretty(&suite_schema(self.suite.suite), self).unwrap_or_default() + "\n"
+            }
             SuiteFormat::Junit => self.suite.render_junit(),
         }
     }

@@ -147,13 +147,14 @@ pub fn default_headers(body: &[u8]) -> HeaderMap {
 }
 
 /// One attempt, as the JSON report shows it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct AttemptReport {
     /// 1-based.
     pub attempt: u32,
     /// The wait before this attempt as planned (scaled): the schedule's, the jittered backoff's,
     /// or the previous answer's Retry-After.
     #[serde(rename = "planned_wait_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub planned_wait: Duration,
     pub wait_source: WaitSource,
     /// For backoff waits, the (scaled) cap the jitter was drawn under; for a clamped Retry-After
@@ -163,14 +164,17 @@ pub struct AttemptReport {
         skip_serializing_if = "Option::is_none",
         serialize_with = "crate::units::as_ms_opt"
     )]
+    #[schemars(with = "Option<f64>")]
     pub wait_cap: Option<Duration>,
     /// How long the wait really took.
     #[serde(rename = "waited_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub waited: Duration,
     /// The signed timestamp (Unix seconds), for timestamped schemes signed afresh.
     pub timestamp: Option<i64>,
     pub status: Option<u16>,
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms_opt")]
+    #[schemars(with = "Option<f64>")]
     pub latency: Option<Duration>,
     /// Why there was no answer: a refused connection, a timeout.
     pub error: Option<String>,
@@ -179,7 +183,7 @@ pub struct AttemptReport {
 }
 
 /// How a delivery ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum DeliveryOutcome {
     /// A 2xx answer.
@@ -191,7 +195,7 @@ pub enum DeliveryOutcome {
 }
 
 /// One message's delivery, every attempt included.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DeliveryReport {
     pub event_id: String,
     pub delivery_id: String,
@@ -200,6 +204,7 @@ pub struct DeliveryReport {
     pub delivered: bool,
     pub attempts: Vec<AttemptReport>,
     #[serde(rename = "took_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub took: Duration,
 }
 

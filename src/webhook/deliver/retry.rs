@@ -40,7 +40,7 @@ pub enum Backoff {
 }
 
 /// Why a wait lasts as long as it does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum WaitSource {
     /// The first attempt of an exponential policy goes at once.

@@ -108,6 +108,24 @@ mod tests {
     }
 
     #[test]
+    fn lines_name_their_schema_and_lines_written_before_it_still_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
+        let (writer, _) = JournalWriter::open(&path, false).unwrap();
+        writer.append(&record(b"new")).unwrap();
+        drop(writer);
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(written.starts_with(r#"{"schema":"journal-record/1","received_at":"#), "{written}");
+        // A journal of an earlier version: the same record without `schema`.
+        let earlier = serde_json::to_string(&record(b"old")).unwrap();
+        assert!(!earlier.contains("schema"));
+        std::fs::write(&path, format!("{written}{earlier}\n")).unwrap();
+        let (records, warning) = read_journal(&path).unwrap();
+        assert_eq!(warning, None);
+        assert_eq!(records, [record(b"new"), record(b"old")]);
+    }
+
+    #[test]
     fn damaged_lines_are_skipped_and_said_what_they_are() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("journal.jsonl");

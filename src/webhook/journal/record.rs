@@ -3,20 +3,25 @@
 //!
 //! A line looks like this (wrapped here):
 //! ```text
-//! {"received_at":"2026-11-29T13:17:00.123Z","remote":"127.0.0.1:50514","method":"POST",
+//! {"schema":"journal-record/1","received_at":"2026-11-29T13:17:00.123Z","remote":"127.0.0.1:50514","method":"POST",
 //!  "path":"/webhooks","headers":[["content-type","application/json"],["stripe-signature","t=…"]],
 //!  "body":"{\"id\":\"evt_1\",…}","verdict":{"valid":true,"scheme":"stripe","reason":null},
 //!  "event_id":"evt_1","event_type":"payment.succeeded","duplicate":false,"attempt":1,"status":200}
 //! ```
 //! A body that is not UTF-8 is stored as `"body_base64"` instead of `"body"`, and a header value
 //! that is not UTF-8 as `{"base64":"…"}` instead of a string, so every byte survives a replay.
+//! `schema` names the shape (schemas/journal-record.json); records written before it existed lack
+//! it and still read back.
 use anyhow::Context;
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
+/// The `schema` value every journal line starts with.
+pub const SCHEMA: &str = "journal-record/1";
+
 /// One delivery, as journaled.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
 pub struct JournalRecord {
     /// RFC 3339, UTC, milliseconds.
     pub received_at: String,
@@ -46,7 +51,7 @@ pub struct JournalRecord {
 }
 
 /// A header value as received: text when it is UTF-8, else its bytes in base64.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
 #[serde(untagged)]
 pub enum HeaderText {
     Text(String),
@@ -87,7 +92,7 @@ impl PartialEq<&str> for HeaderText {
 
 /// The body: text when it is UTF-8, base64 otherwise, so the journal stays valid JSON lines and
 /// every byte survives.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
 pub enum JournalBody {
     #[serde(rename = "body")]
     Text(String),
@@ -111,7 +116,7 @@ impl JournalBody {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
 pub struct JournalVerdict {
     pub valid: bool,
     /// The scheme the delivery was verified with.

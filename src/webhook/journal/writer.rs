@@ -12,7 +12,7 @@ use std::sync::{Condvar, Mutex};
 
 use anyhow::{Context, bail};
 
-use super::record::JournalRecord;
+use super::record::{JournalRecord, SCHEMA as RECORD_SCHEMA};
 use super::tail::repair_tail;
 use crate::sync::lock;
 
@@ -165,7 +165,7 @@ impl JournalWriter {
         // Sized for a typical delivery up front: growing from serde_json's default takes several
         // reallocations per line, which shows under load.
         let mut line = Vec::with_capacity(LINE_CAPACITY);
-        serde_json::to_writer(&mut line, record).map_err(std::io::Error::other)?;
+        crate::json_output::write_line(&mut line, RECORD_SCHEMA, record).map_err(std::io::Error::other)?;
         line.push(b'\n');
         let mut queue = self.lock_queue();
         queue.pending.extend_from_slice(&line);

@@ -6,18 +6,65 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use super::summary::Summary;
 use crate::live_log::{LiveLog, Printer};
 use crate::output::{Format, Palette, indent, render_body, terminal_safe};
 use crate::webhook::journal::record::{HeaderText, JournalBody};
 use crate::webhook::scheme::SchemeKind;
 
+/// The `schema` value of every `webhook listen --format json` line
+/// (schemas/webhook-listen-line.json).
+pub const LINE_SCHEMA: &str = "webhook-listen-line/1";
+
+/// One line of `webhook listen --format json`, told apart by `event`: `listening` first, then a
+/// `delivery` or `rejected` line per request, `not_shown` when the terminal could not keep up,
+/// and `summary` at shutdown.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum ListenLine<'a> {
+    Listening(&'a ListeningLine),
+    Delivery(&'a DeliveryLine),
+    Rejected(&'a RejectedLine),
+    /// Deliveries skipped since the last such line because the terminal could not keep up.
+    NotShown {
+        count: u64,
+    },
+    Summary {
+        summary: &'a Summary,
+    },
+}
+
+impl ListenLine<'_> {
+    /// The line as printed, `schema` first.
+    pub fn to_json(&self) -> String {
+        crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
+    }
+}
+
+/// Where the listener listens and what it does, the first line.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct ListeningLine {
+    /// Where to send webhooks.
+    pub url: String,
+    pub addr: String,
+    /// The scheme (or schemes) deliveries are verified with.
+    pub scheme: String,
+    /// The `--record` journal file, `null` without one.
+    pub journal: Option<String>,
+    pub forward_to: Option<String>,
+    /// What the listener does wrong on purpose (`--status`, `--fail-first`, `--delay`,
+    /// `--accept-invalid`), a sentence each.
+    pub misbehaviour: Vec<String>,
+}
+
 /// One delivery, as `--format json` prints it (a line each, `"event":"delivery"`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct DeliveryLine {
-    pub event: &'static str,
     /// RFC 3339, UTC, milliseconds (the journal's `received_at`).
     #[serde(rename = "time", serialize_with = "rfc3339")]
+    #[schemars(with = "String")]
     pub received: DateTime<Utc>,
+    #[schemars(with = "String")]
     pub remote: SocketAddr,
     /// Always POST: other methods are rejected before they become deliveries.
     pub method: &'static str,
@@ -38,6 +85,7 @@ pub struct DeliveryLine {
     pub journal_error: Option<String>,
     pub body_bytes: usize,
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub latency: Duration,
     /// With `-v` only.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,23 +95,26 @@ pub struct DeliveryLine {
     pub body: Option<JournalBody>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ForwardLine {
     pub url: String,
     /// The target's status; `None` when it could not be reached.
     pub status: Option<u16>,
     pub error: Option<String>,
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
+    #[schemars(with = "f64")]
     pub latency: Duration,
 }
 
 /// A request that was not a delivery (`"event":"rejected"`): wrong path or method, too large,
 /// unreadable.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct RejectedLine {
-    pub event: &'static str,
+    /// RFC 3339, UTC, milliseconds.
     #[serde(rename = "time", serialize_with = "rfc3339")]
+    #[schemars(with = "String")]
     pub received: DateTime<Utc>,
+    #[schemars(with = "String")]
     pub remote: SocketAddr,
     pub method: String,
     pub path: String,
@@ -150,7 +201,7 @@ impl Display {
 /// `… 1234 more deliveries not shown (see the journal)`.
 fn skipped_line(skipped: u64, style: Style) -> String {
     match style.format {
-        Format::Json => serde_json::json!({ "event": "not_shown", "count": skipped }).to_string(),
+        Format::Json => ListenLine::NotShown { count: skipped }.to_json(),
         Format::Human => {
             let noun = if skipped == 1 { "delivery" } else { "deliveries" };
             let whereabouts = if style.journaling { "see the journal" } else { "the terminal could not keep up" };
@@ -170,7 +221,7 @@ fn clock(time: DateTime<Utc>) -> String {
 /// erase its own `✗ invalid` line and print a fake one.
 fn render_delivery(line: &DeliveryLine, style: Style) -> String {
     if style.format == Format::Json {
-        return serde_json::to_string(line).unwrap_or_default();
+        return ListenLine::Delivery(line).to_json();
     }
     let palette = style.palette;
     let again = if line.attempt > 1 { format!(" #{}", line.attempt) } else { String::new() };
@@ -236,7 +287,7 @@ fn render_delivery(line: &DeliveryLine, style: Style) -> String {
 /// `13:17:00.123 ✗ rejected     GET /hook → 405  only POST is accepted`
 fn render_rejected(line: &RejectedLine, style: Style) -> String {
     if style.format == Format::Json {
-        return serde_json::to_string(line).unwrap_or_default();
+        return ListenLine::Rejected(line).to_json();
     }
     let palette = style.palette;
     format!(
@@ -256,7 +307,6 @@ mod tests {
 
     fn line() -> DeliveryLine {
         DeliveryLine {
-            event: "delivery",
             received: Utc::now(),
             remote: SocketAddr::from(([127, 0, 0, 1], 1)),
             method: "POST",
@@ -328,7 +378,6 @@ mod tests {
         assert!(!text.chars().any(|c| c == '\x1b' || c == '\r' || c == '\u{202e}' || c == '\x07'), "{text:?}");
         assert!(text.contains("\\u{1b}[2K\\u{d}13:17:00.000 ✓ valid"), "{text}");
         let rejected = RejectedLine {
-            event: "rejected",
             received: Utc::now(),
             remote: SocketAddr::from(([127, 0, 0, 1], 1)),
             method: "POST".into(),

@@ -23,7 +23,7 @@ mod forward;
 mod receive;
 mod summary;
 
-pub use display::{DeliveryLine, ForwardLine, RejectedLine};
+pub use display::{DeliveryLine, ForwardLine, LINE_SCHEMA, ListenLine, ListeningLine, RejectedLine};
 pub use summary::{Summary, UNTYPED};
 
 use std::net::SocketAddr;
@@ -244,9 +244,7 @@ pub async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
     if let Output::Print { format, palette, .. } = config.output {
         match format {
             Format::Human => print_best_effort(&format!("\n{}", summary.render_human(palette))),
-            Format::Json => {
-                print_best_effort(&serde_json::json!({ "event": "summary", "summary": summary }).to_string())
-            }
+            Format::Json => print_best_effort(&ListenLine::Summary { summary: &summary }.to_json()),
         }
     }
     Ok(if summary.invalid > 0 { Outcome::ProblemFound } else { Outcome::Holds })
@@ -261,16 +259,15 @@ fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
     };
     let misbehaviour = misbehaviour(config);
     if format == Format::Json {
-        return serde_json::json!({
-            "event": "listening",
-            "url": url,
-            "addr": addr.to_string(),
-            "scheme": scheme,
-            "journal": config.record.as_ref().map(|path| path.display().to_string()),
-            "forward_to": config.forward_to.as_ref().map(ToString::to_string),
-            "misbehaviour": misbehaviour,
-        })
-        .to_string();
+        let listening = ListeningLine {
+            url,
+            addr: addr.to_string(),
+            scheme: scheme.to_string(),
+            journal: config.record.as_ref().map(|path| path.display().to_string()),
+            forward_to: config.forward_to.as_ref().map(ToString::to_string),
+            misbehaviour,
+        };
+        return ListenLine::Listening(&listening).to_json();
     }
     let mut lines = vec![format!(
         "{} {url} (scheme {scheme}, tolerance {})",

@@ -230,7 +230,6 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
         let verbose = receiver.display.verbose();
         let failure = verdict.failure;
         receiver.display.delivery(DeliveryLine {
-            event: "delivery",
             received: arrival.received,
             remote: arrival.remote,
             method: "POST",
@@ -361,7 +360,6 @@ fn reject(
     receiver.counter.rejected();
     if !receiver.display.is_quiet() {
         receiver.display.rejected(RejectedLine {
-            event: "rejected",
             received: arrival.received,
             remote: arrival.remote,
             method: arrival.method.to_string(),

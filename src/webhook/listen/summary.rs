@@ -12,7 +12,7 @@ pub const UNTYPED: &str = "(none)";
 
 /// What the listener saw. Deliveries are POSTs whose body was read and checked (each one is
 /// journaled); rejected requests are the others (wrong path or method, too large, unreadable).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Summary {
     pub received: u64,
     pub valid: u64,

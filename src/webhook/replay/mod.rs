@@ -47,12 +47,16 @@ pub struct ReplayConfig {
     pub palette: Palette,
 }
 
+/// The `schema` value of `webhook replay --format json` (schemas/webhook-replay.json).
+pub const SCHEMA: &str = "webhook-replay/1";
+
 /// The `--format json` document.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ReplayReport {
     pub file: String,
     pub url: String,
     /// `resign` or `verbatim`.
+    #[schemars(extend("enum" = ["resign", "verbatim"]))]
     pub mode: &'static str,
     /// The scheme entries were re-signed with (`null` with --verbatim).
     pub scheme: Option<SchemeKind>,
@@ -66,6 +70,7 @@ pub struct ReplayReport {
     /// Entries not attempted because an earlier one was answered 410 Gone.
     pub not_attempted: usize,
     /// `delivered` when every selected entry got a 2xx and no line was skipped, else `not-delivered`.
+    #[schemars(extend("enum" = ["delivered", "not-delivered"]))]
     pub outcome: &'static str,
     /// Lines of the file that could not be read and were skipped (torn, binary, not JSON), each
     /// named and described; any makes the replay exit 1.
@@ -75,7 +80,7 @@ pub struct ReplayReport {
     pub deliveries: Vec<ReplayedEntry>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub struct ReplayedEntry {
     /// The entry's 1-based line in the file.
     pub line: usize,
@@ -189,7 +194,7 @@ pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
                 deliveries,
             };
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
-            let document = serde_json::to_string_pretty(&report)?;
+            let document = crate::json_output::pretty(SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;
         }
         Format::Human => {

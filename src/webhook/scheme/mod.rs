@@ -47,7 +47,7 @@ use crate::webhook::delivery::Delivery;
 use crate::webhook::secret::Secret;
 
 /// The signing schemes, by the name `--scheme` takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum SchemeKind {
     /// X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)

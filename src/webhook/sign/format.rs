@@ -5,12 +5,13 @@ use std::io::{Read, Write};
 
 use anyhow::Context;
 use http::Uri;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
 use super::signed::Signed;
 use crate::http::body::looks_like_json;
 use crate::webhook::delivery::DeliveryBody;
-use crate::webhook::scheme::spelled;
+use crate::webhook::scheme::{SchemeKind, spelled};
 
 /// What `webhook sign` prints. curl and raw HTTP carry their destination, so "curl without a URL"
 /// cannot be asked for: the command line turns `--format` and `--url` into one of these.
@@ -58,6 +59,26 @@ fn write_headers(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()
     Ok(())
 }
 
+/// `webhook sign --format json`: what was signed and the headers that carry the signature.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct SignDocument {
+    pub scheme: SchemeKind,
+    /// The delivery id, for schemes with an id header; `null` otherwise.
+    pub id: Option<String>,
+    /// The signed UNIX timestamp, for timestamped schemes; `null` otherwise.
+    pub timestamp: Option<i64>,
+    /// The event type (`--event`), `null` without one.
+    pub event: Option<String>,
+    /// The headers to send, spelled as the provider does.
+    pub headers: Map<String, Value>,
+    /// The signed body as text; `null` for a body read from a file (the caller has it) or one that
+    /// is not UTF-8 (a JSON string cannot carry it without loss).
+    pub body: Option<String>,
+}
+
+/// The `schema` value of `webhook sign --format json`.
+pub const SCHEMA: &str = "webhook-sign/1";
+
 fn write_json(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()> {
     let scheme = signed.scheme;
     let headers: Map<String, Value> = signed
@@ -65,21 +86,19 @@ fn write_json(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()> {
         .iter()
         .map(|(name, value)| (spelled(name).into_owned(), String::from_utf8_lossy(value.as_bytes()).into()))
         .collect();
-    // A body streamed from a file is not repeated (the caller has it); binary bodies cannot be a
-    // JSON string without loss.
     let body = match &signed.delivery.body {
-        DeliveryBody::Bytes(bytes) => std::str::from_utf8(bytes).map(Value::from).unwrap_or(Value::Null),
-        DeliveryBody::File(_) => Value::Null,
+        DeliveryBody::Bytes(bytes) => std::str::from_utf8(bytes).ok().map(str::to_string),
+        DeliveryBody::File(_) => None,
     };
-    let document = json!({
-        "scheme": scheme.kind(),
-        "id": scheme.delivery_id_header().map(|_| signed.delivery.id.clone()),
-        "timestamp": scheme.is_timestamped().then_some(signed.delivery.timestamp),
-        "event": signed.delivery.event,
-        "headers": headers,
-        "body": body,
-    });
-    serde_json::to_writer_pretty(&mut *out, &document)?;
+    let document = SignDocument {
+        scheme: scheme.kind(),
+        id: scheme.delivery_id_header().map(|_| signed.delivery.id.clone()),
+        timestamp: scheme.is_timestamped().then_some(signed.delivery.timestamp),
+        event: signed.delivery.event.clone(),
+        headers,
+        body,
+    };
+    crate::json_output::write_pretty(&mut *out, SCHEMA, &document)?;
     writeln!(out)?;
     Ok(())
 }

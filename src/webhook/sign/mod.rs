@@ -7,7 +7,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-pub use format::SignOutput;
+pub use format::{SCHEMA, SignDocument, SignOutput};
 use signed::Signed;
 
 use crate::exit::Outcome;

@@ -37,8 +37,11 @@ pub struct VerifyConfig {
     pub palette: Palette,
 }
 
+/// The `schema` value of `webhook verify --format json` (schemas/webhook-verify.json).
+pub const SCHEMA: &str = "webhook-verify/1";
+
 /// The verdict; this is also the `--format json` document.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct VerifyReport {
     pub valid: bool,
     pub scheme: SchemeKind,
@@ -49,7 +52,7 @@ pub struct VerifyReport {
     pub error: Option<FailureReport>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct FailureReport {
     /// `header_missing`, `header_malformed`, `timestamp_outside_tolerance` or `signature_mismatch`.
     pub code: &'static str,
@@ -83,7 +86,7 @@ pub fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome
     match config.format {
         Format::Human => write_human(&report, config.window, config.palette, out)?,
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, &report)?;
+            crate::json_output::write_pretty(&mut *out, SCHEMA, &report)?;
             writeln!(out)?;
         }
     }
