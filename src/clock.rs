@@ -6,12 +6,12 @@ use std::time::{Duration, SystemTime};
 use chrono::{DateTime, Local, NaiveDateTime, SecondsFormat, Utc};
 
 /// `14:03:07.125`: the time of day on a live log line, in the reader's time zone.
-pub fn time_of_day(time: DateTime<Utc>) -> String {
+pub(crate) fn time_of_day(time: DateTime<Utc>) -> String {
     time.with_timezone(&Local).format("%H:%M:%S%.3f").to_string()
 }
 
 /// `2026-11-29T13:17:00.123Z`: a timestamp in a journal or a JSON document.
-pub fn rfc3339(time: DateTime<Utc>) -> String {
+pub(crate) fn rfc3339(time: DateTime<Utc>) -> String {
     time.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
@@ -23,7 +23,7 @@ pub fn unix_now() -> i64 {
 /// An HTTP-date in any of the three forms RFC 9110 §5.6.7 lists: IMF-fixdate (`Sun, 06 Nov 1994
 /// 08:49:37 GMT`, what current servers send), and the obsolete RFC 850 (`Sunday, 06-Nov-94 08:49:37
 /// GMT`) and asctime (`Sun Nov  6 08:49:37 1994`) forms, which recipients must still accept.
-pub fn parse_http_date(text: &str) -> Option<SystemTime> {
+pub(crate) fn parse_http_date(text: &str) -> Option<SystemTime> {
     let text = text.trim();
     let parsed = NaiveDateTime::parse_from_str(text, "%a, %d %b %Y %H:%M:%S GMT")
         .or_else(|_| parse_rfc850(text))

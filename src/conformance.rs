@@ -24,14 +24,14 @@ pub enum SuiteFormat {
 /// Whether failing a check fails the suite.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum Level {
+pub(crate) enum Level {
     Required,
     Advisory,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum CheckOutcome {
+pub(crate) enum CheckOutcome {
     Pass,
     /// A required check did not hold: the suite fails.
     Fail,
@@ -43,7 +43,7 @@ pub enum CheckOutcome {
 
 /// One check's definition and result.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct CheckResult {
+pub(crate) struct CheckResult {
     pub id: &'static str,
     pub title: &'static str,
     /// Why it matters, with the specification section where there is one.
@@ -59,7 +59,7 @@ pub struct CheckResult {
 
 /// A check before it is run: what it is and how much it matters.
 #[derive(Debug, Clone, Copy)]
-pub struct CheckSpec {
+pub(crate) struct CheckSpec {
     pub id: &'static str,
     pub title: &'static str,
     pub why: &'static str,
@@ -68,7 +68,7 @@ pub struct CheckSpec {
 
 impl CheckSpec {
     /// The result of this check: `held` gives pass, otherwise fail or warn by level.
-    pub fn judged(&self, held: bool, evidence: Vec<String>, took: Duration) -> CheckResult {
+    pub(crate) fn judged(&self, held: bool, evidence: Vec<String>, took: Duration) -> CheckResult {
         let outcome = match (held, self.level) {
             (true, _) => CheckOutcome::Pass,
             (false, Level::Required) => CheckOutcome::Fail,
@@ -77,7 +77,7 @@ impl CheckSpec {
         self.result(outcome, evidence, took)
     }
 
-    pub fn skipped(&self, reason: impl Into<String>) -> CheckResult {
+    pub(crate) fn skipped(&self, reason: impl Into<String>) -> CheckResult {
         self.result(CheckOutcome::Skip, vec![reason.into()], Duration::ZERO)
     }
 
@@ -95,7 +95,7 @@ impl CheckSpec {
 }
 
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub passed: usize,
     pub failed: usize,
     pub warned: usize,
@@ -104,13 +104,13 @@ pub struct Tally {
 
 /// The `schema` value of a suite's `--format json` document: the suite's name with a dash, then
 /// the version (`idem check` → `idem-check/1`, `webhook check-sender` → `webhook-check-sender/1`).
-pub fn suite_schema(suite: &str) -> String {
+pub(crate) fn suite_schema(suite: &str) -> String {
     format!("{}/1", suite.replace(' ', "-"))
 }
 
 /// A finished suite; also its `--format json` document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct SuiteReport {
+pub(crate) struct SuiteReport {
     /// `idem check` or `webhook check`.
     pub suite: &'static str,
     pub target: String,
@@ -124,7 +124,7 @@ pub struct SuiteReport {
 }
 
 impl SuiteReport {
-    pub fn new(suite: &'static str, target: String, checks: Vec<CheckResult>) -> SuiteReport {
+    pub(crate) fn new(suite: &'static str, target: String, checks: Vec<CheckResult>) -> SuiteReport {
         let mut tally = Tally::default();
         for check in &checks {
             match check.outcome {
@@ -140,7 +140,7 @@ impl SuiteReport {
     /// The report of a suite that could not run (unreachable target, no answer): it renders in
     /// every format, so `--format junit > report.xml` still writes a valid document, with one
     /// error test case saying why.
-    pub fn could_not_run(suite: &'static str, target: String, error: &anyhow::Error) -> SuiteReport {
+    pub(crate) fn could_not_run(suite: &'static str, target: String, error: &anyhow::Error) -> SuiteReport {
         SuiteReport {
             suite,
             target,
@@ -151,11 +151,11 @@ impl SuiteReport {
         }
     }
 
-    pub fn outcome(&self) -> Outcome {
+    pub(crate) fn outcome(&self) -> Outcome {
         if self.passed { Outcome::Holds } else { Outcome::ProblemFound }
     }
 
-    pub fn render(&self, format: SuiteFormat, palette: Palette) -> String {
+    pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
         match format {
             SuiteFormat::Human => self.render_human(palette),
             SuiteFormat::Json => crate::json_output::pretty(&suite_schema(self.suite), self).unwrap_or_default() + "\n",
@@ -163,7 +163,7 @@ impl SuiteReport {
         }
     }
 
-    pub fn render_human(&self, palette: Palette) -> String {
+    pub(crate) fn render_human(&self, palette: Palette) -> String {
         let mut out = format!("{} {}\n\n", palette.bold(self.suite), self.target);
         if let Some(error) = &self.error {
             let _ = writeln!(out, "{} {error}", palette.red("✗ could not run:"));
@@ -206,7 +206,7 @@ impl SuiteReport {
     /// JUnit XML as CI dashboards read it: one testcase per check; a failed required check is a
     /// `<failure>`, a skipped one `<skipped>`, an advisory warning passes with its evidence in
     /// `<system-out>`.
-    pub fn render_junit(&self) -> String {
+    pub(crate) fn render_junit(&self) -> String {
         let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         if let Some(error) = &self.error {
@@ -279,7 +279,7 @@ impl SuiteReport {
 /// Prints a finished suite's report and returns its outcome; a suite that could not run still
 /// prints a report in JSON and JUnit (never an empty file in CI), then ends with the error: exit 2,
 /// whichever suite it was.
-pub fn finish_suite(
+pub(crate) fn finish_suite(
     result: anyhow::Result<SuiteReport>,
     suite: &'static str,
     target: String,

@@ -17,17 +17,17 @@ struct Tagged<'a, T: ?Sized> {
 }
 
 /// `document` as one pretty-printed JSON document, `schema` first.
-pub fn pretty<T: Serialize + ?Sized>(schema: &str, document: &T) -> serde_json::Result<String> {
+pub(crate) fn pretty<T: Serialize + ?Sized>(schema: &str, document: &T) -> serde_json::Result<String> {
     serde_json::to_string_pretty(&Tagged { schema, document })
 }
 
 /// `document` as one JSON line (no newline), `schema` first.
-pub fn line<T: Serialize + ?Sized>(schema: &str, document: &T) -> serde_json::Result<String> {
+pub(crate) fn line<T: Serialize + ?Sized>(schema: &str, document: &T) -> serde_json::Result<String> {
     serde_json::to_string(&Tagged { schema, document })
 }
 
 /// Writes `document` as one JSON line, `schema` first (no trailing newline).
-pub fn write_line<W: std::io::Write, T: Serialize + ?Sized>(
+pub(crate) fn write_line<W: std::io::Write, T: Serialize + ?Sized>(
     out: W,
     schema: &str,
     document: &T,
@@ -36,7 +36,7 @@ pub fn write_line<W: std::io::Write, T: Serialize + ?Sized>(
 }
 
 /// Writes `document` pretty-printed, `schema` first (no trailing newline).
-pub fn write_pretty<W: std::io::Write, T: Serialize + ?Sized>(
+pub(crate) fn write_pretty<W: std::io::Write, T: Serialize + ?Sized>(
     out: W,
     schema: &str,
     document: &T,

@@ -28,7 +28,7 @@ enum Message<T> {
 }
 
 /// How the printer turns entries into lines.
-pub struct Printer<T> {
+pub(crate) struct Printer<T> {
     /// The thread's name, for debuggers.
     pub name: &'static str,
     pub render: Box<dyn Fn(T) -> String + Send>,
@@ -37,7 +37,7 @@ pub struct Printer<T> {
 }
 
 /// The front end every handler shares.
-pub struct LiveLog<T> {
+pub(crate) struct LiveLog<T> {
     sender: Option<SyncSender<Message<T>>>,
     not_shown: Arc<AtomicU64>,
     printer: std::sync::Mutex<Option<JoinHandle<()>>>,
@@ -45,12 +45,12 @@ pub struct LiveLog<T> {
 
 impl<T: Send + 'static> LiveLog<T> {
     /// Shows nothing (in-process servers).
-    pub fn quiet() -> LiveLog<T> {
+    pub(crate) fn quiet() -> LiveLog<T> {
         LiveLog { sender: None, not_shown: Arc::default(), printer: std::sync::Mutex::new(None) }
     }
 
     /// Starts the printer thread, writing to stdout.
-    pub fn printing(printer: Printer<T>) -> anyhow::Result<LiveLog<T>> {
+    pub(crate) fn printing(printer: Printer<T>) -> anyhow::Result<LiveLog<T>> {
         let (sender, receiver) = sync_channel(QUEUE);
         let not_shown = Arc::new(AtomicU64::new(0));
         let counted = Arc::clone(&not_shown);
@@ -61,12 +61,12 @@ impl<T: Send + 'static> LiveLog<T> {
         Ok(LiveLog { sender: Some(sender), not_shown, printer: std::sync::Mutex::new(Some(thread)) })
     }
 
-    pub fn is_quiet(&self) -> bool {
+    pub(crate) fn is_quiet(&self) -> bool {
         self.sender.is_none()
     }
 
     /// Queues text that must not be skipped (the banner), waiting for room if need be.
-    pub fn text(&self, text: String) {
+    pub(crate) fn text(&self, text: String) {
         if let Some(sender) = &self.sender {
             let _ = sender.send(Message::Text(text));
         }
@@ -74,7 +74,7 @@ impl<T: Send + 'static> LiveLog<T> {
 
     /// Queues an entry unless the queue is full, in which case it is only counted: a slow terminal
     /// must never hold up an answer.
-    pub fn offer(&self, entry: T) {
+    pub(crate) fn offer(&self, entry: T) {
         if let Some(sender) = &self.sender {
             if let Err(TrySendError::Full(_)) = sender.try_send(Message::Entry(entry)) {
                 self.not_shown.fetch_add(1, Ordering::Relaxed);
@@ -83,12 +83,12 @@ impl<T: Send + 'static> LiveLog<T> {
     }
 
     /// Entries counted instead of shown.
-    pub fn not_shown(&self) -> u64 {
+    pub(crate) fn not_shown(&self) -> u64 {
         self.not_shown.load(Ordering::Relaxed)
     }
 
     /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(sender) = &self.sender {
             let _ = sender.send(Message::Stop);
         }

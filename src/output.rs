@@ -116,7 +116,7 @@ impl Palette {
 
 /// A progress bar drawn on stderr when it is a terminal, hidden otherwise (so pipes and CI logs stay
 /// clean).
-pub fn progress_bar(len: u64, message: &str) -> ProgressBar {
+pub(crate) fn progress_bar(len: u64, message: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), stderr_if_terminal());
     if let Ok(style) = ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {elapsed}") {
         bar.set_style(style.progress_chars("=> "));
@@ -127,7 +127,7 @@ pub fn progress_bar(len: u64, message: &str) -> ProgressBar {
 
 /// A bar that fills while waiting out `wait` (a retry's backoff), on stderr when it is a terminal;
 /// the caller sets its position in milliseconds.
-pub fn countdown_bar(wait: std::time::Duration, message: &str) -> ProgressBar {
+pub(crate) fn countdown_bar(wait: std::time::Duration, message: &str) -> ProgressBar {
     let millis = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
     let bar = ProgressBar::with_draw_target(Some(millis), stderr_if_terminal());
     if let Ok(style) = ProgressStyle::with_template("{spinner} {msg} [{bar:30}] {eta} left") {
@@ -143,7 +143,7 @@ fn stderr_if_terminal() -> ProgressDrawTarget {
 
 /// Pretty-prints a body for a person: indented JSON when it is JSON, the text when it is UTF-8,
 /// a byte count otherwise.
-pub fn render_body(body: &[u8]) -> String {
+pub(crate) fn render_body(body: &[u8]) -> String {
     if body.is_empty() {
         return "(empty body)".to_string();
     }
@@ -163,12 +163,12 @@ pub fn render_body(body: &[u8]) -> String {
 /// DEL, C1) and every bidirectional override is shown as a `\u{…}` escape. Anything that came off
 /// the network goes through this (or `terminal_safe_lines`) before human output, so a forged request
 /// cannot move the cursor, erase its own line or reorder what the reader sees.
-pub fn terminal_safe(text: &str) -> Cow<'_, str> {
+pub(crate) fn terminal_safe(text: &str) -> Cow<'_, str> {
     escape_unsafe(text, false)
 }
 
 /// `terminal_safe`, keeping line feeds and tabs: for multi-line text such as a body.
-pub fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
+pub(crate) fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
     escape_unsafe(text, true)
 }
 
@@ -198,7 +198,7 @@ fn is_bidi_control(c: char) -> bool {
 
 /// `idempotency-key` → `Idempotency-Key`: header names are stored lower-case, shown as people
 /// write them.
-pub fn header_display_name(name: &str) -> String {
+pub(crate) fn header_display_name(name: &str) -> String {
     name.split('-')
         .map(|part| {
             let mut chars = part.chars();
@@ -210,14 +210,14 @@ pub fn header_display_name(name: &str) -> String {
 
 /// Writes a line to stdout, ignoring a closed or failing stdout: a server's banner and shutdown
 /// summary are best effort, and `println!` would panic on a closed pipe (`idem serve | head`).
-pub fn print_best_effort(text: &str) {
+pub(crate) fn print_best_effort(text: &str) {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "{text}").and_then(|()| stdout.flush());
 }
 
 /// Indents every line of `text` by `spaces`.
-pub fn indent(text: &str, spaces: usize) -> String {
+pub(crate) fn indent(text: &str, spaces: usize) -> String {
     let pad = " ".repeat(spaces);
     text.lines().map(|line| format!("{pad}{line}")).collect::<Vec<_>>().join("\n")
 }

@@ -4,7 +4,7 @@
 use std::sync::{Mutex, MutexGuard};
 
 /// Locks `mutex`, taking the data over if an earlier holder panicked.
-pub fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+pub(crate) fn lock<T: ?Sized>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 

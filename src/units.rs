@@ -4,7 +4,7 @@ use std::time::Duration;
 
 /// Parses a duration such as `250ms`, `5s`, `2m` or `1h30m`. A bare `0` is accepted, any other bare
 /// number is refused because its unit would be a guess.
-pub fn parse_duration(text: &str) -> Result<Duration, String> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
     let text = text.trim();
     if text == "0" {
         return Ok(Duration::ZERO);
@@ -14,7 +14,7 @@ pub fn parse_duration(text: &str) -> Result<Duration, String> {
 }
 
 /// Parses a size such as `64KiB`, `1MiB`, `10MB` or a plain number of bytes.
-pub fn parse_size(text: &str) -> Result<u64, String> {
+pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
     let split = trimmed.find(|c: char| !c.is_ascii_digit()).unwrap_or(trimmed.len());
     let (digits, unit) = trimmed.split_at(split);
@@ -35,7 +35,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 
 /// Formats a duration for people, the one format every output uses: `850µs`, `12.3ms`, `1.52s`,
 /// `3m05s`, `10m`, `1h30m`.
-pub fn format_duration(duration: Duration) -> String {
+pub(crate) fn format_duration(duration: Duration) -> String {
     let micros = duration.as_micros();
     if micros < 1_000 {
         format!("{micros}µs")
@@ -59,19 +59,19 @@ pub fn format_duration(duration: Duration) -> String {
 }
 
 /// Milliseconds with microsecond precision, for JSON reports (`0.896`, not `0.8964519999999999`).
-pub fn millis(duration: Duration) -> f64 {
+pub(crate) fn millis(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 1_000_000.0).round() / 1_000.0
 }
 
 /// Reports hold `Duration`s; JSON shows them as numbers in the unit the field's name says
 /// (`latency_ms`, `spread_us`), rounded so `0.896` does not print as `0.8964519999999999`. Use with
 /// `#[serde(serialize_with = "crate::units::as_ms")]` and its siblings.
-pub fn as_ms<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_ms<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64(millis(*duration))
 }
 
 /// `as_ms` for an optional duration (`null` when absent).
-pub fn as_ms_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_ms_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
     match duration {
         Some(duration) => serializer.serialize_some(&millis(*duration)),
         None => serializer.serialize_none(),
@@ -79,17 +79,17 @@ pub fn as_ms_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: 
 }
 
 /// Microseconds, with a tenth of a microsecond kept.
-pub fn micros(duration: Duration) -> f64 {
+pub(crate) fn micros(duration: Duration) -> f64 {
     (duration.as_secs_f64() * 10_000_000.0).round() / 10.0
 }
 
 /// A duration as microseconds in JSON (`spread_us`).
-pub fn as_us<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_us<S: serde::Serializer>(duration: &Duration, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_f64(micros(*duration))
 }
 
 /// `as_us` for an optional duration.
-pub fn as_us_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_us_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: S) -> Result<S::Ok, S::Error> {
     match duration {
         Some(duration) => serializer.serialize_some(&micros(*duration)),
         None => serializer.serialize_none(),
@@ -97,7 +97,7 @@ pub fn as_us_opt<S: serde::Serializer>(duration: &Option<Duration>, serializer: 
 }
 
 /// `as_us` for a list of durations.
-pub fn as_us_list<S: serde::Serializer>(durations: &[Duration], serializer: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn as_us_list<S: serde::Serializer>(durations: &[Duration], serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_seq(durations.iter().map(|duration| micros(*duration)))
 }
 

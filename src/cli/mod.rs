@@ -1,10 +1,12 @@
-//! Command-line parsing: clap derive structs only, each turned into a plain config struct before
-//! any work starts, so the engine never sees clap types.
+//! Command-line parsing: clap derive structs, each turned into a plain config struct before any
+//! work starts, so the engine never sees a parsed command line. The one piece of clap the engine
+//! modules know is `ValueEnum` on the closed sets they define themselves (schemes, sync and key
+//! modes, formats), so a flag's accepted values and the engine's enum cannot drift apart.
 pub mod completions;
 pub mod idem;
 pub mod man;
-pub mod outbound_proxy;
-pub mod request_args;
+pub(crate) mod outbound_proxy;
+pub(crate) mod request_args;
 pub mod schemas;
 pub mod webhook;
 

@@ -80,7 +80,7 @@ pub struct RequestArgs {
 }
 
 /// Why `idem race` and `idem window` connect directly.
-pub const DIRECT_ONLY_REASON: &str = "a proxy would serialise the duplicates (it forwards them over its own \
+pub(crate) const DIRECT_ONLY_REASON: &str = "a proxy would serialise the duplicates (it forwards them over its own \
 connections, one after another), so the race would test the proxy instead of the API";
 
 impl RequestArgs {

@@ -14,7 +14,7 @@ const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":44}"#;
 /// Evidence lines longer than this are cut, so twenty payment ids do not flood the story.
 const EVIDENCE_WIDTH: usize = 110;
 
-pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.heading("Chapter 3: the conformance suite")?;
     narrator.say("`idem check` runs eleven checks modelled on the IETF Idempotency-Key draft: replays, reused")?;
     narrator.say("keys, concurrent duplicates, missing keys, error formats. Against each reference server:")?;

@@ -18,7 +18,7 @@ use crate::output::Format;
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
-pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.heading("Chapter 5: the answer was lost")?;
     narrator.say("A perfect server is not enough: the client must send the same key again when it retries.")?;
     narrator.say("`idem proxy` sits in front of the server, lets the payment execute, then drops its answer,")?;

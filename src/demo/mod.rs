@@ -14,11 +14,11 @@ use crate::exit::Outcome;
 use crate::output::Palette;
 
 #[derive(Debug, Clone, Copy)]
-pub struct DemoConfig {
+pub(crate) struct DemoConfig {
     pub palette: Palette,
 }
 
-pub async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     let mut narrator = Narrator::new(config.palette);
     narrator.say(&config.palette.bold("idem demo: does a retried POST charge twice?"))?;
     narrator.say("Everything below runs on this machine: reference payment servers on free loopback ports.")?;

@@ -22,7 +22,7 @@ const DUPLICATES: usize = 10;
 /// exactly on a busy machine, narrow enough for the chapter to stay short.
 const WORK: Duration = Duration::from_millis(20);
 
-pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.heading("Chapter 2: duplicates that arrive together")?;
     narrator.say("A double-click, or a retry fired while the first try is still running: the duplicates")?;
     narrator.say("reach the server within microseconds. `idem race` sends them over one HTTP/2 connection")?;

@@ -15,7 +15,7 @@ use crate::output::Format;
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 const REPEATS: u32 = 3;
 
-pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.heading("Chapter 1: a retried payment")?;
     narrator.say("A client posts a payment; the answer is lost on the way back, so it sends the same request")?;
     narrator.say(&format!(

@@ -21,7 +21,7 @@ use crate::idem::verdict::{Verdict, status_counts};
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":45}"#;
 const DUPLICATES: usize = 10;
 
-pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     narrator.heading("Chapter 6: two instances, one store")?;
     narrator.say("In production the API runs as several instances behind a load balancer, and the key table")?;
     narrator.say("lives in a store they share. A claim guarded by a mutex inside one process is safe on one")?;

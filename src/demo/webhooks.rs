@@ -23,7 +23,7 @@ use crate::webhook::secret::Secret;
 const EVENT_TYPE: &str = "payment.succeeded";
 const MAX_ATTEMPTS: u32 = 5;
 
-pub async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
+pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
     let palette = narrator.palette;
     narrator.heading("Chapter 4: webhooks that arrive more than once")?;
     narrator.say("Providers retry until they see a 2xx, so a receiver must check every signature and")?;

@@ -67,10 +67,10 @@ impl BodySource {
 }
 
 /// The default cap on a body held in memory (`--max-body`).
-pub const DEFAULT_MAX_BODY: u64 = 64 * 1024 * 1024;
+pub(crate) const DEFAULT_MAX_BODY: u64 = 64 * 1024 * 1024;
 
 /// `64 MiB`, `1.5 KiB`, `300 bytes`.
-pub fn format_size(bytes: u64) -> String {
+pub(crate) fn format_size(bytes: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")];
     for (size, unit) in UNITS {
         if bytes >= size {
@@ -82,7 +82,7 @@ pub fn format_size(bytes: u64) -> String {
 }
 
 /// True when the bytes are a JSON document, so a `Content-Type: application/json` can be implied.
-pub fn looks_like_json(body: &[u8]) -> bool {
+pub(crate) fn looks_like_json(body: &[u8]) -> bool {
     serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
 }
 

@@ -5,7 +5,7 @@ use anyhow::bail;
 use http::HeaderMap;
 
 /// Whether the message's body is chunked.
-pub fn is_chunked(headers: &HeaderMap) -> bool {
+pub(crate) fn is_chunked(headers: &HeaderMap) -> bool {
     headers
         .get_all(http::header::TRANSFER_ENCODING)
         .iter()
@@ -15,7 +15,7 @@ pub fn is_chunked(headers: &HeaderMap) -> bool {
 
 /// Where decoding stands after the bytes available so far.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Chunks {
+pub(crate) enum Chunks {
     /// The last (zero-size) chunk was read: the body is complete.
     Complete,
     /// More bytes are needed.
@@ -24,7 +24,7 @@ pub enum Chunks {
 
 /// Moves every complete chunk at the front of `buffer` into `body` (draining it from `buffer`), up
 /// to `limit` body bytes. Trailers after the last chunk are not needed and are left unread.
-pub fn decode(buffer: &mut Vec<u8>, body: &mut Vec<u8>, limit: usize) -> anyhow::Result<Chunks> {
+pub(crate) fn decode(buffer: &mut Vec<u8>, body: &mut Vec<u8>, limit: usize) -> anyhow::Result<Chunks> {
     loop {
         let (size_length, size) = match httparse::parse_chunk_size(buffer) {
             Ok(httparse::Status::Complete(found)) => found,

@@ -11,7 +11,7 @@ use crate::http::client::MAX_RESPONSE_BODY;
 
 /// A body with its content coding removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded {
+pub(crate) struct Decoded {
     /// The decoded body, or the body as received when it was not encoded or could not be decoded.
     pub body: Bytes,
     /// The `Content-Encoding` the body arrived in (`gzip`, `br, gzip`), `None` for identity.
@@ -21,7 +21,7 @@ pub struct Decoded {
 }
 
 /// Undoes every coding listed in `Content-Encoding`, last applied first (RFC 9110 §8.4).
-pub fn decode(headers: &HeaderMap, body: Bytes) -> Decoded {
+pub(crate) fn decode(headers: &HeaderMap, body: Bytes) -> Decoded {
     let codings: Vec<String> = headers
         .get_all(CONTENT_ENCODING)
         .iter()

@@ -19,13 +19,13 @@ use crate::http::tls;
 
 /// Sends requests exactly as given (plus `Host` when missing, and the body's length).
 #[derive(Clone)]
-pub struct ForwardingClient {
+pub(crate) struct ForwardingClient {
     inner: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
     timeout: Duration,
 }
 
 impl ForwardingClient {
-    pub fn new(options: ClientOptions) -> anyhow::Result<ForwardingClient> {
+    pub(crate) fn new(options: ClientOptions) -> anyhow::Result<ForwardingClient> {
         // hyper-rustls fills in ALPN itself from the versions enabled below.
         let tls_config = tls::client_config(options.insecure, &[])?;
         let mut http = HttpConnector::new();
@@ -43,7 +43,7 @@ impl ForwardingClient {
     }
 
     /// Sends `request` and reads the whole response, within the timeout.
-    pub async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
+    pub(crate) async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
         let target = format!("{} {}", request.method(), request.uri());
         let started = Instant::now();
         let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))

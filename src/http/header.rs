@@ -3,7 +3,7 @@ use anyhow::{Context, bail};
 use http::{HeaderName, HeaderValue};
 
 /// Parses `Name: value` into a header, naming what is wrong when it cannot.
-pub fn parse_header_line(line: &str) -> anyhow::Result<(HeaderName, HeaderValue)> {
+pub(crate) fn parse_header_line(line: &str) -> anyhow::Result<(HeaderName, HeaderValue)> {
     let Some((name, value)) = line.split_once(':') else {
         bail!("header `{line}` has no colon; write it as 'Name: value'");
     };

@@ -19,7 +19,7 @@ const HOP_BY_HOP: &[&str] = &[
 /// The message's own headers: `headers` minus hop-by-hop ones, those the `Connection` header
 /// names, and Host and Content-Length, which the client sets again for the new request. Repeated
 /// headers keep every value, in order.
-pub fn message_headers(headers: &HeaderMap) -> HeaderMap {
+pub(crate) fn message_headers(headers: &HeaderMap) -> HeaderMap {
     let named_by_connection: Vec<HeaderName> = headers
         .get_all(CONNECTION)
         .iter()
@@ -43,7 +43,7 @@ pub fn message_headers(headers: &HeaderMap) -> HeaderMap {
 /// The headers an HTTP/2 request may carry (RFC 9113 §8.2.2): the message's own headers, which
 /// leaves out every connection-specific field HTTP/2 forbids (and Host, which `:authority`
 /// replaces), plus `TE` when its value is exactly `trailers`, the one value HTTP/2 allows.
-pub fn http2_headers(headers: &HeaderMap) -> HeaderMap {
+pub(crate) fn http2_headers(headers: &HeaderMap) -> HeaderMap {
     let mut kept = message_headers(headers);
     for value in headers.get_all(TE) {
         if value.as_bytes().eq_ignore_ascii_case(b"trailers") {

@@ -1,14 +1,14 @@
 //! Plain HTTP plumbing both tools use: bodies, the clients and their proxies, headers, the server loop, TLS, URLs and
 //! problem documents. Nothing here knows about idempotency keys or webhook signatures.
-pub mod body;
-pub mod chunked;
+pub(crate) mod body;
+pub(crate) mod chunked;
 pub mod client;
-pub mod content_encoding;
-pub mod forwarding_client;
-pub mod header;
-pub mod hop_by_hop;
-pub mod problem;
-pub mod proxy;
+pub(crate) mod content_encoding;
+pub(crate) mod forwarding_client;
+pub(crate) mod header;
+pub(crate) mod hop_by_hop;
+pub(crate) mod problem;
+pub(crate) mod proxy;
 pub mod server;
-pub mod tls;
-pub mod url;
+pub(crate) mod tls;
+pub(crate) mod url;

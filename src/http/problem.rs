@@ -7,7 +7,7 @@ use http_body_util::Full;
 use serde_json::json;
 
 /// `body` as a JSON response with `status`.
-pub fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response<Full<Bytes>> {
+pub(crate) fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::from(serde_json::to_vec(body).unwrap_or_default())));
     *response.status_mut() = status;
     response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -15,7 +15,7 @@ pub fn json_response(status: StatusCode, body: &impl serde::Serialize) -> Respon
 }
 
 /// An RFC 9457 problem document.
-pub fn problem(status: StatusCode, slug: &str, title: &str, detail: &str) -> Response<Full<Bytes>> {
+pub(crate) fn problem(status: StatusCode, slug: &str, title: &str, detail: &str) -> Response<Full<Bytes>> {
     let body =
         json!({ "type": format!("/problems/{slug}"), "title": title, "status": status.as_u16(), "detail": detail });
     let mut response = json_response(status, &body);

@@ -8,8 +8,8 @@ use rustls::crypto::{CryptoProvider, WebPkiSupportedAlgorithms};
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer, ServerName, UnixTime};
 use rustls::{ClientConfig, DigitallySignedStruct, ServerConfig, SignatureScheme};
 
-pub const ALPN_H2: &[u8] = b"h2";
-pub const ALPN_HTTP11: &[u8] = b"http/1.1";
+pub(crate) const ALPN_H2: &[u8] = b"h2";
+pub(crate) const ALPN_HTTP11: &[u8] = b"http/1.1";
 
 fn provider() -> Arc<CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
@@ -17,7 +17,7 @@ fn provider() -> Arc<CryptoProvider> {
 
 /// A client configuration offering `alpn` protocols. `insecure` accepts any certificate (`-k`),
 /// still checking that the handshake is signed by the certificate's key.
-pub fn client_config(insecure: bool, alpn: &[&[u8]]) -> anyhow::Result<ClientConfig> {
+pub(crate) fn client_config(insecure: bool, alpn: &[&[u8]]) -> anyhow::Result<ClientConfig> {
     let builder = ClientConfig::builder_with_provider(provider())
         .with_safe_default_protocol_versions()
         .context("cannot set up TLS")?;
@@ -37,7 +37,7 @@ pub fn client_config(insecure: bool, alpn: &[&[u8]]) -> anyhow::Result<ClientCon
 
 /// A server configuration with a self-signed certificate for `localhost` and 127.0.0.1, offering
 /// h2 and http/1.1 in ALPN. Returns the certificate too, so callers can trust it explicitly.
-pub fn self_signed_server_config() -> anyhow::Result<(ServerConfig, CertificateDer<'static>)> {
+pub(crate) fn self_signed_server_config() -> anyhow::Result<(ServerConfig, CertificateDer<'static>)> {
     let names = vec!["localhost".to_string(), "127.0.0.1".to_string(), "::1".to_string()];
     let certified = rcgen::generate_simple_self_signed(names).context("cannot generate a certificate")?;
     let cert = certified.cert.der().clone();

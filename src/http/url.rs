@@ -7,7 +7,7 @@ use http::{HeaderValue, Uri};
 
 /// Parses and checks a URL: http or https, with a host. A URL without a scheme gets `http://`, as
 /// curl and xh do. Errors show the URL with its password redacted.
-pub fn parse_url(text: &str) -> anyhow::Result<Uri> {
+pub(crate) fn parse_url(text: &str) -> anyhow::Result<Uri> {
     let shown = redact_password(text);
     let with_scheme = if text.contains("://") { text.to_string() } else { format!("http://{text}") };
     let uri: Uri = match with_scheme.parse() {
@@ -52,7 +52,7 @@ impl Credentials {
 }
 
 /// Takes `user:password@` out of the URL: the URL to request and print, and the credentials.
-pub fn split_credentials(uri: Uri) -> anyhow::Result<(Uri, Option<Credentials>)> {
+pub(crate) fn split_credentials(uri: Uri) -> anyhow::Result<(Uri, Option<Credentials>)> {
     let authority = uri.authority().map(|authority| authority.as_str().to_string()).unwrap_or_default();
     let Some((userinfo, host)) = authority.rsplit_once('@') else { return Ok((uri, None)) };
     let (user, password) = userinfo.split_once(':').unwrap_or((userinfo, ""));
@@ -64,7 +64,7 @@ pub fn split_credentials(uri: Uri) -> anyhow::Result<(Uri, Option<Credentials>)>
 }
 
 /// The URL with the password in `user:password@` replaced by `***`, for messages.
-pub fn redact_password(text: &str) -> String {
+pub(crate) fn redact_password(text: &str) -> String {
     let start = text.find("://").map_or(0, |at| at + 3);
     let authority_end = text[start..].find(['/', '?', '#']).map_or(text.len(), |end| start + end);
     let Some(at) = text[start..authority_end].rfind('@').map(|at| start + at) else { return text.to_string() };

@@ -10,7 +10,7 @@ use crate::output::{Palette, indent, render_body};
 use crate::units::format_duration;
 
 /// The request line and the key, so the user can retry by hand with `--key`.
-pub fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) -> String {
+pub(crate) fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) -> String {
     let target = format!("{} {}", spec.method, spec.url);
     match key {
         None => format!("{target}  {}", palette.dim("(no idempotency key)")),
@@ -24,7 +24,7 @@ pub fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) -> Stri
 }
 
 /// One line for an attempt: number, status, latency, resource id, replay marker.
-pub fn attempt_line(number: usize, observed: &Observed, latency: Option<Duration>, palette: Palette) -> String {
+pub(crate) fn attempt_line(number: usize, observed: &Observed, latency: Option<Duration>, palette: Palette) -> String {
     // Padded so answers #1 to #999 line up.
     let number = palette.dim(&format!("#{number:<3}"));
     let Some(status) = observed.status else {
@@ -50,7 +50,7 @@ pub fn attempt_line(number: usize, observed: &Observed, latency: Option<Duration
 }
 
 /// The attempt line and its body (or a note that it repeats the first body).
-pub fn attempt_with_body(
+pub(crate) fn attempt_with_body(
     number: usize,
     observed: &Observed,
     latency: Option<Duration>,
@@ -75,7 +75,7 @@ pub fn attempt_with_body(
 }
 
 /// The closing verdict line, worded for people.
-pub fn render_judgement(judgement: &Judgement, answers: usize, palette: Palette) -> String {
+pub(crate) fn render_judgement(judgement: &Judgement, answers: usize, palette: Palette) -> String {
     let mut text = match judgement.verdict {
         Verdict::Consistent => {
             let ids = match judgement.resource_ids.as_slice() {
@@ -121,7 +121,7 @@ fn safe_ids(ids: &[String]) -> String {
     crate::output::terminal_safe(&ids.join(", ")).into_owned()
 }
 /// A round as people read it: the key, each answer, the release and the verdict.
-pub fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> String {
+pub(crate) fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> String {
     let mut out = String::new();
     match &round.key {
         Some(key) => {

@@ -14,7 +14,7 @@ use crate::idem::verdict::{self, Judgement, Observed, Timing, Verdict};
 use crate::output::{Format, Palette};
 
 #[derive(Debug, Clone)]
-pub struct SendConfig {
+pub(crate) struct SendConfig {
     pub request: RequestSpec,
     pub repeat: u32,
     pub interval: Duration,
@@ -27,11 +27,11 @@ pub struct SendConfig {
 }
 
 /// The `schema` value of `idem send --format json` (schemas/idem-send.json).
-pub const SCHEMA: &str = "idem-send/1";
+pub(crate) const SCHEMA: &str = "idem-send/1";
 
 /// Everything `idem send` learned; this is also its `--format json` document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct SendReport {
+pub(crate) struct SendReport {
     pub method: String,
     pub url: String,
     pub key_header: String,
@@ -45,7 +45,7 @@ pub struct SendReport {
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct AttemptRecord {
+pub(crate) struct AttemptRecord {
     pub number: usize,
     #[serde(flatten)]
     pub observed: Observed,
@@ -92,7 +92,7 @@ fn body_as_json(body: &[u8]) -> serde_json::Value {
 }
 
 /// Sends the request `repeat` times with `key`, calling `on_attempt` as each answer arrives.
-pub async fn execute(
+pub(crate) async fn execute(
     config: &SendConfig,
     key: Option<String>,
     mut on_attempt: impl FnMut(&AttemptRecord),
@@ -126,7 +126,7 @@ pub async fn execute(
     })
 }
 
-pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let mut stdout = std::io::stdout().lock();
     let key = config.request.key_policy.next_key();
     let report = match config.format {

@@ -74,7 +74,7 @@ pub struct RetryPolicy {
 
 /// One retry, as `--format json` lists it under `retries`.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct RetryRecord {
+pub(crate) struct RetryRecord {
     /// The attempt that failed (1-based), and why.
     pub after_attempt: u32,
     pub reason: String,
@@ -89,7 +89,7 @@ pub struct RetryRecord {
 
 /// Sends the request, retrying per `policy`; returns the last attempt's result. Each retry is
 /// appended to `retries`.
-pub async fn send(
+pub(crate) async fn send(
     client: &HttpClient,
     spec: &RequestSpec,
     key: Option<&str>,

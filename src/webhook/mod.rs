@@ -4,16 +4,16 @@
 //! `delivery` what gets signed, `payload` how the command line describes it. Then one folder per
 //! job: `sign/`, `verify/` (the one verifier `verify` and `listen` share), `deliver/` (the engine,
 //! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `check/`.
-pub mod check;
-pub mod check_sender;
-pub mod deliver;
+pub(crate) mod check;
+pub(crate) mod check_sender;
+pub(crate) mod deliver;
 pub mod delivery;
 pub mod journal;
 pub mod listen;
-pub mod payload;
-pub mod replay;
+pub(crate) mod payload;
+pub(crate) mod replay;
 pub mod scheme;
 pub mod secret;
-pub mod send;
-pub mod sign;
+pub(crate) mod send;
+pub(crate) mod sign;
 pub mod verify;

@@ -57,7 +57,7 @@ impl PayloadSource {
 
 /// `{"id":…,"type":…,"created":…,"data":…}`, compact, keys in that order (the shape Stripe and most
 /// providers use).
-pub fn envelope(event_type: &str, id: &str, created: i64, data: Value) -> Vec<u8> {
+pub(crate) fn envelope(event_type: &str, id: &str, created: i64, data: Value) -> Vec<u8> {
     json!({ "id": id, "type": event_type, "created": created, "data": data }).to_string().into_bytes()
 }
 

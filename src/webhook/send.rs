@@ -47,11 +47,11 @@ pub struct SendConfig {
 }
 
 /// The `schema` value of `webhook send --format json` (schemas/webhook-send.json).
-pub const SCHEMA: &str = "webhook-send/1";
+pub(crate) const SCHEMA: &str = "webhook-send/1";
 
 /// The `--format json` document.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct SendReport {
+pub(crate) struct SendReport {
     pub url: String,
     pub scheme: SchemeKind,
     pub event_id: String,
@@ -70,14 +70,14 @@ pub struct SendReport {
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct NumberedDelivery {
+pub(crate) struct NumberedDelivery {
     /// 1-based, of `--times`.
     pub copy: usize,
     #[serde(flatten)]
     pub report: DeliveryReport,
 }
 
-pub async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let secret = config.secret.load()?;
     let kind = config.scheme.kind();
     let key = config.scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {kind}"))?;

@@ -286,13 +286,15 @@ fn the_journal_records_every_attempt_and_junit_parses() {
 
 #[test]
 fn without_a_sender_command_it_waits_for_the_events_then_grades() {
-    let mut child = Command::new(webhook_bin())
-        .env("NO_COLOR", "1")
-        .env("WEBHOOK_SECRET", SECRET)
-        .args(["check-sender", "--addr", "127.0.0.1:0", "--scheme", "hmac", "--script", "200", "--timeout", "20s"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::support::KillOnDrop::new(
+        Command::new(webhook_bin())
+            .env("NO_COLOR", "1")
+            .env("WEBHOOK_SECRET", SECRET)
+            .args(["check-sender", "--addr", "127.0.0.1:0", "--scheme", "hmac", "--script", "200", "--timeout", "20s"])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut banner = String::new();
     stdout.read_line(&mut banner).unwrap();

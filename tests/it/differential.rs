@@ -31,14 +31,14 @@ const CASES_PER_REFERENCE: usize = 2_400;
 const TOLERANCE: i64 = 300;
 
 /// Where setup.sh installs the reference libraries.
-pub struct References {
+pub(crate) struct References {
     python: PathBuf,
     node_dir: PathBuf,
     scripts: PathBuf,
 }
 
 /// Installs the libraries (once per test run; quick when already installed) or fails saying how.
-pub fn references() -> &'static References {
+pub(crate) fn references() -> &'static References {
     static INSTALLED: OnceLock<References> = OnceLock::new();
     INSTALLED.get_or_init(|| {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));

@@ -114,7 +114,7 @@ fn validators() -> &'static HashMap<String, jsonschema::Validator> {
 
 /// Checks one parsed document or line: `schema` is its first field, and it validates against
 /// the committed schema of that name.
-pub fn validate(value: &Value) {
+pub(crate) fn validate(value: &Value) {
     let object = value.as_object().unwrap_or_else(|| panic!("not a JSON object: {value}"));
     let (first, schema_id) = object.iter().next().unwrap_or_else(|| panic!("an empty object"));
     assert_eq!(first, "schema", "`schema` is not the first field of {value}");
@@ -126,7 +126,7 @@ pub fn validate(value: &Value) {
 }
 
 /// Parses a command's `--format json` output (one document) and validates it; returns it.
-pub fn document(stdout: &[u8]) -> Value {
+pub(crate) fn document(stdout: &[u8]) -> Value {
     let value: Value = serde_json::from_slice(stdout)
         .unwrap_or_else(|err| panic!("not one JSON document ({err}): {}", String::from_utf8_lossy(stdout)));
     validate(&value);
@@ -134,7 +134,7 @@ pub fn document(stdout: &[u8]) -> Value {
 }
 
 /// Parses JSON-lines output (or a journal) and validates every line; returns them.
-pub fn lines(stdout: &[u8]) -> Vec<Value> {
+pub(crate) fn lines(stdout: &[u8]) -> Vec<Value> {
     String::from_utf8_lossy(stdout)
         .lines()
         .filter(|line| !line.trim().is_empty())
@@ -149,7 +149,7 @@ pub fn lines(stdout: &[u8]) -> Vec<Value> {
 
 /// An `assert_cmd` predicate: stdout is one `--format json` document valid against its schema
 /// (it panics with the violations otherwise).
-pub fn valid_document() -> impl predicates::Predicate<[u8]> {
+pub(crate) fn valid_document() -> impl predicates::Predicate<[u8]> {
     predicates::function::function(|stdout: &[u8]| {
         document(stdout);
         true

@@ -246,11 +246,13 @@ fn garbage_gets_400_and_the_server_keeps_running() {
 #[test]
 fn the_binary_prints_its_port_and_warns_about_broken_modes() {
     use std::io::{BufRead, BufReader};
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--mode", "naive", "--color", "never"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::support::KillOnDrop::new(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--mode", "naive", "--color", "never"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let banner = lines.next().unwrap().unwrap();
     let warning = lines.next().unwrap().unwrap();
@@ -260,14 +262,17 @@ fn the_binary_prints_its_port_and_warns_about_broken_modes() {
     assert!(warning.contains("deliberately broken"), "{warning}");
 }
 
+#[cfg(unix)]
 #[test]
 fn ctrl_c_stops_the_binary_cleanly_with_a_summary() {
     use std::io::{BufRead, BufReader, Read};
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--color", "never", "--work", "0s"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::support::KillOnDrop::new(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--color", "never", "--work", "0s"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut banner = String::new();
     stdout.read_line(&mut banner).unwrap();
@@ -283,14 +288,17 @@ fn ctrl_c_stops_the_binary_cleanly_with_a_summary() {
     assert!(rest.contains("summary: 2 requests (1 created, 1 replayed), 1 payment created"), "{rest}");
 }
 
+#[cfg(unix)]
 #[test]
 fn json_logs_are_json_lines() {
     use std::io::{BufRead, BufReader, Read};
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--format", "json", "--work", "0s"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::support::KillOnDrop::new(
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--format", "json", "--work", "0s"])
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();

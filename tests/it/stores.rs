@@ -17,7 +17,7 @@ use crate::support::{TestServer, idem, runtime};
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
 /// A `redis-server` of the test's own, stopped when dropped.
-pub struct RedisServer {
+pub(crate) struct RedisServer {
     child: Option<Child>,
     port: u16,
     dir: tempfile::TempDir,
@@ -26,23 +26,23 @@ pub struct RedisServer {
 impl RedisServer {
     /// Starts `redis-server` from PATH. Fails the test, saying how to install it, when missing:
     /// a Redis test never passes by skipping.
-    pub fn start() -> RedisServer {
+    pub(crate) fn start() -> RedisServer {
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let mut server = RedisServer { child: None, port, dir: tempfile::tempdir().unwrap() };
         server.restart();
         server
     }
 
-    pub fn url(&self) -> String {
+    pub(crate) fn url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
     }
 
-    pub fn location(&self) -> StoreLocation {
+    pub(crate) fn location(&self) -> StoreLocation {
         self.url().parse().unwrap()
     }
 
     /// Starts it (again) on the same port, empty.
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         let spawned = Command::new("redis-server")
             .args(["--port", &self.port.to_string(), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .args(["--loglevel", "warning", "--daemonize", "no"])
@@ -75,7 +75,7 @@ impl RedisServer {
         stream.write_all(b"PING\r\n").is_ok() && stream.read_exact(&mut reply).is_ok() && &reply == b"+PONG\r\n"
     }
 
-    pub fn stop(&mut self) {
+    pub(crate) fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
@@ -91,18 +91,20 @@ impl Drop for RedisServer {
 
 /// An `idem serve` process, killed when dropped.
 struct ServeProcess {
-    child: Child,
+    child: crate::support::KillOnDrop,
     url: String,
 }
 
 impl ServeProcess {
     fn start(args: &[&str]) -> ServeProcess {
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("idem"))
-            .args(["serve", "--addr", "127.0.0.1:0", "--color", "never"])
-            .args(args)
-            .stdout(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = crate::support::KillOnDrop::new(
+            Command::new(assert_cmd::cargo::cargo_bin("idem"))
+                .args(["serve", "--addr", "127.0.0.1:0", "--color", "never"])
+                .args(args)
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap(),
+        );
         let mut banner = String::new();
         BufReader::new(child.stdout.take().unwrap()).read_line(&mut banner).unwrap();
         let url = banner.split_whitespace().find(|word| word.starts_with("http://")).expect(&banner).to_string();
@@ -111,13 +113,6 @@ impl ServeProcess {
 
     /// Dies as a crash would: no chance to release anything.
     fn kill(mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Drop for ServeProcess {
-    fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -328,11 +323,13 @@ fn a_store_that_cannot_be_opened_is_exit_2_with_what_to_do() {
 fn local_lock_says_it_is_broken_at_start_up() {
     let dir = tempfile::tempdir().unwrap();
     let store = sqlite_in(&dir).to_string();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("idem"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--color", "never", "--mode", "local-lock", "--store", &store])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::support::KillOnDrop::new(
+        Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            .args(["serve", "--addr", "127.0.0.1:0", "--color", "never", "--mode", "local-lock", "--store", &store])
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let banner = lines.next().unwrap().unwrap();
     let warning = lines.next().unwrap().unwrap();

@@ -10,7 +10,7 @@ use idem::webhook::scheme::SchemeKind;
 use idem::webhook::secret::Secret;
 
 /// One runtime for every in-process server of the test binary.
-pub fn runtime() -> &'static tokio::runtime::Runtime {
+pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {
     static RUNTIME: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     RUNTIME.get_or_init(|| {
         tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().expect("test runtime")
@@ -18,21 +18,21 @@ pub fn runtime() -> &'static tokio::runtime::Runtime {
 }
 
 /// A reference server on a free port, stopped when dropped.
-pub struct TestServer {
+pub(crate) struct TestServer {
     server: Option<RunningServer>,
 }
 
 impl TestServer {
-    pub fn start(config: ServeConfig) -> TestServer {
+    pub(crate) fn start(config: ServeConfig) -> TestServer {
         let server = runtime().block_on(serve::start_quiet(&config)).expect("start reference server");
         TestServer { server: Some(server) }
     }
 
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         self.server.as_ref().expect("running").url(path)
     }
 
-    pub fn summary(&self) -> serve::Summary {
+    pub(crate) fn summary(&self) -> serve::Summary {
         self.server.as_ref().expect("running").summary()
     }
 }
@@ -46,7 +46,7 @@ impl Drop for TestServer {
 }
 
 /// The `idem` binary, colors off.
-pub fn idem() -> assert_cmd::Command {
+pub(crate) fn idem() -> assert_cmd::Command {
     let mut command = assert_cmd::Command::cargo_bin("idem").expect("idem binary");
     command.env("NO_COLOR", "1").env_remove("IDEM_KEY");
     without_proxy_variables(&mut command);
@@ -56,12 +56,12 @@ pub fn idem() -> assert_cmd::Command {
 /// A purpose-built server on a free port: `respond` sees each request (method, path, headers,
 /// body) and the number of requests before it, and returns status, headers and body. For
 /// servers that get one thing wrong on purpose.
-pub struct CustomServer {
+pub(crate) struct CustomServer {
     pub addr: std::net::SocketAddr,
     task: tokio::task::JoinHandle<()>,
 }
 
-pub struct SeenRequest {
+pub(crate) struct SeenRequest {
     pub method: String,
     pub path: String,
     pub headers: http::HeaderMap,
@@ -70,22 +70,22 @@ pub struct SeenRequest {
     pub sequence: usize,
 }
 
-pub struct Reply {
+pub(crate) struct Reply {
     pub status: u16,
     pub headers: Vec<(&'static str, String)>,
     pub body: String,
 }
 
 impl Reply {
-    pub fn json(status: u16, body: impl Into<String>) -> Reply {
+    pub(crate) fn json(status: u16, body: impl Into<String>) -> Reply {
         Reply { status, headers: vec![("content-type", "application/json".to_string())], body: body.into() }
     }
 }
 
-pub type ReplyFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Reply> + Send>>;
+pub(crate) type ReplyFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Reply> + Send>>;
 
 impl CustomServer {
-    pub fn start<F>(respond: F) -> CustomServer
+    pub(crate) fn start<F>(respond: F) -> CustomServer
     where
         F: Fn(SeenRequest) -> Reply + Send + Sync + 'static,
     {
@@ -96,7 +96,7 @@ impl CustomServer {
     }
 
     /// Like `start`, for servers that must wait (simulated work) without blocking the runtime.
-    pub fn start_async<F>(respond: F) -> CustomServer
+    pub(crate) fn start_async<F>(respond: F) -> CustomServer
     where
         F: Fn(SeenRequest) -> ReplyFuture + Send + Sync + 'static,
     {
@@ -144,7 +144,7 @@ impl CustomServer {
         CustomServer { addr, task }
     }
 
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
     }
 }
@@ -156,13 +156,13 @@ impl Drop for CustomServer {
 }
 
 /// A loopback port with nothing listening on it.
-pub fn dead_port() -> u16 {
+pub(crate) fn dead_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     listener.local_addr().expect("addr").port()
 }
 
 /// The distinct `pay_…` ids in a text, in order of appearance.
-pub fn payment_ids(text: &str) -> Vec<String> {
+pub(crate) fn payment_ids(text: &str) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
         if word.starts_with("pay_") && !ids.iter().any(|id| id == word) {
@@ -173,7 +173,7 @@ pub fn payment_ids(text: &str) -> Vec<String> {
 }
 
 /// The `webhook` binary, colors off, with no secret leaking in from the environment.
-pub fn webhook() -> assert_cmd::Command {
+pub(crate) fn webhook() -> assert_cmd::Command {
     let mut command = assert_cmd::Command::cargo_bin("webhook").expect("webhook binary");
     command.env("NO_COLOR", "1").env_remove("WEBHOOK_SECRET").env_remove("WEBHOOK_COLOR");
     without_proxy_variables(&mut command);
@@ -192,53 +192,53 @@ fn without_proxy_variables(command: &mut assert_cmd::Command) {
 
 /// The published webhook signature vectors (each names where it was published), committed under
 /// `tests/fixtures/` so a bare clone runs every test.
-pub fn webhook_vectors() -> serde_json::Value {
+pub(crate) fn webhook_vectors() -> serde_json::Value {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/webhook-signatures.json");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|err| panic!("cannot read {}: {err}", path.display()));
     serde_json::from_str(&text).expect("the vectors file is JSON")
 }
 
 /// The Standard Webhooks example secret the listener tests sign with.
-pub const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+pub(crate) const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
-pub fn secret() -> Secret {
+pub(crate) fn secret() -> Secret {
     Secret::new(SECRET.as_bytes().to_vec()).unwrap()
 }
 
 /// An in-process listener, shut down when dropped.
-pub struct Listener {
+pub(crate) struct Listener {
     running: Option<RunningListener>,
 }
 
 impl Listener {
-    pub fn start(config: ListenConfig) -> Listener {
+    pub(crate) fn start(config: ListenConfig) -> Listener {
         let running = runtime().block_on(listen::start(&config)).expect("start the listener");
         Listener { running: Some(running) }
     }
 
-    pub fn with(scheme: SchemeKind, adjust: impl FnOnce(&mut ListenConfig)) -> Listener {
+    pub(crate) fn with(scheme: SchemeKind, adjust: impl FnOnce(&mut ListenConfig)) -> Listener {
         let mut config = ListenConfig::local(scheme, secret());
         adjust(&mut config);
         Listener::start(config)
     }
 
-    pub fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         self.running.as_ref().unwrap().url(path)
     }
 
-    pub fn addr(&self) -> std::net::SocketAddr {
+    pub(crate) fn addr(&self) -> std::net::SocketAddr {
         self.running.as_ref().unwrap().local_addr()
     }
 
-    pub fn summary(&self) -> ListenSummary {
+    pub(crate) fn summary(&self) -> ListenSummary {
         self.running.as_ref().unwrap().summary()
     }
 
-    pub fn remembered_events(&self) -> usize {
+    pub(crate) fn remembered_events(&self) -> usize {
         self.running.as_ref().unwrap().remembered_events()
     }
 
-    pub fn shutdown(mut self) -> ListenSummary {
+    pub(crate) fn shutdown(mut self) -> ListenSummary {
         runtime().block_on(self.running.take().unwrap().shutdown())
     }
 }
@@ -252,7 +252,7 @@ impl Drop for Listener {
 }
 
 /// The outcome of every check in a suite's `--format json` report, by check id.
-pub fn suite_outcomes(report: &serde_json::Value) -> std::collections::HashMap<String, String> {
+pub(crate) fn suite_outcomes(report: &serde_json::Value) -> std::collections::HashMap<String, String> {
     report["checks"]
         .as_array()
         .expect("a checks array")
@@ -262,7 +262,44 @@ pub fn suite_outcomes(report: &serde_json::Value) -> std::collections::HashMap<S
 }
 
 /// One check's evidence lines, joined.
-pub fn suite_evidence(report: &serde_json::Value, id: &str) -> String {
+pub(crate) fn suite_evidence(report: &serde_json::Value, id: &str) -> String {
     let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == id).unwrap();
     check["evidence"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect::<Vec<_>>().join("\n")
+}
+
+/// A child process that is killed when the test ends, also when an assertion fails first, so a
+/// failing test leaves no server running.
+pub(crate) struct KillOnDrop(Option<std::process::Child>);
+
+impl KillOnDrop {
+    pub(crate) fn new(child: std::process::Child) -> KillOnDrop {
+        KillOnDrop(Some(child))
+    }
+
+    /// Waits for the child to end by itself and collects what it printed.
+    pub(crate) fn wait_with_output(mut self) -> std::process::Output {
+        self.0.take().expect("the child is there until dropped").wait_with_output().expect("the child's output")
+    }
+}
+
+impl std::ops::Deref for KillOnDrop {
+    type Target = std::process::Child;
+    fn deref(&self) -> &std::process::Child {
+        self.0.as_ref().expect("the child is there until dropped")
+    }
+}
+
+impl std::ops::DerefMut for KillOnDrop {
+    fn deref_mut(&mut self) -> &mut std::process::Child {
+        self.0.as_mut().expect("the child is there until dropped")
+    }
+}
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.0.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }

@@ -104,6 +104,7 @@ fn verify_and_listen_report_the_same_code_message_and_hint() {
     assert!(records[0].verdict.reason.as_deref().unwrap().contains("json.dumps"), "the hint is the same too");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_journal_torn_by_a_crash_is_repaired_before_the_next_delivery() {
     let dir = tempfile::tempdir().unwrap();
@@ -188,19 +189,22 @@ fn silent_trickling_and_stalled_connections_are_closed_and_the_listener_carries_
     assert_eq!(post(&listener.url("/"), &stripe_event("evt_ok", "a")).status, StatusCode::OK);
 }
 
+#[cfg(unix)]
 #[test]
 fn running_out_of_file_descriptors_is_said_once_and_survived() {
     let script = format!(
         "ulimit -n 48 && exec {} listen --scheme stripe --addr 127.0.0.1:0 --secret {SECRET} --idle-timeout 60s",
         env!("CARGO_BIN_EXE_webhook")
     );
-    let mut child = Command::new("sh")
-        .args(["-c", &script])
-        .env("NO_COLOR", "1")
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::support::KillOnDrop::new(
+        Command::new("sh")
+            .args(["-c", &script])
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
     let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
     let mut banner = String::new();
     std::io::BufRead::read_line(&mut stdout, &mut banner).unwrap();
@@ -228,7 +232,7 @@ fn running_out_of_file_descriptors_is_said_once_and_survived() {
         std::thread::sleep(Duration::from_millis(100));
     }
     Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    let output = child.wait_with_output().unwrap();
+    let output = child.wait_with_output();
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(answered, "the listener serves again once descriptors are free: {stderr}");
     assert_eq!(stderr.matches("cannot accept connections").count(), 1, "said once per burst: {stderr}");
@@ -260,6 +264,7 @@ fn a_listener_never_forwards_to_itself() {
     assert_eq!((a.summary().received, b.summary().received), (1, 1));
 }
 
+#[cfg(unix)]
 #[test]
 fn text_off_the_network_cannot_drive_the_terminal() {
     let listener = Binary::start(&["--scheme", "stripe", "-v"]);
@@ -335,6 +340,7 @@ fn forge(addr: &str, count: usize, tag: usize) {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_forged_flood_keeps_memory_bounded_and_a_valid_delivery_answered() {
     let listener = Binary::start(&["--scheme", "stripe", "--format", "json"]);

@@ -397,6 +397,7 @@ fn h2c_and_auto_detection_work_on_the_same_port_and_auto_locks_onto_the_first_va
     assert_eq!(summary.by_event_type.get("push"), Some(&1));
 }
 
+#[cfg(unix)]
 #[test]
 fn garbage_truncated_and_stalled_requests_never_stop_the_listener() {
     let listener = Listener::with(SchemeKind::Stripe, |_| {});
@@ -507,6 +508,7 @@ impl Drop for Binary {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn json_lines_output_parses_back_and_ctrl_c_prints_the_summary() {
     let listener = Binary::start(&["--scheme", "stripe", "--format", "json", "-v"]);
@@ -539,6 +541,7 @@ fn json_lines_output_parses_back_and_ctrl_c_prints_the_summary() {
     assert!(!lines.concat().contains(SECRET) && !stderr.contains(SECRET));
 }
 
+#[cfg(unix)]
 #[test]
 fn human_output_shows_each_delivery_and_a_clean_shutdown_summary() {
     let dir = tempfile::tempdir().unwrap();
@@ -562,6 +565,7 @@ fn human_output_shows_each_delivery_and_a_clean_shutdown_summary() {
     assert_eq!(journal(&path).len(), 2);
 }
 
+#[cfg(unix)]
 #[test]
 fn sigterm_stops_as_cleanly_as_ctrl_c() {
     let listener = Binary::start(&["--scheme", "stripe"]);
@@ -656,11 +660,19 @@ fn usage_errors_exit_2_and_name_the_problem() {
 fn concurrent_copies_are_duplicates_and_with_dedupe_only_one_is_forwarded() {
     let hits = Arc::new(Mutex::new(0));
     let counter = Arc::clone(&hits);
-    // A slow application, so the copies arrive while the first is still being forwarded.
+    // The application holds its answer until the listener has answered the four other copies (a
+    // delivery is counted once answered), so they arrive while the first is still being forwarded
+    // however loaded the machine is.
+    let all_received = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let released = Arc::clone(&all_received);
     let target = CustomServer::start_async(move |_| {
         *counter.lock().unwrap() += 1;
-        Box::pin(async {
-            tokio::time::sleep(Duration::from_millis(300)).await;
+        let released = Arc::clone(&released);
+        Box::pin(async move {
+            let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+            while !released.load(std::sync::atomic::Ordering::SeqCst) && tokio::time::Instant::now() < deadline {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
             Reply::json(200, "{}")
         })
     });
@@ -681,6 +693,11 @@ fn concurrent_copies_are_duplicates_and_with_dedupe_only_one_is_forwarded() {
             runtime().spawn(async move { client.send(request).await })
         })
         .collect();
+    let waiting = std::time::Instant::now();
+    while listener.summary().received < 4 && waiting.elapsed() < Duration::from_secs(20) {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    all_received.store(true, std::sync::atomic::Ordering::SeqCst);
     let mut statuses: Vec<u16> =
         copies.into_iter().map(|copy| runtime().block_on(copy).unwrap().unwrap().status.as_u16()).collect();
     statuses.sort();

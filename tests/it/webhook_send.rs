@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::support::{CustomServer, Reply, dead_port, webhook};
 
-pub const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+pub(crate) const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 /// Runs `webhook send URL --format json …` and returns the exit code and the document.
 fn send(url: &str, extra: &[&str]) -> (i32, Value) {

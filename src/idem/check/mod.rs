@@ -10,7 +10,7 @@ use crate::idem::request::RequestSpec;
 use crate::output::Palette;
 
 #[derive(Debug, Clone)]
-pub struct CheckConfig {
+pub(crate) struct CheckConfig {
     pub request: RequestSpec,
     /// How many concurrent duplicates `concurrent-once` sends.
     pub concurrency: usize,
@@ -26,7 +26,7 @@ pub struct CheckConfig {
 }
 
 /// Runs every check against the endpoint. An error means the suite could not run (no answer).
-pub async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
+pub(crate) async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
     let mut probe = suite::Probe::new(config.request.clone())?;
     probe.also = config.also.clone();
     let mut target = format!("{} {}", config.request.method, config.request.url);
@@ -78,7 +78,7 @@ pub async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
     Ok(SuiteReport::new("idem check", target, checks))
 }
 
-pub async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
     let result = execute(&config).await;
     let target = format!("{} {}", config.request.method, config.request.url);
     crate::conformance::finish_suite(result, "idem check", target, config.format, config.palette)

@@ -9,7 +9,7 @@ use crate::idem::request::RequestSpec;
 use crate::idem::window::{self, WindowVerdict};
 use crate::units::format_duration;
 
-pub const RACE_WINDOW: CheckSpec = CheckSpec {
+pub(super) const RACE_WINDOW: CheckSpec = CheckSpec {
     id: "race-window",
     title: "how far apart two duplicates can arrive and both still execute",
     why: "a gap of microseconds is hit by synchronised attacks only; tens of milliseconds by every retry and double-click",
@@ -17,7 +17,7 @@ pub const RACE_WINDOW: CheckSpec = CheckSpec {
 };
 
 /// Measures the window of the endpoint `spec` describes, with fresh keys.
-pub async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResult {
+pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResult {
     let started = Instant::now();
     match window::measure(spec, max, 3, |_| {}).await {
         Err(err) => RACE_WINDOW.skipped(format!("the window could not be measured: {err:#}")),

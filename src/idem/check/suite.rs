@@ -14,73 +14,73 @@ use crate::idem::race::{KeyMode, Spread, SyncMode, race_round_spread};
 use crate::idem::request::{FoundId, RequestSpec};
 use crate::idem::verdict::{BodyMatch, Observed, Verdict, compare_bodies, replay_marker, status_counts};
 
-pub const CREATE: CheckSpec = CheckSpec {
+pub(super) const CREATE: CheckSpec = CheckSpec {
     id: "create",
     title: "a request with a fresh key succeeds and yields a resource id",
     why: "every other check compares against this first execution (set -d and --id-field to match the endpoint)",
     level: Level::Required,
 };
-pub const RETRY: CheckSpec = CheckSpec {
+pub(super) const RETRY: CheckSpec = CheckSpec {
     id: "retry-replays",
     title: "a sequential retry with the same key gets the same answer and creates nothing new",
     why: "a client that lost the answer retries; a second execution is a double charge (draft §2.6)",
     level: Level::Required,
 };
-pub const REPLAY_MARKED: CheckSpec = CheckSpec {
+pub(super) const REPLAY_MARKED: CheckSpec = CheckSpec {
     id: "replay-marked",
     title: "the replayed answer is marked (Idempotent-Replayed)",
     why: "clients and logs can tell a replay from a fresh execution (Stripe's Idempotent-Replayed: true)",
     level: Level::Advisory,
 };
-pub const MISMATCH_REJECTED: CheckSpec = CheckSpec {
+pub(super) const MISMATCH_REJECTED: CheckSpec = CheckSpec {
     id: "mismatch-rejected",
     title: "the same key with a different body is rejected with a 4xx",
     why: "a reused key with another payload is a client bug; executing it or replaying the old answer hides it (draft §2.7)",
     level: Level::Required,
 };
-pub const MISMATCH_422: CheckSpec = CheckSpec {
+pub(super) const MISMATCH_422: CheckSpec = CheckSpec {
     id: "mismatch-is-422",
     title: "the rejection of a reused key is 422 Unprocessable Content",
     why: "the draft names 422 for a key reused with a different payload (draft §2.7)",
     level: Level::Advisory,
 };
-pub const CONCURRENT_ONCE: CheckSpec = CheckSpec {
+pub(super) const CONCURRENT_ONCE: CheckSpec = CheckSpec {
     id: "concurrent-once",
     title: "concurrent duplicates execute at most once; the others get 409 or an identical replay",
     why: "retries and double clicks arrive together; a key claimed with look-then-insert lets them all execute (draft §2.7: 409 while in flight)",
     level: Level::Required,
 };
-pub const CONFLICT_RETRY_AFTER: CheckSpec = CheckSpec {
+pub(super) const CONFLICT_RETRY_AFTER: CheckSpec = CheckSpec {
     id: "conflict-retry-after",
     title: "a 409 for a request in flight carries Retry-After",
     why: "tells the client when retrying makes sense instead of hammering the endpoint",
     level: Level::Advisory,
 };
-pub const MISSING_KEY_REQUIRED: CheckSpec = CheckSpec {
+pub(super) const MISSING_KEY_REQUIRED: CheckSpec = CheckSpec {
     id: "missing-key",
     title: "a request without a key is rejected with 400 (--require-key)",
     why: "an endpoint that requires keys must refuse requests without one (draft §2.7)",
     level: Level::Required,
 };
-pub const MISSING_KEY_REPORTED: CheckSpec = CheckSpec {
+pub(super) const MISSING_KEY_REPORTED: CheckSpec = CheckSpec {
     id: "missing-key",
     title: "what a request without a key gets",
     why: "keys are optional here; pass --require-key if this endpoint should refuse keyless requests",
     level: Level::Advisory,
 };
-pub const NEW_KEY_CREATES: CheckSpec = CheckSpec {
+pub(super) const NEW_KEY_CREATES: CheckSpec = CheckSpec {
     id: "new-key-creates",
     title: "a second fresh key creates a second resource",
     why: "proves the endpoint really creates; without it, a replay 'pass' could be a cache that answers everything the same",
     level: Level::Required,
 };
-pub const KEY_SCOPED: CheckSpec = CheckSpec {
+pub(super) const KEY_SCOPED: CheckSpec = CheckSpec {
     id: "key-scoped",
     title: "the same key on another method is not answered with the stored response",
     why: "a key identifies one request on one resource; replaying it elsewhere answers the wrong question",
     level: Level::Advisory,
 };
-pub const PROBLEM_JSON: CheckSpec = CheckSpec {
+pub(super) const PROBLEM_JSON: CheckSpec = CheckSpec {
     id: "problem-json",
     title: "error answers are application/problem+json",
     why: "the draft's error examples use RFC 9457 problem details, which clients can parse uniformly",
@@ -88,7 +88,7 @@ pub const PROBLEM_JSON: CheckSpec = CheckSpec {
 };
 
 /// Sends variations of the user's request and remembers every error answer for `problem-json`.
-pub struct Probe {
+pub(super) struct Probe {
     pub spec: RequestSpec,
     client: HttpClient,
     pub error_answers: Vec<ErrorAnswer>,
@@ -98,14 +98,14 @@ pub struct Probe {
 
 /// An error answer seen during the suite, for `problem-json`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ErrorAnswer {
+pub(super) struct ErrorAnswer {
     pub check: String,
     pub status: StatusCode,
     pub content_type: Option<String>,
 }
 
 impl Probe {
-    pub fn new(spec: RequestSpec) -> anyhow::Result<Probe> {
+    pub(super) fn new(spec: RequestSpec) -> anyhow::Result<Probe> {
         let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
         // The plain requests go through the user's proxy; `concurrent` races directly, as `idem race` does.
         let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
@@ -113,7 +113,7 @@ impl Probe {
     }
 
     /// A fresh key in the user's `--key-format` (a fixed `--key` would collide across checks).
-    pub fn fresh_key(&self) -> String {
+    pub(super) fn fresh_key(&self) -> String {
         match &self.spec.key_policy {
             KeyPolicy::Generate(format) => crate::idem::key::generate(*format),
             _ => crate::idem::key::generate(Default::default()),
@@ -121,7 +121,7 @@ impl Probe {
     }
 
     /// Sends the user's request with `key`, optionally with another method or body.
-    pub async fn send(
+    pub(super) async fn send(
         &mut self,
         check: &str,
         key: Option<&str>,
@@ -132,7 +132,7 @@ impl Probe {
     }
 
     /// `send`, to `url` instead of the user's URL when given (another instance of the API).
-    pub async fn send_to(
+    pub(super) async fn send_to(
         &mut self,
         url: Option<&Uri>,
         check: &str,
@@ -157,7 +157,7 @@ impl Probe {
         Ok(exchange)
     }
 
-    pub fn note_errors(&mut self, check: &str, status: StatusCode, headers: &HeaderMap) {
+    pub(super) fn note_errors(&mut self, check: &str, status: StatusCode, headers: &HeaderMap) {
         if status.is_client_error() || status.is_server_error() {
             let content_type =
                 headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_string);
@@ -165,31 +165,31 @@ impl Probe {
         }
     }
 
-    pub fn id_of(&self, exchange: &Exchange) -> Option<String> {
+    pub(super) fn id_of(&self, exchange: &Exchange) -> Option<String> {
         self.found_id(exchange).map(|found| found.id)
     }
 
     /// The id and where it was read (body, `Location`, …).
-    pub fn found_id(&self, exchange: &Exchange) -> Option<FoundId> {
+    pub(super) fn found_id(&self, exchange: &Exchange) -> Option<FoundId> {
         self.spec.id_source().read(&exchange.headers, &exchange.body)
     }
 }
 
 /// A short, single-line excerpt of a body for evidence.
-pub fn excerpt(body: &[u8]) -> String {
+pub(super) fn excerpt(body: &[u8]) -> String {
     const LIMIT: usize = 160;
     let text = String::from_utf8_lossy(body).split_whitespace().collect::<Vec<_>>().join(" ");
     if text.chars().count() > LIMIT { format!("{}…", text.chars().take(LIMIT).collect::<String>()) } else { text }
 }
 
 /// The first execution every other check compares with.
-pub struct Original {
+pub(super) struct Original {
     pub key: String,
     pub exchange: Exchange,
     pub id: String,
 }
 
-pub async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
+pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
     let started = Instant::now();
     let key = probe.fresh_key();
     let exchange = probe.send(CREATE.id, Some(&key), None, None).await?;
@@ -219,7 +219,7 @@ pub async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Or
 }
 
 /// `retry-replays` and `replay-marked`.
-pub async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
     let started = Instant::now();
     // A replay must not depend on which instance stored the original.
     let elsewhere = probe.also.first().cloned();
@@ -272,7 +272,7 @@ pub async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec
 }
 
 /// `mismatch-rejected` and `mismatch-is-422`.
-pub async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+pub(super) async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
     let Some((varied, change)) = vary_body(&probe.spec.body) else {
         let reason = "the request has no body to vary (give one with -d)";
         return Ok(vec![MISMATCH_REJECTED.skipped(reason), MISMATCH_422.skipped(reason)]);
@@ -304,7 +304,7 @@ pub async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::Result<
 }
 
 /// `missing-key`: required to be 400 with `--require-key`, otherwise reported.
-pub async fn missing_key(probe: &mut Probe, require_key: bool) -> anyhow::Result<CheckResult> {
+pub(super) async fn missing_key(probe: &mut Probe, require_key: bool) -> anyhow::Result<CheckResult> {
     let spec = if require_key { MISSING_KEY_REQUIRED } else { MISSING_KEY_REPORTED };
     let started = Instant::now();
     let answer = probe.send(spec.id, None, None, None).await?;
@@ -319,7 +319,7 @@ pub async fn missing_key(probe: &mut Probe, require_key: bool) -> anyhow::Result
 }
 
 /// `new-key-creates`.
-pub async fn new_key_creates(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
     let key = probe.fresh_key();
     let answer = probe.send(NEW_KEY_CREATES.id, Some(&key), None, None).await?;
@@ -340,7 +340,7 @@ pub async fn new_key_creates(probe: &mut Probe, original: &Original) -> anyhow::
 }
 
 /// `key-scoped`.
-pub async fn key_scoped(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+pub(super) async fn key_scoped(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
     let method = other_method(&probe.spec.method);
     let answer = probe.send(KEY_SCOPED.id, Some(&original.key), Some(method.clone()), None).await?;
@@ -353,7 +353,7 @@ pub async fn key_scoped(probe: &mut Probe, original: &Original) -> anyhow::Resul
 }
 
 /// `problem-json`, from every error answer seen during the suite.
-pub fn problem_json(probe: &Probe) -> CheckResult {
+pub(super) fn problem_json(probe: &Probe) -> CheckResult {
     if probe.error_answers.is_empty() {
         return PROBLEM_JSON.skipped("no error answers were seen");
     }
@@ -377,7 +377,7 @@ pub fn problem_json(probe: &Probe) -> CheckResult {
 }
 
 /// `concurrent-once` and `conflict-retry-after`, with the `idem race` engine.
-pub async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Vec<CheckResult>> {
+pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Vec<CheckResult>> {
     let started = Instant::now();
     let mut spec = probe.spec.clone();
     spec.key_policy = KeyPolicy::Fixed(probe.fresh_key());

@@ -4,7 +4,7 @@ use serde_json::Value;
 
 /// The user's body with one value changed, and a description of the change; `None` when there is
 /// no body to vary.
-pub fn vary_body(body: &[u8]) -> Option<(Vec<u8>, String)> {
+pub(super) fn vary_body(body: &[u8]) -> Option<(Vec<u8>, String)> {
     if body.is_empty() {
         return None;
     }
@@ -40,7 +40,7 @@ pub fn vary_body(body: &[u8]) -> Option<(Vec<u8>, String)> {
 }
 
 /// Another method to try the same key with: PUT for a POST, POST otherwise.
-pub fn other_method(method: &Method) -> Method {
+pub(super) fn other_method(method: &Method) -> Method {
     if method == Method::POST { Method::PUT } else { Method::POST }
 }
 

@@ -8,13 +8,13 @@ use crate::idem::proxy::judge::ClientExit;
 pub const PROXY_URL_VARIABLE: &str = "IDEM_PROXY_URL";
 
 /// A started client command.
-pub struct ClientCommand {
+pub(super) struct ClientCommand {
     child: tokio::process::Child,
     shown: String,
 }
 
 impl ClientCommand {
-    pub fn spawn(command: &[String], proxy_url: &str) -> anyhow::Result<ClientCommand> {
+    pub(super) fn spawn(command: &[String], proxy_url: &str) -> anyhow::Result<ClientCommand> {
         let (program, args) = command.split_first().context("the client command is empty")?;
         let shown = command.join(" ");
         let child = tokio::process::Command::new(program)
@@ -28,7 +28,7 @@ impl ClientCommand {
         Ok(ClientCommand { child, shown })
     }
 
-    pub async fn wait(&mut self) -> anyhow::Result<ClientExit> {
+    pub(super) async fn wait(&mut self) -> anyhow::Result<ClientExit> {
         let status = self.child.wait().await.with_context(|| format!("cannot wait for `{}`", self.shown))?;
         Ok(ClientExit { command: self.shown.clone(), code: status.code() })
     }

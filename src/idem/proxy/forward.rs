@@ -27,15 +27,15 @@ use crate::idem::request::IdSource;
 use crate::idem::verdict::Observed;
 
 /// Requests larger than this are refused with 413 rather than held in memory.
-pub const MAX_REQUEST_BODY: usize = 64 * 1024 * 1024;
+pub(super) const MAX_REQUEST_BODY: usize = 64 * 1024 * 1024;
 
 /// The connection is closed on purpose, without an answer.
 #[derive(Debug, thiserror::Error)]
 #[error("the answer was dropped on purpose by idem proxy")]
-pub struct AnswerDropped;
+pub(super) struct AnswerDropped;
 
 /// Everything the request handlers share.
-pub struct ProxyState {
+pub(super) struct ProxyState {
     pub upstream: Uri,
     pub client: ForwardingClient,
     pub matcher: Matcher,
@@ -112,9 +112,9 @@ impl ProxyState {
     }
 }
 
-pub type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
+pub(super) type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
 
-pub async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> ProxyResponse {
+pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> ProxyResponse {
     let (parts, body) = request.into_parts();
     let body = match Limited::new(body, MAX_REQUEST_BODY).collect().await {
         Ok(collected) => collected.to_bytes(),

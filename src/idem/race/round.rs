@@ -269,7 +269,9 @@ pub async fn race_round_spread(
             }
         }
     };
-    let mut round = report(spec, key_mode, shared_key, keys, used, reason, answers, release, stagger);
+    let keys = RoundKeys { mode: key_mode, shared: shared_key, per_request: keys };
+    let raced = Raced { sync: used, reason, answers, release: release.map(|r| ReleaseRecord::new(r, stagger)) };
+    let mut round = report(spec, keys, raced);
     if targets.len() > 1 {
         round.targets = targets.iter().map(super::connect::authority).collect();
         for (index, answer) in round.answers.iter_mut().enumerate() {
@@ -279,18 +281,24 @@ pub async fn race_round_spread(
     Ok(round)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn report(
-    spec: &RequestSpec,
-    key_mode: KeyMode,
-    shared_key: Option<String>,
-    keys: Vec<Option<String>>,
+/// The keys a round sent: the mode, the one shared key (`KeyMode::Same`), and each request's.
+struct RoundKeys {
+    mode: KeyMode,
+    shared: Option<String>,
+    per_request: Vec<Option<String>>,
+}
+
+/// What an engine did: the synchronisation used and why, the answers, the release.
+struct Raced {
     sync: SyncMode,
-    sync_reason: String,
+    reason: String,
     answers: Vec<Answer>,
-    release: Option<Release>,
-    stagger: Option<Duration>,
-) -> RoundReport {
+    release: Option<ReleaseRecord>,
+}
+
+fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced) -> RoundReport {
+    let RoundKeys { mode: key_mode, shared: shared_key, per_request: keys } = keys;
+    let Raced { sync, reason: sync_reason, answers, release } = raced;
     let ids = spec.id_source();
     let records: Vec<AnswerRecord> = answers
         .iter()
@@ -324,7 +332,7 @@ fn report(
         answers: records,
         targets: Vec::new(),
         judgement,
-        release: release.map(|r| ReleaseRecord::new(r, stagger)),
+        release,
         latency_spread,
     }
 }

@@ -25,7 +25,7 @@ pub const REPLAYED_HEADER: &str = "idempotent-replayed";
 /// Seconds a client is told to wait before retrying a request still in flight.
 const RETRY_AFTER_SECONDS: &str = "1";
 
-pub struct AppState {
+pub(super) struct AppState {
     pub mode: Mode,
     pub work: Duration,
     pub require_key: bool,
@@ -50,7 +50,10 @@ impl Handled {
     }
 }
 
-pub async fn handle(state: Arc<AppState>, request: Request<Incoming>) -> Result<Response<Full<Bytes>>, Infallible> {
+pub(super) async fn handle(
+    state: Arc<AppState>,
+    request: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
     // Handled and logged on a task of its own: hyper drops this future when the client hangs up,
     // and a request whose client left during --work still charged and must still be in the log.
     let task = tokio::spawn(async move {

@@ -2,11 +2,11 @@
 
 /// Keys longer than this are refused (the IETF draft leaves the limit to the server; 255 is what
 /// the big payment APIs use).
-pub const MAX_KEY_LEN: usize = 255;
+pub(super) const MAX_KEY_LEN: usize = 255;
 
 /// The key carried by a header value: 1 to 255 visible ASCII characters, or the same as a quoted
 /// structured-header string (`"…"`, where spaces and `\"` escapes are allowed).
-pub fn parse_key(raw: &[u8]) -> Result<String, String> {
+pub(super) fn parse_key(raw: &[u8]) -> Result<String, String> {
     let key = if raw.len() >= 2 && raw[0] == b'"' && raw[raw.len() - 1] == b'"' {
         unquote(&raw[1..raw.len() - 1])?
     } else {

@@ -9,7 +9,7 @@ use crate::sync::lock;
 
 /// A created payment, as the API returns it.
 #[derive(Debug, Clone, Serialize)]
-pub struct Payment {
+pub(super) struct Payment {
     pub id: String,
     pub object: &'static str,
     pub amount: u64,
@@ -24,7 +24,7 @@ pub struct Payment {
 
 impl Payment {
     /// Charges: a new payment with an id unique across instances (random), not yet recorded.
-    pub fn charge(request: NewPayment) -> Payment {
+    pub(super) fn charge(request: NewPayment) -> Payment {
         Payment {
             id: crate::ids::fresh_id("pay_"),
             object: "payment",
@@ -40,7 +40,7 @@ impl Payment {
 
 /// A validated request to create a payment.
 #[derive(Debug, Clone)]
-pub struct NewPayment {
+pub(super) struct NewPayment {
     pub amount: u64,
     pub currency: String,
     pub order_id: Option<Value>,
@@ -48,7 +48,7 @@ pub struct NewPayment {
 }
 
 /// Reads a payment request, saying exactly what is wrong when it is not one.
-pub fn parse_new_payment(body: &[u8]) -> Result<NewPayment, String> {
+pub(super) fn parse_new_payment(body: &[u8]) -> Result<NewPayment, String> {
     let value: Value = serde_json::from_slice(body).map_err(|err| format!("the body is not valid JSON: {err}"))?;
     let Value::Object(fields) = value else {
         return Err("the body must be a JSON object".to_string());
@@ -79,23 +79,23 @@ fn string_or_number(fields: &Map<String, Value>, name: &str) -> Option<Value> {
 
 /// How many payments the ledger keeps; older ones are dropped (a server left running under a load
 /// test must not grow without bound). The count of payments created is kept whole.
-pub const MAX_KEPT_PAYMENTS: usize = 100_000;
+pub(super) const MAX_KEPT_PAYMENTS: usize = 100_000;
 
 /// `GET /payments` pages hold this many payments unless `?limit=` says otherwise (Stripe's default).
-pub const DEFAULT_PAGE: usize = 10;
+pub(super) const DEFAULT_PAGE: usize = 10;
 /// The largest `?limit=` (Stripe's maximum).
-pub const MAX_PAGE: usize = 100;
+pub(super) const MAX_PAGE: usize = 100;
 
 /// The payments a `--store memory` server created, the most recent `MAX_KEPT_PAYMENTS` of them.
 #[derive(Default)]
-pub struct Ledger {
+pub(super) struct Ledger {
     /// Oldest first.
     payments: Mutex<VecDeque<Payment>>,
 }
 
 impl Ledger {
     /// Records a payment made by `Payment::charge`, dropping the oldest beyond the bound.
-    pub fn record(&self, payment: Payment) {
+    pub(super) fn record(&self, payment: Payment) {
         let mut payments = lock(&self.payments);
         payments.push_back(payment);
         while payments.len() > MAX_KEPT_PAYMENTS {
@@ -103,12 +103,12 @@ impl Ledger {
         }
     }
 
-    pub fn get(&self, id: &str) -> Option<Payment> {
+    pub(super) fn get(&self, id: &str) -> Option<Payment> {
         lock(&self.payments).iter().find(|payment| payment.id == id).cloned()
     }
 
     /// Oldest first.
-    pub fn list(&self) -> Vec<Payment> {
+    pub(super) fn list(&self) -> Vec<Payment> {
         lock(&self.payments).iter().cloned().collect()
     }
 }
@@ -116,14 +116,14 @@ impl Ledger {
 /// The query of `GET /payments?limit=&starting_after=`, as payment APIs paginate: newest first,
 /// `limit` from 1 to 100, `starting_after` the last id of the previous page.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListQuery {
+pub(super) struct ListQuery {
     limit: usize,
     starting_after: Option<String>,
 }
 
 /// One page of `GET /payments`, newest first.
 #[derive(Debug, Clone, Serialize)]
-pub struct Page {
+pub(super) struct Page {
     pub object: &'static str,
     pub url: &'static str,
     pub data: Vec<Value>,
@@ -134,7 +134,7 @@ pub struct Page {
 }
 
 impl ListQuery {
-    pub fn parse(query: Option<&str>) -> Result<ListQuery, String> {
+    pub(super) fn parse(query: Option<&str>) -> Result<ListQuery, String> {
         let mut list = ListQuery { limit: DEFAULT_PAGE, starting_after: None };
         for pair in query.unwrap_or_default().split('&').filter(|pair| !pair.is_empty()) {
             let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
@@ -154,7 +154,7 @@ impl ListQuery {
     }
 
     /// The page of `payments` (as the store lists them, oldest first) this query asks for.
-    pub fn page(&self, payments: Vec<Value>) -> Result<Page, String> {
+    pub(super) fn page(&self, payments: Vec<Value>) -> Result<Page, String> {
         let count = payments.len();
         let newest_first = payments.into_iter().rev();
         let rest: Vec<Value> = match &self.starting_after {

@@ -5,11 +5,11 @@
 //!
 //! `search` picks the spacings, `probe` runs the pairs (and retakes the ones a stall disturbed),
 //! `report` prints.
-pub mod probe;
-pub mod report;
-pub mod search;
+pub(crate) mod probe;
+pub(crate) mod report;
+pub(crate) mod search;
 
-pub use report::{WindowReport, WindowVerdict};
+pub(crate) use report::{WindowReport, WindowVerdict};
 
 use std::io::Write;
 use std::time::Duration;
@@ -25,7 +25,7 @@ use report::Step;
 use search::Search;
 
 #[derive(Debug, Clone)]
-pub struct WindowConfig {
+pub(crate) struct WindowConfig {
     pub request: RequestSpec,
     /// The widest spacing probed.
     pub max: Duration,
@@ -37,7 +37,7 @@ pub struct WindowConfig {
 
 /// Measures the window, calling `on_step` after each step. An error means it could not be
 /// measured (no answer, a fixed key).
-pub async fn measure(
+pub(crate) async fn measure(
     spec: &RequestSpec,
     max: Duration,
     probes: usize,
@@ -84,7 +84,7 @@ pub async fn measure(
 }
 
 /// `idem window`: the steps as they go (human) or one document at the end (JSON).
-pub async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
     let palette = config.palette;
     let human = config.format == Format::Human;
     if human {

@@ -20,7 +20,7 @@ const MAX_RETAKES: usize = 4;
 
 /// One pair's outcome, as reported.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct ProbeRecord {
+pub(crate) struct ProbeRecord {
     /// Distinct resources the pair created: 2 means both executed.
     pub executions: usize,
     /// Each duplicate's status (`null` when no answer came).
@@ -39,13 +39,13 @@ pub struct ProbeRecord {
 }
 
 impl ProbeRecord {
-    pub fn executed_twice(&self) -> bool {
+    pub(crate) fn executed_twice(&self) -> bool {
         self.executions >= 2
     }
 }
 
 /// Runs probes and remembers the fastest first answer, the yardstick for a stalled server.
-pub struct Prober {
+pub(crate) struct Prober {
     spec: RequestSpec,
     fastest_first: Option<Duration>,
     /// What the first probe used, for the report.
@@ -53,13 +53,13 @@ pub struct Prober {
 }
 
 impl Prober {
-    pub fn new(spec: RequestSpec) -> Prober {
+    pub(crate) fn new(spec: RequestSpec) -> Prober {
         Prober { spec, fastest_first: None, sync: None }
     }
 
     /// One probe at `spacing`, retaken while a stall disturbs it; when every try was disturbed,
     /// the least disturbed one counts.
-    pub async fn probe(&mut self, spacing: Duration) -> anyhow::Result<ProbeRecord> {
+    pub(crate) async fn probe(&mut self, spacing: Duration) -> anyhow::Result<ProbeRecord> {
         let mut least_disturbed: Option<(Duration, ProbeRecord)> = None;
         for retakes in 0..=MAX_RETAKES {
             let round = self.pair(spacing).await?;

@@ -26,7 +26,7 @@ use crate::output::Palette;
 use crate::units::format_duration;
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct Step {
+pub(crate) struct Step {
     pub phase: Phase,
     #[serde(rename = "spacing_us", serialize_with = "crate::units::as_us")]
     #[schemars(with = "f64")]
@@ -38,14 +38,14 @@ pub struct Step {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum WindowVerdict {
+pub(crate) enum WindowVerdict {
     NoWindow,
     Window,
     WindowAtLeastMax,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema)]
-pub struct Estimate {
+pub(crate) struct Estimate {
     #[serde(rename = "estimate_us", serialize_with = "crate::units::as_us")]
     #[schemars(with = "f64")]
     pub estimate: Duration,
@@ -58,10 +58,10 @@ pub struct Estimate {
 }
 
 /// The `schema` value of `idem window --format json`.
-pub const SCHEMA: &str = "idem-window/1";
+pub(crate) const SCHEMA: &str = "idem-window/1";
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct WindowReport {
+pub(crate) struct WindowReport {
     pub method: String,
     pub url: String,
     pub key_header: String,
@@ -79,7 +79,7 @@ pub struct WindowReport {
 
 impl WindowReport {
     /// The verdict, estimate and meaning of a finished search.
-    pub fn conclude(conclusion: Conclusion) -> (WindowVerdict, Option<Estimate>, String) {
+    pub(crate) fn conclude(conclusion: Conclusion) -> (WindowVerdict, Option<Estimate>, String) {
         const PRACTICE: &str = "a retry after a timeout shorter than that, or a double-click faster than that, \
                                 charges twice; a correct server keeps this at 0";
         match conclusion {
@@ -108,12 +108,12 @@ impl WindowReport {
     }
 
     /// The estimate as a duration, when there is a window.
-    pub fn estimate(&self) -> Option<Duration> {
+    pub(crate) fn estimate(&self) -> Option<Duration> {
         self.window.map(|w| w.estimate)
     }
 
     /// The closing lines of the human output.
-    pub fn render_conclusion(&self, palette: Palette) -> String {
+    pub(crate) fn render_conclusion(&self, palette: Palette) -> String {
         match (self.verdict, self.window) {
             (WindowVerdict::NoWindow, _) | (_, None) => format!("{} {}\n", palette.green("✓"), self.meaning),
             (WindowVerdict::Window, Some(w)) => format!(
@@ -137,7 +137,7 @@ impl WindowReport {
 }
 
 /// One step as a line: spacing, what happened, each probe's statuses and achieved spacing.
-pub fn render_step(step: &Step, palette: Palette) -> String {
+pub(crate) fn render_step(step: &Step, palette: Palette) -> String {
     let outcome = if step.executed_twice { palette.red("executed twice") } else { palette.green("executed once ") };
     let probes: Vec<String> = step
         .probes

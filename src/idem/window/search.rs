@@ -14,7 +14,7 @@ const ABSOLUTE_RESOLUTION: Duration = Duration::from_micros(25);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Phase {
+pub(crate) enum Phase {
     /// Doubling the spacing while pairs still both execute.
     Grow,
     /// Narrowing the bracket.
@@ -23,7 +23,7 @@ pub enum Phase {
 
 /// Where the search stands.
 #[derive(Debug, Clone)]
-pub struct Search {
+pub(crate) struct Search {
     max: Duration,
     /// The widest spacing at which a pair executed twice.
     widest_twice: Option<Duration>,
@@ -35,7 +35,7 @@ pub struct Search {
 
 /// What the search concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Conclusion {
+pub(crate) enum Conclusion {
     /// Even simultaneous duplicates executed once.
     NoWindow,
     /// Pairs executed twice up to `lower` apart and once at `upper`.
@@ -45,12 +45,12 @@ pub enum Conclusion {
 }
 
 impl Search {
-    pub fn new(max: Duration) -> Search {
+    pub(crate) fn new(max: Duration) -> Search {
         Search { max, widest_twice: None, narrowest_once: None, grown_to: None }
     }
 
     /// The next spacing to probe and in which phase, or `None` when the search is over.
-    pub fn next(&self) -> Option<(Duration, Phase)> {
+    pub(crate) fn next(&self) -> Option<(Duration, Phase)> {
         match (self.widest_twice, self.narrowest_once) {
             (_, None) => {
                 let next = match self.grown_to {
@@ -76,7 +76,7 @@ impl Search {
     }
 
     /// Records what a step at `spacing` showed.
-    pub fn record(&mut self, spacing: Duration, executed_twice: bool) {
+    pub(crate) fn record(&mut self, spacing: Duration, executed_twice: bool) {
         if self.narrowest_once.is_none() {
             self.grown_to = Some(spacing);
         }
@@ -87,7 +87,7 @@ impl Search {
         }
     }
 
-    pub fn conclusion(&self) -> Conclusion {
+    pub(crate) fn conclusion(&self) -> Conclusion {
         match (self.widest_twice, self.narrowest_once) {
             (None, _) => Conclusion::NoWindow,
             (Some(lower), Some(upper)) => Conclusion::Window { lower, upper },

@@ -15,7 +15,7 @@ use crate::webhook::deliver::engine::{Signing, describe_status};
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::scheme::{BASE64, SchemeKind, SigningKey};
 
-pub const CROSS_SCHEME_REPLAY_REJECTED: CheckSpec = CheckSpec {
+pub(super) const CROSS_SCHEME_REPLAY_REJECTED: CheckSpec = CheckSpec {
     id: "cross-scheme-replay-rejected",
     title: "a captured signature re-sent under an untimestamped scheme's header (GitHub, Shopify, hmac) gets a 4xx",
     why: "the same secret keys both schemes, so a receiver that detects the scheme per request turns any old \
@@ -39,7 +39,7 @@ enum Encoding {
 
 /// Sends a delivery signed `skew` seconds ago with the receiver's scheme, disguised as each
 /// untimestamped scheme in turn; passes when every copy is refused with a 4xx.
-pub async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Result<CheckResult> {
+pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Result<CheckResult> {
     let kind = probe.scheme.kind();
     let prefix = |timestamp: i64| match kind {
         SchemeKind::Stripe => Some(format!("{timestamp}.")),

@@ -2,7 +2,7 @@
 //! must? The suite shape of `idem check`: ids, levels, evidence, human/JSON/JUnit, exit 0/1/2.
 mod cross_scheme;
 mod probe;
-pub mod suite;
+pub(crate) mod suite;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -19,7 +19,7 @@ use probe::{Answer, Probe};
 
 /// How far from now the stale and future timestamps are: the 10 minutes, or twice the
 /// receiver's tolerance when that is longer, so the request is clearly outside the window.
-pub const MIN_SKEW: Duration = Duration::from_secs(600);
+pub(crate) const MIN_SKEW: Duration = Duration::from_secs(600);
 
 #[derive(Debug)]
 pub struct CheckConfig {
@@ -40,7 +40,7 @@ pub struct CheckConfig {
 }
 
 /// Runs every check. An error means the suite could not run (no secret, receiver unreachable).
-pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
+pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
     let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
@@ -102,7 +102,7 @@ pub async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     Ok(SuiteReport::new("webhook check", target, checks))
 }
 
-pub async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
     let (format, palette) = (config.format, config.palette);
     let target = format!("POST {} (--scheme {})", config.url, config.scheme.kind());
     crate::conformance::finish_suite(execute(config).await, "webhook check", target, format, palette)

@@ -21,7 +21,7 @@ use crate::webhook::secret::Secret;
 const AMOUNT: i64 = 1990;
 
 /// The body of [`Probe::raw_event`].
-pub fn raw_body(event_id: &str, created: i64) -> String {
+pub(super) fn raw_body(event_id: &str, created: i64) -> String {
     format!(
         "{{\n  \"id\": \"{event_id}\",\n  \"type\": \"webhook.check\",\n  \"created\": {created},\n  \"data\": {{\n    \
          \"zeta\": true,\n    \"amount\": {AMOUNT},\n    \"rate\": 1.0,\n    \"10\": \"ten\",\n    \
@@ -32,7 +32,7 @@ pub fn raw_body(event_id: &str, created: i64) -> String {
 
 /// One answer to a check's request.
 #[derive(Debug)]
-pub enum Answer {
+pub(crate) enum Answer {
     Status(Exchange),
     /// No complete answer within the timeout.
     TimedOut(Duration),
@@ -40,7 +40,7 @@ pub enum Answer {
     Failed(String),
 }
 
-pub struct Probe {
+pub(crate) struct Probe {
     pub url: Uri,
     pub scheme: Arc<dyn Scheme>,
     key: SigningKey,
@@ -51,7 +51,7 @@ pub struct Probe {
 }
 
 impl Probe {
-    pub fn new(
+    pub(crate) fn new(
         url: Uri,
         scheme: Arc<dyn Scheme>,
         key: SigningKey,
@@ -69,7 +69,7 @@ impl Probe {
     }
 
     /// A fresh event, signed with the right key.
-    pub fn event(&self) -> Message {
+    pub(crate) fn event(&self) -> Message {
         let event_id = fresh_id("evt_");
         let body = envelope("webhook.check", &event_id, unix_now(), json!({ "amount": AMOUNT, "currency": "usd" }));
         let delivery_id = fresh_id("msg_");
@@ -88,7 +88,7 @@ impl Probe {
     /// neither sorted nor in the order a JavaScript object keeps (`"10"` would move first).
     /// Python's `json.dumps`, `JSON.stringify` and serde all write it differently, so a receiver
     /// that verifies what its framework re-serialised refuses it.
-    pub fn raw_event(&self) -> Message {
+    pub(crate) fn raw_event(&self) -> Message {
         let event_id = fresh_id("evt_");
         let body = raw_body(&event_id, unix_now());
         let delivery_id = fresh_id("msg_");
@@ -103,7 +103,7 @@ impl Probe {
     }
 
     /// The same event signed with a key from another secret.
-    pub fn forged(&self, message: &Message) -> Message {
+    pub(crate) fn forged(&self, message: &Message) -> Message {
         let mut forged = message.clone();
         forged.signing = crate::webhook::deliver::engine::Signing::Fresh {
             scheme: Arc::clone(&self.scheme),
@@ -113,16 +113,16 @@ impl Probe {
     }
 
     /// `message`'s body with the amount changed, as an attacker (or a proxy) would after signing.
-    pub fn tampered_body(message: &Message) -> Bytes {
+    pub(crate) fn tampered_body(message: &Message) -> Bytes {
         let text = String::from_utf8_lossy(&message.body);
         Bytes::from(text.replacen(&format!("\"amount\":{AMOUNT}"), "\"amount\":1", 1).into_bytes())
     }
 
-    pub fn request(&self, message: &Message, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
+    pub(crate) fn request(&self, message: &Message, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
         message.request(&self.url, timestamp)
     }
 
-    pub async fn send(&self, request: Request<Bytes>) -> Answer {
+    pub(crate) async fn send(&self, request: Request<Bytes>) -> Answer {
         match tokio::time::timeout(self.timeout, self.client.send(request)).await {
             Ok(Ok(exchange)) => Answer::Status(exchange),
             Ok(Err(err)) => Answer::Failed(err.chain().skip(1).map(ToString::to_string).collect::<Vec<_>>().join(": ")),

@@ -9,53 +9,53 @@ use crate::webhook::deliver::engine::{Message, describe_status};
 use crate::webhook::delivery::unix_now;
 
 /// Slack retries a request its receiver has not answered within 3 seconds.
-pub const SLACK_LIMIT: Duration = Duration::from_secs(3);
+pub(crate) const SLACK_LIMIT: Duration = Duration::from_secs(3);
 /// GitHub gives up on a receiver after 10 seconds.
-pub const GITHUB_LIMIT: Duration = Duration::from_secs(10);
+pub(crate) const GITHUB_LIMIT: Duration = Duration::from_secs(10);
 
-pub const VALID_ACCEPTED: CheckSpec = CheckSpec {
+pub(crate) const VALID_ACCEPTED: CheckSpec = CheckSpec {
     id: "valid-accepted",
     title: "a correctly signed delivery gets a 2xx within the timeout",
     why: "anything else makes the provider retry, and after enough failures disable the endpoint",
     level: Level::Required,
 };
-pub const FAST_ACK: CheckSpec = CheckSpec {
+pub(crate) const FAST_ACK: CheckSpec = CheckSpec {
     id: "fast-ack",
     title: "the delivery is acknowledged within --ack-within (default 3s, Slack's limit; GitHub allows 10s)",
     why: "slow receivers get retries for deliveries they are still processing; answer first, work afterwards",
     level: Level::Advisory,
 };
-pub const DUPLICATE_ACCEPTED: CheckSpec = CheckSpec {
+pub(crate) const DUPLICATE_ACCEPTED: CheckSpec = CheckSpec {
     id: "duplicate-accepted",
     title: "a second delivery of the same event gets a 2xx",
     why: "providers deliver at least once; refusing a duplicate makes them retry it until they give up",
     level: Level::Required,
 };
-pub const BAD_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
+pub(crate) const BAD_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
     id: "bad-signature-rejected",
     title: "a delivery signed with another secret gets a 4xx",
     why: "a receiver that accepts any signature accepts forged events from anyone",
     level: Level::Required,
 };
-pub const MISSING_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
+pub(crate) const MISSING_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
     id: "missing-signature-rejected",
     title: "a delivery without the signature header gets a 4xx",
     why: "verification that is skipped when the header is absent protects nothing",
     level: Level::Required,
 };
-pub const TAMPERED_BODY_REJECTED: CheckSpec = CheckSpec {
+pub(crate) const TAMPERED_BODY_REJECTED: CheckSpec = CheckSpec {
     id: "tampered-body-rejected",
     title: "a body changed after signing gets a 4xx",
     why: "the signature must cover the exact bytes received, not a re-serialized or partial body",
     level: Level::Required,
 };
-pub const STALE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
+pub(crate) const STALE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
     id: "stale-timestamp-rejected",
     title: "a correctly signed delivery with an old timestamp gets a 4xx",
     why: "the signed timestamp exists to refuse captured requests replayed later (Stripe, Standard Webhooks and Slack check it)",
     level: Level::Required,
 };
-pub const FUTURE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
+pub(crate) const FUTURE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
     id: "future-timestamp-rejected",
     title: "a correctly signed delivery with a timestamp far in the future gets a 4xx",
     why: "a window open towards the future lets a forged-ahead request be replayed for as long as it reaches",
@@ -64,15 +64,16 @@ pub const FUTURE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
 /// `future-timestamp-rejected` for a scheme whose provider's own library accepts any timestamp
 /// ahead of the clock (Stripe's): a receiver built on it would fail a required check for doing
 /// exactly what the provider ships, so it is only advice.
-pub const FUTURE_TIMESTAMP_ADVISED: CheckSpec = CheckSpec { level: Level::Advisory, ..FUTURE_TIMESTAMP_REJECTED };
-pub const RAW_BODY_VERIFIED: CheckSpec = CheckSpec {
+pub(crate) const FUTURE_TIMESTAMP_ADVISED: CheckSpec =
+    CheckSpec { level: Level::Advisory, ..FUTURE_TIMESTAMP_REJECTED };
+pub(crate) const RAW_BODY_VERIFIED: CheckSpec = CheckSpec {
     id: "raw-body-verified",
     title: "a correctly signed body that a JSON parser would write differently gets a 2xx",
     why: "the signature covers the bytes sent; a receiver that verifies a re-serialised body refuses valid deliveries \
           whenever the sender's formatting differs from its own",
     level: Level::Required,
 };
-pub const REPLAY_REJECTED: CheckSpec = CheckSpec {
+pub(crate) const REPLAY_REJECTED: CheckSpec = CheckSpec {
     id: "replay-rejected",
     title: "the accepted delivery, replayed with its capture-time signature after the tolerance, gets a 4xx",
     why: "an attacker who captured a delivery resends it unchanged; a receiver that answers known ids before verifying accepts it",
@@ -102,7 +103,7 @@ fn describe(answer: &Answer) -> String {
 }
 
 /// The first, valid delivery; the answer is returned for `fast-ack`.
-pub async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(CheckResult, Answer)> {
+pub(crate) async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(CheckResult, Answer)> {
     let sent = send(probe, probe.request(message, unix_now())?).await;
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
     let evidence =
@@ -111,7 +112,7 @@ pub async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(CheckRes
 }
 
 /// `limit` is `--ack-within`: Slack's 3 seconds unless the user expects another provider's.
-pub fn fast_ack(answer: &Answer, limit: Duration) -> CheckResult {
+pub(crate) fn fast_ack(answer: &Answer, limit: Duration) -> CheckResult {
     match answer {
         Answer::Status(exchange) => {
             let took = exchange.latency;
@@ -132,7 +133,7 @@ pub fn fast_ack(answer: &Answer, limit: Duration) -> CheckResult {
 }
 
 /// The same event again (same delivery id and body), freshly signed.
-pub async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<CheckResult> {
+pub(crate) async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<CheckResult> {
     let sent = send(probe, probe.request(first, unix_now())?).await;
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
     let mut evidence = vec![format!("delivery {} again → {}", first.delivery_id, describe(&sent.answer))];
@@ -149,7 +150,7 @@ pub async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<CheckRe
 /// `raw-body-verified`: an event written as no serialiser would write it, correctly signed.
 /// `valid_accepted` says whether the ordinary delivery got through, so a refusal of this one alone
 /// can be put down to re-serialisation.
-pub async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Result<CheckResult> {
+pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Result<CheckResult> {
     let message = probe.raw_event();
     let sent = send(probe, probe.request(&message, unix_now())?).await;
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
@@ -193,13 +194,13 @@ async fn refused(spec: CheckSpec, probe: &Probe, what: String, request: http::Re
     spec.judged(held, evidence, sent.took)
 }
 
-pub async fn bad_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
+pub(crate) async fn bad_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
     let message = probe.forged(&probe.event());
     let what = format!("event {} signed with another secret", message.event_id);
     Ok(refused(BAD_SIGNATURE_REJECTED, probe, what, probe.request(&message, unix_now())?).await)
 }
 
-pub async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
+pub(crate) async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
     let message = probe.event();
     let mut request = probe.request(&message, unix_now())?;
     let header = probe.scheme.signature_header();
@@ -208,7 +209,7 @@ pub async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResult> {
     Ok(refused(MISSING_SIGNATURE_REJECTED, probe, what, request).await)
 }
 
-pub async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
+pub(crate) async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
     let message = probe.event();
     let mut request = probe.request(&message, unix_now())?;
     *request.body_mut() = Probe::tampered_body(&message);
@@ -218,7 +219,7 @@ pub async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
 
 /// `stale-timestamp-rejected` and `future-timestamp-rejected`, `skew` seconds either side of now.
 /// The second is advisory for a scheme whose provider's library accepts future timestamps.
-pub async fn timestamps(probe: &Probe, skew: i64) -> anyhow::Result<Vec<CheckResult>> {
+pub(crate) async fn timestamps(probe: &Probe, skew: i64) -> anyhow::Result<Vec<CheckResult>> {
     let stale = probe.event();
     let what =
         format!("event {} signed {} ago", stale.event_id, format_duration(Duration::from_secs(skew.unsigned_abs())));
@@ -245,7 +246,7 @@ pub async fn timestamps(probe: &Probe, skew: i64) -> anyhow::Result<Vec<CheckRes
 /// The accepted first delivery as an attacker would have captured it `skew` seconds ago: the
 /// same body, delivery id and headers, signed with the timestamp of that moment. Waiting out a
 /// real tolerance would take minutes; the request is byte for byte what that wait would produce.
-pub async fn replay(probe: &Probe, first: &Message, skew: i64) -> anyhow::Result<CheckResult> {
+pub(crate) async fn replay(probe: &Probe, first: &Message, skew: i64) -> anyhow::Result<CheckResult> {
     let what = format!(
         "delivery {} replayed with the signature it carried {} ago",
         first.delivery_id,

@@ -14,7 +14,7 @@ use crate::webhook::scheme::SchemeKind;
 
 /// What the signature check found for one attempt.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Signature {
+pub(crate) struct Signature {
     /// The scheme the attempt was verified with (`None` when `--scheme auto` found none).
     pub scheme: Option<SchemeKind>,
     /// The signature matched the body (whatever the signed timestamp's age).
@@ -27,7 +27,7 @@ pub struct Signature {
 
 /// What arrived, before it is filed.
 #[derive(Debug, Clone)]
-pub struct Arrival {
+pub(crate) struct Arrival {
     pub received: DateTime<Utc>,
     pub at: Instant,
     /// The event id it carries: the scheme's id header, else the body's top-level `id`.
@@ -40,7 +40,7 @@ pub struct Arrival {
 
 /// How an attempt ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Ending {
+pub(crate) enum Ending {
     /// Still waiting for its answer to go out, or held.
     Open,
     /// Answered, at this instant.
@@ -53,7 +53,7 @@ pub enum Ending {
 
 /// One request, filed under its event.
 #[derive(Debug, Clone)]
-pub struct Attempt {
+pub(crate) struct Attempt {
     pub arrival: Arrival,
     /// 1-based within its event.
     pub number: u32,
@@ -63,7 +63,7 @@ pub struct Attempt {
 
 impl Attempt {
     /// When the sender learnt how this attempt went: its answer, or its own timeout.
-    pub fn ended_at(&self) -> Option<Instant> {
+    pub(crate) fn ended_at(&self) -> Option<Instant> {
         match self.ending {
             Ending::Answered(at) | Ending::GaveUp(at) => Some(at),
             Ending::Open | Ending::Outlasted => None,
@@ -73,7 +73,7 @@ impl Attempt {
 
 /// One event and its attempts, in order of arrival.
 #[derive(Debug, Clone, Default)]
-pub struct Event {
+pub(crate) struct Event {
     /// 1-based, in order of first arrival: which of the script's events it plays.
     pub number: usize,
     pub attempts: Vec<Attempt>,
@@ -81,7 +81,7 @@ pub struct Event {
 
 impl Event {
     /// The distinct ids its attempts carried, in order of first appearance.
-    pub fn ids(&self) -> Vec<&str> {
+    pub(crate) fn ids(&self) -> Vec<&str> {
         let mut ids: Vec<&str> = Vec::new();
         for id in self.attempts.iter().filter_map(|attempt| attempt.arrival.id.as_deref()) {
             if !ids.contains(&id) {
@@ -92,7 +92,7 @@ impl Event {
     }
 
     /// `event 2 (evt_abc)`, for evidence.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         match self.ids().first() {
             Some(id) => format!("event {} ({})", self.number, crate::output::terminal_safe(id)),
             None => format!("event {}", self.number),
@@ -102,14 +102,14 @@ impl Event {
 
 /// Where to find an attempt again to record how it ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct AttemptRef {
+pub(super) struct AttemptRef {
     pub event: usize,
     pub index: usize,
 }
 
 /// The attempt just filed: where it is and what to answer.
 #[derive(Debug, Clone, Copy)]
-pub struct Filed {
+pub(super) struct Filed {
     pub at: AttemptRef,
     /// 1-based.
     pub event_number: usize,
@@ -120,7 +120,7 @@ pub struct Filed {
 }
 
 /// Every event so far; shared by the request handlers and the supervisor.
-pub struct Book {
+pub(super) struct Book {
     script: Script,
     state: Mutex<State>,
 }
@@ -133,7 +133,7 @@ struct State {
 }
 
 impl Book {
-    pub fn new(script: Script) -> Book {
+    pub(super) fn new(script: Script) -> Book {
         Book { script, state: Mutex::new(State::default()) }
     }
 
@@ -144,7 +144,7 @@ impl Book {
     /// Files an arrival under its event (a new one when neither its id nor its body was seen) and
     /// picks its scripted answer, in one critical section so two copies racing in get attempt
     /// numbers 1 and 2, never 1 and 1.
-    pub fn file(&self, arrival: Arrival) -> Filed {
+    pub(super) fn file(&self, arrival: Arrival) -> Filed {
         let hash = body_hash(&arrival.body);
         let mut state = self.state();
         let known =
@@ -176,7 +176,7 @@ impl Book {
     }
 
     /// Records how an attempt ended (the first ending counts).
-    pub fn end(&self, at: AttemptRef, ending: Ending) {
+    pub(super) fn end(&self, at: AttemptRef, ending: Ending) {
         let mut state = self.state();
         if let Some(attempt) = state.events.get_mut(at.event).and_then(|event| event.attempts.get_mut(at.index)) {
             if attempt.ending == Ending::Open {
@@ -187,7 +187,7 @@ impl Book {
 
     /// Whether the first `events` events have each reached their script's last step and that
     /// attempt has ended.
-    pub fn played_out(&self, events: usize) -> bool {
+    pub(super) fn played_out(&self, events: usize) -> bool {
         let state = self.state();
         state.events.len() >= events
             && state.events.iter().take(events).enumerate().all(|(index, event)| {
@@ -197,7 +197,7 @@ impl Book {
     }
 
     /// What each of the first `events` events is still waiting for, for the progress note.
-    pub fn waiting_for(&self, events: usize) -> Vec<String> {
+    pub(super) fn waiting_for(&self, events: usize) -> Vec<String> {
         let state = self.state();
         (0..events)
             .filter_map(|index| {
@@ -214,7 +214,7 @@ impl Book {
     }
 
     /// Marks every attempt still held as outlasted, when the run ends.
-    pub fn close(&self) {
+    pub(super) fn close(&self) {
         let mut state = self.state();
         for attempt in state.events.iter_mut().flat_map(|event| event.attempts.iter_mut()) {
             if attempt.ending == Ending::Open {
@@ -224,11 +224,11 @@ impl Book {
     }
 
     /// Whether nothing has arrived yet.
-    pub fn is_empty(&self) -> bool {
+    pub(super) fn is_empty(&self) -> bool {
         self.state().events.is_empty()
     }
 
-    pub fn events(&self) -> Vec<Event> {
+    pub(super) fn events(&self) -> Vec<Event> {
         self.state().events.clone()
     }
 }
@@ -244,7 +244,7 @@ fn body_hash(body: &[u8]) -> [u8; 32] {
 mod tests {
     use super::*;
 
-    pub fn arrival(id: Option<&str>, body: &str) -> Arrival {
+    pub(super) fn arrival(id: Option<&str>, body: &str) -> Arrival {
         Arrival {
             received: Utc::now(),
             at: Instant::now(),

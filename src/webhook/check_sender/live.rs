@@ -12,7 +12,7 @@ use crate::output::{Palette, terminal_safe};
 use crate::units::format_duration;
 
 #[derive(Debug, Clone, Copy)]
-pub struct Live {
+pub(super) struct Live {
     pub palette: Palette,
     pub to_stderr: bool,
     /// In-process runs (the demo) print nothing while they run.
@@ -20,7 +20,7 @@ pub struct Live {
 }
 
 impl Live {
-    pub fn line(&self, text: &str) {
+    pub(super) fn line(&self, text: &str) {
         if self.quiet {
             return;
         }
@@ -34,7 +34,7 @@ impl Live {
     }
 
     /// `13:17:00.123 event 1 attempt 2  ✓ signed  msg_1 → 500`
-    pub fn attempt(&self, arrival: &Arrival, filed: &Filed) {
+    pub(super) fn attempt(&self, arrival: &Arrival, filed: &Filed) {
         if self.quiet {
             return;
         }
@@ -63,7 +63,7 @@ impl Live {
     }
 
     /// `13:17:01.123 event 1 attempt 2  the sender gave up after 1.00s`
-    pub fn gave_up(&self, filed: &Filed, waited: Duration) {
+    pub(super) fn gave_up(&self, filed: &Filed, waited: Duration) {
         self.line(&format!(
             "{} event {} attempt {:<2} {}",
             self.palette.dim(&clock(Utc::now())),

@@ -8,11 +8,11 @@
 //! `checks/` judges them, `supervise` runs the sender command, `live` prints a line per attempt,
 //! `report` is the result.
 mod book;
-pub mod checks;
+pub(crate) mod checks;
 mod live;
 mod receiver;
-pub mod report;
-pub mod script;
+pub(crate) mod report;
+pub(crate) mod script;
 mod signature;
 mod supervise;
 
@@ -44,7 +44,7 @@ use report::{SenderReport, SenderSummary};
 use script::Script;
 use supervise::SenderProcess;
 
-pub use supervise::URL_ENV;
+pub(crate) use supervise::URL_ENV;
 
 /// How often the run looks whether the script has played out.
 const POLL: Duration = Duration::from_millis(25);
@@ -90,7 +90,7 @@ enum WaitEnd {
 
 /// `webhook check-sender`: runs the suite, prints the report, and exits 0 when every required
 /// check passed, 1 when one failed. Ctrl-C ends the wait early and grades what was seen.
-pub async fn run(config: CheckSenderConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: CheckSenderConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let (format, palette) = (config.format, config.palette);
     let report = execute(config, stop.wait()).await?;
@@ -103,7 +103,10 @@ pub async fn run(config: CheckSenderConfig) -> anyhow::Result<Outcome> {
 /// Runs the receiver (and the sender command) until the script has played out, `--timeout` passes
 /// or `interrupted` resolves, then judges. An error means the suite could not run: the port is
 /// taken, the journal cannot be opened, the sender cannot start, or nothing arrived at all.
-pub async fn execute(config: CheckSenderConfig, interrupted: impl Future<Output = ()>) -> anyhow::Result<SenderReport> {
+pub(crate) async fn execute(
+    config: CheckSenderConfig,
+    interrupted: impl Future<Output = ()>,
+) -> anyhow::Result<SenderReport> {
     let verifier = signature::Verifier::new(config.scheme, config.scheme_options.clone(), config.secret.clone())?;
     let journal = match config.record.as_deref() {
         Some(path) => {

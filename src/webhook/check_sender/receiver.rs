@@ -24,10 +24,10 @@ use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, Jo
 use crate::webhook::journal::writer::JournalWriter;
 
 /// Bodies larger than this are refused with 413: webhook payloads are kilobytes.
-pub const MAX_BODY: usize = 1 << 20;
+pub(super) const MAX_BODY: usize = 1 << 20;
 
 /// Everything a request needs, built once and shared by every connection.
-pub struct Receiver {
+pub(super) struct Receiver {
     pub path: Option<String>,
     pub verifier: Verifier,
     pub tolerance: Duration,
@@ -38,7 +38,7 @@ pub struct Receiver {
     pub stopped: watch::Receiver<bool>,
 }
 
-pub async fn handle(
+pub(super) async fn handle(
     receiver: Arc<Receiver>,
     remote: SocketAddr,
     request: Request<Incoming>,

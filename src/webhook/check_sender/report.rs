@@ -9,7 +9,7 @@ use crate::output::Palette;
 use crate::units::millis;
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct SenderReport {
+pub(crate) struct SenderReport {
     #[serde(flatten)]
     pub suite: SuiteReport,
     /// The URL the sender was told to deliver to.
@@ -20,21 +20,21 @@ pub struct SenderReport {
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct SenderSummary {
+pub(crate) struct SenderSummary {
     pub command: String,
     /// `exit status 0`, or `null` when it was still running at the end and was stopped.
     pub exit: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct EventSummary {
+pub(crate) struct EventSummary {
     pub event: usize,
     pub ids: Vec<String>,
     pub attempts: Vec<AttemptSummary>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct AttemptSummary {
+pub(crate) struct AttemptSummary {
     pub attempt: u32,
     pub received_at: String,
     pub id: Option<String>,
@@ -53,11 +53,11 @@ pub struct AttemptSummary {
 }
 
 impl SenderReport {
-    pub fn outcome(&self) -> Outcome {
+    pub(crate) fn outcome(&self) -> Outcome {
         self.suite.outcome()
     }
 
-    pub fn render(&self, format: SuiteFormat, palette: Palette) -> String {
+    pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
         match format {
             SuiteFormat::Human => format!("\n{}", self.suite.render_human(palette)),
             SuiteFormat::Json => {
@@ -68,7 +68,7 @@ impl SenderReport {
     }
 }
 
-pub fn summarise(events: &[Event]) -> Vec<EventSummary> {
+pub(crate) fn summarise(events: &[Event]) -> Vec<EventSummary> {
     events
         .iter()
         .map(|event| EventSummary {

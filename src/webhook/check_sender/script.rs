@@ -10,7 +10,7 @@ use serde::Serialize;
 
 /// What the issue asks for: one event led through the ways real receivers fail, one told the
 /// endpoint is gone, one acknowledged at once.
-pub const DEFAULT_SCRIPT: &str = "500,hold,429:3,200;410;200";
+pub(crate) const DEFAULT_SCRIPT: &str = "500,hold,429:3,200;410;200";
 
 /// The answer to one attempt.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

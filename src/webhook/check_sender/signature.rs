@@ -11,7 +11,7 @@ use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions, SigningKey
 use crate::webhook::secret::Secret;
 
 /// The scheme and key, derived once at start-up.
-pub enum Verifier {
+pub(super) enum Verifier {
     Fixed { scheme: Box<dyn Scheme>, key: SigningKey },
     Auto { options: SchemeOptions, secret: Secret },
 }
@@ -19,7 +19,7 @@ pub enum Verifier {
 impl Verifier {
     /// Derives the key for a fixed scheme now, so a secret the scheme cannot use is a usage error
     /// before anything is started.
-    pub fn new(kind: Option<SchemeKind>, options: SchemeOptions, secret: Secret) -> anyhow::Result<Verifier> {
+    pub(super) fn new(kind: Option<SchemeKind>, options: SchemeOptions, secret: Secret) -> anyhow::Result<Verifier> {
         Ok(match kind {
             Some(kind) => {
                 let scheme = scheme::build(kind, &options);
@@ -30,7 +30,7 @@ impl Verifier {
         })
     }
 
-    pub fn describe(&self) -> String {
+    pub(super) fn describe(&self) -> String {
         match self {
             Verifier::Fixed { scheme, .. } => scheme.kind().to_string(),
             Verifier::Auto { .. } => "auto".to_string(),
@@ -38,7 +38,7 @@ impl Verifier {
     }
 
     /// The signature verdict and the event id the scheme's header carries, if it has one.
-    pub fn check(&self, headers: &HeaderMap, body: &[u8], tolerance: Duration) -> (Signature, Option<String>) {
+    pub(super) fn check(&self, headers: &HeaderMap, body: &[u8], tolerance: Duration) -> (Signature, Option<String>) {
         let window = TimeWindow::around_now(tolerance);
         match self {
             Verifier::Fixed { scheme, key } => check_with(scheme.as_ref(), key, headers, body, window),

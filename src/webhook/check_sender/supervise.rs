@@ -10,9 +10,9 @@ use tokio::process::{Child, Command};
 use crate::webhook::secret::Secret;
 
 /// The variable that tells the sender where to deliver.
-pub const URL_ENV: &str = "WEBHOOK_URL";
+pub(crate) const URL_ENV: &str = "WEBHOOK_URL";
 
-pub struct SenderProcess {
+pub(super) struct SenderProcess {
     child: Child,
     /// The command line, for messages.
     pub shown: String,
@@ -22,7 +22,7 @@ pub struct SenderProcess {
 impl SenderProcess {
     /// Starts `command`; `secret` is blanked out of the command line wherever it is shown, since
     /// a sender is often given the same secret on its command line.
-    pub fn spawn(command: &[OsString], url: &str, secret: &Secret) -> anyhow::Result<SenderProcess> {
+    pub(super) fn spawn(command: &[OsString], url: &str, secret: &Secret) -> anyhow::Result<SenderProcess> {
         let (program, args) = command.split_first().context("the sender command is empty; give it after --")?;
         let shown = redact(
             &command.iter().map(|part| part.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" "),
@@ -46,19 +46,19 @@ impl SenderProcess {
     }
 
     /// Waits for the sender to exit.
-    pub async fn wait(&mut self) -> Option<ExitStatus> {
+    pub(super) async fn wait(&mut self) -> Option<ExitStatus> {
         if self.exited.is_none() {
             self.exited = self.child.wait().await.ok();
         }
         self.exited
     }
 
-    pub fn exited(&self) -> Option<ExitStatus> {
+    pub(super) fn exited(&self) -> Option<ExitStatus> {
         self.exited
     }
 
     /// Stops a sender still running at the end of the run.
-    pub async fn stop(&mut self) {
+    pub(super) async fn stop(&mut self) {
         if self.exited.is_none() {
             #[cfg(unix)]
             if let Some(group) = self.child.id().and_then(|pid| i32::try_from(pid).ok()) {
@@ -83,7 +83,7 @@ fn redact(text: &str, secret: &Secret) -> String {
 }
 
 /// `exit status 0`, `killed by signal 9`.
-pub fn describe(status: ExitStatus) -> String {
+pub(super) fn describe(status: ExitStatus) -> String {
     match status.code() {
         Some(code) => format!("exit status {code}"),
         None => {

@@ -2,18 +2,13 @@
 //! the receiver answers 2xx, answers 410 Gone, or the retry policy runs out, each attempt signed
 //! afresh (a new timestamp, the same delivery id), as providers do.
 //!
-//! In-process use (the demo sends to an in-process listener this way):
-//! ```no_run
-//! # async fn demo(key: idem::webhook::scheme::SigningKey) -> anyhow::Result<()> {
-//! use std::sync::Arc;
-//! use idem::webhook::deliver::engine::{DeliverOptions, Deliverer, Message};
-//! use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
-//! let scheme: Arc<dyn scheme::Scheme> = scheme::build(SchemeKind::Stripe, &SchemeOptions::default()).into();
-//! let message = Message::signed(br#"{"id":"evt_1"}"#.to_vec(), "evt_1", None, "evt_1", scheme, key);
-//! let deliverer = Deliverer::new(idem::http::url::parse_url("127.0.0.1:8080/hook")?, &DeliverOptions::default())?;
+//! In-process use (the demo sends to an in-process listener this way; the module is crate-private,
+//! so this is not compiled as a doctest, `demo/webhooks.rs` is the compiled example):
+//! ```text
+//! let message = Message::signed(body, delivery_id, event_type, event_id, scheme, key);
+//! let deliverer = Deliverer::new(url, &DeliverOptions::default())?;
 //! let report = deliverer.deliver(&message, &()).await?;
 //! println!("{:?} after {} attempts", report.outcome, report.attempts.len());
-//! # Ok(()) }
 //! ```
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
@@ -32,7 +27,7 @@ use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use crate::webhook::scheme::{Scheme, SigningKey};
 
 /// GitHub gives a receiver 10 seconds to answer; the default per-attempt timeout matches it.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How attempts are made.
 #[derive(Debug, Clone)]
@@ -58,7 +53,7 @@ impl Default for DeliverOptions {
 
 /// How each attempt gets its signature.
 #[derive(Debug, Clone)]
-pub enum Signing {
+pub(crate) enum Signing {
     /// Signed afresh for every attempt with the time of that attempt.
     Fresh { scheme: Arc<dyn Scheme>, key: SigningKey },
     /// The message's headers as they are: a recorded signature is sent again, stale or not.
@@ -67,7 +62,7 @@ pub enum Signing {
 
 /// One webhook to deliver.
 #[derive(Debug, Clone)]
-pub struct Message {
+pub(crate) struct Message {
     pub method: Method,
     pub body: Bytes,
     /// What the scheme's delivery-id header carries (the same on every attempt).
@@ -83,7 +78,7 @@ pub struct Message {
 impl Message {
     /// A POST signed afresh on every attempt, `Content-Type: application/json` when the body is
     /// JSON.
-    pub fn signed(
+    pub(crate) fn signed(
         body: impl Into<Bytes>,
         event_id: &str,
         event_type: Option<String>,
@@ -104,7 +99,7 @@ impl Message {
     }
 
     /// The request for one attempt, signed with `timestamp` when signing is fresh.
-    pub fn request(&self, url: &Uri, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
+    pub(crate) fn request(&self, url: &Uri, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
         let mut request = Request::builder()
             .method(self.method.clone())
             .uri(url.clone())
@@ -137,7 +132,7 @@ impl Message {
 
 /// The headers every delivery carries before signing: a JSON content type when the body is
 /// JSON, and a User-Agent naming the tool, as providers name theirs.
-pub fn default_headers(body: &[u8]) -> HeaderMap {
+pub(crate) fn default_headers(body: &[u8]) -> HeaderMap {
     let mut headers = HeaderMap::new();
     if looks_like_json(body) {
         headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -148,7 +143,7 @@ pub fn default_headers(body: &[u8]) -> HeaderMap {
 
 /// One attempt, as the JSON report shows it.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct AttemptReport {
+pub(crate) struct AttemptReport {
     /// 1-based.
     pub attempt: u32,
     /// The wait before this attempt as planned (scaled): the schedule's, the jittered backoff's,
@@ -185,7 +180,7 @@ pub struct AttemptReport {
 /// How a delivery ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
-pub enum DeliveryOutcome {
+pub(crate) enum DeliveryOutcome {
     /// A 2xx answer.
     Delivered,
     /// 410 Gone: the endpoint is gone, so retrying stopped.
@@ -196,7 +191,7 @@ pub enum DeliveryOutcome {
 
 /// One message's delivery, every attempt included.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct DeliveryReport {
+pub(crate) struct DeliveryReport {
     pub event_id: String,
     pub delivery_id: String,
     pub event_type: Option<String>,
@@ -210,7 +205,7 @@ pub struct DeliveryReport {
 
 impl DeliveryReport {
     /// The last attempt's failure, for summaries: its error, or its status.
-    pub fn last_failure(&self) -> Option<String> {
+    pub(crate) fn last_failure(&self) -> Option<String> {
         let last = self.attempts.last()?;
         match (&last.error, last.status) {
             (Some(error), _) => Some(error.clone()),
@@ -221,13 +216,13 @@ impl DeliveryReport {
 }
 
 /// `503 Service Unavailable`.
-pub fn describe_status(status: u16) -> String {
+pub(crate) fn describe_status(status: u16) -> String {
     let reason = StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
     format!("{status} {reason}").trim_end().to_string()
 }
 
 /// Told about every attempt as it ends, with the wait before the next one if there is one.
-pub trait AttemptObserver: Sync {
+pub(crate) trait AttemptObserver: Sync {
     fn attempted(&self, message: &Message, attempt: &AttemptReport, next: Option<&PlannedWait>);
 }
 
@@ -244,7 +239,7 @@ impl<F: Fn(&Message, &AttemptReport, Option<&PlannedWait>) + Sync> AttemptObserv
 
 /// Delivers messages to one URL under one retry policy. Cheap to clone and share between tasks.
 #[derive(Clone)]
-pub struct Deliverer {
+pub(crate) struct Deliverer {
     url: Uri,
     client: HttpClient,
     policy: RetryPolicy,
@@ -259,7 +254,7 @@ enum Verdict {
 }
 
 impl Deliverer {
-    pub fn new(url: Uri, options: &DeliverOptions) -> anyhow::Result<Deliverer> {
+    pub(crate) fn new(url: Uri, options: &DeliverOptions) -> anyhow::Result<Deliverer> {
         let client_options = ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false };
         let client = HttpClient::with_proxies(client_options, options.proxies.clone())?;
         Ok(Deliverer { url, client, policy: options.policy.clone(), wait_bar: false })
@@ -267,23 +262,23 @@ impl Deliverer {
 
     /// Shows a countdown bar on a terminal while waiting for a retry (one delivery at a time only:
     /// bars of concurrent deliveries would overwrite each other).
-    pub fn with_wait_bar(mut self, show: bool) -> Deliverer {
+    pub(crate) fn with_wait_bar(mut self, show: bool) -> Deliverer {
         self.wait_bar = show;
         self
     }
 
-    pub fn url(&self) -> &Uri {
-        &self.url
-    }
-
-    pub fn policy(&self) -> &RetryPolicy {
+    pub(crate) fn policy(&self) -> &RetryPolicy {
         &self.policy
     }
 
     /// Attempts `message` until it is delivered, the endpoint is gone or the policy runs out. An
     /// error means the request could not even be built (an unsignable message), not a failed
     /// delivery: network failures are attempts in the report.
-    pub async fn deliver(&self, message: &Message, observer: &dyn AttemptObserver) -> anyhow::Result<DeliveryReport> {
+    pub(crate) async fn deliver(
+        &self,
+        message: &Message,
+        observer: &dyn AttemptObserver,
+    ) -> anyhow::Result<DeliveryReport> {
         // Catch an unsignable message before the first wait rather than after it.
         message.request(&self.url, unix_now())?;
         let started = Instant::now();

@@ -9,7 +9,7 @@ use crate::webhook::deliver::retry::{PlannedWait, WaitSource};
 
 /// Prints attempt lines to stdout as they happen (from any task: each line is one write).
 #[derive(Debug, Clone, Copy)]
-pub struct AttemptLines {
+pub(crate) struct AttemptLines {
     pub palette: Palette,
     pub max_attempts: u32,
 }
@@ -17,12 +17,12 @@ pub struct AttemptLines {
 impl AttemptLines {
     /// `label` tells concurrent deliveries apart (`#2`); a closed stdout is not worth failing a
     /// delivery over, so write errors are dropped here and surface at the summary.
-    pub fn print(&self, label: &str, attempt: &AttemptReport, next: Option<&PlannedWait>) {
+    pub(crate) fn print(&self, label: &str, attempt: &AttemptReport, next: Option<&PlannedWait>) {
         let line = self.line(label, attempt, next);
         let _ = std::io::stdout().lock().write_all(line.as_bytes());
     }
 
-    pub fn line(&self, label: &str, attempt: &AttemptReport, next: Option<&PlannedWait>) -> String {
+    pub(crate) fn line(&self, label: &str, attempt: &AttemptReport, next: Option<&PlannedWait>) -> String {
         let palette = self.palette;
         let answer = match (attempt.status, &attempt.error) {
             (Some(status), _) => {
@@ -56,7 +56,7 @@ impl AttemptLines {
 }
 
 /// `delivered on attempt 3/5 in 1.52s`, or why not.
-pub fn summary(report: &DeliveryReport, max_attempts: u32, palette: Palette) -> String {
+pub(crate) fn summary(report: &DeliveryReport, max_attempts: u32, palette: Palette) -> String {
     let attempts = report.attempts.len();
     let took = format_duration(report.took);
     match report.outcome {

@@ -20,15 +20,15 @@ use crate::units::parse_duration;
 
 /// The Standard Webhooks specification's example schedule: immediately, 5s, 5m, 30m, 2h, 5h,
 /// 10h, 14h, 20h, 24h (ten attempts over about three days).
-pub const STANDARD_SCHEDULE: [u64; 10] = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400];
+pub(crate) const STANDARD_SCHEDULE: [u64; 10] = [0, 5, 300, 1_800, 7_200, 18_000, 36_000, 50_400, 72_000, 86_400];
 
 /// Stripe's test mode retries "three times over a few hours". Stripe does not publish exact
 /// delays, so this preset is our reading: attempts immediately, after 1h and after 2h more
 /// (three attempts, three hours in all).
-pub const STRIPE_TEST_SCHEDULE: [u64; 3] = [0, 3_600, 7_200];
+pub(crate) const STRIPE_TEST_SCHEDULE: [u64; 3] = [0, 3_600, 7_200];
 
 /// `--backoff-max` unless given: also the `Retry-After` ceiling under a `--schedule`.
-pub const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(3_600);
+pub(crate) const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(3_600);
 
 /// How waits are computed.
 #[derive(Debug, Clone, PartialEq)]
@@ -162,7 +162,7 @@ fn duration_nanos(duration: Duration) -> u64 {
 }
 
 /// Parses `--schedule`: `standard`, `stripe-test`, or delays separated by commas (`0s,5s,5m`).
-pub fn parse_schedule(text: &str) -> Result<Vec<Duration>, String> {
+pub(crate) fn parse_schedule(text: &str) -> Result<Vec<Duration>, String> {
     let preset = |seconds: &[u64]| seconds.iter().map(|s| Duration::from_secs(*s)).collect();
     match text.trim() {
         "standard" => return Ok(preset(&STANDARD_SCHEDULE)),
@@ -196,14 +196,14 @@ pub fn parse_schedule(text: &str) -> Result<Vec<Duration>, String> {
 }
 
 /// The most attempts a `--schedule` may list (Standard Webhooks uses 10, providers fewer than 20).
-pub const MAX_SCHEDULE_ATTEMPTS: usize = 100;
+pub(crate) const MAX_SCHEDULE_ATTEMPTS: usize = 100;
 /// The longest single `--schedule` delay (providers retry over about three days).
-pub const MAX_SCHEDULE_DELAY: Duration = Duration::from_secs(7 * 24 * 3_600);
+pub(crate) const MAX_SCHEDULE_DELAY: Duration = Duration::from_secs(7 * 24 * 3_600);
 /// The `--time-scale` range: from a millionth (days into a fraction of a second) to a thousand.
-pub const TIME_SCALE_RANGE: std::ops::RangeInclusive<f64> = 0.000_001..=1_000.0;
+pub(crate) const TIME_SCALE_RANGE: std::ops::RangeInclusive<f64> = 0.000_001..=1_000.0;
 
 /// Parses `--time-scale`: a positive, finite factor within [`TIME_SCALE_RANGE`].
-pub fn parse_time_scale(text: &str) -> Result<f64, String> {
+pub(crate) fn parse_time_scale(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(factor) if TIME_SCALE_RANGE.contains(&factor) => Ok(factor),
         Ok(factor) if factor.is_finite() && factor > 0.0 => {
@@ -215,7 +215,7 @@ pub fn parse_time_scale(text: &str) -> Result<f64, String> {
 
 /// The wait a `Retry-After` header asks for: delay-seconds, or an HTTP-date (a date in the past
 /// means no wait). `None` when the value is neither (RFC 9110 §10.2.3).
-pub fn parse_retry_after(value: &HeaderValue, now: SystemTime) -> Option<Duration> {
+pub(crate) fn parse_retry_after(value: &HeaderValue, now: SystemTime) -> Option<Duration> {
     let text = value.to_str().ok()?.trim();
     if let Ok(seconds) = text.parse::<u64>() {
         return Some(Duration::from_secs(seconds));

@@ -16,7 +16,7 @@ const MAX_PARSED_FRAGMENT: u64 = 16 * 1024 * 1024;
 /// Makes the file end with a whole line: a fragment that is a complete JSON record only lost its
 /// line feed, which is added; anything else is moved to `<journal>.torn-<unix ms>` and cut off.
 /// Returns what was done, to be said, or `None` when the tail was whole.
-pub fn repair_tail(file: &File, path: &Path) -> anyhow::Result<Option<String>> {
+pub(super) fn repair_tail(file: &File, path: &Path) -> anyhow::Result<Option<String>> {
     let len = file.metadata().with_context(|| format!("cannot read `{}`", path.display()))?.len();
     let Some(start) = fragment_start(file, len).with_context(|| format!("cannot read `{}`", path.display()))? else {
         return Ok(None);

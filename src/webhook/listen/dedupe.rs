@@ -21,14 +21,14 @@ use crate::webhook::scheme::SchemeKind;
 
 /// How long an event is remembered by default: providers retry for hours to days, and most
 /// redeliveries come within the first day.
-pub const DEFAULT_WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
+pub(super) const DEFAULT_WINDOW: Duration = Duration::from_secs(24 * 60 * 60);
 /// How many events are remembered by default: about 20 MB at most.
-pub const DEFAULT_MAX_ENTRIES: usize = 100_000;
+pub(super) const DEFAULT_MAX_ENTRIES: usize = 100_000;
 
 /// Per event: every authentic attempt counts (including those answered 500 by `--fail-first`, so a
 /// sender's retry count shows), but only an accepted attempt makes the next one a duplicate: a
 /// receiver that answered 500 has not processed the event.
-pub struct EventTable {
+pub(super) struct EventTable {
     inner: Mutex<Inner>,
     window: Duration,
     max_entries: usize,
@@ -60,7 +60,7 @@ enum Progress {
 
 /// One arrival of an event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Attempt {
+pub(super) struct Attempt {
     /// 1 for the first authentic arrival of this event, 2 for the next, and so on; 0 for a delivery
     /// that was not counted (an invalid signature).
     pub number: u32,
@@ -75,7 +75,8 @@ pub struct Attempt {
 
 impl Attempt {
     /// A delivery the table did not see: it claims nothing and repeats nothing.
-    pub const UNCOUNTED: Attempt = Attempt { number: 0, duplicate: false, original_in_flight: false, claimed: false };
+    pub(super) const UNCOUNTED: Attempt =
+        Attempt { number: 0, duplicate: false, original_in_flight: false, claimed: false };
 }
 
 impl Default for EventTable {
@@ -85,13 +86,13 @@ impl Default for EventTable {
 }
 
 impl EventTable {
-    pub fn new(window: Duration, max_entries: usize) -> EventTable {
+    pub(super) fn new(window: Duration, max_entries: usize) -> EventTable {
         EventTable { inner: Mutex::default(), window, max_entries: max_entries.max(1) }
     }
 
     /// Counts an arrival of `key`. When no earlier attempt was accepted and `accepts` says
     /// this one will be (by its attempt number), it is claimed, atomically with the look.
-    pub fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+    pub(super) fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
         self.register_at(key, Instant::now(), accepts)
     }
 
@@ -123,7 +124,7 @@ impl EventTable {
 
     /// Records how the claimed attempt of `key` ended: answered 2xx, or not (a forward that
     /// failed, a journal that could not be written), which reopens the event for a retry.
-    pub fn finish(&self, key: &str, acknowledged: bool) {
+    pub(super) fn finish(&self, key: &str, acknowledged: bool) {
         let mut inner = lock(&self.inner);
         if let Some(state) = inner.events.get_mut(key) {
             if state.progress == Progress::InFlight {
@@ -133,7 +134,7 @@ impl EventTable {
     }
 
     /// How many events are remembered.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         lock(&self.inner).events.len()
     }
 }
@@ -154,18 +155,18 @@ impl Inner {
 
 /// The claimed attempt's duty to report how it ended; dropped unfinished (the sender hung up
 /// mid-forward), it reopens the event so the sender's retry is not mistaken for a duplicate.
-pub struct Claim<'a> {
+pub(super) struct Claim<'a> {
     table: &'a EventTable,
     key: &'a str,
     pending: bool,
 }
 
 impl<'a> Claim<'a> {
-    pub fn new(table: &'a EventTable, key: &'a str, attempt: Attempt) -> Claim<'a> {
+    pub(super) fn new(table: &'a EventTable, key: &'a str, attempt: Attempt) -> Claim<'a> {
         Claim { table, key, pending: attempt.claimed }
     }
 
-    pub fn finish(mut self, acknowledged: bool) {
+    pub(super) fn finish(mut self, acknowledged: bool) {
         if self.pending {
             self.table.finish(self.key, acknowledged);
             self.pending = false;
@@ -183,7 +184,7 @@ impl Drop for Claim<'_> {
 
 /// What a JSON body says about itself at the top level; anything else in it is skipped unparsed.
 #[derive(Debug, Default, Deserialize)]
-pub struct Envelope {
+pub(super) struct Envelope {
     #[serde(default)]
     id: Option<serde_json::Value>,
     #[serde(default, rename = "type")]
@@ -192,7 +193,7 @@ pub struct Envelope {
 
 impl Envelope {
     /// The envelope of a JSON object body; nothing for other bodies.
-    pub fn read(body: &[u8]) -> Envelope {
+    pub(super) fn read(body: &[u8]) -> Envelope {
         let starts_as_object = body.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
         if !starts_as_object {
             return Envelope::default();
@@ -201,12 +202,12 @@ impl Envelope {
     }
 
     /// The top-level `id`, when it is a non-empty string or a number.
-    pub fn id(&self) -> Option<String> {
+    pub(super) fn id(&self) -> Option<String> {
         scalar_text(self.id.as_ref()?)
     }
 
     /// The top-level `type`, when it is a non-empty string.
-    pub fn event_type(&self) -> Option<String> {
+    pub(super) fn event_type(&self) -> Option<String> {
         match self.event_type.as_ref()? {
             serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
             _ => None,
@@ -224,7 +225,7 @@ fn scalar_text(value: &serde_json::Value) -> Option<String> {
 
 /// Where an event id was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IdSource {
+pub(super) enum IdSource {
     /// The scheme's delivery-id header (`X-GitHub-Delivery`, `webhook-id`, …).
     Header,
     /// The body's top-level `id`.
@@ -235,7 +236,7 @@ pub enum IdSource {
 
 /// The id de-duplication keys on: the scheme's delivery id, else the body's top-level `id`, else
 /// `sha256:` and the hex of the body's hash (so byte-identical redeliveries still match).
-pub fn event_id(delivery_id: Option<String>, envelope: &Envelope, body: &[u8]) -> (String, IdSource) {
+pub(super) fn event_id(delivery_id: Option<String>, envelope: &Envelope, body: &[u8]) -> (String, IdSource) {
     if let Some(id) = delivery_id.filter(|id| !id.is_empty()) {
         return (id, IdSource::Header);
     }
@@ -247,7 +248,7 @@ pub fn event_id(delivery_id: Option<String>, envelope: &Envelope, body: &[u8]) -
 
 /// The table key: the id, namespaced by the scheme that judged the delivery and where the id came
 /// from, so a GitHub delivery `1001`, a Shopify one `1001` and a body `{"id":1001}` stay three events.
-pub fn table_key(scheme: Option<SchemeKind>, source: IdSource, id: &str) -> String {
+pub(super) fn table_key(scheme: Option<SchemeKind>, source: IdSource, id: &str) -> String {
     let scheme = scheme.map_or("none", SchemeKind::name);
     let source = match source {
         IdSource::Header => "header",

@@ -132,14 +132,14 @@ enum Message {
 }
 
 /// The printer's front end, shared by every handler: the shared live log, rendering deliveries.
-pub struct Display {
+pub(super) struct Display {
     log: LiveLog<Message>,
     verbose: bool,
 }
 
 /// How the printer renders.
 #[derive(Debug, Clone, Copy)]
-pub struct Style {
+pub(super) struct Style {
     pub format: Format,
     pub palette: Palette,
     pub verbose: bool,
@@ -149,12 +149,12 @@ pub struct Style {
 
 impl Display {
     /// Shows nothing (in-process listeners).
-    pub fn quiet() -> Display {
+    pub(super) fn quiet() -> Display {
         Display { log: LiveLog::quiet(), verbose: false }
     }
 
     /// Starts the printer thread, writing to stdout.
-    pub fn printing(style: Style) -> anyhow::Result<Display> {
+    pub(super) fn printing(style: Style) -> anyhow::Result<Display> {
         let log = LiveLog::printing(Printer {
             name: "listen-printer",
             render: Box::new(move |message| match message {
@@ -166,34 +166,34 @@ impl Display {
         Ok(Display { log, verbose: style.verbose })
     }
 
-    pub fn is_quiet(&self) -> bool {
+    pub(super) fn is_quiet(&self) -> bool {
         self.log.is_quiet()
     }
 
     /// Whether lines carry headers and body (`-v`).
-    pub fn verbose(&self) -> bool {
+    pub(super) fn verbose(&self) -> bool {
         self.verbose && !self.is_quiet()
     }
 
     /// Queues text that must not be skipped (the banner).
-    pub fn text(&self, text: String) {
+    pub(super) fn text(&self, text: String) {
         self.log.text(text);
     }
 
-    pub fn delivery(&self, line: DeliveryLine) {
+    pub(super) fn delivery(&self, line: DeliveryLine) {
         self.log.offer(Message::Delivery(Box::new(line)));
     }
 
-    pub fn rejected(&self, line: RejectedLine) {
+    pub(super) fn rejected(&self, line: RejectedLine) {
         self.log.offer(Message::Rejected(Box::new(line)));
     }
 
-    pub fn not_shown(&self) -> u64 {
+    pub(super) fn not_shown(&self) -> u64 {
         self.log.not_shown()
     }
 
     /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
-    pub fn finish(&self) {
+    pub(super) fn finish(&self) {
         self.log.finish();
     }
 }

@@ -26,14 +26,14 @@ use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
 use crate::http::hop_by_hop::message_headers;
 
-pub struct Forwarder {
+pub(super) struct Forwarder {
     client: ForwardingClient,
     target: Uri,
 }
 
 /// What the target made of a delivery.
 #[derive(Debug, Clone)]
-pub enum Forwarded {
+pub(super) enum Forwarded {
     Answered {
         status: StatusCode,
         content_type: Option<HeaderValue>,
@@ -48,7 +48,7 @@ pub enum Forwarded {
 }
 
 impl Forwarded {
-    pub fn latency(&self) -> Duration {
+    pub(super) fn latency(&self) -> Duration {
         match self {
             Forwarded::Answered { latency, .. } | Forwarded::Failed { latency, .. } => *latency,
         }
@@ -56,16 +56,16 @@ impl Forwarded {
 }
 
 impl Forwarder {
-    pub fn new(target: Uri, timeout: Duration) -> anyhow::Result<Forwarder> {
+    pub(super) fn new(target: Uri, timeout: Duration) -> anyhow::Result<Forwarder> {
         let client = ForwardingClient::new(ClientOptions { timeout, insecure: false, http2: false })?;
         Ok(Forwarder { client, target })
     }
 
-    pub fn target(&self) -> &Uri {
+    pub(super) fn target(&self) -> &Uri {
         &self.target
     }
 
-    pub async fn forward(&self, method: &Method, headers: &HeaderMap, body: Bytes, via: &str) -> Forwarded {
+    pub(super) async fn forward(&self, method: &Method, headers: &HeaderMap, body: Bytes, via: &str) -> Forwarded {
         let started = Instant::now();
         let mut request = Request::new(body);
         *request.method_mut() = method.clone();
@@ -87,12 +87,12 @@ impl Forwarder {
 }
 
 /// A pseudonym for `Via` that names this listener run and no other.
-pub fn via_name() -> String {
+pub(super) fn via_name() -> String {
     format!("webhook-listen-{:016x}", rand::random::<u64>())
 }
 
 /// Whether a request's `Via` names `via`: it went through this listener before.
-pub fn passed_through(headers: &HeaderMap, via: &str) -> bool {
+pub(super) fn passed_through(headers: &HeaderMap, via: &str) -> bool {
     headers
         .get_all(VIA)
         .iter()
@@ -103,7 +103,7 @@ pub fn passed_through(headers: &HeaderMap, via: &str) -> bool {
 
 /// Refuses a forward target that is this listener itself: every delivery would come straight
 /// back and be forwarded again.
-pub async fn refuse_self(target: &Uri, own: SocketAddr) -> anyhow::Result<()> {
+pub(super) async fn refuse_self(target: &Uri, own: SocketAddr) -> anyhow::Result<()> {
     let Some(host) = target.host() else {
         return Ok(());
     };

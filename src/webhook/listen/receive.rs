@@ -28,7 +28,7 @@ use crate::webhook::verify::verifier::{Verdict, Verifier};
 const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];
 
 /// Everything a request needs, built once at start-up and shared by every connection.
-pub struct Receiver {
+pub(super) struct Receiver {
     pub path: Option<String>,
     pub verifier: Verifier,
     pub tolerance: Duration,
@@ -67,7 +67,7 @@ impl Arrival {
     }
 }
 
-pub async fn handle(
+pub(super) async fn handle(
     receiver: Arc<Receiver>,
     remote: SocketAddr,
     request: Request<Incoming>,

@@ -34,7 +34,7 @@ pub struct Summary {
 }
 
 /// One delivery's contribution to the counts.
-pub struct Counted<'a> {
+pub(super) struct Counted<'a> {
     pub valid: bool,
     pub duplicate: bool,
     pub forwarded: Option<bool>,
@@ -44,12 +44,12 @@ pub struct Counted<'a> {
 }
 
 #[derive(Default)]
-pub struct Counter {
+pub(super) struct Counter {
     summary: Mutex<Summary>,
 }
 
 impl Counter {
-    pub fn delivery(&self, counted: Counted<'_>) {
+    pub(super) fn delivery(&self, counted: Counted<'_>) {
         let mut summary = lock(&self.summary);
         summary.received += 1;
         if counted.valid {
@@ -78,11 +78,11 @@ impl Counter {
         }
     }
 
-    pub fn rejected(&self) {
+    pub(super) fn rejected(&self) {
         lock(&self.summary).rejected += 1;
     }
 
-    pub fn snapshot(&self) -> Summary {
+    pub(super) fn snapshot(&self) -> Summary {
         lock(&self.summary).clone()
     }
 }

@@ -6,7 +6,7 @@
 //! A 410 Gone stops the whole replay: the endpoint is gone for every later entry too, which is how
 //! providers treat it (they disable the endpoint).
 mod rate;
-pub mod source;
+pub(crate) mod source;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -16,8 +16,8 @@ use anyhow::Context;
 use http::Uri;
 use serde::Serialize;
 
-pub use rate::{Rate, parse_rate};
-pub use source::{Entry, Filter, ReplayMode};
+pub(crate) use rate::{Rate, parse_rate};
+pub(crate) use source::{Entry, Filter, ReplayMode};
 
 use crate::exit::Outcome;
 use crate::output::{Format, Palette, terminal_safe};
@@ -48,11 +48,11 @@ pub struct ReplayConfig {
 }
 
 /// The `schema` value of `webhook replay --format json` (schemas/webhook-replay.json).
-pub const SCHEMA: &str = "webhook-replay/1";
+pub(crate) const SCHEMA: &str = "webhook-replay/1";
 
 /// The `--format json` document.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct ReplayReport {
+pub(crate) struct ReplayReport {
     pub file: String,
     pub url: String,
     /// `resign` or `verbatim`.
@@ -81,14 +81,14 @@ pub struct ReplayReport {
 }
 
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct ReplayedEntry {
+pub(crate) struct ReplayedEntry {
     /// The entry's 1-based line in the file.
     pub line: usize,
     #[serde(flatten)]
     pub report: DeliveryReport,
 }
 
-pub async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
     let (entries, issues) = source::read_entries(&config.file)?;
     for skipped in &issues.skipped {
         eprintln!("warning: {}", terminal_safe(skipped));

@@ -18,7 +18,7 @@ impl Rate {
 }
 
 /// Parses `N/s`, `N/m`, `N/h` or `N/DURATION`, N a positive number.
-pub fn parse_rate(text: &str) -> Result<Rate, String> {
+pub(crate) fn parse_rate(text: &str) -> Result<Rate, String> {
     let invalid = || format!("`{text}` is not a rate; write it like 10/s, 30/m, 100/h or 1/5s");
     let (count, unit) = text.trim().split_once('/').ok_or_else(invalid)?;
     let count: f64 = count.trim().parse().map_err(|_| invalid())?;

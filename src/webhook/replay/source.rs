@@ -34,7 +34,7 @@ pub struct Entry {
 
 /// How entries are signed.
 #[derive(Debug, Clone)]
-pub enum ReplayMode {
+pub(crate) enum ReplayMode {
     /// Signed again with a fresh timestamp; the recorded delivery id is kept. `stale_headers` are
     /// the recorded signature headers to drop (every scheme's, see `stale_signature_headers`).
     Resign { scheme: Arc<dyn Scheme>, key: Box<SigningKey>, stale_headers: Vec<HeaderName> },
@@ -59,7 +59,7 @@ impl Filter {
 }
 
 /// Reads every entry of `path`, with what was skipped (damaged lines) or noted.
-pub fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssues)> {
+pub(crate) fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssues)> {
     let (lines, issues) = read_json_lines(path)?;
     let mut entries = Vec::with_capacity(lines.len());
     for line in lines {
@@ -114,7 +114,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
 
 /// Every scheme's signature header: an old signature left beside the new one could be picked up
 /// by a receiver that detects the scheme from the headers.
-pub fn stale_signature_headers(options: &SchemeOptions) -> Vec<HeaderName> {
+pub(crate) fn stale_signature_headers(options: &SchemeOptions) -> Vec<HeaderName> {
     scheme::detectable_headers(options)
         .iter()
         .filter_map(|name| HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes()).ok())
@@ -122,7 +122,7 @@ pub fn stale_signature_headers(options: &SchemeOptions) -> Vec<HeaderName> {
 }
 
 /// The message that replays `entry`.
-pub fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
+pub(crate) fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Message> {
     let event_id = entry.event_id.clone();
     match mode {
         ReplayMode::Verbatim => {

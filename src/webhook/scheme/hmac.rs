@@ -44,7 +44,7 @@ pub(super) struct BodySignature<'a> {
 }
 
 impl BodySignature<'_> {
-    pub fn header_value(&self, key: &SigningKey, body: &DeliveryBody) -> Result<HeaderValue, SignError> {
+    pub(super) fn header_value(&self, key: &SigningKey, body: &DeliveryBody) -> Result<HeaderValue, SignError> {
         let tag = key.tag_streaming(b"", body)?;
         to_header_value(
             "signature prefix",
@@ -54,7 +54,7 @@ impl BodySignature<'_> {
     }
 
     /// Whether the header holds the body's signature; `Err` when it is missing or unreadable.
-    pub fn matches(&self, headers: &HeaderMap, body: &[u8], key: &SigningKey) -> Result<bool, VerifyError> {
+    pub(super) fn matches(&self, headers: &HeaderMap, body: &[u8], key: &SigningKey) -> Result<bool, VerifyError> {
         let text = header_text(headers, &self.header)?;
         let encoded = text.strip_prefix(self.prefix).ok_or_else(|| {
             VerifyError::malformed(&self.header, format!("`{text}` does not start with `{}`", self.prefix))

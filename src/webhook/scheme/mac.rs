@@ -77,7 +77,7 @@ pub struct SigningKey {
 }
 
 /// An HMAC-SHA256 tag.
-pub type Tag = [u8; 32];
+pub(super) type Tag = [u8; 32];
 
 impl fmt::Debug for SigningKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -126,7 +126,7 @@ impl SigningKey {
 /// is compared (no early exit), so timing reveals neither how much of a forgery was right nor
 /// which entry matched. The caller computes `expected` once per request: a header with many
 /// entries must not cost one HMAC over the body per entry.
-pub fn any_equal<'c>(expected: &[u8], candidates: impl IntoIterator<Item = &'c [u8]>) -> bool {
+pub(super) fn any_equal<'c>(expected: &[u8], candidates: impl IntoIterator<Item = &'c [u8]>) -> bool {
     candidates.into_iter().fold(false, |found, candidate| bool::from(expected.ct_eq(candidate)) | found)
 }
 
@@ -143,7 +143,7 @@ fn count_tag() {
 
 /// How many HMACs `run` computed (on this thread).
 #[cfg(test)]
-pub fn tags_computed_by(run: impl FnOnce()) -> usize {
+pub(super) fn tags_computed_by(run: impl FnOnce()) -> usize {
     let before = TAGS_COMPUTED.with(std::cell::Cell::get);
     run();
     TAGS_COMPUTED.with(std::cell::Cell::get) - before

@@ -5,14 +5,14 @@ use http::{HeaderMap, HeaderName};
 use super::{TimeWindow, VerifyError};
 
 /// The header's value as text, or why it cannot be read.
-pub fn header_text<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Result<&'h str, VerifyError> {
+pub(super) fn header_text<'h>(headers: &'h HeaderMap, name: &HeaderName) -> Result<&'h str, VerifyError> {
     let value = headers.get(name).ok_or_else(|| VerifyError::missing(name))?;
     let text = value.to_str().map_err(|_| VerifyError::malformed(name, "it holds bytes that are not visible ASCII"))?;
     Ok(text.trim())
 }
 
 /// A signed Unix timestamp, in seconds.
-pub fn parse_timestamp(name: &HeaderName, text: &str) -> Result<i64, VerifyError> {
+pub(super) fn parse_timestamp(name: &HeaderName, text: &str) -> Result<i64, VerifyError> {
     text.trim()
         .parse()
         .map_err(|_| VerifyError::malformed(name, format!("`{text}` is not a Unix timestamp in seconds")))
@@ -20,7 +20,7 @@ pub fn parse_timestamp(name: &HeaderName, text: &str) -> Result<i64, VerifyError
 
 /// How a scheme treats a timestamp ahead of the clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Future {
+pub(super) enum Future {
     /// Outside the tolerance is outside, in either direction.
     Refused,
     /// Only timestamps older than the tolerance are refused, as the provider's library does.
@@ -30,7 +30,7 @@ pub enum Future {
 /// The verdict once the signature has been compared: a timestamp outside the window wins (and says
 /// whether the signature matched), then a mismatch. `Ok` carries a note when a timestamp beyond
 /// the tolerance in the future was accepted.
-pub fn conclude(
+pub(super) fn conclude(
     window: TimeWindow,
     timestamp: Option<i64>,
     future: Future,
@@ -64,7 +64,7 @@ pub fn conclude(
 }
 
 /// The signature entries of a header, refused as malformed past [`super::MAX_SIGNATURES`].
-pub fn capped<'t>(name: &HeaderName, entries: Vec<&'t str>) -> Result<Vec<&'t str>, VerifyError> {
+pub(super) fn capped<'t>(name: &HeaderName, entries: Vec<&'t str>) -> Result<Vec<&'t str>, VerifyError> {
     if entries.len() > super::MAX_SIGNATURES {
         return Err(VerifyError::malformed(
             name,
@@ -79,6 +79,6 @@ pub fn capped<'t>(name: &HeaderName, entries: Vec<&'t str>) -> Result<Vec<&'t st
 }
 
 /// An empty header is as good as none: the providers' libraries refuse it the same way.
-pub fn non_empty<'h>(name: &HeaderName, text: &'h str) -> Result<&'h str, VerifyError> {
+pub(super) fn non_empty<'h>(name: &HeaderName, text: &'h str) -> Result<&'h str, VerifyError> {
     if text.is_empty() { Err(VerifyError::malformed(name, "it is empty")) } else { Ok(text) }
 }

@@ -27,7 +27,7 @@ pub enum SignOutput {
     Http(Uri),
 }
 
-pub fn write(signed: &Signed<'_>, output: &SignOutput, out: &mut impl Write) -> anyhow::Result<()> {
+pub(super) fn write(signed: &Signed<'_>, output: &SignOutput, out: &mut impl Write) -> anyhow::Result<()> {
     match output {
         SignOutput::Headers => write_headers(signed, out),
         SignOutput::Json => write_json(signed, out),
@@ -61,7 +61,7 @@ fn write_headers(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()
 
 /// `webhook sign --format json`: what was signed and the headers that carry the signature.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct SignDocument {
+pub(crate) struct SignDocument {
     pub scheme: SchemeKind,
     /// The delivery id, for schemes with an id header; `null` otherwise.
     pub id: Option<String>,
@@ -77,7 +77,7 @@ pub struct SignDocument {
 }
 
 /// The `schema` value of `webhook sign --format json`.
-pub const SCHEMA: &str = "webhook-sign/1";
+pub(crate) const SCHEMA: &str = "webhook-sign/1";
 
 fn write_json(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()> {
     let scheme = signed.scheme;

@@ -7,7 +7,7 @@ use std::io::Write;
 
 use anyhow::Context;
 
-pub use format::{SCHEMA, SignDocument, SignOutput};
+pub(crate) use format::{SCHEMA, SignDocument, SignOutput};
 use signed::Signed;
 
 use crate::exit::Outcome;
@@ -28,7 +28,7 @@ pub struct SignConfig {
     pub output: SignOutput,
 }
 
-pub fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let scheme = config.scheme.as_ref();
     let secret = config.secret.load()?;
     let key = scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {}", scheme.kind()))?;

@@ -6,7 +6,7 @@ use crate::webhook::scheme::Scheme;
 
 /// A signed delivery, ready to print.
 #[derive(Debug)]
-pub struct Signed<'a> {
+pub(super) struct Signed<'a> {
     pub scheme: &'a dyn Scheme,
     pub delivery: Delivery,
     /// The body was built here (an `--event` envelope), so it must be shown.

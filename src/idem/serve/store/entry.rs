@@ -9,14 +9,14 @@ use super::{Claim, Fingerprint, Lookup, StoreError, StoredResponse};
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(tag = "state", rename_all = "kebab-case")]
-pub enum SharedEntry {
+pub(super) enum SharedEntry {
     InFlight { owner: String, fingerprint: String },
     Completed { fingerprint: String, response: ResponseRecord },
 }
 
 /// A stored response; the body in base64, since nothing promises it is text.
 #[derive(Debug, Serialize, Deserialize)]
-pub struct ResponseRecord {
+pub(super) struct ResponseRecord {
     status: u16,
     content_type: String,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,7 +25,7 @@ pub struct ResponseRecord {
 }
 
 impl ResponseRecord {
-    pub fn new(response: &StoredResponse) -> ResponseRecord {
+    pub(super) fn new(response: &StoredResponse) -> ResponseRecord {
         ResponseRecord {
             status: response.status,
             content_type: response.content_type.clone(),
@@ -34,7 +34,7 @@ impl ResponseRecord {
         }
     }
 
-    pub fn into_response(self) -> Result<StoredResponse, StoreError> {
+    pub(super) fn into_response(self) -> Result<StoredResponse, StoreError> {
         let body = BASE64
             .decode(self.body_base64.as_bytes())
             .map_err(|err| StoreError::new("a stored answer's body is not base64", err))?;
@@ -48,24 +48,24 @@ impl ResponseRecord {
 }
 
 impl SharedEntry {
-    pub fn in_flight(claim: &Claim, fingerprint: &Fingerprint) -> SharedEntry {
+    pub(super) fn in_flight(claim: &Claim, fingerprint: &Fingerprint) -> SharedEntry {
         SharedEntry::InFlight { owner: claim.owner.clone(), fingerprint: hex::encode(fingerprint) }
     }
 
-    pub fn completed(fingerprint: &Fingerprint, response: &StoredResponse) -> SharedEntry {
+    pub(super) fn completed(fingerprint: &Fingerprint, response: &StoredResponse) -> SharedEntry {
         SharedEntry::Completed { fingerprint: hex::encode(fingerprint), response: ResponseRecord::new(response) }
     }
 
-    pub fn encode(&self) -> String {
+    pub(super) fn encode(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
     }
 
-    pub fn decode(raw: &[u8]) -> Result<SharedEntry, StoreError> {
+    pub(super) fn decode(raw: &[u8]) -> Result<SharedEntry, StoreError> {
         serde_json::from_slice(raw).map_err(|err| StoreError::new("a key's entry in the store is unreadable", err))
     }
 
     /// What an existing entry means for a request with `fingerprint`.
-    pub fn judge(self, fingerprint: &Fingerprint) -> Result<Lookup, StoreError> {
+    pub(super) fn judge(self, fingerprint: &Fingerprint) -> Result<Lookup, StoreError> {
         let expected = hex::encode(fingerprint);
         Ok(match self {
             SharedEntry::InFlight { fingerprint, .. } | SharedEntry::Completed { fingerprint, .. }

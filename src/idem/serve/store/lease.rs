@@ -8,7 +8,7 @@ use super::{Claim, ScopedKey, Store};
 /// finds the claim gone (the lease ran out and another duplicate took over) does not stop the
 /// work: a payment half-made is worse than one made twice, and the commit is what checks
 /// ownership.
-pub async fn hold<F: Future>(store: &dyn Store, key: &ScopedKey, claim: &Claim, work: F) -> F::Output {
+pub(crate) async fn hold<F: Future>(store: &dyn Store, key: &ScopedKey, claim: &Claim, work: F) -> F::Output {
     let period = claim.lease / 3;
     if period.is_zero() {
         return work.await;

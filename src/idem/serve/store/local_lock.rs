@@ -11,13 +11,13 @@ use super::memory::MemoryKeys;
 use super::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreFuture};
 use crate::idem::serve::payments::Payment;
 
-pub struct LocalLockStore {
+pub(super) struct LocalLockStore {
     local: MemoryKeys,
     shared: Arc<dyn Store>,
 }
 
 impl LocalLockStore {
-    pub fn new(shared: Arc<dyn Store>) -> LocalLockStore {
+    pub(super) fn new(shared: Arc<dyn Store>) -> LocalLockStore {
         // Local entries never complete (the answer goes to the shared store), so no TTL applies.
         LocalLockStore { local: MemoryKeys::new(Duration::ZERO), shared }
     }

@@ -26,7 +26,7 @@ impl Entry {
 }
 
 /// The key table alone: also the in-process half of `--mode local-lock`.
-pub struct MemoryKeys {
+pub(super) struct MemoryKeys {
     entries: Mutex<HashMap<ScopedKey, Entry>>,
     /// The table size at which stale entries are swept next, guarded by the `entries` lock.
     next_sweep: std::sync::atomic::AtomicUsize,
@@ -37,7 +37,7 @@ pub struct MemoryKeys {
 const SWEEP_THRESHOLD: usize = 4096;
 
 impl MemoryKeys {
-    pub fn new(ttl: Duration) -> MemoryKeys {
+    pub(super) fn new(ttl: Duration) -> MemoryKeys {
         MemoryKeys { entries: Mutex::new(HashMap::new()), next_sweep: SWEEP_THRESHOLD.into(), ttl }
     }
 
@@ -48,7 +48,7 @@ impl MemoryKeys {
     }
 
     /// Look and claim in one critical section.
-    pub fn claim(&self, key: &ScopedKey, fingerprint: Fingerprint, claim: &Claim) -> Lookup {
+    pub(super) fn claim(&self, key: &ScopedKey, fingerprint: Fingerprint, claim: &Claim) -> Lookup {
         let mut entries = self.entries();
         let found = Self::inspect(&mut entries, key, fingerprint);
         if found == Lookup::Fresh {
@@ -68,7 +68,7 @@ impl MemoryKeys {
         found
     }
 
-    pub fn lookup(&self, key: &ScopedKey, fingerprint: Fingerprint) -> Lookup {
+    pub(super) fn lookup(&self, key: &ScopedKey, fingerprint: Fingerprint) -> Lookup {
         Self::inspect(&mut self.entries(), key, fingerprint)
     }
 
@@ -92,7 +92,7 @@ impl MemoryKeys {
         matches!(entries.get(key), Some(Entry::InFlight { owner, .. }) if *owner == claim.owner)
     }
 
-    pub fn renew(&self, key: &ScopedKey, claim: &Claim) -> bool {
+    pub(super) fn renew(&self, key: &ScopedKey, claim: &Claim) -> bool {
         let mut entries = self.entries();
         match entries.get_mut(key) {
             Some(Entry::InFlight { owner, lease_until, .. }) if *owner == claim.owner => {
@@ -103,7 +103,7 @@ impl MemoryKeys {
         }
     }
 
-    pub fn release(&self, key: &ScopedKey, claim: &Claim) {
+    pub(super) fn release(&self, key: &ScopedKey, claim: &Claim) {
         let mut entries = self.entries();
         if Self::is_owner(&entries, key, claim) {
             entries.remove(key);
@@ -112,7 +112,7 @@ impl MemoryKeys {
 
     /// Stores the answer for replay until the TTL runs out, unless another owner took the key
     /// over meanwhile (its own answer will be stored instead).
-    pub fn complete(&self, completion: Completion<'_>) {
+    pub(super) fn complete(&self, completion: Completion<'_>) {
         let mut entries = self.entries();
         let taken_over = match (completion.claim, entries.get(completion.key)) {
             (Some(claim), Some(Entry::InFlight { owner, .. })) => *owner != claim.owner,
@@ -131,13 +131,13 @@ impl MemoryKeys {
 }
 
 /// `--store memory`.
-pub struct MemoryStore {
+pub(super) struct MemoryStore {
     keys: MemoryKeys,
     ledger: Ledger,
 }
 
 impl MemoryStore {
-    pub fn new(ttl: Duration) -> MemoryStore {
+    pub(super) fn new(ttl: Duration) -> MemoryStore {
         MemoryStore { keys: MemoryKeys::new(ttl), ledger: Ledger::default() }
     }
 }

@@ -11,11 +11,11 @@
 //!
 //! `lookup` (claim nothing) is the naive design, kept for `--mode naive`.
 mod entry;
-pub mod lease;
+pub(super) mod lease;
 mod local_lock;
 mod location;
 mod memory;
-pub mod owner;
+pub(super) mod owner;
 mod redis;
 mod resp;
 mod sqlite;
@@ -29,13 +29,13 @@ use bytes::Bytes;
 use serde_json::Value;
 
 pub use location::{RedisAddress, StoreLocation};
-pub use owner::Claim;
+pub(super) use owner::Claim;
 
 use super::payments::Payment;
 
 /// A key is scoped to the method and path it was first used on.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ScopedKey {
+pub(super) struct ScopedKey {
     pub method: String,
     pub path: String,
     pub key: String,
@@ -44,15 +44,15 @@ pub struct ScopedKey {
 impl ScopedKey {
     /// One string for stores keyed by strings. Methods and paths hold no spaces, so the key,
     /// which may, comes last and the join cannot be ambiguous.
-    pub fn joined(&self) -> String {
+    pub(super) fn joined(&self) -> String {
         format!("{} {} {}", self.method, self.path, self.key)
     }
 }
 
 /// SHA-256 over method, path and body: "the same request".
-pub type Fingerprint = [u8; 32];
+pub(super) type Fingerprint = [u8; 32];
 
-pub fn fingerprint(method: &str, path: &str, body: &[u8]) -> Fingerprint {
+pub(super) fn fingerprint(method: &str, path: &str, body: &[u8]) -> Fingerprint {
     let mut context = ring::digest::Context::new(&ring::digest::SHA256);
     for part in [method.as_bytes(), b"\0", path.as_bytes(), b"\0", body] {
         context.update(part);
@@ -64,7 +64,7 @@ pub fn fingerprint(method: &str, path: &str, body: &[u8]) -> Fingerprint {
 
 /// A response kept for replay, byte for byte.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredResponse {
+pub(super) struct StoredResponse {
     pub status: u16,
     pub content_type: String,
     pub location: Option<String>,
@@ -73,7 +73,7 @@ pub struct StoredResponse {
 
 /// What the store says about an incoming request's key.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Lookup {
+pub(super) enum Lookup {
     /// The key is new, expired, or its owner's lease ran out: this request may execute.
     Fresh,
     /// The original request with this key is still executing.
@@ -86,7 +86,7 @@ pub enum Lookup {
 
 /// The answer a keyed request produced, to store with its payment.
 #[derive(Debug, Clone, Copy)]
-pub struct Completion<'a> {
+pub(super) struct Completion<'a> {
     pub key: &'a ScopedKey,
     pub fingerprint: Fingerprint,
     pub response: &'a StoredResponse,
@@ -99,19 +99,19 @@ pub struct Completion<'a> {
 /// keeps running.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct StoreError(pub String);
+pub(super) struct StoreError(pub String);
 
 impl StoreError {
-    pub fn new(context: impl std::fmt::Display, cause: impl std::fmt::Display) -> StoreError {
+    pub(super) fn new(context: impl std::fmt::Display, cause: impl std::fmt::Display) -> StoreError {
         StoreError(format!("{context}: {cause}"))
     }
 }
 
-pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
+pub(super) type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;
 
 /// The key table and the ledger. Boxed futures keep the trait object-safe, so the server holds
 /// one `Arc<dyn Store>` whatever `--store` said.
-pub trait Store: Send + Sync {
+pub(super) trait Store: Send + Sync {
     /// Looks and claims in one atomic step (see the module docs).
     fn claim<'a>(&'a self, key: &'a ScopedKey, fingerprint: Fingerprint, claim: &'a Claim) -> StoreFuture<'a, Lookup>;
 
@@ -135,7 +135,7 @@ pub trait Store: Send + Sync {
 }
 
 /// Opens the store `location` names; completed answers are kept for `ttl`.
-pub async fn open(location: &StoreLocation, ttl: Duration) -> anyhow::Result<Arc<dyn Store>> {
+pub(super) async fn open(location: &StoreLocation, ttl: Duration) -> anyhow::Result<Arc<dyn Store>> {
     Ok(match location {
         StoreLocation::Memory => Arc::new(memory::MemoryStore::new(ttl)),
         StoreLocation::Sqlite(path) => Arc::new(sqlite::SqliteStore::open(path, ttl).await?),
@@ -144,7 +144,7 @@ pub async fn open(location: &StoreLocation, ttl: Duration) -> anyhow::Result<Arc
 }
 
 /// `--mode local-lock`: claims in this process only, in front of the shared `store`.
-pub fn local_lock(store: Arc<dyn Store>) -> Arc<dyn Store> {
+pub(super) fn local_lock(store: Arc<dyn Store>) -> Arc<dyn Store> {
     Arc::new(local_lock::LocalLockStore::new(store))
 }
 

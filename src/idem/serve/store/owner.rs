@@ -8,7 +8,7 @@ use rand::distr::Alphanumeric;
 
 /// One request's claim on a key.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Claim {
+pub(crate) struct Claim {
     /// `<instance>-<sequence>`: the instance part is random per process, so two instances (or one
     /// restarted) never hand out the same token.
     pub owner: String,
@@ -17,19 +17,19 @@ pub struct Claim {
 }
 
 /// Hands out claim tokens for one server process.
-pub struct Owners {
+pub(crate) struct Owners {
     instance: String,
     next: AtomicU64,
     lease: Duration,
 }
 
 impl Owners {
-    pub fn new(lease: Duration) -> Owners {
+    pub(crate) fn new(lease: Duration) -> Owners {
         let instance: String = rand::rng().sample_iter(&Alphanumeric).take(12).map(char::from).collect();
         Owners { instance, next: AtomicU64::new(1), lease }
     }
 
-    pub fn claim(&self) -> Claim {
+    pub(crate) fn claim(&self) -> Claim {
         let sequence = self.next.fetch_add(1, Ordering::Relaxed);
         Claim { owner: format!("{}-{sequence}", self.instance), lease: self.lease }
     }

@@ -75,7 +75,7 @@ impl Script {
     }
 }
 
-pub struct RedisStore {
+pub(super) struct RedisStore {
     pool: Pool,
     ttl_ms: String,
     renew: Script,
@@ -94,7 +94,7 @@ fn entry_key(key: &ScopedKey) -> String {
 
 impl RedisStore {
     /// Connects once, so a wrong address fails at start-up rather than on the first request.
-    pub async fn connect(address: RedisAddress, ttl: Duration) -> anyhow::Result<RedisStore> {
+    pub(super) async fn connect(address: RedisAddress, ttl: Duration) -> anyhow::Result<RedisStore> {
         let pool = Pool::new(address.clone());
         match pool.call(&[b"PING"]).await {
             Ok(Reply::Status(_)) => {}

@@ -26,7 +26,7 @@ const MAX_BULK: usize = 64 << 20;
 
 /// One RESP2 reply.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Reply {
+pub(super) enum Reply {
     Status(String),
     Error(String),
     Integer(i64),
@@ -152,17 +152,17 @@ fn invalid(what: &str) -> std::io::Error {
 }
 
 /// Connections to one Redis, reused across requests.
-pub struct Pool {
+pub(super) struct Pool {
     address: RedisAddress,
     idle: Mutex<Vec<Connection>>,
 }
 
 impl Pool {
-    pub fn new(address: RedisAddress) -> Pool {
+    pub(super) fn new(address: RedisAddress) -> Pool {
         Pool { address, idle: Mutex::new(Vec::new()) }
     }
 
-    pub fn address(&self) -> &RedisAddress {
+    pub(super) fn address(&self) -> &RedisAddress {
         &self.address
     }
 
@@ -172,7 +172,7 @@ impl Pool {
 
     /// Sends one command and returns its reply (an error reply is a `Reply::Error`, for the
     /// caller to judge). Fails when Redis cannot be reached or does not answer in time.
-    pub async fn call(&self, args: &[&[u8]]) -> Result<Reply, StoreError> {
+    pub(super) async fn call(&self, args: &[&[u8]]) -> Result<Reply, StoreError> {
         let reused = self.idle().pop();
         if let Some(mut connection) = reused {
             match connection.call(args).await {

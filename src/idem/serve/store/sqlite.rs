@@ -44,7 +44,7 @@ CREATE TABLE IF NOT EXISTS payments (
 /// How long a statement waits for another process's write lock before the request gets a 503.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
-pub struct SqliteStore {
+pub(super) struct SqliteStore {
     connection: Arc<Mutex<Connection>>,
     path: PathBuf,
     ttl: Duration,
@@ -109,7 +109,7 @@ fn read_row(connection: &Connection, key: &ScopedKey) -> rusqlite::Result<Option
 }
 
 impl SqliteStore {
-    pub async fn open(path: &Path, ttl: Duration) -> anyhow::Result<SqliteStore> {
+    pub(super) async fn open(path: &Path, ttl: Duration) -> anyhow::Result<SqliteStore> {
         let owned = path.to_path_buf();
         let connection = tokio::task::spawn_blocking(move || -> anyhow::Result<Connection> {
             let connection = Connection::open(&owned).with_context(|| {

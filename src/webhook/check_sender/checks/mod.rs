@@ -16,7 +16,7 @@ use crate::units::format_duration;
 
 /// Where the sender command stood when the run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SenderEnd {
+pub(crate) enum SenderEnd {
     /// No `-- SENDER_CMD`: the sender runs elsewhere, so a missing retry may only be late.
     External,
     /// It exited, with this description of its status: whatever it did not send, it never will.
@@ -27,7 +27,7 @@ pub enum SenderEnd {
 
 /// Everything the checks judge.
 #[derive(Debug, Clone)]
-pub struct Observed {
+pub(crate) struct Observed {
     pub events: Vec<Event>,
     pub sender: SenderEnd,
     /// How long the run waited, for "not within …" evidence.
@@ -83,85 +83,85 @@ fn bounded(mut lines: Vec<String>) -> Vec<String> {
     lines
 }
 
-pub const SIGNED: CheckSpec = CheckSpec {
+pub(crate) const SIGNED: CheckSpec = CheckSpec {
     id: "signed",
     title: "every attempt carries a valid signature for the scheme",
     why: "a receiver must refuse unsigned and mis-signed deliveries, so they are never processed",
     level: Level::Required,
 };
-pub const EVENT_ID_STABLE: CheckSpec = CheckSpec {
+pub(crate) const EVENT_ID_STABLE: CheckSpec = CheckSpec {
     id: "event-id-stable",
     title: "every attempt of one event carries the same event id",
     why: "receivers de-duplicate retries by the event id; a new id per attempt makes every retry a new event",
     level: Level::Required,
 };
-pub const BODY_STABLE: CheckSpec = CheckSpec {
+pub(crate) const BODY_STABLE: CheckSpec = CheckSpec {
     id: "body-stable",
     title: "every attempt of one event carries the same body bytes",
     why: "a retry is the same event again; a receiver that saw the first copy must be able to trust the second",
     level: Level::Required,
 };
-pub const RETRIES_AFTER_5XX: CheckSpec = CheckSpec {
+pub(crate) const RETRIES_AFTER_5XX: CheckSpec = CheckSpec {
     id: "retries-after-5xx",
     title: "a 5xx answer is followed by another attempt",
     why: "a 5xx says the receiver failed this time; without a retry the event is lost",
     level: Level::Required,
 };
-pub const RETRIES_AFTER_TIMEOUT: CheckSpec = CheckSpec {
+pub(crate) const RETRIES_AFTER_TIMEOUT: CheckSpec = CheckSpec {
     id: "retries-after-timeout",
     title: "an attempt that got no answer is retried",
     why: "a receiver that hangs or crashes mid-request never answers; the sender must time out and try again",
     level: Level::Required,
 };
-pub const SENDER_TIMEOUT: CheckSpec = CheckSpec {
+pub(crate) const SENDER_TIMEOUT: CheckSpec = CheckSpec {
     id: "sender-timeout",
     title: "the sender waits between 5s and 30s for an answer before giving up",
     why: "providers allow 5s (Standard Webhooks suggests it) to 30s; sooner fails slow receivers, later stalls the queue",
     level: Level::Advisory,
 };
-pub const BACKOFF_GROWS: CheckSpec = CheckSpec {
+pub(crate) const BACKOFF_GROWS: CheckSpec = CheckSpec {
     id: "backoff-grows",
     title: "the waits between attempts do not shrink, and the first retry is not immediate",
     why: "a receiver that is down needs time to recover; retries that come at once or faster add load to an outage",
     level: Level::Advisory,
 };
-pub const HONOURS_RETRY_AFTER: CheckSpec = CheckSpec {
+pub(crate) const HONOURS_RETRY_AFTER: CheckSpec = CheckSpec {
     id: "honours-retry-after",
     title: "after a Retry-After answer the next attempt comes no sooner than asked",
     why: "429 and 503 with Retry-After are the receiver asking for time (RFC 9110 §10.2.3)",
     level: Level::Advisory,
 };
-pub const STOPS_AFTER_2XX: CheckSpec = CheckSpec {
+pub(crate) const STOPS_AFTER_2XX: CheckSpec = CheckSpec {
     id: "stops-after-2xx",
     title: "no further attempt after a 2xx answer",
     why: "a 2xx acknowledges the event; sending it again makes the receiver process or de-duplicate it for nothing",
     level: Level::Required,
 };
-pub const STOPS_AFTER_410: CheckSpec = CheckSpec {
+pub(crate) const STOPS_AFTER_410: CheckSpec = CheckSpec {
     id: "stops-after-410",
     title: "no further attempt after 410 Gone",
     why: "410 says the endpoint is gone for good (Standard Webhooks, Svix: disable the endpoint)",
     level: Level::Advisory,
 };
-pub const FRESH_TIMESTAMP: CheckSpec = CheckSpec {
+pub(crate) const FRESH_TIMESTAMP: CheckSpec = CheckSpec {
     id: "fresh-timestamp",
     title: "each retry is signed afresh, with the time it is sent",
     why: "a retry that re-sends the first signature ages out of the receiver's replay window and is refused",
     level: Level::Advisory,
 };
-pub const TIMESTAMP_SKEW: CheckSpec = CheckSpec {
+pub(crate) const TIMESTAMP_SKEW: CheckSpec = CheckSpec {
     id: "timestamp-skew",
     title: "the signed time is within the tolerance of the receiver's clock",
     why: "receivers refuse timestamps outside their window (5 minutes for Stripe and Standard Webhooks)",
     level: Level::Required,
 };
-pub const CONTENT_TYPE_JSON: CheckSpec = CheckSpec {
+pub(crate) const CONTENT_TYPE_JSON: CheckSpec = CheckSpec {
     id: "content-type-json",
     title: "JSON bodies are sent as application/json",
     why: "frameworks pick their body parser by Content-Type; a wrong one can turn the body into a form or nothing",
     level: Level::Advisory,
 };
-pub const IDENTIFIES_ITSELF: CheckSpec = CheckSpec {
+pub(crate) const IDENTIFIES_ITSELF: CheckSpec = CheckSpec {
     id: "identifies-itself",
     title: "a User-Agent is sent",
     why: "receivers and their firewalls tell webhook traffic apart by it; providers name theirs",
@@ -169,7 +169,7 @@ pub const IDENTIFIES_ITSELF: CheckSpec = CheckSpec {
 };
 
 /// Every check, in the order.
-pub fn judge(observed: &Observed) -> Vec<CheckResult> {
+pub(crate) fn judge(observed: &Observed) -> Vec<CheckResult> {
     vec![
         identity::signed(observed).result(&SIGNED),
         identity::event_id_stable(observed).result(&EVENT_ID_STABLE),
@@ -202,7 +202,7 @@ pub(crate) mod fixtures {
     use super::{Observed, SenderEnd};
 
     /// One attempt: `at` seconds after the start, answered (or given up on) `took` seconds later.
-    pub struct Spec {
+    pub(crate) struct Spec {
         pub at: f64,
         pub took: f64,
         pub step: Step,
@@ -211,15 +211,15 @@ pub(crate) mod fixtures {
         pub timestamp: Option<i64>,
     }
 
-    pub fn spec(at: f64, step: Step) -> Spec {
+    pub(crate) fn spec(at: f64, step: Step) -> Spec {
         Spec { at, took: 0.001, step, id: Some("evt_1"), body: "{\"id\":\"evt_1\"}", timestamp: None }
     }
 
-    pub fn answer(status: u16) -> Step {
+    pub(crate) fn answer(status: u16) -> Step {
         Step::Answer { status: http::StatusCode::from_u16(status).unwrap(), retry_after: None }
     }
 
-    pub fn event(number: usize, start: Instant, specs: Vec<Spec>) -> Event {
+    pub(crate) fn event(number: usize, start: Instant, specs: Vec<Spec>) -> Event {
         let attempts = specs
             .into_iter()
             .enumerate()
@@ -248,7 +248,7 @@ pub(crate) mod fixtures {
         Event { number, attempts }
     }
 
-    pub fn observed(events: Vec<Event>, sender: SenderEnd) -> Observed {
+    pub(crate) fn observed(events: Vec<Event>, sender: SenderEnd) -> Observed {
         Observed { events, sender, waited: Duration::from_secs(10), tolerance: Duration::from_secs(300) }
     }
 }

@@ -8,7 +8,7 @@ use super::{Finding, Observed, bounded};
 use crate::units::format_duration;
 
 /// A retry within this long of the failure counts as immediate.
-pub const IMMEDIATE: Duration = Duration::from_millis(100);
+pub(super) const IMMEDIATE: Duration = Duration::from_millis(100);
 
 /// Full jitter draws each wait at random below a growing cap, so one wait may come out shorter
 /// than the last; only a wait under half the previous one counts as shrinking.
@@ -19,7 +19,7 @@ const JITTER_TOLERANCE: f64 = 0.5;
 const RETRY_AFTER_SLACK: Duration = Duration::from_millis(50);
 
 /// The providers' range for how long a sender waits for an answer.
-pub const SENDER_TIMEOUT_RANGE: (Duration, Duration) = (Duration::from_secs(5), Duration::from_secs(30));
+pub(super) const SENDER_TIMEOUT_RANGE: (Duration, Duration) = (Duration::from_secs(5), Duration::from_secs(30));
 
 /// The attempt after `attempt` in its event, and how long after `attempt` ended it arrived.
 fn follow_up<'e>(event: &'e Event, attempt: &Attempt) -> Option<(&'e Attempt, Option<Duration>)> {
