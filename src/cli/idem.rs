@@ -22,7 +22,7 @@ use crate::idem::send_retry::{RetryOn, RetryPolicy};
 use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
-use crate::units::{parse_duration, parse_size};
+use crate::units::parse_size;
 use http::HeaderName;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
@@ -106,7 +106,7 @@ pub struct RaceArgs {
     pub distinct_keys: bool,
 
     /// Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together
-    #[arg(long, value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub stagger: Option<Duration>,
 
     #[command(flatten)]
@@ -126,7 +126,7 @@ pub struct WindowArgs {
     pub request: RequestArgs,
 
     /// The widest spacing probed
-    #[arg(long, default_value = "2s", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "2s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub max: Duration,
 
     /// Pairs per spacing; a spacing executed twice if any pair did
@@ -154,7 +154,7 @@ pub struct CheckArgs {
     pub require_key: bool,
 
     /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it
-    #[arg(long, default_value = "1s", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "1s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub window_max: Duration,
 
     #[command(flatten)]
@@ -238,7 +238,7 @@ pub struct ServeStoreArgs {
     pub store: StoreLocation,
 
     /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over
-    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub lease: Duration,
 }
 
@@ -255,7 +255,7 @@ pub struct SendRetryArgs {
     pub retry_on: RetryOn,
 
     /// The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer
-    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = parse_duration, requires = "retry")]
+    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retry")]
     pub backoff: Duration,
 
     /// Reproduce the classic bug on purpose: a fresh key for every retry
@@ -290,7 +290,7 @@ pub struct ProxyArgs {
     pub fault: Fault,
 
     /// With --fault timeout: hold the answer this long (or until the client gives up), then drop it
-    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Faults")]
+    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Faults")]
     pub hold: Duration,
 
     /// With --fault status:CODE: send Retry-After with this many seconds
@@ -318,7 +318,7 @@ pub struct ProxyArgs {
     pub matches: Vec<MatchPattern>,
 
     /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time
-    #[arg(long, default_value = "2m", value_parser = parse_duration, value_name = "DUR", help_heading = "Judging")]
+    #[arg(long, default_value = "2m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
     pub window: Duration,
 
     /// The header that carries the key
@@ -342,7 +342,7 @@ pub struct ProxyArgs {
     pub insecure: bool,
 
     /// Give up on the upstream's answer after this long (the client then gets 502)
-    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Connection")]
+    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
     pub timeout: Duration,
 
     /// Live lines and summary for people, or JSON lines

@@ -19,3 +19,23 @@ fn a_secret_typed_as_a_stray_argument_is_not_echoed() {
     assert!(stderr.contains("unexpected argument"), "{stderr}");
     assert!(!stderr.contains("MfKQ9r8"), "{stderr}");
 }
+
+#[test]
+fn webhook_replay_refuses_a_file_without_line_ends() {
+    webhook()
+        .args(["replay", "/dev/zero", "http://127.0.0.1:1/hook", "--scheme", "hmac", "--secret", "s3cr3t"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("without a line end"));
+}
+
+#[test]
+fn negative_durations_are_named_on_every_duration_flag() {
+    for args in [
+        &["listen", "--scheme", "hmac", "--secret", "s", "--delay", "-1s"][..],
+        &["check", "http://127.0.0.1:1/", "--secret", "s", "--timeout", "-1s"],
+        &["verify", "--scheme", "hmac", "--secret", "s", "-d", "x", "--tolerance", "-5m"],
+    ] {
+        webhook().args(args).assert().code(2).stderr(predicates::str::contains("durations are positive"));
+    }
+}

@@ -8,7 +8,6 @@ use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::conformance::SuiteFormat;
 use crate::http::url::parse_url;
 use crate::output::Palette;
-use crate::units::parse_duration;
 use crate::webhook::check::CheckConfig;
 use crate::webhook::scheme::{self, SchemeKind};
 
@@ -27,16 +26,16 @@ pub struct CheckArgs {
 
     /// The receiver's timestamp tolerance; stale and future deliveries are signed 10 minutes or
     /// twice this from now, whichever is further
-    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
     pub tolerance: Duration,
 
     /// How long each request may take before it counts as unanswered
-    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
     pub timeout: Duration,
 
     /// How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s,
     /// GitHub gives up after 10s)
-    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
     pub ack_within: Duration,
 
     /// Accept any TLS certificate (self-signed local receivers)

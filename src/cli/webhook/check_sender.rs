@@ -10,7 +10,6 @@ use clap::Args;
 use super::signing::{SigningArgs, VerifyScheme};
 use crate::conformance::SuiteFormat;
 use crate::output::Palette;
-use crate::units::parse_duration;
 use crate::webhook::check_sender::CheckSenderConfig;
 use crate::webhook::check_sender::script::{DEFAULT_SCRIPT, Script};
 
@@ -35,7 +34,7 @@ pub struct CheckSenderArgs {
     pub signing: SigningArgs,
 
     /// How far a signed timestamp may be from this receiver's clock
-    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub tolerance: Duration,
 
     /// How each event's attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold
@@ -48,7 +47,7 @@ pub struct CheckSenderArgs {
     pub events: Option<u32>,
 
     /// The longest to wait for the sender and the script to play out
-    #[arg(long, default_value = "10m", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "10m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub timeout: Duration,
 
     /// Append every attempt to this JSON-lines journal, as webhook listen --record does

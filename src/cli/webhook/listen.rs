@@ -11,7 +11,7 @@ use super::verify::selection;
 use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
-use crate::units::{parse_duration, parse_size};
+use crate::units::parse_size;
 use crate::webhook::listen::{self, ListenConfig};
 use crate::webhook::scheme::SchemeKind;
 use crate::webhook::verify::verifier::SchemeSelection;
@@ -40,7 +40,7 @@ pub struct ListenArgs {
     pub signing: SigningArgs,
 
     /// How far a signed timestamp may be from now, in either direction
-    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub tolerance: Duration,
 
     /// Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)
@@ -64,7 +64,7 @@ pub struct ListenArgs {
     pub forward_to: Option<String>,
 
     /// How long the forward target may take to answer before the sender gets 502
-    #[arg(long, default_value = "30s", value_parser = parse_duration, value_name = "DUR", help_heading = "Forwarding")]
+    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
     pub forward_timeout: Duration,
 
     /// Answer a repeat of an acknowledged event directly instead of forwarding it again
@@ -72,7 +72,7 @@ pub struct ListenArgs {
     pub dedupe: bool,
 
     /// Remember an event id this long after its first valid delivery
-    #[arg(long, default_value = "24h", value_parser = parse_duration, value_name = "DUR", help_heading = "Forwarding")]
+    #[arg(long, default_value = "24h", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
     pub dedupe_window: Duration,
 
     /// Remember at most this many event ids; the oldest is forgotten first
@@ -88,12 +88,12 @@ pub struct ListenArgs {
     pub fail_first: u32,
 
     /// Wait this long before answering (to trip a sender's timeout)
-    #[arg(long, value_parser = parse_duration, value_name = "DUR", help_heading = "Misbehaviour")]
+    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Misbehaviour")]
     pub delay: Option<Duration>,
 
     /// Close a connection after this long without a request being handled (silent, idle between
     /// requests, or still sending its headers); a request body stalling this long fails too
-    #[arg(long, default_value = "10s", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "10s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub idle_timeout: Duration,
 
     /// Show each delivery's headers and body too

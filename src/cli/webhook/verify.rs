@@ -6,7 +6,6 @@ use super::signing::{SigningArgs, VerifyScheme};
 use crate::http::body::BodySource;
 use crate::http::header::parse_header_line;
 use crate::output::{Format, Palette};
-use crate::units::parse_duration;
 use crate::webhook::delivery::unix_now;
 use crate::webhook::scheme::{SchemeKind, TimeWindow};
 use crate::webhook::verify::VerifyConfig;
@@ -39,7 +38,7 @@ pub struct VerifyArgs {
     pub signing: SigningArgs,
 
     /// How far a signed timestamp may be from now, in either direction
-    #[arg(long, default_value = "5m", value_parser = parse_duration, value_name = "DUR")]
+    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub tolerance: Duration,
 
     /// Judge timestamps as if it were this Unix time (to check a recorded delivery)

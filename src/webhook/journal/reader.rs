@@ -1,9 +1,9 @@
 //! Reading a journal (or any JSON-lines file of events) back, as `webhook replay` does.
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 
 use super::record::JournalRecord;
 
@@ -35,6 +35,9 @@ impl ReadIssues {
     }
 }
 
+/// The longest line read: a journaled body is at most 64 MiB, and base64 makes it 4/3 of that.
+const MAX_LINE: usize = 96 * 1024 * 1024;
+
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 const BOM: &[u8] = b"\xef\xbb\xbf";
 
@@ -50,12 +53,24 @@ pub fn read_json_lines(path: &Path) -> anyhow::Result<(Vec<JsonLine>, ReadIssues
     let mut number = 0;
     loop {
         buffer.clear();
-        let read =
-            reader.read_until(b'\n', &mut buffer).with_context(|| format!("cannot read `{}`", path.display()))?;
+        // One line may hold at most a journaled body's worth (the listener's --max-body is far
+        // below this); a file without line ends (/dev/zero, a binary dump) must not fill memory.
+        let read = (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buffer)
+            .with_context(|| format!("cannot read `{}`", path.display()))?;
         if read == 0 {
             break;
         }
         number += 1;
+        if buffer.len() > MAX_LINE {
+            bail!(
+                "`{}` line {number} is longer than {} MiB without a line end: not a journal or a JSON-lines file \
+                 of events",
+                path.display(),
+                MAX_LINE / (1024 * 1024)
+            );
+        }
         let ended = buffer.last() == Some(&b'\n');
         let mut bytes = &buffer[..];
         if number == 1 && bytes.starts_with(BOM) {
