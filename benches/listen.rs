@@ -5,10 +5,10 @@
 //! deliveries (~1 KiB JSON) back to back for a fixed time. Both servers run as processes of their
 //! own, interleaved over a few rounds; the best round of each counts. The journal must hold exactly
 //! as many lines as the load generator saw 2xx answers. Target: at least 50% of the bare server.
-use std::io::{BufRead, BufReader, Read};
+use std::io::Read;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -16,6 +16,10 @@ use http::{HeaderMap, HeaderValue, Request, Response};
 use http_body_util::{BodyExt, Empty, Full};
 use hyper::body::Incoming;
 use hyper_util::rt::{TokioExecutor, TokioIo};
+#[path = "common/server_process.rs"]
+mod server_process;
+use server_process::{ServerProcess, run_load_generator};
+
 use idem::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
 use idem::webhook::secret::Secret;
@@ -101,44 +105,11 @@ fn compare() {
 /// Starts `server` (which prints its URL on the first line), loads it from a separate process,
 /// then stops it with SIGINT so a listener flushes its journal.
 fn run_against(server: &mut Command) -> Load {
-    let mut child = server.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("start the server");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("read the server's first line");
-    let url = first
-        .split_whitespace()
-        .find(|word| word.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {first:?}"))
-        .to_string();
-    // Drained like a terminal would be, so the listener's printer runs as it does for people.
-    let drain = std::thread::spawn(move || {
-        let _ = std::io::copy(&mut stdout, &mut std::io::sink());
-    });
-    let output = Command::new(std::env::current_exe().expect("own path"))
-        .args(["--load-generator", &url])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("run the load generator");
-    assert!(output.status.success(), "the load generator failed");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let numbers: Vec<f64> = text.split_whitespace().filter_map(|word| word.parse().ok()).collect();
-    let [ok, failed, seconds] = numbers[..] else { panic!("unexpected load generator output {text:?}") };
-    stop(&mut child);
-    let _ = drain.join();
+    let server = ServerProcess::start(server);
+    let numbers = run_load_generator(&["--load-generator", &server.url]);
+    let [ok, failed, seconds] = numbers[..] else { panic!("unexpected load generator output {numbers:?}") };
+    server.stop();
     Load { ok: ok as u64, failed: failed as u64, seconds }
-}
-
-fn stop(child: &mut Child) {
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 fn count_lines(path: &Path) -> u64 {

@@ -6,10 +6,17 @@
 //! keep-alive HTTP/1.1 connections for the throughput. The requests are GETs, which the proxy
 //! forwards without judging. Targets: throughput through the proxy at least 50% of direct, added
 //! median latency under 100 µs.
-use std::io::{BufRead, BufReader};
+
 use std::net::SocketAddr;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+// `stop` and `run_load_generator` are for the benches that load a server from a second process
+// through it; this one only starts its servers there.
+#[allow(dead_code)]
+#[path = "common/server_process.rs"]
+mod server_process;
+use server_process::ServerProcess;
 
 use bytes::Bytes;
 use http::{Request, Response};
@@ -51,41 +58,16 @@ impl Load {
     }
 }
 
-/// A child process killed when dropped.
-struct Process(Child);
-
-impl Drop for Process {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts `command`, returns it with the first http:// URL of its first line.
-fn start(command: &mut Command) -> (Process, String) {
-    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("start a server");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("read the first line");
-    let url = first
-        .split_whitespace()
-        .find(|word| word.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {first:?}"))
-        .to_string();
-    std::thread::spawn(move || {
-        let _ = std::io::copy(&mut stdout, &mut std::io::sink());
-    });
-    (Process(child), url)
-}
-
 fn compare() {
-    let (_upstream, upstream_url) =
-        start(Command::new(std::env::current_exe().expect("own path")).arg("--upstream-server"));
-    let (_proxy, proxy_url) = start(
+    let upstream =
+        ServerProcess::start(Command::new(std::env::current_exe().expect("own path")).arg("--upstream-server"));
+    let upstream_url = upstream.url.clone();
+    let proxy = ServerProcess::start(
         Command::new(env!("CARGO_BIN_EXE_idem"))
             .args(["proxy", "--upstream", &upstream_url, "--addr", "127.0.0.1:0"])
             .env("NO_COLOR", "1"),
     );
+    let proxy_url = proxy.url.clone();
     let mut best: [Option<(Load, Load)>; 2] = [None, None];
     for round in 1..=ROUNDS {
         for (slot, (name, url)) in [("direct", &upstream_url), ("proxy", &proxy_url)].into_iter().enumerate() {

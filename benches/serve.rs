@@ -7,10 +7,14 @@
 //! re-executed with `--load-generator`): 32 keep-alive HTTP/1.1 connections sending back to back for
 //! a fixed time. The stores take turns over a few rounds; the best round of each counts. Every
 //! answer must be 201. Target: the Redis store at least 40% of the memory store's throughput.
-use std::io::{BufRead, BufReader};
+
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+#[path = "common/server_process.rs"]
+mod server_process;
+use server_process::{ServerProcess, run_load_generator};
 
 use bytes::Bytes;
 use http::Request;
@@ -127,49 +131,21 @@ impl Drop for Redis {
 
 /// Starts `idem serve --store store`, loads it from a separate process, stops it.
 fn run_against(store: &str, key_prefix: &str) -> Load {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_idem"))
-        .args(["serve", "--addr", "127.0.0.1:0", "--work", "0ms", "--color", "never", "--store", store])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("start idem serve");
-    let mut stdout = BufReader::new(child.stdout.take().expect("piped stdout"));
-    let mut first = String::new();
-    stdout.read_line(&mut first).expect("read the banner");
-    let url = first
-        .split_whitespace()
-        .find(|word| word.starts_with("http://"))
-        .unwrap_or_else(|| panic!("no URL in {first:?}"))
-        .to_string();
-    // Drained like a terminal would be, so the request log runs as it does for people.
-    let drain = std::thread::spawn(move || {
-        let _ = std::io::copy(&mut stdout, &mut std::io::sink());
-    });
-    let output = Command::new(std::env::current_exe().expect("own path"))
-        .args(["--load-generator", &url, key_prefix])
-        .stderr(Stdio::inherit())
-        .output()
-        .expect("run the load generator");
-    assert!(output.status.success(), "the load generator failed");
-    let text = String::from_utf8_lossy(&output.stdout);
-    let numbers: Vec<f64> = text.split_whitespace().filter_map(|word| word.parse().ok()).collect();
-    let [created, other, seconds] = numbers[..] else { panic!("unexpected load generator output {text:?}") };
-    stop(&mut child);
-    let _ = drain.join();
+    let server = ServerProcess::start(Command::new(env!("CARGO_BIN_EXE_idem")).args([
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--work",
+        "0ms",
+        "--color",
+        "never",
+        "--store",
+        store,
+    ]));
+    let numbers = run_load_generator(&["--load-generator", &server.url, key_prefix]);
+    let [created, other, seconds] = numbers[..] else { panic!("unexpected load generator output {numbers:?}") };
+    server.stop();
     Load { created: created as u64, other: other as u64, seconds }
-}
-
-fn stop(child: &mut Child) {
-    let _ = Command::new("kill").args(["-INT", &child.id().to_string()]).status();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.try_wait() {
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let _ = child.kill();
-    let _ = child.wait();
 }
 
 /// `--load-generator URL PREFIX`: prints "CREATED OTHER SECONDS".
