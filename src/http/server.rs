@@ -28,6 +28,16 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+/// Binds `addr` and says which address it got (port 0 picks a free one), with the error every server
+/// of the crate gives when the port is taken.
+pub(crate) async fn bind(addr: SocketAddr) -> anyhow::Result<(TcpListener, SocketAddr)> {
+    let listener = TcpListener::bind(addr)
+        .await
+        .with_context(|| format!("cannot listen on {addr} (pick another --addr, or port 0 for any free one)"))?;
+    let bound = listener.local_addr().context("cannot read the bound address")?;
+    Ok((listener, bound))
+}
+
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// How long a stop waits for requests in flight before dropping their connections.

@@ -35,6 +35,16 @@ pub(crate) fn client_config(insecure: bool, alpn: &[&[u8]]) -> anyhow::Result<Cl
     Ok(config)
 }
 
+/// The TLS acceptor of a server started with `--tls` (a certificate generated at start-up), or
+/// none for plain HTTP.
+pub(crate) fn acceptor(tls: bool) -> anyhow::Result<Option<tokio_rustls::TlsAcceptor>> {
+    if !tls {
+        return Ok(None);
+    }
+    let (server_config, _) = self_signed_server_config()?;
+    Ok(Some(tokio_rustls::TlsAcceptor::from(std::sync::Arc::new(server_config))))
+}
+
 /// A server configuration with a self-signed certificate for `localhost` and 127.0.0.1, offering
 /// h2 and http/1.1 in ALPN. Returns the certificate too, so callers can trust it explicitly.
 pub(crate) fn self_signed_server_config() -> anyhow::Result<(ServerConfig, CertificateDer<'static>)> {

@@ -58,13 +58,18 @@ fn generated_man_pages_are_fresh_and_every_page_has_examples() {
             expected.push(page.file_name);
         }
     }
-    let mut committed: Vec<String> = std::fs::read_dir(&dir)
+    check_holds_exactly(&dir, expected, "pages no command has");
+}
+
+/// `dir` holds exactly the `expected` files: a renamed or removed command leaves nothing behind.
+pub(crate) fn check_holds_exactly(dir: &Path, mut expected: Vec<String>, what: &str) {
+    let mut committed: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     committed.sort();
     expected.sort();
-    assert_eq!(committed, expected, "man/ holds pages no command has (or lacks some)");
+    assert_eq!(committed, expected, "{} holds {what} (or lacks some)", dir.display());
 }
 
 #[test]

@@ -14,10 +14,9 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use http::{HeaderName, Uri};
 use hyper::service::service_fn;
-use tokio::net::TcpListener;
 
 use client_command::ClientCommand;
 pub use client_command::PROXY_URL_VARIABLE;
@@ -180,16 +179,8 @@ pub async fn start(
         insecure: config.insecure,
         http2: false,
     })?;
-    let listener = TcpListener::bind(config.addr).await.with_context(|| {
-        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
-    })?;
-    let addr = listener.local_addr().context("cannot read the bound address")?;
-    let tls = if config.tls {
-        let (server_config, _) = crate::http::tls::self_signed_server_config()?;
-        Some(tokio_rustls::TlsAcceptor::from(Arc::new(server_config)))
-    } else {
-        None
-    };
+    let (listener, addr) = crate::http::server::bind(config.addr).await?;
+    let tls = crate::http::tls::acceptor(config.tls)?;
     let state = Arc::new(ProxyState {
         upstream: config.upstream.clone(),
         client,

@@ -17,7 +17,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use hyper::service::service_fn;
-use tokio::net::TcpListener;
 
 use crate::exit::Outcome;
 use crate::http::server::ServerTask;
@@ -150,16 +149,8 @@ fn summary_of(state: &AppState) -> Summary {
 
 /// Binds and starts serving. Without `log`, requests are only counted (in-process use).
 pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result<RunningServer> {
-    let listener = TcpListener::bind(config.addr).await.with_context(|| {
-        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
-    })?;
-    let addr = listener.local_addr().context("cannot read the bound address")?;
-    let tls = if config.tls {
-        let (server_config, _) = crate::http::tls::self_signed_server_config()?;
-        Some(tokio_rustls::TlsAcceptor::from(Arc::new(server_config)))
-    } else {
-        None
-    };
+    let (listener, addr) = crate::http::server::bind(config.addr).await?;
+    let tls = crate::http::tls::acceptor(config.tls)?;
     if config.lease.is_zero() {
         anyhow::bail!("--lease must be longer than 0: a claim that lapses at once protects nothing");
     }

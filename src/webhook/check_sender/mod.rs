@@ -23,9 +23,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use hyper::service::service_fn;
-use tokio::net::TcpListener;
 use tokio::sync::watch;
 
 use crate::conformance::{SuiteFormat, SuiteReport};
@@ -118,10 +117,7 @@ pub(crate) async fn execute(
         }
         None => None,
     };
-    let listener = TcpListener::bind(config.addr).await.with_context(|| {
-        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
-    })?;
-    let addr = listener.local_addr().context("cannot read the bound address")?;
+    let (listener, addr) = crate::http::server::bind(config.addr).await?;
     let url = format!("http://{addr}{}", config.path.as_deref().unwrap_or("/"));
     let live = Live { palette: config.palette, to_stderr: config.format != SuiteFormat::Human, quiet: config.quiet };
     let scheme = verifier.describe();

@@ -31,10 +31,8 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
 use http::{StatusCode, Uri};
 use hyper::service::service_fn;
-use tokio::net::TcpListener;
 
 use crate::exit::Outcome;
 use crate::http::server::{ServerTask, StopSignal, Timeouts};
@@ -189,10 +187,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         Some(target) => Some(forward::Forwarder::new(target.clone(), config.forward_timeout)?),
         None => None,
     };
-    let listener = TcpListener::bind(config.addr).await.with_context(|| {
-        format!("cannot listen on {} (pick another --addr, or port 0 for any free one)", config.addr)
-    })?;
-    let addr = listener.local_addr().context("cannot read the bound address")?;
+    let (listener, addr) = crate::http::server::bind(config.addr).await?;
     if let Some(target) = &config.forward_to {
         forward::refuse_self(target, addr).await?;
     }
