@@ -7,6 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::request_args::RequestArgs;
+use crate::cli::suite_args::{SuiteArgs, print_list};
 use crate::cli::{block_on, positive_duration};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
@@ -141,6 +142,7 @@ pub struct WindowArgs {
 #[command(mut_arg("proxy", |arg| arg.help("Send the plain requests through this proxy (http://, https:// or socks5h://; \
 overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '' for none); concurrent-once and race-window connect directly, \
 as idem race does")))]
+#[command(mut_arg("url", |arg| arg.required(false).required_unless_present("list")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -162,6 +164,9 @@ pub struct CheckArgs {
 
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
+
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 }
 
 /// More instances of the same API, as a load balancer would spread requests over them.
@@ -460,6 +465,10 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             block_on(window::run(config))
         }
         IdemCommand::Check(args) => {
+            if args.suite.list {
+                return print_list("idem check", check::CHECKS, args.format, Palette::for_stdout(cli.color));
+            }
+            let selection = args.suite.selection("idem check", check::CHECKS)?;
             let request = args.request.into_spec()?;
             let also = args.targets.urls(&request)?;
             let config = CheckConfig {
@@ -468,6 +477,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
                 window_max: Some(args.window_max).filter(|max| !max.is_zero()),
+                selection,
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };

@@ -8,6 +8,7 @@ pub mod man;
 pub(crate) mod outbound_proxy;
 pub(crate) mod request_args;
 pub mod schemas;
+pub(crate) mod suite_args;
 pub mod webhook;
 
 use std::future::Future;
