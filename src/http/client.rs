@@ -114,14 +114,15 @@ impl HttpClient {
 /// reqwest's own message repeats the URL ("error sending request for url (…)"), which `send`
 /// already names; the useful part is in its sources.
 fn describe_client_error(err: reqwest::Error) -> anyhow::Error {
-    let message = error_chain(&err);
-    if err.is_connect() && message.contains("invalid peer certificate") {
-        anyhow!("cannot connect: {message} (for a self-signed or test certificate, add -k/--insecure)")
-    } else if err.is_connect() {
-        anyhow!("cannot connect: {message}")
-    } else {
-        anyhow!("{message}")
+    let server = err
+        .url()
+        .and_then(|url| Some(format!("{}:{}", url.host_str()?, url.port_or_known_default()?)))
+        .unwrap_or_default();
+    if let Some(described) = crate::http::connect_error::describe(&err, &server) {
+        return anyhow!("{described}");
     }
+    let message = error_chain(&err);
+    if err.is_connect() { anyhow!("cannot connect: {message}") } else { anyhow!("{message}") }
 }
 
 /// The sources of `err` joined with ": ", or `err` itself when it has none. hyper-util's link says
