@@ -16,13 +16,22 @@ enum Cause {
     NoHttp2Alpn,
     /// HTTP/2 with prior knowledge got a first "frame" too large to be one: an HTTP/1.1 answer.
     NotHttp2,
+    /// HTTP/2 with prior knowledge: the connection closed before any answer, as an HTTP/1.1 server
+    /// closes it after refusing the preface.
+    ClosedUnderHttp2,
 }
 
 /// The sentence for a failure to reach `server` (`host:port`, or empty when unknown), or `None`
-/// when the chain holds nothing to say more than its own messages.
-pub(crate) fn describe(err: &(dyn Error + 'static), server: &str) -> Option<String> {
+/// when the chain holds nothing to say more than its own messages. `http2` says the request went
+/// as HTTP/2 with prior knowledge (`--http2` on http://).
+pub(crate) fn describe(err: &(dyn Error + 'static), server: &str, http2: bool) -> Option<String> {
     let at = if server.is_empty() { String::new() } else { format!(" at {server}") };
-    Some(match diagnose(err)? {
+    let cause = match diagnose(err) {
+        Some(cause) => cause,
+        None if http2 && closed(err) => Cause::ClosedUnderHttp2,
+        None => return None,
+    };
+    Some(match cause {
         Cause::PlainHttp => {
             let use_http =
                 if server.is_empty() { "http:// instead of https://".to_string() } else { format!("http://{server}") };
@@ -38,7 +47,26 @@ pub(crate) fn describe(err: &(dyn Error + 'static), server: &str) -> Option<Stri
             "the server{at} did not answer in HTTP/2 (its first bytes are not an HTTP/2 frame, as when an HTTP/1.1-only \
              server answers): drop --http2"
         ),
+        Cause::ClosedUnderHttp2 => format!(
+            "the server{at} closed the connection without answering in HTTP/2 (an HTTP/1.1-only server refuses the \
+             HTTP/2 preface this way): drop --http2"
+        ),
     })
+}
+
+/// hyper's "canceled: connection closed" or "channel closed": the connection ended before the answer.
+fn closed(err: &(dyn Error + 'static)) -> bool {
+    let mut next = Some(err);
+    while let Some(cause) = next {
+        if cause
+            .downcast_ref::<hyper::Error>()
+            .is_some_and(|err| err.is_canceled() || err.is_closed() || err.is_incomplete_message())
+        {
+            return true;
+        }
+        next = cause.source();
+    }
+    false
 }
 
 fn diagnose(err: &(dyn Error + 'static)) -> Option<Cause> {
@@ -85,8 +113,8 @@ mod tests {
             rustls::Error::InvalidMessage(rustls::InvalidMessage::InvalidContentType),
         );
         let err = anyhow::Error::new(io).context("TLS handshake failed");
-        let text = describe(err.as_ref(), "127.0.0.1:1").unwrap();
+        let text = describe(err.as_ref(), "127.0.0.1:1", false).unwrap();
         assert_eq!(text, "the server at 127.0.0.1:1 answered in plain HTTP, not TLS: use http://127.0.0.1:1");
-        assert_eq!(describe(anyhow::anyhow!("InvalidContentType").as_ref(), ""), None, "text is not matched");
+        assert_eq!(describe(anyhow::anyhow!("InvalidContentType").as_ref(), "", true), None, "text is not matched");
     }
 }

@@ -83,7 +83,7 @@ fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Erro
         message.push_str(&cause.to_string());
         source = cause.source();
     }
-    if let Some(described) = crate::http::connect_error::describe(&err, "") {
+    if let Some(described) = crate::http::connect_error::describe(&err, "", false) {
         anyhow!("{described}")
     } else if err.is_connect() {
         anyhow!("cannot connect: {message}")

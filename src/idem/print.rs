@@ -20,7 +20,7 @@ pub(crate) fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) 
             palette.bold(key),
             palette.dim(&match spec.key_named {
                 "--key" => format!("(retry with --key {key})"),
-                from => format!("(fixed by {from})"),
+                _ => "(fixed by IDEM_KEY, from the environment)".to_string(),
             })
         ),
     }

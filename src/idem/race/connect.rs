@@ -69,7 +69,7 @@ impl Connector {
                 None => Ok(Connected { stream: Box::new(tcp) as BoxStream, alpn: None }),
                 Some((connector, name)) => {
                     let stream = connector.connect(name.clone(), tcp).await.map_err(|err| {
-                        match crate::http::connect_error::describe(&err, &address) {
+                        match crate::http::connect_error::describe(&err, &address, false) {
                             Some(described) => anyhow!("TLS handshake with {address} failed: {described}"),
                             None => anyhow::Error::new(err).context(format!("TLS handshake with {address} failed")),
                         }

@@ -289,13 +289,19 @@ fn answered_in_http1(err: anyhow::Error, spec: &RequestSpec, sync: SyncMode) -> 
     let Some(found) = err.chain().find_map(|cause| cause.downcast_ref::<super::h2_frames::AnsweredInHttp1>()) else {
         return err;
     };
-    let version = found.0.split_whitespace().next().unwrap_or("HTTP/1.1");
     let advice = if spec.http2 && sync != SyncMode::SinglePacket {
         "drop --http2 (last-byte sync is used)"
     } else {
         "use --sync last-byte (and drop --http2)"
     };
-    anyhow::anyhow!("this server answered in {version} (`{}`), not HTTP/2: {advice}", found.0)
+    let line = &found.line;
+    match found.status_line {
+        true => {
+            let version = line.split_whitespace().next().unwrap_or("HTTP/1.1");
+            anyhow::anyhow!("this server answered in {version} (`{line}`), not HTTP/2: {advice}")
+        }
+        false => anyhow::anyhow!("this server answered with text (`{line}`), not HTTP/2 frames: {advice}"),
+    }
 }
 
 /// The keys a round sent: the mode, the one shared key (`KeyMode::Same`), and each request's.
