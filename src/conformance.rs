@@ -262,17 +262,15 @@ impl SuiteReport {
                 CheckOutcome::Xpass => palette.yellow("XPASS"),
             };
             let level = level_word(check.level);
-            // The mark column is five wide (XFAIL); colors do not count.
-            let pad = " ".repeat(5 - outcome_word(check.outcome).len());
-            let _ = writeln!(out, "{mark}{pad}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
+            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
-                let _ = writeln!(out, "       {} {line}", palette.dim("·"));
+                let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
             if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail) {
-                let _ = writeln!(out, "       {} {}", palette.dim("why:"), palette.dim(check.why));
+                let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
             }
             if let Some(fix) = check.fix {
-                let _ = writeln!(out, "       {} {fix}", palette.bold("fix:"));
+                let _ = writeln!(out, "      {} {fix}", palette.bold("fix:"));
             }
         }
         let tally = &self.tally;
@@ -421,17 +419,6 @@ pub enum JunitWarnings {
     Passed,
     /// A `<failure>`: dashboards turn red (the exit status is unchanged)
     Failed,
-}
-
-fn outcome_word(outcome: CheckOutcome) -> &'static str {
-    match outcome {
-        CheckOutcome::Pass => "PASS",
-        CheckOutcome::Fail => "FAIL",
-        CheckOutcome::Warn => "WARN",
-        CheckOutcome::Skip => "SKIP",
-        CheckOutcome::Xfail => "XFAIL",
-        CheckOutcome::Xpass => "XPASS",
-    }
 }
 
 /// Prints a finished suite's report and returns its outcome; a suite that could not run still
