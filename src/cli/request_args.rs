@@ -19,7 +19,8 @@ use crate::units::parse_size;
 #[derive(Debug, Clone, Args)]
 pub struct RequestArgs {
     /// The endpoint, e.g. http://127.0.0.1:8080/payments (http:// is assumed when no scheme is given)
-    pub url: String,
+    #[arg(required = true)]
+    pub url: Option<String>,
 
     /// HTTP method
     #[arg(short = 'X', long, default_value = "POST", help_heading = "Request")]
@@ -109,7 +110,11 @@ impl RequestArgs {
     fn into_direct_spec_unchecked(self) -> anyhow::Result<RequestSpec> {
         let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
             .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
-        let (url, credentials) = split_credentials(parse_url(&self.url)?)?;
+        // Only `idem check --openapi` goes without a URL: each operation's request gets its own.
+        let (url, credentials) = match &self.url {
+            Some(url) => split_credentials(parse_url(url)?)?,
+            None => (http::Uri::default(), None),
+        };
         let mut headers = HeaderMap::new();
         for line in &self.headers {
             let (name, value) = parse_header_line(line)?;
