@@ -48,7 +48,7 @@ pub enum IdemCommand {
     /// Measure how far apart two duplicates (one key) can arrive and both still execute
     Window(WindowArgs),
     /// Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
     /// Stand between a client and its API, lose answers on purpose, and judge how the client retries
@@ -356,6 +356,11 @@ pub struct ServeArgs {
     #[arg(long)]
     pub require_key: bool,
 
+    /// Answer a POST to any path as POST /payments (each path its own key scope), e.g. to try
+    /// `idem check --openapi` on a whole spec
+    #[arg(long)]
+    pub any_path: bool,
+
     /// Largest request body accepted
     #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
     pub max_body: u64,
@@ -604,6 +609,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
         IdemCommand::Check(args) => {
             let openapi_args = args.openapi;
             let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
+            let key_header = args.request.key_header.clone();
             let request = args.request.into_spec()?;
             let also = args.targets.urls(&request)?;
             let config = CheckConfig {
@@ -620,7 +626,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 filters: openapi_args.filters()?,
                 include_deprecated: openapi_args.include_deprecated,
                 all_unsafe: openapi_args.all_unsafe,
-                key_header: config.request.key_header.to_string(),
+                key_header,
                 params: openapi_args.params()?,
                 given_headers: config.request.headers.keys().cloned().collect(),
                 id_field: id_field_given.then(|| config.request.id_field.clone()),
@@ -645,6 +651,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 store: args.shared.store,
                 lease: args.shared.lease,
                 require_key: args.require_key,
+                any_path: args.any_path,
                 max_body: args.max_body,
                 tls: args.tls,
                 log_format: args.format,

@@ -68,15 +68,15 @@ impl<'a> BodyValidator<'a> {
     /// `Ok` when `body` is valid against the schema at `pointer` (a JSON pointer in the document),
     /// else the first few reasons.
     pub(crate) fn validate(&self, pointer: &str, body: &Value) -> Result<(), String> {
-        let fragment: String = pointer
-            .chars()
-            .flat_map(|c| match c {
-                '%' => "%25".chars().collect::<Vec<_>>(),
-                '#' => "%23".chars().collect(),
-                ' ' => "%20".chars().collect(),
-                c => vec![c],
-            })
-            .collect();
+        // A JSON pointer may hold any character; a URI fragment only these, the rest escaped.
+        let mut fragment = String::with_capacity(pointer.len());
+        for byte in pointer.bytes() {
+            if byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&byte) {
+                fragment.push(char::from(byte));
+            } else {
+                fragment.push_str(&format!("%{byte:02X}"));
+            }
+        }
         let reference = json!({ "$ref": format!("{DOCUMENT_URI}#{fragment}") });
         let validator = jsonschema::options()
             .with_draft(self.draft)
@@ -293,8 +293,11 @@ fn string(schema: &Map<String, Value>) -> Result<Value, String> {
 
 /// The lower and upper bounds of a number schema, with whether each is exclusive, in both the
 /// 3.0 (boolean `exclusiveMinimum` beside `minimum`) and the 3.1 (numeric) spellings.
-fn bounds(schema: &Map<String, Value>, version: Version) -> (Option<(f64, bool)>, Option<(f64, bool)>) {
-    let bound = |inclusive: &str, exclusive: &str| -> Option<(f64, bool)> {
+/// A bound of a number schema: its value, and whether the bound itself is excluded.
+type Bound = Option<(f64, bool)>;
+
+fn bounds(schema: &Map<String, Value>, version: Version) -> (Bound, Bound) {
+    let bound = |inclusive: &str, exclusive: &str| -> Bound {
         let plain = schema.get(inclusive).and_then(Value::as_f64);
         match (version, schema.get(exclusive)) {
             (_, Some(Value::Number(n))) => n.as_f64().map(|n| (n, true)),
@@ -477,6 +480,16 @@ mod tests {
         let validator = BodyValidator::new(&document).unwrap();
         assert!(validator.validate("/components/schemas/Body", &value).is_ok());
         assert!(validator.validate("/components/schemas/Body", &json!({"name": "a", "child": {}})).is_err());
+    }
+
+    #[test]
+    fn schemas_under_paths_with_any_characters_are_found() {
+        let root = json!({"openapi": "3.1.0", "paths": {"/a/{id} ü%x": {"post": {"schema": {"type": "integer", "minimum": 3}}}}});
+        let document = Document::from_value(root, "test", None).unwrap();
+        let validator = BodyValidator::new(&document).unwrap();
+        let pointer = "/paths/~1a~1{id} ü%x/post/schema";
+        assert!(validator.validate(pointer, &json!(3)).is_ok());
+        assert!(validator.validate(pointer, &json!(2)).is_err());
     }
 
     #[test]

@@ -99,7 +99,14 @@ pub(crate) fn plan(document: &Document, selection: &OperationSelection) -> anyho
             let Some(operation) = item.get(method_name) else { continue };
             let method = Method::from_bytes(method_name.to_ascii_uppercase().as_bytes())?;
             let operation_id = operation.get("operationId").and_then(Value::as_str).map(str::to_string);
-            let parameters = parameters(document, item, operation);
+            let parameters = match parameters(document, item, operation) {
+                Ok(parameters) => parameters,
+                Err(err) => {
+                    let plan = Err(format!("{err:#}"));
+                    operations.push(Operation { method, path: path.clone(), operation_id, declares_key: false, plan });
+                    continue;
+                }
+            };
             let declares_key = parameters.iter().any(|p| {
                 p.get("in").and_then(Value::as_str) == Some("header")
                     && p.get("name")
@@ -128,7 +135,7 @@ fn chosen(
     declares_key: bool,
 ) -> Result<(), String> {
     let unsafe_method = *method == Method::POST || *method == Method::PATCH;
-    if !declares_key && !(selection.all_unsafe && unsafe_method) {
+    if !(declares_key || selection.all_unsafe && unsafe_method) {
         return Err(if unsafe_method {
             format!("declares no {} header (--all-unsafe tests it anyway)", selection.key_header)
         } else {
@@ -153,17 +160,29 @@ fn chosen(
         let name = filter_name(on);
         let includes: Vec<&Filter> = selection.filters.iter().filter(|f| f.on == on && f.include).collect();
         if !includes.is_empty() && !includes.iter().any(|f| values(on).iter().any(|v| f.pattern.matches(on, v))) {
-            return Err(format!("not matched by --include-{name}"));
+            return Err(format!("not matched by {}", flag_names(&includes, "include", name)));
         }
-        if selection
+        let excluding: Vec<&Filter> = selection
             .filters
             .iter()
-            .any(|f| f.on == on && !f.include && values(on).iter().any(|v| f.pattern.matches(on, v)))
-        {
-            return Err(format!("matched by --exclude-{name}"));
+            .filter(|f| f.on == on && !f.include && values(on).iter().any(|v| f.pattern.matches(on, v)))
+            .collect();
+        if !excluding.is_empty() {
+            return Err(format!("matched by {}", flag_names(&excluding, "exclude", name)));
         }
     }
     Ok(())
+}
+
+/// The flags these filters came from: `--include-path`, `--include-path-regex` or both.
+fn flag_names(filters: &[&Filter], side: &str, name: &str) -> String {
+    let exact = filters.iter().any(|f| matches!(f.pattern, Pattern::Exact(_)));
+    let regex = filters.iter().any(|f| matches!(f.pattern, Pattern::Regex(_)));
+    match (exact, regex) {
+        (true, true) => format!("--{side}-{name} or --{side}-{name}-regex"),
+        (false, true) => format!("--{side}-{name}-regex"),
+        _ => format!("--{side}-{name}"),
+    }
 }
 
 pub(crate) fn filter_name(on: FilterOn) -> &'static str {
@@ -177,17 +196,17 @@ pub(crate) fn filter_name(on: FilterOn) -> &'static str {
 
 /// The operation's parameters: the path item's, overridden by the operation's own of the same
 /// name and location; `$ref`s followed.
-fn parameters(document: &Document, item: &Value, operation: &Value) -> Vec<Value> {
+fn parameters(document: &Document, item: &Value, operation: &Value) -> anyhow::Result<Vec<Value>> {
     let mut out: Vec<Value> = Vec::new();
     for list in [item.get("parameters"), operation.get("parameters")] {
         for parameter in list.and_then(Value::as_array).into_iter().flatten() {
-            let Ok((parameter, _)) = document.deref(parameter) else { continue };
+            let (parameter, _) = document.deref(parameter)?;
             let same = |p: &Value| p.get("name") == parameter.get("name") && p.get("in") == parameter.get("in");
             out.retain(|p| !same(p));
             out.push(parameter.clone());
         }
     }
-    out
+    Ok(out)
 }
 
 fn plan_one(
@@ -503,7 +522,7 @@ mod tests {
         ];
         let operations = plan(&spec(), &filtered).unwrap();
         assert!(by_id(&operations, "createPayment").plan.is_ok());
-        assert_eq!(by_id(&operations, "capture").plan.as_ref().unwrap_err(), "matched by --exclude-path");
+        assert_eq!(by_id(&operations, "capture").plan.as_ref().unwrap_err(), "matched by --exclude-path-regex");
         assert_eq!(by_id(&operations, "createRefund").plan.as_ref().unwrap_err(), "not matched by --include-tag");
 
         let mut by_method = selection();
