@@ -126,9 +126,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -s k -l insecure -d 'A
 complete -c idem -n "__fish_idem_using_subcommand window" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
 complete -c idem -n "__fish_idem_using_subcommand window" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand window" -s V -l version -d 'Print version'
-complete -c idem -n "__fish_idem_using_subcommand check" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
@@ -150,7 +148,30 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l expect-fail -d 'This
 complete -c idem -n "__fish_idem_using_subcommand check" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
 passed\t'A passing test case, the warning in its system-out'
 failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
+complete -c idem -n "__fish_idem_using_subcommand check" -l openapi -d 'Test every operation of this OpenAPI 3.0/3.1 document (a file or an http(s) URL, JSON or YAML) that declares the key header, instead of one URL' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l base-url -d 'Where the API is [default: the spec\'s first server, else the origin it was fetched from]' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-path -d 'Test only operations with this path template, e.g. /payments/{id} (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-path-regex -d 'Test only operations whose path matches this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-path -d 'Skip operations with this path template (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-path-regex -d 'Skip operations whose path matches this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-method -d 'Test only operations with this method (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-method-regex -d 'Test only operations whose method matches this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-method -d 'Skip operations with this method (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-method-regex -d 'Skip operations whose method matches this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-operation-id -d 'Test only the operation with this operationId (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-operation-id-regex -d 'Test only operations whose operationId matches this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-operation-id -d 'Skip the operation with this operationId (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-operation-id-regex -d 'Skip operations whose operationId matches this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-tag -d 'Test only operations with this tag (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-tag-regex -d 'Test only operations with a tag matching this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-tag -d 'Skip operations with this tag (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-tag-regex -d 'Skip operations with a tag matching this regular expression (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l param -d 'A path, query or header parameter\'s value, name=value (repeatable); wins over the spec\'s examples' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l max-operations -d 'Test at most this many operations (the rest are listed as skipped)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l concurrent-operations -d 'How many operations are checked at the same time (1: one operation\'s checks never overlap another\'s)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send the plain requests through this proxy (http://, https:// or socks5h://; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none); concurrent-once and race-window connect directly, as idem race does' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -160,6 +181,8 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l http2 -d 'HTTP/2: pr
 complete -c idem -n "__fish_idem_using_subcommand check" -l require-key -d 'The endpoint must refuse a request without a key with 400'
 complete -c idem -n "__fish_idem_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
 complete -c idem -n "__fish_idem_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
+complete -c idem -n "__fish_idem_using_subcommand check" -l include-deprecated -d 'Test deprecated operations too'
+complete -c idem -n "__fish_idem_using_subcommand check" -l all-unsafe -d 'Also test every POST and PATCH that does not declare the key header'
 complete -c idem -n "__fish_idem_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand check" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand serve" -l addr -d 'Where to listen; port 0 picks a free port and prints it' -r
@@ -178,6 +201,7 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -l color -d 'When to co
 always\t''
 never\t''"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l require-key -d 'Answer a POST without an idempotency key with 400'
+complete -c idem -n "__fish_idem_using_subcommand serve" -l any-path -d 'Answer a POST to any path as POST /payments (each path its own key scope), e.g. to try `idem check --openapi` on a whole spec'
 complete -c idem -n "__fish_idem_using_subcommand serve" -l tls -d 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
 complete -c idem -n "__fish_idem_using_subcommand serve" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand serve" -s V -l version -d 'Print version'

@@ -307,23 +307,43 @@ impl SuiteReport {
     pub(crate) fn render_junit(&self) -> String {
         let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let (tests, failures, errors, skipped) = match &self.error {
+            Some(_) => (1, 0, 1, 0),
+            None => {
+                let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
+                let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
+                let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
+                (self.checks.len(), failures, 0, skipped)
+            }
+        };
+        let _ = writeln!(
+            out,
+            "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
+            xml_escape(self.suite),
+        );
+        out.push_str(&self.junit_testsuite(&format!("{} {}", self.suite, self.target)));
+        out.push_str("</testsuites>\n");
+        out
+    }
+
+    /// This suite as one JUnit `<testsuite>` element named `name` (`idem check --openapi` writes
+    /// one per operation).
+    pub(crate) fn junit_testsuite(&self, name: &str) -> String {
+        let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
+        let suite = xml_escape(self.suite);
+        let mut out = String::new();
         if let Some(error) = &self.error {
-            let suite = xml_escape(self.suite);
             let _ = writeln!(
                 out,
-                "<testsuites name=\"{suite}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">"
-            );
-            let _ = writeln!(
-                out,
-                "  <testsuite name=\"{suite} {}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">",
-                xml_escape(&self.target)
+                "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">",
+                xml_escape(name)
             );
             let _ = writeln!(
                 out,
                 "    <testcase classname=\"{suite}\" name=\"could-not-run\" time=\"0.000\"><error message=\"the suite could not run\">{}</error></testcase>",
                 xml_escape(error)
             );
-            out.push_str("  </testsuite>\n</testsuites>\n");
+            out.push_str("  </testsuite>\n");
             return out;
         }
         let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
@@ -331,22 +351,14 @@ impl SuiteReport {
         let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
         let _ = writeln!(
             out,
-            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
-            xml_escape(self.suite),
-            self.checks.len(),
-        );
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
-            xml_escape(self.suite),
-            xml_escape(&self.target),
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
+            xml_escape(name),
             self.checks.len(),
         );
         for (check, case) in self.checks.iter().zip(cases) {
             let _ = write!(
                 out,
-                "    <testcase classname=\"{}\" name=\"{}: {}\" time=\"{:.3}\">",
-                xml_escape(self.suite),
+                "    <testcase classname=\"{suite}\" name=\"{}: {}\" time=\"{:.3}\">",
                 xml_escape(check.id),
                 xml_escape(check.title),
                 check.duration.as_secs_f64()
@@ -370,7 +382,7 @@ impl SuiteReport {
             }
             out.push_str("</testcase>\n");
         }
-        out.push_str("  </testsuite>\n</testsuites>\n");
+        out.push_str("  </testsuite>\n");
         out
     }
 
@@ -569,7 +581,7 @@ pub(crate) fn level_word(level: Level) -> &'static str {
     }
 }
 
-fn xml_escape(text: &str) -> String {
+pub(crate) fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

@@ -13,6 +13,8 @@ use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
 use crate::http::url::parse_url;
+use crate::idem::check::openapi::plan::{Filter, FilterOn, OperationSelection, Pattern, filter_name};
+use crate::idem::check::openapi::{self, OpenApiConfig};
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
 use crate::idem::proxy::{self, ProxyConfig};
@@ -48,7 +50,7 @@ pub enum IdemCommand {
     /// Measure how far apart two duplicates (one key) can arrive and both still execute
     Window(WindowArgs),
     /// Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
     /// Stand between a client and its API, lose answers on purpose, and judge how the client retries
@@ -182,7 +184,9 @@ pub struct WindowArgs {
 #[command(mut_arg("proxy", |arg| arg.help("Send the plain requests through this proxy (http://, https:// or socks5h://; \
 overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '' for none); concurrent-once and race-window connect directly, \
 as idem race does")))]
-#[command(mut_arg("url", |arg| arg.required(false).required_unless_present("list")))]
+#[command(mut_arg("url", |arg| arg.required(false).required_unless_present_any(["list", "openapi"])))]
+#[command(mut_arg("data", |arg| arg.conflicts_with("openapi")))]
+#[command(mut_arg("method", |arg| arg.conflicts_with("openapi")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -207,6 +211,143 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub suite: SuiteArgs,
+
+    #[command(flatten)]
+    pub openapi: OpenApiArgs,
+}
+
+/// `idem check --openapi SPEC`: every operation of a whole API instead of one URL. The filters
+/// speak Schemathesis' vocabulary: includes of one kind are alternatives, kinds combine, and an
+/// exclude removes.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "OpenAPI")]
+pub struct OpenApiArgs {
+    /// Test every operation of this OpenAPI 3.0/3.1 document (a file or an http(s) URL, JSON or
+    /// YAML) that declares the key header, instead of one URL
+    #[arg(long, value_name = "SPEC", conflicts_with = "also")]
+    pub openapi: Option<String>,
+
+    /// Where the API is [default: the spec's first server, else the origin it was fetched from]
+    #[arg(long, value_name = "URL", requires = "openapi")]
+    pub base_url: Option<String>,
+
+    /// Test only operations with this path template, e.g. /payments/{id} (repeatable)
+    #[arg(long, value_name = "PATH", requires = "openapi")]
+    pub include_path: Vec<String>,
+    /// Test only operations whose path matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_path_regex: Vec<String>,
+    /// Skip operations with this path template (repeatable)
+    #[arg(long, value_name = "PATH", requires = "openapi")]
+    pub exclude_path: Vec<String>,
+    /// Skip operations whose path matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_path_regex: Vec<String>,
+    /// Test only operations with this method (repeatable)
+    #[arg(long, value_name = "METHOD", requires = "openapi")]
+    pub include_method: Vec<String>,
+    /// Test only operations whose method matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_method_regex: Vec<String>,
+    /// Skip operations with this method (repeatable)
+    #[arg(long, value_name = "METHOD", requires = "openapi")]
+    pub exclude_method: Vec<String>,
+    /// Skip operations whose method matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_method_regex: Vec<String>,
+    /// Test only the operation with this operationId (repeatable)
+    #[arg(long, value_name = "ID", requires = "openapi")]
+    pub include_operation_id: Vec<String>,
+    /// Test only operations whose operationId matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_operation_id_regex: Vec<String>,
+    /// Skip the operation with this operationId (repeatable)
+    #[arg(long, value_name = "ID", requires = "openapi")]
+    pub exclude_operation_id: Vec<String>,
+    /// Skip operations whose operationId matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_operation_id_regex: Vec<String>,
+    /// Test only operations with this tag (repeatable)
+    #[arg(long, value_name = "TAG", requires = "openapi")]
+    pub include_tag: Vec<String>,
+    /// Test only operations with a tag matching this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_tag_regex: Vec<String>,
+    /// Skip operations with this tag (repeatable)
+    #[arg(long, value_name = "TAG", requires = "openapi")]
+    pub exclude_tag: Vec<String>,
+    /// Skip operations with a tag matching this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_tag_regex: Vec<String>,
+
+    /// Test deprecated operations too
+    #[arg(long, requires = "openapi")]
+    pub include_deprecated: bool,
+
+    /// Also test every POST and PATCH that does not declare the key header
+    #[arg(long, requires = "openapi")]
+    pub all_unsafe: bool,
+
+    /// A path, query or header parameter's value, name=value (repeatable); wins over the spec's examples
+    #[arg(long = "param", value_name = "NAME=VALUE", requires = "openapi")]
+    pub params: Vec<String>,
+
+    /// Test at most this many operations (the rest are listed as skipped)
+    #[arg(long, value_name = "N", requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_operations: Option<u32>,
+
+    /// How many operations are checked at the same time (1: one operation's checks never overlap another's)
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrent_operations: u32,
+}
+
+impl OpenApiArgs {
+    fn filters(&self) -> anyhow::Result<Vec<Filter>> {
+        let mut filters = Vec::new();
+        let lists: [(FilterOn, bool, bool, &Vec<String>); 16] = [
+            (FilterOn::Path, true, false, &self.include_path),
+            (FilterOn::Path, true, true, &self.include_path_regex),
+            (FilterOn::Path, false, false, &self.exclude_path),
+            (FilterOn::Path, false, true, &self.exclude_path_regex),
+            (FilterOn::Method, true, false, &self.include_method),
+            (FilterOn::Method, true, true, &self.include_method_regex),
+            (FilterOn::Method, false, false, &self.exclude_method),
+            (FilterOn::Method, false, true, &self.exclude_method_regex),
+            (FilterOn::OperationId, true, false, &self.include_operation_id),
+            (FilterOn::OperationId, true, true, &self.include_operation_id_regex),
+            (FilterOn::OperationId, false, false, &self.exclude_operation_id),
+            (FilterOn::OperationId, false, true, &self.exclude_operation_id_regex),
+            (FilterOn::Tag, true, false, &self.include_tag),
+            (FilterOn::Tag, true, true, &self.include_tag_regex),
+            (FilterOn::Tag, false, false, &self.exclude_tag),
+            (FilterOn::Tag, false, true, &self.exclude_tag_regex),
+        ];
+        for (on, include, is_regex, values) in lists {
+            for value in values {
+                let pattern = if is_regex {
+                    let flag = format!("--{}-{}-regex", if include { "include" } else { "exclude" }, filter_name(on));
+                    Pattern::Regex(
+                        regex::Regex::new(value)
+                            .with_context(|| format!("{flag} `{value}` is not a regular expression"))?,
+                    )
+                } else {
+                    Pattern::Exact(value.clone())
+                };
+                filters.push(Filter { on, include, pattern });
+            }
+        }
+        Ok(filters)
+    }
+
+    fn params(&self) -> anyhow::Result<Vec<(String, String)>> {
+        self.params
+            .iter()
+            .map(|param| match param.split_once('=') {
+                Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+                _ => bail!("--param `{param}` is not NAME=VALUE"),
+            })
+            .collect()
+    }
 }
 
 /// More instances of the same API, as a load balancer would spread requests over them.
@@ -258,6 +399,11 @@ pub struct ServeArgs {
     /// Answer a POST without an idempotency key with 400
     #[arg(long)]
     pub require_key: bool,
+
+    /// Answer a POST to any path as POST /payments (each path its own key scope), e.g. to try
+    /// `idem check --openapi` on a whole spec
+    #[arg(long)]
+    pub any_path: bool,
 
     /// Largest request body accepted
     #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
@@ -514,6 +660,9 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 return print_list("idem check", check::CHECKS, args.format, Palette::for_stdout(cli.color));
             }
             let selection = args.suite.selection("idem check", check::CHECKS)?;
+            let openapi_args = args.openapi;
+            let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
+            let key_header = args.request.key_header.clone();
             let request = args.request.into_spec()?;
             let also = args.targets.urls(&request)?;
             let config = CheckConfig {
@@ -526,7 +675,26 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };
-            block_on(check::run(config))
+            let Some(spec) = openapi_args.openapi.clone() else { return block_on(check::run(config)) };
+            let operations = OperationSelection {
+                filters: openapi_args.filters()?,
+                include_deprecated: openapi_args.include_deprecated,
+                all_unsafe: openapi_args.all_unsafe,
+                key_header,
+                params: openapi_args.params()?,
+                given_headers: config.request.headers.keys().cloned().collect(),
+                id_field: id_field_given.then(|| config.request.id_field.clone()),
+            };
+            block_on(openapi::run(OpenApiConfig {
+                spec,
+                base_url: openapi_args.base_url,
+                selection: operations,
+                max_operations: openapi_args.max_operations.map(|max| max as usize),
+                concurrency: openapi_args.concurrent_operations as usize,
+                format: config.format,
+                palette: config.palette,
+                check: config,
+            }))
         }
         IdemCommand::Serve(args) => {
             let config = ServeConfig {
@@ -537,6 +705,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 store: args.shared.store,
                 lease: args.shared.lease,
                 require_key: args.require_key,
+                any_path: args.any_path,
                 max_body: args.max_body,
                 tls: args.tls,
                 log_format: args.format,

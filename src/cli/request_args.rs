@@ -114,8 +114,12 @@ impl RequestArgs {
     fn into_direct_spec_unchecked(self) -> anyhow::Result<RequestSpec> {
         let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
             .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
-        let url = self.url.as_deref().context("give the endpoint's URL, e.g. http://127.0.0.1:8080/payments")?;
-        let (url, credentials) = split_credentials(parse_url(url)?)?;
+        // Only `idem check --openapi` goes without a URL (clap requires it everywhere else): each
+        // operation's request gets its own.
+        let (url, credentials) = match &self.url {
+            Some(url) => split_credentials(parse_url(url)?)?,
+            None => (http::Uri::default(), None),
+        };
         let mut headers = HeaderMap::new();
         for line in &self.headers {
             let (name, value) = parse_header_line(line)?;

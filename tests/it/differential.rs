@@ -32,7 +32,7 @@ const TOLERANCE: i64 = 300;
 
 /// Where setup.sh installs the reference libraries.
 pub(crate) struct References {
-    python: PathBuf,
+    pub(crate) python: PathBuf,
     node_dir: PathBuf,
     scripts: PathBuf,
 }

@@ -1,5 +1,6 @@
 //! `idem check`: does this endpoint handle Idempotency-Key correctly? One command, a verdict per
 //! check, an exit status for CI.
+pub(crate) mod openapi;
 mod race_window;
 mod suite;
 mod variant;
