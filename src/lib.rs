@@ -11,6 +11,7 @@ pub(crate) mod ids;
 pub(crate) mod json_output;
 pub(crate) mod live_log;
 pub(crate) mod output;
+pub(crate) mod retry;
 pub(crate) mod sync;
 pub(crate) mod units;
 pub mod webhook;

@@ -11,6 +11,7 @@ mod evidence;
 mod input_limits;
 mod proxy;
 mod race;
+mod retries;
 mod schemas;
 mod send;
 mod serve;

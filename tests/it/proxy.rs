@@ -433,3 +433,19 @@ fn the_demo_tells_the_lost_answer_chapter() {
     assert_eq!(payment_ids(caught).len(), 2, "{caught}");
     assert!(chapter.contains("charged 2 times"), "{chapter}");
 }
+
+#[test]
+fn an_upstream_retry_after_as_an_http_date_is_judged_like_seconds() {
+    // The upstream asks for a day's wait as an HTTP-date; idem send, capped at 5ms, cannot honour
+    // it, and the judge reads the date as the client does.
+    let tomorrow = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(86_400));
+    let upstream = CustomServer::start(move |request| match request.sequence {
+        0 => {
+            crate::support::Reply { status: 503, headers: vec![("retry-after", tomorrow.clone())], body: String::new() }
+        }
+        _ => Reply::json(201, r#"{"id":"pay_1"}"#),
+    });
+    let flags = ["--probability", "0", "--format", "json"];
+    let output = proxy_idem_send(&upstream.url(""), &flags, &["--max-attempts", "2", "--backoff-max", "5ms"]).code(1);
+    assert_eq!(finding_kinds(&summary(output.get_output())), ["ignored_retry_after"]);
+}
