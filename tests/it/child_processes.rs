@@ -90,7 +90,9 @@ fn idem_proxy_stopped_with_sigterm_or_ctrl_c_leaves_no_client_process_behind() {
 fn idem_proxy_stops_what_an_exited_client_left_running() {
     let dir = tempfile::tempdir().unwrap();
     let pids_file = dir.path().join("pids");
-    let script = "sleep 1000 & echo $! >> \"$PIDS\"; setsid sh -c 'echo $$ >> \"$PIDS\"; exec sleep 1000' & yes > /dev/null & echo $! >> \"$PIDS\"";
+    // The client exits once its three background processes are running (so none is stopped
+    // before it wrote its pid).
+    let script = "sleep 1000 & echo $! >> \"$PIDS\"; setsid sh -c 'echo $$ >> \"$PIDS\"; exec sleep 1000' & yes > /dev/null & echo $! >> \"$PIDS\"; while [ $(wc -l < \"$PIDS\") -lt 3 ]; do sleep 0.01; done";
     let mut proxy = proxy_with_client(script, &pids_file);
     let pids = pids_in(&pids_file, 3);
     let status = proxy.wait().expect("wait for idem proxy");
