@@ -661,7 +661,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__send)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --repeat --interval --retry --retry-on --backoff --new-key-per-retry --json --format --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --repeat --interval --max-attempts --retry --retry-on --backoff --backoff-max --new-key-per-retry --json --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -735,6 +735,10 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-attempts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --retry)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -744,6 +748,10 @@ _idem() {
                     return 0
                     ;;
                 --backoff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backoff-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -53,9 +53,11 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l proxy -d 'Send throug
 complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a lost or failed answer up to N times, with the same key and body' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l max-attempts -d 'Send each request up to N times in all: a lost or failed answer is retried with the same key and body' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'The older way to say --max-attempts, counting retries: --retry N is N+1 attempts' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l retry-on -d 'What is retried: any of 5xx, 429, timeout, connection, comma-separated' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); a Retry-After (seconds or HTTP-date) replaces it' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l backoff-max -d 'No wait, backoff or Retry-After, is longer than this' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''

@@ -22,10 +22,11 @@ use crate::idem::race::report::RoundDetail;
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
 use crate::idem::send::{self, SendConfig};
-use crate::idem::send_retry::{RetryOn, RetryPolicy};
+use crate::idem::send_retry::{RetryOn, SendRetry};
 use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
+use crate::retry::RetryPolicy;
 use crate::units::parse_size;
 use http::HeaderName;
 
@@ -433,33 +434,51 @@ pub struct ServeStoreArgs {
     pub lease: Duration,
 }
 
-/// `idem send --retry`: how a correct client retries a lost or failed answer.
+/// `idem send --max-attempts`: how a correct client retries a lost or failed answer.
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Retries")]
+#[command(group(clap::ArgGroup::new("retrying").args(["max_attempts", "retry"]).multiple(false)))]
 pub struct SendRetryArgs {
-    /// Retry a lost or failed answer up to N times, with the same key and body
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
-    pub retry: u32,
+    /// Send each request up to N times in all: a lost or failed answer is retried with the same key and body
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=101))]
+    pub max_attempts: Option<u32>,
+
+    /// The older way to say --max-attempts, counting retries: --retry N is N+1 attempts
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub retry: Option<u32>,
 
     /// What is retried: any of 5xx, 429, timeout, connection, comma-separated
-    #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retry")]
+    #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retrying")]
     pub retry_on: RetryOn,
 
-    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer
-    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retry")]
+    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); a Retry-After (seconds or HTTP-date) replaces it
+    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retrying")]
     pub backoff: Duration,
 
+    /// No wait, backoff or Retry-After, is longer than this
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retrying")]
+    pub backoff_max: Duration,
+
     /// Reproduce the classic bug on purpose: a fresh key for every retry
-    #[arg(long, requires = "retry")]
+    #[arg(long, requires = "retrying")]
     pub new_key_per_retry: bool,
 }
 
 impl SendRetryArgs {
-    pub fn into_policy(self, announce: Option<Palette>) -> Option<RetryPolicy> {
-        (self.retry > 0).then_some(RetryPolicy {
-            retries: self.retry,
+    /// The attempts asked for: `--max-attempts N`, or `--retry N` as N+1; 1 when neither.
+    fn attempts(&self) -> u32 {
+        match (self.max_attempts, self.retry) {
+            (Some(attempts), _) => attempts,
+            (None, Some(retries)) => retries.saturating_add(1),
+            (None, None) => 1,
+        }
+    }
+
+    pub fn into_policy(self, announce: Option<Palette>) -> Option<SendRetry> {
+        let attempts = self.attempts();
+        (attempts > 1).then_some(SendRetry {
+            policy: RetryPolicy::exponential(attempts, self.backoff, self.backoff_max),
             on: self.retry_on,
-            backoff: self.backoff,
             new_key_per_retry: self.new_key_per_retry,
             announce,
         })

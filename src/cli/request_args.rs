@@ -10,7 +10,7 @@ use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::cli::positive_duration;
 use crate::http::body::{BodySource, looks_like_json};
 use crate::http::header::parse_header_line;
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::http::url::{parse_url, split_credentials};
 use crate::idem::key::{KeyFormat, KeyPolicy};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};

@@ -12,7 +12,7 @@ use anyhow::anyhow;
 use bytes::{Bytes, BytesMut};
 use http::{HeaderMap, Request, StatusCode, Version};
 
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::http::tls;
 
 /// Responses larger than this are refused rather than held in memory.

@@ -7,7 +7,7 @@ use bytes::Bytes;
 use http::header::{CONTENT_LOCATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION};
 use http::{Method, Request, Uri};
 
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::http::url::parse_url;
 use crate::idem::key::KeyPolicy;
 

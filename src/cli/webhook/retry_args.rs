@@ -5,8 +5,9 @@ use clap::Args;
 
 use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::cli::positive_duration as parse_duration;
+use crate::retry::{Backoff, RetryPolicy};
 use crate::webhook::deliver::engine::DeliverOptions;
-use crate::webhook::deliver::retry::{Backoff, RetryPolicy, parse_schedule, parse_time_scale};
+use crate::webhook::deliver::retry::{parse_schedule, parse_time_scale};
 
 /// `--schedule`, parsed: the delay before each attempt.
 #[derive(Debug, Clone, PartialEq)]

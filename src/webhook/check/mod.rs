@@ -34,7 +34,7 @@ pub struct CheckConfig {
     pub ack_within: Duration,
     pub insecure: bool,
     /// `--proxy`, `--noproxy` and the environment, resolved.
-    pub proxies: crate::http::proxy::Proxies,
+    pub proxies: crate::http::outbound_proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
