@@ -26,7 +26,19 @@ pub enum SuiteFormat {
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Level {
     Required,
+    /// Failing warns, as advisory does, but the bug it catches hurts clients in practice.
+    Recommended,
     Advisory,
+}
+
+impl Level {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Recommended => "recommended",
+            Level::Advisory => "advisory",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -35,7 +47,7 @@ pub(crate) enum CheckOutcome {
     Pass,
     /// A required check did not hold: the suite fails.
     Fail,
-    /// An advisory check did not hold.
+    /// A recommended or advisory check did not hold.
     Warn,
     /// Not run, with the reason in the evidence.
     Skip,
@@ -72,7 +84,7 @@ impl CheckSpec {
         let outcome = match (held, self.level) {
             (true, _) => CheckOutcome::Pass,
             (false, Level::Required) => CheckOutcome::Fail,
-            (false, Level::Advisory) => CheckOutcome::Warn,
+            (false, Level::Recommended | Level::Advisory) => CheckOutcome::Warn,
         };
         self.result(outcome, evidence, took)
     }
@@ -120,7 +132,19 @@ pub(crate) struct SuiteReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub tally: Tally,
+    /// The rules that decided the disputed verdicts (`idem check --profile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileNote>,
     pub checks: Vec<CheckResult>,
+}
+
+/// Which profile judged a suite, and the rules it applied.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct ProfileNote {
+    /// `ietf`, `stripe` or `strict`.
+    pub name: &'static str,
+    /// One sentence per disputed verdict, with its source.
+    pub rules: Vec<String>,
 }
 
 impl SuiteReport {
@@ -134,7 +158,7 @@ impl SuiteReport {
                 CheckOutcome::Skip => tally.skipped += 1,
             }
         }
-        SuiteReport { suite, target, passed: tally.failed == 0, error: None, tally, checks }
+        SuiteReport { suite, target, passed: tally.failed == 0, error: None, tally, profile: None, checks }
     }
 
     /// The report of a suite that could not run (unreachable target, no answer): it renders in
@@ -147,6 +171,7 @@ impl SuiteReport {
             passed: false,
             error: Some(format!("{error:#}")),
             tally: Tally::default(),
+            profile: None,
             checks: Vec::new(),
         }
     }
@@ -177,16 +202,19 @@ impl SuiteReport {
                 CheckOutcome::Warn => palette.yellow("WARN"),
                 CheckOutcome::Skip => palette.dim("SKIP"),
             };
-            let level = match check.level {
-                Level::Required => "required",
-                Level::Advisory => "advisory",
-            };
-            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
+            let level = check.level.as_str();
+            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<11}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
             if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn) {
                 let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
+            }
+        }
+        if let Some(profile) = &self.profile {
+            let _ = writeln!(out, "\n{} {}", palette.bold("profile"), profile.name);
+            for rule in &profile.rules {
+                let _ = writeln!(out, "      {} {rule}", palette.dim("·"));
             }
         }
         let tally = &self.tally;
@@ -263,7 +291,7 @@ impl SuiteReport {
                     let _ = write!(out, "<skipped message=\"{evidence}\"/>");
                 }
                 CheckOutcome::Warn => {
-                    let _ = write!(out, "<system-out>warning (advisory): {evidence}</system-out>");
+                    let _ = write!(out, "<system-out>warning ({}): {evidence}</system-out>", check.level.as_str());
                 }
                 CheckOutcome::Pass => {
                     let _ = write!(out, "<system-out>{evidence}</system-out>");
