@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --concurrency --require-key --window-max --also --format --proxy --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --proxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -170,6 +170,34 @@ _idem() {
                     return 0
                     ;;
                 --also)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "ietf stripe strict" -- "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --other-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --work-hint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-work)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server-cmd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stuck-for)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -670,7 +698,7 @@ _idem() {
                     return 0
                     ;;
                 --mode)
-                    COMPREPLY=($(compgen -W "correct naive none local-lock" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "correct naive none local-lock unscoped short-lease sticky-lock drops-headers" -- "${cur}"))
                     return 0
                     ;;
                 --work)
