@@ -1,4 +1,5 @@
 //! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
+pub(crate) mod child;
 pub mod cli;
 pub(crate) mod clock;
 pub(crate) mod conformance;

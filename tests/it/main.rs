@@ -3,6 +3,7 @@ mod behind_proxy;
 mod check;
 mod check_layers;
 mod check_sender;
+mod child_processes;
 mod completions;
 mod could_not_run;
 mod demo;

@@ -409,7 +409,7 @@ fn bad_flags_exit_2_with_a_message() {
         (&["proxy", "--upstream", "ftp://127.0.0.1:1"], "only http and https"),
         (
             &["proxy", "--upstream", "http://127.0.0.1:1", "--addr", "127.0.0.1:0", "--", "/no/such/client"],
-            "cannot run",
+            "cannot start the client command",
         ),
         (&["send", "http://127.0.0.1:1/p", "--new-key-per-retry"], "--retry"),
         (&["send", "http://127.0.0.1:1/p", "--retry", "2", "--retry-on", "4xx"], "retry condition"),

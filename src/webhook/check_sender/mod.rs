@@ -166,7 +166,11 @@ pub(crate) async fn execute(
     let sender_end = match &mut sender {
         None => SenderEnd::External,
         Some(process) => match process.exited() {
-            Some(status) => SenderEnd::Exited(supervise::describe(status)),
+            Some(status) => {
+                // What it left running in the background goes too.
+                process.stop().await;
+                SenderEnd::Exited(supervise::describe(status))
+            }
             None => {
                 process.stop().await;
                 live.line(&format!(
