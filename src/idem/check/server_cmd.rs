@@ -1,11 +1,11 @@
-//! `--server-cmd`: the server under test, started, killed and restarted by idem. Its own small
-//! runner until the shared child-process runner (branch `unify`) lands: start, kill hard, stop,
-//! and a kill on drop, each on the whole process group (`sh -c` runs the real server as a child).
-use std::process::Stdio;
+//! `--server-cmd`: the server under test, started, killed and restarted by idem through the shared
+//! child-process runner (src/child.rs: its own process group, SIGTERM then SIGKILL, stopped on
+//! drop). `sh -c` runs the command; idem waits for the port of the URL under test.
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
-use tokio::process::{Child, Command};
+use anyhow::bail;
+
+use crate::child::{ChildCommand, ChildOutput, RunningChild};
 
 /// How long a started server has to open its port.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
@@ -13,111 +13,74 @@ const START_TIMEOUT: Duration = Duration::from_secs(30);
 const STOP_GRACE: Duration = Duration::from_secs(5);
 
 pub(crate) struct ServerCommand {
-    command: String,
+    command: ChildCommand,
     host: String,
     port: u16,
-    child: Option<Child>,
+    running: Option<RunningChild>,
 }
 
 impl ServerCommand {
     /// `command` (run by `sh -c`) serves `url`; idem waits for that URL's port.
     pub(crate) fn new(command: String, url: &http::Uri) -> anyhow::Result<ServerCommand> {
-        let host = url.host().context("the URL under test has no host")?.trim_matches(['[', ']']).to_string();
+        let Some(host) = url.host() else { bail!("the URL under test has no host") };
+        let host = host.trim_matches(['[', ']']).to_string();
         let port = url.port_u16().unwrap_or(if url.scheme_str() == Some("https") { 443 } else { 80 });
-        Ok(ServerCommand { command, host, port, child: None })
+        // Its request log would only bury the report; its errors still reach stderr.
+        let command = ChildCommand::new("the server command", &["sh".to_string(), "-c".to_string(), command.clone()])?
+            .shown_as(command)
+            .stdout(ChildOutput::Null)
+            .grace(STOP_GRACE);
+        Ok(ServerCommand { command, host, port, running: None })
     }
 
     pub(crate) fn describe(&self) -> String {
-        format!("`{}` (port {})", self.command, self.port)
+        format!("`{}` (port {})", self.command.shown(), self.port)
     }
 
-    /// Starts the command in a process group of its own and waits until its port accepts.
+    /// Starts the command and waits until its port accepts; returns how long that took.
     pub(crate) async fn start(&mut self) -> anyhow::Result<Duration> {
         let started = Instant::now();
-        let mut command = Command::new("sh");
-        command.arg("-c").arg(&self.command).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::inherit());
-        #[cfg(unix)]
-        command.process_group(0);
-        command.kill_on_drop(true);
-        let child = command.spawn().with_context(|| format!("cannot start --server-cmd `{}`", self.command))?;
-        self.child = Some(child);
+        self.running = Some(self.command.spawn()?);
         loop {
             if tokio::net::TcpStream::connect((self.host.as_str(), self.port)).await.is_ok() {
                 return Ok(started.elapsed());
             }
-            if let Some(child) = self.child.as_mut()
-                && let Ok(Some(status)) = child.try_wait()
-            {
-                self.child = None;
-                bail!("--server-cmd `{}` exited ({status}) before listening on port {}", self.command, self.port);
+            if let Some(status) = self.running.as_ref().and_then(RunningChild::exited) {
+                self.stop().await;
+                bail!(
+                    "--server-cmd `{}` exited ({status}) before listening on port {}",
+                    self.command.shown(),
+                    self.port
+                );
             }
             if started.elapsed() > START_TIMEOUT {
-                self.kill_hard().await;
+                self.stop().await;
                 bail!(
                     "--server-cmd `{}` did not listen on {}:{} within {}s",
-                    self.command,
+                    self.command.shown(),
                     self.host,
                     self.port,
                     START_TIMEOUT.as_secs()
                 );
             }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-    }
-
-    /// SIGKILL to the whole group, as a crash would: nothing gets to clean up.
-    pub(crate) async fn kill_hard(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            signal_group(child.id(), Signal::Kill);
-            let _ = child.start_kill();
-            let _ = child.wait().await;
-        }
-    }
-
-    /// SIGTERM to the group, then SIGKILL after a grace period.
-    pub(crate) async fn stop(&mut self) {
-        if let Some(mut child) = self.child.take() {
-            // Read before waiting: a reaped child has no id any more.
-            let group = child.id();
-            signal_group(group, Signal::Term);
-            if tokio::time::timeout(STOP_GRACE, child.wait()).await.is_err() {
-                signal_group(group, Signal::Kill);
-                let _ = child.start_kill();
-                let _ = child.wait().await;
+            // Notices an exit without blocking: `exited` only reports what a wait has seen.
+            if let Some(running) = self.running.as_mut() {
+                let _ = tokio::time::timeout(Duration::from_millis(25), running.wait()).await;
             }
-            // The group may outlive its leader (a server `sh -c` started in the background).
-            signal_group(group, Signal::Kill);
         }
     }
-}
 
-impl Drop for ServerCommand {
-    /// An error or a panic between start and stop still leaves no server behind.
-    fn drop(&mut self) {
-        if let Some(child) = &self.child {
-            signal_group(child.id(), Signal::Kill);
+    /// SIGKILL to the server and everything it started, as a crash would: nothing cleans up.
+    pub(crate) async fn kill_hard(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            running.kill().await;
         }
     }
-}
 
-enum Signal {
-    Term,
-    Kill,
-}
-
-fn signal_group(leader: Option<u32>, signal: Signal) {
-    #[cfg(unix)]
-    if let Some(group) = leader.and_then(|pid| i32::try_from(pid).ok()) {
-        let signal = match signal {
-            Signal::Term => libc::SIGTERM,
-            Signal::Kill => libc::SIGKILL,
-        };
-        // SAFETY: kill(2) takes plain integers and touches no memory of ours; the negative pid
-        // names the process group `start` created, which holds only the server's processes.
-        unsafe {
-            libc::kill(-group, signal);
+    /// SIGTERM, then SIGKILL after the grace period.
+    pub(crate) async fn stop(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            running.stop().await;
         }
     }
-    #[cfg(not(unix))]
-    let _ = (leader, signal);
 }
