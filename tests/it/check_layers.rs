@@ -70,9 +70,10 @@ fn caller_path_json_and_key_syntax_pass_on_correct_and_fail_on_unscoped() {
 #[test]
 fn lease_outlives_work_passes_on_correct_and_fails_on_short_lease() {
     for (mode, wire) in [(Mode::Correct, H2C), (Mode::ShortLease, HTTP1)] {
-        // A lease of half the work: the retry at 3/4 of --work-hint lands after it ran out.
-        let server = served(mode, 1_000);
-        let (code, outcomes, report) = check(&server.url("/payments"), &[wire, &["--work-hint", "1s"]].concat());
+        // A lease of half the work: the retry at 3/4 of --work-hint lands after it ran out, with
+        // 400 ms to spare on either side.
+        let server = served(mode, 1_600);
+        let (code, outcomes, report) = check(&server.url("/payments"), &[wire, &["--work-hint", "1600ms"]].concat());
         let evidence = suite_evidence(&report, "lease-outlives-work");
         if mode == Mode::ShortLease {
             assert_eq!(outcomes["lease-outlives-work"], "fail", "{evidence}");
@@ -80,7 +81,7 @@ fn lease_outlives_work_passes_on_correct_and_fails_on_short_lease() {
             assert_eq!(code, 1);
         } else {
             assert_eq!(outcomes["lease-outlives-work"], "pass", "{evidence}");
-            assert_eq!(evidence.matches("409 Conflict (in flight)").count(), 3, "{evidence}");
+            assert!(evidence.contains("→ 409 Conflict (in flight)"), "{evidence}");
             assert_eq!(code, 0, "{report:#}");
         }
     }
