@@ -4,6 +4,7 @@ mod check;
 mod check_layers;
 mod check_sender;
 mod child_processes;
+mod ci_friendly;
 mod completions;
 mod could_not_run;
 mod demo;

@@ -11,8 +11,9 @@ mod suite;
 mod variant;
 
 pub(crate) use profile::Profile;
+pub(crate) use suite::CHECKS;
 
-use crate::conformance::{CheckOutcome, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckOutcome, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
 use crate::output::Palette;
@@ -45,6 +46,8 @@ pub(crate) struct CheckConfig {
     pub server_cmd: Option<String>,
     /// `--stuck-for`: how long `crash-recovers` retries before calling the key stuck.
     pub stuck_for: std::time::Duration,
+    /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
+    pub selection: Selection,
 }
 
 /// Runs every check against the endpoint. An error means the suite could not run (no answer).
@@ -71,7 +74,16 @@ async fn execute_with(
         Some(original) => {
             checks.extend(suite::retry(&mut probe, original).await?);
             checks.extend(suite::mismatch(&mut probe, original).await?);
-            checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
+            // The race is the costly part: left out, it is not run.
+            if config.selection.runs_any(&[
+                suite::CONCURRENT_ONCE,
+                suite::CONFLICT_RETRY_AFTER,
+                race_window::RACE_WINDOW,
+            ]) {
+                checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
+            } else {
+                checks.extend([suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER].map(|spec| spec.skipped("")));
+            }
             let raced_twice =
                 checks.iter().any(|c| c.id == suite::CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
             if let (true, Some(max)) = (raced_twice, config.window_max) {
@@ -104,13 +116,40 @@ async fn execute_with(
             checks.push(suite::KEY_SCOPED.skipped(reason));
         }
     }
+    // The checks for what real idempotency layers get wrong are not even run when `--only` or
+    // `--skip` leave them out.
+    let selected = |id: &str| config.selection.runs(id);
+    let not_selected = "not selected";
     match &original {
         Some(original) => {
-            checks.push(scope::caller_scoped(&mut probe, original, &config.other_caller).await?);
-            checks.push(scope::path_scoped(&mut probe, original, config.other_url.as_ref()).await?);
-            checks.push(replay_shape::replay_faithful(&mut probe, original).await?);
-            checks.push(replay_shape::equal_json_replays(&mut probe, original).await?);
-            checks.push(replay_shape::key_syntax(&mut probe, original).await?);
+            let specs = [
+                scope::CALLER_SCOPED,
+                scope::PATH_SCOPED,
+                replay_shape::REPLAY_FAITHFUL,
+                replay_shape::EQUAL_JSON_REPLAYS,
+                replay_shape::KEY_SYNTAX,
+            ];
+            for spec in specs {
+                if !selected(spec.id) {
+                    checks.push(spec.skipped(not_selected));
+                    continue;
+                }
+                checks.push(match spec.id {
+                    id if id == scope::CALLER_SCOPED.id => {
+                        scope::caller_scoped(&mut probe, original, &config.other_caller).await?
+                    }
+                    id if id == scope::PATH_SCOPED.id => {
+                        scope::path_scoped(&mut probe, original, config.other_url.as_ref()).await?
+                    }
+                    id if id == replay_shape::REPLAY_FAITHFUL.id => {
+                        replay_shape::replay_faithful(&mut probe, original).await?
+                    }
+                    id if id == replay_shape::EQUAL_JSON_REPLAYS.id => {
+                        replay_shape::equal_json_replays(&mut probe, original).await?
+                    }
+                    _ => replay_shape::key_syntax(&mut probe, original).await?,
+                });
+            }
         }
         None => {
             let reason = "`create` did not yield a resource, so there is nothing to compare with";
@@ -125,12 +164,24 @@ async fn execute_with(
             }
         }
     }
-    checks.push(in_flight::lease_outlives_work(&mut probe, config.work_hint, config.max_work).await?);
-    checks.push(in_flight::mismatch_in_flight(&mut probe, config.profile).await?);
-    checks.push(crash::crash_recovers(&mut probe, server, config.work_hint, config.stuck_for).await?);
+    checks.push(if selected(in_flight::LEASE_OUTLIVES_WORK.id) {
+        in_flight::lease_outlives_work(&mut probe, config.work_hint, config.max_work).await?
+    } else {
+        in_flight::LEASE_OUTLIVES_WORK.skipped(not_selected)
+    });
+    checks.push(if selected(in_flight::MISMATCH_IN_FLIGHT.id) {
+        in_flight::mismatch_in_flight(&mut probe, config.profile).await?
+    } else {
+        in_flight::MISMATCH_IN_FLIGHT.skipped(not_selected)
+    });
+    checks.push(if selected(crash::CRASH_RECOVERS.id) {
+        crash::crash_recovers(&mut probe, server, config.work_hint, config.stuck_for).await?
+    } else {
+        crash::CRASH_RECOVERS.skipped(not_selected)
+    });
     checks.push(suite::problem_json(&probe));
     config.profile.apply(&mut checks);
-    let mut report = SuiteReport::new("idem check", target, checks);
+    let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[suite::CREATE.id]);
     report.profile = Some(config.profile.note());
     Ok(report)
 }

@@ -12,16 +12,16 @@ use crate::http::client::Exchange;
 pub(super) const CALLER_SCOPED: CheckSpec = CheckSpec {
     id: "caller-scoped",
     title: "another caller sending the same key and body does not receive the first caller's answer",
-    why: "a store keyed by the header value alone hands caller A's resource to caller B: a cross-tenant leak. \
-Fix: key the store by (caller, key), the caller being the authenticated account",
+    why: "a store keyed by the header value alone hands caller A's resource to caller B: a cross-tenant leak",
     level: Level::Required,
+    fix: "key the store by (caller, key), the caller being the authenticated account",
 };
 pub(super) const PATH_SCOPED: CheckSpec = CheckSpec {
     id: "path-scoped",
     title: "the same key and body on another endpoint is not answered with the first endpoint's stored answer",
-    why: "a key replayed across endpoints tells the client an operation ran that never did (a refund answered with the payment). \
-Fix: key the store by (method, path, key), or reject the reuse with 422",
+    why: "a key replayed across endpoints tells the client an operation ran that never did (a refund answered with the payment)",
     level: Level::Required,
+    fix: "key the store by (method, path, key), or reject the reuse with 422",
 };
 
 /// What another request with the original key got, judged against the original.
