@@ -141,6 +141,15 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach th
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l profile -d 'Which reading decides the disputed verdicts (mismatch status, replay marker, stored errors)' -r -f -a "ietf\t'The IETF draft: 422 for a mismatch is a SHOULD, no replay marker, stored errors left open'
+stripe\t'Stripe: any 4xx for a mismatch, Idempotent-Replayed required, stored 4xx/5xx replayed'
+strict\t'The strictest reading of both: 422, the replay marker and replayed errors all required'"
+complete -c idem -n "__fish_idem_using_subcommand check" -l as -d 'A header of a second caller, \'Authorization: Bearer other\' (repeatable), for caller-scoped' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l other-url -d 'Another endpoint that accepts the same body, for path-scoped' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l work-hint -d 'How long one request takes on the server, so the in-flight checks retry late in the work' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l max-work -d 'The latest retry of lease-outlives-work while the first request still runs' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l server-cmd -d 'The command (run by sh -c) that starts the server under test on the URL\'s port, for crash-recovers' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l stuck-for -d 'How long crash-recovers retries after the restart before it calls the key stuck' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
@@ -191,7 +200,11 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -l addr -d 'Where to li
 complete -c idem -n "__fish_idem_using_subcommand serve" -l mode -d 'How keys are handled: correct, or one of the deliberately broken modes' -r -f -a "correct\t'Claims each key atomically: 409 while in flight, 422 for another body, replays afterwards'
 naive\t'DELIBERATELY BROKEN: looks the key up, does the work, then stores it, so concurrent duplicates all execute'
 none\t'DELIBERATELY BROKEN: ignores keys, so every retry executes again'
-local-lock\t'DELIBERATELY BROKEN: claims under an in-process lock, writes the shared store after the work, so duplicates sent to two instances both execute'"
+local-lock\t'DELIBERATELY BROKEN: claims under an in-process lock, writes the shared store after the work, so duplicates sent to two instances both execute'
+unscoped\t'DELIBERATELY BROKEN: keys the store by the header value alone (not the caller, method or path) and fingerprints raw bytes, so caller B gets caller A\'s payment'
+short-lease\t'DELIBERATELY BROKEN: the claim\'s lease is half the --work and never renewed, so a retry late in the work executes again'
+sticky-lock\t'DELIBERATELY BROKEN: an in-flight claim never expires, so after a crash (SQLite, Redis) every retry gets 409'
+drops-headers\t'DELIBERATELY BROKEN: replays the stored body and status without the Location header'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted' -r

@@ -34,7 +34,7 @@ const POLL: Duration = Duration::from_millis(20);
 
 /// Where the child's standard output goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[allow(dead_code, reason = "Null and Piped are for `idem check --server-cmd`")]
+#[allow(dead_code, reason = "Piped is for a server that prints its URL")]
 pub(crate) enum ChildOutput {
     /// Our stderr: the tools' stdout carries reports and JSON, which the child must not mix into.
     ToStderr,
@@ -87,14 +87,12 @@ impl ChildCommand {
         self
     }
 
-    #[allow(dead_code, reason = "for `idem check --server-cmd`, which starts, crashes and restarts a server")]
     pub(crate) fn stdout(mut self, output: ChildOutput) -> ChildCommand {
         self.stdout = output;
         self
     }
 
     /// How long [`RunningChild::stop`] waits after SIGTERM before SIGKILL.
-    #[allow(dead_code, reason = "for `idem check --server-cmd`, which starts, crashes and restarts a server")]
     pub(crate) fn grace(mut self, grace: Duration) -> ChildCommand {
         self.grace = grace;
         self
@@ -199,7 +197,6 @@ impl RunningChild {
 
     /// Kills the child and everything it started with SIGKILL at once (a crash, as far as they
     /// can tell), and waits until they are gone.
-    #[allow(dead_code, reason = "for `idem check --server-cmd`, which starts, crashes and restarts a server")]
     pub(crate) async fn kill(&mut self) -> Option<ExitStatus> {
         self.end(Signal::Kill).await
     }

@@ -28,7 +28,19 @@ pub enum SuiteFormat {
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Level {
     Required,
+    /// Failing warns, as advisory does, but the bug it catches hurts clients in practice.
+    Recommended,
     Advisory,
+}
+
+impl Level {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Recommended => "recommended",
+            Level::Advisory => "advisory",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -37,7 +49,7 @@ pub(crate) enum CheckOutcome {
     Pass,
     /// A required check did not hold: the suite fails.
     Fail,
-    /// An advisory check did not hold.
+    /// A recommended or advisory check did not hold.
     Warn,
     /// Not run, with the reason in the evidence.
     Skip,
@@ -85,7 +97,7 @@ impl CheckSpec {
         let outcome = match (held, self.level) {
             (true, _) => CheckOutcome::Pass,
             (false, Level::Required) => CheckOutcome::Fail,
-            (false, Level::Advisory) => CheckOutcome::Warn,
+            (false, Level::Recommended | Level::Advisory) => CheckOutcome::Warn,
         };
         self.result(outcome, evidence, took)
     }
@@ -139,6 +151,9 @@ pub(crate) struct SuiteReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub tally: Tally,
+    /// The rules that decided the disputed verdicts (`idem check --profile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileNote>,
     pub checks: Vec<CheckResult>,
     /// How advisory warnings appear in JUnit (`--junit-warnings`).
     #[serde(skip)]
@@ -146,6 +161,15 @@ pub(crate) struct SuiteReport {
     /// `--strict`: a check that passed despite `--expect-fail` fails the suite.
     #[serde(skip)]
     pub strict: bool,
+}
+
+/// Which profile judged a suite, and the rules it applied.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct ProfileNote {
+    /// `ietf`, `stripe` or `strict`.
+    pub name: &'static str,
+    /// One sentence per disputed verdict, with its source.
+    pub rules: Vec<String>,
 }
 
 impl SuiteReport {
@@ -156,6 +180,7 @@ impl SuiteReport {
             passed: true,
             error: None,
             tally: Tally::default(),
+            profile: None,
             checks,
             junit_warnings: JunitWarnings::default(),
             strict: false,
@@ -227,6 +252,7 @@ impl SuiteReport {
             passed: false,
             error: Some(format!("{error:#}")),
             tally: Tally::default(),
+            profile: None,
             checks: Vec::new(),
             junit_warnings: JunitWarnings::default(),
             strict: false,
@@ -262,7 +288,7 @@ impl SuiteReport {
                 CheckOutcome::Xpass => palette.yellow("XPASS"),
             };
             let level = level_word(check.level);
-            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
+            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<11}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
@@ -271,6 +297,12 @@ impl SuiteReport {
             }
             if let Some(fix) = check.fix {
                 let _ = writeln!(out, "      {} {fix}", palette.bold("fix:"));
+            }
+        }
+        if let Some(profile) = &self.profile {
+            let _ = writeln!(out, "\n{} {}", palette.bold("profile"), profile.name);
+            for rule in &profile.rules {
+                let _ = writeln!(out, "      {} {rule}", palette.dim("·"));
             }
         }
         let tally = &self.tally;
@@ -575,10 +607,7 @@ impl Catalogue {
 }
 
 pub(crate) fn level_word(level: Level) -> &'static str {
-    match level {
-        Level::Required => "required",
-        Level::Advisory => "advisory",
-    }
+    level.as_str()
 }
 
 pub(crate) fn xml_escape(text: &str) -> String {

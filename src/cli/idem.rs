@@ -15,7 +15,7 @@ use crate::exit::Outcome;
 use crate::http::url::parse_url;
 use crate::idem::check::openapi::plan::{Filter, FilterOn, OperationSelection, Pattern, filter_name};
 use crate::idem::check::openapi::{self, OpenApiConfig};
-use crate::idem::check::{self, CheckConfig};
+use crate::idem::check::{self, CheckConfig, Profile};
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
 use crate::idem::proxy::{self, ProxyConfig};
 use crate::idem::race::report::RoundDetail;
@@ -207,6 +207,34 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub targets: AlsoArgs,
 
+    /// Which reading decides the disputed verdicts (mismatch status, replay marker, stored errors)
+    #[arg(long, value_enum, default_value_t = Profile::Ietf)]
+    pub profile: Profile,
+
+    /// A header of a second caller, 'Authorization: Bearer other' (repeatable), for caller-scoped
+    #[arg(long = "as", value_name = "HEADER", help_heading = "Scope")]
+    pub other_caller: Vec<String>,
+
+    /// Another endpoint that accepts the same body, for path-scoped
+    #[arg(long, value_name = "URL2", help_heading = "Scope")]
+    pub other_url: Option<String>,
+
+    /// How long one request takes on the server, so the in-flight checks retry late in the work
+    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    pub work_hint: Option<Duration>,
+
+    /// The latest retry of lease-outlives-work while the first request still runs
+    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    pub max_work: Duration,
+
+    /// The command (run by sh -c) that starts the server under test on the URL's port, for crash-recovers
+    #[arg(long, value_name = "CMD", help_heading = "Locks")]
+    pub server_cmd: Option<String>,
+
+    /// How long crash-recovers retries after the restart before it calls the key stuck
+    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    pub stuck_for: Duration,
+
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
 
@@ -225,7 +253,7 @@ pub struct CheckArgs {
 pub struct OpenApiArgs {
     /// Test every operation of this OpenAPI 3.0/3.1 document (a file or an http(s) URL, JSON or
     /// YAML) that declares the key header, instead of one URL
-    #[arg(long, value_name = "SPEC", conflicts_with = "also")]
+    #[arg(long, value_name = "SPEC", conflicts_with_all = ["also", "other_url", "server_cmd"])]
     pub openapi: Option<String>,
 
     /// Where the API is [default: the spec's first server, else the origin it was fetched from]
@@ -693,6 +721,21 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 selection,
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
+                profile: args.profile,
+                other_caller: args
+                    .other_caller
+                    .iter()
+                    .map(|line| crate::http::header::parse_header_line(line).context("--as"))
+                    .collect::<anyhow::Result<_>>()?,
+                other_url: args
+                    .other_url
+                    .as_deref()
+                    .map(|text| parse_url(text).with_context(|| format!("--other-url {text}")))
+                    .transpose()?,
+                work_hint: args.work_hint,
+                max_work: args.max_work,
+                server_cmd: args.server_cmd.filter(|command| !command.trim().is_empty()),
+                stuck_for: args.stuck_for,
             };
             let Some(spec) = openapi_args.openapi.clone() else { return block_on(check::run(config)) };
             let operations = OperationSelection {

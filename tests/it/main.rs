@@ -1,6 +1,7 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod behind_proxy;
 mod check;
+mod check_layers;
 mod check_openapi;
 mod check_sender;
 mod child_processes;

@@ -114,13 +114,21 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     MISSING_KEY_REPORTED,
     NEW_KEY_CREATES,
     KEY_SCOPED,
+    super::scope::CALLER_SCOPED,
+    super::scope::PATH_SCOPED,
+    super::replay_shape::REPLAY_FAITHFUL,
+    super::replay_shape::EQUAL_JSON_REPLAYS,
+    super::replay_shape::KEY_SYNTAX,
+    super::in_flight::LEASE_OUTLIVES_WORK,
+    super::in_flight::MISMATCH_IN_FLIGHT,
+    super::crash::CRASH_RECOVERS,
     PROBLEM_JSON,
 ];
 
 /// Sends variations of the user's request and remembers every error answer for `problem-json`.
 pub(super) struct Probe {
     pub spec: RequestSpec,
-    client: HttpClient,
+    pub client: HttpClient,
     pub error_answers: Vec<ErrorAnswer>,
     /// Other instances of the same API (`--also`).
     pub also: Vec<Uri>,
@@ -180,10 +188,17 @@ impl Probe {
         if let Some(body) = body {
             *request.body_mut() = body;
         }
-        let mut exchange = self.client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
+        self.send_request(check, request).await
+    }
+
+    /// Sends a request a check built itself (other headers, a raw key value).
+    pub(super) async fn send_request(
+        &mut self,
+        check: &str,
+        request: http::Request<Bytes>,
+    ) -> anyhow::Result<Exchange> {
+        let exchange = send_decoded(&self.client, check, request).await?;
         self.note_errors(check, exchange.status, &exchange.headers);
-        // Every check compares decoded bodies: the same JSON compressed twice differs byte for byte.
-        exchange.body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
         Ok(exchange)
     }
 
@@ -203,6 +218,18 @@ impl Probe {
     pub(super) fn found_id(&self, exchange: &Exchange) -> Option<FoundId> {
         self.spec.id_source().read(&exchange.headers, &exchange.body)
     }
+}
+
+/// Sends `request` and decodes its body: every check compares decoded bodies (the same JSON
+/// compressed twice differs byte for byte).
+pub(super) async fn send_decoded(
+    client: &HttpClient,
+    check: &str,
+    request: http::Request<Bytes>,
+) -> anyhow::Result<Exchange> {
+    let mut exchange = client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
+    exchange.body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
+    Ok(exchange)
 }
 
 /// A short, single-line excerpt of a body for evidence.
