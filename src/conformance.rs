@@ -39,6 +39,9 @@ pub(crate) enum CheckOutcome {
     Warn,
     /// Not run, with the reason in the evidence.
     Skip,
+    /// Run, but what it saw cannot show whether it holds (an id the request itself carried):
+    /// the evidence says why and what to give. A required one makes the suite exit 2.
+    Unconfirmed,
 }
 
 /// One check's definition and result.
@@ -77,6 +80,11 @@ impl CheckSpec {
         self.result(outcome, evidence, took)
     }
 
+    /// The check ran but cannot be judged: `evidence` ends with why and the fix.
+    pub(crate) fn unconfirmed(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Unconfirmed, evidence, took)
+    }
+
     pub(crate) fn skipped(&self, reason: impl Into<String>) -> CheckResult {
         self.result(CheckOutcome::Skip, vec![reason.into()], Duration::ZERO)
     }
@@ -100,6 +108,8 @@ pub(crate) struct Tally {
     pub failed: usize,
     pub warned: usize,
     pub skipped: usize,
+    /// Checks that ran but could not be judged (exit 2 when one is required and none failed).
+    pub unconfirmed: usize,
 }
 
 /// The `schema` value of a suite's `--format json` document: the suite's name with a dash, then
@@ -132,9 +142,12 @@ impl SuiteReport {
                 CheckOutcome::Fail => tally.failed += 1,
                 CheckOutcome::Warn => tally.warned += 1,
                 CheckOutcome::Skip => tally.skipped += 1,
+                CheckOutcome::Unconfirmed => tally.unconfirmed += 1,
             }
         }
-        SuiteReport { suite, target, passed: tally.failed == 0, error: None, tally, checks }
+        let unconfirmed_required =
+            checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
+        SuiteReport { suite, target, passed: tally.failed == 0 && !unconfirmed_required, error: None, tally, checks }
     }
 
     /// The report of a suite that could not run (unreachable target, no answer): it renders in
@@ -153,6 +166,26 @@ impl SuiteReport {
 
     pub(crate) fn outcome(&self) -> Outcome {
         if self.passed { Outcome::Holds } else { Outcome::ProblemFound }
+    }
+
+    /// Why the suite could not judge (exit 2): required checks left unconfirmed and none failed.
+    pub(crate) fn unconfirmed_reason(&self) -> Option<String> {
+        if self.tally.failed > 0 || self.error.is_some() {
+            return None;
+        }
+        let open: Vec<&CheckResult> = self
+            .checks
+            .iter()
+            .filter(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required)
+            .collect();
+        let first = open.first()?;
+        let ids: Vec<&str> = open.iter().map(|c| c.id).collect();
+        Some(format!(
+            "could not judge {} required check(s) ({}): {}",
+            open.len(),
+            ids.join(", "),
+            first.evidence.last().map(String::as_str).unwrap_or_default()
+        ))
     }
 
     pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
@@ -176,6 +209,7 @@ impl SuiteReport {
                 CheckOutcome::Fail => palette.red("FAIL"),
                 CheckOutcome::Warn => palette.yellow("WARN"),
                 CheckOutcome::Skip => palette.dim("SKIP"),
+                CheckOutcome::Unconfirmed => palette.yellow("????"),
             };
             let level = match check.level {
                 Level::Required => "required",
@@ -185,20 +219,26 @@ impl SuiteReport {
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
-            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn) {
+            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Unconfirmed) {
                 let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
             }
         }
         let tally = &self.tally;
         let verdict = if self.passed {
             palette.green("✓ every required check passed")
+        } else if tally.failed == 0 {
+            palette.yellow(&format!("? {} required check(s) unconfirmed (could not judge)", tally.unconfirmed))
         } else {
             palette.red(&format!("✗ {} required check(s) failed", tally.failed))
         };
         let _ = writeln!(
             out,
-            "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped",
-            tally.passed, tally.failed, tally.warned, tally.skipped
+            "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped{}",
+            tally.passed,
+            tally.failed,
+            tally.warned,
+            tally.skipped,
+            if tally.unconfirmed > 0 { format!(", {} unconfirmed", tally.unconfirmed) } else { String::new() }
         );
         out
     }
@@ -238,11 +278,12 @@ impl SuiteReport {
         );
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
+            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
             xml_escape(self.suite),
             xml_escape(&self.target),
             self.checks.len(),
             self.tally.failed,
+            self.tally.unconfirmed,
             self.tally.skipped
         );
         for check in &self.checks {
@@ -268,6 +309,12 @@ impl SuiteReport {
                 CheckOutcome::Pass => {
                     let _ = write!(out, "<system-out>{evidence}</system-out>");
                 }
+                CheckOutcome::Unconfirmed => {
+                    let _ = write!(
+                        out,
+                        "<error message=\"unconfirmed: the tool could not judge this check\">{evidence}</error>"
+                    );
+                }
             }
             out.push_str("</testcase>\n");
         }
@@ -292,6 +339,9 @@ pub(crate) fn finish_suite(
         Ok(report) => {
             stdout.write_all(report.render(format, palette).as_bytes())?;
             stdout.flush()?;
+            if let Some(reason) = report.unconfirmed_reason() {
+                anyhow::bail!("{reason}");
+            }
             Ok(report.outcome())
         }
         Err(err) => {

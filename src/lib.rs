@@ -2,6 +2,7 @@
 pub mod cli;
 pub(crate) mod clock;
 pub(crate) mod conformance;
+pub mod count;
 pub(crate) mod demo;
 pub mod exit;
 pub mod http;

@@ -167,6 +167,7 @@ impl RequestArgs {
             proxies: Proxies::direct(),
             id_field: self.id_field,
             id_header,
+            count: None,
         })
     }
 }
