@@ -523,11 +523,10 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
         let by_ids = judgement.resource_ids.len();
         let ids = judgement.resource_ids.join(", ");
         match judgement.verdict {
-            Verdict::NothingCreated | Verdict::Errors if executions <= 1 => {
-                if executions == 1 && judgement.verdict == Verdict::NothingCreated {
-                    judgement.notes.push(format!("no answer was a 2xx, yet the count rose by 1 ({})", count.source));
-                }
+            Verdict::NothingCreated if executions == 1 => {
+                judgement.notes.push(format!("no answer was a 2xx, yet the count rose by 1 ({})", count.source));
             }
+            Verdict::NothingCreated | Verdict::Errors if executions <= 1 => {}
             _ if executions > 1 => {
                 if by_ids != executions {
                     let named = match by_ids {
@@ -567,12 +566,8 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
         Verdict::Consistent => {
             for (index, answer) in answers.iter().enumerate() {
                 if answer.replayed {
-                    // One entry per header name; the first answer's marker names it.
-                    let header = REPLAY_MARKERS
-                        .into_iter()
-                        .find(|name| answer.marker.as_deref() == Some(*name))
-                        .unwrap_or(REPLAY_MARKERS[0])
-                        .to_string();
+                    // One entry per header name, listing the answers that carried it.
+                    let header = answer.marker.unwrap_or(REPLAY_MARKERS[0]).to_string();
                     match judgement
                         .evidence
                         .iter_mut()
@@ -1004,5 +999,86 @@ mod tests {
         let j =
             judge(&[answer(201, r#"{"id":"a"}"#, false), answer(500, "oops", false)], Timing::Concurrent, &ids(), &g());
         assert_eq!(j.verdict, Verdict::Inconsistent);
+    }
+
+    fn sent(body: &str) -> Grounds {
+        let spec = RequestSpec::new(http::Method::POST, "http://127.0.0.1:1/orders", body.to_string()).unwrap();
+        Grounds::of(&spec, Some("key-1"))
+    }
+
+    fn counted(before: u64, after: u64) -> Grounds {
+        Grounds {
+            sent: Vec::new(),
+            count: Some(CountReading { change: CountChange { before, after }, source: "GET /charges".into() }),
+        }
+    }
+
+    #[test]
+    fn an_id_made_from_the_request_is_unconfirmed_not_consistent() {
+        let body = r#"{"id":"ord_A-7","amount":500}"#;
+        let answers = [answer(201, body, false), answer(201, body, false), answer(201, body, false)];
+        let j = judge(&answers, Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7","amount":500}"#));
+        assert_eq!(j.verdict, Verdict::Unconfirmed);
+        assert_eq!(j.verdict.outcome(), None, "exit 2");
+        let explanation = j.explanation.unwrap();
+        assert!(explanation.contains("this id is in your request body (made from A-7)"), "{explanation}");
+        assert!(explanation.contains("give --count-url"), "{explanation}");
+        assert!(j.evidence.is_empty());
+    }
+
+    #[test]
+    fn a_server_id_a_marker_or_a_conflict_is_evidence() {
+        let body = r#"{"id":"ord_9f2c1a","amount":500}"#;
+        let plain = [answer(201, body, false), answer(201, body, false)];
+        let j = judge(&plain, Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7","amount":500}"#));
+        assert_eq!(j.verdict, Verdict::Consistent);
+        assert_eq!(j.evidence, [Evidence::ServerId { id: "ord_9f2c1a".into(), from: "body /id".into() }]);
+        let business = r#"{"id":"A-7"}"#;
+        let marked = [answer(201, business, false), answer(201, business, true)];
+        let j = judge(&marked, Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7"}"#));
+        assert_eq!(j.verdict, Verdict::Consistent);
+        assert_eq!(j.evidence, [Evidence::ReplayMarker { header: "idempotent-replayed".into(), answers: vec![2] }]);
+        let raced = [answer(201, business, false), answer(409, "{}", false)];
+        let j = judge(&raced, Timing::Concurrent, &ids(), &sent(r#"{"order_id":"A-7"}"#));
+        assert_eq!(j.evidence, [Evidence::Conflict { answers: vec![2] }]);
+    }
+
+    #[test]
+    fn the_count_decides_and_disagreements_are_named() {
+        let body = r#"{"id":"ord_A-7"}"#;
+        let answers = [answer(201, body, false), answer(201, body, true), answer(201, body, true)];
+        let j = judge(&answers, Timing::Sequential, &ids(), &counted(4, 7));
+        assert_eq!((j.verdict.clone(), j.executions), (Verdict::ExecutedMoreThanOnce, 3));
+        assert!(j.notes.iter().any(|n| n.contains("the count and the ids disagree")), "{:?}", j.notes);
+        let j = judge(&answers, Timing::Sequential, &ids(), &counted(4, 5));
+        assert_eq!(j.verdict, Verdict::Consistent);
+        assert!(matches!(j.evidence.as_slice(), [Evidence::Count { executions: 1, .. }]));
+        let ok = [answer(201, r#"{"ok":true}"#, false), answer(201, r#"{"ok":true}"#, false)];
+        assert_eq!(judge(&ok, Timing::Sequential, &ids(), &counted(0, 1)).verdict, Verdict::Consistent);
+        let two = [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"b"}"#, false)];
+        assert_eq!(judge(&two, Timing::Sequential, &ids(), &counted(0, 1)).verdict, Verdict::Inconsistent);
+    }
+
+    #[test]
+    fn ids_are_compared_as_tokens_not_substrings() {
+        let grounds = sent(r#"{"order_id":"A-7","amount":1990}"#);
+        assert_eq!(grounds.sent_as("ord_A-7"), Some(("A-7", "body")));
+        assert_eq!(grounds.sent_as("/orders/A-7"), Some(("A-7", "body")));
+        assert_eq!(grounds.sent_as("pay_19901"), None, "1990 is not a token of pay_19901");
+        assert_eq!(grounds.sent_as("key-1"), Some(("key-1", "key")));
+        assert_eq!(grounds.sent_as("pay_7"), None, "short values only match whole ids");
+    }
+
+    #[test]
+    fn answers_as_slow_as_the_first_are_a_warning_only() {
+        let slow = |ms| {
+            let mut a = answer(201, r#"{"id":"A-7"}"#, false);
+            a.latency = Some(Duration::from_millis(ms));
+            a
+        };
+        assert!(as_slow_as_the_first(&[slow(30), slow(31), slow(29)]).unwrap().contains("warning"));
+        assert!(as_slow_as_the_first(&[slow(30), slow(1)]).is_none());
+        let j = judge(&[slow(30), slow(31)], Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7"}"#));
+        assert!(j.notes.iter().any(|n| n.starts_with("warning: every answer took as long")), "{:?}", j.notes);
     }
 }
