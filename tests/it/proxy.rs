@@ -237,6 +237,20 @@ fn a_client_that_retries_until_its_budget_runs_out_and_then_fails_is_safe() {
 }
 
 #[test]
+fn the_upstreams_count_decides_executions_over_the_run() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let count = server.url("/payments");
+    let output = proxy_python(&server.url(""), &["--count-url", &count, "--count-pointer", "/count"], &[]).success();
+    let summary = summary(output.get_output());
+    let op = &summary["operations"][0];
+    assert_eq!(op["outcome"], "safe", "{summary:#}");
+    assert_eq!(op["executions"], 1);
+    assert_eq!(op["evidence"][0]["kind"], "count");
+    assert_eq!(op["evidence"][0]["executions"], 1);
+    assert_eq!(summary["count"]["executions"], 1);
+}
+
+#[test]
 fn retries_without_backoff_are_warned_about() {
     let server = TestServer::start(ServeConfig::local(Mode::Correct));
     let output = proxy_python(&server.url(""), &["--first", "3", "--fault", "reset"], &[("CLIENT_WAIT", "0")]).code(1);
