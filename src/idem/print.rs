@@ -138,7 +138,12 @@ pub(crate) fn render_judgement(judgement: &Judgement, answers: usize, palette: P
         text.push_str(&format!("\n  - {}", crate::output::terminal_safe(difference)));
     }
     for note in &judgement.notes {
-        text.push_str(&format!("\n  {} {}", palette.dim("note:"), crate::output::terminal_safe(note)));
+        match note.strip_prefix("warning: ") {
+            Some(warning) => {
+                text.push_str(&format!("\n  {} {}", palette.yellow("warning:"), crate::output::terminal_safe(warning)))
+            }
+            None => text.push_str(&format!("\n  {} {}", palette.dim("note:"), crate::output::terminal_safe(note))),
+        }
     }
     text
 }

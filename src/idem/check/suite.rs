@@ -334,7 +334,14 @@ pub(super) async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::
     let mut evidence = vec![format!("same key, body changed ({change}) → {}", answer.status)];
     let id = probe.id_of(&answer);
     let replayed_old = answer.status.is_success() && answer.body == original.exchange.body;
-    if replayed_old {
+    let sent_id = probe.spec.grounds(Some(&original.key), None).await?.sent_as(&original.id).is_some();
+    if replayed_old && sent_id {
+        // An id made from the request is the same whether the server replayed or executed again.
+        evidence.push(format!(
+            "answered with the first answer's body ({}): it replayed the old answer or executed the changed request (the id is in your request, so the answers cannot tell which); either way it was not refused",
+            original.id
+        ));
+    } else if replayed_old {
         evidence.push(format!("the old response was replayed ({}) for a different request", original.id));
     } else if let Some(id) = id.filter(|_| answer.status.is_success()) {
         evidence.push(format!("the changed request was executed: {id}"));
