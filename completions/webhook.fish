@@ -200,11 +200,19 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l noproxy -d 'Re
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l addr -d 'The address to receive on (port 0 picks a free one, printed on the first line)' -r
@@ -230,10 +238,18 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l record 
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r

@@ -1,6 +1,8 @@
-//! The shape every conformance suite reports in (`idem check`, `webhook check`): checks with an
-//! id, a level and an outcome backed by evidence, rendered as a table, JSON or JUnit XML, and one
-//! exit status.
+//! The shape every conformance suite reports in (`idem check`, `webhook check`, `webhook
+//! check-sender`): checks with an id, a level, an outcome backed by evidence and a fix, rendered as
+//! a table, JSON or JUnit XML, and one exit status. Each suite keeps one catalogue of its checks
+//! (`CHECKS`, beside their definitions) that `--list`, the man pages and the id validation of
+//! `--only`, `--skip` and `--expect-fail` all read.
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -39,6 +41,10 @@ pub(crate) enum CheckOutcome {
     Warn,
     /// Not run, with the reason in the evidence.
     Skip,
+    /// Did not hold, as `--expect-fail` said: does not fail the suite.
+    Xfail,
+    /// Held although `--expect-fail` said it would not: fixed? Fails the suite under `--strict`.
+    Xpass,
     /// Run, but what it saw cannot show whether it holds (an id the request itself carried):
     /// the evidence says why and what to give. A required one makes the suite exit 2.
     Unconfirmed,
@@ -55,6 +61,9 @@ pub(crate) struct CheckResult {
     pub outcome: CheckOutcome,
     /// What was observed: statuses, ids, the difference found, or why it was skipped.
     pub evidence: Vec<String>,
+    /// How to fix what the check caught (on `fail`, `warn` and `xfail`), written for that bug.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<&'static str>,
     #[serde(rename = "duration_ms", serialize_with = "crate::units::as_ms")]
     #[schemars(with = "f64")]
     pub duration: Duration,
@@ -64,9 +73,13 @@ pub(crate) struct CheckResult {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CheckSpec {
     pub id: &'static str,
+    /// What the check proves when it passes.
     pub title: &'static str,
     pub why: &'static str,
     pub level: Level,
+    /// One line on how to fix the bug this check catches (and, where a popular library is known
+    /// to have it, which option fixes it); shown under a failure, in JSON and in JUnit.
+    pub fix: &'static str,
 }
 
 impl CheckSpec {
@@ -90,6 +103,7 @@ impl CheckSpec {
     }
 
     fn result(&self, outcome: CheckOutcome, evidence: Vec<String>, took: Duration) -> CheckResult {
+        let fix = matches!(outcome, CheckOutcome::Fail | CheckOutcome::Warn).then_some(self.fix);
         CheckResult {
             id: self.id,
             title: self.title,
@@ -97,6 +111,7 @@ impl CheckSpec {
             level: self.level,
             outcome,
             evidence,
+            fix,
             duration: took,
         }
     }
@@ -108,6 +123,10 @@ pub(crate) struct Tally {
     pub failed: usize,
     pub warned: usize,
     pub skipped: usize,
+    /// Failed as `--expect-fail` said (not counted in `failed` or `warned`).
+    pub expected_failures: usize,
+    /// Passed although `--expect-fail` said they would fail.
+    pub unexpected_passes: usize,
     /// Checks that ran but could not be judged (exit 2 when one is required and none failed).
     pub unconfirmed: usize,
 }
@@ -131,23 +150,84 @@ pub(crate) struct SuiteReport {
     pub error: Option<String>,
     pub tally: Tally,
     pub checks: Vec<CheckResult>,
+    /// How advisory warnings appear in JUnit (`--junit-warnings`).
+    #[serde(skip)]
+    pub junit_warnings: JunitWarnings,
+    /// `--strict`: a check that passed despite `--expect-fail` fails the suite.
+    #[serde(skip)]
+    pub strict: bool,
 }
 
 impl SuiteReport {
     pub(crate) fn new(suite: &'static str, target: String, checks: Vec<CheckResult>) -> SuiteReport {
+        let mut report = SuiteReport {
+            suite,
+            target,
+            passed: true,
+            error: None,
+            tally: Tally::default(),
+            checks,
+            junit_warnings: JunitWarnings::default(),
+            strict: false,
+        };
+        report.count();
+        report
+    }
+
+    fn count(&mut self) {
         let mut tally = Tally::default();
-        for check in &checks {
+        for check in &self.checks {
             match check.outcome {
                 CheckOutcome::Pass => tally.passed += 1,
                 CheckOutcome::Fail => tally.failed += 1,
                 CheckOutcome::Warn => tally.warned += 1,
                 CheckOutcome::Skip => tally.skipped += 1,
+                CheckOutcome::Xfail => tally.expected_failures += 1,
+                CheckOutcome::Xpass => tally.unexpected_passes += 1,
                 CheckOutcome::Unconfirmed => tally.unconfirmed += 1,
             }
         }
         let unconfirmed_required =
-            checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
-        SuiteReport { suite, target, passed: tally.failed == 0 && !unconfirmed_required, error: None, tally, checks }
+            self.checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
+        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0) && !unconfirmed_required;
+        self.tally = tally;
+    }
+
+    /// The report as `selection` asks: checks left out by `--only`/`--skip` become skipped
+    /// ("not selected"), expected failures become `xfail` and expected failures that held `xpass`.
+    /// A left-out check in `prerequisites` that ran and failed keeps its failure: the selected
+    /// checks could not be judged without it, and a run that judged nothing must not pass.
+    pub(crate) fn select(mut self, selection: &Selection, prerequisites: &[&str]) -> SuiteReport {
+        for check in &mut self.checks {
+            if !selection.runs(check.id) {
+                if check.outcome == CheckOutcome::Fail && prerequisites.contains(&check.id) {
+                    check.evidence.push("not selected, but run because the selected checks depend on it".to_string());
+                } else {
+                    check.outcome = CheckOutcome::Skip;
+                    check.evidence = vec![selection.left_out_reason(check.id)];
+                    check.fix = None;
+                    check.duration = Duration::ZERO;
+                }
+                continue;
+            }
+            if selection.expects_failure(check.id) {
+                match check.outcome {
+                    CheckOutcome::Fail | CheckOutcome::Warn => {
+                        check.outcome = CheckOutcome::Xfail;
+                        check.evidence.push(format!("expected to fail (--expect-fail {})", check.id));
+                    }
+                    CheckOutcome::Pass => {
+                        check.outcome = CheckOutcome::Xpass;
+                        check.evidence.push(format!("fixed? remove --expect-fail {}", check.id));
+                    }
+                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass | CheckOutcome::Unconfirmed => {}
+                }
+            }
+        }
+        self.strict = selection.strict;
+        self.junit_warnings = selection.junit_warnings;
+        self.count();
+        self
     }
 
     /// The report of a suite that could not run (unreachable target, no answer): it renders in
@@ -161,6 +241,8 @@ impl SuiteReport {
             error: Some(format!("{error:#}")),
             tally: Tally::default(),
             checks: Vec::new(),
+            junit_warnings: JunitWarnings::default(),
+            strict: false,
         }
     }
 
@@ -168,9 +250,10 @@ impl SuiteReport {
         if self.passed { Outcome::Holds } else { Outcome::ProblemFound }
     }
 
-    /// Why the suite could not judge (exit 2): required checks left unconfirmed and none failed.
+    /// Why the suite could not judge (exit 2): required checks left unconfirmed and nothing else
+    /// made it fail.
     pub(crate) fn unconfirmed_reason(&self) -> Option<String> {
-        if self.tally.failed > 0 || self.error.is_some() {
+        if self.tally.failed > 0 || self.error.is_some() || (self.strict && self.tally.unexpected_passes > 0) {
             return None;
         }
         let open: Vec<&CheckResult> = self
@@ -209,43 +292,61 @@ impl SuiteReport {
                 CheckOutcome::Fail => palette.red("FAIL"),
                 CheckOutcome::Warn => palette.yellow("WARN"),
                 CheckOutcome::Skip => palette.dim("SKIP"),
+                CheckOutcome::Xfail => palette.yellow("XFAIL"),
+                CheckOutcome::Xpass => palette.yellow("XPASS"),
                 CheckOutcome::Unconfirmed => palette.yellow("????"),
             };
-            let level = match check.level {
-                Level::Required => "required",
-                Level::Advisory => "advisory",
-            };
+            let level = level_word(check.level);
             let _ = writeln!(out, "{mark}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
-            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Unconfirmed) {
+            if matches!(
+                check.outcome,
+                CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail | CheckOutcome::Unconfirmed
+            ) {
                 let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
+            }
+            if let Some(fix) = check.fix {
+                let _ = writeln!(out, "      {} {fix}", palette.bold("fix:"));
             }
         }
         let tally = &self.tally;
         let verdict = if self.passed {
             palette.green("✓ every required check passed")
+        } else if tally.failed == 0 && tally.unconfirmed > 0 {
+            palette.yellow(&format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed))
         } else if tally.failed == 0 {
-            palette.yellow(&format!("? {} required check(s) unconfirmed (could not judge)", tally.unconfirmed))
+            palette.red(&format!(
+                "✗ {} expected failure(s) passed (--strict): remove their --expect-fail",
+                tally.unexpected_passes
+            ))
         } else {
             palette.red(&format!("✗ {} required check(s) failed", tally.failed))
         };
-        let _ = writeln!(
-            out,
-            "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped{}",
-            tally.passed,
-            tally.failed,
-            tally.warned,
-            tally.skipped,
-            if tally.unconfirmed > 0 { format!(", {} unconfirmed", tally.unconfirmed) } else { String::new() }
+        let mut counts = format!(
+            "{} passed, {} failed, {} warnings, {} skipped",
+            tally.passed, tally.failed, tally.warned, tally.skipped
         );
+        if tally.unconfirmed > 0 {
+            let _ = write!(counts, ", {} unconfirmed", tally.unconfirmed);
+        }
+        if tally.expected_failures + tally.unexpected_passes > 0 {
+            let _ = write!(
+                counts,
+                ", {} expected failures, {} unexpectedly passed",
+                tally.expected_failures, tally.unexpected_passes
+            );
+        }
+        let _ = writeln!(out, "\n{verdict}: {counts}");
         out
     }
 
-    /// JUnit XML as CI dashboards read it: one testcase per check; a failed required check is a
-    /// `<failure>`, a skipped one `<skipped>`, an advisory warning passes with its evidence in
-    /// `<system-out>`.
+    /// JUnit XML as CI dashboards read it: one testcase per check with its own duration; a failed
+    /// required check is a `<failure>` (the evidence and the fix in its text), a skipped one
+    /// `<skipped>`, an expected failure `<skipped message="expected failure: …">`, an unexpected pass
+    /// passes (a `<failure>` under `--strict`), and an advisory warning is `<skipped message="warning:
+    /// …">` unless `--junit-warnings` says otherwise.
     pub(crate) fn render_junit(&self) -> String {
         let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -268,26 +369,23 @@ impl SuiteReport {
             out.push_str("  </testsuite>\n</testsuites>\n");
             return out;
         }
+        let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
+        let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
+        let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
         let _ = writeln!(
             out,
-            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
+            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
             xml_escape(self.suite),
             self.checks.len(),
-            self.tally.failed,
-            self.tally.skipped
         );
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
+            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
             xml_escape(self.suite),
             xml_escape(&self.target),
             self.checks.len(),
-            self.tally.failed,
-            self.tally.unconfirmed,
-            self.tally.skipped
         );
-        for check in &self.checks {
-            let evidence = xml_escape(&check.evidence.join("\n"));
+        for (check, case) in self.checks.iter().zip(cases) {
             let _ = write!(
                 out,
                 "    <testcase classname=\"{}\" name=\"{}: {}\" time=\"{:.3}\">",
@@ -296,24 +394,21 @@ impl SuiteReport {
                 xml_escape(check.title),
                 check.duration.as_secs_f64()
             );
-            match check.outcome {
-                CheckOutcome::Fail => {
-                    let _ = write!(out, "<failure message=\"{}\">{evidence}</failure>", xml_escape(check.why));
+            let evidence = xml_escape(&check.evidence.join("\n"));
+            match case {
+                JunitCase::Failure { message, text } => {
+                    let _ =
+                        write!(out, "<failure message=\"{}\">{}</failure>", xml_escape(&message), xml_escape(&text));
                 }
-                CheckOutcome::Skip => {
-                    let _ = write!(out, "<skipped message=\"{evidence}\"/>");
-                }
-                CheckOutcome::Warn => {
-                    let _ = write!(out, "<system-out>warning (advisory): {evidence}</system-out>");
-                }
-                CheckOutcome::Pass => {
-                    let _ = write!(out, "<system-out>{evidence}</system-out>");
-                }
-                CheckOutcome::Unconfirmed => {
+                JunitCase::Skipped(message) => {
                     let _ = write!(
                         out,
-                        "<error message=\"unconfirmed: the tool could not judge this check\">{evidence}</error>"
+                        "<skipped message=\"{}\"/><system-out>{evidence}</system-out>",
+                        xml_escape(&message)
                     );
+                }
+                JunitCase::Passed => {
+                    let _ = write!(out, "<system-out>{evidence}</system-out>");
                 }
             }
             out.push_str("</testcase>\n");
@@ -321,6 +416,56 @@ impl SuiteReport {
         out.push_str("  </testsuite>\n</testsuites>\n");
         out
     }
+
+    fn junit_case(&self, check: &CheckResult) -> JunitCase {
+        let failure = |check: &CheckResult| {
+            let mut text = check.evidence.join("\n");
+            if let Some(fix) = check.fix {
+                let _ = write!(text, "\nfix: {fix}");
+            }
+            JunitCase::Failure { message: check.why.to_string(), text }
+        };
+        let first = check.evidence.first().map(String::as_str).unwrap_or_default();
+        match check.outcome {
+            CheckOutcome::Pass => JunitCase::Passed,
+            CheckOutcome::Fail => failure(check),
+            CheckOutcome::Skip => JunitCase::Skipped(first.to_string()),
+            CheckOutcome::Warn => match self.junit_warnings {
+                JunitWarnings::Skipped => JunitCase::Skipped(format!("warning: {first}")),
+                JunitWarnings::Passed => JunitCase::Passed,
+                JunitWarnings::Failed => failure(check),
+            },
+            CheckOutcome::Xfail => JunitCase::Skipped(format!("expected failure: {first}")),
+            CheckOutcome::Xpass if self.strict => JunitCase::Failure {
+                message: format!("passed although --expect-fail {} said it would fail (--strict)", check.id),
+                text: format!("fixed? remove --expect-fail {}", check.id),
+            },
+            CheckOutcome::Xpass => JunitCase::Passed,
+            CheckOutcome::Unconfirmed => JunitCase::Failure {
+                message: "unconfirmed: the tool could not judge this check".to_string(),
+                text: check.evidence.join("\n"),
+            },
+        }
+    }
+}
+
+/// What one check becomes in JUnit.
+enum JunitCase {
+    Passed,
+    Skipped(String),
+    Failure { message: String, text: String },
+}
+
+/// `--junit-warnings`: how an advisory check that did not hold appears in JUnit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum JunitWarnings {
+    /// `<skipped message="warning: …">`: dashboards show it, the build stays green
+    #[default]
+    Skipped,
+    /// A passing test case, the warning in its system-out
+    Passed,
+    /// A `<failure>`: dashboards turn red (the exit status is unchanged)
+    Failed,
 }
 
 /// Prints a finished suite's report and returns its outcome; a suite that could not run still
@@ -355,6 +500,125 @@ pub(crate) fn finish_suite(
     }
 }
 
+/// Which checks a run judges and how it reports them: `--only`, `--skip`, `--expect-fail`,
+/// `--strict` and `--junit-warnings`, with every id checked against the suite's catalogue.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Selection {
+    pub only: Vec<String>,
+    pub skip: Vec<String>,
+    pub expect_fail: Vec<String>,
+    pub strict: bool,
+    pub junit_warnings: JunitWarnings,
+}
+
+impl Selection {
+    /// Refuses an id the suite does not have (exit 2), listing the valid ones.
+    pub(crate) fn validate(&self, suite: &str, catalogue: &[CheckSpec]) -> anyhow::Result<()> {
+        let known = |id: &str| catalogue.iter().any(|spec| spec.id == id);
+        for (flag, ids) in [("--only", &self.only), ("--skip", &self.skip), ("--expect-fail", &self.expect_fail)] {
+            if let Some(unknown) = ids.iter().find(|id| !known(id)) {
+                let mut valid: Vec<&str> = catalogue.iter().map(|spec| spec.id).collect();
+                valid.dedup();
+                anyhow::bail!(
+                    "{flag} {}: {suite} has no such check; the checks are: {} (see {suite} --list)",
+                    crate::output::terminal_safe(unknown),
+                    valid.join(", ")
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the check with this id is judged in this run.
+    pub(crate) fn runs(&self, id: &str) -> bool {
+        (self.only.is_empty() || self.only.iter().any(|only| only == id)) && !self.skip.iter().any(|skip| skip == id)
+    }
+
+    /// Whether any of these checks is judged: a suite need not do the work of checks left out.
+    pub(crate) fn runs_any(&self, specs: &[CheckSpec]) -> bool {
+        specs.iter().any(|spec| self.runs(spec.id))
+    }
+
+    fn expects_failure(&self, id: &str) -> bool {
+        self.expect_fail.iter().any(|expected| expected == id)
+    }
+
+    fn left_out_reason(&self, id: &str) -> String {
+        if self.skip.iter().any(|skip| skip == id) {
+            format!("not selected (--skip {id})")
+        } else {
+            "not selected (not named by --only)".to_string()
+        }
+    }
+}
+
+/// One entry of a suite's catalogue, as `--list --format json` prints it.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct CatalogueEntry {
+    pub id: &'static str,
+    pub level: Level,
+    /// What the check proves when it passes.
+    pub proves: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// How to fix what it catches.
+    pub fix: &'static str,
+}
+
+/// A suite's catalogue: `--list --format json`.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct Catalogue {
+    pub suite: &'static str,
+    pub checks: Vec<CatalogueEntry>,
+}
+
+impl Catalogue {
+    pub(crate) fn new(suite: &'static str, specs: &[CheckSpec]) -> Catalogue {
+        let checks = specs
+            .iter()
+            .map(|spec| CatalogueEntry {
+                id: spec.id,
+                level: spec.level,
+                proves: spec.title,
+                why: spec.why,
+                fix: spec.fix,
+            })
+            .collect();
+        Catalogue { suite, checks }
+    }
+
+    /// The `schema` value of `--list --format json`: `idem-check-list/1`.
+    pub(crate) fn schema(suite: &str) -> String {
+        format!("{}-list/1", suite.replace(' ', "-"))
+    }
+
+    /// `--list`: a table (id, level, what it proves, how to fix it) or one JSON document.
+    pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
+        if format == SuiteFormat::Json {
+            return crate::json_output::pretty(&Catalogue::schema(self.suite), self).unwrap_or_default() + "\n";
+        }
+        let id_width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
+        let mut out = format!("{} checks\n\n", palette.bold(self.suite));
+        for entry in &self.checks {
+            let id = palette.bold(&format!("{:<id_width$}", entry.id));
+            let _ = writeln!(out, "{id}  {:<8}  {}", level_word(entry.level), entry.proves);
+            let _ = writeln!(out, "{:id_width$}  {:8}  {} {}", "", "", palette.dim("fix:"), entry.fix);
+        }
+        let _ = writeln!(
+            out,
+            "\nChoose with --only ID, --skip ID; mark a known failure with --expect-fail ID (each repeatable)."
+        );
+        out
+    }
+}
+
+pub(crate) fn level_word(level: Level) -> &'static str {
+    match level {
+        Level::Required => "required",
+        Level::Advisory => "advisory",
+    }
+}
+
 fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -376,7 +640,7 @@ fn xml_escape(text: &str) -> String {
 mod tests {
     use super::*;
 
-    const SPEC: CheckSpec = CheckSpec { id: "x", title: "t", why: "w", level: Level::Advisory };
+    const SPEC: CheckSpec = CheckSpec { id: "x", title: "t", why: "w", level: Level::Advisory, fix: "f" };
 
     #[test]
     fn advisory_failures_warn_and_do_not_fail_the_suite() {
@@ -395,26 +659,6 @@ mod tests {
         assert!(xml.contains("no answer &lt;within 1s&gt;"), "{xml}");
         assert!(!report.passed);
         assert!(report.render_human(Palette::plain()).contains("could not run: no answer"));
-    }
-
-    #[test]
-    fn an_unconfirmed_required_check_is_exit_2_unless_another_failed() {
-        let required = CheckSpec { level: Level::Required, ..SPEC };
-        let open = required.unconfirmed(vec!["unconfirmed: give --count-url".into()], Duration::ZERO);
-        let report =
-            SuiteReport::new("s", "t".into(), vec![open.clone(), required.judged(true, vec![], Duration::ZERO)]);
-        assert!(!report.passed);
-        assert_eq!(report.tally.unconfirmed, 1);
-        let reason = report.unconfirmed_reason().unwrap();
-        assert!(
-            reason.contains("could not judge 1 required check(s) (x)") && reason.contains("--count-url"),
-            "{reason}"
-        );
-        assert!(report.render_human(Palette::plain()).contains("????  x"));
-        assert!(report.render_junit().contains("errors=\"1\""));
-        let failed = SuiteReport::new("s", "t".into(), vec![open, required.judged(false, vec![], Duration::ZERO)]);
-        assert_eq!(failed.unconfirmed_reason(), None, "a proven failure is exit 1");
-        assert_eq!(failed.outcome(), Outcome::ProblemFound);
     }
 
     #[test]

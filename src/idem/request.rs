@@ -39,6 +39,8 @@ pub struct RequestSpec {
     pub id_header: Option<HeaderName>,
     /// `--count-url`: the server's count of side effects, read before and after each step.
     pub count: Option<crate::count::CountSource>,
+    /// Where a fixed key came from, for errors and notes: `--key`, or `IDEM_KEY (from the environment)`.
+    pub key_named: &'static str,
 }
 
 impl RequestSpec {
@@ -63,6 +65,7 @@ impl RequestSpec {
             id_field: DEFAULT_ID_FIELD.to_string(),
             id_header: None,
             count: None,
+            key_named: "--key",
         })
     }
 

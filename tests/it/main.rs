@@ -2,6 +2,7 @@
 mod behind_proxy;
 mod check;
 mod check_sender;
+mod ci_friendly;
 mod completions;
 mod could_not_run;
 mod demo;

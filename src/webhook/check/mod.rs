@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::Uri;
 
-use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::conformance::{Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::output::Palette;
 use crate::webhook::scheme::Scheme;
@@ -39,11 +39,14 @@ pub struct CheckConfig {
     pub palette: Palette,
     /// `--count-url`: the receiver's count of processed deliveries, for `duplicate-processed-once`.
     pub count: Option<crate::count::CountSource>,
+    /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
+    pub(crate) selection: Selection,
 }
 
 /// Runs every check. An error means the suite could not run (no secret, receiver unreachable).
 pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
+    let selection = config.selection.clone();
     let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
     let probe = Probe::new(
@@ -131,7 +134,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
             ]);
         }
         checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
-        return Ok(SuiteReport::new("webhook check", target, checks));
+        return Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]));
     }
     checks.push(suite::bad_signature(&probe).await?);
     checks.push(suite::missing_signature(&probe).await?);
@@ -151,7 +154,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
             checks.push(spec.skipped(reason.clone()));
         }
     }
-    Ok(SuiteReport::new("webhook check", target, checks))
+    Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
