@@ -662,6 +662,25 @@ mod tests {
     }
 
     #[test]
+    fn an_unconfirmed_required_check_is_exit_2_unless_another_failed() {
+        let required = CheckSpec { level: Level::Required, ..SPEC };
+        let open = required.unconfirmed(vec!["unconfirmed: give --count-url".into()], Duration::ZERO);
+        let report =
+            SuiteReport::new("s", "t".into(), vec![open.clone(), required.judged(true, vec![], Duration::ZERO)]);
+        assert!(!report.passed);
+        assert_eq!(report.tally.unconfirmed, 1);
+        let reason = report.unconfirmed_reason().unwrap();
+        assert!(
+            reason.contains("could not judge 1 required check(s) (x)") && reason.contains("--count-url"),
+            "{reason}"
+        );
+        assert!(report.render_human(Palette::plain()).contains("????  x"));
+        let failed = SuiteReport::new("s", "t".into(), vec![open, required.judged(false, vec![], Duration::ZERO)]);
+        assert_eq!(failed.unconfirmed_reason(), None, "a proven failure is exit 1");
+        assert_eq!(failed.outcome(), Outcome::ProblemFound);
+    }
+
+    #[test]
     fn xml_is_escaped() {
         assert_eq!(xml_escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;?");
     }
