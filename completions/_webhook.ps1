@@ -158,7 +158,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;check' {
-            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme the receiver verifies')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)')
+            [CompletionResult]::new('--count-url', '--count-url', [CompletionResultType]::ParameterName, 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed')
+            [CompletionResult]::new('--count-pointer', '--count-pointer', [CompletionResultType]::ParameterName, 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')

@@ -51,6 +51,8 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The hea
 complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l max-attempts -d 'Send each request up to N times in all: a lost or failed answer is retried with the same key and body' -r
@@ -81,6 +83,8 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The he
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l detail -d 'Which round of several to print in full: worst (most executions, then most 2xx answers), first, last, or a round number' -r
@@ -114,6 +118,8 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The 
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
@@ -138,6 +144,8 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON po
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
@@ -237,6 +245,8 @@ complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop 
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live lines and summary for people, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

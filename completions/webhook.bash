@@ -101,7 +101,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-k -h -V --scheme --count-url --count-pointer --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -109,6 +109,14 @@ _webhook() {
             case "${prev}" in
                 --scheme)
                     COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --secret)

@@ -178,12 +178,14 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l include-inval
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme -d 'The signing scheme the receiver verifies' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme -d 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
 shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

@@ -57,6 +57,9 @@ pub(crate) enum CheckOutcome {
     Xfail,
     /// Held although `--expect-fail` said it would not: fixed? Fails the suite under `--strict`.
     Xpass,
+    /// Run, but what it saw cannot show whether it holds (an id the request itself carried):
+    /// the evidence says why and what to give. A required one makes the suite exit 2.
+    Unconfirmed,
 }
 
 /// One check's definition and result.
@@ -102,6 +105,11 @@ impl CheckSpec {
         self.result(outcome, evidence, took)
     }
 
+    /// The check ran but cannot be judged: `evidence` ends with why and the fix.
+    pub(crate) fn unconfirmed(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Unconfirmed, evidence, took)
+    }
+
     pub(crate) fn skipped(&self, reason: impl Into<String>) -> CheckResult {
         self.result(CheckOutcome::Skip, vec![reason.into()], Duration::ZERO)
     }
@@ -131,6 +139,8 @@ pub(crate) struct Tally {
     pub expected_failures: usize,
     /// Passed although `--expect-fail` said they would fail.
     pub unexpected_passes: usize,
+    /// Checks that ran but could not be judged (exit 2 when one is required and none failed).
+    pub unconfirmed: usize,
 }
 
 /// The `schema` value of a suite's `--format json` document: the suite's name with a dash, then
@@ -199,9 +209,12 @@ impl SuiteReport {
                 CheckOutcome::Skip => tally.skipped += 1,
                 CheckOutcome::Xfail => tally.expected_failures += 1,
                 CheckOutcome::Xpass => tally.unexpected_passes += 1,
+                CheckOutcome::Unconfirmed => tally.unconfirmed += 1,
             }
         }
-        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0);
+        let unconfirmed_required =
+            self.checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
+        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0) && !unconfirmed_required;
         self.tally = tally;
     }
 
@@ -232,7 +245,7 @@ impl SuiteReport {
                         check.outcome = CheckOutcome::Xpass;
                         check.evidence.push(format!("fixed? remove --expect-fail {}", check.id));
                     }
-                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass => {}
+                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass | CheckOutcome::Unconfirmed => {}
                 }
             }
         }
@@ -263,6 +276,27 @@ impl SuiteReport {
         if self.passed { Outcome::Holds } else { Outcome::ProblemFound }
     }
 
+    /// Why the suite could not judge (exit 2): required checks left unconfirmed and nothing else
+    /// made it fail.
+    pub(crate) fn unconfirmed_reason(&self) -> Option<String> {
+        if self.tally.failed > 0 || self.error.is_some() || (self.strict && self.tally.unexpected_passes > 0) {
+            return None;
+        }
+        let open: Vec<&CheckResult> = self
+            .checks
+            .iter()
+            .filter(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required)
+            .collect();
+        let first = open.first()?;
+        let ids: Vec<&str> = open.iter().map(|c| c.id).collect();
+        Some(format!(
+            "could not judge {} required check(s) ({}): {}",
+            open.len(),
+            ids.join(", "),
+            first.evidence.last().map(String::as_str).unwrap_or_default()
+        ))
+    }
+
     pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
         match format {
             SuiteFormat::Human => self.render_human(palette),
@@ -286,13 +320,17 @@ impl SuiteReport {
                 CheckOutcome::Skip => palette.dim("SKIP"),
                 CheckOutcome::Xfail => palette.yellow("XFAIL"),
                 CheckOutcome::Xpass => palette.yellow("XPASS"),
+                CheckOutcome::Unconfirmed => palette.yellow("????"),
             };
             let level = level_word(check.level);
             let _ = writeln!(out, "{mark}  {:<id_width$}  {:<11}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
-            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail) {
+            if matches!(
+                check.outcome,
+                CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail | CheckOutcome::Unconfirmed
+            ) {
                 let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
             }
             if let Some(fix) = check.fix {
@@ -308,6 +346,8 @@ impl SuiteReport {
         let tally = &self.tally;
         let verdict = if self.passed {
             palette.green("✓ every required check passed")
+        } else if tally.failed == 0 && tally.unconfirmed > 0 {
+            palette.yellow(&format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed))
         } else if tally.failed == 0 {
             palette.red(&format!(
                 "✗ {} expected failure(s) passed (--strict): remove their --expect-fail",
@@ -320,6 +360,9 @@ impl SuiteReport {
             "{} passed, {} failed, {} warnings, {} skipped",
             tally.passed, tally.failed, tally.warned, tally.skipped
         );
+        if tally.unconfirmed > 0 {
+            let _ = write!(counts, ", {} unconfirmed", tally.unconfirmed);
+        }
         if tally.expected_failures + tally.unexpected_passes > 0 {
             let _ = write!(
                 counts,
@@ -442,6 +485,10 @@ impl SuiteReport {
                 text: format!("fixed? remove --expect-fail {}", check.id),
             },
             CheckOutcome::Xpass => JunitCase::Passed,
+            CheckOutcome::Unconfirmed => JunitCase::Failure {
+                message: "unconfirmed: the tool could not judge this check".to_string(),
+                text: check.evidence.join("\n"),
+            },
         }
     }
 }
@@ -481,6 +528,9 @@ pub(crate) fn finish_suite(
         Ok(report) => {
             stdout.write_all(report.render(format, palette).as_bytes())?;
             stdout.flush()?;
+            if let Some(reason) = report.unconfirmed_reason() {
+                anyhow::bail!("{reason}");
+            }
             Ok(report.outcome())
         }
         Err(err) => {
@@ -650,6 +700,25 @@ mod tests {
         assert!(xml.contains("no answer &lt;within 1s&gt;"), "{xml}");
         assert!(!report.passed);
         assert!(report.render_human(Palette::plain()).contains("could not run: no answer"));
+    }
+
+    #[test]
+    fn an_unconfirmed_required_check_is_exit_2_unless_another_failed() {
+        let required = CheckSpec { level: Level::Required, ..SPEC };
+        let open = required.unconfirmed(vec!["unconfirmed: give --count-url".into()], Duration::ZERO);
+        let report =
+            SuiteReport::new("s", "t".into(), vec![open.clone(), required.judged(true, vec![], Duration::ZERO)]);
+        assert!(!report.passed);
+        assert_eq!(report.tally.unconfirmed, 1);
+        let reason = report.unconfirmed_reason().unwrap();
+        assert!(
+            reason.contains("could not judge 1 required check(s) (x)") && reason.contains("--count-url"),
+            "{reason}"
+        );
+        assert!(report.render_human(Palette::plain()).contains("????  x"));
+        let failed = SuiteReport::new("s", "t".into(), vec![open, required.judged(false, vec![], Duration::ZERO)]);
+        assert_eq!(failed.unconfirmed_reason(), None, "a proven failure is exit 1");
+        assert_eq!(failed.outcome(), Outcome::ProblemFound);
     }
 
     #[test]

@@ -3,6 +3,7 @@ pub(crate) mod child;
 pub mod cli;
 pub(crate) mod clock;
 pub(crate) mod conformance;
+pub mod count;
 pub(crate) mod demo;
 pub mod exit;
 pub mod http;

@@ -6,6 +6,7 @@ use anyhow::{Context, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
+use crate::cli::count_args::CountArgs;
 use crate::cli::request_args::RequestArgs;
 use crate::cli::suite_args::{SuiteArgs, print_list};
 use crate::cli::{block_on, positive_duration};
@@ -70,6 +71,9 @@ pub struct SendArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
+    #[command(flatten)]
+    pub count: CountArgs,
+
     /// Send the same request this many times with the same key, then judge the answers
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub repeat: u32,
@@ -128,6 +132,9 @@ pub struct RaceArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
+    #[command(flatten)]
+    pub count: CountArgs,
+
     /// Duplicates per round
     #[arg(short = 'n', long = "requests", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub n: u32,
@@ -169,6 +176,9 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
+    #[command(flatten)]
+    pub count: CountArgs,
+
     /// The widest spacing probed
     #[arg(long, default_value = "2s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
     pub max: Duration,
@@ -191,6 +201,9 @@ as idem race does")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
+
+    #[command(flatten)]
+    pub count: CountArgs,
 
     /// How many concurrent duplicates the concurrency check sends
     #[arg(short = 'n', long = "concurrency", default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=1000))]
@@ -587,6 +600,9 @@ pub struct ProxyArgs {
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 
+    #[command(flatten)]
+    pub count: CountArgs,
+
     /// The client under test, run with IDEM_PROXY_URL set to the proxy's URL; the run ends when it exits
     #[arg(last = true, value_name = "CLIENT_CMD")]
     pub client_command: Vec<String>,
@@ -638,8 +654,15 @@ impl ProxyArgs {
             client_command: self.client_command,
             format: self.format,
             palette,
+            count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
         })
     }
+}
+
+/// The spec with `--count-url`, read with the request's own headers (auth) and connection flags.
+fn with_count(mut spec: RequestSpec, count: CountArgs) -> anyhow::Result<RequestSpec> {
+    spec.count = count.into_source(&spec.headers, spec.timeout, spec.insecure)?;
+    Ok(spec)
 }
 
 /// Parses the process arguments, runs the command and returns the exit status.
@@ -655,7 +678,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 eprintln!("note: {note}");
             }
             let config = SendConfig {
-                request,
+                request: with_count(request, args.count)?,
                 repeat: args.repeat,
                 interval: args.interval,
                 format: args.format,
@@ -673,7 +696,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             } else {
                 KeyMode::Same
             };
-            let request = args.request.into_direct_spec("race")?;
+            let request = with_count(args.request.into_direct_spec("race")?, args.count)?;
             let also = args.targets.urls(&request)?;
             let config = RaceConfig {
                 request,
@@ -694,7 +717,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 anyhow::bail!("--max must be more than 0, e.g. --max 500ms");
             }
             let config = WindowConfig {
-                request: args.request.into_direct_spec("window")?,
+                request: with_count(args.request.into_direct_spec("window")?, args.count)?,
                 max: args.max,
                 probes: args.probes as usize,
                 format: args.format,
@@ -710,7 +733,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             let openapi_args = args.openapi;
             let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
             let key_header = args.request.key_header.clone();
-            let request = args.request.into_spec()?;
+            let request = with_count(args.request.into_spec()?, args.count)?;
             let also = args.targets.urls(&request)?;
             let config = CheckConfig {
                 request,

@@ -3,6 +3,7 @@
 //! modules know is `ValueEnum` on the closed sets they define themselves (schemes, sync and key
 //! modes, formats), so a flag's accepted values and the engine's enum cannot drift apart.
 pub mod completions;
+pub(crate) mod count_args;
 pub mod idem;
 pub mod man;
 pub(crate) mod outbound_proxy;

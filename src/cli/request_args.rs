@@ -193,6 +193,7 @@ impl RequestArgs {
             proxies: Proxies::direct(),
             id_field: self.id_field,
             id_header,
+            count: None,
             key_named,
         })
     }

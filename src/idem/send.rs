@@ -103,6 +103,7 @@ pub(crate) async fn execute(
     let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
     let mut attempts = Vec::new();
     let mut retries = Vec::new();
+    let before = spec.count_before().await?;
     for number in 1..=config.repeat as usize {
         if number > 1 && !config.interval.is_zero() {
             tokio::time::sleep(config.interval).await;
@@ -114,7 +115,8 @@ pub(crate) async fn execute(
         attempts.push(record);
     }
     let observed: Vec<Observed> = attempts.iter().map(|a| a.observed.clone()).collect();
-    let judgement = verdict::judge(&observed, Timing::Sequential, &ids);
+    let grounds = spec.grounds(key.as_deref(), before).await?;
+    let judgement = verdict::judge(&observed, Timing::Sequential, &ids, &grounds);
     Ok(SendReport {
         method: spec.method.to_string(),
         url: spec.url.to_string(),

@@ -12,6 +12,7 @@ mod demo;
 mod differential;
 mod docs;
 mod evidence;
+mod ground_truth;
 mod input_limits;
 mod proxy;
 mod race;

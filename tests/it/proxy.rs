@@ -219,6 +219,38 @@ fn a_client_that_never_retries_is_warned_about() {
 }
 
 #[test]
+fn a_client_that_retries_until_its_budget_runs_out_and_then_fails_is_safe() {
+    // urllib with a budget of two retries, each met by a 503 (nothing executes): it raises an
+    // error to its caller, which is what a finite budget should do.
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output =
+        proxy_python(&server.url(""), &["--fault", "status:503", "--first", "3"], &[("CLIENT_RETRIES", "2")]).success();
+    let summary = summary(output.get_output());
+    assert_eq!(finding_kinds(&summary), Vec::<String>::new());
+    let op = &summary["operations"][0];
+    assert_eq!(op["outcome"], "safe");
+    assert_eq!(op["attempts"], 3);
+    let gave_up = op["gave_up"].as_str().unwrap_or_default();
+    assert!(gave_up.contains("gave up after 3 attempts") && gave_up.contains("503"), "{gave_up}");
+    assert_eq!(summary["client_exit"]["code"], 1);
+    assert_eq!(server.summary().payments_created, 0);
+}
+
+#[test]
+fn the_upstreams_count_decides_executions_over_the_run() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let count = server.url("/payments");
+    let output = proxy_python(&server.url(""), &["--count-url", &count, "--count-pointer", "/count"], &[]).success();
+    let summary = summary(output.get_output());
+    let op = &summary["operations"][0];
+    assert_eq!(op["outcome"], "safe", "{summary:#}");
+    assert_eq!(op["executions"], 1);
+    assert_eq!(op["evidence"][0]["kind"], "count");
+    assert_eq!(op["evidence"][0]["executions"], 1);
+    assert_eq!(summary["count"]["executions"], 1);
+}
+
+#[test]
 fn retries_without_backoff_are_warned_about() {
     let server = TestServer::start(ServeConfig::local(Mode::Correct));
     let output = proxy_python(&server.url(""), &["--first", "3", "--fault", "reset"], &[("CLIENT_WAIT", "0")]).code(1);

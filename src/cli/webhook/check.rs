@@ -5,6 +5,7 @@ use anyhow::Context;
 use clap::Args;
 
 use super::signing::SigningArgs;
+use crate::cli::count_args::CountArgs;
 use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
@@ -19,9 +20,13 @@ pub struct CheckArgs {
     #[arg(value_name = "URL", required_unless_present = "list")]
     pub url: Option<String>,
 
-    /// The signing scheme the receiver verifies
-    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
-    pub scheme: SchemeKind,
+    /// The signing scheme the receiver verifies (required: signing with another would make every
+    /// rejection pass for the wrong reason)
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeKind>,
+
+    #[command(flatten)]
+    pub count: CountArgs,
 
     #[command(flatten)]
     pub signing: SigningArgs,
@@ -61,10 +66,18 @@ impl CheckArgs {
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0");
         }
-        let options = self.signing.scheme_options(Some(self.scheme))?;
+        let Some(kind) = self.scheme else {
+            anyhow::bail!(
+                "name the receiver's signing scheme with --scheme (hmac, github, stripe, standard, slack or shopify): \
+                 signed with a scheme the receiver does not use, every delivery is refused and every rejection \
+                 check passes for the wrong reason"
+            );
+        };
+        let options = self.signing.scheme_options(Some(kind))?;
         Ok(CheckConfig {
             url,
-            scheme: scheme::build(self.scheme, &options),
+            scheme: scheme::build(kind, &options),
+            count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
             secret: self.signing.secret_source()?,
             tolerance: self.tolerance,
             timeout: self.timeout,

@@ -56,6 +56,8 @@ pub struct ProxyConfig {
     pub client_command: Vec<String>,
     pub format: Format,
     pub palette: Palette,
+    /// `--count-url`: the upstream's count, read when the proxy starts and when the run ends.
+    pub count: Option<crate::count::CountSource>,
 }
 
 impl ProxyConfig {
@@ -79,6 +81,7 @@ impl ProxyConfig {
             client_command: Vec::new(),
             format: Format::Human,
             palette: Palette::plain(),
+            count: None,
         })
     }
 }
@@ -89,6 +92,8 @@ pub struct RunningProxy {
     tls: bool,
     state: Arc<ProxyState>,
     task: ServerTask,
+    /// The upstream's count over the run (`--count-url`), once read at the end.
+    count: Option<judge::CountReading>,
 }
 
 impl RunningProxy {
@@ -104,7 +109,12 @@ impl RunningProxy {
 
     /// The judgement of everything so far.
     pub fn report(&self) -> ProxyReport {
-        report_of(&self.state)
+        report_of(&self.state, self.count.as_ref())
+    }
+
+    /// The upstream's count before and after the run, for the judgement.
+    pub fn set_count(&mut self, count: judge::CountReading) {
+        self.count = Some(count);
     }
 
     /// Resolves once `count` operations exist and each has ended with an answer the client got,
@@ -142,19 +152,19 @@ impl RunningProxy {
 
     /// Stops: held answers are dropped, requests in flight finish, the live printer is released.
     pub async fn shutdown(self) -> ProxyReport {
-        let RunningProxy { state, task, .. } = self;
+        let RunningProxy { state, task, count, .. } = self;
         state.stopping.send_replace(true);
         task.stop().await;
         if let Ok(mut events) = state.events.lock() {
             events.take();
         }
-        report_of(&state)
+        report_of(&state, count.as_ref())
     }
 }
 
-fn report_of(state: &ProxyState) -> ProxyReport {
+fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyReport {
     let operations = state.operations.lock().map(|ops| ops.all().to_vec()).unwrap_or_default();
-    let (verdict, operations) = judge::judge_run(&operations, &state.id_field);
+    let (verdict, operations) = judge::judge_run_counted(&operations, &state.id_field, count);
     ProxyReport {
         verdict,
         operations,
@@ -162,6 +172,12 @@ fn report_of(state: &ProxyState) -> ProxyReport {
         upstream_failures: state.upstream_failures.load(Ordering::Relaxed),
         last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
         client_exit: None,
+        count: count.map(|count| crate::idem::verdict::Evidence::Count {
+            source: count.source.clone(),
+            before: count.change.before,
+            after: count.change.after,
+            executions: count.change.executions(),
+        }),
     }
 }
 
@@ -201,7 +217,7 @@ pub async fn start(
         let state = Arc::clone(&service_state);
         service_fn(move |request| forward::handle(Arc::clone(&state), request))
     });
-    Ok(RunningProxy { addr, tls: config.tls, state, task })
+    Ok(RunningProxy { addr, tls: config.tls, state, task, count: None })
 }
 
 /// `idem proxy`: forwards until Ctrl-C, `--operations N` or the client command's exit, then
@@ -209,7 +225,11 @@ pub async fn start(
 pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let (events, printed) = std::sync::mpsc::channel::<Attempt>();
-    let proxy = start(&config, Some(events)).await?;
+    let count_before = match &config.count {
+        Some(count) => Some(count.read().await?),
+        None => None,
+    };
+    let mut proxy = start(&config, Some(events)).await?;
     let palette = config.palette;
     let upstream = config.upstream.to_string();
     match config.format {
@@ -257,6 +277,13 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         client.stop().await;
     }
     let client_exit = client_exit.transpose()?;
+    if let (Some(count), Some(before)) = (&config.count, count_before) {
+        let after = count.read().await?;
+        proxy.set_count(judge::CountReading {
+            change: crate::count::CountChange { before, after },
+            source: count.describe(),
+        });
+    }
     let mut report = proxy.shutdown().await;
     report.client_exit = client_exit;
     let _ = printer.join();

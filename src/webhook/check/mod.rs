@@ -37,6 +37,8 @@ pub struct CheckConfig {
     pub proxies: crate::http::outbound_proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
+    /// `--count-url`: the receiver's count of processed deliveries, for `duplicate-processed-once`.
+    pub count: Option<crate::count::CountSource>,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub(crate) selection: Selection,
 }
@@ -58,6 +60,11 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
     let target = format!("POST {} (--scheme {kind})", config.url);
 
+    let count_before = match &config.count {
+        Some(count) => Some(count.read().await?),
+        None => None,
+    };
+    let started = std::time::Instant::now();
     let first = probe.event();
     let (valid, answer) = suite::valid(&probe, &first).await?;
     if let Answer::Failed(err) = &answer {
@@ -79,17 +86,62 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     } else {
         suite::DUPLICATE_ACCEPTED.skipped(not_accepted)
     });
-    checks.push(suite::raw_body(&probe, accepted).await?);
+    checks.push(match (&config.count, count_before) {
+        _ if !accepted => suite::DUPLICATE_PROCESSED_ONCE.skipped(not_accepted),
+        (Some(count), Some(before)) => suite::processed_once(count, before, &first, started).await?,
+        _ => suite::DUPLICATE_PROCESSED_ONCE.skipped(
+            "a 2xx to the duplicate does not show whether it was processed again: give --count-url URL (a GET on the \
+             receiver that returns how many deliveries it processed) to prove de-duplication",
+        ),
+    });
+    let raw = suite::raw_body(&probe, accepted).await?;
+    let valid_status = match &answer {
+        Answer::Status(exchange) => Some(exchange.status.as_u16()),
+        _ => None,
+    };
+    if !accepted && matches!(valid_status, Some(404 | 405)) && matches!(raw.status, Some(404 | 405)) {
+        bail!(
+            "every request to {} was answered {}: check the URL (the receiver's path, and that it takes POST)",
+            config.url,
+            crate::webhook::deliver::engine::describe_status(valid_status.unwrap_or_default())
+        );
+    }
+    if !accepted && raw.accepted_style.is_none() && suite::refused_like_a_forgery(&probe, &answer).await? {
+        checks[0]
+            .evidence
+            .push(format!("refused exactly like a delivery signed with a wrong secret: {}", suite::WRONG_SECRET_HINT));
+    }
+    if let (false, Some(style)) = (accepted, raw.accepted_style) {
+        checks[0].evidence.push(format!(
+            "the same event written {style} was accepted: the receiver verifies its own re-serialisation of the body"
+        ));
+    }
+    checks.push(raw.check);
+    if !accepted {
+        // A receiver that refuses everything would pass every rejection for the wrong reason.
+        let mut rejections =
+            vec![suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
+        if scheme.is_timestamped() {
+            rejections.extend([
+                suite::STALE_TIMESTAMP_REJECTED,
+                if scheme.accepts_future_timestamps() {
+                    suite::FUTURE_TIMESTAMP_ADVISED
+                } else {
+                    suite::FUTURE_TIMESTAMP_REJECTED
+                },
+                suite::REPLAY_REJECTED,
+                cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+            ]);
+        }
+        checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+        return Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]));
+    }
     checks.push(suite::bad_signature(&probe).await?);
     checks.push(suite::missing_signature(&probe).await?);
     checks.push(suite::tampered_body(&probe).await?);
     if scheme.is_timestamped() {
         checks.extend(suite::timestamps(&probe, skew).await?);
-        checks.push(if accepted {
-            suite::replay(&probe, &first, skew).await?
-        } else {
-            suite::REPLAY_REJECTED.skipped(not_accepted)
-        });
+        checks.push(suite::replay(&probe, &first, skew).await?);
         checks.push(cross_scheme::cross_scheme_replay(&probe, skew).await?);
     } else {
         let reason = format!("--scheme {kind} signs no timestamp, so a receiver cannot tell a replay by its age");

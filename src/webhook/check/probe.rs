@@ -102,6 +102,44 @@ impl Probe {
         )
     }
 
+    /// Fresh events, each written in one of the styles JSON libraries re-serialise to (Python's
+    /// `json.dumps` default, pretty-printed, sorted keys, …) and correctly signed over those bytes:
+    /// a receiver that verifies its own re-serialisation accepts exactly the one in its style.
+    pub(crate) fn restyled_events(&self) -> Vec<(&'static str, Message)> {
+        let mut seen: Vec<Vec<u8>> = Vec::new();
+        let mut events = Vec::new();
+        let template = self.event();
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&template.body) else { return events };
+        for (style, _) in crate::webhook::verify::hint::reserialisations(&value) {
+            let event_id = fresh_id("evt_");
+            let mut value = value.clone();
+            value["id"] = serde_json::Value::String(event_id.clone());
+            let Some((_, body)) =
+                crate::webhook::verify::hint::reserialisations(&value).into_iter().find(|(name, _)| *name == style)
+            else {
+                continue;
+            };
+            // Styles that write this event identically are sent once.
+            let mut shape = body.clone();
+            shape.retain(|b| !b.is_ascii_digit() && !b.is_ascii_alphabetic());
+            if seen.contains(&shape) {
+                continue;
+            }
+            seen.push(shape);
+            let delivery_id = fresh_id("msg_");
+            let message = Message::signed(
+                body,
+                &event_id,
+                Some("webhook.check".into()),
+                &delivery_id,
+                Arc::clone(&self.scheme),
+                self.key.clone(),
+            );
+            events.push((style, message));
+        }
+        events
+    }
+
     /// The same event signed with a key from another secret.
     pub(crate) fn forged(&self, message: &Message) -> Message {
         let mut forged = message.clone();
