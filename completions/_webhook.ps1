@@ -224,7 +224,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--fail-first', '--fail-first', [CompletionResultType]::ParameterName, 'Answer the first N attempts of each event id with 500; later attempts succeed')
             [CompletionResult]::new('--delay', '--delay', [CompletionResultType]::ParameterName, 'Wait this long before answering (to trip a sender''s timeout)')
             [CompletionResult]::new('--idle-timeout', '--idle-timeout', [CompletionResultType]::ParameterName, 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a colored line per delivery; json: a JSON line per delivery (see the README)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('--accept-invalid', '--accept-invalid', [CompletionResultType]::ParameterName, 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)')

@@ -57,7 +57,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a los
 complete -c idem -n "__fish_idem_using_subcommand send" -l retry-on -d 'What is retried: any of 5xx, 429, timeout, connection, comma-separated' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -87,7 +87,7 @@ none\t'Plain concurrent requests, no synchronisation (for comparison)'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l proxy -d 'Refused: idem race connects directly (a proxy would serialise the duplicates)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l noproxy -d 'No effect: idem race reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -113,7 +113,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Refused: idem window connects directly (a proxy would serialise the duplicates)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l noproxy -d 'No effect: idem window reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -140,7 +140,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
-json\t'One JSON document, documented in the README'
+json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send the plain requests through this proxy (http://, https:// or socks5h://; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none); concurrent-once and race-window connect directly, as idem race does' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -161,7 +161,7 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated t
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l format -d 'Log format: a colored line per request, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l store -d 'Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l lease -d 'How long a claim holds without renewal; a duplicate after a crashed owner\'s lease takes the key over' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -187,7 +187,7 @@ complete -c idem -n "__fish_idem_using_subcommand proxy" -l id-field -d 'JSON po
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live lines and summary for people, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

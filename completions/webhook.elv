@@ -213,7 +213,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --fail-first 'Answer the first N attempts of each event id with 500; later attempts succeed'
             cand --delay 'Wait this long before answering (to trip a sender''s timeout)'
             cand --idle-timeout 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too'
-            cand --format 'human: a colored line per delivery; json: a JSON line per delivery (see the README)'
+            cand --format 'human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)'
             cand --color 'When to color the output'
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
             cand --accept-invalid 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'

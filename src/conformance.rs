@@ -15,7 +15,7 @@ pub enum SuiteFormat {
     /// A table, colored on a terminal
     #[default]
     Human,
-    /// One JSON document, documented in the README
+    /// One JSON document, documented in docs/json-output.md
     Json,
     /// JUnit XML, for CI dashboards
     Junit,

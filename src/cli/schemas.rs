@@ -32,7 +32,7 @@ impl SchemaFile {
     }
 }
 
-/// Every schema, in the order the README lists them.
+/// Every schema, in the order docs/json-output.md lists them.
 pub fn all() -> Vec<SchemaFile> {
     vec![
         file::<send::SendReport>(send::SCHEMA, "idem send --format json"),

@@ -6,6 +6,7 @@ mod completions;
 mod could_not_run;
 mod demo;
 mod differential;
+mod docs;
 mod evidence;
 mod input_limits;
 mod proxy;
