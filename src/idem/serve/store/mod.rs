@@ -17,10 +17,6 @@ mod location;
 mod memory;
 pub(super) mod owner;
 mod redis;
-#[cfg(not(feature = "redis-crate"))]
-mod resp;
-#[cfg(feature = "redis-crate")]
-#[path = "resp_crate.rs"]
 mod resp;
 mod sqlite;
 
