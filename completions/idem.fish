@@ -41,21 +41,21 @@ complete -c idem -n "__fish_idem_needs_command" -f -a "help" -d 'Print this mess
 complete -c idem -n "__fish_idem_using_subcommand send" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again) (at most 1GiB)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a lost or failed answer up to N times, with the same key and body' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers (at most 10000)' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a lost or failed answer up to N times, with the same key and body (at most 100)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l retry-on -d 'What is retried: any of 5xx, 429, timeout, connection, comma-separated' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -70,21 +70,21 @@ complete -c idem -n "__fish_idem_using_subcommand send" -s V -l version -d 'Prin
 complete -c idem -n "__fish_idem_using_subcommand race" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again) (at most 1GiB)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round (at most 1000)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key (at most 100000)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l sync -d 'How the duplicates are made to arrive together' -r -f -a "auto\t'single-packet where the server speaks HTTP/2 (h2 in ALPN on https, --http2 on http), else last-byte'
 single-packet\t'HTTP/2, one connection: every request\'s final frame released in one TCP packet'
 last-byte\t'HTTP/1.1, one connection per request: every final byte released in one tight loop'
 none\t'Plain concurrent requests, no synchronisation (for comparison)'"
-complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together (at most 10s)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
@@ -102,16 +102,16 @@ complete -c idem -n "__fish_idem_using_subcommand race" -s V -l version -d 'Prin
 complete -c idem -n "__fish_idem_using_subcommand window" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again) (at most 1GiB)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did (at most 100)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Refused: idem window connects directly (a proxy would serialise the duplicates)' -r
@@ -127,17 +127,17 @@ complete -c idem -n "__fish_idem_using_subcommand window" -s V -l version -d 'Pr
 complete -c idem -n "__fish_idem_using_subcommand check" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again) (at most 1GiB)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this idempotency key instead of a fresh one' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends (at most 1000)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in the README'
@@ -157,13 +157,13 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -l mode -d 'How keys ar
 naive\t'DELIBERATELY BROKEN: looks the key up, does the work, then stores it, so concurrent duplicates all execute'
 none\t'DELIBERATELY BROKEN: ignores keys, so every retry executes again'
 local-lock\t'DELIBERATELY BROKEN: claims under an in-process lock, writes the shared store after the work, so duplicates sent to two instances both execute'"
-complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap' -r
-complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay' -r
-complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap (at most 10m)' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay (at most 168h, a week)' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted (at most 1GiB)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l format -d 'Log format: a colored line per request, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l store -d 'Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]' -r
-complete -c idem -n "__fish_idem_using_subcommand serve" -l lease -d 'How long a claim holds without renewal; a duplicate after a crashed owner\'s lease takes the key over' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l lease -d 'How long a claim holds without renewal; a duplicate after a crashed owner\'s lease takes the key over (at most 24h)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -174,18 +174,18 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -s V -l version -d 'Pri
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l upstream -d 'The API to forward to, e.g. http://127.0.0.1:8080 (its path, if any, prefixes every request\'s)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l addr -d 'Where the client under test connects; port 0 picks a free port and prints it' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l fault -d 'What happens to a faulted attempt: lose-answer, timeout, reset, status:CODE or delay:DUR' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l hold -d 'With --fault timeout: hold the answer this long (or until the client gives up), then drop it' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l retry-after -d 'With --fault status:CODE: send Retry-After with this many seconds' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l first -d 'Fault the first N attempts of each logical operation [default: 1]' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l every -d 'Fault every K-th judged attempt, across operations' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l hold -d 'With --fault timeout: hold the answer this long (or until the client gives up), then drop it (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l retry-after -d 'With --fault status:CODE: send Retry-After with this many seconds (at most 86400, a day)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l first -d 'Fault the first N attempts of each logical operation (at most 1000) [default: 1]' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l every -d 'Fault every K-th judged attempt, across operations (at most 1000000)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l probability -d 'Fault each judged attempt with this probability (0 to 1)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l seed -d 'Seed for --probability, to repeat a run exactly' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l match -d 'Which requests are judged (and faulted), \'METHOD /path*\' or \'/path*\' (repeatable) [default: every request but GET, HEAD and OPTIONS]' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l window -d 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l window -d 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l id-field -d 'JSON pointer to the created resource\'s id in the upstream\'s answers' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended' -r
-complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended (at most 100000)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502) (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live lines and summary for people, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''

@@ -6,8 +6,8 @@ use anyhow::{Context, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
+use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
-use crate::cli::{block_on, positive_duration};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
@@ -22,7 +22,6 @@ use crate::idem::send_retry::{RetryOn, RetryPolicy};
 use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
-use crate::units::parse_size;
 use http::HeaderName;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
@@ -65,12 +64,12 @@ pub struct SendArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
-    /// Send the same request this many times with the same key, then judge the answers
+    /// Send the same request this many times with the same key, then judge the answers (at most 10000)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub repeat: u32,
 
-    /// Wait this long between repeats
-    #[arg(long, default_value = "0", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// Wait this long between repeats (at most 1h)
+    #[arg(long, default_value = "0", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR")]
     pub interval: Duration,
 
     #[command(flatten)]
@@ -89,11 +88,11 @@ pub struct RaceArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
-    /// Duplicates per round
+    /// Duplicates per round (at most 1000)
     #[arg(short = 'n', long = "requests", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub n: u32,
 
-    /// Rounds to run, each with a fresh key
+    /// Rounds to run, each with a fresh key (at most 100000)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
 
@@ -105,8 +104,8 @@ pub struct RaceArgs {
     #[arg(long, conflicts_with_all = ["key", "no_key"])]
     pub distinct_keys: bool,
 
-    /// Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together
-    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together (at most 10s)
+    #[arg(long, value_parser = crate::cli::duration_at_most(crate::cli::SECOND * 10), allow_hyphen_values = true, value_name = "DUR")]
     pub stagger: Option<Duration>,
 
     #[command(flatten)]
@@ -125,11 +124,11 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
-    /// The widest spacing probed
-    #[arg(long, default_value = "2s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// The widest spacing probed (at most 1m)
+    #[arg(long, default_value = "2s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, value_name = "DUR")]
     pub max: Duration,
 
-    /// Pairs per spacing; a spacing executed twice if any pair did
+    /// Pairs per spacing; a spacing executed twice if any pair did (at most 100)
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub probes: u32,
 
@@ -145,7 +144,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
 
-    /// How many concurrent duplicates the concurrency check sends
+    /// How many concurrent duplicates the concurrency check sends (at most 1000)
     #[arg(short = 'n', long = "concurrency", default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=1000))]
     pub concurrency: u32,
 
@@ -153,8 +152,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub require_key: bool,
 
-    /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it
-    #[arg(long, default_value = "1s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it (at most 1m)
+    #[arg(long, default_value = "1s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, value_name = "DUR")]
     pub window_max: Duration,
 
     #[command(flatten)]
@@ -202,20 +201,20 @@ pub struct ServeArgs {
     #[arg(long, value_enum, default_value_t = Mode::Correct)]
     pub mode: Mode,
 
-    /// Simulated time a payment takes, so duplicates can overlap
-    #[arg(long, default_value = "50ms", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// Simulated time a payment takes, so duplicates can overlap (at most 10m)
+    #[arg(long, default_value = "50ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, value_name = "DUR")]
     pub work: Duration,
 
-    /// How long a completed key's response is kept for replay
-    #[arg(long, default_value = "24h", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// How long a completed key's response is kept for replay (at most 168h, a week)
+    #[arg(long, default_value = "24h", value_parser = crate::cli::duration_at_most(crate::cli::DAY * 7), allow_hyphen_values = true, value_name = "DUR")]
     pub ttl: Duration,
 
     /// Answer a POST without an idempotency key with 400
     #[arg(long)]
     pub require_key: bool,
 
-    /// Largest request body accepted
-    #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
+    /// Largest request body accepted (at most 1GiB)
+    #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
 
     /// Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up
@@ -237,8 +236,8 @@ pub struct ServeStoreArgs {
     #[arg(long, default_value = "memory", env = "IDEM_STORE", value_name = "STORE")]
     pub store: StoreLocation,
 
-    /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over (at most 24h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub lease: Duration,
 }
 
@@ -246,7 +245,7 @@ pub struct ServeStoreArgs {
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Retries")]
 pub struct SendRetryArgs {
-    /// Retry a lost or failed answer up to N times, with the same key and body
+    /// Retry a lost or failed answer up to N times, with the same key and body (at most 100)
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub retry: u32,
 
@@ -254,8 +253,8 @@ pub struct SendRetryArgs {
     #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retry")]
     pub retry_on: RetryOn,
 
-    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer
-    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retry")]
+    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer (at most 10m)
+    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, requires = "retry")]
     pub backoff: Duration,
 
     /// Reproduce the classic bug on purpose: a fresh key for every retry
@@ -289,20 +288,20 @@ pub struct ProxyArgs {
     #[arg(long, default_value = "lose-answer", value_parser = Fault::parse, value_name = "FAULT", help_heading = "Faults")]
     pub fault: Fault,
 
-    /// With --fault timeout: hold the answer this long (or until the client gives up), then drop it
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Faults")]
+    /// With --fault timeout: hold the answer this long (or until the client gives up), then drop it (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Faults")]
     pub hold: Duration,
 
-    /// With --fault status:CODE: send Retry-After with this many seconds
-    #[arg(long, value_name = "SECONDS", help_heading = "Faults")]
+    /// With --fault status:CODE: send Retry-After with this many seconds (at most 86400, a day)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=86_400), value_name = "SECONDS", help_heading = "Faults")]
     pub retry_after: Option<u64>,
 
-    /// Fault the first N attempts of each logical operation [default: 1]
-    #[arg(long, value_name = "N", conflicts_with_all = ["every", "probability"], help_heading = "Faults")]
+    /// Fault the first N attempts of each logical operation (at most 1000) [default: 1]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000), value_name = "N", conflicts_with_all = ["every", "probability"], help_heading = "Faults")]
     pub first: Option<u32>,
 
-    /// Fault every K-th judged attempt, across operations
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "probability", help_heading = "Faults")]
+    /// Fault every K-th judged attempt, across operations (at most 1000000)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000), conflicts_with = "probability", help_heading = "Faults")]
     pub every: Option<u64>,
 
     /// Fault each judged attempt with this probability (0 to 1)
@@ -317,8 +316,8 @@ pub struct ProxyArgs {
     #[arg(long = "match", value_name = "PATTERN", value_parser = MatchPattern::parse, help_heading = "Faults")]
     pub matches: Vec<MatchPattern>,
 
-    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time
-    #[arg(long, default_value = "2m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
+    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h)
+    #[arg(long, default_value = "2m", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
     pub window: Duration,
 
     /// The header that carries the key
@@ -329,8 +328,8 @@ pub struct ProxyArgs {
     #[arg(long, default_value = DEFAULT_ID_FIELD, value_name = "POINTER", help_heading = "Judging")]
     pub id_field: String,
 
-    /// Stop and judge once this many operations have ended
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Judging")]
+    /// Stop and judge once this many operations have ended (at most 100000)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000), help_heading = "Judging")]
     pub operations: Option<u32>,
 
     /// Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up
@@ -341,8 +340,8 @@ pub struct ProxyArgs {
     #[arg(short = 'k', long, help_heading = "Connection")]
     pub insecure: bool,
 
-    /// Give up on the upstream's answer after this long (the client then gets 502)
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
+    /// Give up on the upstream's answer after this long (the client then gets 502) (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
     pub timeout: Duration,
 
     /// Live lines and summary for people, or JSON lines

@@ -7,6 +7,7 @@ mod could_not_run;
 mod demo;
 mod differential;
 mod evidence;
+mod hardening;
 mod input_limits;
 mod proxy;
 mod race;
