@@ -203,6 +203,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in the upstream''s answers')
             [CompletionResult]::new('--operations', '--operations', [CompletionResultType]::ParameterName, 'Stop and judge once this many operations have ended (at most 100000)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on the upstream''s answer after this long (the client then gets 502) (at most 1h)')
+            [CompletionResult]::new('--idle-timeout', '--idle-timeout', [CompletionResultType]::ParameterName, 'Close a client''s connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long gets 408 (at most 1h)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Live lines and summary for people, or JSON lines')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up')

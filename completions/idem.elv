@@ -194,6 +194,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --id-field 'JSON pointer to the created resource''s id in the upstream''s answers'
             cand --operations 'Stop and judge once this many operations have ended (at most 100000)'
             cand --timeout 'Give up on the upstream''s answer after this long (the client then gets 502) (at most 1h)'
+            cand --idle-timeout 'Close a client''s connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long gets 408 (at most 1h)'
             cand --format 'Live lines and summary for people, or JSON lines'
             cand --color 'When to color the output'
             cand --tls 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'

@@ -186,6 +186,7 @@ complete -c idem -n "__fish_idem_using_subcommand proxy" -l key-header -d 'The h
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l id-field -d 'JSON pointer to the created resource\'s id in the upstream\'s answers' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended (at most 100000)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502) (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l idle-timeout -d 'Close a client\'s connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long gets 408 (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live lines and summary for people, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''

@@ -11,6 +11,7 @@ use crate::cli::request_args::RequestArgs;
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
+use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
@@ -344,6 +345,11 @@ pub struct ProxyArgs {
     #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
     pub timeout: Duration,
 
+    /// Close a client's connection after this long without a request being handled (silent, idle
+    /// between requests, or still sending its headers); a request body stalling this long gets 408 (at most 1h)
+    #[arg(long, default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
+    pub idle_timeout: Duration,
+
     /// Live lines and summary for people, or JSON lines
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -377,6 +383,9 @@ impl ProxyArgs {
             (_, _, Some(probability)) => Selection::Probability(probability),
             (first, None, None) => Selection::First(first.unwrap_or(1)),
         };
+        if self.idle_timeout.is_zero() {
+            anyhow::bail!("--idle-timeout 0 would close every connection at once; give a duration such as 10s");
+        }
         let key_header = HeaderName::from_bytes(self.key_header.as_bytes())
             .with_context(|| format!("`{}` is not a valid header name for --key-header", self.key_header))?;
         if !self.id_field.is_empty() && !self.id_field.starts_with('/') {
@@ -388,6 +397,7 @@ impl ProxyArgs {
             tls: self.tls,
             insecure: self.insecure,
             upstream_timeout: self.timeout,
+            timeouts: Timeouts { idle: self.idle_timeout, body_progress: self.idle_timeout, ..Timeouts::default() },
             fault,
             selection,
             seed: self.seed,

@@ -5,6 +5,7 @@ pub(crate) mod chunked;
 pub mod client;
 pub(crate) mod content_encoding;
 pub(crate) mod forwarding_client;
+pub(crate) mod forwarding_loop;
 pub(crate) mod header;
 pub(crate) mod hop_by_hop;
 pub(crate) mod problem;

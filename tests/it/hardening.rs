@@ -35,3 +35,159 @@ fn a_backoff_cap_below_the_first_backoff_is_refused() {
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--backoff-max 1s is below --backoff 10s"), "{stderr}");
 }
+
+/// A running `idem proxy --format json` binary: its URL, and its stderr in a file (a pipe nobody
+/// reads could fill and block it).
+struct ProxyProcess {
+    child: crate::support::KillOnDrop,
+    url: String,
+    stderr: tempfile::NamedTempFile,
+}
+
+impl ProxyProcess {
+    fn start(args: &[&str]) -> ProxyProcess {
+        use std::io::BufRead;
+        let stderr = tempfile::NamedTempFile::new().expect("temp file");
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            // No fault: these tests are about the proxy itself.
+            .args(["proxy", "--format", "json", "--first", "0"])
+            .args(args)
+            .env("NO_COLOR", "1")
+            .stdout(std::process::Stdio::piped())
+            .stderr(stderr.reopen().expect("reopen"))
+            .spawn()
+            .expect("spawn idem proxy");
+        let stdout = child.stdout.take().expect("stdout");
+        let child = crate::support::KillOnDrop::new(child);
+        let mut lines = std::io::BufReader::new(stdout).lines();
+        let banner = lines.next().expect("a banner").expect("a line");
+        let banner: serde_json::Value = serde_json::from_str(&banner).expect("JSON");
+        let url = banner["url"].as_str().expect("url").to_string();
+        // Keep draining stdout so the proxy never blocks on it.
+        std::thread::spawn(move || lines.map_while(Result::ok).for_each(drop));
+        ProxyProcess { child, url, stderr }
+    }
+
+    fn addr(&self) -> String {
+        self.url.trim_start_matches("http://").to_string()
+    }
+
+    /// Open file descriptors and resident memory (KiB), from /proc.
+    fn usage(&self) -> (usize, u64) {
+        let pid = self.child.id();
+        let fds = std::fs::read_dir(format!("/proc/{pid}/fd")).expect("/proc fd").count();
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("/proc status");
+        (fds, status_kib(&status, "VmRSS:"))
+    }
+
+    /// Stops with SIGINT, as Ctrl-C does, and returns the exit code and stderr.
+    fn stop(mut self) -> (Option<i32>, String) {
+        let pid = self.child.id().to_string();
+        std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill");
+        let status = self.child.wait().expect("the proxy stops");
+        (status.code(), std::fs::read_to_string(self.stderr.path()).unwrap_or_default())
+    }
+}
+
+fn status_kib(status: &str, field: &str) -> u64 {
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in {status}"))
+}
+
+/// A port nobody listens on right now, for a server that must be started on a known port.
+fn reserved_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").expect("bind").local_addr().expect("addr").port()
+}
+
+/// One HTTP/1.1 request on its own connection; the whole answer as text.
+fn raw_request(addr: &str, request: &str) -> String {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).expect("connect");
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).expect("timeout");
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut answer = Vec::new();
+    let _ = stream.read_to_end(&mut answer);
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+const POST: &str = "POST /payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 32\r\nConnection: close\r\n\r\n{\"amount\":1990,\"currency\":\"RUB\"}";
+
+#[test]
+fn a_proxy_pointed_at_itself_is_refused_at_start() {
+    let port = reserved_port();
+    for upstream in [format!("http://127.0.0.1:{port}"), format!("http://user:hunter2@localhost:{port}/api")] {
+        let output = idem()
+            .args(["proxy", "--addr", &format!("127.0.0.1:{port}"), "--upstream", &upstream])
+            .output()
+            .expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains("this proxy's own address"), "{stderr}");
+        assert!(
+            !stderr.contains("hunter2") && !String::from_utf8_lossy(&output.stdout).contains("hunter2"),
+            "{stderr}"
+        );
+    }
+}
+
+/// Two proxies pointed at each other: each request comes back once, is answered 508, and the
+/// proxies' descriptors and memory stay flat (without Via, one request became about 20,000).
+#[test]
+fn two_proxies_pointed_at_each_other_answer_508_and_stay_flat() {
+    let port = reserved_port();
+    let a = ProxyProcess::start(&["--addr", "127.0.0.1:0", "--upstream", &format!("http://127.0.0.1:{port}")]);
+    let b = ProxyProcess::start(&["--addr", &format!("127.0.0.1:{port}"), "--upstream", &a.url]);
+    for _ in 0..20 {
+        let answer = raw_request(&a.addr(), POST);
+        assert!(answer.starts_with("HTTP/1.1 508"), "{answer}");
+    }
+    let (fds_before, rss_before) = a.usage();
+    let (b_fds_before, b_rss_before) = b.usage();
+    for _ in 0..300 {
+        let answer = raw_request(&a.addr(), POST);
+        assert!(answer.starts_with("HTTP/1.1 508") && answer.contains("forwarding-loop"), "{answer}");
+    }
+    let (fds_after, rss_after) = a.usage();
+    let (b_fds_after, b_rss_after) = b.usage();
+    assert!(fds_after <= fds_before + 10, "descriptors grew from {fds_before} to {fds_after}");
+    assert!(b_fds_after <= b_fds_before + 10, "descriptors grew from {b_fds_before} to {b_fds_after}");
+    assert!(rss_after <= rss_before + 16 * 1024, "memory grew from {rss_before} to {rss_after} KiB");
+    assert!(b_rss_after <= b_rss_before + 16 * 1024, "memory grew from {b_rss_before} to {b_rss_after} KiB");
+    let (code, stderr) = a.stop();
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("loop detected, answered 508"), "{stderr}");
+    assert!(stderr.contains("came back to this proxy") && !stderr.contains("retrying immediately"), "{stderr}");
+    drop(b);
+}
+
+/// Bodies that stop after 3 of 100 declared bytes get 408 once --idle-timeout passes, are
+/// logged, and the proxy still serves.
+#[test]
+fn stalled_request_bodies_get_408_and_the_proxy_still_serves() {
+    use std::io::{Read, Write};
+    let server =
+        crate::support::TestServer::start(idem::idem::serve::ServeConfig::local(idem::idem::serve::Mode::Correct));
+    let proxy = ProxyProcess::start(&["--addr", "127.0.0.1:0", "--upstream", &server.url(""), "--idle-timeout", "1s"]);
+    let stalled: Vec<std::net::TcpStream> = (0..200)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(proxy.addr()).expect("connect");
+            stream.set_read_timeout(Some(std::time::Duration::from_secs(60))).expect("timeout");
+            stream.write_all(b"POST /payments HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nabc").expect("write");
+            stream
+        })
+        .collect();
+    for mut stream in stalled {
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer).expect("the proxy closes the connection");
+        let answer = String::from_utf8_lossy(&answer);
+        assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    }
+    let answer = raw_request(&proxy.addr(), POST);
+    assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
+    let (_, stderr) = proxy.stop();
+    assert!(stderr.contains("request body stalled, answered 408"), "{stderr}");
+    assert!(stderr.contains("200 request body(ies) stalled"), "{stderr}");
+}

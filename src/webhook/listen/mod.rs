@@ -212,7 +212,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         dedupe: config.dedupe,
         events: dedupe::EventTable::new(config.dedupe_window, config.dedupe_max),
         hints: Arc::new(tokio::sync::Semaphore::new(HINT_WORKERS)),
-        via: forward::via_name(),
+        via: crate::http::forwarding_loop::via_name("webhook-listen"),
         journal,
         forwarder,
         display,

@@ -102,7 +102,7 @@ pub(super) async fn handle(
         let (response, reason) = too_large();
         return Ok(reject(&receiver, &arrival, response, reason));
     }
-    if super::forward::passed_through(&parts.headers, &receiver.via) {
+    if crate::http::forwarding_loop::passed_through(&parts.headers, &receiver.via) {
         let reason = "this delivery already passed through this listener (its Via header says so): --forward-to \
                       leads back here, a loop"
             .to_string();
