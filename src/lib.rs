@@ -1,6 +1,7 @@
 //! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
 pub mod cli;
 pub(crate) mod clock;
+pub(crate) mod command_line;
 pub(crate) mod conformance;
 pub(crate) mod demo;
 pub mod exit;

@@ -44,7 +44,7 @@ impl ForwardingClient {
 
     /// Sends `request` and reads the whole response, within the timeout.
     pub(crate) async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
-        let target = format!("{} {}", request.method(), request.uri());
+        let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
         let started = Instant::now();
         let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
             .await

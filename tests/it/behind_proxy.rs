@@ -326,7 +326,11 @@ fn forwarders_add_no_headers_of_their_own() {
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
     runtime().block_on(running.shutdown());
     let expected = ["content-length", "content-type", "host", "idempotency-key", "via", "x-trace"];
-    assert_eq!(seen.lock().unwrap()[0], expected, "idem proxy forwarded exactly the client's headers, plus its Via hop");
+    assert_eq!(
+        seen.lock().unwrap()[0],
+        expected,
+        "idem proxy forwarded exactly the client's headers, plus its Via hop"
+    );
 
     let (target, seen) = header_recorder();
     let listener = Listener::with(SchemeKind::Stripe, |config| {

@@ -191,3 +191,82 @@ fn stalled_request_bodies_get_408_and_the_proxy_still_serves() {
     assert!(stderr.contains("request body stalled, answered 408"), "{stderr}");
     assert!(stderr.contains("200 request body(ies) stalled"), "{stderr}");
 }
+
+/// Arguments a client or sender command line typically carries, each holding a planted secret.
+const PLANTED: [&str; 5] =
+    ["-H", "Authorization: Bearer PLANTEDtoken1", "-u", "me:PLANTEDpw2", "http://u:PLANTEDpw3@example.com/x"];
+const PLANTED_TOKEN: &str = "sk_live_PLANTED4aaaaaaaaaaaaaaaaaaaa";
+
+fn assert_no_planted_secret(what: &str, output: &std::process::Output) {
+    let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert!(!all.contains("PLANTED"), "{what} printed a planted secret:\n{all}");
+}
+
+/// The upstream's password, the client command's headers, credentials and tokens appear in no
+/// output of `idem proxy` (human and JSON: banner, live lines, 502s, summary, errors) or of
+/// `webhook check-sender` (human, JSON and JUnit).
+#[test]
+fn planted_secrets_appear_in_no_output_of_either_tool() {
+    let dead = crate::support::dead_port();
+    let client = format!(
+        "exec '{}' send \"$IDEM_PROXY_URL/payments\" -d '{{}}' --timeout 5s",
+        assert_cmd::cargo::cargo_bin("idem").display()
+    );
+    for format in ["human", "json"] {
+        let output = idem()
+            .args(["proxy", "--addr", "127.0.0.1:0", "--first", "0", "--format", format])
+            .args(["--upstream", &format!("http://user:PLANTEDpw5@127.0.0.1:{dead}/api")])
+            .args(["--", "sh", "-c", &client, "sh"])
+            .args(PLANTED)
+            .arg(PLANTED_TOKEN)
+            .output()
+            .expect("runs");
+        assert_eq!(output.status.code(), Some(2), "the upstream is dead");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("user:***@127.0.0.1"), "the upstream is still shown: {stdout}");
+        assert!(stdout.contains("'Authorization: ***'"), "the command is still shown: {stdout}");
+        assert_no_planted_secret(&format!("idem proxy --format {format}"), &output);
+    }
+
+    let sender = format!(
+        "exec '{}' send \"$WEBHOOK_URL\" --scheme stripe --event ping --time-scale 0.001 --timeout 1s >/dev/null",
+        assert_cmd::cargo::cargo_bin("webhook").display()
+    );
+    for format in ["human", "json", "junit"] {
+        let output = webhook()
+            .env("WEBHOOK_SECRET", "whsec_PLANTEDsecret6")
+            .args(["check-sender", "--addr", "127.0.0.1:0", "--scheme", "stripe", "--script", "200"])
+            .args(["--timeout", "20s", "--format", format])
+            .args(["--", "sh", "-c", &sender, "sh"])
+            .args(PLANTED)
+            .arg(PLANTED_TOKEN)
+            .output()
+            .expect("runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        assert!(stdout.contains("Authorization: ***"), "the command is still shown: {stdout}");
+        assert_no_planted_secret(&format!("webhook check-sender --format {format}"), &output);
+    }
+}
+
+/// SIGTERM a second into `webhook check-sender` says the run was interrupted, not that the
+/// sender outlived the --timeout.
+#[test]
+fn an_interrupted_check_sender_says_it_was_interrupted() {
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("webhook"))
+        .args(["check-sender", "--addr", "127.0.0.1:0", "--secret", "s3cr3t", "--timeout", "1m"])
+        .args(["--", "sleep", "30"])
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let child = crate::support::KillOnDrop::new(child);
+    // The banner is printed once the receiver listens and the signal handler is installed.
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    std::process::Command::new("kill").args(["-TERM", &child.id().to_string()]).status().expect("kill");
+    let output = child.wait_with_output();
+    let stderr = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("interrupted after"), "{stderr}");
+    assert!(!stderr.contains("still running after 1m"), "{stderr}");
+}

@@ -16,7 +16,8 @@ pub(super) struct ClientCommand {
 impl ClientCommand {
     pub(super) fn spawn(command: &[String], proxy_url: &str) -> anyhow::Result<ClientCommand> {
         let (program, args) = command.split_first().context("the client command is empty")?;
-        let shown = command.join(" ");
+        // Shown in the summary and JSON `client_exit.command`: secrets on it are hidden.
+        let shown = crate::command_line::shown_command(command);
         let child = tokio::process::Command::new(program)
             .args(args)
             .env(PROXY_URL_VARIABLE, proxy_url)

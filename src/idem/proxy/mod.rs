@@ -30,6 +30,7 @@ use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
 use crate::http::forwarding_loop;
 use crate::http::server::{ServerTask, StopSignal, Timeouts};
+use crate::http::url::Redacted;
 use crate::output::{Format, Palette, print_best_effort};
 
 /// How long `--operations N` waits for a last retry once nothing happens any more.
@@ -176,7 +177,7 @@ pub async fn start(
 ) -> anyhow::Result<RunningProxy> {
     match config.upstream.scheme_str() {
         Some("http") | Some("https") => {}
-        _ => bail!("--upstream {} must be an http:// or https:// URL", config.upstream),
+        _ => bail!("--upstream {} must be an http:// or https:// URL", Redacted(&config.upstream)),
     }
     let client = ForwardingClient::new(ClientOptions {
         timeout: config.upstream_timeout,
@@ -188,7 +189,7 @@ pub async fn start(
         bail!(
             "--upstream {} is this proxy's own address ({addr}): every request would be forwarded to itself, again and \
              again; give the API's address instead",
-            crate::http::url::redact_password(&config.upstream.to_string())
+            Redacted(&config.upstream)
         );
     }
     let tls = crate::http::tls::acceptor(config.tls)?;
@@ -226,7 +227,7 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let (events, printed) = std::sync::mpsc::channel::<Attempt>();
     let proxy = start(&config, Some(events)).await?;
     let palette = config.palette;
-    let upstream = config.upstream.to_string();
+    let upstream = Redacted(&config.upstream).to_string();
     match config.format {
         Format::Human => print_best_effort(&print::banner(&proxy.url(), &upstream, &config.fault.name(), palette)),
         Format::Json => print_best_effort(
@@ -281,7 +282,7 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         bail!(
             "{loops} request(s) came back to this proxy through --upstream {} (a forwarding loop, answered 508 Loop \
              Detected); point --upstream at the API itself",
-            crate::http::url::redact_password(&upstream)
+            upstream
         );
     }
     let stalled = state.stalled.load(Ordering::Relaxed);

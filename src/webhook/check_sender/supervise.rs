@@ -24,10 +24,7 @@ impl SenderProcess {
     /// a sender is often given the same secret on its command line.
     pub(super) fn spawn(command: &[OsString], url: &str, secret: &Secret) -> anyhow::Result<SenderProcess> {
         let (program, args) = command.split_first().context("the sender command is empty; give it after --")?;
-        let shown = redact(
-            &command.iter().map(|part| part.to_string_lossy().into_owned()).collect::<Vec<_>>().join(" "),
-            secret,
-        );
+        let shown = redact(&crate::command_line::shown_command(command), secret);
         let mut command = Command::new(program);
         // Its own process group, so stopping it also stops what it started (`sh -c` runs the real
         // sender as a child), and a Ctrl-C meant for us reaches it only through `stop`.

@@ -90,8 +90,9 @@ impl Forwarder {
 pub(super) async fn refuse_self(target: &Uri, own: SocketAddr) -> anyhow::Result<()> {
     if forwarding_loop::is_own_address(target, own).await {
         bail!(
-            "--forward-to {target} is this listener's own address ({own}): every delivery would be forwarded to \
-             itself, again and again; forward to the application's port instead"
+            "--forward-to {} is this listener's own address ({own}): every delivery would be forwarded to \
+             itself, again and again; forward to the application's port instead",
+            crate::http::url::Redacted(target)
         );
     }
     Ok(())

@@ -305,7 +305,10 @@ async fn decide(
             response
         }
         Forwarded::Failed { error, .. } => {
-            let detail = format!("the forward target {} did not answer: {error}", forwarder.target());
+            let detail = format!(
+                "the forward target {} did not answer: {error}",
+                crate::http::url::Redacted(forwarder.target())
+            );
             problem(StatusCode::BAD_GATEWAY, "forward-failed", "Forward target down", &detail)
         }
     };
@@ -372,7 +375,11 @@ fn reject(
 }
 
 fn forward_line(receiver: &Receiver, forwarded: &Forwarded) -> ForwardLine {
-    let url = receiver.forwarder.as_ref().map(|forwarder| forwarder.target().to_string()).unwrap_or_default();
+    let url = receiver
+        .forwarder
+        .as_ref()
+        .map(|forwarder| crate::http::url::Redacted(forwarder.target()).to_string())
+        .unwrap_or_default();
     let latency = forwarded.latency();
     match forwarded {
         Forwarded::Answered { status, .. } => ForwardLine { url, status: Some(status.as_u16()), error: None, latency },
