@@ -270,3 +270,33 @@ fn an_interrupted_check_sender_says_it_was_interrupted() {
     assert!(stderr.contains("interrupted after"), "{stderr}");
     assert!(!stderr.contains("still running after 1m"), "{stderr}");
 }
+
+/// `-d @/dev/zero` is refused at the cap having cost the cap in memory and a small constant, not
+/// two or three times the cap (growing a buffer by doubling copies it). The child's high-water
+/// mark (VmHWM) is read from /proc while it runs.
+#[test]
+fn an_endless_body_is_refused_at_the_cap_without_costing_more_than_the_cap() {
+    const CAP_KIB: u64 = 256 * 1024;
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+        .args(["send", "http://127.0.0.1:1/p", "-d", "@/dev/zero", "--max-body", "256MiB"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut child = crate::support::KillOnDrop::new(child);
+    let mut peak = 0;
+    while child.try_wait().expect("try_wait").is_none() {
+        if let Ok(status) = std::fs::read_to_string(&status_path) {
+            if status.contains("VmHWM:") {
+                peak = peak.max(status_kib(&status, "VmHWM:"));
+            }
+        }
+    }
+    let output = child.wait_with_output();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("larger than 256 MiB"), "{stderr}");
+    assert!(peak >= CAP_KIB / 2, "the read was not observed (peak {peak} KiB)");
+    assert!(peak <= CAP_KIB + 48 * 1024, "refusing the body cost {peak} KiB for a cap of {CAP_KIB} KiB");
+}
