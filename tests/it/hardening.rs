@@ -300,3 +300,50 @@ fn an_endless_body_is_refused_at_the_cap_without_costing_more_than_the_cap() {
     assert!(peak >= CAP_KIB / 2, "the read was not observed (peak {peak} KiB)");
     assert!(peak <= CAP_KIB + 48 * 1024, "refusing the body cost {peak} KiB for a cap of {CAP_KIB} KiB");
 }
+
+/// An upstream that answers badly is described by what it did, not as unreachable.
+#[test]
+fn upstream_errors_say_what_the_upstream_did() {
+    use std::io::{Read, Write};
+    let answers: [(&[u8], &str); 3] = [
+        (b"SSH-2.0-OpenSSH_9.6\r\n", "something that is not HTTP"),
+        (b"HTTP/1.1 999999 Odd\r\nContent-Length: 0\r\n\r\n", "an invalid status"),
+        (b"HTTP/1.1 200 OK\r\nX-Big: ", "a response head over"),
+    ];
+    for (answer, described) in answers {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}/p", listener.local_addr().expect("addr"));
+        let answer = answer.to_vec();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request);
+                let _ = stream.write_all(&answer);
+                if answer.ends_with(b"X-Big: ") {
+                    let _ = stream.write_all(&vec![b'a'; 1 << 20]);
+                }
+            }
+        });
+        let output = idem().args(["send", &url, "-d", "{}", "--timeout", "10s"]).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(described) && !stderr.contains("is it running"), "{described}: {stderr}");
+        let output = idem()
+            .args(["proxy", "--addr", "127.0.0.1:0", "--first", "0", "--upstream", &url])
+            .args([
+                "--",
+                "sh",
+                "-c",
+                &format!(
+                    "exec '{}' send \"$IDEM_PROXY_URL/p\" -d '{{}}'",
+                    assert_cmd::cargo::cargo_bin("idem").display()
+                ),
+            ])
+            .output()
+            .expect("runs");
+        let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(2), "{all}");
+        assert!(all.contains(described) && !all.contains("is it running"), "{described}: {all}");
+    }
+}

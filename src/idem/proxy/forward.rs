@@ -287,8 +287,8 @@ fn answer_ref(result: &anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
         Err(err) => problem(
             StatusCode::BAD_GATEWAY,
             "upstream-unreachable",
-            "The upstream could not be reached",
-            &format!("idem proxy could not get an answer from the upstream: {err:#}"),
+            "No usable answer from the upstream",
+            &format!("idem proxy got no usable answer from the upstream: {err:#}"),
         ),
     }
 }

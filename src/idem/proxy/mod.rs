@@ -290,10 +290,16 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         eprintln!("note: {stalled} request body(ies) stalled past --idle-timeout and were answered 408, not judged");
     }
     if report.upstream_failures > 0 {
+        let last = report.last_upstream_error.as_deref().unwrap_or("no answer");
+        // "Is it running?" only when it could not be reached; an upstream that answered garbage is.
+        let (did, hint) = if last.contains("cannot connect") {
+            ("did not answer", " (is it running?)")
+        } else {
+            ("gave no usable answer to", "")
+        };
         bail!(
-            "the upstream {upstream} did not answer {} request(s), so the client could not be judged fairly: {} (is it running?)",
+            "the upstream {upstream} {did} {} request(s), so the client could not be judged fairly: {last}{hint}",
             report.upstream_failures,
-            report.last_upstream_error.as_deref().unwrap_or("no answer")
         );
     }
     match report.verdict {
