@@ -1,4 +1,5 @@
 //! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
+pub(crate) mod child;
 pub mod cli;
 pub(crate) mod clock;
 pub(crate) mod command_line;
@@ -11,6 +12,7 @@ pub(crate) mod ids;
 pub(crate) mod json_output;
 pub(crate) mod live_log;
 pub(crate) mod output;
+pub(crate) mod retry;
 pub(crate) mod sync;
 pub(crate) mod units;
 pub mod webhook;

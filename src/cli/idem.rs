@@ -8,21 +8,26 @@ use clap_complete::Shell;
 
 use crate::cli::block_on;
 use crate::cli::request_args::RequestArgs;
+use crate::cli::suite_args::{SuiteArgs, print_list};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
 use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
+use crate::idem::check::openapi::plan::{Filter, FilterOn, OperationSelection, Pattern, filter_name};
+use crate::idem::check::openapi::{self, OpenApiConfig};
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
 use crate::idem::proxy::{self, ProxyConfig};
+use crate::idem::race::report::RoundDetail;
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
 use crate::idem::send::{self, SendConfig};
-use crate::idem::send_retry::{RetryOn, RetryPolicy};
+use crate::idem::send_retry::{RetryOn, SendRetry};
 use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
+use crate::retry::RetryPolicy;
 use http::HeaderName;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
@@ -46,7 +51,7 @@ pub enum IdemCommand {
     /// Measure how far apart two duplicates (one key) can arrive and both still execute
     Window(WindowArgs),
     /// Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)
-    Check(CheckArgs),
+    Check(Box<CheckArgs>),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
     /// Stand between a client and its API, lose answers on purpose, and judge how the client retries
@@ -76,8 +81,42 @@ pub struct SendArgs {
     #[command(flatten)]
     pub retry: SendRetryArgs,
 
+    /// Insist that -d is JSON: refuse (exit 2) a body that does not parse, instead of sending it as text/plain
+    #[arg(long, help_heading = "Request")]
+    pub json: bool,
+
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// What `idem send` says before sending a request that is probably not what was meant: a POST
+/// with no body, a -d that is not JSON. An error when --json insists on JSON.
+fn send_notes(spec: &RequestSpec, insist_on_json: bool) -> anyhow::Result<Vec<String>> {
+    let mut notes = Vec::new();
+    let method = &spec.method;
+    if spec.body.is_empty() {
+        if insist_on_json {
+            bail!("--json insists on a JSON body, and there is none: give one with -d");
+        }
+        if matches!(*method, http::Method::POST | http::Method::PUT | http::Method::PATCH) {
+            notes
+                .push(format!("this {method} has no body; give one with -d '{{\"amount\":1990}}' or -d @payment.json"));
+        }
+        return Ok(notes);
+    }
+    if let Err(err) = serde_json::from_slice::<serde::de::IgnoredAny>(&spec.body) {
+        if insist_on_json {
+            bail!(
+                "-d is not JSON ({err}), and --json insists on JSON: fix the body (keys and strings in double quotes)"
+            );
+        }
+        let content_type = spec.headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+        notes.push(format!(
+            "-d is not JSON ({err}), so it is sent as Content-Type: {content_type}; write keys and strings in double \
+             quotes, or pass --json to refuse a body that does not parse"
+        ));
+    }
+    Ok(notes)
 }
 
 #[derive(Debug, clap::Args)]
@@ -96,6 +135,11 @@ pub struct RaceArgs {
     /// Rounds to run, each with a fresh key (at most 100000)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
+
+    /// Which round of several to print in full: worst (most executions, then most 2xx answers),
+    /// first, last, or a round number
+    #[arg(long, default_value = "worst", value_parser = RoundDetail::parse, value_name = "ROUND")]
+    pub detail: RoundDetail,
 
     /// How the duplicates are made to arrive together
     #[arg(long, value_enum, default_value_t = SyncMode::Auto)]
@@ -141,6 +185,9 @@ pub struct WindowArgs {
 #[command(mut_arg("proxy", |arg| arg.help("Send the plain requests through this proxy (http://, https:// or socks5h://; \
 overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '' for none); concurrent-once and race-window connect directly, \
 as idem race does")))]
+#[command(mut_arg("url", |arg| arg.required(false).required_unless_present_any(["list", "openapi"])))]
+#[command(mut_arg("data", |arg| arg.conflicts_with("openapi")))]
+#[command(mut_arg("method", |arg| arg.conflicts_with("openapi")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -162,6 +209,146 @@ pub struct CheckArgs {
 
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
+
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+
+    #[command(flatten)]
+    pub openapi: OpenApiArgs,
+}
+
+/// `idem check --openapi SPEC`: every operation of a whole API instead of one URL. The filters
+/// speak Schemathesis' vocabulary: includes of one kind are alternatives, kinds combine, and an
+/// exclude removes.
+#[derive(Debug, clap::Args)]
+#[command(next_help_heading = "OpenAPI")]
+pub struct OpenApiArgs {
+    /// Test every operation of this OpenAPI 3.0/3.1 document (a file or an http(s) URL, JSON or
+    /// YAML) that declares the key header, instead of one URL
+    #[arg(long, value_name = "SPEC", conflicts_with = "also")]
+    pub openapi: Option<String>,
+
+    /// Where the API is [default: the spec's first server, else the origin it was fetched from]
+    #[arg(long, value_name = "URL", requires = "openapi")]
+    pub base_url: Option<String>,
+
+    /// Test only operations with this path template, e.g. /payments/{id} (repeatable)
+    #[arg(long, value_name = "PATH", requires = "openapi")]
+    pub include_path: Vec<String>,
+    /// Test only operations whose path matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_path_regex: Vec<String>,
+    /// Skip operations with this path template (repeatable)
+    #[arg(long, value_name = "PATH", requires = "openapi")]
+    pub exclude_path: Vec<String>,
+    /// Skip operations whose path matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_path_regex: Vec<String>,
+    /// Test only operations with this method (repeatable)
+    #[arg(long, value_name = "METHOD", requires = "openapi")]
+    pub include_method: Vec<String>,
+    /// Test only operations whose method matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_method_regex: Vec<String>,
+    /// Skip operations with this method (repeatable)
+    #[arg(long, value_name = "METHOD", requires = "openapi")]
+    pub exclude_method: Vec<String>,
+    /// Skip operations whose method matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_method_regex: Vec<String>,
+    /// Test only the operation with this operationId (repeatable)
+    #[arg(long, value_name = "ID", requires = "openapi")]
+    pub include_operation_id: Vec<String>,
+    /// Test only operations whose operationId matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_operation_id_regex: Vec<String>,
+    /// Skip the operation with this operationId (repeatable)
+    #[arg(long, value_name = "ID", requires = "openapi")]
+    pub exclude_operation_id: Vec<String>,
+    /// Skip operations whose operationId matches this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_operation_id_regex: Vec<String>,
+    /// Test only operations with this tag (repeatable)
+    #[arg(long, value_name = "TAG", requires = "openapi")]
+    pub include_tag: Vec<String>,
+    /// Test only operations with a tag matching this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub include_tag_regex: Vec<String>,
+    /// Skip operations with this tag (repeatable)
+    #[arg(long, value_name = "TAG", requires = "openapi")]
+    pub exclude_tag: Vec<String>,
+    /// Skip operations with a tag matching this regular expression (repeatable)
+    #[arg(long, value_name = "REGEX", requires = "openapi")]
+    pub exclude_tag_regex: Vec<String>,
+
+    /// Test deprecated operations too
+    #[arg(long, requires = "openapi")]
+    pub include_deprecated: bool,
+
+    /// Also test every POST and PATCH that does not declare the key header
+    #[arg(long, requires = "openapi")]
+    pub all_unsafe: bool,
+
+    /// A path, query or header parameter's value, name=value (repeatable); wins over the spec's examples
+    #[arg(long = "param", value_name = "NAME=VALUE", requires = "openapi")]
+    pub params: Vec<String>,
+
+    /// Test at most this many operations (the rest are listed as skipped)
+    #[arg(long, value_name = "N", requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pub max_operations: Option<u32>,
+
+    /// How many operations are checked at the same time (1: one operation's checks never overlap another's) (at most 64)
+    #[arg(long, value_name = "N", default_value_t = 1, requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub concurrent_operations: u32,
+}
+
+impl OpenApiArgs {
+    fn filters(&self) -> anyhow::Result<Vec<Filter>> {
+        let mut filters = Vec::new();
+        let lists: [(FilterOn, bool, bool, &Vec<String>); 16] = [
+            (FilterOn::Path, true, false, &self.include_path),
+            (FilterOn::Path, true, true, &self.include_path_regex),
+            (FilterOn::Path, false, false, &self.exclude_path),
+            (FilterOn::Path, false, true, &self.exclude_path_regex),
+            (FilterOn::Method, true, false, &self.include_method),
+            (FilterOn::Method, true, true, &self.include_method_regex),
+            (FilterOn::Method, false, false, &self.exclude_method),
+            (FilterOn::Method, false, true, &self.exclude_method_regex),
+            (FilterOn::OperationId, true, false, &self.include_operation_id),
+            (FilterOn::OperationId, true, true, &self.include_operation_id_regex),
+            (FilterOn::OperationId, false, false, &self.exclude_operation_id),
+            (FilterOn::OperationId, false, true, &self.exclude_operation_id_regex),
+            (FilterOn::Tag, true, false, &self.include_tag),
+            (FilterOn::Tag, true, true, &self.include_tag_regex),
+            (FilterOn::Tag, false, false, &self.exclude_tag),
+            (FilterOn::Tag, false, true, &self.exclude_tag_regex),
+        ];
+        for (on, include, is_regex, values) in lists {
+            for value in values {
+                let pattern = if is_regex {
+                    let flag = format!("--{}-{}-regex", if include { "include" } else { "exclude" }, filter_name(on));
+                    Pattern::Regex(
+                        regex::Regex::new(value)
+                            .with_context(|| format!("{flag} `{value}` is not a regular expression"))?,
+                    )
+                } else {
+                    Pattern::Exact(value.clone())
+                };
+                filters.push(Filter { on, include, pattern });
+            }
+        }
+        Ok(filters)
+    }
+
+    fn params(&self) -> anyhow::Result<Vec<(String, String)>> {
+        self.params
+            .iter()
+            .map(|param| match param.split_once('=') {
+                Some((name, value)) if !name.is_empty() => Ok((name.to_string(), value.to_string())),
+                _ => bail!("--param `{param}` is not NAME=VALUE"),
+            })
+            .collect()
+    }
 }
 
 /// More instances of the same API, as a load balancer would spread requests over them.
@@ -214,6 +401,11 @@ pub struct ServeArgs {
     #[arg(long)]
     pub require_key: bool,
 
+    /// Answer a POST to any path as POST /payments (each path its own key scope), e.g. to try
+    /// `idem check --openapi` on a whole spec
+    #[arg(long)]
+    pub any_path: bool,
+
     /// Largest request body accepted (at most 1GiB)
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
@@ -242,33 +434,51 @@ pub struct ServeStoreArgs {
     pub lease: Duration,
 }
 
-/// `idem send --retry`: how a correct client retries a lost or failed answer.
+/// `idem send --max-attempts`: how a correct client retries a lost or failed answer.
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "Retries")]
+#[command(group(clap::ArgGroup::new("retrying").args(["max_attempts", "retry"]).multiple(false)))]
 pub struct SendRetryArgs {
-    /// Retry a lost or failed answer up to N times, with the same key and body (at most 100)
-    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
-    pub retry: u32,
+    /// Send each request up to N times in all: a lost or failed answer is retried with the same key and body (at most 101)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=101))]
+    pub max_attempts: Option<u32>,
+
+    /// The older way to say --max-attempts, counting retries: --retry N is N+1 attempts (at most 100)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub retry: Option<u32>,
 
     /// What is retried: any of 5xx, 429, timeout, connection, comma-separated
-    #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retry")]
+    #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retrying")]
     pub retry_on: RetryOn,
 
-    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer (at most 10m)
-    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, requires = "retry")]
+    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); a Retry-After (seconds or HTTP-date) replaces it (at most 10m)
+    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, requires = "retrying")]
     pub backoff: Duration,
 
+    /// No wait, backoff or Retry-After, is longer than this (at most 24h)
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, requires = "retrying")]
+    pub backoff_max: Duration,
+
     /// Reproduce the classic bug on purpose: a fresh key for every retry
-    #[arg(long, requires = "retry")]
+    #[arg(long, requires = "retrying")]
     pub new_key_per_retry: bool,
 }
 
 impl SendRetryArgs {
-    pub fn into_policy(self, announce: Option<Palette>) -> Option<RetryPolicy> {
-        (self.retry > 0).then_some(RetryPolicy {
-            retries: self.retry,
+    /// The attempts asked for: `--max-attempts N`, or `--retry N` as N+1; 1 when neither.
+    fn attempts(&self) -> u32 {
+        match (self.max_attempts, self.retry) {
+            (Some(attempts), _) => attempts,
+            (None, Some(retries)) => retries.saturating_add(1),
+            (None, None) => 1,
+        }
+    }
+
+    pub fn into_policy(self, announce: Option<Palette>) -> Option<SendRetry> {
+        let attempts = self.attempts();
+        (attempts > 1).then_some(SendRetry {
+            policy: RetryPolicy::exponential(attempts, self.backoff, self.backoff_max),
             on: self.retry_on,
-            backoff: self.backoff,
             new_key_per_retry: self.new_key_per_retry,
             announce,
         })
@@ -421,8 +631,12 @@ pub fn main() -> i32 {
 pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
     match cli.command {
         IdemCommand::Send(args) => {
+            let request = args.request.into_spec()?;
+            for note in send_notes(&request, args.json)? {
+                eprintln!("note: {note}");
+            }
             let config = SendConfig {
-                request: args.request.into_spec()?,
+                request,
                 repeat: args.repeat,
                 interval: args.interval,
                 format: args.format,
@@ -450,6 +664,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 sync: args.sync,
                 key_mode,
                 stagger: args.stagger.filter(|stagger| !stagger.is_zero()),
+                detail: args.detail,
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };
@@ -469,6 +684,13 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             block_on(window::run(config))
         }
         IdemCommand::Check(args) => {
+            if args.suite.list {
+                return print_list("idem check", check::CHECKS, args.format, Palette::for_stdout(cli.color));
+            }
+            let selection = args.suite.selection("idem check", check::CHECKS)?;
+            let openapi_args = args.openapi;
+            let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
+            let key_header = args.request.key_header.clone();
             let request = args.request.into_spec()?;
             let also = args.targets.urls(&request)?;
             let config = CheckConfig {
@@ -477,10 +699,30 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
                 window_max: Some(args.window_max).filter(|max| !max.is_zero()),
+                selection,
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };
-            block_on(check::run(config))
+            let Some(spec) = openapi_args.openapi.clone() else { return block_on(check::run(config)) };
+            let operations = OperationSelection {
+                filters: openapi_args.filters()?,
+                include_deprecated: openapi_args.include_deprecated,
+                all_unsafe: openapi_args.all_unsafe,
+                key_header,
+                params: openapi_args.params()?,
+                given_headers: config.request.headers.keys().cloned().collect(),
+                id_field: id_field_given.then(|| config.request.id_field.clone()),
+            };
+            block_on(openapi::run(OpenApiConfig {
+                spec,
+                base_url: openapi_args.base_url,
+                selection: operations,
+                max_operations: openapi_args.max_operations.map(|max| max as usize),
+                concurrency: openapi_args.concurrent_operations as usize,
+                format: config.format,
+                palette: config.palette,
+                check: config,
+            }))
         }
         IdemCommand::Serve(args) => {
             let config = ServeConfig {
@@ -491,6 +733,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 store: args.shared.store,
                 lease: args.shared.lease,
                 require_key: args.require_key,
+                any_path: args.any_path,
                 max_body: args.max_body,
                 tls: args.tls,
                 log_format: args.format,

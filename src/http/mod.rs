@@ -3,13 +3,14 @@
 pub(crate) mod body;
 pub(crate) mod chunked;
 pub mod client;
+pub(crate) mod connect_error;
 pub(crate) mod content_encoding;
 pub(crate) mod forwarding_client;
 pub(crate) mod forwarding_loop;
 pub(crate) mod header;
 pub(crate) mod hop_by_hop;
+pub(crate) mod outbound_proxy;
 pub(crate) mod problem;
-pub(crate) mod proxy;
 pub mod server;
 pub(crate) mod tls;
 pub(crate) mod url;

@@ -22,8 +22,8 @@ pub(crate) struct SendConfig {
     pub palette: Palette,
     /// Pretty-print JSON bodies (on a terminal); raw bytes otherwise.
     pub pretty: bool,
-    /// `--retry`: retry lost or failed answers; `None` sends each request once.
-    pub retry: Option<crate::idem::send_retry::RetryPolicy>,
+    /// `--max-attempts`/`--retry`: retry lost or failed answers; `None` sends each request once.
+    pub retry: Option<crate::idem::send_retry::SendRetry>,
 }
 
 /// The `schema` value of `idem send --format json` (schemas/idem-send.json).
@@ -39,7 +39,7 @@ pub(crate) struct SendReport {
     pub key: Option<String>,
     pub attempts: Vec<AttemptRecord>,
     pub judgement: Judgement,
-    /// Retries of lost or failed answers (`--retry`), in order.
+    /// Retries of lost or failed answers (`--max-attempts`, `--retry`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub retries: Vec<crate::idem::send_retry::RetryRecord>,
 }

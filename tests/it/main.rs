@@ -1,16 +1,21 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod behind_proxy;
 mod check;
+mod check_openapi;
 mod check_sender;
+mod child_processes;
+mod ci_friendly;
 mod completions;
 mod could_not_run;
 mod demo;
 mod differential;
+mod docs;
 mod evidence;
 mod hardening;
 mod input_limits;
 mod proxy;
 mod race;
+mod retries;
 mod schemas;
 mod send;
 mod serve;

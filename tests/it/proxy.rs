@@ -409,7 +409,7 @@ fn bad_flags_exit_2_with_a_message() {
         (&["proxy", "--upstream", "ftp://127.0.0.1:1"], "only http and https"),
         (
             &["proxy", "--upstream", "http://127.0.0.1:1", "--addr", "127.0.0.1:0", "--", "/no/such/client"],
-            "cannot run",
+            "cannot start the client command",
         ),
         (&["send", "http://127.0.0.1:1/p", "--new-key-per-retry"], "--retry"),
         (&["send", "http://127.0.0.1:1/p", "--retry", "2", "--retry-on", "4xx"], "retry condition"),
@@ -432,4 +432,20 @@ fn the_demo_tells_the_lost_answer_chapter() {
     let caught = chapter.lines().find(|line| line.contains("retried with a different key")).expect(chapter);
     assert_eq!(payment_ids(caught).len(), 2, "{caught}");
     assert!(chapter.contains("charged 2 times"), "{chapter}");
+}
+
+#[test]
+fn an_upstream_retry_after_as_an_http_date_is_judged_like_seconds() {
+    // The upstream asks for a day's wait as an HTTP-date; idem send, capped at 5ms, cannot honour
+    // it, and the judge reads the date as the client does.
+    let tomorrow = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(86_400));
+    let upstream = CustomServer::start(move |request| match request.sequence {
+        0 => {
+            crate::support::Reply { status: 503, headers: vec![("retry-after", tomorrow.clone())], body: String::new() }
+        }
+        _ => Reply::json(201, r#"{"id":"pay_1"}"#),
+    });
+    let flags = ["--probability", "0", "--format", "json"];
+    let output = proxy_idem_send(&upstream.url(""), &flags, &["--max-attempts", "2", "--backoff-max", "5ms"]).code(1);
+    assert_eq!(finding_kinds(&summary(output.get_output())), ["ignored_retry_after"]);
 }

@@ -4,8 +4,9 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::cli::outbound_proxy::OutboundProxyArgs;
+use crate::retry::{Backoff, RetryPolicy};
 use crate::webhook::deliver::engine::DeliverOptions;
-use crate::webhook::deliver::retry::{Backoff, RetryPolicy, parse_schedule, parse_time_scale};
+use crate::webhook::deliver::retry::{parse_schedule, parse_time_scale};
 
 /// `--schedule`, parsed: the delay before each attempt.
 #[derive(Debug, Clone, PartialEq)]

@@ -225,7 +225,7 @@ pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -
             }
             state.finish(placement, |attempt| {
                 attempt.client_status = Some(code);
-                attempt.client_retry_after = retry_after;
+                attempt.client_retry_after = retry_after.map(Duration::from_secs);
                 attempt.finished = Some(Instant::now());
             });
             Ok(response)
@@ -252,11 +252,7 @@ fn answer_observed(
 ) -> Response<Full<Bytes>> {
     let response = answer_ref(result);
     let status = response.status().as_u16();
-    let retry_after = response
-        .headers()
-        .get(RETRY_AFTER)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
+    let retry_after = crate::retry::retry_after_of(response.headers());
     state.finish(placement, |attempt| {
         attempt.upstream = Some(observed);
         attempt.client_status = Some(status);

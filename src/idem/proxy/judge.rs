@@ -9,8 +9,9 @@ use crate::idem::proxy::operations::{Attempt, Operation};
 use crate::idem::request::IdSource;
 use crate::idem::verdict::{self, Observed, Timing};
 
-/// Retries closer than this to the previous answer count as immediate.
-pub const IMMEDIATE: Duration = Duration::from_millis(50);
+/// Retries closer than this to the previous answer count as immediate (the shared retry policy's
+/// notion of no backoff).
+pub use crate::retry::IMMEDIATE;
 /// `Retry-After` is honoured when the retry comes no earlier than this before the time asked.
 const RETRY_AFTER_TOLERANCE: Duration = Duration::from_millis(100);
 
@@ -209,15 +210,15 @@ fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
         let (previous, next) = (&pair[0], &pair[1]);
         let Some(finished) = previous.finished else { continue };
         let gap = next.arrived.saturating_duration_since(finished);
-        if let Some(seconds) = previous.client_retry_after {
-            let asked = Duration::from_secs(seconds);
+        if let Some(asked) = previous.client_retry_after {
             if gap + RETRY_AFTER_TOLERANCE < asked {
                 findings.push(Finding {
                     kind: FindingKind::IgnoredRetryAfter,
                     message: format!(
-                        "attempt #{} came {} after a Retry-After: {seconds}",
+                        "attempt #{} came {} after a Retry-After of {}",
                         next.number,
-                        crate::units::format_duration(gap)
+                        crate::units::format_duration(gap),
+                        crate::units::format_duration(asked)
                     ),
                 });
             }
@@ -351,7 +352,7 @@ mod tests {
                 _ => upstream.map(|(status, _)| status),
             };
             attempt.client_retry_after = match fault {
-                Some(Fault::Status { retry_after, .. }) => retry_after,
+                Some(Fault::Status { retry_after, .. }) => retry_after.map(Duration::from_secs),
                 _ => None,
             };
             attempt.finished = Some(self.clock);

@@ -268,6 +268,10 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         exit = client_finished => exit,
         _ = operations_ended => None,
     };
+    // Ctrl-C, SIGTERM, --operations or its own exit: the client and what it left running stop here.
+    if let Some(client) = client.as_mut() {
+        client.stop().await;
+    }
     let client_exit = client_exit.transpose()?;
     let state = Arc::clone(&proxy.state);
     let mut report = proxy.shutdown().await;

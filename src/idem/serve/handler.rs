@@ -14,7 +14,7 @@ use crate::http::problem::{json_response, problem};
 use super::Mode;
 use super::key::parse_key;
 use super::log::{RequestLine, RequestLog, RequestOutcome};
-use super::payments::{ListQuery, NewPayment, Payment, parse_new_payment};
+use super::payments::{ListQuery, NewPayment, Payment, parse_any_resource, parse_new_payment};
 use super::store::owner::Owners;
 use super::store::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoredResponse, fingerprint};
 
@@ -29,6 +29,8 @@ pub(super) struct AppState {
     pub mode: Mode,
     pub work: Duration,
     pub require_key: bool,
+    /// POST on any path creates a payment (`--any-path`).
+    pub any_path: bool,
     pub max_body: u64,
     /// The key table and the ledger, wherever `--store` put them.
     pub store: Arc<dyn Store>,
@@ -83,6 +85,7 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
     let method = request.method().clone();
     match (path.as_str(), path.strip_prefix("/payments/")) {
         ("/payments", _) if method == Method::POST => create_payment(state, request).await,
+        _ if state.any_path && method == Method::POST => create_payment(state, request).await,
         ("/payments", _) if method == Method::GET => match ListQuery::parse(request.uri().query()) {
             Err(reason) => Handled::plain(
                 problem(StatusCode::BAD_REQUEST, "invalid-query", "Invalid list query", &reason),
@@ -185,7 +188,8 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     };
     // Validation comes before the key is claimed: a request that never started executing leaves
     // nothing to replay (Stripe does the same).
-    let new_payment = match parse_new_payment(&body) {
+    let parsed = if path == "/payments" { parse_new_payment(&body) } else { parse_any_resource(&body) };
+    let new_payment = match parsed {
         Ok(payment) => payment,
         Err(reason) => {
             return reject(

@@ -80,6 +80,9 @@ pub struct ServeConfig {
     /// How long a claim holds without renewal (`--lease`).
     pub lease: Duration,
     pub require_key: bool,
+    /// `--any-path`: a POST to any path creates a payment, as POST /payments does (each path its
+    /// own key scope), so a whole API's OpenAPI document can be tried against this server.
+    pub any_path: bool,
     pub max_body: u64,
     pub tls: bool,
     pub log_format: Format,
@@ -97,6 +100,7 @@ impl ServeConfig {
             store: StoreLocation::Memory,
             lease: DEFAULT_LEASE,
             require_key: false,
+            any_path: false,
             max_body: 1 << 20,
             tls: false,
             log_format: Format::Human,
@@ -162,6 +166,7 @@ pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result
         mode: config.mode,
         work: config.work,
         require_key: config.require_key,
+        any_path: config.any_path,
         max_body: config.max_body,
         store,
         owners: store::owner::Owners::new(config.lease),

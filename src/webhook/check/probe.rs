@@ -9,7 +9,7 @@ use http::{Request, Uri};
 use serde_json::json;
 
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::payload::envelope;
