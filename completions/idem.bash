@@ -505,7 +505,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__proxy)
-            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --format --count-url --count-pointer --color --help --version"
+            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --idle-timeout --format --count-url --count-pointer --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -568,6 +568,10 @@ _idem() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --idle-timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -66,11 +66,9 @@ impl ChildCommand {
             argv.split_first().with_context(|| format!("{role}'s command line is empty; give it after --"))?;
         let args: Vec<OsString> = args.iter().cloned().map(Into::into).collect();
         let program: OsString = program.clone().into();
-        let shown = std::iter::once(&program)
-            .chain(&args)
-            .map(|part| part.to_string_lossy().into_owned())
-            .collect::<Vec<_>>()
-            .join(" ");
+        // Echoed in summaries, JSON reports and errors that end up in CI logs: the credentials
+        // such command lines carry are hidden.
+        let shown = crate::command_line::shown_command(&std::iter::once(&program).chain(&args).collect::<Vec<_>>());
         Ok(ChildCommand {
             program,
             args,

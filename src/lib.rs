@@ -2,6 +2,7 @@
 pub(crate) mod child;
 pub mod cli;
 pub(crate) mod clock;
+pub(crate) mod command_line;
 pub(crate) mod conformance;
 pub mod count;
 pub(crate) mod demo;

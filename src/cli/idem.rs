@@ -6,13 +6,14 @@ use anyhow::{Context, bail};
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
+use crate::cli::block_on;
 use crate::cli::count_args::CountArgs;
 use crate::cli::request_args::RequestArgs;
 use crate::cli::suite_args::{SuiteArgs, print_list};
-use crate::cli::{block_on, positive_duration};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
 use crate::exit::Outcome;
+use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::idem::check::openapi::plan::{Filter, FilterOn, OperationSelection, Pattern, filter_name};
 use crate::idem::check::openapi::{self, OpenApiConfig};
@@ -28,7 +29,6 @@ use crate::idem::serve::{self, Mode, ServeConfig, StoreLocation};
 use crate::idem::window::{self, WindowConfig};
 use crate::output::{ColorChoice, Format, Palette};
 use crate::retry::RetryPolicy;
-use crate::units::parse_size;
 use http::HeaderName;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
@@ -74,12 +74,12 @@ pub struct SendArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
-    /// Send the same request this many times with the same key, then judge the answers
+    /// Send the same request this many times with the same key, then judge the answers (at most 10000)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub repeat: u32,
 
-    /// Wait this long between repeats
-    #[arg(long, default_value = "0", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// Wait this long between repeats (at most 1h)
+    #[arg(long, default_value = "0", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR")]
     pub interval: Duration,
 
     #[command(flatten)]
@@ -135,11 +135,11 @@ pub struct RaceArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
-    /// Duplicates per round
+    /// Duplicates per round (at most 1000)
     #[arg(short = 'n', long = "requests", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub n: u32,
 
-    /// Rounds to run, each with a fresh key
+    /// Rounds to run, each with a fresh key (at most 100000)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
 
@@ -156,8 +156,8 @@ pub struct RaceArgs {
     #[arg(long, conflicts_with_all = ["key", "no_key"])]
     pub distinct_keys: bool,
 
-    /// Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together
-    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together (at most 10s)
+    #[arg(long, value_parser = crate::cli::duration_at_most(crate::cli::SECOND * 10), allow_hyphen_values = true, value_name = "DUR")]
     pub stagger: Option<Duration>,
 
     #[command(flatten)]
@@ -179,11 +179,11 @@ pub struct WindowArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
-    /// The widest spacing probed
-    #[arg(long, default_value = "2s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// The widest spacing probed (at most 1m)
+    #[arg(long, default_value = "2s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, value_name = "DUR")]
     pub max: Duration,
 
-    /// Pairs per spacing; a spacing executed twice if any pair did
+    /// Pairs per spacing; a spacing executed twice if any pair did (at most 100)
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub probes: u32,
 
@@ -205,7 +205,7 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
-    /// How many concurrent duplicates the concurrency check sends
+    /// How many concurrent duplicates the concurrency check sends (at most 1000)
     #[arg(short = 'n', long = "concurrency", default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=1000))]
     pub concurrency: u32,
 
@@ -213,8 +213,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub require_key: bool,
 
-    /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it
-    #[arg(long, default_value = "1s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it (at most 1m)
+    #[arg(long, default_value = "1s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, value_name = "DUR")]
     pub window_max: Duration,
 
     #[command(flatten)]
@@ -232,20 +232,20 @@ pub struct CheckArgs {
     #[arg(long, value_name = "URL2", help_heading = "Scope")]
     pub other_url: Option<String>,
 
-    /// How long one request takes on the server, so the in-flight checks retry late in the work
-    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    /// How long one request takes on the server, so the in-flight checks retry late in the work (at most 1h)
+    #[arg(long, value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
     pub work_hint: Option<Duration>,
 
-    /// The latest retry of lease-outlives-work while the first request still runs
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    /// The latest retry of lease-outlives-work while the first request still runs (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
     pub max_work: Duration,
 
     /// The command (run by sh -c) that starts the server under test on the URL's port, for crash-recovers
     #[arg(long, value_name = "CMD", help_heading = "Locks")]
     pub server_cmd: Option<String>,
 
-    /// How long crash-recovers retries after the restart before it calls the key stuck
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    /// How long crash-recovers retries after the restart before it calls the key stuck (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
     pub stuck_for: Duration,
 
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
@@ -338,7 +338,7 @@ pub struct OpenApiArgs {
     #[arg(long, value_name = "N", requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_operations: Option<u32>,
 
-    /// How many operations are checked at the same time (1: one operation's checks never overlap another's)
+    /// How many operations are checked at the same time (1: one operation's checks never overlap another's) (at most 64)
     #[arg(long, value_name = "N", default_value_t = 1, requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrent_operations: u32,
 }
@@ -430,12 +430,12 @@ pub struct ServeArgs {
     #[arg(long, value_enum, default_value_t = Mode::Correct)]
     pub mode: Mode,
 
-    /// Simulated time a payment takes, so duplicates can overlap
-    #[arg(long, default_value = "50ms", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// Simulated time a payment takes, so duplicates can overlap (at most 10m)
+    #[arg(long, default_value = "50ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, value_name = "DUR")]
     pub work: Duration,
 
-    /// How long a completed key's response is kept for replay
-    #[arg(long, default_value = "24h", value_parser = positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// How long a completed key's response is kept for replay (at most 168h, a week)
+    #[arg(long, default_value = "24h", value_parser = crate::cli::duration_at_most(crate::cli::DAY * 7), allow_hyphen_values = true, value_name = "DUR")]
     pub ttl: Duration,
 
     /// Answer a POST without an idempotency key with 400
@@ -447,8 +447,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub any_path: bool,
 
-    /// Largest request body accepted
-    #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
+    /// Largest request body accepted (at most 1GiB)
+    #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
 
     /// Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up
@@ -470,8 +470,8 @@ pub struct ServeStoreArgs {
     #[arg(long, default_value = "memory", env = "IDEM_STORE", value_name = "STORE")]
     pub store: StoreLocation,
 
-    /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// How long a claim holds without renewal; a duplicate after a crashed owner's lease takes the key over (at most 24h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub lease: Duration,
 }
 
@@ -480,11 +480,11 @@ pub struct ServeStoreArgs {
 #[command(next_help_heading = "Retries")]
 #[command(group(clap::ArgGroup::new("retrying").args(["max_attempts", "retry"]).multiple(false)))]
 pub struct SendRetryArgs {
-    /// Send each request up to N times in all: a lost or failed answer is retried with the same key and body
+    /// Send each request up to N times in all: a lost or failed answer is retried with the same key and body (at most 101)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=101))]
     pub max_attempts: Option<u32>,
 
-    /// The older way to say --max-attempts, counting retries: --retry N is N+1 attempts
+    /// The older way to say --max-attempts, counting retries: --retry N is N+1 attempts (at most 100)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(0..=100))]
     pub retry: Option<u32>,
 
@@ -492,12 +492,12 @@ pub struct SendRetryArgs {
     #[arg(long, value_name = "LIST", default_value = "5xx,429,timeout,connection", value_parser = RetryOn::parse, requires = "retrying")]
     pub retry_on: RetryOn,
 
-    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); a Retry-After (seconds or HTTP-date) replaces it
-    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retrying")]
+    /// The first retry waits a random time up to this, doubling for each further retry (full jitter); a Retry-After (seconds or HTTP-date) replaces it (at most 10m)
+    #[arg(long, value_name = "DUR", default_value = "200ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, requires = "retrying")]
     pub backoff: Duration,
 
-    /// No wait, backoff or Retry-After, is longer than this
-    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, requires = "retrying")]
+    /// No wait, backoff or Retry-After, is longer than this (at most 24h)
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, requires = "retrying")]
     pub backoff_max: Duration,
 
     /// Reproduce the classic bug on purpose: a fresh key for every retry
@@ -540,20 +540,20 @@ pub struct ProxyArgs {
     #[arg(long, default_value = "lose-answer", value_parser = Fault::parse, value_name = "FAULT", help_heading = "Faults")]
     pub fault: Fault,
 
-    /// With --fault timeout: hold the answer this long (or until the client gives up), then drop it
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Faults")]
+    /// With --fault timeout: hold the answer this long (or until the client gives up), then drop it (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Faults")]
     pub hold: Duration,
 
-    /// With --fault status:CODE: send Retry-After with this many seconds
-    #[arg(long, value_name = "SECONDS", help_heading = "Faults")]
+    /// With --fault status:CODE: send Retry-After with this many seconds (at most 86400, a day)
+    #[arg(long, value_parser = clap::value_parser!(u64).range(0..=86_400), value_name = "SECONDS", help_heading = "Faults")]
     pub retry_after: Option<u64>,
 
-    /// Fault the first N attempts of each logical operation [default: 1]
-    #[arg(long, value_name = "N", conflicts_with_all = ["every", "probability"], help_heading = "Faults")]
+    /// Fault the first N attempts of each logical operation (at most 1000) [default: 1]
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000), value_name = "N", conflicts_with_all = ["every", "probability"], help_heading = "Faults")]
     pub first: Option<u32>,
 
-    /// Fault every K-th judged attempt, across operations
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "probability", help_heading = "Faults")]
+    /// Fault every K-th judged attempt, across operations (at most 1000000)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=1_000_000), conflicts_with = "probability", help_heading = "Faults")]
     pub every: Option<u64>,
 
     /// Fault each judged attempt with this probability (0 to 1)
@@ -568,8 +568,8 @@ pub struct ProxyArgs {
     #[arg(long = "match", value_name = "PATTERN", value_parser = MatchPattern::parse, help_heading = "Faults")]
     pub matches: Vec<MatchPattern>,
 
-    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time
-    #[arg(long, default_value = "2m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
+    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h)
+    #[arg(long, default_value = "2m", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
     pub window: Duration,
 
     /// The header that carries the key
@@ -580,8 +580,8 @@ pub struct ProxyArgs {
     #[arg(long, default_value = DEFAULT_ID_FIELD, value_name = "POINTER", help_heading = "Judging")]
     pub id_field: String,
 
-    /// Stop and judge once this many operations have ended
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..), help_heading = "Judging")]
+    /// Stop and judge once this many operations have ended (at most 100000)
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100_000), help_heading = "Judging")]
     pub operations: Option<u32>,
 
     /// Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up
@@ -592,9 +592,14 @@ pub struct ProxyArgs {
     #[arg(short = 'k', long, help_heading = "Connection")]
     pub insecure: bool,
 
-    /// Give up on the upstream's answer after this long (the client then gets 502)
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
+    /// Give up on the upstream's answer after this long (the client then gets 502) (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
     pub timeout: Duration,
+
+    /// Close a client's connection after this long without a request being handled (silent, idle
+    /// between requests, or still sending its headers); a request body stalling this long gets 408 (at most 1h)
+    #[arg(long, default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Connection")]
+    pub idle_timeout: Duration,
 
     /// Live lines and summary for people, or JSON lines
     #[arg(long, value_enum, default_value_t = Format::Human)]
@@ -632,6 +637,9 @@ impl ProxyArgs {
             (_, _, Some(probability)) => Selection::Probability(probability),
             (first, None, None) => Selection::First(first.unwrap_or(1)),
         };
+        if self.idle_timeout.is_zero() {
+            anyhow::bail!("--idle-timeout 0 would close every connection at once; give a duration such as 10s");
+        }
         let key_header = HeaderName::from_bytes(self.key_header.as_bytes())
             .with_context(|| format!("`{}` is not a valid header name for --key-header", self.key_header))?;
         if !self.id_field.is_empty() && !self.id_field.starts_with('/') {
@@ -643,6 +651,7 @@ impl ProxyArgs {
             tls: self.tls,
             insecure: self.insecure,
             upstream_timeout: self.timeout,
+            timeouts: Timeouts { idle: self.idle_timeout, body_progress: self.idle_timeout, ..Timeouts::default() },
             fault,
             selection,
             seed: self.seed,

@@ -6,6 +6,7 @@ pub mod client;
 pub(crate) mod connect_error;
 pub(crate) mod content_encoding;
 pub(crate) mod forwarding_client;
+pub(crate) mod forwarding_loop;
 pub(crate) mod header;
 pub(crate) mod hop_by_hop;
 pub(crate) mod outbound_proxy;

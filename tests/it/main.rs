@@ -13,6 +13,7 @@ mod differential;
 mod docs;
 mod evidence;
 mod ground_truth;
+mod hardening;
 mod input_limits;
 mod proxy;
 mod race;

@@ -32,17 +32,17 @@ pub struct CheckArgs {
     pub signing: SigningArgs,
 
     /// The receiver's timestamp tolerance; stale and future deliveries are signed 10 minutes or
-    /// twice this from now, whichever is further
-    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
+    /// twice this from now, whichever is further (at most 24h)
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true)]
     pub tolerance: Duration,
 
-    /// How long each request may take before it counts as unanswered
-    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
+    /// How long each request may take before it counts as unanswered (at most 1h)
+    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true)]
     pub timeout: Duration,
 
     /// How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s,
-    /// GitHub gives up after 10s)
-    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
+    /// GitHub gives up after 10s) (at most 1m)
+    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true)]
     pub ack_within: Duration,
 
     /// Accept any TLS certificate (self-signed local receivers)

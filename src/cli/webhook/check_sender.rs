@@ -34,8 +34,8 @@ pub struct CheckSenderArgs {
     #[command(flatten)]
     pub signing: SigningArgs,
 
-    /// How far a signed timestamp may be from this receiver's clock
-    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// How far a signed timestamp may be from this receiver's clock (at most 24h)
+    #[arg(long, default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub tolerance: Duration,
 
     /// How each event's attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold
@@ -43,12 +43,12 @@ pub struct CheckSenderArgs {
     #[arg(long, default_value = DEFAULT_SCRIPT, value_parser = Script::parse, value_name = "SCRIPT")]
     pub script: Script,
 
-    /// How many events to wait for [default: the number of events in the script]
+    /// How many events to wait for (at most 10000) [default: the number of events in the script]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub events: Option<u32>,
 
-    /// The longest to wait for the sender and the script to play out
-    #[arg(long, default_value = "10m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// The longest to wait for the sender and the script to play out (at most 24h)
+    #[arg(long, default_value = "10m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub timeout: Duration,
 
     /// Append every attempt to this JSON-lines journal, as webhook listen --record does

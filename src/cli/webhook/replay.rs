@@ -52,7 +52,7 @@ pub struct ReplayArgs {
     #[arg(long, conflicts_with = "verbatim", help_heading = "Replay")]
     pub include_invalid: bool,
 
-    /// Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s
+    /// Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)
     #[arg(long, value_name = "N/UNIT", value_parser = parse_rate, help_heading = "Replay")]
     pub rate: Option<Rate>,
 

@@ -37,12 +37,12 @@ pub struct VerifyArgs {
     #[command(flatten)]
     pub signing: SigningArgs,
 
-    /// How far a signed timestamp may be from now, in either direction
-    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// How far a signed timestamp may be from now, in either direction (at most 24h)
+    #[arg(long, default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub tolerance: Duration,
 
-    /// Judge timestamps as if it were this Unix time (to check a recorded delivery)
-    #[arg(long, value_name = "UNIX", allow_hyphen_values = true)]
+    /// Judge timestamps as if it were this Unix time (to check a recorded delivery) (not negative, at most 253402300799: the year 9999)
+    #[arg(long, value_parser = clap::value_parser!(i64).range(0..=253_402_300_799), value_name = "UNIX", allow_hyphen_values = true)]
     pub now: Option<i64>,
 
     #[arg(long, value_enum, default_value_t = Format::Human)]

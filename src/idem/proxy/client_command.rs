@@ -18,6 +18,7 @@ pub(super) struct ClientCommand {
 
 impl ClientCommand {
     pub(super) fn spawn(command: &[String], proxy_url: &str) -> anyhow::Result<ClientCommand> {
+        // Shown in the summary and JSON `client_exit.command`, secrets hidden (command_line).
         let command = ChildCommand::new("the client command", command)?.env(PROXY_URL_VARIABLE, proxy_url);
         let shown = command.shown().to_string();
         Ok(ClientCommand { child: command.spawn()?, shown })

@@ -28,7 +28,9 @@ use operations::{Attempt, Operations};
 use crate::exit::Outcome;
 use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
-use crate::http::server::{ServerTask, StopSignal};
+use crate::http::forwarding_loop;
+use crate::http::server::{ServerTask, StopSignal, Timeouts};
+use crate::http::url::Redacted;
 use crate::output::{Format, Palette, print_best_effort};
 
 /// How long `--operations N` waits for a last retry once nothing happens any more.
@@ -43,6 +45,8 @@ pub struct ProxyConfig {
     /// Accept any certificate from an https upstream.
     pub insecure: bool,
     pub upstream_timeout: Duration,
+    /// How long a client may stay silent, trickle a request head or stall a body.
+    pub timeouts: Timeouts,
     pub fault: Fault,
     pub selection: Selection,
     pub seed: Option<u64>,
@@ -70,6 +74,7 @@ impl ProxyConfig {
             tls: false,
             insecure: false,
             upstream_timeout: Duration::from_secs(30),
+            timeouts: Timeouts::default(),
             fault: Fault::LoseAnswer,
             selection: Selection::First(1),
             seed: None,
@@ -188,7 +193,7 @@ pub async fn start(
 ) -> anyhow::Result<RunningProxy> {
     match config.upstream.scheme_str() {
         Some("http") | Some("https") => {}
-        _ => bail!("--upstream {} must be an http:// or https:// URL", config.upstream),
+        _ => bail!("--upstream {} must be an http:// or https:// URL", Redacted(&config.upstream)),
     }
     let client = ForwardingClient::new(ClientOptions {
         timeout: config.upstream_timeout,
@@ -196,9 +201,18 @@ pub async fn start(
         http2: false,
     })?;
     let (listener, addr) = crate::http::server::bind(config.addr).await?;
+    if forwarding_loop::is_own_address(&config.upstream, addr).await {
+        bail!(
+            "--upstream {} is this proxy's own address ({addr}): every request would be forwarded to itself, again and \
+             again; give the API's address instead",
+            Redacted(&config.upstream)
+        );
+    }
     let tls = crate::http::tls::acceptor(config.tls)?;
     let state = Arc::new(ProxyState {
         upstream: config.upstream.clone(),
+        via: forwarding_loop::via_name("idem-proxy"),
+        body_progress: config.timeouts.body_progress,
         client,
         matcher: config.matcher.clone(),
         key_header: config.key_header.clone(),
@@ -211,9 +225,11 @@ pub async fn start(
         passed_through: Default::default(),
         upstream_failures: Default::default(),
         last_upstream_error: Mutex::new(None),
+        loops: Default::default(),
+        stalled: Default::default(),
     });
     let service_state = Arc::clone(&state);
-    let task = ServerTask::spawn(listener, tls, move |_remote| {
+    let task = ServerTask::spawn_with(listener, tls, config.timeouts, move |_remote| {
         let state = Arc::clone(&service_state);
         service_fn(move |request| forward::handle(Arc::clone(&state), request))
     });
@@ -231,7 +247,7 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     };
     let mut proxy = start(&config, Some(events)).await?;
     let palette = config.palette;
-    let upstream = config.upstream.to_string();
+    let upstream = Redacted(&config.upstream).to_string();
     match config.format {
         Format::Human => print_best_effort(&print::banner(&proxy.url(), &upstream, &config.fault.name(), palette)),
         Format::Json => print_best_effort(
@@ -284,6 +300,7 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
             source: count.describe(),
         });
     }
+    let state = Arc::clone(&proxy.state);
     let mut report = proxy.shutdown().await;
     report.client_exit = client_exit;
     let _ = printer.join();
@@ -291,11 +308,29 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
         Format::Json => print_best_effort(&print::ProxyLine::Summary { summary: &report }.to_json()),
     }
-    if report.upstream_failures > 0 {
+    let loops = state.loops.load(Ordering::Relaxed);
+    if loops > 0 {
         bail!(
-            "the upstream {upstream} did not answer {} request(s), so the client could not be judged fairly: {} (is it running?)",
+            "{loops} request(s) came back to this proxy through --upstream {} (a forwarding loop, answered 508 Loop \
+             Detected); point --upstream at the API itself",
+            upstream
+        );
+    }
+    let stalled = state.stalled.load(Ordering::Relaxed);
+    if stalled > 0 {
+        eprintln!("note: {stalled} request body(ies) stalled past --idle-timeout and were answered 408, not judged");
+    }
+    if report.upstream_failures > 0 {
+        let last = report.last_upstream_error.as_deref().unwrap_or("no answer");
+        // "Is it running?" only when it could not be reached; an upstream that answered garbage is.
+        let (did, hint) = if last.contains("cannot connect") {
+            ("did not answer", " (is it running?)")
+        } else {
+            ("gave no usable answer to", "")
+        };
+        bail!(
+            "the upstream {upstream} {did} {} request(s), so the client could not be judged fairly: {last}{hint}",
             report.upstream_failures,
-            report.last_upstream_error.as_deref().unwrap_or("no answer")
         );
     }
     match report.verdict {

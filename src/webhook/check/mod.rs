@@ -12,6 +12,7 @@ use http::Uri;
 
 use crate::conformance::{Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
+use crate::http::url::Redacted;
 use crate::output::Palette;
 use crate::webhook::scheme::Scheme;
 use crate::webhook::secret::SecretSource;
@@ -58,7 +59,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         config.proxies.clone(),
     )?;
     let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
-    let target = format!("POST {} (--scheme {kind})", config.url);
+    let target = format!("POST {} (--scheme {kind})", Redacted(&config.url));
 
     let count_before = match &config.count {
         Some(count) => Some(count.read().await?),
@@ -68,7 +69,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     let first = probe.event();
     let (valid, answer) = suite::valid(&probe, &first).await?;
     if let Answer::Failed(err) = &answer {
-        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", config.url);
+        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", Redacted(&config.url));
     }
     // A receiver that never answers could not be tested: exit 2 like `idem check`, not eight failures.
     if let Answer::TimedOut(after) = &answer {
@@ -159,6 +160,6 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
     let (format, palette) = (config.format, config.palette);
-    let target = format!("POST {} (--scheme {})", config.url, config.scheme.kind());
+    let target = format!("POST {} (--scheme {})", Redacted(&config.url), config.scheme.kind());
     crate::conformance::finish_suite(execute(config).await, "webhook check", target, format, palette)
 }

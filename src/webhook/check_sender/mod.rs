@@ -175,10 +175,20 @@ pub(crate) async fn execute(
             }
             None => {
                 process.stop().await;
-                live.line(&format!(
-                    "the sender was still running after {}; stopped it",
-                    format_duration(config.timeout)
-                ));
+                // Said as it happened: a Ctrl-C or SIGTERM after 1s is not a sender still
+                // running after the whole --timeout.
+                let said = match end {
+                    WaitEnd::Interrupted => {
+                        format!("interrupted after {}; stopped the sender", format_duration(started.elapsed()))
+                    }
+                    WaitEnd::TimedOut => {
+                        format!("the sender was still running after {}; stopped it", format_duration(config.timeout))
+                    }
+                    WaitEnd::PlayedOut | WaitEnd::SenderFailed => {
+                        "the sender was still running once the script had played out; stopped it".to_string()
+                    }
+                };
+                live.line(&said);
                 SenderEnd::StillRunning
             }
         },

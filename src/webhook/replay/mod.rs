@@ -180,7 +180,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         Format::Json => {
             let report = ReplayReport {
                 file: config.file.display().to_string(),
-                url: config.url.to_string(),
+                url: crate::http::url::Redacted(&config.url).to_string(),
                 mode: if scheme.is_some() { "resign" } else { "verbatim" },
                 scheme,
                 entries: total,
