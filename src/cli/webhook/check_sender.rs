@@ -8,6 +8,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::signing::{SigningArgs, VerifyScheme};
+use super::verification::PublicKeyArgs;
 use crate::conformance::SuiteFormat;
 use crate::output::Palette;
 use crate::webhook::check_sender::CheckSenderConfig;
@@ -32,6 +33,9 @@ pub struct CheckSenderArgs {
 
     #[command(flatten)]
     pub signing: SigningArgs,
+
+    #[command(flatten)]
+    pub public_key: PublicKeyArgs,
 
     /// How far a signed timestamp may be from this receiver's clock
     #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
@@ -66,7 +70,7 @@ impl CheckSenderArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<CheckSenderConfig> {
         let kind = self.scheme.kind();
         let scheme_options = self.signing.scheme_options(kind)?;
-        let secret = self.signing.secret_source()?.load()?;
+        let secret = self.public_key.key_source(&self.signing, kind)?.load()?;
         if self.timeout.is_zero() {
             bail!("--timeout must be longer than 0");
         }
