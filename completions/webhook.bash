@@ -101,7 +101,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -128,6 +128,18 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -167,7 +179,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check__subcmd__sender)
-            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --script --events --timeout --record --format --color --help --version"
+            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --script --events --timeout --record --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -202,6 +214,10 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -413,7 +429,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -452,6 +468,10 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -605,7 +625,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__secret)
-            opts="-h -V --scheme --color --help --version"
+            opts="-h -V --scheme --asymmetric --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -613,6 +633,10 @@ _webhook() {
             case "${prev}" in
                 --scheme)
                     COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -799,7 +823,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__verify)
-            opts="-d -H -h -V --data --header --request --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --now --format --color --help --version"
+            opts="-d -H -h -V --data --header --request --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,6 +874,10 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -53,9 +53,9 @@ impl PublicKeyArgs {
     /// `WEBHOOK_SECRET`). `kind` is the fixed scheme, `None` for auto.
     pub(crate) fn key_source(&self, signing: &SigningArgs, kind: Option<SchemeKind>) -> anyhow::Result<SecretSource> {
         match &self.public_key {
-            Some(_) if kind != Some(SchemeKind::Standard) => anyhow::bail!(
-                "--public-key checks Standard Webhooks v1a signatures; give --scheme standard with it"
-            ),
+            Some(_) if kind != Some(SchemeKind::Standard) => {
+                anyhow::bail!("--public-key checks Standard Webhooks v1a signatures; give --scheme standard with it")
+            }
             Some(key) => Ok(SecretSource::Given(key.clone())),
             None => signing.secret_source(),
         }

@@ -212,8 +212,8 @@ pub(crate) async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResu
 pub(crate) async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
     let message = probe.event();
     let mut request = probe.request(&message, unix_now())?;
-    *request.body_mut() = Probe::tampered_body(&message);
-    let what = format!("event {} with the amount changed after signing", message.event_id);
+    *request.body_mut() = probe.tampered_body(&message);
+    let what = format!("event {} with its body changed after signing", message.event_id);
     Ok(refused(TAMPERED_BODY_REJECTED, probe, what, request).await)
 }
 

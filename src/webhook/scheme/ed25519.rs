@@ -151,10 +151,7 @@ mod tests {
         assert_eq!(public, public_text(seed.public_key()));
         let mismatched = format!("whsk_{}", BASE64.encode([[7u8; 32], [8u8; 32]].concat()));
         assert_eq!(AsymmetricKey::parse(mismatched.as_bytes()).unwrap().unwrap_err(), AsymmetricKeyError::Mismatched);
-        assert_eq!(
-            AsymmetricKey::parse(b"whsk_AAAA").unwrap().unwrap_err(),
-            AsymmetricKeyError::SecretLength(3)
-        );
+        assert_eq!(AsymmetricKey::parse(b"whsk_AAAA").unwrap().unwrap_err(), AsymmetricKeyError::SecretLength(3));
         assert_eq!(AsymmetricKey::parse(b"whpk_!!").unwrap().unwrap_err(), AsymmetricKeyError::NotBase64("whpk_"));
         assert!(AsymmetricKey::parse(b"whsec_AAAA").is_none());
     }

@@ -198,7 +198,12 @@ impl Scheme for StandardWebhooks {
         if let Some(asymmetric) = key.asymmetric() {
             let matched = Self::any_v1a_valid(&signature_name, signature, asymmetric, &signed)?;
             let note = conclude(window, Some(timestamp), Future::Refused, matched)?;
-            return Ok(Verified { scheme: SchemeKind::Standard, timestamp: Some(timestamp), id: Some(id.to_string()), note });
+            return Ok(Verified {
+                scheme: SchemeKind::Standard,
+                timestamp: Some(timestamp),
+                id: Some(id.to_string()),
+                note,
+            });
         }
         let candidates = Self::candidates(&signature_name, signature, VERSION)?;
         // One HMAC for the request, compared with every entry as the padded base64 the libraries
