@@ -138,6 +138,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --timeout 'How long one attempt may take, connecting included (GitHub allows 10s)'
             cand --proxy 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '''' for none'
             cand --noproxy 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, ''*'' for all; overrides NO_PROXY'
+            cand --order 'The order the deliveries go out in (receivers must cope with any: providers promise none)'
+            cand --seed 'With --order shuffle: the shuffle''s seed, to repeat an order [default: a random one, printed]'
             cand --format 'format'
             cand --color 'When to color the output'
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'

@@ -170,6 +170,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l time-scale -d
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l order -d 'The order the deliveries go out in (receivers must cope with any: providers promise none)' -r -f -a "as-is\t'In the order given (the file\'s, for replay)'
+reverse\t'Last first'
+shuffle\t'A random order; --seed makes it repeatable'"
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l seed -d 'With --order shuffle: the shuffle\'s seed, to repeat an order [default: a random one, printed]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l color -d 'When to color the output' -r -f -a "auto\t''

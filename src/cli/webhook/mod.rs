@@ -3,6 +3,7 @@
 mod check;
 mod check_sender;
 mod listen;
+mod order_args;
 mod replay;
 mod retry_args;
 mod secret;
