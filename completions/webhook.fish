@@ -92,7 +92,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -l public-key -d
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l tolerance -d 'How far a signed timestamp may be from now, in either direction' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l now -d 'Judge timestamps as if it were this Unix time (to check a recorded delivery)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -106,7 +106,7 @@ standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-sign
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
 shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -139,7 +139,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -175,7 +175,7 @@ reverse\t'Last first'
 shuffle\t'A random order; --seed makes it repeatable'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l seed -d 'With --order shuffle: the shuffle\'s seed, to repeat an order [default: a random one, printed]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -206,13 +206,21 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
-json\t'One JSON document, documented in the README'
+json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l addr -d 'The address to receive on (port 0 picks a free one, printed on the first line)' -r
@@ -237,12 +245,20 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l events 
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l timeout -d 'The longest to wait for the sender and the script to play out' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l record -d 'Append every attempt to this JSON-lines journal, as webhook listen --record does' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l format -r -f -a "human\t'A table, colored on a terminal'
-json\t'One JSON document, documented in the README'
+json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r
@@ -278,8 +294,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'An
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l idle-timeout -d 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see the README)' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -16,9 +16,9 @@ pub(crate) const UNKNOWN_EVENT_ACKNOWLEDGED: CheckSpec = CheckSpec {
     why: "Standard Webhooks says to acknowledge events you ignore; a 4xx or 5xx makes the provider retry it, and \
           after enough failures disable the endpoint, losing the events you do handle",
     level: Level::Advisory,
+    fix: "answer 2xx (and do nothing) for event types you do not handle, after \
+                                 verifying the signature",
 };
-const UNKNOWN_EVENT_FIX: &str = "fix: answer 2xx (and do nothing) for event types you do not handle, after \
-                                 verifying the signature";
 
 pub(crate) const OUT_OF_ORDER_ACCEPTED: CheckSpec = CheckSpec {
     id: "out-of-order-accepted",
@@ -26,10 +26,10 @@ pub(crate) const OUT_OF_ORDER_ACCEPTED: CheckSpec = CheckSpec {
     why: "providers deliver concurrently and retry failures later, so order is not guaranteed; a receiver that \
           refuses an update for an object it has not seen yet loses it or has it retried until it gives up",
     level: Level::Advisory,
-};
-const OUT_OF_ORDER_FIX: &str = "fix: accept events in any order: store an update for an unknown object (or fetch \
+    fix: "accept events in any order: store an update for an unknown object (or fetch \
                                 the object from the provider's API), and compare timestamps or versions instead \
-                                of assuming arrival order";
+                                of assuming arrival order",
+};
 
 fn said(answer: &Answer) -> String {
     match answer {
@@ -54,7 +54,6 @@ pub(crate) async fn unknown_event(probe: &Probe) -> anyhow::Result<CheckResult> 
     if !acknowledged {
         evidence
             .push("the provider retries a refused event and, after enough failures, disables the endpoint".to_string());
-        evidence.push(UNKNOWN_EVENT_FIX.to_string());
     }
     Ok(UNKNOWN_EVENT_ACKNOWLEDGED.judged(acknowledged, evidence, started.elapsed()))
 }
@@ -83,9 +82,6 @@ pub(crate) async fn out_of_order(probe: &Probe) -> anyhow::Result<CheckResult> {
         let answer = probe.send(probe.request(&message, unix_now())?).await;
         accepted_both &= succeeded(&answer);
         evidence.push(format!("{event_type} of {object_id} (event {}) → {}", message.event_id, said(&answer)));
-    }
-    if !accepted_both {
-        evidence.push(OUT_OF_ORDER_FIX.to_string());
     }
     Ok(OUT_OF_ORDER_ACCEPTED.judged(accepted_both, evidence, started.elapsed()))
 }

@@ -13,7 +13,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::Uri;
 
-use crate::conformance::{CheckResult, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckResult, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::output::Palette;
 use crate::webhook::scheme::Scheme;
@@ -43,11 +43,14 @@ pub struct CheckConfig {
     pub proxies: crate::http::proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
+    /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
+    pub(crate) selection: Selection,
 }
 
 /// Runs every check. An error means the suite could not run (no secret, receiver unreachable).
 pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
+    let selection = config.selection.clone();
     let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
     let probe = Probe::new(
@@ -107,7 +110,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
             checks.push(spec.skipped(reason.clone()));
         }
     }
-    Ok(SuiteReport::new("webhook check", target, checks))
+    Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
 }
 
 /// The checks for mistakes real receivers make with lists, truncation, unknown types and order.
@@ -121,7 +124,8 @@ async fn receiver_mistakes(probe: &Probe, accepted: bool) -> anyhow::Result<Vec<
     ];
     if !accepted {
         let reason = format!(
-            "could not judge: the valid delivery ({}) was not accepted; choose what the receiver handles with              --event TYPE or -d BODY",
+            "could not judge: the valid delivery ({}) was not accepted; choose what the receiver handles with \
+             --event TYPE or -d BODY",
             probe.payload.describe()
         );
         return Ok(specs.iter().map(|spec| spec.skipped(reason.clone())).collect());

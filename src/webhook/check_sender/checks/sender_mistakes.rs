@@ -19,10 +19,10 @@ pub(crate) const REDIRECT_NOT_FOLLOWED: CheckSpec = CheckSpec {
     why: "Standard Webhooks treats 3xx as a failure: following redirects loads both sides and hides a URL that \
           should be updated; the event must still reach the registered endpoint",
     level: Level::Required,
-};
-const REDIRECT_FIX: &str = "fix: do not follow redirects when delivering (e.g. redirect: \"manual\", \
+    fix: "do not follow redirects when delivering (e.g. redirect: \"manual\", \
                             allow_redirects=False, Policy::none()); count a 3xx as a failed attempt and retry the \
-                            registered URL";
+                            registered URL",
+};
 
 pub(crate) const THROTTLES_AFTER_429: CheckSpec = CheckSpec {
     id: "throttles-after-429",
@@ -30,9 +30,9 @@ pub(crate) const THROTTLES_AFTER_429: CheckSpec = CheckSpec {
     why: "Standard Webhooks: 429 is a rate limit and 502/504 a receiver under load; the sender is to throttle, \
           not retry at once or faster than before",
     level: Level::Advisory,
+    fix: "after 429, 502 or 504 wait the Retry-After when there is one, else a backoff at \
+                            least as long as the last wait, before trying again",
 };
-const THROTTLE_FIX: &str = "fix: after 429, 502 or 504 wait the Retry-After when there is one, else a backoff at \
-                            least as long as the last wait, before trying again";
 
 pub(crate) const SECRET_LENGTH: CheckSpec = CheckSpec {
     id: "secret-length",
@@ -40,9 +40,9 @@ pub(crate) const SECRET_LENGTH: CheckSpec = CheckSpec {
     why: "the spec's symmetric secret is random, at least 24 bytes (192 bits) and at most 512 bits; a shorter one \
           can be guessed, a longer one some libraries refuse",
     level: Level::Advisory,
+    fix: "generate the secret as 24 to 64 random bytes, base64-encoded after whsec_ \
+                                 (`webhook secret --scheme standard` makes a 32-byte one)",
 };
-const SECRET_LENGTH_FIX: &str = "fix: generate the secret as 24 to 64 random bytes, base64-encoded after whsec_ \
-                                 (`webhook secret --scheme standard` makes a 32-byte one)";
 
 /// The spec's bounds on a symmetric secret, in bytes.
 const SECRET_BYTES: (usize, usize) = (24, 64);
@@ -110,7 +110,6 @@ pub(super) fn redirect_not_followed(observed: &Observed) -> Finding {
     if bad.is_empty() {
         return Finding::Held(bounded(good));
     }
-    bad.push(REDIRECT_FIX.to_string());
     Finding::Broken(bounded(bad))
 }
 
@@ -166,7 +165,6 @@ pub(super) fn throttles_after_429(observed: &Observed) -> Finding {
     if bad.is_empty() {
         return Finding::Held(bounded(good));
     }
-    bad.push(THROTTLE_FIX.to_string());
     Finding::Broken(bounded(bad))
 }
 
@@ -186,15 +184,13 @@ pub(super) fn secret_length(observed: &Observed) -> Finding {
         ),
         SecretForm::NotBase64 => Finding::Broken(vec![
             "the secret is not whsec_ followed by base64, so it is no Standard Webhooks secret".to_string(),
-            SECRET_LENGTH_FIX.to_string(),
         ]),
         SecretForm::Decoded(bytes) if (shortest..=longest).contains(&bytes) => {
             Finding::Held(vec![format!("the secret decodes to {bytes} bytes ({shortest} to {longest} allowed)")])
         }
-        SecretForm::Decoded(bytes) => Finding::Broken(vec![
-            format!("the secret decodes to {bytes} bytes; the spec wants {shortest} to {longest}"),
-            SECRET_LENGTH_FIX.to_string(),
-        ]),
+        SecretForm::Decoded(bytes) => Finding::Broken(vec![format!(
+            "the secret decodes to {bytes} bytes; the spec wants {shortest} to {longest}"
+        )]),
     }
 }
 
@@ -219,7 +215,7 @@ mod tests {
         let mut followed = retried.clone();
         followed.redirected.push(Redirected { id: Some("evt_1".into()), at: start + Duration::from_millis(10) });
         let Finding::Broken(evidence) = redirect_not_followed(&followed) else { panic!("must fail") };
-        assert!(evidence[0].contains("followed it") && evidence.last().unwrap().starts_with("fix:"), "{evidence:?}");
+        assert!(evidence[0].contains("followed it"), "{evidence:?}");
         let lone = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], exited());
         assert!(matches!(redirect_not_followed(&lone), Finding::Broken(_)));
         let running = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], SenderEnd::External);
