@@ -88,6 +88,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l now -d 'Judge timestamps as if it were this Unix time (to check a recorded delivery) (not negative, at most 253402300799: the year 9999)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l format -r -f -a "human\t'Readable, colored on a terminal'
@@ -104,9 +105,12 @@ stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
 shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l asymmetric -d '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
@@ -166,6 +170,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l time-scale -d
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l order -d 'The order the deliveries go out in (receivers must cope with any: providers promise none)' -r -f -a "as-is\t'In the order given (the file\'s, for replay)'
+reverse\t'Last first'
+shuffle\t'A random order; --seed makes it repeatable'"
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l seed -d 'With --order shuffle: the shuffle\'s seed, to repeat an order [default: a random one, printed]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -192,6 +200,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-head
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l event -d 'Valid deliveries are events of this type (the receiver must handle it) [default: webhook.check]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -s d -l data -d 'Valid deliveries carry this body (DATA, @file or @-; a JSON object\'s top-level id is made fresh per delivery); with --event, the JSON for the envelope\'s `data`' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l tolerance -d 'The receiver\'s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l timeout -d 'How long each request may take before it counts as unanswered (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s) (at most 1m)' -r
@@ -230,6 +240,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signatu
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l tolerance -d 'How far a signed timestamp may be from this receiver\'s clock (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l script -d 'How each event\'s attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold for no answer until the sender gives up; `;` between events (later events get 200)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l events -d 'How many events to wait for (at most 10000) [default: the number of events in the script]' -r
@@ -254,7 +265,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s h -l he
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme the sender uses, or auto to pick it among --allow (the first valid delivery then decides it for the rest)' -r -f -a "auto\t'The scheme whose signature header the request carries'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme the sender uses, or auto to pick it from the headers among --allow' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -273,6 +284,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413 (at most 1GiB)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F

@@ -46,6 +46,10 @@ pub fn all() -> Vec<SchemaFile> {
         file::<serve::ServeLine>(serve::LINE_SCHEMA, "idem serve --format json (each line)"),
         file::<sign::SignDocument>(sign::SCHEMA, "webhook sign --format json"),
         file::<verify::VerifyReport>(verify::SCHEMA, "webhook verify --format json"),
+        file::<crate::webhook::scheme::new_secret::SecretDocument>(
+            crate::webhook::scheme::new_secret::SCHEMA,
+            "webhook secret --format json",
+        ),
         file::<crate::webhook::send::SendReport>(crate::webhook::send::SCHEMA, "webhook send --format json"),
         file::<replay::ReplayReport>(replay::SCHEMA, "webhook replay --format json"),
         file::<SuiteReport>(&suite_schema("webhook check"), "webhook check --format json"),

@@ -12,6 +12,7 @@ use crate::conformance::SuiteFormat;
 use crate::http::url::parse_url;
 use crate::output::Palette;
 use crate::webhook::check::CheckConfig;
+use crate::webhook::check::payload::CheckPayload;
 use crate::webhook::scheme::{self, SchemeKind};
 
 #[derive(Debug, Args)]
@@ -30,6 +31,15 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub signing: SigningArgs,
+
+    /// Valid deliveries are events of this type (the receiver must handle it) [default: webhook.check]
+    #[arg(long, value_name = "TYPE", help_heading = "Payload")]
+    pub event: Option<String>,
+
+    /// Valid deliveries carry this body (DATA, @file or @-; a JSON object's top-level id is made
+    /// fresh per delivery); with --event, the JSON for the envelope's `data`
+    #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Payload")]
+    pub data: Option<String>,
 
     /// The receiver's timestamp tolerance; stale and future deliveries are signed 10 minutes or
     /// twice this from now, whichever is further (at most 24h)
@@ -79,6 +89,7 @@ impl CheckArgs {
             scheme: scheme::build(kind, &options),
             count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
             secret: self.signing.secret_source()?,
+            payload: CheckPayload::from_flags(self.event, self.data.as_deref())?,
             tolerance: self.tolerance,
             timeout: self.timeout,
             ack_within: self.ack_within,

@@ -8,6 +8,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::signing::{SigningArgs, VerifyScheme};
+use super::verification::PublicKeyArgs;
 use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
 use crate::output::Palette;
@@ -33,6 +34,9 @@ pub struct CheckSenderArgs {
 
     #[command(flatten)]
     pub signing: SigningArgs,
+
+    #[command(flatten)]
+    pub public_key: PublicKeyArgs,
 
     /// How far a signed timestamp may be from this receiver's clock (at most 24h)
     #[arg(long, default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
@@ -71,7 +75,7 @@ impl CheckSenderArgs {
         let selection = self.suite.selection("webhook check-sender", crate::webhook::check_sender::checks::CHECKS)?;
         let kind = self.scheme.kind();
         let scheme_options = self.signing.scheme_options(kind)?;
-        let secret = self.signing.secret_source()?.load()?;
+        let secret = self.public_key.key_source(&self.signing, kind)?.load()?;
         if self.timeout.is_zero() {
             bail!("--timeout must be longer than 0");
         }

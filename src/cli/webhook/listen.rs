@@ -6,14 +6,11 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::StatusCode;
 
-use super::signing::{SigningArgs, VerifyScheme};
-use super::verify::selection;
+use super::verification::{Verification, VerificationArgs};
 use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
 use crate::webhook::listen::{self, ListenConfig};
-use crate::webhook::scheme::SchemeKind;
-use crate::webhook::verify::verifier::SchemeSelection;
 
 #[derive(Debug, clap::Args)]
 pub struct ListenArgs {
@@ -25,22 +22,8 @@ pub struct ListenArgs {
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
 
-    /// The signing scheme the sender uses, or auto to pick it among --allow (the first valid
-    /// delivery then decides it for the rest)
-    #[arg(long, value_enum)]
-    pub scheme: Option<VerifyScheme>,
-
-    /// With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped
-    /// and an untimestamped scheme keyed with the same secret are refused
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "SCHEMES")]
-    pub allow: Vec<SchemeKind>,
-
     #[command(flatten)]
-    pub signing: SigningArgs,
-
-    /// How far a signed timestamp may be from now, in either direction (at most 24h)
-    #[arg(long, default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
-    pub tolerance: Duration,
+    pub verification: VerificationArgs,
 
     /// Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)
     #[arg(long)]
@@ -116,12 +99,8 @@ fn parse_status(text: &str) -> Result<StatusCode, String> {
 
 impl ListenArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<ListenConfig> {
-        let scheme = selection(self.scheme, self.allow)?;
-        let fixed = match scheme {
-            SchemeSelection::Fixed(kind) => Some(kind),
-            SchemeSelection::Auto { .. } => None,
-        };
-        let scheme_options = self.signing.scheme_options(fixed)?;
+        let Verification { scheme, options: scheme_options, secret, tolerance } =
+            self.verification.into_verification()?;
         if self.max_body == 0 {
             bail!("--max-body 0 would refuse every delivery with a body; give a size such as 64KiB or 1MiB");
         }
@@ -131,7 +110,7 @@ impl ListenArgs {
         if self.dedupe_max == 0 || self.dedupe_window.is_zero() {
             bail!("--dedupe-window and --dedupe-max must be above 0: nothing remembered, every repeat looks new");
         }
-        let secret = self.signing.secret_source()?.load()?;
+        let secret = secret.load()?;
         let forward_to = self.forward_to.as_deref().map(parse_url).transpose().context("--forward-to")?;
         let path = match self.path {
             Some(path) if !path.starts_with('/') => bail!("--path `{path}` must start with /"),
@@ -143,7 +122,7 @@ impl ListenArgs {
             scheme,
             scheme_options,
             secret,
-            tolerance: self.tolerance,
+            tolerance,
             accept_invalid: self.accept_invalid,
             max_body: self.max_body,
             record: self.record,

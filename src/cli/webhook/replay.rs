@@ -3,6 +3,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::order_args::OrderArgs;
 use super::retry_args::DeliveryArgs;
 use super::signing::SigningArgs;
 use crate::http::url::parse_url;
@@ -59,6 +60,9 @@ pub struct ReplayArgs {
     #[command(flatten)]
     pub delivery: DeliveryArgs,
 
+    #[command(flatten)]
+    pub order: OrderArgs,
+
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
@@ -77,6 +81,7 @@ impl ReplayArgs {
             }
         };
         Ok(ReplayConfig {
+            order: self.order.into_options()?,
             file: self.file,
             url,
             signing,

@@ -1,7 +1,10 @@
 //! `webhook check URL`: does this receiver verify, de-duplicate and acknowledge webhooks as it
 //! must? The suite shape of `idem check`: ids, levels, evidence, human/JSON/JUnit, exit 0/1/2.
 mod cross_scheme;
+mod events;
+pub(crate) mod payload;
 mod probe;
+mod signature_lists;
 pub(crate) mod suite;
 
 use std::sync::Arc;
@@ -10,12 +13,13 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::Uri;
 
-use crate::conformance::{Selection, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckResult, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::http::url::Redacted;
 use crate::output::Palette;
 use crate::webhook::scheme::Scheme;
 use crate::webhook::secret::SecretSource;
+use payload::CheckPayload;
 use probe::{Answer, Probe};
 
 /// How far from now the stale and future timestamps are: the issue's 10 minutes, or twice the
@@ -27,6 +31,8 @@ pub struct CheckConfig {
     pub url: Uri,
     pub scheme: Box<dyn Scheme>,
     pub secret: SecretSource,
+    /// What the valid deliveries carry (`--event`, `-d`).
+    pub payload: CheckPayload,
     /// The receiver's timestamp tolerance (5 minutes for Stripe and Standard Webhooks).
     pub tolerance: Duration,
     /// How long each request may take.
@@ -57,6 +63,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         config.timeout,
         config.insecure,
         config.proxies.clone(),
+        config.payload.clone(),
     )?;
     let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
     let target = format!("POST {} (--scheme {kind})", Redacted(&config.url));
@@ -120,8 +127,11 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     checks.push(raw.check);
     if !accepted {
         // A receiver that refuses everything would pass every rejection for the wrong reason.
-        let mut rejections =
-            vec![suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
+        let rejections =
+            [suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
+        checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+        checks.extend(receiver_mistakes(&probe, accepted).await?);
+        let mut rejections = Vec::new();
         if scheme.is_timestamped() {
             rejections.extend([
                 suite::STALE_TIMESTAMP_REJECTED,
@@ -140,6 +150,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     checks.push(suite::bad_signature(&probe).await?);
     checks.push(suite::missing_signature(&probe).await?);
     checks.push(suite::tampered_body(&probe).await?);
+    checks.extend(receiver_mistakes(&probe, accepted).await?);
     if scheme.is_timestamped() {
         checks.extend(suite::timestamps(&probe, skew).await?);
         checks.push(suite::replay(&probe, &first, skew).await?);
@@ -156,6 +167,31 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         }
     }
     Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
+}
+
+/// The checks for mistakes real receivers make with lists, truncation, unknown types and order.
+/// Each needs the valid delivery accepted: otherwise a refusal says nothing about the mistake.
+async fn receiver_mistakes(probe: &Probe, accepted: bool) -> anyhow::Result<Vec<CheckResult>> {
+    let specs = [
+        signature_lists::ANY_LISTED_SIGNATURE_ACCEPTED,
+        signature_lists::TRUNCATED_SIGNATURE_REJECTED,
+        events::UNKNOWN_EVENT_ACKNOWLEDGED,
+        events::OUT_OF_ORDER_ACCEPTED,
+    ];
+    if !accepted {
+        let reason = format!(
+            "could not judge: the valid delivery ({}) was not accepted; choose what the receiver handles with \
+             --event TYPE or -d BODY",
+            probe.payload.describe()
+        );
+        return Ok(specs.iter().map(|spec| spec.skipped(reason.clone())).collect());
+    }
+    Ok(vec![
+        signature_lists::any_listed(probe).await?,
+        signature_lists::truncated(probe).await?,
+        events::unknown_event(probe).await?,
+        events::out_of_order(probe).await?,
+    ])
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {

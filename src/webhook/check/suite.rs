@@ -114,6 +114,10 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     BAD_SIGNATURE_REJECTED,
     MISSING_SIGNATURE_REJECTED,
     TAMPERED_BODY_REJECTED,
+    super::signature_lists::ANY_LISTED_SIGNATURE_ACCEPTED,
+    super::signature_lists::TRUNCATED_SIGNATURE_REJECTED,
+    super::events::UNKNOWN_EVENT_ACKNOWLEDGED,
+    super::events::OUT_OF_ORDER_ACCEPTED,
     STALE_TIMESTAMP_REJECTED,
     FUTURE_TIMESTAMP_REJECTED,
     REPLAY_REJECTED,
@@ -343,8 +347,8 @@ pub(crate) async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResu
 pub(crate) async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
     let message = probe.event();
     let mut request = probe.request(&message, unix_now())?;
-    *request.body_mut() = Probe::tampered_body(&message);
-    let what = format!("event {} with the amount changed after signing", message.event_id);
+    *request.body_mut() = probe.tampered_body(&message);
+    let what = format!("event {} with its body changed after signing", message.event_id);
     Ok(refused(TAMPERED_BODY_REJECTED, probe, what, request).await)
 }
 

@@ -206,7 +206,15 @@ pub(crate) async fn execute(
         };
         bail!("no webhook arrived at {url}: {why}; is the sender configured to deliver to that URL ({URL_ENV})?");
     }
-    let observed = Observed { events, sender: sender_end.clone(), waited, tolerance: config.tolerance };
+    let observed = Observed {
+        events,
+        sender: sender_end.clone(),
+        waited,
+        tolerance: config.tolerance,
+        redirected: receiver.book.redirected(),
+        scheme: config.scheme,
+        secret: checks::SecretForm::of(config.secret.expose()),
+    };
     let target = match &sender {
         Some(process) => format!("{} (--scheme {scheme}, script {}) ← {}", url, config.script, process.shown),
         None => format!("{url} (--scheme {scheme}, script {})", config.script),

@@ -42,6 +42,8 @@ pub struct ReplayConfig {
     /// Re-sign deliveries the listener recorded as invalid too (they would become valid).
     pub include_invalid: bool,
     pub rate: Option<Rate>,
+    /// `--order`, `--seed`: the order the selected entries go out in.
+    pub order: crate::webhook::order::OrderOptions,
     pub delivery: DeliverOptions,
     pub format: Format,
     pub palette: Palette,
@@ -122,6 +124,9 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             config.file.display(),
             if total == 1 { "y" } else { "ies" },
         );
+    }
+    if let Some(seed) = config.order.arrange(&mut selected) {
+        eprintln!("note: shuffled {} entries with --seed {seed} (give it again to repeat this order)", selected.len());
     }
     let (mode, scheme) = match config.signing {
         ReplaySigning::Resign { scheme, options, secret } => {
