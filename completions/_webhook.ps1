@@ -41,8 +41,10 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
         'webhook;sign' {
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type')
-            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)')
+            [CompletionResult]::new('--unset', '--unset', [CompletionResultType]::ParameterName, 'With --event: remove a field of the built body (repeatable)')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
@@ -94,10 +96,13 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;send' {
+            [CompletionResult]::new('--list-events', '--list-events', [CompletionResultType]::ParameterName, 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type')
-            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)')
+            [CompletionResult]::new('--unset', '--unset', [CompletionResultType]::ParameterName, 'With --event: remove a field of the built body (repeatable)')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')

@@ -627,12 +627,16 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --data --event --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --list-events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --data)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -642,6 +646,14 @@ _webhook() {
                     return 0
                     ;;
                 --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -729,7 +741,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__sign)
-            opts="-d -h -V --data --event --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
+            opts="-d -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -744,6 +756,14 @@ _webhook() {
                     return 0
                     ;;
                 --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -37,8 +37,10 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;sign'= {
             cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
-            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
-            cand --scheme 'The signing scheme'
+            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'
+            cand --set 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)'
+            cand --unset 'With --event: remove a field of the built body (repeatable)'
+            cand --scheme 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
@@ -87,10 +89,13 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;send'= {
+            cand --list-events 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit'
             cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
-            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
-            cand --scheme 'The signing scheme'
+            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'
+            cand --set 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)'
+            cand --unset 'With --event: remove a field of the built body (repeatable)'
+            cand --scheme 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'

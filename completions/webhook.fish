@@ -40,8 +40,10 @@ complete -c webhook -n "__fish_webhook_needs_command" -f -a "listen" -d 'Receive
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type' -r
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme -d 'The signing scheme' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l unset -d 'With --event: remove a field of the built body (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
@@ -109,9 +111,12 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l unset -d 'With --event: remove a field of the built body (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'

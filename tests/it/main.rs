@@ -25,5 +25,6 @@ mod webhook_properties;
 mod webhook_replay;
 mod webhook_send;
 mod webhook_sign_verify;
+mod webhook_templates;
 mod webhook_vectors;
 mod window;

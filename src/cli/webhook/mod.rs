@@ -71,7 +71,14 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Secret(args) => {
             webhook::scheme::new_secret::print_new(args.scheme, &mut std::io::stdout().lock())
         }
-        WebhookCommand::Send(args) => block_on(webhook::send::run(args.into_config(palette)?)),
+        WebhookCommand::Send(args) => match &args.list_events {
+            Some(provider) => webhook::send::list_events(
+                Some(provider.as_str()).filter(|name| !name.is_empty()),
+                palette,
+                &mut std::io::stdout().lock(),
+            ),
+            None => block_on(webhook::send::run(args.into_config(palette)?)),
+        },
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
         WebhookCommand::Check(args) => block_on(webhook::check::run(args.into_config(palette)?)),
         WebhookCommand::CheckSender(args) => block_on(webhook::check_sender::run(args.into_config(palette)?)),
