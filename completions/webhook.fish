@@ -263,7 +263,11 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l route -d 'Forward deliveries whose event type matches GLOB (`*` any run of characters, `?` one) to URL; repeatable, the first match wins, \'*=URL\' takes the rest (unmatched ones are acknowledged here)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-retries -d 'Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff, then twice as long each time (at most 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-backoff -d 'The wait before the first forward retry' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l re-sign -d 'Verify the provider\'s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider\'s secret' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 502' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-window -d 'Remember an event id this long after its first valid delivery' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d 'Remember at most this many event ids; the oldest is forgotten first' -r
@@ -271,7 +275,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'An
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l idle-timeout -d 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see the README)' -r -f -a "human\t'Readable, colored on a terminal'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (schemas/webhook-listen-line.json)' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in the README'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
@@ -279,8 +283,12 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l accept-invalid -d 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fsync -d 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l ack-always -d 'Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered [default: pass the application\'s status back; 502 when it is down, 504 when it timed out]'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-http2 -d 'Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l print-secret -d 'Print the --re-sign secret in the start-up lines, for the application\'s configuration'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe -d 'Answer a repeat of an acknowledged event directly instead of forwarding it again'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s v -l verbose -d 'Show each delivery\'s headers and body too'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l include-body -d 'With --format json: put each delivery\'s body in its line too'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -l color -d 'When to color the output' -r -f -a "auto\t''

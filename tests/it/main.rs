@@ -18,6 +18,7 @@ mod support;
 mod webhook_check;
 mod webhook_cli;
 mod webhook_end_to_end;
+mod webhook_gateway;
 mod webhook_hostile;
 mod webhook_listen;
 mod webhook_malformed;
