@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -251,6 +252,87 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'webhook;journal' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only deliveries answered with this status (502) or class (5xx)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing deliveries as a running listener appends them, until Ctrl-C')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the deliveries (the default)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one delivery in full: headers, pretty body, the verification and the forward')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'webhook;journal;list' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal;show' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal;replay' {
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The scheme to re-sign with [default: the one the delivery was verified with]')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
+            [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
+            [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, '--scheme hmac: how the signature is written [default: hex]')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
+            [CompletionResult]::new('--max-attempts', '--max-attempts', [CompletionResultType]::ParameterName, 'Give up after this many attempts (exponential backoff)')
+            [CompletionResult]::new('--backoff', '--backoff', [CompletionResultType]::ParameterName, 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter)')
+            [CompletionResult]::new('--backoff-max', '--backoff-max', [CompletionResultType]::ParameterName, 'The backoff cap never grows beyond this')
+            [CompletionResult]::new('--schedule', '--schedule', [CompletionResultType]::ParameterName, 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe''s test mode')
+            [CompletionResult]::new('--time-scale', '--time-scale', [CompletionResultType]::ParameterName, 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one attempt may take, connecting included (GitHub allows 10s)')
+            [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '''' for none')
+            [CompletionResult]::new('--noproxy', '--noproxy', [CompletionResultType]::ParameterName, 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, ''*'' for all; overrides NO_PROXY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
+            [CompletionResult]::new('--verbatim', '--verbatim', [CompletionResultType]::ParameterName, 'Send the recorded headers unchanged, stale signature included (needs no secret)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the deliveries (the default)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one delivery in full: headers, pretty body, the verification and the forward')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'webhook;journal;help;list' {
+            break
+        }
+        'webhook;journal;help;show' {
+            break
+        }
+        'webhook;journal;help;replay' {
+            break
+        }
+        'webhook;journal;help;help' {
+            break
+        }
         'webhook;completions' {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
@@ -268,6 +350,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -294,6 +377,21 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;listen' {
+            break
+        }
+        'webhook;help;journal' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the deliveries (the default)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one delivery in full: headers, pretty body, the verification and the forward')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim')
+            break
+        }
+        'webhook;help;journal;list' {
+            break
+        }
+        'webhook;help;journal;show' {
+            break
+        }
+        'webhook;help;journal;replay' {
             break
         }
         'webhook;help;completions' {

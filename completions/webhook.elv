@@ -31,6 +31,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+            cand journal 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -239,6 +240,78 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'webhook;journal'= {
+            cand --type 'Only deliveries whose event type matches this glob (`*` any run of characters)'
+            cand --status 'Only deliveries answered with this status (502) or class (5xx)'
+            cand --since 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)'
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand --follow 'Keep printing deliveries as a running listener appends them, until Ctrl-C'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the deliveries (the default)'
+            cand show 'Print one delivery in full: headers, pretty body, the verification and the forward'
+            cand replay 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'webhook;journal;list'= {
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;journal;show'= {
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;journal;replay'= {
+            cand --scheme 'The scheme to re-sign with [default: the one the delivery was verified with]'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --max-attempts 'Give up after this many attempts (exponential backoff)'
+            cand --backoff 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter)'
+            cand --backoff-max 'The backoff cap never grows beyond this'
+            cand --schedule 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe''s test mode'
+            cand --time-scale 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run'
+            cand --timeout 'How long one attempt may take, connecting included (GitHub allows 10s)'
+            cand --proxy 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '''' for none'
+            cand --noproxy 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, ''*'' for all; overrides NO_PROXY'
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand --verbatim 'Send the recorded headers unchanged, stale signature included (needs no secret)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;journal;help'= {
+            cand list 'List the deliveries (the default)'
+            cand show 'Print one delivery in full: headers, pretty body, the verification and the forward'
+            cand replay 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'webhook;journal;help;list'= {
+        }
+        &'webhook;journal;help;show'= {
+        }
+        &'webhook;journal;help;replay'= {
+        }
+        &'webhook;journal;help;help'= {
+        }
         &'webhook;completions'= {
             cand --color 'When to color the output'
             cand -h 'Print help'
@@ -255,6 +328,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+            cand journal 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -273,6 +347,17 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;check-sender'= {
         }
         &'webhook;help;listen'= {
+        }
+        &'webhook;help;journal'= {
+            cand list 'List the deliveries (the default)'
+            cand show 'Print one delivery in full: headers, pretty body, the verification and the forward'
+            cand replay 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+        }
+        &'webhook;help;journal;list'= {
+        }
+        &'webhook;help;journal;show'= {
+        }
+        &'webhook;help;journal;replay'= {
         }
         &'webhook;help;completions'= {
         }

@@ -20,6 +20,7 @@ mod webhook_cli;
 mod webhook_end_to_end;
 mod webhook_gateway;
 mod webhook_hostile;
+mod webhook_journal;
 mod webhook_listen;
 mod webhook_malformed;
 mod webhook_properties;

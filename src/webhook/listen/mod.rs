@@ -24,6 +24,7 @@ mod receive;
 mod summary;
 
 pub use display::{DeliveryLine, ForwardLine, LINE_SCHEMA, ListenLine, ListeningLine, RejectedLine};
+pub(crate) use forward::glob_matches;
 pub use forward::{ForwardRetry, Route};
 pub use summary::{Summary, UNTYPED};
 
