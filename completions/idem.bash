@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --concurrency --require-key --window-max --also --format --proxy --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --concurrency --require-key --window-max --also --format --only --skip --expect-fail --strict --junit-warnings --list --proxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -175,6 +175,22 @@ _idem() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --only)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-fail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit-warnings)
+                    COMPREPLY=($(compgen -W "skipped passed failed" -- "${cur}"))
                     return 0
                     ;;
                 --proxy)
@@ -451,7 +467,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --requests --rounds --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -521,6 +537,10 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --detail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --sync)
                     COMPREPLY=($(compgen -W "auto single-packet last-byte none" -- "${cur}"))
                     return 0
@@ -557,7 +577,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__send)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --repeat --interval --retry --retry-on --backoff --new-key-per-retry --format --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --repeat --interval --retry --retry-on --backoff --new-key-per-retry --json --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

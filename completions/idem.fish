@@ -42,7 +42,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -s X -l method -d 'HTTP 
 complete -c idem -n "__fish_idem_using_subcommand send" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
-complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idempotency key instead of a fresh one' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key' -r
@@ -57,7 +57,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l retry -d 'Retry a los
 complete -c idem -n "__fish_idem_using_subcommand send" -l retry-on -d 'What is retried: any of 5xx, 429, timeout, connection, comma-separated' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l backoff -d 'The first retry waits a random time up to this, doubling for each further retry (full jitter); Retry-After wins when longer' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -65,13 +65,14 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l no-key -d 'Send no ke
 complete -c idem -n "__fish_idem_using_subcommand send" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand send" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
 complete -c idem -n "__fish_idem_using_subcommand send" -l new-key-per-retry -d 'Reproduce the classic bug on purpose: a fresh key for every retry'
+complete -c idem -n "__fish_idem_using_subcommand send" -l json -d 'Insist that -d is JSON: refuse (exit 2) a body that does not parse, instead of sending it as text/plain'
 complete -c idem -n "__fish_idem_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand send" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand race" -s X -l method -d 'HTTP method' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
-complete -c idem -n "__fish_idem_using_subcommand race" -l key -d 'Use this idempotency key instead of a fresh one' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The header that carries the key' -r
@@ -80,6 +81,7 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The hea
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l detail -d 'Which round of several to print in full: worst (most executions, then most 2xx answers), first, last, or a round number' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l sync -d 'How the duplicates are made to arrive together' -r -f -a "auto\t'single-packet where the server speaks HTTP/2 (h2 in ALPN on https, --http2 on http), else last-byte'
 single-packet\t'HTTP/2, one connection: every request\'s final frame released in one TCP packet'
 last-byte\t'HTTP/1.1, one connection per request: every final byte released in one tight loop'
@@ -87,7 +89,7 @@ none\t'Plain concurrent requests, no synchronisation (for comparison)'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l proxy -d 'Refused: idem race connects directly (a proxy would serialise the duplicates)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l noproxy -d 'No effect: idem race reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -103,7 +105,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -s X -l method -d 'HTT
 complete -c idem -n "__fish_idem_using_subcommand window" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
-complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this idempotency key instead of a fresh one' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key' -r
@@ -113,7 +115,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Refused: idem window connects directly (a proxy would serialise the duplicates)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l noproxy -d 'No effect: idem window reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -128,7 +130,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -s X -l method -d 'HTTP
 complete -c idem -n "__fish_idem_using_subcommand check" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l max-body -d 'The largest body -d reads (it is held in memory to be sent again)' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this idempotency key instead of a fresh one' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The header that carries the key' -r
@@ -140,8 +142,14 @@ complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
-json\t'One JSON document, documented in the README'
+json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c idem -n "__fish_idem_using_subcommand check" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send the plain requests through this proxy (http://, https:// or socks5h://; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none); concurrent-once and race-window connect directly, as idem race does' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
@@ -150,6 +158,8 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l no-key -d 'Send no k
 complete -c idem -n "__fish_idem_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand check" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
 complete -c idem -n "__fish_idem_using_subcommand check" -l require-key -d 'The endpoint must refuse a request without a key with 400'
+complete -c idem -n "__fish_idem_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c idem -n "__fish_idem_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c idem -n "__fish_idem_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand check" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand serve" -l addr -d 'Where to listen; port 0 picks a free port and prints it' -r
@@ -161,7 +171,7 @@ complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated t
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l format -d 'Log format: a colored line per request, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l store -d 'Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l lease -d 'How long a claim holds without renewal; a duplicate after a crashed owner\'s lease takes the key over' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -187,7 +197,7 @@ complete -c idem -n "__fish_idem_using_subcommand proxy" -l id-field -d 'JSON po
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l timeout -d 'Give up on the upstream\'s answer after this long (the client then gets 502)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live lines and summary for people, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

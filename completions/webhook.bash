@@ -140,7 +140,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -194,6 +194,22 @@ _webhook() {
                     COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
                     return 0
                     ;;
+                --only)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-fail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit-warnings)
+                    COMPREPLY=($(compgen -W "skipped passed failed" -- "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -206,7 +222,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check__subcmd__sender)
-            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --script --events --timeout --record --format --color --help --version"
+            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -266,6 +282,22 @@ _webhook() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    return 0
+                    ;;
+                --only)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --skip)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --expect-fail)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --junit-warnings)
+                    COMPREPLY=($(compgen -W "skipped passed failed" -- "${cur}"))
                     return 0
                     ;;
                 --color)

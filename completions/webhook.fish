@@ -94,7 +94,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -l prefix -d '--
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l tolerance -d 'How far a signed timestamp may be from now, in either direction' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l now -d 'Judge timestamps as if it were this Unix time (to check a recorded delivery)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -141,7 +141,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -173,7 +173,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'H
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -202,13 +202,21 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
-json\t'One JSON document, documented in the README'
+json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l addr -d 'The address to receive on (port 0 picks a free one, printed on the first line)' -r
@@ -232,12 +240,20 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l events 
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l timeout -d 'The longest to wait for the sender and the script to play out' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l record -d 'Append every attempt to this JSON-lines journal, as webhook listen --record does' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l format -r -f -a "human\t'A table, colored on a terminal'
-json\t'One JSON document, documented in the README'
+json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l skip -d 'Leave this check out (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
+passed\t'A passing test case, the warning in its system-out'
+failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r
@@ -276,8 +292,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'An
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l idle-timeout -d 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (schemas/webhook-listen-line.json)' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -296,7 +312,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l status -d 'Only deliveries answered with this status (502) or class (5xx)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l since -d 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -308,14 +324,14 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -342,7 +358,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in the README'"
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -1,6 +1,8 @@
-//! The shape every conformance suite reports in (`idem check`, `webhook check`): checks with an
-//! id, a level and an outcome backed by evidence, rendered as a table, JSON or JUnit XML, and one
-//! exit status.
+//! The shape every conformance suite reports in (`idem check`, `webhook check`, `webhook
+//! check-sender`): checks with an id, a level, an outcome backed by evidence and a fix, rendered as
+//! a table, JSON or JUnit XML, and one exit status. Each suite keeps one catalogue of its checks
+//! (`CHECKS`, beside their definitions) that `--list`, the man pages and the id validation of
+//! `--only`, `--skip` and `--expect-fail` all read.
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -15,7 +17,7 @@ pub enum SuiteFormat {
     /// A table, colored on a terminal
     #[default]
     Human,
-    /// One JSON document, documented in the README
+    /// One JSON document, documented in docs/json-output.md
     Json,
     /// JUnit XML, for CI dashboards
     Junit,
@@ -39,6 +41,10 @@ pub(crate) enum CheckOutcome {
     Warn,
     /// Not run, with the reason in the evidence.
     Skip,
+    /// Did not hold, as `--expect-fail` said: does not fail the suite.
+    Xfail,
+    /// Held although `--expect-fail` said it would not: fixed? Fails the suite under `--strict`.
+    Xpass,
 }
 
 /// One check's definition and result.
@@ -52,6 +58,9 @@ pub(crate) struct CheckResult {
     pub outcome: CheckOutcome,
     /// What was observed: statuses, ids, the difference found, or why it was skipped.
     pub evidence: Vec<String>,
+    /// How to fix what the check caught (on `fail`, `warn` and `xfail`), written for that bug.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<&'static str>,
     #[serde(rename = "duration_ms", serialize_with = "crate::units::as_ms")]
     #[schemars(with = "f64")]
     pub duration: Duration,
@@ -61,9 +70,13 @@ pub(crate) struct CheckResult {
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct CheckSpec {
     pub id: &'static str,
+    /// What the check proves when it passes.
     pub title: &'static str,
     pub why: &'static str,
     pub level: Level,
+    /// One line on how to fix the bug this check catches (and, where a popular library is known
+    /// to have it, which option fixes it); shown under a failure, in JSON and in JUnit.
+    pub fix: &'static str,
 }
 
 impl CheckSpec {
@@ -82,6 +95,7 @@ impl CheckSpec {
     }
 
     fn result(&self, outcome: CheckOutcome, evidence: Vec<String>, took: Duration) -> CheckResult {
+        let fix = matches!(outcome, CheckOutcome::Fail | CheckOutcome::Warn).then_some(self.fix);
         CheckResult {
             id: self.id,
             title: self.title,
@@ -89,6 +103,7 @@ impl CheckSpec {
             level: self.level,
             outcome,
             evidence,
+            fix,
             duration: took,
         }
     }
@@ -100,6 +115,10 @@ pub(crate) struct Tally {
     pub failed: usize,
     pub warned: usize,
     pub skipped: usize,
+    /// Failed as `--expect-fail` said (not counted in `failed` or `warned`).
+    pub expected_failures: usize,
+    /// Passed although `--expect-fail` said they would fail.
+    pub unexpected_passes: usize,
 }
 
 /// The `schema` value of a suite's `--format json` document: the suite's name with a dash, then
@@ -121,20 +140,81 @@ pub(crate) struct SuiteReport {
     pub error: Option<String>,
     pub tally: Tally,
     pub checks: Vec<CheckResult>,
+    /// How advisory warnings appear in JUnit (`--junit-warnings`).
+    #[serde(skip)]
+    pub junit_warnings: JunitWarnings,
+    /// `--strict`: a check that passed despite `--expect-fail` fails the suite.
+    #[serde(skip)]
+    pub strict: bool,
 }
 
 impl SuiteReport {
     pub(crate) fn new(suite: &'static str, target: String, checks: Vec<CheckResult>) -> SuiteReport {
+        let mut report = SuiteReport {
+            suite,
+            target,
+            passed: true,
+            error: None,
+            tally: Tally::default(),
+            checks,
+            junit_warnings: JunitWarnings::default(),
+            strict: false,
+        };
+        report.count();
+        report
+    }
+
+    fn count(&mut self) {
         let mut tally = Tally::default();
-        for check in &checks {
+        for check in &self.checks {
             match check.outcome {
                 CheckOutcome::Pass => tally.passed += 1,
                 CheckOutcome::Fail => tally.failed += 1,
                 CheckOutcome::Warn => tally.warned += 1,
                 CheckOutcome::Skip => tally.skipped += 1,
+                CheckOutcome::Xfail => tally.expected_failures += 1,
+                CheckOutcome::Xpass => tally.unexpected_passes += 1,
             }
         }
-        SuiteReport { suite, target, passed: tally.failed == 0, error: None, tally, checks }
+        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0);
+        self.tally = tally;
+    }
+
+    /// The report as `selection` asks: checks left out by `--only`/`--skip` become skipped
+    /// ("not selected"), expected failures become `xfail` and expected failures that held `xpass`.
+    /// A left-out check in `prerequisites` that ran and failed keeps its failure: the selected
+    /// checks could not be judged without it, and a run that judged nothing must not pass.
+    pub(crate) fn select(mut self, selection: &Selection, prerequisites: &[&str]) -> SuiteReport {
+        for check in &mut self.checks {
+            if !selection.runs(check.id) {
+                if check.outcome == CheckOutcome::Fail && prerequisites.contains(&check.id) {
+                    check.evidence.push("not selected, but run because the selected checks depend on it".to_string());
+                } else {
+                    check.outcome = CheckOutcome::Skip;
+                    check.evidence = vec![selection.left_out_reason(check.id)];
+                    check.fix = None;
+                    check.duration = Duration::ZERO;
+                }
+                continue;
+            }
+            if selection.expects_failure(check.id) {
+                match check.outcome {
+                    CheckOutcome::Fail | CheckOutcome::Warn => {
+                        check.outcome = CheckOutcome::Xfail;
+                        check.evidence.push(format!("expected to fail (--expect-fail {})", check.id));
+                    }
+                    CheckOutcome::Pass => {
+                        check.outcome = CheckOutcome::Xpass;
+                        check.evidence.push(format!("fixed? remove --expect-fail {}", check.id));
+                    }
+                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass => {}
+                }
+            }
+        }
+        self.strict = selection.strict;
+        self.junit_warnings = selection.junit_warnings;
+        self.count();
+        self
     }
 
     /// The report of a suite that could not run (unreachable target, no answer): it renders in
@@ -148,6 +228,8 @@ impl SuiteReport {
             error: Some(format!("{error:#}")),
             tally: Tally::default(),
             checks: Vec::new(),
+            junit_warnings: JunitWarnings::default(),
+            strict: false,
         }
     }
 
@@ -176,36 +258,52 @@ impl SuiteReport {
                 CheckOutcome::Fail => palette.red("FAIL"),
                 CheckOutcome::Warn => palette.yellow("WARN"),
                 CheckOutcome::Skip => palette.dim("SKIP"),
+                CheckOutcome::Xfail => palette.yellow("XFAIL"),
+                CheckOutcome::Xpass => palette.yellow("XPASS"),
             };
-            let level = match check.level {
-                Level::Required => "required",
-                Level::Advisory => "advisory",
-            };
+            let level = level_word(check.level);
             let _ = writeln!(out, "{mark}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
-            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn) {
+            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail) {
                 let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
+            }
+            if let Some(fix) = check.fix {
+                let _ = writeln!(out, "      {} {fix}", palette.bold("fix:"));
             }
         }
         let tally = &self.tally;
         let verdict = if self.passed {
             palette.green("✓ every required check passed")
+        } else if tally.failed == 0 {
+            palette.red(&format!(
+                "✗ {} expected failure(s) passed (--strict): remove their --expect-fail",
+                tally.unexpected_passes
+            ))
         } else {
             palette.red(&format!("✗ {} required check(s) failed", tally.failed))
         };
-        let _ = writeln!(
-            out,
-            "\n{verdict}: {} passed, {} failed, {} warnings, {} skipped",
+        let mut counts = format!(
+            "{} passed, {} failed, {} warnings, {} skipped",
             tally.passed, tally.failed, tally.warned, tally.skipped
         );
+        if tally.expected_failures + tally.unexpected_passes > 0 {
+            let _ = write!(
+                counts,
+                ", {} expected failures, {} unexpectedly passed",
+                tally.expected_failures, tally.unexpected_passes
+            );
+        }
+        let _ = writeln!(out, "\n{verdict}: {counts}");
         out
     }
 
-    /// JUnit XML as CI dashboards read it: one testcase per check; a failed required check is a
-    /// `<failure>`, a skipped one `<skipped>`, an advisory warning passes with its evidence in
-    /// `<system-out>`.
+    /// JUnit XML as CI dashboards read it: one testcase per check with its own duration; a failed
+    /// required check is a `<failure>` (the evidence and the fix in its text), a skipped one
+    /// `<skipped>`, an expected failure `<skipped message="expected failure: …">`, an unexpected pass
+    /// passes (a `<failure>` under `--strict`), and an advisory warning is `<skipped message="warning:
+    /// …">` unless `--junit-warnings` says otherwise.
     pub(crate) fn render_junit(&self) -> String {
         let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
@@ -228,25 +326,23 @@ impl SuiteReport {
             out.push_str("  </testsuite>\n</testsuites>\n");
             return out;
         }
+        let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
+        let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
+        let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
         let _ = writeln!(
             out,
-            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
+            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
             xml_escape(self.suite),
             self.checks.len(),
-            self.tally.failed,
-            self.tally.skipped
         );
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\" time=\"{total_seconds:.3}\">",
+            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
             xml_escape(self.suite),
             xml_escape(&self.target),
             self.checks.len(),
-            self.tally.failed,
-            self.tally.skipped
         );
-        for check in &self.checks {
-            let evidence = xml_escape(&check.evidence.join("\n"));
+        for (check, case) in self.checks.iter().zip(cases) {
             let _ = write!(
                 out,
                 "    <testcase classname=\"{}\" name=\"{}: {}\" time=\"{:.3}\">",
@@ -255,17 +351,20 @@ impl SuiteReport {
                 xml_escape(check.title),
                 check.duration.as_secs_f64()
             );
-            match check.outcome {
-                CheckOutcome::Fail => {
-                    let _ = write!(out, "<failure message=\"{}\">{evidence}</failure>", xml_escape(check.why));
+            let evidence = xml_escape(&check.evidence.join("\n"));
+            match case {
+                JunitCase::Failure { message, text } => {
+                    let _ =
+                        write!(out, "<failure message=\"{}\">{}</failure>", xml_escape(&message), xml_escape(&text));
                 }
-                CheckOutcome::Skip => {
-                    let _ = write!(out, "<skipped message=\"{evidence}\"/>");
+                JunitCase::Skipped(message) => {
+                    let _ = write!(
+                        out,
+                        "<skipped message=\"{}\"/><system-out>{evidence}</system-out>",
+                        xml_escape(&message)
+                    );
                 }
-                CheckOutcome::Warn => {
-                    let _ = write!(out, "<system-out>warning (advisory): {evidence}</system-out>");
-                }
-                CheckOutcome::Pass => {
+                JunitCase::Passed => {
                     let _ = write!(out, "<system-out>{evidence}</system-out>");
                 }
             }
@@ -274,6 +373,52 @@ impl SuiteReport {
         out.push_str("  </testsuite>\n</testsuites>\n");
         out
     }
+
+    fn junit_case(&self, check: &CheckResult) -> JunitCase {
+        let failure = |check: &CheckResult| {
+            let mut text = check.evidence.join("\n");
+            if let Some(fix) = check.fix {
+                let _ = write!(text, "\nfix: {fix}");
+            }
+            JunitCase::Failure { message: check.why.to_string(), text }
+        };
+        let first = check.evidence.first().map(String::as_str).unwrap_or_default();
+        match check.outcome {
+            CheckOutcome::Pass => JunitCase::Passed,
+            CheckOutcome::Fail => failure(check),
+            CheckOutcome::Skip => JunitCase::Skipped(first.to_string()),
+            CheckOutcome::Warn => match self.junit_warnings {
+                JunitWarnings::Skipped => JunitCase::Skipped(format!("warning: {first}")),
+                JunitWarnings::Passed => JunitCase::Passed,
+                JunitWarnings::Failed => failure(check),
+            },
+            CheckOutcome::Xfail => JunitCase::Skipped(format!("expected failure: {first}")),
+            CheckOutcome::Xpass if self.strict => JunitCase::Failure {
+                message: format!("passed although --expect-fail {} said it would fail (--strict)", check.id),
+                text: format!("fixed? remove --expect-fail {}", check.id),
+            },
+            CheckOutcome::Xpass => JunitCase::Passed,
+        }
+    }
+}
+
+/// What one check becomes in JUnit.
+enum JunitCase {
+    Passed,
+    Skipped(String),
+    Failure { message: String, text: String },
+}
+
+/// `--junit-warnings`: how an advisory check that did not hold appears in JUnit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum JunitWarnings {
+    /// `<skipped message="warning: …">`: dashboards show it, the build stays green
+    #[default]
+    Skipped,
+    /// A passing test case, the warning in its system-out
+    Passed,
+    /// A `<failure>`: dashboards turn red (the exit status is unchanged)
+    Failed,
 }
 
 /// Prints a finished suite's report and returns its outcome; a suite that could not run still
@@ -305,6 +450,125 @@ pub(crate) fn finish_suite(
     }
 }
 
+/// Which checks a run judges and how it reports them: `--only`, `--skip`, `--expect-fail`,
+/// `--strict` and `--junit-warnings`, with every id checked against the suite's catalogue.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Selection {
+    pub only: Vec<String>,
+    pub skip: Vec<String>,
+    pub expect_fail: Vec<String>,
+    pub strict: bool,
+    pub junit_warnings: JunitWarnings,
+}
+
+impl Selection {
+    /// Refuses an id the suite does not have (exit 2), listing the valid ones.
+    pub(crate) fn validate(&self, suite: &str, catalogue: &[CheckSpec]) -> anyhow::Result<()> {
+        let known = |id: &str| catalogue.iter().any(|spec| spec.id == id);
+        for (flag, ids) in [("--only", &self.only), ("--skip", &self.skip), ("--expect-fail", &self.expect_fail)] {
+            if let Some(unknown) = ids.iter().find(|id| !known(id)) {
+                let mut valid: Vec<&str> = catalogue.iter().map(|spec| spec.id).collect();
+                valid.dedup();
+                anyhow::bail!(
+                    "{flag} {}: {suite} has no such check; the checks are: {} (see {suite} --list)",
+                    crate::output::terminal_safe(unknown),
+                    valid.join(", ")
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the check with this id is judged in this run.
+    pub(crate) fn runs(&self, id: &str) -> bool {
+        (self.only.is_empty() || self.only.iter().any(|only| only == id)) && !self.skip.iter().any(|skip| skip == id)
+    }
+
+    /// Whether any of these checks is judged: a suite need not do the work of checks left out.
+    pub(crate) fn runs_any(&self, specs: &[CheckSpec]) -> bool {
+        specs.iter().any(|spec| self.runs(spec.id))
+    }
+
+    fn expects_failure(&self, id: &str) -> bool {
+        self.expect_fail.iter().any(|expected| expected == id)
+    }
+
+    fn left_out_reason(&self, id: &str) -> String {
+        if self.skip.iter().any(|skip| skip == id) {
+            format!("not selected (--skip {id})")
+        } else {
+            "not selected (not named by --only)".to_string()
+        }
+    }
+}
+
+/// One entry of a suite's catalogue, as `--list --format json` prints it.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct CatalogueEntry {
+    pub id: &'static str,
+    pub level: Level,
+    /// What the check proves when it passes.
+    pub proves: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// How to fix what it catches.
+    pub fix: &'static str,
+}
+
+/// A suite's catalogue: `--list --format json`.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct Catalogue {
+    pub suite: &'static str,
+    pub checks: Vec<CatalogueEntry>,
+}
+
+impl Catalogue {
+    pub(crate) fn new(suite: &'static str, specs: &[CheckSpec]) -> Catalogue {
+        let checks = specs
+            .iter()
+            .map(|spec| CatalogueEntry {
+                id: spec.id,
+                level: spec.level,
+                proves: spec.title,
+                why: spec.why,
+                fix: spec.fix,
+            })
+            .collect();
+        Catalogue { suite, checks }
+    }
+
+    /// The `schema` value of `--list --format json`: `idem-check-list/1`.
+    pub(crate) fn schema(suite: &str) -> String {
+        format!("{}-list/1", suite.replace(' ', "-"))
+    }
+
+    /// `--list`: a table (id, level, what it proves, how to fix it) or one JSON document.
+    pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
+        if format == SuiteFormat::Json {
+            return crate::json_output::pretty(&Catalogue::schema(self.suite), self).unwrap_or_default() + "\n";
+        }
+        let id_width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
+        let mut out = format!("{} checks\n\n", palette.bold(self.suite));
+        for entry in &self.checks {
+            let id = palette.bold(&format!("{:<id_width$}", entry.id));
+            let _ = writeln!(out, "{id}  {:<8}  {}", level_word(entry.level), entry.proves);
+            let _ = writeln!(out, "{:id_width$}  {:8}  {} {}", "", "", palette.dim("fix:"), entry.fix);
+        }
+        let _ = writeln!(
+            out,
+            "\nChoose with --only ID, --skip ID; mark a known failure with --expect-fail ID (each repeatable)."
+        );
+        out
+    }
+}
+
+pub(crate) fn level_word(level: Level) -> &'static str {
+    match level {
+        Level::Required => "required",
+        Level::Advisory => "advisory",
+    }
+}
+
 fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -326,7 +590,7 @@ fn xml_escape(text: &str) -> String {
 mod tests {
     use super::*;
 
-    const SPEC: CheckSpec = CheckSpec { id: "x", title: "t", why: "w", level: Level::Advisory };
+    const SPEC: CheckSpec = CheckSpec { id: "x", title: "t", why: "w", level: Level::Advisory, fix: "f" };
 
     #[test]
     fn advisory_failures_warn_and_do_not_fail_the_suite() {

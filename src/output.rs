@@ -15,7 +15,7 @@ pub enum Format {
     /// Readable, colored on a terminal
     #[default]
     Human,
-    /// One JSON document (JSON Lines for streams), documented in the README
+    /// One JSON document (JSON Lines for streams), documented in docs/json-output.md
     Json,
 }
 

@@ -7,6 +7,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::request_args::RequestArgs;
+use crate::cli::suite_args::{SuiteArgs, print_list};
 use crate::cli::{block_on, positive_duration};
 use crate::conformance::SuiteFormat;
 use crate::demo::{self, DemoConfig};
@@ -15,6 +16,7 @@ use crate::http::url::parse_url;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
 use crate::idem::proxy::{self, ProxyConfig};
+use crate::idem::race::report::RoundDetail;
 use crate::idem::race::{self, KeyMode, RaceConfig, SyncMode};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
 use crate::idem::send::{self, SendConfig};
@@ -76,8 +78,42 @@ pub struct SendArgs {
     #[command(flatten)]
     pub retry: SendRetryArgs,
 
+    /// Insist that -d is JSON: refuse (exit 2) a body that does not parse, instead of sending it as text/plain
+    #[arg(long, help_heading = "Request")]
+    pub json: bool,
+
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+}
+
+/// What `idem send` says before sending a request that is probably not what was meant: a POST
+/// with no body, a -d that is not JSON. An error when --json insists on JSON.
+fn send_notes(spec: &RequestSpec, insist_on_json: bool) -> anyhow::Result<Vec<String>> {
+    let mut notes = Vec::new();
+    let method = &spec.method;
+    if spec.body.is_empty() {
+        if insist_on_json {
+            bail!("--json insists on a JSON body, and there is none: give one with -d");
+        }
+        if matches!(*method, http::Method::POST | http::Method::PUT | http::Method::PATCH) {
+            notes
+                .push(format!("this {method} has no body; give one with -d '{{\"amount\":1990}}' or -d @payment.json"));
+        }
+        return Ok(notes);
+    }
+    if let Err(err) = serde_json::from_slice::<serde::de::IgnoredAny>(&spec.body) {
+        if insist_on_json {
+            bail!(
+                "-d is not JSON ({err}), and --json insists on JSON: fix the body (keys and strings in double quotes)"
+            );
+        }
+        let content_type = spec.headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+        notes.push(format!(
+            "-d is not JSON ({err}), so it is sent as Content-Type: {content_type}; write keys and strings in double \
+             quotes, or pass --json to refuse a body that does not parse"
+        ));
+    }
+    Ok(notes)
 }
 
 #[derive(Debug, clap::Args)]
@@ -96,6 +132,11 @@ pub struct RaceArgs {
     /// Rounds to run, each with a fresh key
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub rounds: u32,
+
+    /// Which round of several to print in full: worst (most executions, then most 2xx answers),
+    /// first, last, or a round number
+    #[arg(long, default_value = "worst", value_parser = RoundDetail::parse, value_name = "ROUND")]
+    pub detail: RoundDetail,
 
     /// How the duplicates are made to arrive together
     #[arg(long, value_enum, default_value_t = SyncMode::Auto)]
@@ -141,6 +182,7 @@ pub struct WindowArgs {
 #[command(mut_arg("proxy", |arg| arg.help("Send the plain requests through this proxy (http://, https:// or socks5h://; \
 overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '' for none); concurrent-once and race-window connect directly, \
 as idem race does")))]
+#[command(mut_arg("url", |arg| arg.required(false).required_unless_present("list")))]
 pub struct CheckArgs {
     #[command(flatten)]
     pub request: RequestArgs,
@@ -162,6 +204,9 @@ pub struct CheckArgs {
 
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
+
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 }
 
 /// More instances of the same API, as a load balancer would spread requests over them.
@@ -412,8 +457,12 @@ pub fn main() -> i32 {
 pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
     match cli.command {
         IdemCommand::Send(args) => {
+            let request = args.request.into_spec()?;
+            for note in send_notes(&request, args.json)? {
+                eprintln!("note: {note}");
+            }
             let config = SendConfig {
-                request: args.request.into_spec()?,
+                request,
                 repeat: args.repeat,
                 interval: args.interval,
                 format: args.format,
@@ -441,6 +490,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 sync: args.sync,
                 key_mode,
                 stagger: args.stagger.filter(|stagger| !stagger.is_zero()),
+                detail: args.detail,
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };
@@ -460,6 +510,10 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             block_on(window::run(config))
         }
         IdemCommand::Check(args) => {
+            if args.suite.list {
+                return print_list("idem check", check::CHECKS, args.format, Palette::for_stdout(cli.color));
+            }
+            let selection = args.suite.selection("idem check", check::CHECKS)?;
             let request = args.request.into_spec()?;
             let also = args.targets.urls(&request)?;
             let config = CheckConfig {
@@ -468,6 +522,7 @@ pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
                 concurrency: args.concurrency as usize,
                 require_key: args.require_key,
                 window_max: Some(args.window_max).filter(|max| !max.is_zero()),
+                selection,
                 format: args.format,
                 palette: Palette::for_stdout(cli.color),
             };

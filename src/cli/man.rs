@@ -45,9 +45,33 @@ fn page(command: &clap::Command) -> std::io::Result<ManPage> {
     Ok(ManPage { file_name: man.get_filename(), roff })
 }
 
-/// EXIT STATUS (the convention every command follows) and EXAMPLES (per page).
+/// The catalogue of checks a suite's page lists, the same one `--list` prints.
+fn checks(page: &str) -> &'static [crate::conformance::CheckSpec] {
+    match page {
+        "idem-check" => crate::idem::check::CHECKS,
+        "webhook-check" => crate::webhook::check::suite::CHECKS,
+        "webhook-check-sender" => crate::webhook::check_sender::checks::CHECKS,
+        _ => &[],
+    }
+}
+
+/// CHECKS (suite pages), EXIT STATUS (the convention every command follows) and EXAMPLES (per page).
 fn extra_sections(page: &str) -> Roff {
     let mut roff = Roff::new();
+    let checks = checks(page);
+    if !checks.is_empty() {
+        roff.control("SH", ["CHECKS"]);
+        roff.text([roman(
+            "Every check, as --list prints it: the id (for --only, --skip and --expect-fail), its level, what it \
+             proves, and how to fix what it catches.",
+        )]);
+        for check in checks {
+            let level = crate::conformance::level_word(check.level);
+            roff.control("TP", []).text([bold(check.id), roman(format!(" ({level})"))]);
+            roff.text([roman(check.title)]);
+            roff.control("br", []).text([roman(format!("Fix: {}", check.fix))]);
+        }
+    }
     roff.control("SH", ["EXIT STATUS"]);
     for (status, meaning) in EXIT_STATUSES {
         roff.control("TP", []).text([bold(status)]).text([roman(meaning)]);

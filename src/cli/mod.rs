@@ -8,6 +8,7 @@ pub mod man;
 pub(crate) mod outbound_proxy;
 pub(crate) mod request_args;
 pub mod schemas;
+pub(crate) mod suite_args;
 pub mod webhook;
 
 use std::future::Future;
@@ -37,9 +38,41 @@ pub fn parse_and_run<C: clap::Parser>(run: impl FnOnce(C) -> anyhow::Result<Outc
                     let _ = err.print();
                 }
             }
+            if let Some(note) = from_environment(&C::command(), &err) {
+                eprintln!("note: {note}");
+            }
             if err.use_stderr() { exit::COULD_NOT_RUN } else { 0 }
         }
     }
+}
+
+/// A refused value that came from an environment variable (`IDEM_ADDR`, `WEBHOOK_SECRET`, …)
+/// rather than the command line: clap names the flag, which the user never typed.
+fn from_environment(command: &clap::Command, err: &clap::Error) -> Option<String> {
+    use clap::error::{ContextKind, ContextValue};
+    let Some(ContextValue::String(shown)) = err.get(ContextKind::InvalidArg) else { return None };
+    let (long, variable) = env_arg(command, shown)?;
+    std::env::var_os(&variable)?;
+    let typed = std::env::args_os().any(|arg| {
+        let arg = arg.to_string_lossy();
+        arg == format!("--{long}") || arg.starts_with(&format!("--{long}="))
+    });
+    (!typed).then(|| {
+        format!("that value comes from {variable} (from the environment), not --{long}: fix or unset {variable}")
+    })
+}
+
+/// The long name and variable of the argument clap shows as `shown` (`--addr <ADDR>`), searched
+/// through every subcommand.
+fn env_arg(command: &clap::Command, shown: &str) -> Option<(String, String)> {
+    for arg in command.get_arguments() {
+        if let (Some(long), Some(variable)) = (arg.get_long(), arg.get_env()) {
+            if shown.split([' ', '=']).next() == Some(&format!("--{long}")) {
+                return Some((long.to_string(), variable.to_string_lossy().into_owned()));
+            }
+        }
+    }
+    command.get_subcommands().find_map(|sub| env_arg(sub, shown))
 }
 
 /// A stray positional value clap would echo back: often a secret typed without `--secret`, so it

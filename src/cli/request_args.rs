@@ -19,7 +19,8 @@ use crate::units::parse_size;
 #[derive(Debug, Clone, Args)]
 pub struct RequestArgs {
     /// The endpoint, e.g. http://127.0.0.1:8080/payments (http:// is assumed when no scheme is given)
-    pub url: String,
+    #[arg(required = true)]
+    pub url: Option<String>,
 
     /// HTTP method
     #[arg(short = 'X', long, default_value = "POST", help_heading = "Request")]
@@ -37,8 +38,8 @@ pub struct RequestArgs {
     #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE", help_heading = "Request")]
     pub max_body: u64,
 
-    /// Use this idempotency key instead of a fresh one
-    #[arg(long, env = "IDEM_KEY", conflicts_with = "no_key", help_heading = "Idempotency key")]
+    /// Use this idempotency key instead of a fresh one (or set IDEM_KEY)
+    #[arg(long, conflicts_with = "no_key", help_heading = "Idempotency key")]
     pub key: Option<String>,
 
     /// The format of generated keys
@@ -79,6 +80,10 @@ pub struct RequestArgs {
     pub proxy: OutboundProxyArgs,
 }
 
+const KEY_ENV: &str = "IDEM_KEY";
+const KEY_FLAG: &str = "--key";
+const KEY_FROM_ENV: &str = "IDEM_KEY (from the environment)";
+
 /// Why `idem race` and `idem window` connect directly.
 pub(crate) const DIRECT_ONLY_REASON: &str = "a proxy would serialise the duplicates (it forwards them over its own \
 connections, one after another), so the race would test the proxy instead of the API";
@@ -109,7 +114,8 @@ impl RequestArgs {
     fn into_direct_spec_unchecked(self) -> anyhow::Result<RequestSpec> {
         let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
             .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
-        let (url, credentials) = split_credentials(parse_url(&self.url)?)?;
+        let url = self.url.as_deref().context("give the endpoint's URL, e.g. http://127.0.0.1:8080/payments")?;
+        let (url, credentials) = split_credentials(parse_url(url)?)?;
         let mut headers = HeaderMap::new();
         for line in &self.headers {
             let (name, value) = parse_header_line(line)?;
@@ -126,19 +132,35 @@ impl RequestArgs {
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0 (it is how long to wait for each answer)");
         }
-        if !headers.contains_key(CONTENT_TYPE) && looks_like_json(&body) {
-            headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        if !headers.contains_key(CONTENT_TYPE) && !body.is_empty() {
+            // Labelled for what it is, never left untyped: JSON, text, or bytes.
+            let content_type = if looks_like_json(&body) {
+                "application/json"
+            } else if std::str::from_utf8(&body).is_ok() {
+                "text/plain; charset=utf-8"
+            } else {
+                "application/octet-stream"
+            };
+            headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         }
         let key_header = HeaderName::from_bytes(self.key_header.as_bytes())
             .with_context(|| format!("`{}` is not a valid header name for --key-header", self.key_header))?;
-        let key_policy = match (self.no_key, self.key) {
+        // IDEM_KEY is read here rather than by clap, so errors and notes can say where the key came from.
+        let (key, key_named) = match self.key {
+            Some(key) => (Some(key), KEY_FLAG),
+            None => match std::env::var(KEY_ENV).ok().filter(|_| !self.no_key) {
+                Some(key) => (Some(key), KEY_FROM_ENV),
+                None => (None, KEY_FLAG),
+            },
+        };
+        let key_policy = match (self.no_key, key) {
             (true, _) => KeyPolicy::Omit,
             (false, Some(key)) => {
                 if key.trim().is_empty() {
-                    anyhow::bail!("--key is empty; give a key, or drop --key for a fresh one per request");
+                    anyhow::bail!("{key_named} is empty; give a key, or drop it for a fresh one per request");
                 }
                 HeaderValue::from_str(&key).with_context(|| {
-                    format!("--key `{}` cannot be sent in a header", crate::output::terminal_safe(&key))
+                    format!("{key_named} `{}` cannot be sent in a header", crate::output::terminal_safe(&key))
                 })?;
                 KeyPolicy::Fixed(key)
             }
@@ -167,6 +189,7 @@ impl RequestArgs {
             proxies: Proxies::direct(),
             id_field: self.id_field,
             id_header,
+            key_named,
         })
     }
 }

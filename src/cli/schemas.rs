@@ -5,7 +5,7 @@
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
-use crate::conformance::{SuiteReport, suite_schema};
+use crate::conformance::{Catalogue, SuiteReport, suite_schema};
 use crate::idem::{proxy, race, send, serve, window};
 use crate::webhook::check_sender::report::SenderReport;
 use crate::webhook::journal::record::{self as journal, JournalRecord};
@@ -32,13 +32,14 @@ impl SchemaFile {
     }
 }
 
-/// Every schema, in the order the README lists them.
+/// Every schema, in the order docs/json-output.md lists them.
 pub fn all() -> Vec<SchemaFile> {
     vec![
         file::<send::SendReport>(send::SCHEMA, "idem send --format json"),
         file::<race::report::RaceReport>(race::report::SCHEMA, "idem race --format json"),
         file::<window::WindowReport>(window::report::SCHEMA, "idem window --format json"),
         file::<SuiteReport>(&suite_schema("idem check"), "idem check --format json"),
+        file::<Catalogue>(&Catalogue::schema("idem check"), "idem check --list --format json"),
         file::<proxy::print::ProxyLine>(proxy::print::LINE_SCHEMA, "idem proxy --format json (each line)"),
         file::<serve::ServeLine>(serve::LINE_SCHEMA, "idem serve --format json (each line)"),
         file::<sign::SignDocument>(sign::SCHEMA, "webhook sign --format json"),
@@ -47,6 +48,8 @@ pub fn all() -> Vec<SchemaFile> {
         file::<replay::ReplayReport>(replay::SCHEMA, "webhook replay --format json"),
         file::<SuiteReport>(&suite_schema("webhook check"), "webhook check --format json"),
         file::<SenderReport>(&suite_schema("webhook check-sender"), "webhook check-sender --format json"),
+        file::<Catalogue>(&Catalogue::schema("webhook check"), "webhook check --list --format json"),
+        file::<Catalogue>(&Catalogue::schema("webhook check-sender"), "webhook check-sender --list --format json"),
         file::<listen::ListenLine>(listen::LINE_SCHEMA, "webhook listen --format json (each line)"),
         file::<JournalRecord>(journal::SCHEMA, "webhook listen --record FILE (each line)"),
     ]

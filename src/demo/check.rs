@@ -44,6 +44,7 @@ async fn check_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<Su
         format: SuiteFormat::Human,
         palette,
         also: Vec::new(),
+        selection: Default::default(),
     };
     let report = check::execute(&config).await.context("the demo could not check its own reference server")?;
     server.shutdown().await;

@@ -43,6 +43,8 @@ pub struct HttpClient {
     inner: reqwest::Client,
     timeout: Duration,
     proxies: Proxies,
+    /// HTTP/2 with prior knowledge on http:// (`--http2`), for the advice when that fails.
+    http2: bool,
 }
 
 impl HttpClient {
@@ -70,7 +72,7 @@ impl HttpClient {
         }
         builder = proxies.configure(builder)?;
         let inner = builder.build().map_err(|err| anyhow!("cannot set up the HTTP client: {}", error_chain(&err)))?;
-        Ok(HttpClient { inner, timeout: options.timeout, proxies })
+        Ok(HttpClient { inner, timeout: options.timeout, proxies, http2: options.http2 })
     }
 
     /// Sends `request` and reads the whole response, within the timeout.
@@ -94,7 +96,8 @@ impl HttpClient {
     async fn exchange(&self, request: Request<Bytes>, started: Instant) -> anyhow::Result<Exchange> {
         let request = reqwest::Request::try_from(request)
             .map_err(|err| anyhow!("cannot send this request: {}", error_chain(&err)))?;
-        let mut response = self.inner.execute(request).await.map_err(describe_client_error)?;
+        let http2 = self.http2 && request.url().scheme() == "http";
+        let mut response = self.inner.execute(request).await.map_err(|err| describe_client_error(err, http2))?;
         let status = response.status();
         let version = response.version();
         let headers = std::mem::take(response.headers_mut());
@@ -113,15 +116,16 @@ impl HttpClient {
 
 /// reqwest's own message repeats the URL ("error sending request for url (…)"), which `send`
 /// already names; the useful part is in its sources.
-fn describe_client_error(err: reqwest::Error) -> anyhow::Error {
-    let message = error_chain(&err);
-    if err.is_connect() && message.contains("invalid peer certificate") {
-        anyhow!("cannot connect: {message} (for a self-signed or test certificate, add -k/--insecure)")
-    } else if err.is_connect() {
-        anyhow!("cannot connect: {message}")
-    } else {
-        anyhow!("{message}")
+fn describe_client_error(err: reqwest::Error, http2: bool) -> anyhow::Error {
+    let server = err
+        .url()
+        .and_then(|url| Some(format!("{}:{}", url.host_str()?, url.port_or_known_default()?)))
+        .unwrap_or_default();
+    if let Some(described) = crate::http::connect_error::describe(&err, &server, http2) {
+        return anyhow!("{described}");
     }
+    let message = error_chain(&err);
+    if err.is_connect() { anyhow!("cannot connect: {message}") } else { anyhow!("{message}") }
 }
 
 /// The sources of `err` joined with ": ", or `err` itself when it has none. hyper-util's link says

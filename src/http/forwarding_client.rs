@@ -83,8 +83,8 @@ fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Erro
         message.push_str(&cause.to_string());
         source = cause.source();
     }
-    if err.is_connect() && message.contains("invalid peer certificate") {
-        anyhow!("cannot connect: {message} (for a self-signed or test certificate, add -k/--insecure)")
+    if let Some(described) = crate::http::connect_error::describe(&err, "", false) {
+        anyhow!("{described}")
     } else if err.is_connect() {
         anyhow!("cannot connect: {message}")
     } else if message.is_empty() {

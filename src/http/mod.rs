@@ -3,6 +3,7 @@
 pub(crate) mod body;
 pub(crate) mod chunked;
 pub mod client;
+pub(crate) mod connect_error;
 pub(crate) mod content_encoding;
 pub(crate) mod forwarding_client;
 pub(crate) mod header;

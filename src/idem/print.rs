@@ -18,7 +18,10 @@ pub(crate) fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) 
             "{target}\n{}: {}  {}",
             crate::output::header_display_name(spec.key_header.as_str()),
             palette.bold(key),
-            palette.dim(&format!("(retry with --key {key})"))
+            palette.dim(&match spec.key_named {
+                "--key" => format!("(retry with --key {key})"),
+                _ => "(fixed by IDEM_KEY, from the environment)".to_string(),
+            })
         ),
     }
 }

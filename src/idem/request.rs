@@ -37,6 +37,8 @@ pub struct RequestSpec {
     /// `--id-header`: the header that names the created resource when the body does not
     /// (`None`: `Location`, then `Content-Location`).
     pub id_header: Option<HeaderName>,
+    /// Where a fixed key came from, for errors and notes: `--key`, or `IDEM_KEY (from the environment)`.
+    pub key_named: &'static str,
 }
 
 impl RequestSpec {
@@ -60,6 +62,7 @@ impl RequestSpec {
             proxies: Proxies::direct(),
             id_field: DEFAULT_ID_FIELD.to_string(),
             id_header: None,
+            key_named: "--key",
         })
     }
 

@@ -76,10 +76,22 @@ impl SecretSource {
     ) -> anyhow::Result<SecretSource> {
         match (flag, file, env) {
             (Some(_), Some(_), _) => bail!("give the secret once: either --secret or --secret-file"),
-            (Some(secret), None, _) => Ok(SecretSource::Given(secret)),
+            (Some(secret), None, _) => {
+                // A file name given to --secret would sign with the name itself: every signature
+                // wrong, with nothing to say why.
+                let text = String::from_utf8_lossy(secret.expose());
+                if std::path::Path::new(text.as_ref()).is_file() {
+                    bail!(
+                        "--secret takes the secret itself; {} is a file: use --secret-file {}",
+                        crate::output::terminal_safe(&text),
+                        crate::output::terminal_safe(&text)
+                    );
+                }
+                Ok(SecretSource::Given(secret))
+            }
             (None, Some(path), _) => Ok(SecretSource::File(path)),
             (None, None, Some(value)) => Secret::new(value.into_encoded_bytes())
-                .context("WEBHOOK_SECRET is set but empty")
+                .context("WEBHOOK_SECRET (from the environment) is set but empty")
                 .map(SecretSource::Given),
             (None, None, None) => bail!(
                 "no signing secret: pass --secret S, set WEBHOOK_SECRET, or point --secret-file at a file holding it"

@@ -2,7 +2,7 @@
 //! by our verifier in-process and by the providers' own libraries (stripe, standardwebhooks for
 //! Python and Node, svix, slack_sdk, @octokit/webhooks-methods, and Shopify's documented HMAC),
 //! each run as one long-lived process reading JSON-lines cases (tests/differential/). Every
-//! disagreement fails the test unless README.md lists it, with the reason, in the one table of
+//! disagreement fails the test unless docs/sign-verify.md lists it, with the reason, in the one table of
 //! intended differences; a row that no case produces any more fails it too, so the table stays
 //! true. Also: `webhook check` against receivers built on those libraries.
 //!
@@ -79,7 +79,7 @@ pub(crate) fn references() -> &'static References {
     })
 }
 
-/// One reference library, named as the README's table names it (`scheme/library`).
+/// One reference library, named as the table in docs/sign-verify.md names it (`scheme/library`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Reference {
     name: &'static str,
@@ -524,7 +524,7 @@ fn run_runner(mut command: Command, cases: &[&Case]) -> HashMap<usize, (bool, St
     verdicts
 }
 
-/// A row of README.md's table of intended differences.
+/// A row of docs/sign-verify.md's table of intended differences.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Intended {
     reference: String,
@@ -534,13 +534,13 @@ struct Intended {
     why: String,
 }
 
-/// The table under "### Fidelity to the providers' libraries" whose header starts
+/// The table in docs/sign-verify.md under "## Fidelity to the providers' libraries" whose header starts
 /// `| scheme/reference | case kind | ours | reference | why |`.
 fn intended_differences() -> Vec<Intended> {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    let section = readme
-        .split_once("### Fidelity to the providers' libraries")
-        .expect("README.md has the section \"### Fidelity to the providers' libraries\"")
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sign-verify.md")).unwrap();
+    let section = page
+        .split_once("## Fidelity to the providers' libraries")
+        .expect("docs/sign-verify.md has the section \"## Fidelity to the providers' libraries\"")
         .1;
     let table = section
         .split_once("| scheme/reference | case kind | ours | reference | why |")
@@ -549,7 +549,7 @@ fn intended_differences() -> Vec<Intended> {
     let verdict = |cell: &str| match cell {
         "valid" => true,
         "invalid" => false,
-        other => panic!("README table: a verdict is `valid` or `invalid`, not `{other}`"),
+        other => panic!("docs/sign-verify.md table: a verdict is `valid` or `invalid`, not `{other}`"),
     };
     table
         .lines()
@@ -558,7 +558,7 @@ fn intended_differences() -> Vec<Intended> {
         .map(|line| {
             let cells: Vec<String> =
                 line.trim_matches('|').split(" | ").map(|cell| cell.trim().trim_matches('`').to_string()).collect();
-            assert_eq!(cells.len(), 5, "README table row with 5 cells expected: {line}");
+            assert_eq!(cells.len(), 5, "docs/sign-verify.md table row with 5 cells expected: {line}");
             Intended {
                 reference: cells[0].clone(),
                 kind: cells[1].clone(),
@@ -649,13 +649,13 @@ fn our_verifier_agrees_with_the_providers_libraries_except_where_the_readme_says
         .collect();
     assert!(
         unexplained.is_empty(),
-        "{unexplained_cases} disagreements with the providers' libraries that README.md's table of intended \
+        "{unexplained_cases} disagreements with the providers' libraries that docs/sign-verify.md's table of intended \
          differences does not list (fix the verifier, or add a row with the reason):\n{}",
         groups.join("\n")
     );
     assert!(
         stale.is_empty(),
-        "README.md lists differences that no case shows any more; remove them:\n{}",
+        "docs/sign-verify.md lists differences that no case shows any more; remove them:\n{}",
         stale.join("\n")
     );
 }

@@ -2,10 +2,12 @@
 mod behind_proxy;
 mod check;
 mod check_sender;
+mod ci_friendly;
 mod completions;
 mod could_not_run;
 mod demo;
 mod differential;
+mod docs;
 mod evidence;
 mod input_limits;
 mod proxy;

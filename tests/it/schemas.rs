@@ -42,12 +42,16 @@ fn generated_schemas_are_draft_2020_12_and_name_their_document() {
 }
 
 #[test]
-fn generated_schemas_are_listed_in_the_readme() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+fn generated_schemas_are_listed_in_the_json_output_page() {
+    let page = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json-output.md")).unwrap();
     for file in schemas::all() {
-        let link = format!("schemas/{}", file.file_name);
-        assert!(readme.contains(&link), "the README does not link {link}");
-        assert!(readme.contains(&format!("`{}`", file.schema_id)), "the README does not name {}", file.schema_id);
+        let link = format!("(../schemas/{})", file.file_name);
+        assert!(page.contains(&link), "docs/json-output.md does not link {link}");
+        assert!(
+            page.contains(&format!("`{}`", file.schema_id)),
+            "docs/json-output.md does not name {}",
+            file.schema_id
+        );
     }
 }
 

@@ -11,13 +11,13 @@ use serde_json::Value;
 use crate::support::{CustomServer, Reply, dead_port, suite_evidence, suite_outcomes, webhook};
 
 /// A Standard Webhooks secret (whsec_ + base64), which every other scheme takes as raw bytes.
-const SECRET: &str = crate::webhook_send::STANDARD_SECRET;
+pub(crate) const SECRET: &str = crate::webhook_send::STANDARD_SECRET;
 
 /// What a test receiver gets wrong.
 #[derive(Debug, Clone, Copy, Default)]
-struct Flaws {
+pub(crate) struct Flaws {
     /// Never verifies: every signature is fine.
-    accepts_bad_signature: bool,
+    pub(crate) accepts_bad_signature: bool,
     /// Verifies the signature but not the timestamp's age.
     ignores_timestamps: bool,
     /// Answers a repeated event id with 500.
@@ -30,7 +30,7 @@ struct Flaws {
 
 /// A receiver for `kind` that verifies, de-duplicates on the body's event id and answers 200,
 /// except for its `flaws`.
-fn receiver(kind: SchemeKind, flaws: Flaws) -> CustomServer {
+pub(crate) fn receiver(kind: SchemeKind, flaws: Flaws) -> CustomServer {
     let scheme: Arc<dyn scheme::Scheme> = scheme::build(kind, &SchemeOptions::default()).into();
     let key = scheme.key(&Secret::new(SECRET.as_bytes().to_vec()).unwrap()).unwrap();
     let seen: Arc<Mutex<HashSet<String>>> = Arc::default();

@@ -1,10 +1,12 @@
 //! `webhook check`: its flags, and the config they become.
 use std::time::Duration;
 
+use anyhow::Context;
 use clap::Args;
 
 use super::signing::SigningArgs;
 use crate::cli::outbound_proxy::OutboundProxyArgs;
+use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
 use crate::http::url::parse_url;
 use crate::output::Palette;
@@ -14,8 +16,8 @@ use crate::webhook::scheme::{self, SchemeKind};
 #[derive(Debug, Args)]
 pub struct CheckArgs {
     /// The receiver to check (http or https; http:// is assumed without a scheme)
-    #[arg(value_name = "URL")]
-    pub url: String,
+    #[arg(value_name = "URL", required_unless_present = "list")]
+    pub url: Option<String>,
 
     /// The signing scheme the receiver verifies
     #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
@@ -47,11 +49,15 @@ pub struct CheckArgs {
 
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
+
+    #[command(flatten)]
+    pub suite: SuiteArgs,
 }
 
 impl CheckArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<CheckConfig> {
-        let url = parse_url(&self.url)?;
+        let selection = self.suite.selection("webhook check", crate::webhook::check::suite::CHECKS)?;
+        let url = parse_url(self.url.as_deref().context("give the receiver's URL")?)?;
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0");
         }
@@ -67,6 +73,7 @@ impl CheckArgs {
             proxies: self.proxy.resolve()?,
             format: self.format,
             palette,
+            selection,
         })
     }
 }

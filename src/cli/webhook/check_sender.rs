@@ -8,6 +8,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::signing::{SigningArgs, VerifyScheme};
+use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
 use crate::output::Palette;
 use crate::webhook::check_sender::CheckSenderConfig;
@@ -57,6 +58,9 @@ pub struct CheckSenderArgs {
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
 
+    #[command(flatten)]
+    pub suite: SuiteArgs,
+
     /// The sender to run, with WEBHOOK_URL set to this receiver
     #[arg(last = true, value_name = "SENDER_CMD")]
     pub sender: Vec<OsString>,
@@ -64,6 +68,7 @@ pub struct CheckSenderArgs {
 
 impl CheckSenderArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<CheckSenderConfig> {
+        let selection = self.suite.selection("webhook check-sender", crate::webhook::check_sender::checks::CHECKS)?;
         let kind = self.scheme.kind();
         let scheme_options = self.signing.scheme_options(kind)?;
         let secret = self.signing.secret_source()?.load()?;
@@ -90,6 +95,7 @@ impl CheckSenderArgs {
             format: self.format,
             palette,
             quiet: false,
+            selection,
         })
     }
 }

@@ -134,7 +134,7 @@ pub struct ListenArgs {
     #[arg(short, long)]
     pub verbose: bool,
 
-    /// human: a colored line per delivery; json: a JSON line per delivery (schemas/webhook-listen-line.json)
+    /// human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 

@@ -16,6 +16,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::block_on;
+use crate::cli::suite_args::print_list;
 use crate::exit::Outcome;
 use crate::output::{ColorChoice, Palette};
 use crate::webhook;
@@ -83,7 +84,13 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             None => block_on(webhook::send::run(args.into_config(palette)?)),
         },
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
+        WebhookCommand::Check(args) if args.suite.list => {
+            print_list("webhook check", webhook::check::suite::CHECKS, args.format, palette)
+        }
         WebhookCommand::Check(args) => block_on(webhook::check::run(args.into_config(palette)?)),
+        WebhookCommand::CheckSender(args) if args.suite.list => {
+            print_list("webhook check-sender", webhook::check_sender::checks::CHECKS, args.format, palette)
+        }
         WebhookCommand::CheckSender(args) => block_on(webhook::check_sender::run(args.into_config(palette)?)),
         WebhookCommand::Listen(args) => block_on(webhook::listen::run(args.into_config(palette)?)),
         WebhookCommand::Journal(args) => match args.into_config(palette)? {

@@ -4,7 +4,9 @@ mod race_window;
 mod suite;
 mod variant;
 
-use crate::conformance::{CheckOutcome, SuiteFormat, SuiteReport};
+pub(crate) use suite::CHECKS;
+
+use crate::conformance::{CheckOutcome, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
 use crate::output::Palette;
@@ -23,6 +25,8 @@ pub(crate) struct CheckConfig {
     /// `--also`: more instances of the same API. `concurrent-once` spreads its duplicates over
     /// every target and `retry-replays` sends the retry to the first of these.
     pub also: Vec<http::Uri>,
+    /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
+    pub selection: Selection,
 }
 
 /// Runs every check against the endpoint. An error means the suite could not run (no answer).
@@ -41,7 +45,16 @@ pub(crate) async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport>
         Some(original) => {
             checks.extend(suite::retry(&mut probe, original).await?);
             checks.extend(suite::mismatch(&mut probe, original).await?);
-            checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
+            // The race is the costly part: left out, it is not run.
+            if config.selection.runs_any(&[
+                suite::CONCURRENT_ONCE,
+                suite::CONFLICT_RETRY_AFTER,
+                race_window::RACE_WINDOW,
+            ]) {
+                checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
+            } else {
+                checks.extend([suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER].map(|spec| spec.skipped("")));
+            }
             let raced_twice =
                 checks.iter().any(|c| c.id == suite::CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
             if let (true, Some(max)) = (raced_twice, config.window_max) {
@@ -75,7 +88,7 @@ pub(crate) async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport>
         }
     }
     checks.push(suite::problem_json(&probe));
-    Ok(SuiteReport::new("idem check", target, checks))
+    Ok(SuiteReport::new("idem check", target, checks).select(&config.selection, &[suite::CREATE.id]))
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {

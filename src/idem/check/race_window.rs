@@ -14,6 +14,7 @@ pub(super) const RACE_WINDOW: CheckSpec = CheckSpec {
     title: "how far apart two duplicates can arrive and both still execute",
     why: "a gap of microseconds is hit by synchronised attacks only; tens of milliseconds by every retry and double-click",
     level: Level::Advisory,
+    fix: "close the window by claiming the key atomically before the work (see concurrent-once); the wider it is, the more urgent",
 };
 
 /// Measures the window of the endpoint `spec` describes, with fresh keys.

@@ -19,73 +19,103 @@ pub(super) const CREATE: CheckSpec = CheckSpec {
     title: "a request with a fresh key succeeds and yields a resource id",
     why: "every other check compares against this first execution (set -d and --id-field to match the endpoint)",
     level: Level::Required,
+    fix: "make a POST with a fresh key answer 2xx with the created resource's id in the body (or Location); if it does, point --id-field (JSON pointer) or --id-header at it and give the body the endpoint expects with -d",
 };
 pub(super) const RETRY: CheckSpec = CheckSpec {
     id: "retry-replays",
     title: "a sequential retry with the same key gets the same answer and creates nothing new",
     why: "a client that lost the answer retries; a second execution is a double charge (draft §2.6)",
     level: Level::Required,
+    fix: "store the first response (status, headers, body) under the key, scoped to the caller, and answer a retry with the same key from that store without executing again (as Stripe does)",
 };
 pub(super) const REPLAY_MARKED: CheckSpec = CheckSpec {
     id: "replay-marked",
     title: "the replayed answer is marked (Idempotent-Replayed)",
     why: "clients and logs can tell a replay from a fresh execution (Stripe's Idempotent-Replayed: true)",
     level: Level::Advisory,
+    fix: "add `Idempotent-Replayed: true` to every answer served from the key store",
 };
 pub(super) const MISMATCH_REJECTED: CheckSpec = CheckSpec {
     id: "mismatch-rejected",
     title: "the same key with a different body is rejected with a 4xx",
     why: "a reused key with another payload is a client bug; executing it or replaying the old answer hides it (draft §2.7)",
     level: Level::Required,
+    fix: "store a hash of method, path and body with the key and answer 422 when a retry's hash differs",
 };
 pub(super) const MISMATCH_422: CheckSpec = CheckSpec {
     id: "mismatch-is-422",
     title: "the rejection of a reused key is 422 Unprocessable Content",
     why: "the draft names 422 for a key reused with a different payload (draft §2.7)",
     level: Level::Advisory,
+    fix: "answer a key reused with another payload with 422 Unprocessable Content, as the draft says, not 400 or 409",
 };
 pub(super) const CONCURRENT_ONCE: CheckSpec = CheckSpec {
     id: "concurrent-once",
     title: "concurrent duplicates execute at most once; the others get 409 or an identical replay",
     why: "retries and double clicks arrive together; a key claimed with look-then-insert lets them all execute (draft §2.7: 409 while in flight)",
     level: Level::Required,
+    fix: "claim the key atomically before doing the work (INSERT … ON CONFLICT DO NOTHING, Redis SET NX with a lease, a unique index) and answer 409 to duplicates while the first is in flight; look-then-insert lets them all through",
 };
 pub(super) const CONFLICT_RETRY_AFTER: CheckSpec = CheckSpec {
     id: "conflict-retry-after",
     title: "a 409 for a request in flight carries Retry-After",
     why: "tells the client when retrying makes sense instead of hammering the endpoint",
     level: Level::Advisory,
+    fix: "send `Retry-After: 1` (seconds) with the 409 you answer for a request still in flight",
 };
 pub(super) const MISSING_KEY_REQUIRED: CheckSpec = CheckSpec {
     id: "missing-key",
     title: "a request without a key is rejected with 400 (--require-key)",
     why: "an endpoint that requires keys must refuse requests without one (draft §2.7)",
     level: Level::Required,
+    fix: "when keys are required, answer a request without Idempotency-Key with 400 and a problem+json body naming the header",
 };
 pub(super) const MISSING_KEY_REPORTED: CheckSpec = CheckSpec {
     id: "missing-key",
     title: "what a request without a key gets",
     why: "keys are optional here; pass --require-key if this endpoint should refuse keyless requests",
     level: Level::Advisory,
+    fix: "when keys are required, answer a request without Idempotency-Key with 400 and a problem+json body naming the header",
 };
 pub(super) const NEW_KEY_CREATES: CheckSpec = CheckSpec {
     id: "new-key-creates",
     title: "a second fresh key creates a second resource",
     why: "proves the endpoint really creates; without it, a replay 'pass' could be a cache that answers everything the same",
     level: Level::Required,
+    fix: "execute requests with a new key: cache by the key, never by the body or the URL alone",
 };
 pub(super) const KEY_SCOPED: CheckSpec = CheckSpec {
     id: "key-scoped",
     title: "the same key on another method is not answered with the stored response",
     why: "a key identifies one request on one resource; replaying it elsewhere answers the wrong question",
     level: Level::Advisory,
+    fix: "scope the stored key by method and path (and the caller): look up `(caller, method, path, key)`, not the key alone",
 };
 pub(super) const PROBLEM_JSON: CheckSpec = CheckSpec {
     id: "problem-json",
     title: "error answers are application/problem+json",
     why: "the draft's error examples use RFC 9457 problem details, which clients can parse uniformly",
     level: Level::Advisory,
+    fix: "answer errors with `Content-Type: application/problem+json` and a body {\"type\",\"title\",\"status\",\"detail\"} (RFC 9457)",
 };
+
+/// Every check of `idem check`, in the order they run: `--list`, the man page and the ids `--only`,
+/// `--skip` and `--expect-fail` accept. A new check is one more entry here.
+pub(crate) const CHECKS: &[CheckSpec] = &[
+    CREATE,
+    RETRY,
+    REPLAY_MARKED,
+    MISMATCH_REJECTED,
+    MISMATCH_422,
+    CONCURRENT_ONCE,
+    CONFLICT_RETRY_AFTER,
+    super::race_window::RACE_WINDOW,
+    MISSING_KEY_REQUIRED,
+    MISSING_KEY_REPORTED,
+    NEW_KEY_CREATES,
+    KEY_SCOPED,
+    PROBLEM_JSON,
+];
 
 /// Sends variations of the user's request and remembers every error answer for `problem-json`.
 pub(super) struct Probe {

@@ -35,8 +35,6 @@ pub struct Connector {
     host: String,
     port: u16,
     tls: Option<(tokio_rustls::TlsConnector, ServerName<'static>)>,
-    /// Whether certificates are accepted unchecked (`-k`), for the hint when a handshake fails.
-    insecure: bool,
     timeout: Duration,
 }
 
@@ -56,7 +54,7 @@ impl Connector {
         } else {
             None
         };
-        Ok(Connector { host, port, tls, timeout: spec.timeout, insecure: spec.insecure })
+        Ok(Connector { host, port, tls, timeout: spec.timeout })
     }
 
     /// Connects (and handshakes), within the request timeout.
@@ -70,13 +68,11 @@ impl Connector {
             match &self.tls {
                 None => Ok(Connected { stream: Box::new(tcp) as BoxStream, alpn: None }),
                 Some((connector, name)) => {
-                    let stream = connector.connect(name.clone(), tcp).await.with_context(|| {
-                        let hint = if self.insecure {
-                            ""
-                        } else {
-                            " (for a self-signed or test certificate, add -k/--insecure)"
-                        };
-                        format!("TLS handshake with {address} failed{hint}")
+                    let stream = connector.connect(name.clone(), tcp).await.map_err(|err| {
+                        match crate::http::connect_error::describe(&err, &address, false) {
+                            Some(described) => anyhow!("TLS handshake with {address} failed: {described}"),
+                            None => anyhow::Error::new(err).context(format!("TLS handshake with {address} failed")),
+                        }
                     })?;
                     let alpn = stream.get_ref().1.alpn_protocol().map(<[u8]>::to_vec);
                     Ok(Connected { stream: Box::new(stream) as BoxStream, alpn })

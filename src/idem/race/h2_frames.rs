@@ -127,10 +127,35 @@ pub fn push_data(out: &mut Vec<u8>, stream: u32, data: &[u8], end_stream: bool, 
     }
 }
 
+/// The server answered the HTTP/2 preface in HTTP/1.x: the bytes where a frame header was expected
+/// begin `HTTP/1.` (or are text, as an HTTP/0.9-style error page). The race turns this into advice
+/// (drop --http2).
+#[derive(Debug, thiserror::Error)]
+#[error("the server answered in text, not HTTP/2 frames (`{line}`)")]
+pub struct AnsweredInHttp1 {
+    /// The first line it sent, e.g. `HTTP/1.1 400 Bad Request`.
+    pub line: String,
+    /// It began with an HTTP/1.x status line.
+    pub status_line: bool,
+}
+
 /// Reads one frame; a frame larger than `max_frame` (what we advertised) is a protocol error.
 pub async fn read_frame(reader: &mut (impl AsyncRead + Unpin), max_frame: usize) -> anyhow::Result<Frame> {
     let mut header = [0u8; 9];
     reader.read_exact(&mut header).await.context("the server closed the connection")?;
+    let text = |byte: &u8| byte.is_ascii_graphic() || matches!(byte, b' ' | b'\r' | b'\n' | b'\t');
+    if header.starts_with(b"HTTP/1.") || header.iter().all(text) {
+        // An HTTP/1.1 status line read as a frame header would be a 4.7 MB frame; say what it is.
+        let mut line = header.to_vec();
+        let mut rest = [0u8; 40];
+        if let Ok(Ok(read)) = tokio::time::timeout(std::time::Duration::from_millis(100), reader.read(&mut rest)).await
+        {
+            line.extend_from_slice(&rest[..read]);
+        }
+        let line = String::from_utf8_lossy(&line);
+        let line = line.lines().next().unwrap_or_default().trim().to_string();
+        return Err(AnsweredInHttp1 { status_line: header.starts_with(b"HTTP/1."), line }.into());
+    }
     let length = u32::from_be_bytes([0, header[0], header[1], header[2]]) as usize;
     if length > max_frame {
         bail!("the server sent a {length}-byte frame, larger than the {max_frame} bytes allowed");

@@ -44,13 +44,25 @@ pub struct RaceConfig {
     pub palette: Palette,
     /// `--also`: more instances of the same API; the duplicates are spread over all targets.
     pub also: Vec<http::Uri>,
+    /// `--detail`: which round of several is printed in full.
+    pub detail: report::RoundDetail,
 }
 
 /// Runs every round (a fresh key each), with a progress bar on a terminal.
 pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let spec = &config.request;
+    if let report::RoundDetail::Number(n) = config.detail {
+        if n > config.rounds {
+            bail!(
+                "--detail {n}: there are only {} (--rounds {})",
+                if config.rounds == 1 { "1 round".to_string() } else { format!("{} rounds", config.rounds) },
+                config.rounds
+            );
+        }
+    }
     if config.rounds > 1 && matches!(spec.key_policy, KeyPolicy::Fixed(_)) && config.key_mode == KeyMode::Same {
-        bail!("--key fixes the key, so every round after the first would only replay it; drop --key or use --rounds 1");
+        let key = config.request.key_named;
+        bail!("{key} fixes the key, so every round after the first would only replay it; drop {key} or use --rounds 1");
     }
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
@@ -82,7 +94,7 @@ pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
     let report = execute(&config).await?;
     let mut stdout = std::io::stdout().lock();
     match config.format {
-        Format::Human => write!(stdout, "{}", report.render_human(config.palette))?,
+        Format::Human => write!(stdout, "{}", report.render_human(config.palette, config.detail))?,
         Format::Json => {
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
             let document = crate::json_output::pretty(report::SCHEMA, &report)?;

@@ -216,8 +216,33 @@ impl RaceReport {
         self.rounds.iter().filter(|r| r.judgement.verdict == wanted).max_by_key(|r| r.judgement.executions)
     }
 
-    /// The human rendering: one round in full, or the aggregate and the telling round.
-    pub fn render_human(&self, palette: Palette) -> String {
+    /// The round `--detail` asks for, and how to name it: `worst` is the round with the most
+    /// executions, then the most 2xx answers (the first such); `N` counts from 1.
+    pub fn detailed_round(&self, detail: RoundDetail) -> Option<(&RoundReport, String)> {
+        let total = self.rounds.len();
+        let successes = |r: &RoundReport| {
+            r.answers.iter().filter(|a| a.observed.status.is_some_and(|s| (200..300).contains(&s))).count()
+        };
+        match detail {
+            RoundDetail::Worst => {
+                let worst = self.rounds.iter().rev().max_by_key(|r| (r.judgement.executions, successes(r)))?;
+                let label = format!(
+                    "round {} of {total}, the worst (most executions, then most 2xx answers; --detail first|last|N for another)",
+                    worst.round
+                );
+                Some((worst, label))
+            }
+            RoundDetail::First => self.rounds.first().map(|r| (r, format!("round {} of {total}, the first", r.round))),
+            RoundDetail::Last => self.rounds.last().map(|r| (r, format!("round {} of {total}, the last", r.round))),
+            RoundDetail::Number(n) => self
+                .rounds
+                .get(n.checked_sub(1)?)
+                .map(|r| (r, format!("round {} of {total}, as --detail asked", r.round))),
+        }
+    }
+
+    /// The human rendering: one round in full, or the aggregate and the round `detail` names.
+    pub fn render_human(&self, palette: Palette, detail: RoundDetail) -> String {
         let mut out = format!("{} {} × {}\n", self.method, self.url, self.n);
         if !self.also.is_empty() {
             out.push_str(&format!("spread round-robin over {} and {}\n", self.url, self.also.join(", ")));
@@ -235,18 +260,18 @@ impl RaceReport {
         let s = &self.summary;
         if first.key_mode == super::round::KeyMode::Same {
             out.push_str(&format!(
-                "{} rounds: {} safe, {} executed more than once (worst: {} executions), {} inconsistent, {} without a verdict\n",
-                s.rounds,
+                "{}: {} safe, {} executed more than once (worst: {}), {} inconsistent, {} without a verdict\n",
+                plural(s.rounds, "round"),
                 s.safe,
                 s.executed_more_than_once,
-                s.worst_executions,
+                plural(s.worst_executions, "execution"),
                 s.inconsistent,
                 s.errors + s.nothing_created + s.cannot_tell
             ));
         } else {
             out.push_str(&format!(
-                "{} control rounds: {} as expected (every duplicate executed), {} collapsed, {} without a verdict\n",
-                s.rounds,
+                "{}: {} as expected (every duplicate executed), {} collapsed, {} without a verdict\n",
+                plural(s.rounds, "control round"),
                 s.as_expected,
                 s.collapsed,
                 s.errors + s.nothing_created + s.cannot_tell
@@ -262,13 +287,44 @@ impl RaceReport {
                 ));
             }
         }
-        if let Some(round) = self.telling_round() {
-            out.push_str(&format!("\nround {}:\n", round.round));
+        if let Some((round, label)) = self.detailed_round(detail) {
+            out.push_str(&format!("\n{label}:\n"));
             out.push_str(&crate::output::indent(&render_round(round, &self.key_header, palette), 2));
             out.push('\n');
         }
         out
     }
+}
+
+/// `--detail`: which round of several `idem race` prints in full.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RoundDetail {
+    /// The most executions, then the most 2xx answers.
+    #[default]
+    Worst,
+    First,
+    Last,
+    /// Counting from 1.
+    Number(usize),
+}
+
+impl RoundDetail {
+    pub fn parse(text: &str) -> Result<RoundDetail, String> {
+        match text {
+            "worst" => Ok(RoundDetail::Worst),
+            "first" => Ok(RoundDetail::First),
+            "last" => Ok(RoundDetail::Last),
+            number => match number.parse::<usize>() {
+                Ok(n) if n >= 1 => Ok(RoundDetail::Number(n)),
+                _ => Err(format!("`{text}`: write worst, first, last or a round number from 1")),
+            },
+        }
+    }
+}
+
+/// `1 round`, `5 rounds`.
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
 #[cfg(test)]

@@ -245,6 +245,7 @@ pub async fn race_round_spread(
                     let (answers, release) = if targets.len() == 1 {
                         h2_single_packet::race(connected.stream, &requests, spec.timeout, stagger)
                             .await
+                            .map_err(|err| answered_in_http1(err, spec, sync))
                             .with_context(|| format!("single-packet race against {} failed", spec.url))?
                     } else {
                         if stagger.is_some() {
@@ -262,6 +263,7 @@ pub async fn race_round_spread(
                         }
                         across::single_packet(streams, &requests, spec.timeout)
                             .await
+                            .map_err(|err| answered_in_http1(err, spec, sync))
                             .context("single-packet race across the targets failed")?
                     };
                     (SyncMode::SinglePacket, reason, answers, Some(release))
@@ -279,6 +281,27 @@ pub async fn race_round_spread(
         }
     }
     Ok(round)
+}
+
+/// An HTTP/1 answer to the HTTP/2 preface, said as what it is and what to do instead of as a
+/// 4.7 MB frame.
+fn answered_in_http1(err: anyhow::Error, spec: &RequestSpec, sync: SyncMode) -> anyhow::Error {
+    let Some(found) = err.chain().find_map(|cause| cause.downcast_ref::<super::h2_frames::AnsweredInHttp1>()) else {
+        return err;
+    };
+    let advice = if spec.http2 && sync != SyncMode::SinglePacket {
+        "drop --http2 (last-byte sync is used)"
+    } else {
+        "use --sync last-byte (and drop --http2)"
+    };
+    let line = &found.line;
+    match found.status_line {
+        true => {
+            let version = line.split_whitespace().next().unwrap_or("HTTP/1.1");
+            anyhow::anyhow!("this server answered in {version} (`{line}`), not HTTP/2: {advice}")
+        }
+        false => anyhow::anyhow!("this server answered with text (`{line}`), not HTTP/2 frames: {advice}"),
+    }
 }
 
 /// The keys a round sent: the mode, the one shared key (`KeyMode::Same`), and each request's.

@@ -44,7 +44,10 @@ pub(crate) async fn measure(
     mut on_step: impl FnMut(&Step),
 ) -> anyhow::Result<WindowReport> {
     match spec.key_policy {
-        KeyPolicy::Fixed(_) => bail!("--key fixes the key, but every pair needs a fresh one; drop --key"),
+        KeyPolicy::Fixed(_) => {
+            let key = spec.key_named;
+            bail!("{key} fixes the key, but every pair needs a fresh one; drop {key}")
+        }
         KeyPolicy::Omit => bail!("idem window measures duplicates that share a key; drop --no-key"),
         KeyPolicy::Generate(_) => {}
     }

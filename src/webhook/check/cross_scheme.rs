@@ -21,6 +21,7 @@ pub(super) const CROSS_SCHEME_REPLAY_REJECTED: CheckSpec = CheckSpec {
     why: "the same secret keys both schemes, so a receiver that detects the scheme per request turns any old \
           signature into a valid one with no timestamp to expire",
     level: Level::Required,
+    fix: "verify with the one scheme you configured, never the one a request's headers suggest",
 };
 
 /// The untimestamped forms the captured signature is re-sent in: signature header, how the tag is

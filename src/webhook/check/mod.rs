@@ -10,7 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::Uri;
 
-use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::conformance::{Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::output::Palette;
 use crate::webhook::scheme::Scheme;
@@ -37,11 +37,14 @@ pub struct CheckConfig {
     pub proxies: crate::http::proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
+    /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
+    pub(crate) selection: Selection,
 }
 
 /// Runs every check. An error means the suite could not run (no secret, receiver unreachable).
 pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
+    let selection = config.selection.clone();
     let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
     let probe = Probe::new(
@@ -99,7 +102,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
             checks.push(spec.skipped(reason.clone()));
         }
     }
-    Ok(SuiteReport::new("webhook check", target, checks))
+    Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {

@@ -18,48 +18,56 @@ pub(crate) const VALID_ACCEPTED: CheckSpec = CheckSpec {
     title: "a correctly signed delivery gets a 2xx within the timeout",
     why: "anything else makes the provider retry, and after enough failures disable the endpoint",
     level: Level::Required,
+    fix: "verify with the same secret and scheme the sender signs with, over the raw request body, and answer 2xx once it verifies",
 };
 pub(crate) const FAST_ACK: CheckSpec = CheckSpec {
     id: "fast-ack",
     title: "the delivery is acknowledged within --ack-within (default 3s, Slack's limit; GitHub allows 10s)",
     why: "slow receivers get retries for deliveries they are still processing; answer first, work afterwards",
     level: Level::Advisory,
+    fix: "answer 2xx as soon as the signature verifies and queue the work (a job queue or a background task); do not process before answering",
 };
 pub(crate) const DUPLICATE_ACCEPTED: CheckSpec = CheckSpec {
     id: "duplicate-accepted",
     title: "a second delivery of the same event gets a 2xx",
     why: "providers deliver at least once; refusing a duplicate makes them retry it until they give up",
     level: Level::Required,
+    fix: "record processed event ids and answer 2xx to an event already seen, without processing it again",
 };
 pub(crate) const BAD_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
     id: "bad-signature-rejected",
     title: "a delivery signed with another secret gets a 4xx",
     why: "a receiver that accepts any signature accepts forged events from anyone",
     level: Level::Required,
+    fix: "compute the HMAC over the raw body with your secret and compare it in constant time with the header's value; answer 400 or 401 when they differ",
 };
 pub(crate) const MISSING_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
     id: "missing-signature-rejected",
     title: "a delivery without the signature header gets a 4xx",
     why: "verification that is skipped when the header is absent protects nothing",
     level: Level::Required,
+    fix: "treat a missing signature header as an invalid signature: answer 400 or 401 before looking at the body",
 };
 pub(crate) const TAMPERED_BODY_REJECTED: CheckSpec = CheckSpec {
     id: "tampered-body-rejected",
     title: "a body changed after signing gets a 4xx",
     why: "the signature must cover the exact bytes received, not a re-serialized or partial body",
     level: Level::Required,
+    fix: "verify the signature over the raw body bytes as received (Express: express.raw() or the verify option of express.json(); Flask: request.get_data()) and refuse on mismatch",
 };
 pub(crate) const STALE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
     id: "stale-timestamp-rejected",
     title: "a correctly signed delivery with an old timestamp gets a 4xx",
     why: "the signed timestamp exists to refuse captured requests replayed later (Stripe, Standard Webhooks and Slack check it)",
     level: Level::Required,
+    fix: "refuse deliveries whose signed timestamp is older than your tolerance (Stripe's constructEvent and standardwebhooks' verify do this: do not pass a huge tolerance)",
 };
 pub(crate) const FUTURE_TIMESTAMP_REJECTED: CheckSpec = CheckSpec {
     id: "future-timestamp-rejected",
     title: "a correctly signed delivery with a timestamp far in the future gets a 4xx",
     why: "a window open towards the future lets a forged-ahead request be replayed for as long as it reaches",
     level: Level::Required,
+    fix: "refuse signed timestamps further ahead of your clock than the tolerance, not only those behind it",
 };
 /// `future-timestamp-rejected` for a scheme whose provider's own library accepts any timestamp
 /// ahead of the clock (Stripe's): a receiver built on it would fail a required check for doing
@@ -72,13 +80,31 @@ pub(crate) const RAW_BODY_VERIFIED: CheckSpec = CheckSpec {
     why: "the signature covers the bytes sent; a receiver that verifies a re-serialised body refuses valid deliveries \
           whenever the sender's formatting differs from its own",
     level: Level::Required,
+    fix: "verify the signature over the body exactly as received, before any JSON parsing (Express: express.raw({type: 'application/json'}); FastAPI: await request.body()); never over JSON.stringify(req.body)",
 };
 pub(crate) const REPLAY_REJECTED: CheckSpec = CheckSpec {
     id: "replay-rejected",
     title: "the accepted delivery, replayed with its capture-time signature after the tolerance, gets a 4xx",
     why: "an attacker who captured a delivery resends it unchanged; a receiver that answers known ids before verifying accepts it",
     level: Level::Required,
+    fix: "verify the signature (and its timestamp) before de-duplicating by delivery id, so a captured delivery re-sent later is refused rather than answered 2xx as a known duplicate",
 };
+
+/// Every check of `webhook check`, in the order they run: `--list`, the man page and the ids
+/// `--only`, `--skip` and `--expect-fail` accept. A new check is one more entry here.
+pub(crate) const CHECKS: &[CheckSpec] = &[
+    VALID_ACCEPTED,
+    FAST_ACK,
+    DUPLICATE_ACCEPTED,
+    RAW_BODY_VERIFIED,
+    BAD_SIGNATURE_REJECTED,
+    MISSING_SIGNATURE_REJECTED,
+    TAMPERED_BODY_REJECTED,
+    STALE_TIMESTAMP_REJECTED,
+    FUTURE_TIMESTAMP_REJECTED,
+    REPLAY_REJECTED,
+    super::cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+];
 
 /// What every check reports: the request, the answer, the time it took.
 struct Sent {

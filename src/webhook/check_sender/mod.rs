@@ -27,7 +27,7 @@ use anyhow::bail;
 use hyper::service::service_fn;
 use tokio::sync::watch;
 
-use crate::conformance::{SuiteFormat, SuiteReport};
+use crate::conformance::{Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::http::server::{ServerTask, StopSignal};
 use crate::output::Palette;
@@ -75,6 +75,8 @@ pub struct CheckSenderConfig {
     pub palette: Palette,
     /// No live lines (in-process runs).
     pub quiet: bool,
+    /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
+    pub(crate) selection: Selection,
 }
 
 /// Why the waiting ended.
@@ -196,7 +198,8 @@ pub(crate) async fn execute(
         None => format!("{url} (--scheme {scheme}, script {})", config.script),
     };
     Ok(SenderReport {
-        suite: SuiteReport::new("webhook check-sender", target, checks::judge(&observed)),
+        suite: SuiteReport::new("webhook check-sender", target, checks::judge(&observed))
+            .select(&config.selection, &[]),
         url,
         script: config.script.to_string(),
         sender: sender.as_ref().map(|process| SenderSummary {

@@ -181,11 +181,27 @@ impl Verifier {
     /// The hint for a failure [`check`](Self::check) found, when a common mistake explains it. It
     /// costs several more verifications, so it is only tried for a mismatch on a well-formed header.
     pub fn hint(&self, verdict: &Verdict, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Option<String> {
+        if verdict.failure.as_ref().is_some_and(|failure| failure.code == "header_missing") {
+            return self.other_scheme_hint(headers);
+        }
         if !verdict.failure.as_ref().is_some_and(|failure| failure.hintable) {
             return None;
         }
         let index = self.choose(headers)?;
         hint::diagnose(self.candidates[index].scheme.as_ref(), headers, body, &self.secret, window)
+    }
+
+    /// The signature header is missing, but another scheme's is there: name that scheme.
+    fn other_scheme_hint(&self, headers: &HeaderMap) -> Option<String> {
+        let found = crate::webhook::scheme::detect(headers, &self.options)?;
+        if self.candidates.iter().any(|candidate| candidate.scheme.kind() == found.kind()) {
+            return None;
+        }
+        Some(format!(
+            "this request carries {}: try --scheme {}",
+            crate::webhook::scheme::spelled(&found.signature_header()),
+            found.kind()
+        ))
     }
 
     /// [`check`](Self::check) then [`hint`](Self::hint), for one request (`webhook verify`).

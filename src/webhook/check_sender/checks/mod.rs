@@ -11,7 +11,7 @@ mod timestamps;
 use std::time::Duration;
 
 use super::book::{Attempt, Event};
-use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::conformance::{CheckOutcome, CheckResult, CheckSpec, Level};
 use crate::units::format_duration;
 
 /// Where the sender command stood when the run ended.
@@ -46,6 +46,17 @@ impl Observed {
                 "{what} within {}: the sender's schedule may be longer; pass --timeout",
                 format_duration(self.waited)
             )),
+        }
+    }
+
+    /// From the first attempt's arrival to the end of the last one (its answer, the sender giving
+    /// up, or its arrival when it is still open).
+    fn span(&self) -> Duration {
+        let first = self.attempts().map(|(_, attempt)| attempt.arrival.at).min();
+        let last = self.attempts().map(|(_, attempt)| attempt.ended_at().unwrap_or(attempt.arrival.at)).max();
+        match (first, last) {
+            (Some(first), Some(last)) => last.saturating_duration_since(first),
+            _ => Duration::ZERO,
         }
     }
 
@@ -88,89 +99,123 @@ pub(crate) const SIGNED: CheckSpec = CheckSpec {
     title: "every attempt carries a valid signature for the scheme",
     why: "a receiver must refuse unsigned and mis-signed deliveries, so they are never processed",
     level: Level::Required,
+    fix: "sign every attempt with the receiver's secret over the exact body bytes sent, in the scheme's header format",
 };
 pub(crate) const EVENT_ID_STABLE: CheckSpec = CheckSpec {
     id: "event-id-stable",
     title: "every attempt of one event carries the same event id",
     why: "receivers de-duplicate retries by the event id; a new id per attempt makes every retry a new event",
     level: Level::Required,
+    fix: "mint the event id once when the event is created and send that id on every retry (the svix / Standard Webhooks `webhook-id`)",
 };
 pub(crate) const BODY_STABLE: CheckSpec = CheckSpec {
     id: "body-stable",
     title: "every attempt of one event carries the same body bytes",
     why: "a retry is the same event again; a receiver that saw the first copy must be able to trust the second",
     level: Level::Required,
+    fix: "serialise the event once and send the same bytes on every retry; do not re-render it per attempt",
 };
 pub(crate) const RETRIES_AFTER_5XX: CheckSpec = CheckSpec {
     id: "retries-after-5xx",
     title: "a 5xx answer is followed by another attempt",
     why: "a 5xx says the receiver failed this time; without a retry the event is lost",
     level: Level::Required,
+    fix: "treat any 5xx (and 429) as a failed attempt and schedule a retry with backoff",
 };
 pub(crate) const RETRIES_AFTER_TIMEOUT: CheckSpec = CheckSpec {
     id: "retries-after-timeout",
     title: "an attempt that got no answer is retried",
     why: "a receiver that hangs or crashes mid-request never answers; the sender must time out and try again",
     level: Level::Required,
+    fix: "set a request timeout (5–30s) and schedule a retry when it fires or the connection drops",
 };
 pub(crate) const SENDER_TIMEOUT: CheckSpec = CheckSpec {
     id: "sender-timeout",
     title: "the sender waits between 5s and 30s for an answer before giving up",
     why: "providers allow 5s (Standard Webhooks suggests it) to 30s; sooner fails slow receivers, later stalls the queue",
     level: Level::Advisory,
+    fix: "give each attempt between 5s and 30s to be answered (e.g. requests' timeout=, axios' timeout:, Go's http.Client.Timeout)",
 };
 pub(crate) const BACKOFF_GROWS: CheckSpec = CheckSpec {
     id: "backoff-grows",
     title: "the waits between attempts do not shrink, and the first retry is not immediate",
     why: "a receiver that is down needs time to recover; retries that come at once or faster add load to an outage",
     level: Level::Advisory,
+    fix: "wait before the first retry and grow the wait (exponential backoff with jitter: e.g. 5s, 30s, 2m, …)",
 };
 pub(crate) const HONOURS_RETRY_AFTER: CheckSpec = CheckSpec {
     id: "honours-retry-after",
     title: "after a Retry-After answer the next attempt comes no sooner than asked",
     why: "429 and 503 with Retry-After are the receiver asking for time (RFC 9110 §10.2.3)",
     level: Level::Advisory,
+    fix: "read Retry-After (seconds or an HTTP date) on 429 and 503 and wait at least that long before the next attempt",
 };
 pub(crate) const STOPS_AFTER_2XX: CheckSpec = CheckSpec {
     id: "stops-after-2xx",
     title: "no further attempt after a 2xx answer",
     why: "a 2xx acknowledges the event; sending it again makes the receiver process or de-duplicate it for nothing",
     level: Level::Required,
+    fix: "mark the event delivered on any 2xx and stop retrying it",
 };
 pub(crate) const STOPS_AFTER_410: CheckSpec = CheckSpec {
     id: "stops-after-410",
     title: "no further attempt after 410 Gone",
     why: "410 says the endpoint is gone for good (Standard Webhooks, Svix: disable the endpoint)",
     level: Level::Advisory,
+    fix: "on 410 Gone stop retrying and disable the endpoint",
 };
 pub(crate) const FRESH_TIMESTAMP: CheckSpec = CheckSpec {
     id: "fresh-timestamp",
     title: "each retry is signed afresh, with the time it is sent",
     why: "a retry that re-sends the first signature ages out of the receiver's replay window and is refused",
     level: Level::Advisory,
+    fix: "sign each attempt at the time it is sent (a new timestamp and signature per retry), not once at creation",
 };
 pub(crate) const TIMESTAMP_SKEW: CheckSpec = CheckSpec {
     id: "timestamp-skew",
     title: "the signed time is within the tolerance of the receiver's clock",
     why: "receivers refuse timestamps outside their window (5 minutes for Stripe and Standard Webhooks)",
     level: Level::Required,
+    fix: "sign with the current time from a synchronised clock (NTP), in seconds since the epoch",
 };
 pub(crate) const CONTENT_TYPE_JSON: CheckSpec = CheckSpec {
     id: "content-type-json",
     title: "JSON bodies are sent as application/json",
     why: "frameworks pick their body parser by Content-Type; a wrong one can turn the body into a form or nothing",
     level: Level::Advisory,
+    fix: "send JSON bodies with `Content-Type: application/json`",
 };
 pub(crate) const IDENTIFIES_ITSELF: CheckSpec = CheckSpec {
     id: "identifies-itself",
     title: "a User-Agent is sent",
     why: "receivers and their firewalls tell webhook traffic apart by it; providers name theirs",
     level: Level::Advisory,
+    fix: "send a User-Agent naming your service and version, e.g. `Acme-Webhooks/1.2`",
 };
 
-/// Every check, in the order.
+/// Every check of `webhook check-sender`, in the order they are reported: `--list`, the man page
+/// and the ids `--only`, `--skip` and `--expect-fail` accept. A new check is one more entry here.
+pub(crate) const CHECKS: &[CheckSpec] = &[
+    SIGNED,
+    EVENT_ID_STABLE,
+    BODY_STABLE,
+    RETRIES_AFTER_5XX,
+    RETRIES_AFTER_TIMEOUT,
+    SENDER_TIMEOUT,
+    BACKOFF_GROWS,
+    HONOURS_RETRY_AFTER,
+    STOPS_AFTER_2XX,
+    STOPS_AFTER_410,
+    FRESH_TIMESTAMP,
+    TIMESTAMP_SKEW,
+    CONTENT_TYPE_JSON,
+    IDENTIFIES_ITSELF,
+];
+
+/// Every check, in the order. Each is graded after the fact, so its duration is the span
+/// of the events it judged: from the first attempt's arrival to the last attempt's end.
 pub(crate) fn judge(observed: &Observed) -> Vec<CheckResult> {
-    vec![
+    let mut results = vec![
         identity::signed(observed).result(&SIGNED),
         identity::event_id_stable(observed).result(&EVENT_ID_STABLE),
         identity::body_stable(observed).result(&BODY_STABLE),
@@ -185,7 +230,12 @@ pub(crate) fn judge(observed: &Observed) -> Vec<CheckResult> {
         timestamps::skew(observed).result(&TIMESTAMP_SKEW),
         headers::content_type_json(observed).result(&CONTENT_TYPE_JSON),
         headers::identifies_itself(observed).result(&IDENTIFIES_ITSELF),
-    ]
+    ];
+    let span = observed.span();
+    for result in results.iter_mut().filter(|result| result.outcome != CheckOutcome::Skip) {
+        result.duration = span;
+    }
+    results
 }
 
 #[cfg(test)]
