@@ -119,7 +119,9 @@ impl PayloadArgs {
                 Ok(PayloadSource::Event { event_type, data: data.as_deref().map(BodySource::parse), overrides })
             }
             (None, Some(data)) => Ok(PayloadSource::Body(BodySource::parse(&data))),
-            (None, None) => bail!("give the payload with -d DATA, -d @file, -d @- or --event TYPE"),
+            (None, None) => {
+                bail!("a payload is required: give it with -d DATA, -d @file, -d @- or --event TYPE (or PROVIDER:TYPE)")
+            }
         }
     }
 }
