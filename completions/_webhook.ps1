@@ -34,6 +34,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -41,8 +42,10 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
         'webhook;sign' {
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type')
-            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)')
+            [CompletionResult]::new('--unset', '--unset', [CompletionResultType]::ParameterName, 'With --event: remove a field of the built body (repeatable)')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
@@ -97,10 +100,13 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;send' {
+            [CompletionResult]::new('--list-events', '--list-events', [CompletionResultType]::ParameterName, 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
-            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type')
-            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)')
+            [CompletionResult]::new('--unset', '--unset', [CompletionResultType]::ParameterName, 'With --event: remove a field of the built body (repeatable)')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
@@ -240,7 +246,11 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, 'How far a signed timestamp may be from now, in either direction (at most 24h)')
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Bodies larger than this get 413 (at most 1GiB)')
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)')
-            [CompletionResult]::new('--forward-to', '--forward-to', [CompletionResultType]::ParameterName, 'Pass each accepted delivery on to exactly this URL and answer with its status and body')
+            [CompletionResult]::new('--forward-to', '--forward-to', [CompletionResultType]::ParameterName, 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)')
+            [CompletionResult]::new('--route', '--route', [CompletionResultType]::ParameterName, 'Forward deliveries whose event type matches GLOB (`*` any run of characters, `?` one) to URL; repeatable, the first match wins, ''*=URL'' takes the rest (unmatched ones are acknowledged here)')
+            [CompletionResult]::new('--forward-retries', '--forward-retries', [CompletionResultType]::ParameterName, 'Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff, then twice as long each time (at most 10s)')
+            [CompletionResult]::new('--forward-backoff', '--forward-backoff', [CompletionResultType]::ParameterName, 'The wait before the first forward retry (at most 1m)')
+            [CompletionResult]::new('--re-sign', '--re-sign', [CompletionResultType]::ParameterName, 'Verify the provider''s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider''s secret')
             [CompletionResult]::new('--forward-timeout', '--forward-timeout', [CompletionResultType]::ParameterName, 'How long the forward target may take to answer before the sender gets 502 (at most 1h)')
             [CompletionResult]::new('--dedupe-window', '--dedupe-window', [CompletionResultType]::ParameterName, 'Remember an event id this long after its first valid delivery (at most 168h, a week)')
             [CompletionResult]::new('--dedupe-max', '--dedupe-max', [CompletionResultType]::ParameterName, 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)')
@@ -253,13 +263,98 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('--accept-invalid', '--accept-invalid', [CompletionResultType]::ParameterName, 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)')
             [CompletionResult]::new('--fsync', '--fsync', [CompletionResultType]::ParameterName, 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries')
+            [CompletionResult]::new('--ack-always', '--ack-always', [CompletionResultType]::ParameterName, 'Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered [default: pass the application''s status back; 502 when it is down, 504 when it timed out]')
+            [CompletionResult]::new('--forward-http2', '--forward-http2', [CompletionResultType]::ParameterName, 'Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://')
+            [CompletionResult]::new('--print-secret', '--print-secret', [CompletionResultType]::ParameterName, 'Print the --re-sign secret in the start-up lines, for the application''s configuration')
             [CompletionResult]::new('--dedupe', '--dedupe', [CompletionResultType]::ParameterName, 'Answer a repeat of an acknowledged event directly instead of forwarding it again')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show each delivery''s headers and body too')
             [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show each delivery''s headers and body too')
+            [CompletionResult]::new('--include-body', '--include-body', [CompletionResultType]::ParameterName, 'With --format json: put each delivery''s body in its line too')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only deliveries answered with this status (502) or class (5xx)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing deliveries as a running listener appends them, until Ctrl-C')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the deliveries (the default)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one delivery in full: headers, pretty body, the verification and the forward')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'webhook;journal;list' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal;show' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal;replay' {
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The scheme to re-sign with [default: the one the delivery was verified with]')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
+            [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
+            [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, '--scheme hmac: how the signature is written [default: hex]')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
+            [CompletionResult]::new('--max-attempts', '--max-attempts', [CompletionResultType]::ParameterName, 'Give up after this many attempts (exponential backoff) (at most 100)')
+            [CompletionResult]::new('--backoff', '--backoff', [CompletionResultType]::ParameterName, 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)')
+            [CompletionResult]::new('--backoff-max', '--backoff-max', [CompletionResultType]::ParameterName, 'The backoff cap never grows beyond this (at most 24h)')
+            [CompletionResult]::new('--schedule', '--schedule', [CompletionResultType]::ParameterName, 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe''s test mode')
+            [CompletionResult]::new('--time-scale', '--time-scale', [CompletionResultType]::ParameterName, 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)')
+            [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '''' for none')
+            [CompletionResult]::new('--noproxy', '--noproxy', [CompletionResultType]::ParameterName, 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, ''*'' for all; overrides NO_PROXY')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
+            [CompletionResult]::new('--verbatim', '--verbatim', [CompletionResultType]::ParameterName, 'Send the recorded headers unchanged, stale signature included (needs no secret)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;journal;help' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the deliveries (the default)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one delivery in full: headers, pretty body, the verification and the forward')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'webhook;journal;help;list' {
+            break
+        }
+        'webhook;journal;help;show' {
+            break
+        }
+        'webhook;journal;help;replay' {
+            break
+        }
+        'webhook;journal;help;help' {
             break
         }
         'webhook;completions' {
@@ -279,6 +374,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
+            [CompletionResult]::new('journal', 'journal', [CompletionResultType]::ParameterValue, 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print a shell completion script')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
             break
@@ -305,6 +401,21 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;listen' {
+            break
+        }
+        'webhook;help;journal' {
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List the deliveries (the default)')
+            [CompletionResult]::new('show', 'show', [CompletionResultType]::ParameterValue, 'Print one delivery in full: headers, pretty body, the verification and the forward')
+            [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim')
+            break
+        }
+        'webhook;help;journal;list' {
+            break
+        }
+        'webhook;help;journal;show' {
+            break
+        }
+        'webhook;help;journal;replay' {
             break
         }
         'webhook;help;completions' {

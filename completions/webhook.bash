@@ -28,6 +28,9 @@ _webhook() {
             webhook,help)
                 cmd="webhook__subcmd__help"
                 ;;
+            webhook,journal)
+                cmd="webhook__subcmd__journal"
+                ;;
             webhook,listen)
                 cmd="webhook__subcmd__listen"
                 ;;
@@ -58,6 +61,9 @@ _webhook() {
             webhook__subcmd__help,help)
                 cmd="webhook__subcmd__help__subcmd__help"
                 ;;
+            webhook__subcmd__help,journal)
+                cmd="webhook__subcmd__help__subcmd__journal"
+                ;;
             webhook__subcmd__help,listen)
                 cmd="webhook__subcmd__help__subcmd__listen"
                 ;;
@@ -76,6 +82,39 @@ _webhook() {
             webhook__subcmd__help,verify)
                 cmd="webhook__subcmd__help__subcmd__verify"
                 ;;
+            webhook__subcmd__help__subcmd__journal,list)
+                cmd="webhook__subcmd__help__subcmd__journal__subcmd__list"
+                ;;
+            webhook__subcmd__help__subcmd__journal,replay)
+                cmd="webhook__subcmd__help__subcmd__journal__subcmd__replay"
+                ;;
+            webhook__subcmd__help__subcmd__journal,show)
+                cmd="webhook__subcmd__help__subcmd__journal__subcmd__show"
+                ;;
+            webhook__subcmd__journal,help)
+                cmd="webhook__subcmd__journal__subcmd__help"
+                ;;
+            webhook__subcmd__journal,list)
+                cmd="webhook__subcmd__journal__subcmd__list"
+                ;;
+            webhook__subcmd__journal,replay)
+                cmd="webhook__subcmd__journal__subcmd__replay"
+                ;;
+            webhook__subcmd__journal,show)
+                cmd="webhook__subcmd__journal__subcmd__show"
+                ;;
+            webhook__subcmd__journal__subcmd__help,help)
+                cmd="webhook__subcmd__journal__subcmd__help__subcmd__help"
+                ;;
+            webhook__subcmd__journal__subcmd__help,list)
+                cmd="webhook__subcmd__journal__subcmd__help__subcmd__list"
+                ;;
+            webhook__subcmd__journal__subcmd__help,replay)
+                cmd="webhook__subcmd__journal__subcmd__help__subcmd__replay"
+                ;;
+            webhook__subcmd__journal__subcmd__help,show)
+                cmd="webhook__subcmd__journal__subcmd__help__subcmd__show"
+                ;;
             *)
                 ;;
         esac
@@ -83,7 +122,7 @@ _webhook() {
 
     case "${cmd}" in
         webhook)
-            opts="-h -V --color --help --version sign verify secret send replay check check-sender listen completions help"
+            opts="-h -V --color --help --version sign verify secret send replay check check-sender listen journal completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -315,7 +354,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help)
-            opts="sign verify secret send replay check check-sender listen completions help"
+            opts="sign verify secret send replay check check-sender listen journal completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -373,6 +412,62 @@ _webhook() {
         webhook__subcmd__help__subcmd__help)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__journal)
+            opts="list show replay"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__journal__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__journal__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__journal__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -468,8 +563,234 @@ _webhook() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        webhook__subcmd__journal)
+            opts="-h -V --type --status --since --follow --format --color --help --version list show replay help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__help)
+            opts="list show replay help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__help__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__help__subcmd__show)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__list)
+            opts="-h -V --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__replay)
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --verbatim --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --scheme)
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --secret)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --signature-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --encoding)
+                    COMPREPLY=($(compgen -W "hex base64" -- "${cur}"))
+                    return 0
+                    ;;
+                --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-attempts)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backoff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backoff-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --schedule)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --time-scale)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --noproxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__journal__subcmd__show)
+            opts="-h -V --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --accept-invalid --max-body --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -528,6 +849,22 @@ _webhook() {
                     return 0
                     ;;
                 --forward-to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --route)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forward-retries)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --forward-backoff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --re-sign)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -699,12 +1036,16 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --data --event --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --list-events)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --data)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -714,6 +1055,14 @@ _webhook() {
                     return 0
                     ;;
                 --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -801,7 +1150,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__sign)
-            opts="-d -h -V --data --event --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
+            opts="-d -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -816,6 +1165,14 @@ _webhook() {
                     return 0
                     ;;
                 --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --set)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --unset)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -31,14 +31,17 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+            cand journal 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'webhook;sign'= {
             cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
-            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
-            cand --scheme 'The signing scheme'
+            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'
+            cand --set 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)'
+            cand --unset 'With --event: remove a field of the built body (repeatable)'
+            cand --scheme 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
@@ -90,10 +93,13 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;send'= {
+            cand --list-events 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit'
             cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
-            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type'
-            cand --scheme 'The signing scheme'
+            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'
+            cand --set 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)'
+            cand --unset 'With --event: remove a field of the built body (repeatable)'
+            cand --scheme 'The signing scheme [default: the template''s provider with --event PROVIDER:TYPE, else hmac]'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
@@ -229,7 +235,11 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --tolerance 'How far a signed timestamp may be from now, in either direction (at most 24h)'
             cand --max-body 'Bodies larger than this get 413 (at most 1GiB)'
             cand --record 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)'
-            cand --forward-to 'Pass each accepted delivery on to exactly this URL and answer with its status and body'
+            cand --forward-to 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)'
+            cand --route 'Forward deliveries whose event type matches GLOB (`*` any run of characters, `?` one) to URL; repeatable, the first match wins, ''*=URL'' takes the rest (unmatched ones are acknowledged here)'
+            cand --forward-retries 'Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff, then twice as long each time (at most 10s)'
+            cand --forward-backoff 'The wait before the first forward retry (at most 1m)'
+            cand --re-sign 'Verify the provider''s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider''s secret'
             cand --forward-timeout 'How long the forward target may take to answer before the sender gets 502 (at most 1h)'
             cand --dedupe-window 'Remember an event id this long after its first valid delivery (at most 168h, a week)'
             cand --dedupe-max 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)'
@@ -242,13 +252,89 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
             cand --accept-invalid 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
             cand --fsync 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
+            cand --ack-always 'Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered [default: pass the application''s status back; 502 when it is down, 504 when it timed out]'
+            cand --forward-http2 'Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://'
+            cand --print-secret 'Print the --re-sign secret in the start-up lines, for the application''s configuration'
             cand --dedupe 'Answer a repeat of an acknowledged event directly instead of forwarding it again'
             cand -v 'Show each delivery''s headers and body too'
             cand --verbose 'Show each delivery''s headers and body too'
+            cand --include-body 'With --format json: put each delivery''s body in its line too'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
             cand --version 'Print version'
+        }
+        &'webhook;journal'= {
+            cand --type 'Only deliveries whose event type matches this glob (`*` any run of characters)'
+            cand --status 'Only deliveries answered with this status (502) or class (5xx)'
+            cand --since 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)'
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand --follow 'Keep printing deliveries as a running listener appends them, until Ctrl-C'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand list 'List the deliveries (the default)'
+            cand show 'Print one delivery in full: headers, pretty body, the verification and the forward'
+            cand replay 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'webhook;journal;list'= {
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;journal;show'= {
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;journal;replay'= {
+            cand --scheme 'The scheme to re-sign with [default: the one the delivery was verified with]'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --max-attempts 'Give up after this many attempts (exponential backoff) (at most 100)'
+            cand --backoff 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)'
+            cand --backoff-max 'The backoff cap never grows beyond this (at most 24h)'
+            cand --schedule 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe''s test mode'
+            cand --time-scale 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run'
+            cand --timeout 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)'
+            cand --proxy 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '''' for none'
+            cand --noproxy 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, ''*'' for all; overrides NO_PROXY'
+            cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand --verbatim 'Send the recorded headers unchanged, stale signature included (needs no secret)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;journal;help'= {
+            cand list 'List the deliveries (the default)'
+            cand show 'Print one delivery in full: headers, pretty body, the verification and the forward'
+            cand replay 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'webhook;journal;help;list'= {
+        }
+        &'webhook;journal;help;show'= {
+        }
+        &'webhook;journal;help;replay'= {
+        }
+        &'webhook;journal;help;help'= {
         }
         &'webhook;completions'= {
             cand --color 'When to color the output'
@@ -266,6 +352,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+            cand journal 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
             cand completions 'Print a shell completion script'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -284,6 +371,17 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;check-sender'= {
         }
         &'webhook;help;listen'= {
+        }
+        &'webhook;help;journal'= {
+            cand list 'List the deliveries (the default)'
+            cand show 'Print one delivery in full: headers, pretty body, the verification and the forward'
+            cand replay 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+        }
+        &'webhook;help;journal;list'= {
+        }
+        &'webhook;help;journal;show'= {
+        }
+        &'webhook;help;journal;replay'= {
         }
         &'webhook;help;completions'= {
         }

@@ -37,11 +37,14 @@ complete -c webhook -n "__fish_webhook_needs_command" -f -a "replay" -d 'Re-deli
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+complete -c webhook -n "__fish_webhook_needs_command" -f -a "journal" -d 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "completions" -d 'Print a shell completion script'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type' -r
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme -d 'The signing scheme' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l unset -d 'With --event: remove a field of the built body (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
@@ -113,9 +116,12 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l asymmetric -d '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l unset -d 'With --event: remove a field of the built body (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
@@ -288,7 +294,11 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413 (at most 1GiB)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l route -d 'Forward deliveries whose event type matches GLOB (`*` any run of characters, `?` one) to URL; repeatable, the first match wins, \'*=URL\' takes the rest (unmatched ones are acknowledged here)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-retries -d 'Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff, then twice as long each time (at most 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-backoff -d 'The wait before the first forward retry (at most 1m)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l re-sign -d 'Verify the provider\'s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider\'s secret' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 502 (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-window -d 'Remember an event id this long after its first valid delivery (at most 168h, a week)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)' -r
@@ -304,22 +314,93 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l accept-invalid -d 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fsync -d 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l ack-always -d 'Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered [default: pass the application\'s status back; 502 when it is down, 504 when it timed out]'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-http2 -d 'Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l print-secret -d 'Print the --re-sign secret in the start-up lines, for the application\'s configuration'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe -d 'Answer a repeat of an acknowledged event directly instead of forwarding it again'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s v -l verbose -d 'Show each delivery\'s headers and body too'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l include-body -d 'With --format json: put each delivery\'s body in its line too'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l type -d 'Only deliveries whose event type matches this glob (`*` any run of characters)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l status -d 'Only deliveries answered with this status (502) or class (5xx)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l since -d 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l follow -d 'Keep printing deliveries as a running listener appends them, until Ctrl-C'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "list" -d 'List the deliveries (the default)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "show" -d 'Print one delivery in full: headers, pretty body, the verification and the forward'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l scheme -d 'The scheme to re-sign with [default: the one the delivery was verified with]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
+stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
+base64\t'Standard base64 with padding'"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l verbatim -d 'Send the recorded headers unchanged, stale signature included (needs no secret)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the deliveries (the default)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "show" -d 'Print one delivery in full: headers, pretty body, the verification and the forward'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "journal" -d 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "list" -d 'List the deliveries (the default)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "show" -d 'Print one delivery in full: headers, pretty body, the verification and the forward'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'

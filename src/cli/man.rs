@@ -160,11 +160,18 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             "webhook verify --scheme stripe --secret-file whsec.txt --request captured.http",
         )],
         "webhook-secret" => &[("A secret in Stripe's form:", "webhook secret --scheme stripe")],
-        "webhook-send" => &[(
-            "Deliver an event with provider-style retries:",
-            "webhook send http://127.0.0.1:9000/hook --scheme standard --secret-file whsec.txt --event order.paid \
-             --data '{\"order\":42}'",
-        )],
+        "webhook-send" => &[
+            (
+                "Deliver an event with provider-style retries:",
+                "webhook send http://127.0.0.1:9000/hook --scheme standard --secret-file whsec.txt --event order.paid \
+                 --data '{\"order\":42}'",
+            ),
+            (
+                "Send Stripe's own payment_intent.succeeded with a changed amount (offline, no account):",
+                "webhook send http://127.0.0.1:3000/webhooks --event stripe:payment_intent.succeeded --secret-file \
+                 whsec.txt --set data.object.amount=5000",
+            ),
+        ],
         "webhook-replay" => &[(
             "Re-deliver what a listener journaled, signed afresh:",
             "webhook replay deliveries.jsonl http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt",
@@ -173,10 +180,25 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             "Check a receiver's defences:",
             "webhook check http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt",
         )],
-        "webhook-listen" => &[(
-            "Fail the first two attempts of every event to test a sender's retries:",
-            "webhook listen --scheme standard --secret-file whsec.txt --fail-first 2",
-        )],
+        "webhook-listen" => &[
+            (
+                "Fail the first two attempts of every event to test a sender's retries:",
+                "webhook listen --scheme standard --secret-file whsec.txt --fail-first 2",
+            ),
+            (
+                "Route invoices to one service and the rest to another, retrying failed forwards:",
+                "webhook listen --scheme stripe --secret-file whsec.txt --record j.jsonl --route \
+                 'invoice.*=http://127.0.0.1:4001/hooks' --route '*=http://127.0.0.1:4000/hooks' --forward-retries 3",
+            ),
+        ],
+        "webhook-journal" => &[
+            ("List the deliveries answered 5xx in the last hour:", "webhook journal j.jsonl --status 5xx --since 1h"),
+            ("Show one delivery in full:", "webhook journal j.jsonl show evt_1NrXk2"),
+            (
+                "Re-deliver it to the application, signed afresh:",
+                "webhook journal j.jsonl replay evt_1NrXk2 http://127.0.0.1:4000/hooks --secret-file whsec.txt",
+            ),
+        ],
         "webhook-check-sender" => &[(
             "Grade a sender's retries, signatures and event ids:",
             "webhook check-sender --scheme standard --secret-file whsec.txt -- ./send-events.sh",

@@ -17,4 +17,5 @@ pub mod scheme;
 pub mod secret;
 pub(crate) mod send;
 pub(crate) mod sign;
+pub mod template;
 pub mod verify;

@@ -81,9 +81,13 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let secret = config.secret.load()?;
     let kind = config.scheme.kind();
     let key = config.scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {kind}"))?;
-    let delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
-    let event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));
-    let Payload { body, event, .. } = config.payload.load(&event_id, unix_now())?;
+    let mut delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
+    let mut event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));
+    let Payload { body, event, provider, .. } = config.payload.load(&event_id, unix_now(), config.id.as_deref())?;
+    let mut provider_headers = Vec::new();
+    if let Some(parts) = provider {
+        (event_id, delivery_id, provider_headers) = (parts.event_id, parts.delivery_id, parts.headers);
+    }
     let body = match body {
         DeliveryBody::Bytes(bytes) => bytes,
         // Every attempt is signed afresh and resent, so the body is held in memory: capped, with
@@ -92,6 +96,10 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     };
     let scheme: Arc<dyn Scheme> = config.scheme.into();
     let mut message = Message::signed(body, &event_id, event, &delivery_id, scheme, key);
+    // The provider's own headers; the scheme's signature headers replace any of the same name.
+    for (name, value) in provider_headers {
+        message.headers.insert(name, value);
+    }
     if let Some(credentials) = &config.credentials {
         message.headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
     }
@@ -184,4 +192,31 @@ async fn deliver_copies(
     }
     reports.sort_by_key(|copy| copy.copy);
     Ok(reports)
+}
+
+/// `webhook send --list-events [PROVIDER]`: the bundled templates, a line each, grouped by
+/// provider with the API version and the documentation each shape follows.
+pub(crate) fn list_events(provider: Option<&str>, palette: Palette, out: &mut impl Write) -> anyhow::Result<Outcome> {
+    let templates = crate::webhook::template::list(provider)?;
+    let mut current = "";
+    for info in &templates {
+        if info.provider != current {
+            if !current.is_empty() {
+                writeln!(out)?;
+            }
+            writeln!(out, "{}  {}", palette.bold(&info.provider), palette.dim(&format!("API {}", info.api_version)))?;
+            current = &info.provider;
+        }
+        writeln!(out, "  {}:{}", info.provider, info.event)?;
+    }
+    writeln!(
+        out,
+        "\n{}",
+        palette.dim(
+            "webhook send URL --event PROVIDER:TYPE [--set PATH=VALUE]... [--unset PATH]...; standard: takes any TYPE; \
+             each template names its source in templates/PROVIDER/TYPE.json"
+        )
+    )?;
+    out.flush()?;
+    Ok(Outcome::Holds)
 }

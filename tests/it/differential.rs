@@ -37,6 +37,13 @@ pub(crate) struct References {
     scripts: PathBuf,
 }
 
+impl References {
+    /// The virtualenv's python, with stripe, standardwebhooks, svix and slack_sdk installed.
+    pub(crate) fn python(&self) -> &Path {
+        &self.python
+    }
+}
+
 /// Installs the libraries (once per test run; quick when already installed) or fails saying how.
 pub(crate) fn references() -> &'static References {
     static INSTALLED: OnceLock<References> = OnceLock::new();

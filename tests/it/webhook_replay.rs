@@ -41,6 +41,7 @@ fn record(event_id: &str, event_type: &str, body: &[u8], extra_headers: &[(&str,
         attempt: 1,
         status: 200,
         forward_error: None,
+        forward: None,
     }
 }
 

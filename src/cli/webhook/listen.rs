@@ -10,7 +10,8 @@ use super::verification::{Verification, VerificationArgs};
 use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
-use crate::webhook::listen::{self, ListenConfig};
+use crate::webhook::listen::{self, ForwardRetry, ListenConfig, Route};
+use crate::webhook::secret::{Secret, parse_secret_arg};
 
 #[derive(Debug, clap::Args)]
 pub struct ListenArgs {
@@ -41,16 +42,49 @@ pub struct ListenArgs {
     #[arg(long, requires = "record", help_heading = "Journal")]
     pub fsync: bool,
 
-    /// Pass each accepted delivery on to exactly this URL and answer with its status and body
+    /// Pass each accepted delivery on to exactly this URL and answer with its status and body (the
+    /// route for every event type no --route claims)
     #[arg(long, value_name = "URL", help_heading = "Forwarding")]
     pub forward_to: Option<String>,
+
+    /// Forward deliveries whose event type matches GLOB (`*` any run of characters, `?` one) to URL;
+    /// repeatable, the first match wins, '*=URL' takes the rest (unmatched ones are acknowledged here)
+    #[arg(long, value_name = "GLOB=URL", value_parser = parse_route, help_heading = "Forwarding")]
+    pub route: Vec<Route>,
+
+    /// Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff,
+    /// then twice as long each time (at most 10s)
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20), help_heading = "Forwarding")]
+    pub forward_retries: u32,
+
+    /// The wait before the first forward retry (at most 1m)
+    #[arg(long, default_value = "500ms", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
+    pub forward_backoff: Duration,
+
+    /// Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered
+    /// [default: pass the application's status back; 502 when it is down, 504 when it timed out]
+    #[arg(long, help_heading = "Forwarding")]
+    pub ack_always: bool,
+
+    /// Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://
+    #[arg(long, help_heading = "Forwarding")]
+    pub forward_http2: bool,
+
+    /// Verify the provider's signature, then forward signed again with this local secret (same
+    /// scheme), so the application never holds the provider's secret
+    #[arg(long, value_name = "SECRET", value_parser = parse_secret_arg, allow_hyphen_values = true, help_heading = "Forwarding")]
+    pub re_sign: Option<Secret>,
+
+    /// Print the --re-sign secret in the start-up lines, for the application's configuration
+    #[arg(long, requires = "re_sign", help_heading = "Forwarding")]
+    pub print_secret: bool,
 
     /// How long the forward target may take to answer before the sender gets 502 (at most 1h)
     #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
     pub forward_timeout: Duration,
 
     /// Answer a repeat of an acknowledged event directly instead of forwarding it again
-    #[arg(long, requires = "forward_to", help_heading = "Forwarding")]
+    #[arg(long, help_heading = "Forwarding")]
     pub dedupe: bool,
 
     /// Remember an event id this long after its first valid delivery (at most 168h, a week)
@@ -85,6 +119,14 @@ pub struct ListenArgs {
     /// human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// With --format json: put each delivery's body in its line too
+    #[arg(long)]
+    pub include_body: bool,
+}
+
+fn parse_route(text: &str) -> Result<Route, String> {
+    Route::parse(text).map_err(|err| format!("{err:#}"))
 }
 
 /// A final HTTP status a listener can answer with.
@@ -112,6 +154,12 @@ impl ListenArgs {
         }
         let secret = secret.load()?;
         let forward_to = self.forward_to.as_deref().map(parse_url).transpose().context("--forward-to")?;
+        if self.dedupe && forward_to.is_none() && self.route.is_empty() {
+            bail!("--dedupe keeps repeats from being forwarded: it needs --forward-to or --route");
+        }
+        if self.forward_retries > 0 && forward_to.is_none() && self.route.is_empty() {
+            bail!("--forward-retries retries forwards: it needs --forward-to or --route");
+        }
         let path = match self.path {
             Some(path) if !path.starts_with('/') => bail!("--path `{path}` must start with /"),
             path => path,
@@ -128,7 +176,14 @@ impl ListenArgs {
             record: self.record,
             fsync: self.fsync,
             forward_to,
+            routes: self.route,
             forward_timeout: self.forward_timeout,
+            forward_retry: ForwardRetry { retries: self.forward_retries, backoff: self.forward_backoff },
+            forward_http2: self.forward_http2,
+            ack_always: self.ack_always,
+            re_sign: self.re_sign,
+            print_secret: self.print_secret,
+            include_body: self.include_body,
             dedupe: self.dedupe,
             dedupe_window: self.dedupe_window,
             dedupe_max: self.dedupe_max,

@@ -2,6 +2,7 @@
 //! engine's config and runs it.
 mod check;
 mod check_sender;
+mod journal;
 mod listen;
 mod order_args;
 mod replay;
@@ -52,6 +53,8 @@ pub enum WebhookCommand {
     CheckSender(check_sender::CheckSenderArgs),
     /// Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose
     Listen(listen::ListenArgs),
+    /// Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow
+    Journal(journal::JournalArgs),
     /// Print a shell completion script
     Completions {
         #[arg(value_enum)]
@@ -74,7 +77,14 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Secret(args) => {
             webhook::scheme::new_secret::print_new(args.into_config()?, &mut std::io::stdout().lock())
         }
-        WebhookCommand::Send(args) => block_on(webhook::send::run(args.into_config(palette)?)),
+        WebhookCommand::Send(args) => match &args.list_events {
+            Some(provider) => webhook::send::list_events(
+                Some(provider.as_str()).filter(|name| !name.is_empty()),
+                palette,
+                &mut std::io::stdout().lock(),
+            ),
+            None => block_on(webhook::send::run(args.into_config(palette)?)),
+        },
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
         WebhookCommand::Check(args) if args.suite.list => {
             print_list("webhook check", webhook::check::suite::CHECKS, args.format, palette)
@@ -85,6 +95,13 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         }
         WebhookCommand::CheckSender(args) => block_on(webhook::check_sender::run(args.into_config(palette)?)),
         WebhookCommand::Listen(args) => block_on(webhook::listen::run(args.into_config(palette)?)),
+        WebhookCommand::Journal(args) => match args.into_config(palette)? {
+            journal::JournalConfig::List(config) => block_on(webhook::journal::inspect::list(config)),
+            journal::JournalConfig::Show { file, id, format, palette } => {
+                webhook::journal::inspect::show(&file, &id, format, palette, &mut std::io::stdout().lock())
+            }
+            journal::JournalConfig::Replay(config) => block_on(webhook::replay::run(*config)),
+        },
         WebhookCommand::Completions { shell } => {
             use std::io::Write;
             std::io::stdout().write_all(&crate::cli::completions::generate(shell, WebhookCli::command()))?;

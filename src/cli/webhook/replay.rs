@@ -85,7 +85,7 @@ impl ReplayArgs {
             file: self.file,
             url,
             signing,
-            filter: Filter { event_types: self.event_type, ids: self.id },
+            filter: Filter { event_types: self.event_type, ids: self.id, lines: Vec::new() },
             include_invalid: self.include_invalid,
             rate: self.rate,
             delivery: self.delivery.into_options()?,

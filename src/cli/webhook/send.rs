@@ -14,15 +14,19 @@ use crate::webhook::send::SendConfig;
 line); 2 could not run (bad usage, an unreadable body or secret).")]
 pub struct SendArgs {
     /// Where to deliver (http or https; http:// is assumed without a scheme)
-    #[arg(value_name = "URL")]
-    pub url: String,
+    #[arg(value_name = "URL", required_unless_present = "list_events")]
+    pub url: Option<String>,
+
+    /// List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit
+    #[arg(long, value_name = "PROVIDER", num_args = 0..=1, default_missing_value = "", exclusive = true)]
+    pub list_events: Option<String>,
 
     #[command(flatten)]
     pub payload: PayloadArgs,
 
-    /// The signing scheme
-    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
-    pub scheme: SchemeKind,
+    /// The signing scheme [default: the template's provider with --event PROVIDER:TYPE, else hmac]
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeKind>,
 
     #[command(flatten)]
     pub signing: SigningArgs,
@@ -49,7 +53,8 @@ pub struct SendArgs {
 impl SendArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<SendConfig> {
         // As curl: `user:password@` in the URL is Basic auth, and never printed.
-        let (url, credentials) = split_credentials(parse_url(&self.url)?)?;
+        let Some(url) = self.url.as_deref() else { anyhow::bail!("give the URL to deliver to") };
+        let (url, credentials) = split_credentials(parse_url(url)?)?;
         if let Some(id) = &self.id {
             // The id goes into a header and onto the terminal: a CR/LF would split both.
             if id.is_empty() || id.chars().any(|c| c.is_control() || c == ' ') {
@@ -59,13 +64,15 @@ impl SendArgs {
                 );
             }
         }
-        let options = self.signing.scheme_options(Some(self.scheme))?;
+        let payload = self.payload.source()?;
+        let kind = self.scheme.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
+        let options = self.signing.scheme_options(Some(kind))?;
         Ok(SendConfig {
             url,
             credentials,
-            scheme: scheme::build(self.scheme, &options),
+            scheme: scheme::build(kind, &options),
             secret: self.signing.secret_source()?,
-            payload: self.payload.source()?,
+            payload,
             id: self.id,
             delivery: self.delivery.into_options()?,
             times: self.times as usize,

@@ -11,9 +11,9 @@ pub struct SignArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
 
-    /// The signing scheme
-    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
-    pub scheme: SchemeKind,
+    /// The signing scheme [default: the template's provider with --event PROVIDER:TYPE, else hmac]
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeKind>,
 
     #[command(flatten)]
     pub signing: SigningArgs,
@@ -37,8 +37,9 @@ pub struct SignArgs {
 
 impl SignArgs {
     pub fn into_config(self) -> anyhow::Result<SignConfig> {
-        let options = self.signing.scheme_options(Some(self.scheme))?;
         let payload = self.payload.source()?;
+        let kind = self.scheme.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
+        let options = self.signing.scheme_options(Some(kind))?;
         let output = match (self.format, self.url.as_deref().map(parse_url).transpose()?) {
             (SignFormat::Headers, _) => SignOutput::Headers,
             (SignFormat::Json, _) => SignOutput::Json,
@@ -48,7 +49,7 @@ impl SignArgs {
             (SignFormat::Http, None) => bail!("--format http needs --url URL, for the request line and Host header"),
         };
         Ok(SignConfig {
-            scheme: scheme::build(self.scheme, &options),
+            scheme: scheme::build(kind, &options),
             secret: self.signing.secret_source()?,
             payload,
             id: self.id,

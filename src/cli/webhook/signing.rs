@@ -10,6 +10,7 @@ use crate::http::body::BodySource;
 use crate::webhook::payload::PayloadSource;
 use crate::webhook::scheme::{Encoding, HmacOptions, SchemeKind, SchemeOptions};
 use crate::webhook::secret::{SECRET_ENV, Secret, SecretSource, parse_secret_arg};
+use crate::webhook::template::{self, Override};
 
 /// The secret and the scheme variants, shared by every command that signs or verifies.
 #[derive(Debug, Clone, clap::Args)]
@@ -71,26 +72,56 @@ impl SigningArgs {
 
 /// The payload, shared by `sign` and `send`: a body as is, or an event envelope.
 #[derive(Debug, Clone, clap::Args)]
-#[group(id = "payload", required = true, multiple = true)]
+// Not required by clap so that `webhook send --list-events` needs none; `source` says what is missing.
+#[group(id = "payload", required = false, multiple = true)]
 pub struct PayloadArgs {
     /// The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @-
     /// for stdin; with --event, the JSON for the envelope's `data`
     #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Payload")]
     pub data: Option<String>,
 
-    /// Build the body as an event envelope {"id","type","created","data"} of this type
+    /// Build the body as an event envelope {"id","type","created","data"} of this type, or, as
+    /// PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included
+    /// (webhook send --list-events)
     #[arg(long, value_name = "TYPE", help_heading = "Payload")]
     pub event: Option<String>,
+
+    /// With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is
+    /// JSON when it parses as JSON, else text (repeatable)
+    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set, requires = "event", help_heading = "Payload")]
+    pub set: Vec<Override>,
+
+    /// With --event: remove a field of the built body (repeatable)
+    #[arg(long, value_name = "PATH", value_parser = parse_unset, requires = "event", help_heading = "Payload")]
+    pub unset: Vec<Override>,
+}
+
+fn parse_set(text: &str) -> Result<Override, String> {
+    Override::parse_set(text).map_err(|err| format!("{err:#}"))
+}
+
+fn parse_unset(text: &str) -> Result<Override, String> {
+    Override::parse_unset(text).map_err(|err| format!("{err:#}"))
 }
 
 impl PayloadArgs {
     pub(crate) fn source(self) -> anyhow::Result<PayloadSource> {
+        // Sets first, then unsets, each in the order given.
+        let overrides: Vec<Override> = self.set.into_iter().chain(self.unset).collect();
         match (self.event, self.data) {
+            (Some(spec), data) if template::provider_scheme(&spec).is_some() => {
+                if data.is_some() {
+                    bail!("--data does not go with a provider template (--event {spec}); change its fields with --set");
+                }
+                Ok(PayloadSource::Template { spec, overrides })
+            }
             (Some(event_type), data) => {
-                Ok(PayloadSource::Event { event_type, data: data.as_deref().map(BodySource::parse) })
+                Ok(PayloadSource::Event { event_type, data: data.as_deref().map(BodySource::parse), overrides })
             }
             (None, Some(data)) => Ok(PayloadSource::Body(BodySource::parse(&data))),
-            (None, None) => bail!("give the payload with -d DATA, -d @file, -d @- or --event TYPE"),
+            (None, None) => {
+                bail!("a payload is required: give it with -d DATA, -d @file, -d @- or --event TYPE (or PROVIDER:TYPE)")
+            }
         }
     }
 }

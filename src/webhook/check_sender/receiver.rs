@@ -234,6 +234,7 @@ fn record(arrival: &Arrival, filed: &Filed, remote: SocketAddr, path: &str, head
         attempt: filed.attempt_number,
         status: filed.step.status().map_or(0, |status| status.as_u16()),
         forward_error: None,
+        forward: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The delivery journal `webhook listen --record` appends to and `webhook replay` reads: the record
 //! (one JSON line per delivery), the writer that appends it before the delivery is acknowledged, and
 //! the reader.
+pub mod inspect;
 pub mod reader;
 pub mod record;
 mod tail;
@@ -28,6 +29,7 @@ mod tests {
             attempt: 1,
             status: 200,
             forward_error: None,
+            forward: None,
         }
     }
 

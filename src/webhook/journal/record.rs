@@ -45,9 +45,28 @@ pub struct JournalRecord {
     pub attempt: u32,
     /// The status the listener answered with.
     pub status: u16,
-    /// Why the forward target did not answer (the delivery was answered 502).
+    /// Why the forward target did not answer (the delivery was answered 502 or 504).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forward_error: Option<String>,
+    /// What the forward (`--forward-to`, `--route`) came to, retries included; absent when the
+    /// delivery was not forwarded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forward: Option<JournalForward>,
+}
+
+/// A delivery's forward, as journaled.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
+pub struct JournalForward {
+    /// The route's target.
+    pub url: String,
+    /// The target's last answer; `null` when it could not be reached or timed out.
+    pub status: Option<u16>,
+    /// How many times it was tried (1 + the retries used).
+    pub attempts: u32,
+    /// Why the last attempt got no answer.
+    pub error: Option<String>,
+    /// Whether the target finally answered 2xx.
+    pub delivered: bool,
 }
 
 /// A header value as received: text when it is UTF-8, else its bytes in base64.

@@ -288,6 +288,7 @@ mod tests {
             attempt: 1,
             status: 200,
             forward_error: None,
+            forward: None,
         }
     }
 

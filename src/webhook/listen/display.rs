@@ -52,6 +52,8 @@ pub struct ListeningLine {
     /// The `--record` journal file, `null` without one.
     pub journal: Option<String>,
     pub forward_to: Option<String>,
+    /// Every forward route as `GLOB=URL`, in the order they are tried (`--forward-to` is `*=URL`).
+    pub routes: Vec<String>,
     /// What the listener does wrong on purpose (`--status`, `--fail-first`, `--delay`,
     /// `--accept-invalid`), a sentence each.
     pub misbehaviour: Vec<String>,
@@ -101,6 +103,9 @@ pub struct ForwardLine {
     /// The target's status; `None` when it could not be reached.
     pub status: Option<u16>,
     pub error: Option<String>,
+    /// How many times it was tried (1 + the `--forward-retries` used).
+    pub attempts: u32,
+    /// Every attempt, waits included.
     #[serde(rename = "latency_ms", serialize_with = "crate::units::as_ms")]
     #[schemars(with = "f64")]
     pub latency: Duration,

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use std::net::SocketAddr;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use http::header::CONTENT_TYPE;
 use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
 
@@ -27,25 +27,96 @@ use crate::http::forwarding_client::ForwardingClient;
 use crate::http::forwarding_loop;
 use crate::http::hop_by_hop::message_headers;
 
-pub(super) struct Forwarder {
-    client: ForwardingClient,
-    target: Uri,
+/// `--route GLOB=URL`: deliveries whose event type matches GLOB go to URL (`*` matches any
+/// type, and deliveries without one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Route {
+    pub pattern: String,
+    pub target: Uri,
 }
 
-/// What the target made of a delivery.
+impl Route {
+    /// `GLOB=URL`.
+    pub fn parse(text: &str) -> anyhow::Result<Route> {
+        let Some((pattern, url)) = text.split_once('=') else {
+            bail!("--route `{text}` needs GLOB=URL, e.g. 'invoice.*=http://127.0.0.1:4000/billing' or '*=http://…'");
+        };
+        if pattern.is_empty() {
+            bail!("--route `{text}`: the pattern before `=` is empty; `*` matches every event type");
+        }
+        let target = crate::http::url::parse_url(url).with_context(|| format!("--route `{text}`"))?;
+        Ok(Route { pattern: pattern.to_string(), target })
+    }
+
+    fn matches(&self, event_type: Option<&str>) -> bool {
+        match event_type {
+            Some(event_type) => glob_matches(&self.pattern, event_type),
+            None => self.pattern == "*",
+        }
+    }
+}
+
+/// Whether `text` matches `pattern`, where `*` stands for any run of characters (dots and
+/// slashes included: `invoice.*` matches `invoice.payment_failed`) and `?` for one.
+pub(crate) fn glob_matches(pattern: &str, text: &str) -> bool {
+    let (pattern, text): (Vec<char>, Vec<char>) = (pattern.chars().collect(), text.chars().collect());
+    // The classic two-pointer match with one backtrack point: linear in practice, no recursion.
+    let (mut p, mut t, mut star, mut mark) = (0, 0, None, 0);
+    while t < text.len() {
+        if p < pattern.len() && (pattern[p] == '?' || pattern[p] == text[t]) {
+            p += 1;
+            t += 1;
+        } else if p < pattern.len() && pattern[p] == '*' {
+            star = Some(p);
+            mark = t;
+            p += 1;
+        } else if let Some(at) = star {
+            p = at + 1;
+            mark += 1;
+            t = mark;
+        } else {
+            return false;
+        }
+    }
+    pattern[p..].iter().all(|c| *c == '*')
+}
+
+/// How failed forwards are retried (`--forward-retries`, `--forward-backoff`): the wait doubles
+/// after each failure, from `backoff`, up to `MAX_BACKOFF`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ForwardRetry {
+    pub retries: u32,
+    pub backoff: Duration,
+}
+
+const MAX_BACKOFF: Duration = Duration::from_secs(10);
+
+impl ForwardRetry {
+    fn wait_before(&self, retry: u32) -> Duration {
+        let factor = 2u32.saturating_pow(retry.saturating_sub(1).min(16));
+        self.backoff.saturating_mul(factor).min(MAX_BACKOFF.max(self.backoff))
+    }
+}
+
+pub(super) struct Forwarder {
+    client: ForwardingClient,
+    routes: Vec<Route>,
+    retry: ForwardRetry,
+}
+
+/// What the target made of a delivery, after the retries.
 #[derive(Debug, Clone)]
 pub(super) enum Forwarded {
     Answered {
+        url: Uri,
         status: StatusCode,
         content_type: Option<HeaderValue>,
         body: Bytes,
         latency: Duration,
+        attempts: u32,
     },
     /// The target could not be reached or did not answer in time.
-    Failed {
-        error: String,
-        latency: Duration,
-    },
+    Failed { url: Uri, error: String, timed_out: bool, latency: Duration, attempts: u32 },
 }
 
 impl Forwarded {
@@ -54,33 +125,91 @@ impl Forwarded {
             Forwarded::Answered { latency, .. } | Forwarded::Failed { latency, .. } => *latency,
         }
     }
+
+    pub(super) fn attempts(&self) -> u32 {
+        match self {
+            Forwarded::Answered { attempts, .. } | Forwarded::Failed { attempts, .. } => *attempts,
+        }
+    }
+
+    pub(super) fn url(&self) -> &Uri {
+        match self {
+            Forwarded::Answered { url, .. } | Forwarded::Failed { url, .. } => url,
+        }
+    }
+
+    /// Whether another attempt may do better: no answer, a 5xx or a 429.
+    fn retryable(&self) -> bool {
+        match self {
+            Forwarded::Answered { status, .. } => status.is_server_error() || *status == StatusCode::TOO_MANY_REQUESTS,
+            Forwarded::Failed { .. } => true,
+        }
+    }
 }
 
 impl Forwarder {
-    pub(super) fn new(target: Uri, timeout: Duration) -> anyhow::Result<Forwarder> {
-        let client = ForwardingClient::new(ClientOptions { timeout, insecure: false, http2: false })?;
-        Ok(Forwarder { client, target })
+    pub(super) fn new(
+        routes: Vec<Route>,
+        timeout: Duration,
+        http2: bool,
+        retry: ForwardRetry,
+    ) -> anyhow::Result<Forwarder> {
+        let client = ForwardingClient::new(ClientOptions { timeout, insecure: false, http2 })?;
+        Ok(Forwarder { client, routes, retry })
     }
 
-    pub(super) fn target(&self) -> &Uri {
-        &self.target
+    /// The target of the first route that matches `event_type`, if any does.
+    pub(super) fn route(&self, event_type: Option<&str>) -> Option<&Uri> {
+        self.routes.iter().find(|route| route.matches(event_type)).map(|route| &route.target)
     }
 
-    pub(super) async fn forward(&self, method: &Method, headers: &HeaderMap, body: Bytes, via: &str) -> Forwarded {
+    /// Forwards to `target`, retrying a failure or a 5xx/429 up to `--forward-retries` times.
+    pub(super) async fn forward(
+        &self,
+        target: &Uri,
+        method: &Method,
+        headers: &HeaderMap,
+        body: Bytes,
+        via: &str,
+    ) -> Forwarded {
+        let started = Instant::now();
+        let mut attempt = 1;
+        loop {
+            let mut forwarded = self.attempt(target, method, headers, body.clone(), via).await;
+            if !forwarded.retryable() || attempt > self.retry.retries {
+                match &mut forwarded {
+                    Forwarded::Answered { latency, attempts, .. } | Forwarded::Failed { latency, attempts, .. } => {
+                        (*latency, *attempts) = (started.elapsed(), attempt);
+                    }
+                }
+                return forwarded;
+            }
+            tokio::time::sleep(self.retry.wait_before(attempt)).await;
+            attempt += 1;
+        }
+    }
+
+    async fn attempt(&self, target: &Uri, method: &Method, headers: &HeaderMap, body: Bytes, via: &str) -> Forwarded {
         let started = Instant::now();
         let mut request = Request::new(body);
         *request.method_mut() = method.clone();
-        *request.uri_mut() = self.target.clone();
+        *request.uri_mut() = target.clone();
         *request.headers_mut() = message_headers(headers);
         forwarding_loop::add_hop(request.headers_mut(), via);
         match self.client.send(request).await {
             Ok(exchange) => Forwarded::Answered {
+                url: target.clone(),
                 status: exchange.status,
                 content_type: exchange.headers.get(CONTENT_TYPE).cloned(),
                 body: exchange.body,
                 latency: started.elapsed(),
+                attempts: 1,
             },
-            Err(err) => Forwarded::Failed { error: format!("{err:#}"), latency: started.elapsed() },
+            Err(err) => {
+                let error = format!("{err:#}");
+                let timed_out = error.contains("no complete answer within") || error.contains("timed out");
+                Forwarded::Failed { url: target.clone(), error, timed_out, latency: started.elapsed(), attempts: 1 }
+            }
         }
     }
 }
@@ -90,10 +219,45 @@ impl Forwarder {
 pub(super) async fn refuse_self(target: &Uri, own: SocketAddr) -> anyhow::Result<()> {
     if forwarding_loop::is_own_address(target, own).await {
         bail!(
-            "--forward-to {} is this listener's own address ({own}): every delivery would be forwarded to \
+            "the forward target {} is this listener's own address ({own}): every delivery would be forwarded to \
              itself, again and again; forward to the application's port instead",
             crate::http::url::Redacted(target)
         );
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_event_types() {
+        for (pattern, text, expected) in [
+            ("*", "anything", true),
+            ("invoice.*", "invoice.payment_failed", true),
+            ("invoice.*", "invoices", false),
+            ("orders/*", "orders/create", true),
+            ("*.succeeded", "payment_intent.succeeded", true),
+            ("charge.?efunded", "charge.refunded", true),
+            ("push", "push", true),
+            ("push", "pull_request", false),
+            ("a*b*c", "aXXbYYc", true),
+            ("a*b*c", "aXXbYY", false),
+        ] {
+            assert_eq!(glob_matches(pattern, text), expected, "{pattern} {text}");
+        }
+        let route = Route::parse("*=http://127.0.0.1:1/").unwrap();
+        assert!(route.matches(None) && route.matches(Some("x")));
+        let typed = Route::parse("invoice.*=http://127.0.0.1:1/").unwrap();
+        assert!(!typed.matches(None));
+        assert!(Route::parse("nourl").is_err() && Route::parse("=http://x/").is_err());
+    }
+
+    #[test]
+    fn forward_backoff_doubles_up_to_a_ceiling() {
+        let retry = ForwardRetry { retries: 9, backoff: Duration::from_millis(100) };
+        let waits: Vec<u128> = (1..=9).map(|n| retry.wait_before(n).as_millis()).collect();
+        assert_eq!(waits, [100, 200, 400, 800, 1_600, 3_200, 6_400, 10_000, 10_000]);
+    }
 }

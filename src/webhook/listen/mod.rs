@@ -24,6 +24,8 @@ mod receive;
 mod summary;
 
 pub use display::{DeliveryLine, ForwardLine, LINE_SCHEMA, ListenLine, ListeningLine, RejectedLine};
+pub(crate) use forward::glob_matches;
+pub use forward::{ForwardRetry, Route};
 pub use summary::{Summary, UNTYPED};
 
 use std::net::SocketAddr;
@@ -31,6 +33,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context;
 use http::{StatusCode, Uri};
 use hyper::service::service_fn;
 
@@ -62,9 +65,23 @@ pub struct ListenConfig {
     /// The journal: a JSON line per delivery, appended before answering.
     pub record: Option<PathBuf>,
     pub fsync: bool,
-    /// Pass valid deliveries on to exactly this URL and answer with its answer.
+    /// Pass valid deliveries on to exactly this URL and answer with its answer (the route `*`,
+    /// after `routes`).
     pub forward_to: Option<Uri>,
+    /// `--route GLOB=URL`: the first whose pattern matches the event type gets the delivery.
+    pub routes: Vec<Route>,
     pub forward_timeout: Duration,
+    pub forward_retry: ForwardRetry,
+    /// Forward over HTTP/2 (prior knowledge on http://, ALPN on https://).
+    pub forward_http2: bool,
+    /// Answer 200 once journaled whatever the forward target said (else its answer is passed back).
+    pub ack_always: bool,
+    /// `--re-sign`: forward signed with this local secret, after verifying the provider's.
+    pub re_sign: Option<Secret>,
+    /// `--print-secret`: show the `--re-sign` secret in the banner, for the application's config.
+    pub print_secret: bool,
+    /// `--include-body`: the body in each `--format json` line.
+    pub include_body: bool,
     /// Do not forward an event that was already acknowledged; acknowledge the repeat directly.
     pub dedupe: bool,
     /// How long an event id is remembered after its first authentic delivery.
@@ -92,6 +109,15 @@ pub enum Output {
 }
 
 impl ListenConfig {
+    /// `--route`s in order, then `--forward-to` as the route for every other event type.
+    pub fn all_routes(&self) -> Vec<Route> {
+        let mut routes = self.routes.clone();
+        if let Some(target) = &self.forward_to {
+            routes.push(Route { pattern: "*".to_string(), target: target.clone() });
+        }
+        routes
+    }
+
     /// The defaults of `webhook listen` on a free loopback port, quiet: for the demo and tests.
     pub fn local(scheme: impl Into<SchemeSelection>, secret: Secret) -> ListenConfig {
         ListenConfig {
@@ -106,7 +132,14 @@ impl ListenConfig {
             record: None,
             fsync: false,
             forward_to: None,
+            routes: Vec::new(),
             forward_timeout: Duration::from_secs(30),
+            forward_retry: ForwardRetry { retries: 0, backoff: Duration::from_millis(500) },
+            forward_http2: false,
+            ack_always: false,
+            re_sign: None,
+            print_secret: false,
+            include_body: false,
             dedupe: false,
             dedupe_window: dedupe::DEFAULT_WINDOW,
             dedupe_max: dedupe::DEFAULT_MAX_ENTRIES,
@@ -184,13 +217,31 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         }
         None => None,
     };
-    let forwarder = match &config.forward_to {
-        Some(target) => Some(forward::Forwarder::new(target.clone(), config.forward_timeout)?),
+    let routes = config.all_routes();
+    let forwarder = match routes.is_empty() {
+        false => Some(forward::Forwarder::new(
+            routes.clone(),
+            config.forward_timeout,
+            config.forward_http2,
+            config.forward_retry,
+        )?),
+        true => None,
+    };
+    let re_sign = match &config.re_sign {
+        Some(secret) => {
+            // A secret the scheme cannot use is a usage error now, not a 500 on every delivery.
+            if let SchemeSelection::Fixed(kind) = &config.scheme {
+                crate::webhook::scheme::build(*kind, &config.scheme_options)
+                    .key(secret)
+                    .with_context(|| format!("--re-sign: the local secret does not suit --scheme {kind}"))?;
+            }
+            Some(receive::ReSign { secret: secret.clone(), options: config.scheme_options.clone() })
+        }
         None => None,
     };
     let (listener, addr) = crate::http::server::bind(config.addr).await?;
-    if let Some(target) = &config.forward_to {
-        forward::refuse_self(target, addr).await?;
+    for route in &routes {
+        forward::refuse_self(&route.target, addr).await?;
     }
     let display = match config.output {
         Output::Quiet => Display::quiet(),
@@ -216,6 +267,9 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         via: crate::http::forwarding_loop::via_name("webhook-listen"),
         journal,
         forwarder,
+        ack_always: config.ack_always,
+        include_body: config.include_body,
+        re_sign,
         display,
         counter: summary::Counter::default(),
     });
@@ -261,6 +315,11 @@ fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
             scheme: scheme.to_string(),
             journal: config.record.as_ref().map(|path| path.display().to_string()),
             forward_to: config.forward_to.as_ref().map(|target| Redacted(target).to_string()),
+            routes: config
+                .all_routes()
+                .iter()
+                .map(|route| format!("{}={}", route.pattern, Redacted(&route.target)))
+                .collect(),
             misbehaviour,
         };
         return ListenLine::Listening(&listening).to_json();
@@ -274,9 +333,39 @@ fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
         let durability = if config.fsync { ", fsync on every append" } else { "" };
         lines.push(format!("journal: {}{durability}", path.display()));
     }
-    if let Some(target) = &config.forward_to {
+    let routes = config.all_routes();
+    if !routes.is_empty() {
         let dedupe = if config.dedupe { " (duplicates answered here, not forwarded)" } else { "" };
-        lines.push(format!("forwarding to {}{dedupe}", Redacted(target)));
+        for route in &routes {
+            lines.push(format!("forwarding {} to {}{dedupe}", route.pattern, Redacted(&route.target)));
+        }
+        let mut how = Vec::new();
+        if config.forward_retry.retries > 0 {
+            how.push(format!(
+                "{} retries from {}",
+                config.forward_retry.retries,
+                crate::units::format_duration(config.forward_retry.backoff)
+            ));
+        }
+        if config.forward_http2 {
+            how.push("HTTP/2".to_string());
+        }
+        how.push(if config.ack_always {
+            "acknowledged once journaled (--ack-always)".to_string()
+        } else {
+            "the application's status passed back (502 down, 504 timed out)".to_string()
+        });
+        lines.push(format!("forwards: {}", how.join(", ")));
+    }
+    if let Some(secret) = &config.re_sign {
+        if config.print_secret {
+            lines.push(format!(
+                "re-signing forwards with the local secret {}",
+                String::from_utf8_lossy(secret.expose())
+            ));
+        } else {
+            lines.push("re-signing forwards with the local --re-sign secret (--print-secret shows it)".to_string());
+        }
     }
     if !misbehaviour.is_empty() {
         lines.push(format!("{} {}", palette.yellow("misbehaving on purpose:"), misbehaviour.join(", ")));

@@ -19,13 +19,50 @@ use super::forward::{Forwarded, Forwarder};
 use super::summary::{Counted, Counter};
 use crate::http::problem::{json_response, problem};
 use crate::http::server::read_body_within;
-use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
+use crate::webhook::delivery::{Delivery, DeliveryBody};
+use crate::webhook::journal::record::{HeaderText, JournalBody, JournalForward, JournalRecord, JournalVerdict};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::TimeWindow;
+use crate::webhook::scheme::{self, SchemeKind, SchemeOptions};
+use crate::webhook::secret::Secret;
 use crate::webhook::verify::verifier::{Verdict, Verifier};
 
 /// Headers that name the event type, for schemes that carry it outside the body.
 const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];
+
+/// `--re-sign SECRET`: after the provider's signature is verified, the forward carries a
+/// signature made with a local secret, so the application under development never holds the
+/// provider's.
+pub(super) struct ReSign {
+    pub secret: Secret,
+    pub options: SchemeOptions,
+}
+
+impl ReSign {
+    /// The forward's headers: the received ones with the signature headers made afresh (same
+    /// scheme, same delivery id and event type, the time of now).
+    fn headers(
+        &self,
+        kind: SchemeKind,
+        headers: &HeaderMap,
+        body: &Bytes,
+        event: Option<&str>,
+    ) -> anyhow::Result<HeaderMap> {
+        let scheme = scheme::build(kind, &self.options);
+        let key = scheme.key(&self.secret)?;
+        let delivery = Delivery {
+            body: DeliveryBody::Bytes(body.clone()),
+            id: scheme.delivery_id(headers).unwrap_or_else(|| crate::ids::fresh_id("msg_")),
+            timestamp: crate::clock::unix_now(),
+            event: event.map(str::to_string),
+        };
+        let mut headers = headers.clone();
+        for (name, value) in scheme.sign(&delivery, &key)? {
+            headers.insert(name, value);
+        }
+        Ok(headers)
+    }
+}
 
 /// Everything a request needs, built once at start-up and shared by every connection.
 pub(super) struct Receiver {
@@ -48,6 +85,12 @@ pub(super) struct Receiver {
     pub via: String,
     pub journal: Option<Arc<JournalWriter>>,
     pub forwarder: Option<Forwarder>,
+    /// `--ack-always`: answer 200 once journaled, whatever the forward target said.
+    pub ack_always: bool,
+    /// `--include-body`: the body goes into each `--format json` line.
+    pub include_body: bool,
+    /// `--re-sign`: forwards are signed again with this local secret.
+    pub re_sign: Option<ReSign>,
     pub display: Display,
     pub counter: Counter,
 }
@@ -173,7 +216,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
         Attempt::UNCOUNTED
     };
     let claim = Claim::new(&receiver.events, &key, attempt);
-    let decision = decide(receiver, &parts, &body, &verdict, &event_id, attempt).await;
+    let decision = decide(receiver, &parts, &body, &verdict, &event_id, event_type.as_deref(), attempt).await;
     let mut response = decision.response;
     let forward_error = match &decision.forwarded {
         Some(Forwarded::Failed { error, .. }) => Some(error.clone()),
@@ -181,7 +224,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     };
 
     // Journal before answering: whatever the sender sees acknowledged is on file.
-    let details = receiver.journal.is_some() || receiver.display.verbose();
+    let details = receiver.journal.is_some() || receiver.display.verbose() || receiver.include_body;
     let headers = if details { header_pairs(&parts.headers) } else { Vec::new() };
     let journal_body = if details { Some(JournalBody::from_bytes(&body)) } else { None };
     let mut journal_error = None;
@@ -205,6 +248,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             attempt: attempt.number,
             status: response.status().as_u16(),
             forward_error,
+            forward: decision.forwarded.as_ref().map(journal_forward),
         };
         if let Err(err) = append(journal, record).await {
             let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
@@ -245,12 +289,12 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             attempt: attempt.number,
             status: status.as_u16(),
             failed_on_purpose: decision.failed_on_purpose,
-            forward: decision.forwarded.map(|forwarded| forward_line(receiver, &forwarded)),
+            forward: decision.forwarded.map(|forwarded| forward_line(&forwarded)),
             journal_error,
             body_bytes: body.len(),
             latency: arrival.started.elapsed(),
             headers: verbose.then_some(headers),
-            body: if verbose { journal_body } else { None },
+            body: if verbose || receiver.include_body { journal_body } else { None },
         });
     }
     response
@@ -266,6 +310,7 @@ async fn decide(
     body: &Bytes,
     verdict: &Verdict,
     event_id: &str,
+    event_type: Option<&str>,
     attempt: Attempt,
 ) -> Decision {
     let answer = |response| Decision { response, forwarded: None, failed_on_purpose: false };
@@ -291,11 +336,28 @@ async fn decide(
         return answer(response);
     }
     let forwarder = receiver.forwarder.as_ref().filter(|_| !(attempt.duplicate && receiver.dedupe));
-    let Some(forwarder) = forwarder else {
-        return answer(acknowledgement(receiver.status.unwrap_or(StatusCode::OK), event_id, attempt));
+    let acknowledge = || acknowledgement(receiver.status.unwrap_or(StatusCode::OK), event_id, attempt);
+    // No route for this event type: acknowledged here, as a gateway drops what nobody subscribed to.
+    let Some((forwarder, target)) = forwarder.and_then(|forwarder| Some((forwarder, forwarder.route(event_type)?)))
+    else {
+        return answer(acknowledge());
     };
-    let forwarded = forwarder.forward(&parts.method, &parts.headers, body.clone(), &receiver.via).await;
+    let headers = match (&receiver.re_sign, verdict.scheme) {
+        (Some(re_sign), Some(kind)) => match re_sign.headers(kind, &parts.headers, body, event_type) {
+            Ok(headers) => headers,
+            Err(err) => {
+                let detail = format!("cannot re-sign the delivery with the local secret (--re-sign): {err:#}");
+                return answer(problem(StatusCode::INTERNAL_SERVER_ERROR, "re-sign-failed", "Re-sign failed", &detail));
+            }
+        },
+        _ => parts.headers.clone(),
+    };
+    let forwarded = forwarder.forward(target, &parts.method, &headers, body.clone(), &receiver.via).await;
+    // What the provider hears: the application's own answer (so its retries are exercised end to
+    // end), 502 when it could not be reached, 504 when it did not answer in time; or, with
+    // --ack-always, an acknowledgement once journaled.
     let mut response = match &forwarded {
+        _ if receiver.ack_always => acknowledge(),
         Forwarded::Answered { status, content_type, body, .. } => {
             let mut response = Response::new(Full::new(body.clone()));
             *response.status_mut() = *status;
@@ -304,10 +366,17 @@ async fn decide(
             }
             response
         }
-        Forwarded::Failed { error, .. } => {
+        Forwarded::Failed { error, timed_out: true, attempts, .. } => {
             let detail = format!(
-                "the forward target {} did not answer: {error}",
-                crate::http::url::Redacted(forwarder.target())
+                "the forward target {} did not answer in time ({attempts} attempt(s)): {error}",
+                crate::http::url::Redacted(target)
+            );
+            problem(StatusCode::GATEWAY_TIMEOUT, "forward-timed-out", "Forward target timed out", &detail)
+        }
+        Forwarded::Failed { error, attempts, .. } => {
+            let detail = format!(
+                "the forward target {} did not answer ({attempts} attempt(s)): {error}",
+                crate::http::url::Redacted(target)
             );
             problem(StatusCode::BAD_GATEWAY, "forward-failed", "Forward target down", &detail)
         }
@@ -374,17 +443,23 @@ fn reject(
     response
 }
 
-fn forward_line(receiver: &Receiver, forwarded: &Forwarded) -> ForwardLine {
-    let url = receiver
-        .forwarder
-        .as_ref()
-        .map(|forwarder| crate::http::url::Redacted(forwarder.target()).to_string())
-        .unwrap_or_default();
-    let latency = forwarded.latency();
+fn forward_line(forwarded: &Forwarded) -> ForwardLine {
+    let url = crate::http::url::Redacted(forwarded.url()).to_string();
+    let (latency, attempts) = (forwarded.latency(), forwarded.attempts());
     match forwarded {
-        Forwarded::Answered { status, .. } => ForwardLine { url, status: Some(status.as_u16()), error: None, latency },
-        Forwarded::Failed { error, .. } => ForwardLine { url, status: None, error: Some(error.clone()), latency },
+        Forwarded::Answered { status, .. } => {
+            ForwardLine { url, status: Some(status.as_u16()), error: None, attempts, latency }
+        }
+        Forwarded::Failed { error, .. } => {
+            ForwardLine { url, status: None, error: Some(error.clone()), attempts, latency }
+        }
     }
+}
+
+fn journal_forward(forwarded: &Forwarded) -> JournalForward {
+    let line = forward_line(forwarded);
+    let delivered = line.status.is_some_and(|status| (200..300).contains(&status));
+    JournalForward { url: line.url, status: line.status, attempts: line.attempts, error: line.error, delivered }
 }
 
 fn header_event_type(headers: &HeaderMap) -> Option<String> {

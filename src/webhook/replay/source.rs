@@ -47,6 +47,8 @@ pub(crate) enum ReplayMode {
 pub struct Filter {
     pub event_types: Vec<String>,
     pub ids: Vec<String>,
+    /// Only these 1-based lines (`webhook journal FILE replay ID`); every line when empty.
+    pub lines: Vec<usize>,
 }
 
 impl Filter {
@@ -54,7 +56,8 @@ impl Filter {
         let type_ok = self.event_types.is_empty()
             || entry.event_type.as_ref().is_some_and(|found| self.event_types.contains(found));
         let id_ok = self.ids.is_empty() || entry.event_id.as_ref().is_some_and(|found| self.ids.contains(found));
-        type_ok && id_ok
+        let line_ok = self.lines.is_empty() || self.lines.contains(&entry.line);
+        type_ok && id_ok && line_ok
     }
 }
 

@@ -33,11 +33,20 @@ pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Ou
     let secret = config.secret.load()?;
     let key = scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {}", scheme.kind()))?;
     let timestamp = config.timestamp.unwrap_or_else(unix_now);
-    let delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
-    let event_id = config.id.unwrap_or_else(|| fresh_id("evt_"));
-    let Payload { body, event, generated } = config.payload.load(&event_id, timestamp)?;
+    let mut delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
+    let event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));
+    let Payload { body, event, generated, provider } =
+        config.payload.load(&event_id, timestamp, config.id.as_deref())?;
+    let mut headers = Vec::new();
+    if let Some(parts) = provider {
+        delivery_id = parts.delivery_id;
+        headers = parts.headers;
+    }
     let delivery = Delivery { body, id: delivery_id, timestamp, event };
-    let headers = scheme.sign(&delivery, &key)?;
+    // The provider's own headers, then the signature's (which replace any of the same name).
+    let signature = scheme.sign(&delivery, &key)?;
+    headers.retain(|(name, _)| !signature.iter().any(|(signed, _)| signed == name));
+    headers.splice(0..0, signature);
     let signed = Signed { scheme, delivery, generated, headers };
     format::write(&signed, &config.output, out)?;
     out.flush()?;

@@ -1,0 +1,147 @@
+//! `webhook journal`: its flags, and the config they become.
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+
+use super::retry_args::DeliveryArgs;
+use super::signing::SigningArgs;
+use crate::http::url::parse_url;
+use crate::output::{Format, Palette};
+use crate::webhook::journal::inspect::{self, JournalFilter, ListConfig, StatusFilter};
+use crate::webhook::replay::{Filter, ReplayConfig, ReplaySigning};
+use crate::webhook::scheme::{self, SchemeKind};
+
+#[derive(Debug, Args)]
+#[command(after_help = "Without an action, lists the deliveries (a line each: line number, time, event id and \
+type, scheme, verdict, status answered, forward outcome). ID is an event id (its last delivery) or a line \
+number from the list. Exit status: 0 done; 1 a replay not delivered; 2 could not run (no such file or ID).")]
+pub struct JournalArgs {
+    /// The journal `webhook listen --record` writes
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
+
+    #[command(subcommand)]
+    pub action: Option<JournalAction>,
+
+    /// Only deliveries whose event type matches this glob (`*` any run of characters)
+    #[arg(long = "type", value_name = "GLOB")]
+    pub event_type: Option<String>,
+
+    /// Only deliveries answered with this status (502) or class (5xx)
+    #[arg(long, value_name = "S", value_parser = parse_status)]
+    pub status: Option<StatusFilter>,
+
+    /// Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)
+    #[arg(long, value_name = "T")]
+    pub since: Option<String>,
+
+    /// Keep printing deliveries as a running listener appends them, until Ctrl-C
+    #[arg(long)]
+    pub follow: bool,
+
+    /// human: a line per delivery; json: the journal's own lines (schemas/journal-record.json)
+    #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
+    pub format: Format,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum JournalAction {
+    /// List the deliveries (the default)
+    List,
+    /// Print one delivery in full: headers, pretty body, the verification and the forward
+    Show {
+        #[arg(value_name = "ID")]
+        id: String,
+    },
+    /// Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim
+    Replay(Box<JournalReplayArgs>),
+}
+
+#[derive(Debug, Args)]
+pub struct JournalReplayArgs {
+    #[arg(value_name = "ID")]
+    pub id: String,
+
+    /// Where to deliver
+    #[arg(value_name = "URL")]
+    pub url: String,
+
+    /// The scheme to re-sign with [default: the one the delivery was verified with]
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeKind>,
+
+    #[command(flatten)]
+    pub signing: SigningArgs,
+
+    /// Send the recorded headers unchanged, stale signature included (needs no secret)
+    #[arg(long, conflicts_with_all = ["secret", "secret_file"])]
+    pub verbatim: bool,
+
+    #[command(flatten)]
+    pub delivery: DeliveryArgs,
+}
+
+fn parse_status(text: &str) -> Result<StatusFilter, String> {
+    StatusFilter::parse(text).map_err(|err| format!("{err:#}"))
+}
+
+/// What `webhook journal` does, as plain config.
+#[derive(Debug)]
+pub enum JournalConfig {
+    List(ListConfig),
+    Show { file: PathBuf, id: String, format: Format, palette: Palette },
+    Replay(Box<ReplayConfig>),
+}
+
+impl JournalArgs {
+    pub fn into_config(self, palette: Palette) -> anyhow::Result<JournalConfig> {
+        let since = self.since.as_deref().map(|text| inspect::parse_since(text, chrono::Utc::now())).transpose()?;
+        let filter = JournalFilter { event_type: self.event_type, status: self.status, since };
+        match self.action {
+            None | Some(JournalAction::List) => Ok(JournalConfig::List(ListConfig {
+                file: self.file,
+                filter,
+                follow: self.follow,
+                format: self.format,
+                palette,
+            })),
+            Some(JournalAction::Show { id }) => {
+                Ok(JournalConfig::Show { file: self.file, id, format: self.format, palette })
+            }
+            Some(JournalAction::Replay(args)) => {
+                let (line, record) = inspect::find(&self.file, &args.id)?;
+                let url = parse_url(&args.url)?;
+                let signing = if args.verbatim {
+                    ReplaySigning::Verbatim
+                } else {
+                    let recorded =
+                        record.verdict.scheme.as_deref().and_then(|name| SchemeKind::from_str(name, true).ok());
+                    let kind = args.scheme.or(recorded).context(
+                        "the delivery was not verified with any scheme: give --scheme to re-sign it, or --verbatim",
+                    )?;
+                    let options = args.signing.scheme_options(Some(kind))?;
+                    ReplaySigning::Resign {
+                        scheme: scheme::build(kind, &options),
+                        options,
+                        secret: args.signing.secret_source()?,
+                    }
+                };
+                Ok(JournalConfig::Replay(Box::new(ReplayConfig {
+                    file: self.file,
+                    url,
+                    signing,
+                    filter: Filter { lines: vec![line], ..Filter::default() },
+                    // The user named this one delivery: replay it whatever its verdict was.
+                    include_invalid: true,
+                    rate: None,
+                    // One delivery: there is no order to choose.
+                    order: Default::default(),
+                    delivery: args.delivery.into_options()?,
+                    format: self.format,
+                    palette,
+                })))
+            }
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Provider event templates: `--event PROVIDER:TYPE` builds an event shaped as that provider
+//! sends it (Stripe's event envelope, GitHub's and Shopify's payloads and headers, Slack's
+//! event_callback, Standard Webhooks' type/timestamp/data), with fresh ids and timestamps on every
+//! send and `--set`/`--unset` applied last. The shapes are data files in templates/, one per
+//! event, each naming the provider's API version and the documentation it follows.
+//!
+//! One entry point for every command that needs an event (`send`, `sign`, `check --event`):
+//! [`provider_event`].
+mod files;
+mod fill;
+mod path;
+
+use anyhow::{Context, bail};
+use http::{HeaderName, HeaderValue};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+pub use path::Override;
+
+use crate::ids::fresh_id;
+use crate::webhook::scheme::SchemeKind;
+use fill::Fill;
+
+/// The providers with templates, by the name `--event PROVIDER:TYPE` takes, and the scheme each
+/// signs with.
+pub const PROVIDERS: [(&str, SchemeKind); 5] = [
+    ("stripe", SchemeKind::Stripe),
+    ("github", SchemeKind::Github),
+    ("shopify", SchemeKind::Shopify),
+    ("slack", SchemeKind::Slack),
+    ("standard", SchemeKind::Standard),
+];
+
+/// One template file.
+#[derive(Debug, Clone, Deserialize)]
+struct TemplateFile {
+    provider: String,
+    event: String,
+    api_version: String,
+    source: String,
+    #[serde(default)]
+    headers: Map<String, Value>,
+    body: Value,
+}
+
+/// What `--list-events` shows of a template.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct TemplateInfo {
+    pub provider: String,
+    pub event: String,
+    pub api_version: String,
+    /// The documentation the shape follows.
+    pub source: String,
+}
+
+/// An event built from a template, ready to sign and send.
+#[derive(Debug, Clone)]
+pub struct ProviderEvent {
+    /// The scheme the provider signs with.
+    pub scheme: SchemeKind,
+    /// The provider's name for the event (`payment_intent.succeeded`, `push`, `orders/create`),
+    /// as the scheme's event header carries it.
+    pub event_type: String,
+    /// The event's own id (Stripe's `evt_…`, Slack's `event_id`), else the delivery id.
+    pub event_id: String,
+    /// What the scheme's delivery-id header carries (`X-GitHub-Delivery`, `X-Shopify-Webhook-Id`,
+    /// `webhook-id`); Stripe's and Slack's have none, so it is the event id there.
+    pub delivery_id: String,
+    pub body: Vec<u8>,
+    /// The provider's own headers besides the signature (`X-GitHub-Event`, `X-Shopify-Topic`…).
+    pub headers: Vec<(HeaderName, HeaderValue)>,
+}
+
+/// The scheme of `PROVIDER` in `PROVIDER:TYPE`, or `None` when `spec` names no provider (a plain
+/// event type, which gets the generic envelope).
+pub fn provider_scheme(spec: &str) -> Option<SchemeKind> {
+    let (provider, _) = spec.split_once(':')?;
+    PROVIDERS.iter().find(|(name, _)| name.eq_ignore_ascii_case(provider)).map(|(_, kind)| *kind)
+}
+
+fn templates() -> anyhow::Result<Vec<TemplateFile>> {
+    files::FILES
+        .iter()
+        .map(|text| serde_json::from_str::<TemplateFile>(text).context("a bundled template is not valid"))
+        .collect()
+}
+
+/// The bundled templates, of one provider or all, sorted by provider and event.
+pub fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> {
+    if let Some(provider) = provider {
+        if !PROVIDERS.iter().any(|(name, _)| name.eq_ignore_ascii_case(provider)) {
+            bail!("no templates for `{provider}`; providers: {}", provider_names());
+        }
+    }
+    let mut infos: Vec<TemplateInfo> = templates()?
+        .into_iter()
+        .filter(|file| provider.is_none_or(|provider| file.provider.eq_ignore_ascii_case(provider)))
+        .map(|file| TemplateInfo {
+            provider: file.provider,
+            event: file.event,
+            api_version: file.api_version,
+            source: file.source,
+        })
+        .collect();
+    infos.sort_by(|a, b| (&a.provider, &a.event).cmp(&(&b.provider, &b.event)));
+    Ok(infos)
+}
+
+fn provider_names() -> String {
+    PROVIDERS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
+}
+
+/// The event for `spec` (`PROVIDER:TYPE`): body and headers as the provider sends them, with
+/// fresh ids and timestamps (`id` pins the event id, or the delivery id where the provider's
+/// event has none of its own; `now` is the Unix time the event says it was created), then
+/// `overrides` applied in order.
+pub fn provider_event(spec: &str, id: Option<&str>, now: i64, overrides: &[Override]) -> anyhow::Result<ProviderEvent> {
+    let (provider, event) =
+        spec.split_once(':').with_context(|| format!("`{spec}` is not PROVIDER:TYPE, e.g. stripe:invoice.paid"))?;
+    let provider = provider.to_ascii_lowercase();
+    let scheme = provider_scheme(spec)
+        .with_context(|| format!("no templates for `{provider}`; providers: {}", provider_names()))?;
+    let template = match templates()?.into_iter().find(|file| file.provider == provider && file.event == event) {
+        Some(template) => template,
+        // Standard Webhooks fixes the envelope, not the event types: any type gets it.
+        None if scheme == SchemeKind::Standard && !event.is_empty() => TemplateFile {
+            provider: provider.clone(),
+            event: event.to_string(),
+            api_version: "v1".into(),
+            source: String::new(),
+            headers: Map::new(),
+            body: serde_json::json!({ "type": event, "timestamp": "{{now_iso}}", "data": {} }),
+        },
+        None => {
+            let known: Vec<String> = list(Some(&provider))?.into_iter().map(|info| info.event).collect();
+            bail!(
+                "no template for {provider} event `{event}`; {provider} has: {} (webhook send --list-events {provider})",
+                known.join(", ")
+            );
+        }
+    };
+    let default_id = || match scheme {
+        SchemeKind::Stripe => fresh_id("evt_"),
+        SchemeKind::Github | SchemeKind::Shopify => uuid::Uuid::new_v4().to_string(),
+        SchemeKind::Slack => fresh_id("Ev"),
+        _ => fresh_id("msg_"),
+    };
+    let pinned = id.map_or_else(default_id, str::to_string);
+    let mut fill = Fill::new(&template.event, &pinned, &pinned, now);
+    let mut body = template.body;
+    fill.value(&mut body);
+    let mut headers = Vec::with_capacity(template.headers.len());
+    for (name, value) in &template.headers {
+        let text = fill.text(value.as_str().unwrap_or_default());
+        let name = HeaderName::from_bytes(name.as_bytes()).with_context(|| format!("template header `{name}`"))?;
+        let value = HeaderValue::from_str(&text).with_context(|| format!("template header `{name}`"))?;
+        headers.push((name, value));
+    }
+    for change in overrides {
+        change.apply(&mut body)?;
+    }
+    let event_id = match scheme {
+        SchemeKind::Stripe => body.get("id"),
+        SchemeKind::Slack => body.get("event_id"),
+        _ => None,
+    }
+    .and_then(Value::as_str)
+    .map_or_else(|| pinned.clone(), str::to_string);
+    // Stripe sends its events pretty-printed, the others compact.
+    let body = if scheme == SchemeKind::Stripe { serde_json::to_vec_pretty(&body) } else { serde_json::to_vec(&body) }
+        .context("cannot write the event as JSON")?;
+    Ok(ProviderEvent { scheme, event_type: template.event, event_id, delivery_id: pinned, body, headers })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_template_is_complete_and_named_for_its_file() {
+        let files = templates().unwrap();
+        assert!(files.len() >= 40);
+        for file in &files {
+            assert!(PROVIDERS.iter().any(|(name, _)| *name == file.provider), "{}", file.provider);
+            assert!(!file.api_version.is_empty() && file.source.contains("http"), "{}:{}", file.provider, file.event);
+            let event = provider_event(&format!("{}:{}", file.provider, file.event), None, 1_700_000_000, &[]).unwrap();
+            let body: Value = serde_json::from_slice(&event.body).unwrap();
+            let text = String::from_utf8(event.body.clone()).unwrap();
+            for placeholder in ["{{now", "{{id:", "{{uuid", "{{sha", "{{event"] {
+                assert!(!text.contains(placeholder), "{}:{} left {placeholder}", file.provider, file.event);
+            }
+            assert!(body.is_object());
+        }
+        let stripe = files.iter().filter(|file| file.provider == "stripe").count();
+        assert!(stripe >= 20, "{stripe} Stripe templates");
+    }
+
+    #[test]
+    fn stripe_events_carry_the_envelope_with_fresh_ids() {
+        let first = provider_event("stripe:payment_intent.succeeded", None, 1_700_000_000, &[]).unwrap();
+        let second = provider_event("stripe:payment_intent.succeeded", None, 1_700_000_000, &[]).unwrap();
+        let body: Value = serde_json::from_slice(&first.body).unwrap();
+        assert_eq!(body["object"], "event");
+        assert_eq!(body["type"], "payment_intent.succeeded");
+        assert_eq!(body["livemode"], false);
+        assert_eq!(body["created"], 1_700_000_000);
+        assert_eq!(body["api_version"], "2024-06-20");
+        assert!(body["id"].as_str().unwrap().starts_with("evt_"));
+        assert_eq!(body["id"], first.event_id.as_str());
+        assert!(body["data"]["object"]["id"].as_str().unwrap().starts_with("pi_"));
+        assert_eq!(body["data"]["object"]["latest_charge"].as_str().unwrap().len(), 27);
+        assert_ne!(first.event_id, second.event_id);
+        let other: Value = serde_json::from_slice(&second.body).unwrap();
+        assert_ne!(body["data"]["object"]["id"], other["data"]["object"]["id"]);
+    }
+
+    #[test]
+    fn github_and_shopify_events_carry_their_headers() {
+        let push = provider_event("github:push", Some("1f3a"), 1, &[]).unwrap();
+        let header = |event: &ProviderEvent, name: &str| {
+            event.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.to_str().unwrap().to_string())
+        };
+        assert_eq!(header(&push, "x-github-event").as_deref(), Some("push"));
+        assert_eq!(header(&push, "x-github-delivery").as_deref(), Some("1f3a"));
+        assert_eq!(push.scheme, SchemeKind::Github);
+        let order = provider_event("shopify:orders/create", None, 1, &[]).unwrap();
+        assert_eq!(header(&order, "x-shopify-topic").as_deref(), Some("orders/create"));
+        assert_eq!(header(&order, "x-shopify-webhook-id"), Some(order.delivery_id.clone()));
+        assert!(uuid::Uuid::parse_str(&order.delivery_id).is_ok());
+        assert!(header(&order, "x-shopify-shop-domain").is_some() && header(&order, "x-shopify-api-version").is_some());
+    }
+
+    #[test]
+    fn overrides_apply_after_the_fresh_values() {
+        let overrides = [
+            Override::parse_set("data.object.amount=5000").unwrap(),
+            Override::parse_unset("data.object.customer").unwrap(),
+            Override::parse_set("id=evt_pinned").unwrap(),
+        ];
+        let event = provider_event("stripe:charge.succeeded", None, 1, &overrides).unwrap();
+        let body: Value = serde_json::from_slice(&event.body).unwrap();
+        assert_eq!(body["data"]["object"]["amount"], 5000);
+        assert!(body["data"]["object"].get("customer").is_none());
+        assert_eq!(event.event_id, "evt_pinned");
+    }
+
+    #[test]
+    fn unknown_providers_and_events_say_what_exists() {
+        let err = provider_event("stripe:nope", None, 1, &[]).unwrap_err().to_string();
+        assert!(err.contains("payment_intent.succeeded"), "{err}");
+        assert!(provider_event("paypal:x", None, 1, &[]).unwrap_err().to_string().contains("stripe, github"));
+        let any = provider_event("standard:user.deleted", Some("msg_1"), 1, &[]).unwrap();
+        assert_eq!(
+            String::from_utf8(any.body).unwrap(),
+            r#"{"type":"user.deleted","timestamp":"1970-01-01T00:00:01Z","data":{}}"#
+        );
+        assert_eq!(provider_scheme("GitHub:push"), Some(SchemeKind::Github));
+        assert_eq!(provider_scheme("invoice.paid"), None);
+    }
+}
