@@ -54,13 +54,18 @@ pub(crate) fn describe(err: &(dyn Error + 'static), server: &str, http2: bool) -
     })
 }
 
-/// hyper's "canceled: connection closed" or "channel closed": the connection ended before the answer.
+/// hyper's "canceled: connection closed" or "channel closed", or a broken pipe or reset while the
+/// preface was still being written: the connection ended before the answer.
 fn closed(err: &(dyn Error + 'static)) -> bool {
+    use std::io::ErrorKind::{BrokenPipe, ConnectionReset, UnexpectedEof};
+    let io_closed = |io: &std::io::Error| matches!(io.kind(), BrokenPipe | ConnectionReset | UnexpectedEof);
     let mut next = Some(err);
     while let Some(cause) = next {
         if cause
             .downcast_ref::<hyper::Error>()
             .is_some_and(|err| err.is_canceled() || err.is_closed() || err.is_incomplete_message())
+            || cause.downcast_ref::<h2::Error>().and_then(h2::Error::get_io).is_some_and(io_closed)
+            || cause.downcast_ref::<std::io::Error>().is_some_and(io_closed)
         {
             return true;
         }

@@ -249,7 +249,9 @@ fn a_listener_never_forwards_to_itself() {
     assert!(format!("{err:#}").contains("own address"), "{err:#}");
 
     // Two listeners forwarding to each other: the delivery comes back once and is refused.
-    let (port_a, port_b) = (dead_port(), dead_port());
+    let port_a = dead_port();
+    // Two free ports in a row can be the same one: a listener would then forward to itself.
+    let port_b = std::iter::repeat_with(dead_port).find(|port| *port != port_a).unwrap();
     let pair = |own: u16, other: u16| {
         Listener::with(SchemeKind::Stripe, |config| {
             config.addr = SocketAddr::from(([127, 0, 0, 1], own));

@@ -31,6 +31,19 @@ impl CheckPayload {
         match (event, data) {
             (None, None) => Ok(CheckPayload::Default),
             (None, Some(data)) => Ok(CheckPayload::Body(read(data)?)),
+            // A provider template (`stripe:invoice.paid`): the event's body as that provider shapes
+            // it, its top-level id made fresh per delivery like any -d body. The provider's own
+            // headers (X-GitHub-Event…) are not added to the suite's probes.
+            (Some(spec), None) if spec.contains(':') => {
+                let now = crate::clock::unix_now();
+                let event = crate::webhook::template::provider_event(&spec, None, now, &[])?;
+                Ok(CheckPayload::Body(event.body))
+            }
+            (Some(spec), Some(_)) if spec.contains(':') => {
+                anyhow::bail!(
+                    "--event {spec} is a provider template: change its fields with webhook send --set, not -d"
+                )
+            }
             (Some(event_type), data) => {
                 if event_type.trim().is_empty() {
                     anyhow::bail!("--event needs an event type, e.g. --event invoice.paid");
@@ -135,6 +148,14 @@ mod tests {
     #[test]
     fn flags_choose_the_payload() {
         assert_eq!(CheckPayload::from_flags(None, None).unwrap(), CheckPayload::Default);
+        let CheckPayload::Body(body) = CheckPayload::from_flags(Some("stripe:invoice.paid".into()), None).unwrap()
+        else {
+            panic!("a provider template is a body")
+        };
+        let template: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!((template["object"].as_str(), template["type"].as_str()), (Some("event"), Some("invoice.paid")));
+        assert!(CheckPayload::from_flags(Some("stripe:invoice.paid".into()), Some("{}")).is_err());
+        assert!(CheckPayload::from_flags(Some("nosuch:thing".into()), None).is_err());
         let event = CheckPayload::from_flags(Some("invoice.paid".into()), Some(r#"{"n":1}"#)).unwrap();
         let body: Value = serde_json::from_slice(&event.body("evt_1", 5)).unwrap();
         assert_eq!(body["type"], "invoice.paid");
