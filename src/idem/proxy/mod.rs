@@ -238,13 +238,21 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     }
     let format = config.format;
     let printer = std::thread::spawn(move || {
-        for attempt in printed {
-            match format {
-                Format::Human => print_best_effort(&print::attempt_line(&attempt, palette)),
-                Format::Json => {
-                    print_best_effort(&print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json())
-                }
+        use std::io::Write;
+        // One write per batch of the lines waiting, not one per line: under load the printer
+        // keeps up with the requests instead of costing a system call each.
+        let mut out = std::io::BufWriter::new(std::io::stdout());
+        while let Ok(first) = printed.recv() {
+            let mut next = Some(first);
+            while let Some(attempt) = next {
+                let line = match format {
+                    Format::Human => print::attempt_line(&attempt, palette),
+                    Format::Json => print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json(),
+                };
+                let _ = writeln!(out, "{line}");
+                next = printed.try_recv().ok();
             }
+            let _ = out.flush();
         }
     });
 
