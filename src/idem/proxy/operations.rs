@@ -171,7 +171,8 @@ impl Operations {
                         number,
                         method: arrival.method.clone(),
                         path: arrival.path.to_string(),
-                        attempts: Vec::new(),
+                        // Most operations have one attempt; a proxy holds a window's worth of them.
+                        attempts: Vec::with_capacity(1),
                         queued: now,
                     },
                 );
