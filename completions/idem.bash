@@ -95,33 +95,17 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --concurrency --require-key --window-max --also --format --only --skip --expect-fail --strict --junit-warnings --list --proxy --color --help --version"
+            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --count-url --count-pointer --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --concurrent-operations --proxy --data --method --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
-                --method)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -X)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 -H)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --data)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -d)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -157,6 +141,14 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --concurrency)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -170,6 +162,34 @@ _idem() {
                     return 0
                     ;;
                 --also)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --profile)
+                    COMPREPLY=($(compgen -W "ietf stripe strict" -- "${cur}"))
+                    return 0
+                    ;;
+                --as)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --other-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --work-hint)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-work)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --server-cmd)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stuck-for)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -193,7 +213,107 @@ _idem() {
                     COMPREPLY=($(compgen -W "skipped passed failed" -- "${cur}"))
                     return 0
                     ;;
+                --openapi)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-path-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-path-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-method)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-method-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-method)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-method-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-operation-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-operation-id-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-operation-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-operation-id-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --include-tag-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-tag)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude-tag-regex)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --param)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-operations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --concurrent-operations)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --proxy)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --method)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -385,7 +505,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__proxy)
-            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --format --color --help --version"
+            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --idle-timeout --format --count-url --count-pointer --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -451,8 +571,20 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --idle-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -467,7 +599,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --count-url --count-pointer --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -522,6 +654,14 @@ _idem() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -577,7 +717,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__send)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --repeat --interval --retry --retry-on --backoff --new-key-per-retry --json --format --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --count-url --count-pointer --repeat --interval --max-attempts --retry --retry-on --backoff --backoff-max --new-key-per-retry --json --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -643,11 +783,23 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --repeat)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --interval)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-attempts)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -660,6 +812,10 @@ _idem() {
                     return 0
                     ;;
                 --backoff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --backoff-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -679,7 +835,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__serve)
-            opts="-h -V --addr --mode --work --ttl --require-key --max-body --tls --format --store --lease --color --help --version"
+            opts="-h -V --addr --mode --work --ttl --require-key --any-path --max-body --tls --format --store --lease --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -690,7 +846,7 @@ _idem() {
                     return 0
                     ;;
                 --mode)
-                    COMPREPLY=($(compgen -W "correct naive none local-lock" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "correct naive none local-lock unscoped short-lease sticky-lock drops-headers" -- "${cur}"))
                     return 0
                     ;;
                 --work)
@@ -729,7 +885,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__window)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --max --probes --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --count-url --count-pointer --max --probes --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -784,6 +940,14 @@ _idem() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -101,7 +101,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-d -k -h -V --scheme --count-url --count-pointer --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -109,6 +109,14 @@ _webhook() {
             case "${prev}" in
                 --scheme)
                     COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --count-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-pointer)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -128,6 +136,18 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --event)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --data)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -183,7 +203,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check__subcmd__sender)
-            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -218,6 +238,10 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -445,7 +469,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --accept-invalid --max-body --record --fsync --forward-to --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,6 +508,10 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -547,7 +575,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --order --seed --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -621,6 +649,14 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --order)
+                    COMPREPLY=($(compgen -W "as-is reverse shuffle" -- "${cur}"))
+                    return 0
+                    ;;
+                --seed)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
@@ -637,7 +673,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__secret)
-            opts="-h -V --scheme --color --help --version"
+            opts="-h -V --scheme --asymmetric --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -645,6 +681,10 @@ _webhook() {
             case "${prev}" in
                 --scheme)
                     COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -831,7 +871,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__verify)
-            opts="-d -H -h -V --data --header --request --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --tolerance --now --format --color --help --version"
+            opts="-d -H -h -V --data --header --request --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -882,6 +922,10 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-key)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -54,7 +54,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -l encoding -d '--
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l id -d 'Sign this delivery id (and use it as the envelope\'s event id) instead of a fresh one' -r
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l timestamp -d 'Sign this Unix timestamp instead of now' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l timestamp -d 'Sign this Unix timestamp instead of now (not negative, at most 253402300799: the year 9999)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l format -d 'What to print' -r -f -a "headers\t'`Name: value` lines (then a blank line and the body when --event built it)'
 curl\t'A curl command that sends the signed request to --url'
 http\t'The whole raw HTTP/1.1 request to --url, as `webhook verify --request` reads it'
@@ -88,8 +88,9 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand verify" -l tolerance -d 'How far a signed timestamp may be from now, in either direction' -r
-complete -c webhook -n "__fish_webhook_using_subcommand verify" -l now -d 'Judge timestamps as if it were this Unix time (to check a recorded delivery)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l now -d 'Judge timestamps as if it were this Unix time (to check a recorded delivery) (not negative, at most 253402300799: the year 9999)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -104,9 +105,12 @@ stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
 shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l asymmetric -d '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
@@ -124,14 +128,14 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l encoding -d '--
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l times -d 'Deliver the same event this many times, as a provider\'s duplicate deliveries do' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l concurrency -d 'How many of the --times deliveries run at once' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l max-attempts -d 'Give up after this many attempts (exponential backoff)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff-max -d 'The backoff cap never grows beyond this' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l times -d 'Deliver the same event this many times, as a provider\'s duplicate deliveries do (at most 10000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l concurrency -d 'How many of the --times deliveries run at once (at most 1000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l format -r -f -a "human\t'Readable, colored on a terminal'
@@ -157,15 +161,19 @@ base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l event-type -d 'Only entries of this event type (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l id -d 'Only the entry with this event id (repeatable)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l rate -d 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff-max -d 'The backoff cap never grows beyond this' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l rate -d 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l order -d 'The order the deliveries go out in (receivers must cope with any: providers promise none)' -r -f -a "as-is\t'In the order given (the file\'s, for replay)'
+reverse\t'Last first'
+shuffle\t'A random order; --seed makes it repeatable'"
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l seed -d 'With --order shuffle: the shuffle\'s seed, to repeat an order [default: a random one, printed]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -178,21 +186,25 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l include-inval
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme -d 'The signing scheme the receiver verifies' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme -d 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
 shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand check" -l tolerance -d 'The receiver\'s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further' -r
-complete -c webhook -n "__fish_webhook_using_subcommand check" -l timeout -d 'How long each request may take before it counts as unanswered' -r
-complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l event -d 'Valid deliveries are events of this type (the receiver must handle it) [default: webhook.check]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -s d -l data -d 'Valid deliveries carry this body (DATA, @file or @-; a JSON object\'s top-level id is made fresh per delivery); with --event, the JSON for the envelope\'s `data`' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l tolerance -d 'The receiver\'s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l timeout -d 'How long each request may take before it counts as unanswered (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l ack-within -d 'How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s, GitHub gives up after 10s) (at most 1m)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
@@ -228,10 +240,11 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signatu
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l tolerance -d 'How far a signed timestamp may be from this receiver\'s clock' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l tolerance -d 'How far a signed timestamp may be from this receiver\'s clock (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l script -d 'How each event\'s attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold for no answer until the sender gives up; `;` between events (later events get 200)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l events -d 'How many events to wait for [default: the number of events in the script]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l timeout -d 'The longest to wait for the sender and the script to play out' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l events -d 'How many events to wait for (at most 10000) [default: the number of events in the script]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l timeout -d 'The longest to wait for the sender and the script to play out (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l record -d 'Append every attempt to this JSON-lines journal, as webhook listen --record does' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
@@ -252,7 +265,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s h -l he
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The address to listen on (port 0 picks a free one, printed on the first line)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme the sender uses, or auto to pick it among --allow (the first valid delivery then decides it for the rest)' -r -f -a "auto\t'The scheme whose signature header the request carries'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme the sender uses, or auto to pick it from the headers among --allow' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -271,17 +284,18 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413 (at most 1GiB)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 502' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-window -d 'Remember an event id this long after its first valid delivery' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d 'Remember at most this many event ids; the oldest is forgotten first' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 502 (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-window -d 'Remember an event id this long after its first valid delivery (at most 168h, a week)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l idle-timeout -d 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fail-first -d 'Answer the first N attempts of each event id with 500; later attempts succeed (at most 1000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l delay -d 'Wait this long before answering (to trip a sender\'s timeout) (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l idle-timeout -d 'Close a connection after this long without a request being handled (silent, idle between requests, or still sending its headers); a request body stalling this long fails too (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l format -d 'human: a colored line per delivery; json: a JSON line per delivery (see docs/json-output.md)' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l color -d 'When to color the output' -r -f -a "auto\t''

@@ -28,7 +28,19 @@ pub enum SuiteFormat {
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Level {
     Required,
+    /// Failing warns, as advisory does, but the bug it catches hurts clients in practice.
+    Recommended,
     Advisory,
+}
+
+impl Level {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Level::Required => "required",
+            Level::Recommended => "recommended",
+            Level::Advisory => "advisory",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -37,7 +49,7 @@ pub(crate) enum CheckOutcome {
     Pass,
     /// A required check did not hold: the suite fails.
     Fail,
-    /// An advisory check did not hold.
+    /// A recommended or advisory check did not hold.
     Warn,
     /// Not run, with the reason in the evidence.
     Skip,
@@ -45,6 +57,9 @@ pub(crate) enum CheckOutcome {
     Xfail,
     /// Held although `--expect-fail` said it would not: fixed? Fails the suite under `--strict`.
     Xpass,
+    /// Run, but what it saw cannot show whether it holds (an id the request itself carried):
+    /// the evidence says why and what to give. A required one makes the suite exit 2.
+    Unconfirmed,
 }
 
 /// One check's definition and result.
@@ -85,9 +100,14 @@ impl CheckSpec {
         let outcome = match (held, self.level) {
             (true, _) => CheckOutcome::Pass,
             (false, Level::Required) => CheckOutcome::Fail,
-            (false, Level::Advisory) => CheckOutcome::Warn,
+            (false, Level::Recommended | Level::Advisory) => CheckOutcome::Warn,
         };
         self.result(outcome, evidence, took)
+    }
+
+    /// The check ran but cannot be judged: `evidence` ends with why and the fix.
+    pub(crate) fn unconfirmed(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Unconfirmed, evidence, took)
     }
 
     pub(crate) fn skipped(&self, reason: impl Into<String>) -> CheckResult {
@@ -119,6 +139,8 @@ pub(crate) struct Tally {
     pub expected_failures: usize,
     /// Passed although `--expect-fail` said they would fail.
     pub unexpected_passes: usize,
+    /// Checks that ran but could not be judged (exit 2 when one is required and none failed).
+    pub unconfirmed: usize,
 }
 
 /// The `schema` value of a suite's `--format json` document: the suite's name with a dash, then
@@ -139,6 +161,9 @@ pub(crate) struct SuiteReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub tally: Tally,
+    /// The rules that decided the disputed verdicts (`idem check --profile`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileNote>,
     pub checks: Vec<CheckResult>,
     /// How advisory warnings appear in JUnit (`--junit-warnings`).
     #[serde(skip)]
@@ -146,6 +171,15 @@ pub(crate) struct SuiteReport {
     /// `--strict`: a check that passed despite `--expect-fail` fails the suite.
     #[serde(skip)]
     pub strict: bool,
+}
+
+/// Which profile judged a suite, and the rules it applied.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct ProfileNote {
+    /// `ietf`, `stripe` or `strict`.
+    pub name: &'static str,
+    /// One sentence per disputed verdict, with its source.
+    pub rules: Vec<String>,
 }
 
 impl SuiteReport {
@@ -156,6 +190,7 @@ impl SuiteReport {
             passed: true,
             error: None,
             tally: Tally::default(),
+            profile: None,
             checks,
             junit_warnings: JunitWarnings::default(),
             strict: false,
@@ -174,9 +209,12 @@ impl SuiteReport {
                 CheckOutcome::Skip => tally.skipped += 1,
                 CheckOutcome::Xfail => tally.expected_failures += 1,
                 CheckOutcome::Xpass => tally.unexpected_passes += 1,
+                CheckOutcome::Unconfirmed => tally.unconfirmed += 1,
             }
         }
-        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0);
+        let unconfirmed_required =
+            self.checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
+        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0) && !unconfirmed_required;
         self.tally = tally;
     }
 
@@ -207,7 +245,7 @@ impl SuiteReport {
                         check.outcome = CheckOutcome::Xpass;
                         check.evidence.push(format!("fixed? remove --expect-fail {}", check.id));
                     }
-                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass => {}
+                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass | CheckOutcome::Unconfirmed => {}
                 }
             }
         }
@@ -227,6 +265,7 @@ impl SuiteReport {
             passed: false,
             error: Some(format!("{error:#}")),
             tally: Tally::default(),
+            profile: None,
             checks: Vec::new(),
             junit_warnings: JunitWarnings::default(),
             strict: false,
@@ -235,6 +274,27 @@ impl SuiteReport {
 
     pub(crate) fn outcome(&self) -> Outcome {
         if self.passed { Outcome::Holds } else { Outcome::ProblemFound }
+    }
+
+    /// Why the suite could not judge (exit 2): required checks left unconfirmed and nothing else
+    /// made it fail.
+    pub(crate) fn unconfirmed_reason(&self) -> Option<String> {
+        if self.tally.failed > 0 || self.error.is_some() || (self.strict && self.tally.unexpected_passes > 0) {
+            return None;
+        }
+        let open: Vec<&CheckResult> = self
+            .checks
+            .iter()
+            .filter(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required)
+            .collect();
+        let first = open.first()?;
+        let ids: Vec<&str> = open.iter().map(|c| c.id).collect();
+        Some(format!(
+            "could not judge {} required check(s) ({}): {}",
+            open.len(),
+            ids.join(", "),
+            first.evidence.last().map(String::as_str).unwrap_or_default()
+        ))
     }
 
     pub(crate) fn render(&self, format: SuiteFormat, palette: Palette) -> String {
@@ -260,22 +320,34 @@ impl SuiteReport {
                 CheckOutcome::Skip => palette.dim("SKIP"),
                 CheckOutcome::Xfail => palette.yellow("XFAIL"),
                 CheckOutcome::Xpass => palette.yellow("XPASS"),
+                CheckOutcome::Unconfirmed => palette.yellow("????"),
             };
             let level = level_word(check.level);
-            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<8}  {}", check.id, palette.dim(level), check.title);
+            let _ = writeln!(out, "{mark}  {:<id_width$}  {:<11}  {}", check.id, palette.dim(level), check.title);
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
-            if matches!(check.outcome, CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail) {
+            if matches!(
+                check.outcome,
+                CheckOutcome::Fail | CheckOutcome::Warn | CheckOutcome::Xfail | CheckOutcome::Unconfirmed
+            ) {
                 let _ = writeln!(out, "      {} {}", palette.dim("why:"), palette.dim(check.why));
             }
             if let Some(fix) = check.fix {
                 let _ = writeln!(out, "      {} {fix}", palette.bold("fix:"));
             }
         }
+        if let Some(profile) = &self.profile {
+            let _ = writeln!(out, "\n{} {}", palette.bold("profile"), profile.name);
+            for rule in &profile.rules {
+                let _ = writeln!(out, "      {} {rule}", palette.dim("·"));
+            }
+        }
         let tally = &self.tally;
         let verdict = if self.passed {
             palette.green("✓ every required check passed")
+        } else if tally.failed == 0 && tally.unconfirmed > 0 {
+            palette.yellow(&format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed))
         } else if tally.failed == 0 {
             palette.red(&format!(
                 "✗ {} expected failure(s) passed (--strict): remove their --expect-fail",
@@ -288,6 +360,9 @@ impl SuiteReport {
             "{} passed, {} failed, {} warnings, {} skipped",
             tally.passed, tally.failed, tally.warned, tally.skipped
         );
+        if tally.unconfirmed > 0 {
+            let _ = write!(counts, ", {} unconfirmed", tally.unconfirmed);
+        }
         if tally.expected_failures + tally.unexpected_passes > 0 {
             let _ = write!(
                 counts,
@@ -307,23 +382,43 @@ impl SuiteReport {
     pub(crate) fn render_junit(&self) -> String {
         let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
         let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let (tests, failures, errors, skipped) = match &self.error {
+            Some(_) => (1, 0, 1, 0),
+            None => {
+                let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
+                let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
+                let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
+                (self.checks.len(), failures, 0, skipped)
+            }
+        };
+        let _ = writeln!(
+            out,
+            "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
+            xml_escape(self.suite),
+        );
+        out.push_str(&self.junit_testsuite(&format!("{} {}", self.suite, self.target)));
+        out.push_str("</testsuites>\n");
+        out
+    }
+
+    /// This suite as one JUnit `<testsuite>` element named `name` (`idem check --openapi` writes
+    /// one per operation).
+    pub(crate) fn junit_testsuite(&self, name: &str) -> String {
+        let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
+        let suite = xml_escape(self.suite);
+        let mut out = String::new();
         if let Some(error) = &self.error {
-            let suite = xml_escape(self.suite);
             let _ = writeln!(
                 out,
-                "<testsuites name=\"{suite}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">"
-            );
-            let _ = writeln!(
-                out,
-                "  <testsuite name=\"{suite} {}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">",
-                xml_escape(&self.target)
+                "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">",
+                xml_escape(name)
             );
             let _ = writeln!(
                 out,
                 "    <testcase classname=\"{suite}\" name=\"could-not-run\" time=\"0.000\"><error message=\"the suite could not run\">{}</error></testcase>",
                 xml_escape(error)
             );
-            out.push_str("  </testsuite>\n</testsuites>\n");
+            out.push_str("  </testsuite>\n");
             return out;
         }
         let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
@@ -331,22 +426,14 @@ impl SuiteReport {
         let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
         let _ = writeln!(
             out,
-            "<testsuites name=\"{}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
-            xml_escape(self.suite),
-            self.checks.len(),
-        );
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{} {}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
-            xml_escape(self.suite),
-            xml_escape(&self.target),
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
+            xml_escape(name),
             self.checks.len(),
         );
         for (check, case) in self.checks.iter().zip(cases) {
             let _ = write!(
                 out,
-                "    <testcase classname=\"{}\" name=\"{}: {}\" time=\"{:.3}\">",
-                xml_escape(self.suite),
+                "    <testcase classname=\"{suite}\" name=\"{}: {}\" time=\"{:.3}\">",
                 xml_escape(check.id),
                 xml_escape(check.title),
                 check.duration.as_secs_f64()
@@ -370,7 +457,7 @@ impl SuiteReport {
             }
             out.push_str("</testcase>\n");
         }
-        out.push_str("  </testsuite>\n</testsuites>\n");
+        out.push_str("  </testsuite>\n");
         out
     }
 
@@ -398,6 +485,10 @@ impl SuiteReport {
                 text: format!("fixed? remove --expect-fail {}", check.id),
             },
             CheckOutcome::Xpass => JunitCase::Passed,
+            CheckOutcome::Unconfirmed => JunitCase::Failure {
+                message: "unconfirmed: the tool could not judge this check".to_string(),
+                text: check.evidence.join("\n"),
+            },
         }
     }
 }
@@ -437,6 +528,9 @@ pub(crate) fn finish_suite(
         Ok(report) => {
             stdout.write_all(report.render(format, palette).as_bytes())?;
             stdout.flush()?;
+            if let Some(reason) = report.unconfirmed_reason() {
+                anyhow::bail!("{reason}");
+            }
             Ok(report.outcome())
         }
         Err(err) => {
@@ -563,13 +657,10 @@ impl Catalogue {
 }
 
 pub(crate) fn level_word(level: Level) -> &'static str {
-    match level {
-        Level::Required => "required",
-        Level::Advisory => "advisory",
-    }
+    level.as_str()
 }
 
-fn xml_escape(text: &str) -> String {
+pub(crate) fn xml_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -609,6 +700,25 @@ mod tests {
         assert!(xml.contains("no answer &lt;within 1s&gt;"), "{xml}");
         assert!(!report.passed);
         assert!(report.render_human(Palette::plain()).contains("could not run: no answer"));
+    }
+
+    #[test]
+    fn an_unconfirmed_required_check_is_exit_2_unless_another_failed() {
+        let required = CheckSpec { level: Level::Required, ..SPEC };
+        let open = required.unconfirmed(vec!["unconfirmed: give --count-url".into()], Duration::ZERO);
+        let report =
+            SuiteReport::new("s", "t".into(), vec![open.clone(), required.judged(true, vec![], Duration::ZERO)]);
+        assert!(!report.passed);
+        assert_eq!(report.tally.unconfirmed, 1);
+        let reason = report.unconfirmed_reason().unwrap();
+        assert!(
+            reason.contains("could not judge 1 required check(s) (x)") && reason.contains("--count-url"),
+            "{reason}"
+        );
+        assert!(report.render_human(Palette::plain()).contains("????  x"));
+        let failed = SuiteReport::new("s", "t".into(), vec![open, required.judged(false, vec![], Duration::ZERO)]);
+        assert_eq!(failed.unconfirmed_reason(), None, "a proven failure is exit 1");
+        assert_eq!(failed.outcome(), Outcome::ProblemFound);
     }
 
     #[test]

@@ -13,6 +13,52 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
         .map_err(|err| format!("`{text}` is not a duration ({err}); write it like 250ms, 5s, 2m or 24h"))
 }
 
+/// [`parse_duration`] refusing anything longer than `max`: a flag whose protection (a timeout, a
+/// lease, an idle limit) a huge value would switch off names its bound instead.
+pub(crate) fn parse_duration_at_most(text: &str, max: Duration) -> Result<Duration, String> {
+    let duration = parse_duration(text)?;
+    if duration > max {
+        return Err(format!(
+            "`{}` is longer than {}, the most this flag accepts",
+            text.trim(),
+            format_flag_duration(max)
+        ));
+    }
+    Ok(duration)
+}
+
+/// A duration as a flag would be written: `10s`, `24h`, `90s`, `250ms` (the largest whole unit).
+pub(crate) fn format_flag_duration(duration: Duration) -> String {
+    let millis = duration.as_millis();
+    match millis {
+        0 => "0".to_string(),
+        _ if millis % 3_600_000 == 0 => format!("{}h", millis / 3_600_000),
+        _ if millis % 60_000 == 0 => format!("{}m", millis / 60_000),
+        _ if millis % 1_000 == 0 => format!("{}s", millis / 1_000),
+        _ if duration.subsec_micros() % 1_000 == 0 => format!("{millis}ms"),
+        _ => format_duration(duration),
+    }
+}
+
+/// [`parse_size`] refusing anything larger than `max`.
+pub(crate) fn parse_size_at_most(text: &str, max: u64) -> Result<u64, String> {
+    let size = parse_size(text)?;
+    if size > max {
+        return Err(format!("`{}` is larger than {}, the most this flag accepts", text.trim(), format_size(max)));
+    }
+    Ok(size)
+}
+
+/// A size for people in the largest binary unit that divides it: `64MiB`, `1GiB`, `1500` bytes.
+pub(crate) fn format_size(bytes: u64) -> String {
+    for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
+        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return format!("{}{unit}", bytes >> shift);
+        }
+    }
+    format!("{bytes} bytes")
+}
+
 /// Parses a size such as `64KiB`, `1MiB`, `10MB` or a plain number of bytes.
 pub(crate) fn parse_size(text: &str) -> Result<u64, String> {
     let trimmed = text.trim();
@@ -124,6 +170,21 @@ mod tests {
         assert_eq!(parse_size("1000"), Ok(1000));
         assert!(parse_size("lots").is_err());
         assert!(parse_size("99999999999999999999GiB").is_err());
+    }
+
+    #[test]
+    fn bounded_values_name_their_bound() {
+        let day = Duration::from_secs(86_400);
+        assert_eq!(parse_duration_at_most("24h", day), Ok(day));
+        let err = parse_duration_at_most("999999999999h", day).unwrap_err();
+        assert!(err.contains("longer than 24h"), "{err}");
+        assert_eq!(parse_size_at_most("1MiB", 1 << 30), Ok(1 << 20));
+        let err = parse_size_at_most("2GiB", 1 << 30).unwrap_err();
+        assert!(err.contains("larger than 1GiB"), "{err}");
+        assert_eq!(format_size(1500), "1500 bytes");
+        assert_eq!(format_flag_duration(Duration::from_secs(10)), "10s");
+        assert_eq!(format_flag_duration(Duration::from_secs(90)), "90s");
+        assert_eq!(format_flag_duration(Duration::from_millis(1500)), "1500ms");
     }
 
     #[test]

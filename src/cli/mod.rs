@@ -3,6 +3,7 @@
 //! modules know is `ValueEnum` on the closed sets they define themselves (schemes, sync and key
 //! modes, formats), so a flag's accepted values and the engine's enum cannot drift apart.
 pub mod completions;
+pub(crate) mod count_args;
 pub mod idem;
 pub mod man;
 pub(crate) mod outbound_proxy;
@@ -16,14 +17,32 @@ use std::time::Duration;
 
 use crate::exit::{self, Outcome};
 
+/// Units for the bounds of duration flags (`duration_at_most(HOUR)`).
+pub(crate) const SECOND: Duration = Duration::from_secs(1);
+pub(crate) const MINUTE: Duration = Duration::from_secs(60);
+pub(crate) const HOUR: Duration = Duration::from_secs(3_600);
+pub(crate) const DAY: Duration = Duration::from_secs(86_400);
+
+/// The bound of every size flag: a body held in memory past this is no longer a test input.
+pub(crate) const MAX_SIZE_FLAG: u64 = 1 << 30;
+
 /// A duration flag's parser: like `parse_duration`, with a plain word for a negative value (the
 /// flag is declared with `allow_hyphen_values`, so clap hands `-1s` here instead of suggesting
-/// `-- -1s`).
-pub fn positive_duration(text: &str) -> Result<Duration, String> {
-    if text.trim_start().starts_with('-') {
-        return Err(format!("`{text}`: durations are positive; write it like 250ms, 5s, 2m or 24h"));
+/// `-- -1s`), and an upper bound, so that no value switches the flag's protection off (a lease
+/// of 999999999999h keeps a crashed owner's key behind 409 for ever). The flag's help says
+/// "at most" the bound (a test in this module checks every flag).
+pub fn duration_at_most(max: Duration) -> impl Fn(&str) -> Result<Duration, String> + Clone + Send + Sync + 'static {
+    move |text: &str| {
+        if text.trim_start().starts_with('-') {
+            return Err(format!("`{text}`: durations are positive; write it like 250ms, 5s, 2m or 24h"));
+        }
+        crate::units::parse_duration_at_most(text, max)
     }
-    crate::units::parse_duration(text)
+}
+
+/// A size flag's parser, at most [`MAX_SIZE_FLAG`].
+pub fn bounded_size(text: &str) -> Result<u64, String> {
+    crate::units::parse_size_at_most(text, MAX_SIZE_FLAG)
 }
 
 /// Parses the process arguments into `C`, runs `run` and returns the exit status. clap prints help
@@ -123,7 +142,44 @@ mod tests {
 
     #[test]
     fn negative_durations_are_named_as_such() {
-        assert!(positive_duration("-1s").unwrap_err().contains("durations are positive"));
-        assert_eq!(positive_duration("2s"), Ok(Duration::from_secs(2)));
+        let parse = duration_at_most(HOUR);
+        assert!(parse("-1s").unwrap_err().contains("durations are positive"));
+        assert_eq!(parse("2s"), Ok(Duration::from_secs(2)));
+        assert!(parse("2h").unwrap_err().contains("longer than 1h"));
+    }
+
+    /// Every duration, count and size flag of both tools says its bound in its help, so a user
+    /// learns it before a refusal does.
+    #[test]
+    fn every_bounded_flag_documents_its_bound() {
+        use clap::CommandFactory;
+        use std::any::TypeId;
+        let bounded = [
+            TypeId::of::<Duration>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<u64>(),
+            TypeId::of::<usize>(),
+            TypeId::of::<i64>(),
+        ];
+        fn walk(command: &clap::Command, path: &str, bounded: &[TypeId], missing: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                let id = arg.get_id().as_str();
+                // A seed is a name for a sequence, not an amount.
+                if id == "seed" || !bounded.iter().any(|ty| arg.get_value_parser().type_id() == *ty) {
+                    continue;
+                }
+                let help = arg.get_help().map(|help| help.to_string()).unwrap_or_default();
+                if !help.contains("at most") {
+                    missing.push(format!("{path} --{id}"));
+                }
+            }
+            for sub in command.get_subcommands() {
+                walk(sub, &format!("{path} {}", sub.get_name()), bounded, missing);
+            }
+        }
+        let mut missing = Vec::new();
+        walk(&crate::cli::idem::IdemCli::command(), "idem", &bounded, &mut missing);
+        walk(&crate::cli::webhook::WebhookCli::command(), "webhook", &bounded, &mut missing);
+        assert!(missing.is_empty(), "flags whose help does not say their bound: {missing:?}");
     }
 }

@@ -2,7 +2,7 @@
 //! `webhook send`, `replay`, `check`), read as curl reads `-x` and `--noproxy`.
 use clap::Args;
 
-use crate::http::proxy::{Proxies, ProxyFlags};
+use crate::http::outbound_proxy::{Proxies, ProxyFlags};
 
 #[derive(Debug, Clone, Default, Args)]
 pub struct OutboundProxyArgs {

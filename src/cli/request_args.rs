@@ -7,14 +7,12 @@ use http::Method;
 use http::header::{AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 
 use crate::cli::outbound_proxy::OutboundProxyArgs;
-use crate::cli::positive_duration;
 use crate::http::body::{BodySource, looks_like_json};
 use crate::http::header::parse_header_line;
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::http::url::{parse_url, split_credentials};
 use crate::idem::key::{KeyFormat, KeyPolicy};
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
-use crate::units::parse_size;
 
 #[derive(Debug, Clone, Args)]
 pub struct RequestArgs {
@@ -34,8 +32,8 @@ pub struct RequestArgs {
     #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Request")]
     pub data: Option<String>,
 
-    /// The largest body -d reads (it is held in memory to be sent again)
-    #[arg(long, default_value = "64MiB", value_parser = parse_size, value_name = "SIZE", help_heading = "Request")]
+    /// The largest body -d reads (it is held in memory to be sent again) (at most 1GiB)
+    #[arg(long, default_value = "64MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE", help_heading = "Request")]
     pub max_body: u64,
 
     /// Use this idempotency key instead of a fresh one (or set IDEM_KEY)
@@ -63,8 +61,8 @@ pub struct RequestArgs {
     #[arg(long, value_name = "NAME", help_heading = "Idempotency key")]
     pub id_header: Option<String>,
 
-    /// Give up on an answer after this long
-    #[arg(long, default_value = "30s", value_parser = positive_duration, allow_hyphen_values = true,
+    /// Give up on an answer after this long (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true,
           value_name = "DUR", help_heading = "Connection")]
     pub timeout: Duration,
 
@@ -114,8 +112,12 @@ impl RequestArgs {
     fn into_direct_spec_unchecked(self) -> anyhow::Result<RequestSpec> {
         let method = Method::from_bytes(self.method.to_ascii_uppercase().as_bytes())
             .with_context(|| format!("`{}` is not an HTTP method", self.method))?;
-        let url = self.url.as_deref().context("give the endpoint's URL, e.g. http://127.0.0.1:8080/payments")?;
-        let (url, credentials) = split_credentials(parse_url(url)?)?;
+        // Only `idem check --openapi` goes without a URL (clap requires it everywhere else): each
+        // operation's request gets its own.
+        let (url, credentials) = match &self.url {
+            Some(url) => split_credentials(parse_url(url)?)?,
+            None => (http::Uri::default(), None),
+        };
         let mut headers = HeaderMap::new();
         for line in &self.headers {
             let (name, value) = parse_header_line(line)?;
@@ -189,6 +191,7 @@ impl RequestArgs {
             proxies: Proxies::direct(),
             id_field: self.id_field,
             id_header,
+            count: None,
             key_named,
         })
     }

@@ -6,6 +6,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value, json};
 
 use crate::conformance::{Catalogue, SuiteReport, suite_schema};
+use crate::idem::check::openapi::{self, report::OpenApiReport};
 use crate::idem::{proxy, race, send, serve, window};
 use crate::webhook::check_sender::report::SenderReport;
 use crate::webhook::journal::record::{self as journal, JournalRecord};
@@ -40,10 +41,15 @@ pub fn all() -> Vec<SchemaFile> {
         file::<window::WindowReport>(window::report::SCHEMA, "idem window --format json"),
         file::<SuiteReport>(&suite_schema("idem check"), "idem check --format json"),
         file::<Catalogue>(&Catalogue::schema("idem check"), "idem check --list --format json"),
+        file::<OpenApiReport>(openapi::SCHEMA, "idem check --openapi SPEC --format json"),
         file::<proxy::print::ProxyLine>(proxy::print::LINE_SCHEMA, "idem proxy --format json (each line)"),
         file::<serve::ServeLine>(serve::LINE_SCHEMA, "idem serve --format json (each line)"),
         file::<sign::SignDocument>(sign::SCHEMA, "webhook sign --format json"),
         file::<verify::VerifyReport>(verify::SCHEMA, "webhook verify --format json"),
+        file::<crate::webhook::scheme::new_secret::SecretDocument>(
+            crate::webhook::scheme::new_secret::SCHEMA,
+            "webhook secret --format json",
+        ),
         file::<crate::webhook::send::SendReport>(crate::webhook::send::SCHEMA, "webhook send --format json"),
         file::<replay::ReplayReport>(replay::SCHEMA, "webhook replay --format json"),
         file::<SuiteReport>(&suite_schema("webhook check"), "webhook check --format json"),

@@ -12,9 +12,10 @@ use crate::idem::proxy::judge::RunVerdict;
 use crate::idem::proxy::{self, ProxyConfig, print};
 use crate::idem::request::RequestSpec;
 use crate::idem::send::{self, SendConfig};
-use crate::idem::send_retry::{RetryOn, RetryPolicy};
+use crate::idem::send_retry::{RetryOn, SendRetry};
 use crate::idem::serve::{self, Mode, ServeConfig};
 use crate::output::Format;
+use crate::retry::RetryPolicy;
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
@@ -56,10 +57,13 @@ async fn client_behind_proxy(narrator: &mut Narrator, new_key_per_retry: bool) -
         format: Format::Human,
         palette,
         pretty: false,
-        retry: Some(RetryPolicy {
-            retries: 3,
+        retry: Some(SendRetry {
+            policy: RetryPolicy::exponential(
+                4,
+                Duration::from_millis(200),
+                crate::idem::send_retry::DEFAULT_BACKOFF_MAX,
+            ),
             on: RetryOn::default(),
-            backoff: Duration::from_millis(200),
             new_key_per_retry,
             announce: None,
         }),

@@ -5,6 +5,7 @@ mod lost_answer;
 mod narrator;
 mod race;
 mod retries;
+mod two_callers;
 mod two_instances;
 mod webhooks;
 
@@ -28,6 +29,7 @@ pub(crate) async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     let outcome = outcome.and(webhooks::run(&mut narrator).await?);
     let outcome = outcome.and(lost_answer::run(&mut narrator).await?);
     let outcome = outcome.and(two_instances::run(&mut narrator).await?);
+    let outcome = outcome.and(two_callers::run(&mut narrator).await?);
     narrator.heading("Your turn")?;
     narrator.say("Point the same commands at your own API:")?;
     narrator.command(

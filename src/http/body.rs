@@ -36,21 +36,19 @@ impl BodySource {
             BodySource::File(path) => {
                 let file = std::fs::File::open(path)
                     .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
-                file.take(limit.saturating_add(1))
-                    .read_to_end(&mut bytes)
-                    .with_context(|| format!("cannot read the body from `{}`", path.display()))?;
-                if bytes.len() as u64 > limit {
+                // A regular file's size is known: refused before reading a byte.
+                let size = file.metadata().ok().filter(|meta| meta.is_file()).map(|meta| meta.len());
+                if size.is_some_and(|size| size > limit) {
                     return Err(too_large(&format!("`{}`", path.display())));
                 }
+                bytes = read_up_to(file, limit, size)
+                    .with_context(|| format!("cannot read the body from `{}`", path.display()))?
+                    .ok_or_else(|| too_large(&format!("`{}`", path.display())))?;
             }
             BodySource::Stdin => {
-                std::io::stdin()
-                    .take(limit.saturating_add(1))
-                    .read_to_end(&mut bytes)
-                    .context("cannot read the body from stdin")?;
-                if bytes.len() as u64 > limit {
-                    return Err(too_large("stdin"));
-                }
+                bytes = read_up_to(std::io::stdin().lock(), limit, None)
+                    .context("cannot read the body from stdin")?
+                    .ok_or_else(|| too_large("stdin"))?;
             }
         }
         if bytes.len() as u64 > limit {
@@ -64,6 +62,35 @@ impl BodySource {
     pub fn read(&self) -> anyhow::Result<Vec<u8>> {
         self.read_capped(DEFAULT_MAX_BODY, None)
     }
+}
+
+/// Reads `reader` to its end in chunks, `None` once it holds more than `limit` bytes. The buffer
+/// is reserved once, at the cap and a chunk (`known_size` when the source says it), and never
+/// reallocated: growing by doubling copies (mimalloc has no in-place growth), so refusing an
+/// endless source (`/dev/zero`) would cost two or three times the cap. Reserved pages cost no
+/// memory until written, so the refusal costs the cap and a chunk.
+fn read_up_to(mut reader: impl Read, limit: u64, known_size: Option<u64>) -> std::io::Result<Option<Vec<u8>>> {
+    const CHUNK: usize = 64 * 1024;
+    let reserve = known_size.unwrap_or(limit).min(limit);
+    let mut bytes: Vec<u8> = Vec::with_capacity(usize::try_from(reserve).unwrap_or(usize::MAX).saturating_add(CHUNK));
+    let mut chunk = vec![0u8; CHUNK];
+    loop {
+        let read = match reader.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(read) => read,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        };
+        bytes.extend_from_slice(&chunk[..read]);
+        if bytes.len() as u64 > limit {
+            return Ok(None);
+        }
+    }
+    // A small body read from a pipe does not keep the cap reserved for the whole run.
+    if bytes.len() < bytes.capacity() / 2 {
+        bytes.shrink_to_fit();
+    }
+    Ok(Some(bytes))
 }
 
 /// The default cap on a body held in memory (`--max-body`).

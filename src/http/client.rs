@@ -12,7 +12,7 @@ use anyhow::anyhow;
 use bytes::{Bytes, BytesMut};
 use http::{HeaderMap, Request, StatusCode, Version};
 
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::http::tls;
 
 /// Responses larger than this are refused rather than held in memory.
@@ -106,7 +106,7 @@ impl HttpClient {
             response.chunk().await.map_err(|err| anyhow!("cannot read the response body: {}", error_chain(&err)))?
         {
             if body.len() + chunk.len() > MAX_RESPONSE_BODY {
-                return Err(anyhow!("cannot read the response body: it is larger than 64 MiB"));
+                return Err(anyhow!("it answered with a body over the 64 MiB limit"));
             }
             body.extend_from_slice(&chunk);
         }
@@ -114,9 +114,32 @@ impl HttpClient {
     }
 }
 
+/// What a server (an upstream, an API) that answered something unusable did, in its terms, rather than hyper's
+/// "invalid HTTP version parsed" (which reads like a failure to connect).
+pub(crate) fn describe_bad_answer(err: &hyper::Error) -> Option<String> {
+    if err.is_parse_status() {
+        Some("it answered with an invalid status (not a three-digit code from 100 to 999)".to_string())
+    } else if err.is_parse_too_large() {
+        Some("it answered with a response head over hyper's limit of about 400 KiB".to_string())
+    } else if err.is_parse() {
+        Some(format!("it answered with something that is not HTTP ({err})"))
+    } else if err.is_incomplete_message() {
+        Some("it closed the connection before a complete answer".to_string())
+    } else {
+        None
+    }
+}
+
 /// reqwest's own message repeats the URL ("error sending request for url (…)"), which `send`
 /// already names; the useful part is in its sources.
 fn describe_client_error(err: reqwest::Error, http2: bool) -> anyhow::Error {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        if let Some(described) = cause.downcast_ref::<hyper::Error>().and_then(describe_bad_answer) {
+            return anyhow!(described);
+        }
+        source = cause.source();
+    }
     let server = err
         .url()
         .and_then(|url| Some(format!("{}:{}", url.host_str()?, url.port_or_known_default()?)))

@@ -44,7 +44,7 @@ impl ForwardingClient {
 
     /// Sends `request` and reads the whole response, within the timeout.
     pub(crate) async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
-        let target = format!("{} {}", request.method(), request.uri());
+        let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
         let started = Instant::now();
         let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
             .await
@@ -60,7 +60,16 @@ impl ForwardingClient {
         let body = Limited::new(body, MAX_RESPONSE_BODY)
             .collect()
             .await
-            .map_err(|err| anyhow!("cannot read the response body: {err}"))?
+            .map_err(|err| {
+                if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+                    anyhow!(
+                        "it answered with a body over the {} limit",
+                        crate::http::body::format_size(MAX_RESPONSE_BODY as u64)
+                    )
+                } else {
+                    anyhow!("cannot read the response body: {err}")
+                }
+            })?
             .to_bytes();
         Ok(Exchange {
             status: parts.status,
@@ -74,6 +83,14 @@ impl ForwardingClient {
 
 /// hyper-util's error says only "client error (Connect)"; the useful part is in its sources.
 fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Error {
+    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
+    while let Some(cause) = source {
+        if let Some(described) = cause.downcast_ref::<hyper::Error>().and_then(crate::http::client::describe_bad_answer)
+        {
+            return anyhow!(described);
+        }
+        source = cause.source();
+    }
     let mut message = String::new();
     let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
     while let Some(cause) = source {

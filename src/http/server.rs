@@ -93,10 +93,7 @@ where
         let frame = match tokio::time::timeout(progress, body.frame()).await {
             Ok(Some(frame)) => frame.map_err(Into::into)?,
             Ok(None) => return Ok(collected.freeze()),
-            Err(_) => {
-                let waited = crate::units::format_duration(progress);
-                return Err(format!("no body bytes arrived for {waited}; the client stopped sending").into());
-            }
+            Err(_) => return Err(Box::new(BodyStalled { waited: progress })),
         };
         if let Ok(mut data) = frame.into_data() {
             while data.has_remaining() {
@@ -107,6 +104,13 @@ where
             }
         }
     }
+}
+
+/// A request body delivered no bytes for `waited`: answered 408 by the servers that tell.
+#[derive(Debug, thiserror::Error)]
+#[error("no body bytes arrived for {}; the client stopped sending", crate::units::format_duration(*.waited))]
+pub struct BodyStalled {
+    pub waited: Duration,
 }
 
 /// A server accepting on its own task.

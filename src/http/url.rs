@@ -63,14 +63,26 @@ pub(crate) fn split_credentials(uri: Uri) -> anyhow::Result<(Uri, Option<Credent
     Ok((uri, Some(credentials)))
 }
 
-/// The URL with the password in `user:password@` replaced by `***`, for messages.
+/// The URL with the password in `user:password@` replaced by `***`, for messages; a lone
+/// `token@` (no password) is all secret and is replaced whole.
 pub(crate) fn redact_password(text: &str) -> String {
     let start = text.find("://").map_or(0, |at| at + 3);
     let authority_end = text[start..].find(['/', '?', '#']).map_or(text.len(), |end| start + end);
     let Some(at) = text[start..authority_end].rfind('@').map(|at| start + at) else { return text.to_string() };
     match text[start..at].find(':') {
         Some(colon) => format!("{}***{}", &text[..start + colon + 1], &text[at..]),
-        None => text.to_string(),
+        None => format!("{}***{}", &text[..start], &text[at..]),
+    }
+}
+
+/// A URL (or anything that prints one) shown without the secret of its userinfo: the one way a
+/// URL given on the command line is printed or serialised (banners, JSON events, live lines,
+/// summaries, errors). `format!("{}", Redacted(&uri))`.
+pub(crate) struct Redacted<T>(pub T);
+
+impl<T: std::fmt::Display> std::fmt::Display for Redacted<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&redact_password(&self.0.to_string()))
     }
 }
 
@@ -126,6 +138,9 @@ mod tests {
         assert_eq!(redact_password("http://u:pw@h/p@x"), "http://u:***@h/p@x");
         assert_eq!(redact_password("u:pw@h"), "u:***@h");
         assert_eq!(redact_password("http://h/p"), "http://h/p");
+        assert_eq!(redact_password("https://ghp_token@h/p"), "https://***@h/p");
+        let uri: Uri = "http://u:hunter2@h:1/p".parse().unwrap();
+        assert_eq!(Redacted(&uri).to_string(), "http://u:***@h:1/p");
         let err = parse_url("http://u:hunter2@exa mple.com").unwrap_err();
         assert!(!format!("{err:#}").contains("hunter2"), "{err:#}");
     }

@@ -90,21 +90,48 @@ pub(crate) fn render_judgement(judgement: &Judgement, answers: usize, palette: P
                 Some(verdict::BodyMatch::EqualAsJson) => ", replays equal as JSON",
                 None => "",
             };
-            format!("{} {answers} answers, {ids}{replays}", palette.green("✓ consistent:"))
+            let evidence = match judgement.evidence.as_slice() {
+                [] => String::new(),
+                evidence => format!(
+                    "\n  {} {}",
+                    palette.dim("evidence:"),
+                    evidence.iter().map(|e| e.phrase()).collect::<Vec<_>>().join("; ")
+                ),
+            };
+            format!("{} {answers} answers, {ids}{replays}{evidence}", palette.green("✓ consistent:"))
         }
-        Verdict::ExecutedMoreThanOnce => format!(
-            "{} {} distinct resources for one key: {}",
-            palette.red(&format!("✗ executed {} times:", judgement.executions)),
-            judgement.executions,
-            safe_ids(&judgement.resource_ids)
-        ),
+        Verdict::Unconfirmed => {
+            format!(
+                "{} {}",
+                palette.yellow("? unconfirmed:"),
+                judgement.explanation.as_deref().unwrap_or_default().trim_start_matches("unconfirmed: ")
+            )
+        }
+        Verdict::ExecutedMoreThanOnce => match &judgement.explanation {
+            // Judged by the count: the ids may name fewer resources than were made.
+            Some(explanation) => {
+                format!("{} {}", palette.red(&format!("✗ executed {} times:", judgement.executions)), explanation)
+            }
+            None => format!(
+                "{} {} distinct resources for one key: {}",
+                palette.red(&format!("✗ executed {} times:", judgement.executions)),
+                judgement.executions,
+                safe_ids(&judgement.resource_ids)
+            ),
+        },
         Verdict::Inconsistent => format!("{} the answers disagree", palette.red("✗ inconsistent replay:")),
         Verdict::Errors => format!("{} some attempts got no answer", palette.red("✗ no verdict:")),
         Verdict::NothingCreated | Verdict::CannotTell => {
             format!("{} {}", palette.red("✗ no verdict:"), judgement.explanation.as_deref().unwrap_or_default())
         }
         Verdict::AllExecuted => {
-            format!("{} {}", palette.green("✓ control:"), judgement.explanation.as_deref().unwrap_or_default())
+            let evidence = judgement.evidence.iter().map(|e| e.phrase()).collect::<Vec<_>>().join("; ");
+            let evidence = if evidence.is_empty() { evidence } else { format!(" ({evidence})") };
+            format!(
+                "{} {}{evidence}",
+                palette.green("✓ control:"),
+                judgement.explanation.as_deref().unwrap_or_default()
+            )
         }
         Verdict::Collapsed => {
             format!("{} {}", palette.red("✗ control:"), judgement.explanation.as_deref().unwrap_or_default())
@@ -114,7 +141,12 @@ pub(crate) fn render_judgement(judgement: &Judgement, answers: usize, palette: P
         text.push_str(&format!("\n  - {}", crate::output::terminal_safe(difference)));
     }
     for note in &judgement.notes {
-        text.push_str(&format!("\n  {} {}", palette.dim("note:"), crate::output::terminal_safe(note)));
+        match note.strip_prefix("warning: ") {
+            Some(warning) => {
+                text.push_str(&format!("\n  {} {}", palette.yellow("warning:"), crate::output::terminal_safe(warning)))
+            }
+            None => text.push_str(&format!("\n  {} {}", palette.dim("note:"), crate::output::terminal_safe(note))),
+        }
     }
     text
 }

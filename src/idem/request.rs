@@ -7,7 +7,7 @@ use bytes::Bytes;
 use http::header::{CONTENT_LOCATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue, LOCATION};
 use http::{Method, Request, Uri};
 
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
 use crate::http::url::parse_url;
 use crate::idem::key::KeyPolicy;
 
@@ -37,6 +37,8 @@ pub struct RequestSpec {
     /// `--id-header`: the header that names the created resource when the body does not
     /// (`None`: `Location`, then `Content-Location`).
     pub id_header: Option<HeaderName>,
+    /// `--count-url`: the server's count of side effects, read before and after each step.
+    pub count: Option<crate::count::CountSource>,
     /// Where a fixed key came from, for errors and notes: `--key`, or `IDEM_KEY (from the environment)`.
     pub key_named: &'static str,
 }
@@ -62,6 +64,7 @@ impl RequestSpec {
             proxies: Proxies::direct(),
             id_field: DEFAULT_ID_FIELD.to_string(),
             id_header: None,
+            count: None,
             key_named: "--key",
         })
     }
@@ -85,6 +88,32 @@ impl RequestSpec {
     /// Whether the URL is https.
     pub fn is_https(&self) -> bool {
         self.url.scheme_str() == Some("https")
+    }
+
+    /// What the verdict knows besides the answers when `key` is sent: the request's values, and
+    /// the count change `before` → now when `--count-url` is given.
+    pub async fn grounds(
+        &self,
+        key: Option<&str>,
+        before: Option<u64>,
+    ) -> anyhow::Result<crate::idem::verdict::Grounds> {
+        let mut grounds = crate::idem::verdict::Grounds::of(self, key);
+        if let (Some(count), Some(before)) = (&self.count, before) {
+            let after = count.read().await?;
+            grounds.count = Some(crate::idem::verdict::CountReading {
+                change: crate::count::CountChange { before, after },
+                source: count.describe(),
+            });
+        }
+        Ok(grounds)
+    }
+
+    /// The count before a step, when `--count-url` is given.
+    pub async fn count_before(&self) -> anyhow::Result<Option<u64>> {
+        match &self.count {
+            Some(count) => Ok(Some(count.read().await?)),
+            None => Ok(None),
+        }
     }
 
     /// Where the created resource's id is read from in an answer.

@@ -22,8 +22,8 @@ pub(crate) struct SendConfig {
     pub palette: Palette,
     /// Pretty-print JSON bodies (on a terminal); raw bytes otherwise.
     pub pretty: bool,
-    /// `--retry`: retry lost or failed answers; `None` sends each request once.
-    pub retry: Option<crate::idem::send_retry::RetryPolicy>,
+    /// `--max-attempts`/`--retry`: retry lost or failed answers; `None` sends each request once.
+    pub retry: Option<crate::idem::send_retry::SendRetry>,
 }
 
 /// The `schema` value of `idem send --format json` (schemas/idem-send.json).
@@ -39,7 +39,7 @@ pub(crate) struct SendReport {
     pub key: Option<String>,
     pub attempts: Vec<AttemptRecord>,
     pub judgement: Judgement,
-    /// Retries of lost or failed answers (`--retry`), in order.
+    /// Retries of lost or failed answers (`--max-attempts`, `--retry`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub retries: Vec<crate::idem::send_retry::RetryRecord>,
 }
@@ -103,6 +103,7 @@ pub(crate) async fn execute(
     let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
     let mut attempts = Vec::new();
     let mut retries = Vec::new();
+    let before = spec.count_before().await?;
     for number in 1..=config.repeat as usize {
         if number > 1 && !config.interval.is_zero() {
             tokio::time::sleep(config.interval).await;
@@ -114,7 +115,8 @@ pub(crate) async fn execute(
         attempts.push(record);
     }
     let observed: Vec<Observed> = attempts.iter().map(|a| a.observed.clone()).collect();
-    let judgement = verdict::judge(&observed, Timing::Sequential, &ids);
+    let grounds = spec.grounds(key.as_deref(), before).await?;
+    let judgement = verdict::judge(&observed, Timing::Sequential, &ids, &grounds);
     Ok(SendReport {
         method: spec.method.to_string(),
         url: spec.url.to_string(),

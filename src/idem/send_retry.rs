@@ -1,24 +1,23 @@
-//! `idem send --retry`: what a correct client does when an answer is lost or fails. It sends the
-//! same request again with the **same** key and body, after exponential backoff with full jitter
-//! (a random wait in `[0, min(cap, backoff × 2^(n-1))]` before retry n, so a crowd of clients
-//! spreads out), honouring a `Retry-After` in seconds. `--new-key-per-retry` draws a fresh key for
-//! every retry instead: the classic bug, on purpose, to see `idem proxy` catch it.
+//! `idem send --max-attempts N` (or `--retry N`, N retries): what a correct client does when an
+//! answer is lost or fails. It sends the same request again with the **same** key and body,
+//! waiting as the shared retry policy says (crate::retry: exponential backoff with full jitter,
+//! a `Retry-After` in seconds or as an HTTP-date instead, both capped by `--backoff-max`).
+//! `--new-key-per-retry` draws a fresh key for every retry instead: the classic bug, on purpose,
+//! to see `idem proxy` catch it.
 use std::time::{Duration, Instant};
 
 use http::StatusCode;
-use rand::Rng;
 use serde::Serialize;
 
 use crate::http::client::{Exchange, HttpClient};
 use crate::idem::key::{self, KeyFormat, KeyPolicy};
 use crate::idem::request::RequestSpec;
 use crate::output::{Palette, terminal_safe};
+use crate::retry::{RetryPolicy, WaitSource, retry_after_of};
 use crate::units::format_duration;
 
-/// No single backoff wait exceeds this.
-const MAX_BACKOFF: Duration = Duration::from_secs(30);
-/// A `Retry-After` longer than this is cut short: a test run should not stall for hours.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(300);
+/// `--backoff-max` unless given: a test run should not stall for hours on a long `Retry-After`.
+pub(crate) const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(300);
 
 /// Which failures are retried (`--retry-on`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,13 +58,12 @@ impl RetryOn {
     }
 }
 
+/// How `idem send` retries: the shared policy, which failures, and which key.
 #[derive(Debug, Clone)]
-pub struct RetryPolicy {
-    /// Retries after the first attempt.
-    pub retries: u32,
+pub struct SendRetry {
+    /// Attempts and waits (`--max-attempts`, `--backoff`, `--backoff-max`).
+    pub policy: RetryPolicy,
     pub on: RetryOn,
-    /// The cap of the first retry's wait; it doubles for each further retry.
-    pub backoff: Duration,
     /// The bug, on purpose: a fresh key for every retry.
     pub new_key_per_retry: bool,
     /// Announce each retry on stderr in this palette (human output); `None` stays quiet.
@@ -83,8 +81,9 @@ pub(crate) struct RetryRecord {
     #[serde(rename = "wait_ms", serialize_with = "crate::units::as_ms")]
     #[schemars(with = "f64")]
     pub wait: Duration,
-    /// `backoff`, or `retry-after` when the server's `Retry-After` set the wait.
-    pub wait_source: &'static str,
+    /// `backoff`, or `retry-after` when the server's `Retry-After` set the wait
+    /// (`retry-after-clamped` when it asked for more than `--backoff-max`).
+    pub wait_source: WaitSource,
 }
 
 /// Sends the request, retrying per `policy`; returns the last attempt's result. Each retry is
@@ -93,7 +92,7 @@ pub(crate) async fn send(
     client: &HttpClient,
     spec: &RequestSpec,
     key: Option<&str>,
-    policy: Option<&RetryPolicy>,
+    retry: Option<&SendRetry>,
     retries: &mut Vec<RetryRecord>,
 ) -> anyhow::Result<Exchange> {
     let mut key = key.map(str::to_string);
@@ -101,30 +100,39 @@ pub(crate) async fn send(
     loop {
         let started = Instant::now();
         let result = client.send(spec.build(key.as_deref())?).await;
-        let Some(policy) = policy.filter(|policy| attempt <= policy.retries) else { return result };
-        let Some(reason) = retry_reason(&result, started.elapsed(), spec.timeout, policy.on) else { return result };
-        let backoff = full_jitter(policy.backoff, attempt, &mut rand::rng());
-        let retry_after = result.as_ref().ok().and_then(retry_after);
-        let (wait, wait_source) = match retry_after {
-            Some(asked) if asked > backoff => (asked, "retry-after"),
-            _ => (backoff, "backoff"),
+        let Some(retry) = retry.filter(|retry| attempt < retry.policy.max_attempts()) else { return result };
+        let Some(reason) = retry_reason(&result, started.elapsed(), spec.timeout, retry.on) else { return result };
+        let planned = match result.as_ref().ok().and_then(|exchange| retry_after_of(&exchange.headers)) {
+            Some(asked) => retry.policy.retry_after_wait(asked),
+            None => retry.policy.planned_wait(attempt + 1, &mut rand::rng()),
         };
-        if policy.new_key_per_retry && key.is_some() {
+        let (wait, wait_source) = (planned.wait, planned.source);
+        if retry.new_key_per_retry && key.is_some() {
             key = Some(key::generate(key_format(&spec.key_policy)));
         }
-        if let Some(palette) = policy.announce {
-            let which = if policy.new_key_per_retry { "a NEW key" } else { "the same key" };
+        if let Some(palette) = retry.announce {
+            let which = if retry.new_key_per_retry { "a NEW key" } else { "the same key" };
             eprintln!(
-                "{} attempt {attempt}: {}; retry {attempt}/{} in {} ({wait_source}) with {which}",
+                "{} attempt {attempt}: {}; retry {attempt}/{} in {} ({}) with {which}",
                 palette.yellow("↻"),
                 terminal_safe(&reason),
-                policy.retries,
-                format_duration(wait)
+                retry.policy.max_attempts() - 1,
+                format_duration(wait),
+                source_name(wait_source)
             );
         }
         retries.push(RetryRecord { after_attempt: attempt, reason, key: key.clone(), wait, wait_source });
         tokio::time::sleep(wait).await;
         attempt += 1;
+    }
+}
+
+/// How a wait's source reads on a retry line.
+fn source_name(source: WaitSource) -> &'static str {
+    match source {
+        WaitSource::RetryAfter => "retry-after",
+        WaitSource::RetryAfterClamped => "retry-after, cut to --backoff-max",
+        WaitSource::First | WaitSource::Backoff | WaitSource::Schedule => "backoff",
     }
 }
 
@@ -141,20 +149,6 @@ fn retry_reason(result: &anyhow::Result<Exchange>, took: Duration, timeout: Dura
         Err(err) if took >= timeout => on.timeout.then(|| format!("no answer: {err:#}")),
         Err(err) => on.connection.then(|| format!("no answer: {err:#}")),
     }
-}
-
-/// A random wait in `[0, min(MAX_BACKOFF, backoff × 2^(attempt-1))]`.
-fn full_jitter(backoff: Duration, attempt: u32, rng: &mut impl Rng) -> Duration {
-    let doublings = attempt.saturating_sub(1).min(31);
-    let cap = backoff.saturating_mul(1u32 << doublings).min(MAX_BACKOFF);
-    let cap_nanos = u64::try_from(cap.as_nanos()).unwrap_or(u64::MAX);
-    Duration::from_nanos(rng.random_range(0..=cap_nanos))
-}
-
-/// `Retry-After` in seconds (the HTTP-date form is not honoured).
-fn retry_after(exchange: &Exchange) -> Option<Duration> {
-    let seconds: u64 = exchange.headers.get(http::header::RETRY_AFTER)?.to_str().ok()?.trim().parse().ok()?;
-    Some(Duration::from_secs(seconds).min(MAX_RETRY_AFTER))
 }
 
 fn key_format(policy: &KeyPolicy) -> KeyFormat {
@@ -197,24 +191,5 @@ mod tests {
         assert!(retry_reason(&refused, Duration::ZERO, second, RetryOn::parse("connection").unwrap()).is_some());
         assert!(RetryOn::parse("4xx").is_err());
         assert!(RetryOn::parse("").is_err());
-    }
-
-    #[test]
-    fn jitter_stays_under_a_doubling_cap() {
-        let mut rng = rand::rng();
-        for attempt in 1..=6 {
-            let cap = Duration::from_millis(100) * (1 << (attempt - 1));
-            for _ in 0..100 {
-                assert!(full_jitter(Duration::from_millis(100), attempt, &mut rng) <= cap.min(MAX_BACKOFF));
-            }
-        }
-        assert!(full_jitter(Duration::from_secs(10), 40, &mut rng) <= MAX_BACKOFF);
-    }
-
-    #[test]
-    fn retry_after_is_read_in_seconds() {
-        assert_eq!(retry_after(exchange(503, Some("2")).as_ref().unwrap()), Some(Duration::from_secs(2)));
-        assert_eq!(retry_after(exchange(503, Some("Wed, 21 Oct 2015 07:28:00 GMT")).as_ref().unwrap()), None);
-        assert_eq!(retry_after(exchange(503, Some("99999")).as_ref().unwrap()), Some(MAX_RETRY_AFTER));
     }
 }

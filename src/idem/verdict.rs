@@ -3,17 +3,41 @@
 //! and `check` all judge here, so they agree on what "executed twice" means.
 //!
 //! No green without evidence: a verdict that holds needs at least one 2xx answer and, for
-//! duplicates, a resource id read from some answer; otherwise the verdict says what was missing.
+//! duplicates, something that shows how many times the server executed: the count at
+//! `--count-url`, a replay marker header, a 409 among concurrent duplicates, or a resource id the
+//! server made (one that is not in the request). A matching id the client sent proves nothing (an
+//! upsert keyed by the client's order number answers the same id however often it charges): that
+//! verdict is `unconfirmed`, with the fix. The evidence a verdict rests on is in its `evidence`.
+use std::time::Duration;
+
 use bytes::Bytes;
 use http::HeaderMap;
 use serde::Serialize;
 
+use crate::count::CountChange;
 use crate::http::client::Exchange;
 use crate::http::content_encoding;
-use crate::idem::request::IdSource;
+use crate::idem::request::{IdSource, RequestSpec};
 
-/// The headers servers use to mark a replayed response (Stripe's, and the common variants).
-pub const REPLAY_MARKERS: [&str; 3] = ["idempotent-replayed", "x-idempotent-replayed", "idempotency-replayed"];
+/// The headers servers use to mark a replayed response: Stripe's `Idempotent-Replayed`, and the
+/// spellings idempotency middlewares send (`Idempotent-Replay` in several Express and ASGI ones,
+/// `X-Is-Replay` in Laravel's replay package).
+pub const REPLAY_MARKERS: [&str; 9] = [
+    "idempotent-replayed",
+    "idempotency-replayed",
+    "x-idempotent-replayed",
+    "x-idempotency-replayed",
+    "idempotent-replay",
+    "idempotency-replay",
+    "x-idempotent-replay",
+    "x-idempotency-replay",
+    "x-is-replay",
+];
+
+/// The replay markers for messages: `Idempotent-Replayed, Idempotency-Replayed, …`.
+pub fn replay_marker_names() -> String {
+    REPLAY_MARKERS.iter().map(|name| crate::output::header_display_name(name)).collect::<Vec<_>>().join(", ")
+}
 
 /// One duplicate's answer, as the verdict sees it.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -30,6 +54,9 @@ pub struct Observed {
     pub id_from: Option<String>,
     /// The answer carried a replay marker header set to true.
     pub replayed: bool,
+    /// Which replay marker header, lower-cased.
+    #[serde(skip)]
+    pub marker: Option<&'static str>,
     /// The `Retry-After` header, which a 409 for a request in flight should carry.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<String>,
@@ -44,6 +71,9 @@ pub struct Observed {
     /// The body, decoded from its `Content-Encoding`.
     #[serde(skip)]
     pub body: Bytes,
+    /// How long the answer took (reported by the caller's record; here for the timing warning).
+    #[serde(skip)]
+    pub latency: Option<Duration>,
 }
 
 impl Observed {
@@ -56,16 +86,20 @@ impl Observed {
             id_from: found.as_ref().map(|found| found.from.clone()),
             resource_id: found.map(|found| found.id),
             replayed: replay_marker(headers).is_some(),
+            marker: replay_marker(headers),
             retry_after: header_text(headers, http::header::RETRY_AFTER),
             content_type: header_text(headers, http::header::CONTENT_TYPE),
             content_encoding: decoded.encoding,
             decode_error: decoded.error,
             body: decoded.body,
+            latency: None,
         }
     }
 
     pub fn from_exchange(exchange: &Exchange, ids: &IdSource) -> Observed {
-        Observed::answer(exchange.status.as_u16(), &exchange.headers, exchange.body.clone(), ids)
+        let mut observed = Observed::answer(exchange.status.as_u16(), &exchange.headers, exchange.body.clone(), ids);
+        observed.latency = Some(exchange.latency);
+        observed
     }
 
     pub fn failed(error: impl Into<String>) -> Observed {
@@ -75,11 +109,13 @@ impl Observed {
             resource_id: None,
             id_from: None,
             replayed: false,
+            marker: None,
             retry_after: None,
             content_type: None,
             content_encoding: None,
             decode_error: None,
             body: Bytes::new(),
+            latency: None,
         }
     }
 
@@ -98,7 +134,7 @@ pub fn replay_marker(headers: &HeaderMap) -> Option<&'static str> {
         headers
             .get(*name)
             .and_then(|value| value.to_str().ok())
-            .is_some_and(|value| value.trim().eq_ignore_ascii_case("true"))
+            .is_some_and(|value| value.trim().eq_ignore_ascii_case("true") || value.trim() == "1")
     })
 }
 
@@ -146,6 +182,9 @@ pub enum Verdict {
     AllExecuted,
     /// A control: the server collapsed duplicates that shared no key (it may fingerprint bodies).
     Collapsed,
+    /// The answers look consistent, but nothing in them shows how many times the server executed:
+    /// the only id is one the client sent. Exit 2, with the fix (`--count-url`).
+    Unconfirmed,
 }
 
 impl Verdict {
@@ -156,7 +195,7 @@ impl Verdict {
         match self {
             Verdict::Consistent | Verdict::AllExecuted => Some(Outcome::Holds),
             Verdict::ExecutedMoreThanOnce | Verdict::Inconsistent | Verdict::Collapsed => Some(Outcome::ProblemFound),
-            Verdict::Errors | Verdict::NothingCreated | Verdict::CannotTell => None,
+            Verdict::Errors | Verdict::NothingCreated | Verdict::CannotTell | Verdict::Unconfirmed => None,
         }
     }
 }
@@ -187,6 +226,145 @@ pub struct Judgement {
     pub differences: Vec<String>,
     /// Things worth knowing that do not change the verdict.
     pub notes: Vec<String>,
+    /// What the verdict rests on (empty when it rests on nothing: `unconfirmed`, `cannot_tell`,
+    /// `nothing_created`, `errors`, or a single answer).
+    pub evidence: Vec<Evidence>,
+}
+
+/// One piece of evidence of how many times the server executed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Evidence {
+    /// The count at `--count-url` before and after: `after - before` executions.
+    Count { source: String, before: u64, after: u64, executions: u64 },
+    /// Answers (numbered from 1) that carried a replay marker header: the server recognised the key.
+    ReplayMarker { header: String, answers: Vec<usize> },
+    /// Concurrent duplicates (numbered from 1) refused with 409 while the first was in flight.
+    Conflict { answers: Vec<usize> },
+    /// The resource id is the server's own: it appears nowhere in the request, so one id means one
+    /// execution.
+    ServerId { id: String, from: String },
+    /// Distinct resource ids for one request: each is an execution.
+    DistinctIds { ids: Vec<String> },
+}
+
+impl Evidence {
+    /// A short phrase for the human output: `count 3 → 4 at GET …`, `Idempotent-Replayed on #2, #3`.
+    pub fn phrase(&self) -> String {
+        let numbers = |answers: &[usize]| answers.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", ");
+        match self {
+            Evidence::Count { source, before, after, executions } => {
+                format!(
+                    "the count went {before} → {after} ({executions} execution{}) at {source}",
+                    plural(*executions as usize)
+                )
+            }
+            Evidence::ReplayMarker { header, answers } => {
+                format!("{} on {}", crate::output::header_display_name(header), numbers(answers))
+            }
+            Evidence::Conflict { answers } => format!("409 for {} while the first was in flight", numbers(answers)),
+            Evidence::ServerId { id, from } => {
+                format!("{} is the server's id ({from}, not in the request)", crate::output::terminal_safe(id))
+            }
+            Evidence::DistinctIds { ids } => format!("{} distinct resource ids", ids.len()),
+        }
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
+}
+
+/// What the tool knows besides the answers: what the client sent (an id made from it proves
+/// nothing) and the count at `--count-url`, when given.
+#[derive(Debug, Clone, Default)]
+pub struct Grounds {
+    /// Values the request carried, with where: body values, URL path segments and query values,
+    /// the key.
+    pub sent: Vec<(String, &'static str)>,
+    pub count: Option<CountReading>,
+}
+
+/// The count before and after the step, and where it was read.
+#[derive(Debug, Clone)]
+pub struct CountReading {
+    pub change: CountChange,
+    /// `GET http://…/charges at /count`.
+    pub source: String,
+}
+
+impl CountReading {
+    fn evidence(&self) -> Evidence {
+        Evidence::Count {
+            source: self.source.clone(),
+            before: self.change.before,
+            after: self.change.after,
+            executions: self.change.executions(),
+        }
+    }
+}
+
+impl Grounds {
+    /// The values `spec` sends with `key`.
+    pub fn of(spec: &RequestSpec, key: Option<&str>) -> Grounds {
+        let mut sent = Vec::new();
+        if let Ok(body) = serde_json::from_slice::<serde_json::Value>(&spec.body) {
+            json_values(&body, &mut sent);
+        } else {
+            let text = String::from_utf8_lossy(&spec.body);
+            for part in text.split(['&', '=', '\n', '\r', ' ', ',', ';']) {
+                let part = part.trim();
+                if !part.is_empty() {
+                    sent.push((part.to_string(), "body"));
+                }
+            }
+        }
+        for segment in spec.url.path().split('/').filter(|s| !s.is_empty()) {
+            sent.push((segment.to_string(), "URL"));
+        }
+        if let Some(query) = spec.url.query() {
+            for value in query.split('&').filter_map(|pair| pair.split_once('=').map(|(_, v)| v)) {
+                if !value.is_empty() {
+                    sent.push((value.to_string(), "URL"));
+                }
+            }
+        }
+        if let Some(key) = key {
+            sent.push((key.to_string(), "key"));
+        }
+        Grounds { sent, count: None }
+    }
+
+    /// Where the request carried `id` (or the value it was made from: `ord_A-7` from `A-7`), if it did.
+    pub fn sent_as(&self, id: &str) -> Option<(&str, &'static str)> {
+        // A Location path names the resource by its last segment; the collection is the URL's.
+        let core = if id.contains('/') { id.rsplit('/').find(|s| !s.is_empty()).unwrap_or(id) } else { id };
+        self.sent
+            .iter()
+            .find(|(value, _)| value == core || (value.chars().count() >= 3 && contains_as_token(core, value)))
+            .map(|(value, place)| (value.as_str(), *place))
+    }
+}
+
+/// Every string and number in a JSON body, as the text an id made from it would contain.
+fn json_values(value: &serde_json::Value, out: &mut Vec<(String, &'static str)>) {
+    match value {
+        serde_json::Value::String(text) if !text.is_empty() => out.push((text.clone(), "body")),
+        serde_json::Value::Number(number) => out.push((number.to_string(), "body")),
+        serde_json::Value::Array(items) => items.iter().for_each(|item| json_values(item, out)),
+        serde_json::Value::Object(fields) => fields.values().for_each(|item| json_values(item, out)),
+        _ => {}
+    }
+}
+
+/// `needle` occurs in `haystack` bounded by its ends or by characters that are not letters or
+/// digits (`A-7` in `ord_A-7`, not `12` in `pay_123`).
+fn contains_as_token(haystack: &str, needle: &str) -> bool {
+    haystack.match_indices(needle).any(|(start, _)| {
+        let before = haystack[..start].chars().next_back();
+        let after = haystack[start + needle.len()..].chars().next();
+        before.is_none_or(|c| !c.is_alphanumeric()) && after.is_none_or(|c| !c.is_alphanumeric())
+    })
 }
 
 impl Judgement {
@@ -251,7 +429,7 @@ fn reading_notes(answers: &[Observed]) -> Vec<String> {
 
 /// Judges a control (`--distinct-keys` or `--no-key`): the duplicates share no key, so every one
 /// should execute. Collapsing them is the finding, not executing them.
-pub fn judge_control(answers: &[Observed], ids: &IdSource) -> Judgement {
+pub fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grounds) -> Judgement {
     let resource_ids = distinct_ids(answers);
     let n = answers.len();
     let failed = answers.iter().filter(|a| a.status.is_none()).count();
@@ -275,7 +453,7 @@ pub fn judge_control(answers: &[Observed], ids: &IdSource) -> Judgement {
             )),
         )
     };
-    Judgement {
+    let mut judgement = Judgement {
         verdict,
         executions: resource_ids.len(),
         resource_ids,
@@ -283,11 +461,181 @@ pub fn judge_control(answers: &[Observed], ids: &IdSource) -> Judgement {
         explanation,
         differences: Vec::new(),
         notes: reading_notes(answers),
+        evidence: Vec::new(),
+    };
+    ground_control(&mut judgement, answers, grounds);
+    judgement
+}
+
+/// A control judged by the count when there is one; a collapse shown only by ids the client sent
+/// is not a finding.
+fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Grounds) {
+    let n = answers.len();
+    if let Some(count) = &grounds.count {
+        let executions = count.change.executions() as usize;
+        judgement.evidence.push(count.evidence());
+        if matches!(judgement.verdict, Verdict::Errors | Verdict::NothingCreated) {
+            return;
+        }
+        judgement.executions = executions;
+        if executions >= n {
+            judgement.verdict = Verdict::AllExecuted;
+            judgement.explanation = Some(format!("as expected: all {n} executed (the count rose by {executions})"));
+        } else {
+            judgement.verdict = Verdict::Collapsed;
+            judgement.explanation = Some(format!(
+                "the server collapsed duplicates that had no shared key: {n} requests, the count rose by {executions} ({})",
+                count.source
+            ));
+        }
+        return;
+    }
+    match judgement.verdict {
+        Verdict::AllExecuted => judgement.evidence.push(Evidence::DistinctIds { ids: judgement.resource_ids.clone() }),
+        Verdict::Collapsed => {
+            let sent = judgement
+                .resource_ids
+                .iter()
+                .find_map(|id| grounds.sent_as(id).map(|(v, place)| (id.clone(), v.to_string(), place)));
+            match sent {
+                Some((id, value, place)) => {
+                    judgement.verdict = Verdict::Unconfirmed;
+                    judgement.explanation = Some(format!(
+                        "unconfirmed: the duplicates share the id {}, but it is made from your request {place} ({}), so it does not show how many times the server executed: give --count-url",
+                        crate::output::terminal_safe(&id),
+                        crate::output::terminal_safe(&value)
+                    ));
+                }
+                None => judgement.evidence.push(Evidence::DistinctIds { ids: judgement.resource_ids.clone() }),
+            }
+        }
+        _ => {}
     }
 }
 
+/// Grounds a same-key judgement: the count decides executions when given; otherwise a
+/// consistent verdict over duplicates needs a replay marker, a 409 among concurrent duplicates or
+/// an id the server made, or it is `unconfirmed`.
+fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Timing, grounds: &Grounds) {
+    if let Some(count) = &grounds.count {
+        let executions = count.change.executions() as usize;
+        judgement.evidence.push(count.evidence());
+        let by_ids = judgement.resource_ids.len();
+        let ids = judgement.resource_ids.join(", ");
+        match judgement.verdict {
+            Verdict::NothingCreated if executions == 1 => {
+                judgement.notes.push(format!("no answer was a 2xx, yet the count rose by 1 ({})", count.source));
+            }
+            Verdict::NothingCreated | Verdict::Errors if executions <= 1 => {}
+            _ if executions > 1 => {
+                if by_ids != executions {
+                    let named = match by_ids {
+                        0 => "no resource id".to_string(),
+                        1 => format!("one resource ({ids})"),
+                        n => format!("{n} resources ({ids})"),
+                    };
+                    judgement.notes.push(format!(
+                        "the count and the ids disagree: the answers name {named}, the count rose by {executions}; the count is what the server did"
+                    ));
+                }
+                judgement.verdict = Verdict::ExecutedMoreThanOnce;
+                judgement.explanation = Some(format!(
+                    "the count rose by {executions} for one key ({} → {} at {})",
+                    count.change.before, count.change.after, count.source
+                ));
+            }
+            Verdict::ExecutedMoreThanOnce => {
+                judgement.verdict = Verdict::Inconsistent;
+                judgement.differences.push(format!(
+                    "the count and the ids disagree: the answers name {by_ids} resources ({ids}), the count rose by {executions}"
+                ));
+            }
+            Verdict::CannotTell => {
+                judgement.verdict = Verdict::Consistent;
+                judgement.explanation = None;
+            }
+            _ => {}
+        }
+        judgement.executions = executions;
+        return;
+    }
+    match judgement.verdict {
+        Verdict::ExecutedMoreThanOnce => {
+            judgement.evidence.push(Evidence::DistinctIds { ids: judgement.resource_ids.clone() });
+        }
+        Verdict::Consistent => {
+            for (index, answer) in answers.iter().enumerate() {
+                if answer.replayed {
+                    // One entry per header name, listing the answers that carried it.
+                    let header = answer.marker.unwrap_or(REPLAY_MARKERS[0]).to_string();
+                    match judgement
+                        .evidence
+                        .iter_mut()
+                        .find(|e| matches!(e, Evidence::ReplayMarker { header: h, .. } if *h == header))
+                    {
+                        Some(Evidence::ReplayMarker { answers, .. }) => answers.push(index + 1),
+                        _ => judgement.evidence.push(Evidence::ReplayMarker { header, answers: vec![index + 1] }),
+                    }
+                }
+            }
+            let conflicts: Vec<usize> =
+                answers.iter().enumerate().filter(|(_, a)| a.status == Some(409)).map(|(i, _)| i + 1).collect();
+            if timing == Timing::Concurrent && !conflicts.is_empty() {
+                judgement.evidence.push(Evidence::Conflict { answers: conflicts });
+            }
+            let sent = judgement
+                .resource_ids
+                .first()
+                .map(|id| (id.clone(), grounds.sent_as(id).map(|(v, p)| (v.to_string(), p))));
+            if let Some((id, None)) = &sent {
+                let from = answers.iter().find_map(|a| a.id_from.clone()).unwrap_or_default();
+                judgement.evidence.push(Evidence::ServerId { id: id.clone(), from });
+            }
+            let marked = judgement.evidence.iter().any(|e| matches!(e, Evidence::ReplayMarker { .. }));
+            if !marked && timing == Timing::Sequential {
+                if let Some(warning) = as_slow_as_the_first(answers) {
+                    judgement.notes.push(warning);
+                }
+            }
+            if answers.len() > 1 && judgement.evidence.is_empty() {
+                if let Some((id, Some((value, place)))) = sent {
+                    judgement.verdict = Verdict::Unconfirmed;
+                    let made = if value == id {
+                        String::new()
+                    } else {
+                        format!(" (made from {})", crate::output::terminal_safe(&value))
+                    };
+                    judgement.explanation = Some(format!(
+                        "unconfirmed: every answer names {}, but this id is in your request {place}{made}, so it does not show how many times the server executed: give --count-url URL (a GET that counts what the server created), or have the server mark replays ({})",
+                        crate::output::terminal_safe(&id),
+                        "Idempotent-Replayed: true"
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The timing warning: every later answer took about as long as the first, which is how
+/// re-execution looks (a replay from a store is usually much faster). Never a verdict on its own.
+fn as_slow_as_the_first(answers: &[Observed]) -> Option<String> {
+    let mut successes = answers.iter().filter(|a| a.is_success());
+    let first = successes.next()?.latency?;
+    let rest: Vec<Duration> = successes.map(|a| a.latency).collect::<Option<Vec<_>>>()?;
+    if rest.is_empty() || first < Duration::from_millis(5) || rest.iter().any(|later| *later < first / 2) {
+        return None;
+    }
+    let fastest = rest.iter().min().copied().unwrap_or(first);
+    Some(format!(
+        "warning: every answer took as long as the first ({} and at least {} for the others): a replay from a store is usually much faster, so the server may be executing every request",
+        crate::units::format_duration(first),
+        crate::units::format_duration(fastest)
+    ))
+}
+
 /// Judges the answers to duplicates of one logical request (same key, same body).
-pub fn judge(answers: &[Observed], timing: Timing, ids: &IdSource) -> Judgement {
+pub fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, grounds: &Grounds) -> Judgement {
     let resource_ids = distinct_ids(answers);
     let mut differences = Vec::new();
     let mut notes = reading_notes(answers);
@@ -370,7 +718,18 @@ pub fn judge(answers: &[Observed], timing: Timing, ids: &IdSource) -> Judgement 
     } else {
         (Verdict::Consistent, None)
     };
-    Judgement { verdict, executions: resource_ids.len(), resource_ids, body_match, explanation, differences, notes }
+    let mut judgement = Judgement {
+        verdict,
+        executions: resource_ids.len(),
+        resource_ids,
+        body_match,
+        explanation,
+        differences,
+        notes,
+        evidence: Vec::new(),
+    };
+    ground_duplicates(&mut judgement, answers, timing, grounds);
+    judgement
 }
 
 /// `Ok` when the bodies match byte for byte or as JSON, else a short description of the first
@@ -453,6 +812,10 @@ mod tests {
         Observed::answer(status, &headers, Bytes::from(body.to_string()), &ids())
     }
 
+    fn g() -> Grounds {
+        Grounds::default()
+    }
+
     fn ids() -> IdSource {
         IdSource { field: "/id".to_string(), header: None }
     }
@@ -470,6 +833,7 @@ mod tests {
             &[answer(201, body, false), answer(201, body, true), answer(201, body, true)],
             Timing::Sequential,
             &ids(),
+            &g(),
         );
         assert_eq!(j.verdict, Verdict::Consistent);
         assert_eq!(j.executions, 1);
@@ -486,6 +850,7 @@ mod tests {
             ],
             Timing::Sequential,
             &ids(),
+            &g(),
         );
         assert_eq!(j.verdict, Verdict::ExecutedMoreThanOnce);
         assert_eq!(j.resource_ids, ["a", "b", "c"]);
@@ -494,8 +859,8 @@ mod tests {
     #[test]
     fn conflicts_are_fine_only_concurrently() {
         let answers = [answer(201, r#"{"id":"a"}"#, false), answer(409, "{}", false)];
-        assert_eq!(judge(&answers, Timing::Concurrent, &ids()).verdict, Verdict::Consistent);
-        let sequential = judge(&answers, Timing::Sequential, &ids());
+        assert_eq!(judge(&answers, Timing::Concurrent, &ids(), &g()).verdict, Verdict::Consistent);
+        let sequential = judge(&answers, Timing::Sequential, &ids(), &g());
         assert_eq!(sequential.verdict, Verdict::Inconsistent);
         assert_eq!(sequential.differences, ["#2 answered 409 where #1 answered 201"]);
     }
@@ -509,6 +874,7 @@ mod tests {
             ],
             Timing::Sequential,
             &ids(),
+            &g(),
         );
         assert_eq!(j.verdict, Verdict::Inconsistent);
         assert_eq!(j.differences, [r#"the body of #2 differs from #1: at /status: "pending" → "succeeded""#]);
@@ -520,6 +886,7 @@ mod tests {
             &[answer(200, r#"{"id":"a","n":1}"#, false), answer(200, r#"{"n":1, "id":"a"}"#, true)],
             Timing::Sequential,
             &ids(),
+            &g(),
         );
         assert_eq!(j.verdict, Verdict::Consistent);
         assert_eq!(j.body_match, Some(BodyMatch::EqualAsJson));
@@ -529,23 +896,23 @@ mod tests {
     fn transport_failures_prevent_a_conclusion_unless_double_execution_is_proven() {
         let ok = answer(201, r#"{"id":"a"}"#, false);
         assert_eq!(
-            judge(&[ok.clone(), Observed::failed("refused")], Timing::Concurrent, &ids()).verdict,
+            judge(&[ok.clone(), Observed::failed("refused")], Timing::Concurrent, &ids(), &g()).verdict,
             Verdict::Errors
         );
         let twice = [ok, answer(201, r#"{"id":"b"}"#, false), Observed::failed("refused")];
-        assert_eq!(judge(&twice, Timing::Concurrent, &ids()).verdict, Verdict::ExecutedMoreThanOnce);
+        assert_eq!(judge(&twice, Timing::Concurrent, &ids(), &g()).verdict, Verdict::ExecutedMoreThanOnce);
     }
 
     #[test]
     fn uniform_rejections_are_nothing_created_not_consistent() {
-        let j = judge(&[answer(401, "{}", false), answer(401, "{}", false)], Timing::Sequential, &ids());
+        let j = judge(&[answer(401, "{}", false), answer(401, "{}", false)], Timing::Sequential, &ids(), &g());
         assert_eq!(j.verdict, Verdict::NothingCreated);
         assert_eq!(j.verdict.outcome(), None, "exit 2");
         assert_eq!(j.executions, 0);
         assert!(j.explanation.unwrap().contains("every answer was 401 Unauthorized"));
-        let single = judge(&[answer(404, "", false)], Timing::Sequential, &ids());
+        let single = judge(&[answer(404, "", false)], Timing::Sequential, &ids(), &g());
         assert_eq!(single.verdict, Verdict::NothingCreated);
-        let mixed = judge(&[answer(404, "", false), answer(409, "", false)], Timing::Concurrent, &ids());
+        let mixed = judge(&[answer(404, "", false), answer(409, "", false)], Timing::Concurrent, &ids(), &g());
         assert!(mixed.explanation.unwrap().contains("1 × 404, 1 × 409"));
     }
 
@@ -556,25 +923,33 @@ mod tests {
             &[answer(201, ok, false), answer(201, ok, false), answer(201, ok, false)],
             Timing::Sequential,
             &ids(),
+            &g(),
         );
         assert_eq!(j.verdict, Verdict::CannotTell);
         let explanation = j.explanation.unwrap();
         assert!(explanation.contains("--id-field") && explanation.contains("--id-header"), "{explanation}");
-        assert_eq!(judge(&[answer(201, ok, false)], Timing::Sequential, &ids()).verdict, Verdict::Consistent);
+        assert_eq!(judge(&[answer(201, ok, false)], Timing::Sequential, &ids(), &g()).verdict, Verdict::Consistent);
     }
 
     #[test]
     fn ids_only_in_location_are_counted() {
-        let j = judge(&[located("/payments/pay_1"), located("/payments/pay_2")], Timing::Sequential, &ids());
+        let j = judge(&[located("/payments/pay_1"), located("/payments/pay_2")], Timing::Sequential, &ids(), &g());
         assert_eq!(j.verdict, Verdict::ExecutedMoreThanOnce);
         assert!(j.notes.iter().any(|note| note.contains("Location")), "{:?}", j.notes);
-        assert_eq!(judge(&[located("/p/1"), located("/p/1")], Timing::Sequential, &ids()).verdict, Verdict::Consistent);
+        assert_eq!(
+            judge(&[located("/p/1"), located("/p/1")], Timing::Sequential, &ids(), &g()).verdict,
+            Verdict::Consistent
+        );
     }
 
     #[test]
     fn one_and_one_point_zero_are_one_execution() {
-        let j =
-            judge(&[answer(201, r#"{"id":1}"#, false), answer(201, r#"{"id":1.0}"#, true)], Timing::Sequential, &ids());
+        let j = judge(
+            &[answer(201, r#"{"id":1}"#, false), answer(201, r#"{"id":1.0}"#, true)],
+            Timing::Sequential,
+            &ids(),
+            &g(),
+        );
         assert_eq!(j.executions, 1);
         assert_eq!(j.verdict, Verdict::Consistent, "{:?}", j.differences);
     }
@@ -595,7 +970,7 @@ mod tests {
             Observed::answer(201, &headers, gzip(body, 9), &ids()),
         ];
         assert_eq!(answers[0].resource_id.as_deref(), Some("pay_1"));
-        let j = judge(&answers, Timing::Sequential, &ids());
+        let j = judge(&answers, Timing::Sequential, &ids(), &g());
         assert_eq!(j.verdict, Verdict::Consistent);
         assert!(j.notes.iter().any(|note| note.contains("gzip")), "{:?}", j.notes);
     }
@@ -603,12 +978,12 @@ mod tests {
     #[test]
     fn controls_hold_when_every_duplicate_executed() {
         let all = [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"b"}"#, false)];
-        let j = judge_control(&all, &ids());
+        let j = judge_control(&all, &ids(), &g());
         assert_eq!(j.verdict, Verdict::AllExecuted);
         assert_eq!(j.explanation.as_deref(), Some("as expected: all 2 executed (2 distinct resources)"));
         let collapsed =
             [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"a"}"#, true), answer(409, "", false)];
-        let j = judge_control(&collapsed, &ids());
+        let j = judge_control(&collapsed, &ids(), &g());
         assert_eq!(j.verdict, Verdict::Collapsed);
         assert!(j.explanation.unwrap().starts_with("the server collapsed 2 of 3 duplicates that had no shared key"));
     }
@@ -621,7 +996,89 @@ mod tests {
 
     #[test]
     fn server_errors_among_concurrent_duplicates_are_inconsistent() {
-        let j = judge(&[answer(201, r#"{"id":"a"}"#, false), answer(500, "oops", false)], Timing::Concurrent, &ids());
+        let j =
+            judge(&[answer(201, r#"{"id":"a"}"#, false), answer(500, "oops", false)], Timing::Concurrent, &ids(), &g());
         assert_eq!(j.verdict, Verdict::Inconsistent);
+    }
+
+    fn sent(body: &str) -> Grounds {
+        let spec = RequestSpec::new(http::Method::POST, "http://127.0.0.1:1/orders", body.to_string()).unwrap();
+        Grounds::of(&spec, Some("key-1"))
+    }
+
+    fn counted(before: u64, after: u64) -> Grounds {
+        Grounds {
+            sent: Vec::new(),
+            count: Some(CountReading { change: CountChange { before, after }, source: "GET /charges".into() }),
+        }
+    }
+
+    #[test]
+    fn an_id_made_from_the_request_is_unconfirmed_not_consistent() {
+        let body = r#"{"id":"ord_A-7","amount":500}"#;
+        let answers = [answer(201, body, false), answer(201, body, false), answer(201, body, false)];
+        let j = judge(&answers, Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7","amount":500}"#));
+        assert_eq!(j.verdict, Verdict::Unconfirmed);
+        assert_eq!(j.verdict.outcome(), None, "exit 2");
+        let explanation = j.explanation.unwrap();
+        assert!(explanation.contains("this id is in your request body (made from A-7)"), "{explanation}");
+        assert!(explanation.contains("give --count-url"), "{explanation}");
+        assert!(j.evidence.is_empty());
+    }
+
+    #[test]
+    fn a_server_id_a_marker_or_a_conflict_is_evidence() {
+        let body = r#"{"id":"ord_9f2c1a","amount":500}"#;
+        let plain = [answer(201, body, false), answer(201, body, false)];
+        let j = judge(&plain, Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7","amount":500}"#));
+        assert_eq!(j.verdict, Verdict::Consistent);
+        assert_eq!(j.evidence, [Evidence::ServerId { id: "ord_9f2c1a".into(), from: "body /id".into() }]);
+        let business = r#"{"id":"A-7"}"#;
+        let marked = [answer(201, business, false), answer(201, business, true)];
+        let j = judge(&marked, Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7"}"#));
+        assert_eq!(j.verdict, Verdict::Consistent);
+        assert_eq!(j.evidence, [Evidence::ReplayMarker { header: "idempotent-replayed".into(), answers: vec![2] }]);
+        let raced = [answer(201, business, false), answer(409, "{}", false)];
+        let j = judge(&raced, Timing::Concurrent, &ids(), &sent(r#"{"order_id":"A-7"}"#));
+        assert_eq!(j.evidence, [Evidence::Conflict { answers: vec![2] }]);
+    }
+
+    #[test]
+    fn the_count_decides_and_disagreements_are_named() {
+        let body = r#"{"id":"ord_A-7"}"#;
+        let answers = [answer(201, body, false), answer(201, body, true), answer(201, body, true)];
+        let j = judge(&answers, Timing::Sequential, &ids(), &counted(4, 7));
+        assert_eq!((j.verdict.clone(), j.executions), (Verdict::ExecutedMoreThanOnce, 3));
+        assert!(j.notes.iter().any(|n| n.contains("the count and the ids disagree")), "{:?}", j.notes);
+        let j = judge(&answers, Timing::Sequential, &ids(), &counted(4, 5));
+        assert_eq!(j.verdict, Verdict::Consistent);
+        assert!(matches!(j.evidence.as_slice(), [Evidence::Count { executions: 1, .. }]));
+        let ok = [answer(201, r#"{"ok":true}"#, false), answer(201, r#"{"ok":true}"#, false)];
+        assert_eq!(judge(&ok, Timing::Sequential, &ids(), &counted(0, 1)).verdict, Verdict::Consistent);
+        let two = [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"b"}"#, false)];
+        assert_eq!(judge(&two, Timing::Sequential, &ids(), &counted(0, 1)).verdict, Verdict::Inconsistent);
+    }
+
+    #[test]
+    fn ids_are_compared_as_tokens_not_substrings() {
+        let grounds = sent(r#"{"order_id":"A-7","amount":1990}"#);
+        assert_eq!(grounds.sent_as("ord_A-7"), Some(("A-7", "body")));
+        assert_eq!(grounds.sent_as("/orders/A-7"), Some(("A-7", "body")));
+        assert_eq!(grounds.sent_as("pay_19901"), None, "1990 is not a token of pay_19901");
+        assert_eq!(grounds.sent_as("key-1"), Some(("key-1", "key")));
+        assert_eq!(grounds.sent_as("pay_7"), None, "short values only match whole ids");
+    }
+
+    #[test]
+    fn answers_as_slow_as_the_first_are_a_warning_only() {
+        let slow = |ms| {
+            let mut a = answer(201, r#"{"id":"A-7"}"#, false);
+            a.latency = Some(Duration::from_millis(ms));
+            a
+        };
+        assert!(as_slow_as_the_first(&[slow(30), slow(31), slow(29)]).unwrap().contains("warning"));
+        assert!(as_slow_as_the_first(&[slow(30), slow(1)]).is_none());
+        let j = judge(&[slow(30), slow(31)], Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7"}"#));
+        assert!(j.notes.iter().any(|n| n.starts_with("warning: every answer took as long")), "{:?}", j.notes);
     }
 }

@@ -10,6 +10,7 @@ pub(crate) mod deliver;
 pub mod delivery;
 pub mod journal;
 pub mod listen;
+pub(crate) mod order;
 pub(crate) mod payload;
 pub(crate) mod replay;
 pub mod scheme;

@@ -52,7 +52,9 @@ fn assert_required_pass(scheme: &str, report: &Value) {
         if check["level"] != "required" {
             continue;
         }
-        let expected = if check["id"] == "timestamp-skew" && !timestamped { "skip" } else { "pass" };
+        // The default script has no 3xx step, so redirect-not-followed has nothing to judge.
+        let skipped = (check["id"] == "timestamp-skew" && !timestamped) || check["id"] == "redirect-not-followed";
+        let expected = if skipped { "skip" } else { "pass" };
         assert_eq!(check["outcome"], expected, "{scheme} {}: {:#}", check["id"], check["evidence"]);
     }
 }
@@ -100,7 +102,7 @@ fn webhook_send_honours_retry_after_in_real_time() {
 /// A Standard Webhooks sender in a few lines of Python: three events, exponential backoff from
 /// 200ms, Retry-After honoured, a 1-second timeout; `FLAW` (its argument) breaks one of those.
 const PYTHON_SENDER: &str = r#"
-import base64, hashlib, hmac, json, os, sys, time, urllib.error, urllib.request
+import base64, hashlib, hmac, json, os, sys, time, urllib.error, urllib.parse, urllib.request
 url, flaw = os.environ["WEBHOOK_URL"], sys.argv[1]
 key = base64.b64decode(os.environ["WEBHOOK_SECRET"].removeprefix("whsec_"))
 
@@ -111,6 +113,10 @@ def post(msg_id, timestamp, body, signature):
         with urllib.request.urlopen(urllib.request.Request(url, body, headers), timeout=1) as answer:
             return answer.status, None
     except urllib.error.HTTPError as answer:
+        if flaw == "follow-redirect" and 300 <= answer.code < 400:
+            moved = urllib.parse.urljoin(url, answer.headers["location"])
+            with urllib.request.urlopen(urllib.request.Request(moved, body, headers), timeout=1) as followed:
+                return followed.status, None
         return answer.code, answer.headers.get("retry-after")
     except OSError:
         return None, None  # no answer in time: retry
@@ -157,6 +163,10 @@ fn sound() -> HashMap<String, String> {
         ("timestamp-skew", "pass"),
         ("content-type-json", "pass"),
         ("identifies-itself", "pass"),
+        // The script has no 3xx; the 429 is followed by a wait of its Retry-After.
+        ("redirect-not-followed", "skip"),
+        ("throttles-after-429", "pass"),
+        ("secret-length", "pass"),
     ]
     .into_iter()
     .map(|(id, outcome)| (id.to_string(), outcome.to_string()))
@@ -166,11 +176,15 @@ fn sound() -> HashMap<String, String> {
 /// Runs the Python sender with `flaw` against the default script, shortened to a 1-second
 /// Retry-After.
 fn python_sender(flaw: &str, timeout: &str) -> (i32, Value) {
+    python_sender_with(flaw, timeout, "500,hold,429:1,200;410;200")
+}
+
+fn python_sender_with(flaw: &str, timeout: &str, script: &str) -> (i32, Value) {
     let dir = tempfile::tempdir().unwrap();
     let sender = dir.path().join("sender.py");
     std::fs::write(&sender, PYTHON_SENDER).unwrap();
     let sender = sender.display().to_string();
-    let args = ["--scheme", "standard", "--script", "500,hold,429:1,200;410;200", "--timeout", timeout];
+    let args = ["--scheme", "standard", "--script", script, "--timeout", timeout];
     let (status, report, _) = check_sender(&args, &["python3", &sender, flaw]);
     (status, report)
 }
@@ -203,6 +217,7 @@ fn a_sender_that_never_retries_fails_retries_after_5xx() {
         ("backoff-grows", "skip"),
         ("honours-retry-after", "skip"),
         ("fresh-timestamp", "skip"),
+        ("throttles-after-429", "skip"),
     ];
     let report = expect("never-retry", "3s", &skipped, 1);
     let evidence = suite_evidence(&report, "retries-after-5xx");
@@ -235,7 +250,12 @@ fn a_sender_that_resends_the_first_signature_warns_on_fresh_timestamp() {
 #[test]
 fn a_sender_that_retries_immediately_warns_on_backoff_and_retry_after() {
     // Its retries all come within the first second and a half, too soon to judge the signed time.
-    let differences = [("backoff-grows", "warn"), ("honours-retry-after", "warn"), ("fresh-timestamp", "skip")];
+    let differences = [
+        ("backoff-grows", "warn"),
+        ("honours-retry-after", "warn"),
+        ("fresh-timestamp", "skip"),
+        ("throttles-after-429", "warn"),
+    ];
     let report = expect("immediate", "20s", &differences, 0);
     assert!(suite_evidence(&report, "backoff-grows").contains("(immediate)"), "{report:#}");
     assert!(suite_evidence(&report, "honours-retry-after").contains("429 with Retry-After: 1 on attempt 3"));
@@ -243,7 +263,8 @@ fn a_sender_that_retries_immediately_warns_on_backoff_and_retry_after() {
 
 #[test]
 fn a_sender_that_ignores_retry_after_warns_on_it() {
-    let report = expect("ignore-retry-after", "20s", &[("honours-retry-after", "warn")], 0);
+    let differences = [("honours-retry-after", "warn"), ("throttles-after-429", "warn")];
+    let report = expect("ignore-retry-after", "20s", &differences, 0);
     let evidence = suite_evidence(&report, "honours-retry-after");
     assert!(evidence.contains("attempt 4 came 4") || evidence.contains("ms later"), "{evidence}");
 }
@@ -275,7 +296,7 @@ fn the_journal_records_every_attempt_and_junit_parses() {
     let xml = String::from_utf8(output.stdout).unwrap();
     let document = roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("not XML ({err}): {xml}"));
     let cases = document.descendants().filter(|node| node.has_tag_name("testcase")).count();
-    assert_eq!(cases, 14, "{xml}");
+    assert_eq!(cases, 17, "{xml}");
     let (records, warning) = idem::webhook::journal::reader::read_journal(&journal).unwrap();
     assert_eq!(warning, None);
     let statuses: Vec<(u32, u16)> = records.iter().map(|record| (record.attempt, record.status)).collect();
@@ -361,4 +382,75 @@ fn a_sender_still_running_at_the_timeout_is_stopped_with_what_it_started() {
     assert!(stderr.contains("the sender was still running after 1.00s; stopped it"), "{stderr}");
     std::thread::sleep(std::time::Duration::from_millis(2_500));
     assert!(!late.exists(), "a process the sender started kept running");
+}
+
+/// A script that answers 307 (to another path), then 502 and 429 with no Retry-After.
+const REDIRECT_SCRIPT: &str = "307,502,429,200;200;200";
+
+#[test]
+fn a_sender_that_treats_a_307_as_a_failure_and_backs_off_passes_the_etiquette_checks() {
+    let (code, report) = python_sender_with("none", "20s", REDIRECT_SCRIPT);
+    let outcomes = suite_outcomes(&report);
+    assert_eq!(
+        (outcomes["redirect-not-followed"].as_str(), outcomes["throttles-after-429"].as_str()),
+        ("pass", "pass"),
+        "{report:#}"
+    );
+    assert_eq!(code, 0, "{report:#}");
+    let evidence = suite_evidence(&report, "redirect-not-followed");
+    assert!(evidence.contains("307 on attempt 1: not followed; attempt 2 came to the original URL"), "{evidence}");
+    let evidence = suite_evidence(&report, "throttles-after-429");
+    assert!(evidence.contains("502 on attempt 2") && evidence.contains("429 on attempt 3"), "{evidence}");
+}
+
+#[test]
+fn a_sender_that_follows_a_redirect_fails_redirect_not_followed() {
+    let (code, report) = python_sender_with("follow-redirect", "10s", REDIRECT_SCRIPT);
+    assert_eq!(suite_outcomes(&report)["redirect-not-followed"], "fail", "{report:#}");
+    assert_eq!(code, 1);
+    let evidence = suite_evidence(&report, "redirect-not-followed");
+    assert!(evidence.contains("followed it to the Location"), "{evidence}");
+    let check =
+        report["checks"].as_array().unwrap().iter().find(|check| check["id"] == "redirect-not-followed").unwrap();
+    assert!(check["fix"].as_str().unwrap().starts_with("do not follow redirects"), "{check:#}");
+}
+
+#[test]
+fn a_sender_that_retries_at_once_after_502_and_429_warns_on_throttling() {
+    let (code, report) = python_sender_with("immediate", "20s", REDIRECT_SCRIPT);
+    assert_eq!(suite_outcomes(&report)["throttles-after-429"], "warn", "{report:#}");
+    assert_eq!(code, 0, "advisory");
+}
+
+#[test]
+fn webhook_send_does_not_follow_a_redirect_and_retries_the_original_url() {
+    let command = format!(
+        "\"{}\" send \"$WEBHOOK_URL\" --scheme standard --event invoice.paid --backoff 200ms --timeout 1s",
+        webhook_bin()
+    );
+    let (status, report, _) = check_sender(
+        &["--scheme", "standard", "--secret", SECRET, "--script", "307,200", "--timeout", "10s"],
+        &["sh", "-c", &command],
+    );
+    assert_eq!(suite_outcomes(&report)["redirect-not-followed"], "pass", "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
+}
+
+#[test]
+fn a_standard_secret_shorter_than_24_bytes_warns_on_secret_length() {
+    // 16 bytes: the sender signs with it correctly, but the spec wants 24 to 64.
+    let short = "whsec_AAECAwQFBgcICQoLDA0ODw==";
+    let command =
+        format!("\"{}\" send \"$WEBHOOK_URL\" --scheme standard --event invoice.paid --timeout 1s", webhook_bin());
+    let output = webhook()
+        .env("WEBHOOK_SECRET", short)
+        .args(["check-sender", "--addr", "127.0.0.1:0", "--format", "json", "--scheme", "standard"])
+        .args(["--script", "200", "--timeout", "10s", "--", "sh", "-c", &command])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let outcomes = suite_outcomes(&report);
+    assert_eq!((outcomes["signed"].as_str(), outcomes["secret-length"].as_str()), ("pass", "warn"), "{report:#}");
+    assert!(suite_evidence(&report, "secret-length").contains("decodes to 16 bytes; the spec wants 24 to 64"));
+    assert_eq!(output.status.code(), Some(0));
 }

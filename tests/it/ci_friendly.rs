@@ -66,7 +66,8 @@ fn case<'a>(cases: &'a [(String, f64, String, String)], id: &str) -> &'a (String
 fn idem_check_expected_failure_does_not_fail_the_run_in_any_format() {
     let server = TestServer::start(ServeConfig::local(Mode::Naive));
     let url = server.url("/payments");
-    let (code, stdout, stderr) = idem_check(&url, &["--expect-fail", "concurrent-once", "--format", "json"]);
+    let (code, stdout, stderr) =
+        idem_check(&url, &["--expect-fail", "concurrent-once", "--skip", "lease-outlives-work", "--format", "json"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let report = json(&stdout);
     let once = check(&report, "concurrent-once");
@@ -75,13 +76,14 @@ fn idem_check_expected_failure_does_not_fail_the_run_in_any_format() {
     assert_eq!(report["tally"]["expected_failures"], 1);
     assert_eq!(report["passed"], true);
 
-    let (code, stdout, _) = idem_check(&url, &["--expect-fail", "concurrent-once"]);
+    let (code, stdout, _) = idem_check(&url, &["--expect-fail", "concurrent-once", "--skip", "lease-outlives-work"]);
     assert_eq!(code, 0, "{stdout}");
     assert!(stdout.contains("XFAIL  concurrent-once"), "{stdout}");
     assert!(stdout.contains("expected to fail (--expect-fail concurrent-once)"), "{stdout}");
     assert!(stdout.contains("1 expected failures"), "{stdout}");
 
-    let (code, xml, _) = idem_check(&url, &["--expect-fail", "concurrent-once", "--format", "junit"]);
+    let (code, xml, _) =
+        idem_check(&url, &["--expect-fail", "concurrent-once", "--skip", "lease-outlives-work", "--format", "junit"]);
     assert_eq!(code, 0);
     let cases = junit_cases(&xml);
     let (_, time, tag, message) = case(&cases, "concurrent-once");
@@ -125,13 +127,30 @@ fn idem_check_failures_carry_a_fix_line_in_human_json_and_junit() {
 #[test]
 fn idem_check_skip_leaves_the_race_out_and_an_expected_failure_that_passes_is_reported() {
     let naive = TestServer::start(ServeConfig::local(Mode::Naive));
-    let race = ["--skip", "concurrent-once", "--skip", "conflict-retry-after", "--skip", "race-window"];
+    // The naive server also fails lease-outlives-work (a retry 10 ms into the work executes), a
+    // race of its own, like mismatch-in-flight.
+    let race = [
+        "--skip",
+        "concurrent-once",
+        "--skip",
+        "conflict-retry-after",
+        "--skip",
+        "race-window",
+        "--skip",
+        "lease-outlives-work",
+        "--skip",
+        "mismatch-in-flight",
+    ];
     let (code, stdout, _) = idem_check(&naive.url("/payments"), &[&race[..], &["--format", "json"]].concat());
     assert_eq!(code, 0, "the one failing check is skipped: {stdout}");
     let report = json(&stdout);
     assert_eq!(check(&report, "concurrent-once")["evidence"][0], "not selected (--skip concurrent-once)");
     assert!(!suite_outcomes(&report).contains_key("race-window"), "the race did not run, so nor did race-window");
-    assert_eq!(naive.summary().requests, 6, "create, retry, mismatch, missing key, new key, key-scoped: no race");
+    assert_eq!(
+        naive.summary().requests,
+        11,
+        "create, retry, mismatch, missing key, new key, key-scoped, replay-faithful, equal-json-replays, 3 × key-syntax: no race"
+    );
 
     let correct = TestServer::start(ServeConfig::local(Mode::Correct));
     let url = correct.url("/payments");

@@ -24,7 +24,7 @@ fn assert_one_error_case(xml: &str, suite: &str) {
 fn webhook_check_against_a_receiver_that_never_answers_exits_2() {
     let (_listener, url) = silent_listener();
     let assert = webhook()
-        .args(["check", &url, "--secret", SECRET, "--timeout", "300ms", "--format", "junit"])
+        .args(["check", &url, "--scheme", "hmac", "--secret", SECRET, "--timeout", "300ms", "--format", "junit"])
         .assert()
         .code(2)
         .stderr(predicates::str::contains("did not answer within").or(predicates::str::contains("no complete answer")));

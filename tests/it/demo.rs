@@ -18,5 +18,7 @@ fn the_demo_runs_to_completion_and_shows_both_outcomes() {
         .stdout(predicate::str::contains("attempt 2/5  200 OK"))
         .stdout(predicate::str::contains("acknowledged as a duplicate"))
         .stdout(predicate::str::contains("401 Unauthorized"))
+        .stdout(predicate::str::contains("Bob received Alice's payment pay_"))
+        .stdout(predicate::str::contains("Bob got his own payment pay_"))
         .stdout(predicate::str::contains("Your turn"));
 }

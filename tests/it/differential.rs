@@ -32,7 +32,7 @@ const TOLERANCE: i64 = 300;
 
 /// Where setup.sh installs the reference libraries.
 pub(crate) struct References {
-    python: PathBuf,
+    pub(crate) python: PathBuf,
     node_dir: PathBuf,
     scripts: PathBuf,
 }
@@ -663,6 +663,7 @@ impl LibraryReceiver {
     fn start(mut command: Command, secret: &str) -> LibraryReceiver {
         let mut child = command
             .env("WEBHOOK_SECRET", secret)
+            .env("KNOWN_TYPES", "invoice.paid,invoice.created,invoice.updated")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
@@ -704,8 +705,18 @@ const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 /// `webhook check --format json` against `receiver`: exit code, outcomes by id, the report.
 fn check(receiver: &LibraryReceiver, scheme: &str, secret: &str) -> (i32, HashMap<String, String>, Value) {
+    check_with(receiver, scheme, secret, &[])
+}
+
+fn check_with(
+    receiver: &LibraryReceiver,
+    scheme: &str,
+    secret: &str,
+    extra: &[&str],
+) -> (i32, HashMap<String, String>, Value) {
     let output = webhook()
         .args(["check", &receiver.url(), "--scheme", scheme, "--secret", secret, "--format", "json"])
+        .args(extra)
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
@@ -777,15 +788,20 @@ fn webhook_check_passes_receivers_built_on_each_providers_library() {
         let (code, outcomes, report) = check(receiver, scheme, secret);
         // Only Stripe's and Slack's keys can be confused with an untimestamped scheme's.
         let cross_scheme = if matches!(*scheme, "stripe" | "slack") { "pass" } else { "skip" };
+        // Only Standard Webhooks' and Stripe's signature headers carry a list.
+        let listed = if matches!(*scheme, "stripe" | "standard") { "pass" } else { "skip" };
         for (id, outcome) in &outcomes {
             let expected = match timestamps.iter().find(|(check, _)| check == id) {
                 Some((_, outcome)) => *outcome,
                 None if id == "cross-scheme-replay-rejected" => cross_scheme,
+                // No --count-url here: de-duplication cannot be proven, so it is skipped.
+                None if id == "duplicate-processed-once" => "skip",
+                None if id == "any-listed-signature-accepted" => listed,
                 None => "pass",
             };
             assert_eq!(outcome, expected, "{name}: check {id}: {report:#}");
         }
-        assert_eq!(outcomes.len(), 11, "{name}: {outcomes:?}");
+        assert_eq!(outcomes.len(), 16, "{name}: {outcomes:?}");
         assert_eq!(code, 0, "{name}: {report:#}");
         if timestamps[1].1 == "warn" {
             let evidence = suite_evidence(&report, "future-timestamp-rejected");
@@ -804,4 +820,151 @@ fn webhook_check_fails_a_receiver_that_verifies_a_reserialised_body() {
     let evidence = suite_evidence(&report, "raw-body-verified");
     assert!(evidence.contains("400 Bad Request"), "{evidence}");
     assert!(evidence.contains("the receiver verifies a re-serialised body, not the raw bytes"), "{evidence}");
+}
+
+/// The `fix` a failed or warned check carries.
+fn check_fix(report: &Value, id: &str) -> String {
+    let check = report["checks"].as_array().unwrap().iter().find(|check| check["id"] == id).unwrap();
+    check["fix"].as_str().unwrap_or_default().to_string()
+}
+
+/// The checks that are not `pass` in `outcomes`, sorted, as `id=outcome`.
+fn not_passed(outcomes: &HashMap<String, String>) -> Vec<String> {
+    let mut found: Vec<String> = outcomes
+        .iter()
+        .filter(|(_, outcome)| *outcome != "pass")
+        .map(|(id, outcome)| format!("{id}={outcome}"))
+        .collect();
+    found.sort();
+    found
+}
+
+#[test]
+fn each_receiver_mistake_check_fails_a_library_receiver_with_that_very_flaw() {
+    let skip = "cross-scheme-replay-rejected=skip".to_string();
+    // Without --count-url, de-duplication cannot be proven: skipped with the hint.
+    let dedupe = "duplicate-processed-once=skip".to_string();
+    // Verifies only the first entry of webhook-signature: refuses the list a rotation sends.
+    let receiver = LibraryReceiver::python("first-signature-only", STANDARD_SECRET);
+    let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
+    assert_eq!(
+        not_passed(&outcomes),
+        ["any-listed-signature-accepted=fail".to_string(), skip.clone(), dedupe.clone()],
+        "{report:#}"
+    );
+    assert_eq!(code, 1);
+    let evidence = suite_evidence(&report, "any-listed-signature-accepted");
+    assert!(evidence.contains("400 Bad Request"), "{evidence}");
+    assert!(check_fix(&report, "any-listed-signature-accepted").starts_with("try every entry"), "{report:#}");
+
+    // Compares by prefix: half a signature, and `v1,` alone, pass.
+    let receiver = LibraryReceiver::python("prefix-compare", STANDARD_SECRET);
+    let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
+    assert_eq!(
+        not_passed(&outcomes),
+        [skip.clone(), dedupe.clone(), "truncated-signature-rejected=fail".to_string()],
+        "{report:#}"
+    );
+    assert_eq!(code, 1);
+    let evidence = suite_evidence(&report, "truncated-signature-rejected");
+    assert!(evidence.contains("cut in half → 200 OK") && evidence.contains("`v1,` → 200 OK"), "{evidence}");
+
+    // Refuses types it does not handle: the suite's own event type fails valid-accepted and the
+    // mistake checks cannot judge; with --event it handles, only the unknown type warns.
+    let receiver = LibraryReceiver::python("known-types", STANDARD_SECRET);
+    let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
+    assert_eq!(outcomes.get("valid-accepted").map(String::as_str), Some("fail"), "{report:#}");
+    assert_eq!(outcomes["unknown-event-acknowledged"], "skip");
+    assert!(suite_evidence(&report, "unknown-event-acknowledged").contains("could not judge"));
+    assert_eq!(code, 1);
+    let (code, outcomes, report) =
+        check_with(&receiver, "standard", STANDARD_SECRET, &["--event", "invoice.paid", "-d", r#"{"amount":5}"#]);
+    assert_eq!(
+        not_passed(&outcomes),
+        [skip.clone(), dedupe.clone(), "unknown-event-acknowledged=warn".to_string()],
+        "{report:#}"
+    );
+    assert_eq!(code, 0, "an advisory warning does not fail the suite: {report:#}");
+    let evidence = suite_evidence(&report, "unknown-event-acknowledged");
+    assert!(evidence.contains("400 Bad Request") && evidence.contains("disables the endpoint"), "{evidence}");
+    let (code, outcomes, _) = check_with(
+        &receiver,
+        "standard",
+        STANDARD_SECRET,
+        &["-d", r#"{"id":"evt_1","type":"invoice.paid","data":{}}"#],
+    );
+    assert_eq!(outcomes["valid-accepted"], "pass", "-d chooses the body as is");
+    assert_eq!(code, 0);
+
+    // Refuses an update for an object it has not seen created.
+    let receiver = LibraryReceiver::python("requires-order", STANDARD_SECRET);
+    let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
+    assert_eq!(not_passed(&outcomes), [skip, dedupe, "out-of-order-accepted=warn".to_string()], "{report:#}");
+    assert_eq!(code, 0);
+    let evidence = suite_evidence(&report, "out-of-order-accepted");
+    assert!(evidence.contains("customer.updated of obj_") && evidence.contains("409 Conflict"), "{evidence}");
+}
+
+/// A `whsk_`/`whpk_` pair from `webhook secret --scheme standard --asymmetric --format json`.
+fn asymmetric_pair() -> (String, String) {
+    let output =
+        webhook().args(["secret", "--scheme", "standard", "--asymmetric", "--format", "json"]).output().unwrap();
+    let document: Value = serde_json::from_slice(&output.stdout).unwrap();
+    crate::schemas::validate(&document);
+    (document["secret"].as_str().unwrap().to_string(), document["public"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn webhook_check_passes_a_v1a_receiver_on_nodes_own_ed25519_and_fails_it_with_another_key() {
+    let (secret, public) = asymmetric_pair();
+    let receiver = LibraryReceiver::node("v1a", &public);
+    let (code, outcomes, report) = check(&receiver, "standard", &secret);
+    assert_eq!(
+        not_passed(&outcomes),
+        ["cross-scheme-replay-rejected=skip".to_string(), "duplicate-processed-once=skip".to_string()],
+        "{report:#}"
+    );
+    assert_eq!(code, 0);
+    let (other, _) = asymmetric_pair();
+    let (code, outcomes, _) = check(&receiver, "standard", &other);
+    assert_eq!((code, outcomes["valid-accepted"].as_str()), (1, "fail"));
+}
+
+/// Signs like a v1a sender would, with Node's built-in Ed25519 from the `whsk_` key's seed; prints
+/// the webhook-signature value.
+const NODE_V1A_SIGNER: &str = r#"
+const crypto = require("node:crypto");
+const [secret, id, timestamp, body] = process.argv.slice(1);
+const pair = Buffer.from(secret.replace(/^whsk_/, ""), "base64");
+const key = crypto.createPrivateKey({
+  key: { kty: "OKP", crv: "Ed25519", d: pair.subarray(0, 32).toString("base64url"), x: pair.subarray(32).toString("base64url") },
+  format: "jwk",
+});
+const signature = crypto.sign(null, Buffer.from(`${id}.${timestamp}.${body}`), key);
+process.stdout.write(`v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= v1a,${signature.toString("base64")}`);
+"#;
+
+#[test]
+fn v1a_signatures_made_by_nodes_ed25519_verify_with_ours_and_a_changed_body_does_not() {
+    let (secret, public) = asymmetric_pair();
+    let timestamp = idem::webhook::delivery::unix_now().to_string();
+    let body = r#"{"type":"invoice.paid"}"#;
+    let output = std::process::Command::new("node")
+        .args(["-e", NODE_V1A_SIGNER, &secret, "msg_v1a", &timestamp, body])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let signature = String::from_utf8(output.stdout).unwrap();
+    let verify = |body: &str| {
+        webhook()
+            .args(["verify", "--scheme", "standard", "--public-key", &public, "-d", body])
+            .args(["-H", "webhook-id: msg_v1a", "-H", &format!("webhook-timestamp: {timestamp}")])
+            .args(["-H", &format!("webhook-signature: {signature}")])
+            .output()
+            .unwrap()
+    };
+    // The header mixes a v1 entry the public key cannot check (skipped) with the v1a one.
+    let valid = verify(body);
+    assert_eq!(valid.status.code(), Some(0), "{}", String::from_utf8_lossy(&valid.stdout));
+    assert_eq!(verify(r#"{"type":"invoice.paid" }"#).status.code(), Some(1));
 }

@@ -1,7 +1,10 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
 mod behind_proxy;
 mod check;
+mod check_layers;
+mod check_openapi;
 mod check_sender;
+mod child_processes;
 mod ci_friendly;
 mod completions;
 mod could_not_run;
@@ -9,9 +12,12 @@ mod demo;
 mod differential;
 mod docs;
 mod evidence;
+mod ground_truth;
+mod hardening;
 mod input_limits;
 mod proxy;
 mod race;
+mod retries;
 mod schemas;
 mod send;
 mod serve;

@@ -219,6 +219,38 @@ fn a_client_that_never_retries_is_warned_about() {
 }
 
 #[test]
+fn a_client_that_retries_until_its_budget_runs_out_and_then_fails_is_safe() {
+    // urllib with a budget of two retries, each met by a 503 (nothing executes): it raises an
+    // error to its caller, which is what a finite budget should do.
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output =
+        proxy_python(&server.url(""), &["--fault", "status:503", "--first", "3"], &[("CLIENT_RETRIES", "2")]).success();
+    let summary = summary(output.get_output());
+    assert_eq!(finding_kinds(&summary), Vec::<String>::new());
+    let op = &summary["operations"][0];
+    assert_eq!(op["outcome"], "safe");
+    assert_eq!(op["attempts"], 3);
+    let gave_up = op["gave_up"].as_str().unwrap_or_default();
+    assert!(gave_up.contains("gave up after 3 attempts") && gave_up.contains("503"), "{gave_up}");
+    assert_eq!(summary["client_exit"]["code"], 1);
+    assert_eq!(server.summary().payments_created, 0);
+}
+
+#[test]
+fn the_upstreams_count_decides_executions_over_the_run() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let count = server.url("/payments");
+    let output = proxy_python(&server.url(""), &["--count-url", &count, "--count-pointer", "/count"], &[]).success();
+    let summary = summary(output.get_output());
+    let op = &summary["operations"][0];
+    assert_eq!(op["outcome"], "safe", "{summary:#}");
+    assert_eq!(op["executions"], 1);
+    assert_eq!(op["evidence"][0]["kind"], "count");
+    assert_eq!(op["evidence"][0]["executions"], 1);
+    assert_eq!(summary["count"]["executions"], 1);
+}
+
+#[test]
 fn retries_without_backoff_are_warned_about() {
     let server = TestServer::start(ServeConfig::local(Mode::Correct));
     let output = proxy_python(&server.url(""), &["--first", "3", "--fault", "reset"], &[("CLIENT_WAIT", "0")]).code(1);
@@ -409,7 +441,7 @@ fn bad_flags_exit_2_with_a_message() {
         (&["proxy", "--upstream", "ftp://127.0.0.1:1"], "only http and https"),
         (
             &["proxy", "--upstream", "http://127.0.0.1:1", "--addr", "127.0.0.1:0", "--", "/no/such/client"],
-            "cannot run",
+            "cannot start the client command",
         ),
         (&["send", "http://127.0.0.1:1/p", "--new-key-per-retry"], "--retry"),
         (&["send", "http://127.0.0.1:1/p", "--retry", "2", "--retry-on", "4xx"], "retry condition"),
@@ -432,6 +464,22 @@ fn the_demo_tells_the_lost_answer_chapter() {
     let caught = chapter.lines().find(|line| line.contains("retried with a different key")).expect(chapter);
     assert_eq!(payment_ids(caught).len(), 2, "{caught}");
     assert!(chapter.contains("charged 2 times"), "{chapter}");
+}
+
+#[test]
+fn an_upstream_retry_after_as_an_http_date_is_judged_like_seconds() {
+    // The upstream asks for a day's wait as an HTTP-date; idem send, capped at 5ms, cannot honour
+    // it, and the judge reads the date as the client does.
+    let tomorrow = httpdate::fmt_http_date(std::time::SystemTime::now() + Duration::from_secs(86_400));
+    let upstream = CustomServer::start(move |request| match request.sequence {
+        0 => {
+            crate::support::Reply { status: 503, headers: vec![("retry-after", tomorrow.clone())], body: String::new() }
+        }
+        _ => Reply::json(201, r#"{"id":"pay_1"}"#),
+    });
+    let flags = ["--probability", "0", "--format", "json"];
+    let output = proxy_idem_send(&upstream.url(""), &flags, &["--max-attempts", "2", "--backoff-max", "5ms"]).code(1);
+    assert_eq!(finding_kinds(&summary(output.get_output())), ["ignored_retry_after"]);
 }
 
 /// POSTs `body` with `key` through the proxy at `url`; the answer's status.

@@ -259,3 +259,33 @@ fn bad_input_is_exit_2_with_a_clear_message() {
         assert!(output.get_output().stdout.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn order_reverses_or_shuffles_the_entries_and_a_seed_repeats_a_shuffle() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("events.jsonl");
+    let lines: String = (1..=8).map(|n| format!("{{\"id\":\"evt_{n}\",\"type\":\"customer.updated\"}}\n")).collect();
+    std::fs::write(&path, lines).unwrap();
+    let (server, seen) = receiver();
+    let arrived = |extra: &[&str]| -> (Vec<String>, String) {
+        seen.lock().unwrap().clear();
+        let (code, report, stderr) = replay(&path, &server.url("/"), &[&resign()[..], extra].concat());
+        assert_eq!(code, 0, "{report:#}");
+        let ids = seen.lock().unwrap().iter().map(|s| s.headers["webhook-id"].to_str().unwrap().to_string()).collect();
+        (ids, stderr)
+    };
+    let in_file: Vec<String> = (1..=8).map(|n| format!("evt_{n}")).collect();
+    assert_eq!(arrived(&[]).0, in_file);
+    let reversed: Vec<String> = in_file.iter().rev().cloned().collect();
+    assert_eq!(arrived(&["--order", "reverse"]).0, reversed);
+    let (shuffled, stderr) = arrived(&["--order", "shuffle", "--seed", "42"]);
+    assert!(stderr.contains("--seed 42"), "{stderr}");
+    assert_ne!(shuffled, in_file);
+    let mut sorted = shuffled.clone();
+    sorted.sort();
+    assert_eq!(sorted, in_file, "every entry once");
+    assert_eq!(arrived(&["--order", "shuffle", "--seed", "42"]).0, shuffled, "the same seed, the same order");
+    let (_, stderr) = arrived(&["--order", "shuffle"]);
+    assert!(stderr.contains("shuffled 8 entries with --seed "), "a fresh seed is printed: {stderr}");
+    webhook().arg("replay").arg(&path).arg(server.url("/")).args(resign()).args(["--seed", "1"]).assert().code(2);
+}

@@ -321,3 +321,46 @@ fn a_stripe_signature_from_the_future_verifies_as_stripes_libraries_accept_it() 
         .code(1)
         .stdout(contains("in the future"));
 }
+
+/// The v1a fixture: the spec's example header and Svix's test key pair.
+fn v1a_fixture() -> serde_json::Value {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/standard-webhooks-v1a.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[test]
+fn v1a_with_the_svix_key_pair_signs_with_whsk_and_verifies_with_whpk_and_reads_the_specs_header() {
+    let fixture = v1a_fixture();
+    let (secret, public) =
+        (fixture["svix_key_pair"]["secret"].as_str().unwrap(), fixture["svix_key_pair"]["public"].as_str().unwrap());
+    let signed = crate::support::webhook()
+        .args(["sign", "--scheme", "standard", "--secret", secret, "-d", "{\"a\":1}", "--format", "json"])
+        .args(["--id", "msg_fixture", "--timestamp", "1674087231"])
+        .output()
+        .unwrap();
+    let document: serde_json::Value = serde_json::from_slice(&signed.stdout).unwrap();
+    let signature = document["headers"]["webhook-signature"].as_str().unwrap().to_string();
+    assert!(signature.starts_with("v1a,") && signature.len() == 4 + 88, "{signature}");
+    let verify = |signature: &str, id: &str, timestamp: &str, body: &str| {
+        crate::support::webhook()
+            .args(["verify", "--scheme", "standard", "--public-key", public, "-d", body, "--now", timestamp])
+            .args(["-H", &format!("webhook-id: {id}"), "-H", &format!("webhook-timestamp: {timestamp}")])
+            .args(["-H", &format!("webhook-signature: {signature}")])
+            .args(["--format", "json"])
+            .output()
+            .unwrap()
+    };
+    assert_eq!(verify(&signature, "msg_fixture", "1674087231", "{\"a\":1}").status.code(), Some(0));
+    assert_eq!(verify(&signature, "msg_fixture", "1674087231", "{\"a\":2}").status.code(), Some(1));
+    // The spec's example: both entries are read (not malformed); the v1a one is not this key's.
+    let example = &fixture["spec_example"];
+    let output = verify(
+        example["webhook-signature"].as_str().unwrap(),
+        example["webhook-id"].as_str().unwrap(),
+        example["webhook-timestamp"].as_str().unwrap(),
+        "{}",
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(report["error"]["code"], "signature_mismatch", "{report:#}");
+}

@@ -123,6 +123,18 @@ fn a_correct_server_has_no_window_over_both_protocols() {
 }
 
 #[test]
+fn a_window_where_nothing_is_created_is_exit_2_never_no_window() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let assert = idem().args(["window", &server.url("/nowhere"), "-d", PAYMENT, "--max", "1ms"]).assert().code(2);
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&assert.get_output().stdout).to_string(),
+        String::from_utf8_lossy(&assert.get_output().stderr).to_string(),
+    );
+    assert!(stderr.contains("nothing was created: every answer was 404 Not Found"), "{stderr}");
+    assert!(!stdout.contains('✓') && !stdout.contains("executed once"), "{stdout}");
+}
+
+#[test]
 fn window_prints_each_step_and_refuses_what_it_cannot_measure() {
     let server = TestServer::start(ServeConfig { work: Duration::from_millis(4), ..ServeConfig::local(Mode::Naive) });
     let url = server.url("/payments");

@@ -5,12 +5,14 @@ use anyhow::Context;
 use clap::Args;
 
 use super::signing::SigningArgs;
+use crate::cli::count_args::CountArgs;
 use crate::cli::outbound_proxy::OutboundProxyArgs;
 use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
 use crate::http::url::parse_url;
 use crate::output::Palette;
 use crate::webhook::check::CheckConfig;
+use crate::webhook::check::payload::CheckPayload;
 use crate::webhook::scheme::{self, SchemeKind};
 
 #[derive(Debug, Args)]
@@ -19,25 +21,38 @@ pub struct CheckArgs {
     #[arg(value_name = "URL", required_unless_present = "list")]
     pub url: Option<String>,
 
-    /// The signing scheme the receiver verifies
-    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
-    pub scheme: SchemeKind,
+    /// The signing scheme the receiver verifies (required: signing with another would make every
+    /// rejection pass for the wrong reason)
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeKind>,
+
+    #[command(flatten)]
+    pub count: CountArgs,
 
     #[command(flatten)]
     pub signing: SigningArgs,
 
+    /// Valid deliveries are events of this type (the receiver must handle it) [default: webhook.check]
+    #[arg(long, value_name = "TYPE", help_heading = "Payload")]
+    pub event: Option<String>,
+
+    /// Valid deliveries carry this body (DATA, @file or @-; a JSON object's top-level id is made
+    /// fresh per delivery); with --event, the JSON for the envelope's `data`
+    #[arg(short = 'd', long = "data", value_name = "DATA", help_heading = "Payload")]
+    pub data: Option<String>,
+
     /// The receiver's timestamp tolerance; stale and future deliveries are signed 10 minutes or
-    /// twice this from now, whichever is further
-    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
+    /// twice this from now, whichever is further (at most 24h)
+    #[arg(long, value_name = "DUR", default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true)]
     pub tolerance: Duration,
 
-    /// How long each request may take before it counts as unanswered
-    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
+    /// How long each request may take before it counts as unanswered (at most 1h)
+    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true)]
     pub timeout: Duration,
 
     /// How fast the valid delivery must be acknowledged for fast-ack (Slack retries after 3s,
-    /// GitHub gives up after 10s)
-    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true)]
+    /// GitHub gives up after 10s) (at most 1m)
+    #[arg(long, value_name = "DUR", default_value = "3s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true)]
     pub ack_within: Duration,
 
     /// Accept any TLS certificate (self-signed local receivers)
@@ -61,11 +76,20 @@ impl CheckArgs {
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0");
         }
-        let options = self.signing.scheme_options(Some(self.scheme))?;
+        let Some(kind) = self.scheme else {
+            anyhow::bail!(
+                "name the receiver's signing scheme with --scheme (hmac, github, stripe, standard, slack or shopify): \
+                 signed with a scheme the receiver does not use, every delivery is refused and every rejection \
+                 check passes for the wrong reason"
+            );
+        };
+        let options = self.signing.scheme_options(Some(kind))?;
         Ok(CheckConfig {
             url,
-            scheme: scheme::build(self.scheme, &options),
+            scheme: scheme::build(kind, &options),
+            count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
             secret: self.signing.secret_source()?,
+            payload: CheckPayload::from_flags(self.event, self.data.as_deref())?,
             tolerance: self.tolerance,
             timeout: self.timeout,
             ack_within: self.ack_within,

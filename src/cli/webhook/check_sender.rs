@@ -8,6 +8,7 @@ use anyhow::bail;
 use clap::Args;
 
 use super::signing::{SigningArgs, VerifyScheme};
+use super::verification::PublicKeyArgs;
 use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
 use crate::output::Palette;
@@ -34,8 +35,11 @@ pub struct CheckSenderArgs {
     #[command(flatten)]
     pub signing: SigningArgs,
 
-    /// How far a signed timestamp may be from this receiver's clock
-    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    #[command(flatten)]
+    pub public_key: PublicKeyArgs,
+
+    /// How far a signed timestamp may be from this receiver's clock (at most 24h)
+    #[arg(long, default_value = "5m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub tolerance: Duration,
 
     /// How each event's attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold
@@ -43,12 +47,12 @@ pub struct CheckSenderArgs {
     #[arg(long, default_value = DEFAULT_SCRIPT, value_parser = Script::parse, value_name = "SCRIPT")]
     pub script: Script,
 
-    /// How many events to wait for [default: the number of events in the script]
+    /// How many events to wait for (at most 10000) [default: the number of events in the script]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub events: Option<u32>,
 
-    /// The longest to wait for the sender and the script to play out
-    #[arg(long, default_value = "10m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// The longest to wait for the sender and the script to play out (at most 24h)
+    #[arg(long, default_value = "10m", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true, value_name = "DUR")]
     pub timeout: Duration,
 
     /// Append every attempt to this JSON-lines journal, as webhook listen --record does
@@ -71,7 +75,7 @@ impl CheckSenderArgs {
         let selection = self.suite.selection("webhook check-sender", crate::webhook::check_sender::checks::CHECKS)?;
         let kind = self.scheme.kind();
         let scheme_options = self.signing.scheme_options(kind)?;
-        let secret = self.signing.secret_source()?.load()?;
+        let secret = self.public_key.key_source(&self.signing, kind)?.load()?;
         if self.timeout.is_zero() {
             bail!("--timeout must be longer than 0");
         }

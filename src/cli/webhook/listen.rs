@@ -6,15 +6,11 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::StatusCode;
 
-use super::signing::{SigningArgs, VerifyScheme};
-use super::verify::selection;
+use super::verification::{Verification, VerificationArgs};
 use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
-use crate::units::parse_size;
 use crate::webhook::listen::{self, ListenConfig};
-use crate::webhook::scheme::SchemeKind;
-use crate::webhook::verify::verifier::SchemeSelection;
 
 #[derive(Debug, clap::Args)]
 pub struct ListenArgs {
@@ -26,29 +22,15 @@ pub struct ListenArgs {
     #[arg(long, value_name = "PATH")]
     pub path: Option<String>,
 
-    /// The signing scheme the sender uses, or auto to pick it among --allow (the first valid
-    /// delivery then decides it for the rest)
-    #[arg(long, value_enum)]
-    pub scheme: Option<VerifyScheme>,
-
-    /// With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped
-    /// and an untimestamped scheme keyed with the same secret are refused
-    #[arg(long, value_enum, value_delimiter = ',', value_name = "SCHEMES")]
-    pub allow: Vec<SchemeKind>,
-
     #[command(flatten)]
-    pub signing: SigningArgs,
-
-    /// How far a signed timestamp may be from now, in either direction
-    #[arg(long, default_value = "5m", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
-    pub tolerance: Duration,
+    pub verification: VerificationArgs,
 
     /// Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)
     #[arg(long)]
     pub accept_invalid: bool,
 
-    /// Bodies larger than this get 413
-    #[arg(long, default_value = "1MiB", value_parser = parse_size, value_name = "SIZE")]
+    /// Bodies larger than this get 413 (at most 1GiB)
+    #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
 
     /// Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)
@@ -63,37 +45,37 @@ pub struct ListenArgs {
     #[arg(long, value_name = "URL", help_heading = "Forwarding")]
     pub forward_to: Option<String>,
 
-    /// How long the forward target may take to answer before the sender gets 502
-    #[arg(long, default_value = "30s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
+    /// How long the forward target may take to answer before the sender gets 502 (at most 1h)
+    #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
     pub forward_timeout: Duration,
 
     /// Answer a repeat of an acknowledged event directly instead of forwarding it again
     #[arg(long, requires = "forward_to", help_heading = "Forwarding")]
     pub dedupe: bool,
 
-    /// Remember an event id this long after its first valid delivery
-    #[arg(long, default_value = "24h", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
+    /// Remember an event id this long after its first valid delivery (at most 168h, a week)
+    #[arg(long, default_value = "24h", value_parser = crate::cli::duration_at_most(crate::cli::DAY * 7), allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
     pub dedupe_window: Duration,
 
-    /// Remember at most this many event ids; the oldest is forgotten first
-    #[arg(long, default_value_t = 100_000, value_name = "N", help_heading = "Forwarding")]
+    /// Remember at most this many event ids; the oldest is forgotten first (at most 10000000)
+    #[arg(long, value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=10_000_000), default_value_t = 100_000, value_name = "N", help_heading = "Forwarding")]
     pub dedupe_max: usize,
 
     /// Answer accepted deliveries with this status (e.g. 500 to make a sender retry)
     #[arg(long, value_name = "CODE", value_parser = parse_status, help_heading = "Misbehaviour")]
     pub status: Option<StatusCode>,
 
-    /// Answer the first N attempts of each event id with 500; later attempts succeed
-    #[arg(long, value_name = "N", default_value_t = 0, help_heading = "Misbehaviour")]
+    /// Answer the first N attempts of each event id with 500; later attempts succeed (at most 1000)
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..=1_000), value_name = "N", default_value_t = 0, help_heading = "Misbehaviour")]
     pub fail_first: u32,
 
-    /// Wait this long before answering (to trip a sender's timeout)
-    #[arg(long, value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR", help_heading = "Misbehaviour")]
+    /// Wait this long before answering (to trip a sender's timeout) (at most 1h)
+    #[arg(long, value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Misbehaviour")]
     pub delay: Option<Duration>,
 
     /// Close a connection after this long without a request being handled (silent, idle between
-    /// requests, or still sending its headers); a request body stalling this long fails too
-    #[arg(long, default_value = "10s", value_parser = crate::cli::positive_duration, allow_hyphen_values = true, value_name = "DUR")]
+    /// requests, or still sending its headers); a request body stalling this long fails too (at most 1h)
+    #[arg(long, default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR")]
     pub idle_timeout: Duration,
 
     /// Show each delivery's headers and body too
@@ -117,12 +99,8 @@ fn parse_status(text: &str) -> Result<StatusCode, String> {
 
 impl ListenArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<ListenConfig> {
-        let scheme = selection(self.scheme, self.allow)?;
-        let fixed = match scheme {
-            SchemeSelection::Fixed(kind) => Some(kind),
-            SchemeSelection::Auto { .. } => None,
-        };
-        let scheme_options = self.signing.scheme_options(fixed)?;
+        let Verification { scheme, options: scheme_options, secret, tolerance } =
+            self.verification.into_verification()?;
         if self.max_body == 0 {
             bail!("--max-body 0 would refuse every delivery with a body; give a size such as 64KiB or 1MiB");
         }
@@ -132,7 +110,7 @@ impl ListenArgs {
         if self.dedupe_max == 0 || self.dedupe_window.is_zero() {
             bail!("--dedupe-window and --dedupe-max must be above 0: nothing remembered, every repeat looks new");
         }
-        let secret = self.signing.secret_source()?.load()?;
+        let secret = secret.load()?;
         let forward_to = self.forward_to.as_deref().map(parse_url).transpose().context("--forward-to")?;
         let path = match self.path {
             Some(path) if !path.starts_with('/') => bail!("--path `{path}` must start with /"),
@@ -144,7 +122,7 @@ impl ListenArgs {
             scheme,
             scheme_options,
             secret,
-            tolerance: self.tolerance,
+            tolerance,
             accept_invalid: self.accept_invalid,
             max_body: self.max_body,
             record: self.record,

@@ -3,12 +3,14 @@
 mod check;
 mod check_sender;
 mod listen;
+mod order_args;
 mod replay;
 mod retry_args;
 mod secret;
 mod send;
 mod sign;
 pub mod signing;
+mod verification;
 mod verify;
 
 use clap::{CommandFactory, Parser, Subcommand};
@@ -70,7 +72,7 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Sign(args) => webhook::sign::run(args.into_config()?, &mut std::io::stdout().lock()),
         WebhookCommand::Verify(args) => webhook::verify::run(args.into_config(palette)?, &mut std::io::stdout().lock()),
         WebhookCommand::Secret(args) => {
-            webhook::scheme::new_secret::print_new(args.scheme, &mut std::io::stdout().lock())
+            webhook::scheme::new_secret::print_new(args.into_config()?, &mut std::io::stdout().lock())
         }
         WebhookCommand::Send(args) => block_on(webhook::send::run(args.into_config(palette)?)),
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),

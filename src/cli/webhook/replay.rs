@@ -3,6 +3,7 @@ use std::path::PathBuf;
 
 use clap::Args;
 
+use super::order_args::OrderArgs;
 use super::retry_args::DeliveryArgs;
 use super::signing::SigningArgs;
 use crate::http::url::parse_url;
@@ -52,12 +53,15 @@ pub struct ReplayArgs {
     #[arg(long, conflicts_with = "verbatim", help_heading = "Replay")]
     pub include_invalid: bool,
 
-    /// Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s
+    /// Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)
     #[arg(long, value_name = "N/UNIT", value_parser = parse_rate, help_heading = "Replay")]
     pub rate: Option<Rate>,
 
     #[command(flatten)]
     pub delivery: DeliveryArgs,
+
+    #[command(flatten)]
+    pub order: OrderArgs,
 
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
@@ -77,6 +81,7 @@ impl ReplayArgs {
             }
         };
         Ok(ReplayConfig {
+            order: self.order.into_options()?,
             file: self.file,
             url,
             signing,

@@ -4,9 +4,9 @@ use std::time::Duration;
 use clap::Args;
 
 use crate::cli::outbound_proxy::OutboundProxyArgs;
-use crate::cli::positive_duration as parse_duration;
+use crate::retry::{Backoff, RetryPolicy};
 use crate::webhook::deliver::engine::DeliverOptions;
-use crate::webhook::deliver::retry::{Backoff, RetryPolicy, parse_schedule, parse_time_scale};
+use crate::webhook::deliver::retry::{parse_schedule, parse_time_scale};
 
 /// `--schedule`, parsed: the delay before each attempt.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,17 +20,17 @@ fn schedule_arg(text: &str) -> Result<Schedule, String> {
 #[derive(Debug, Clone, Args)]
 #[command(next_help_heading = "Delivery")]
 pub struct DeliveryArgs {
-    /// Give up after this many attempts (exponential backoff)
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Give up after this many attempts (exponential backoff) (at most 100)
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub max_attempts: u32,
 
     /// The backoff cap before the first retry; it doubles for each further retry, and the wait
-    /// is a random time below it (full jitter)
-    #[arg(long, value_name = "DUR", default_value = "1s", value_parser = parse_duration, allow_hyphen_values = true)]
+    /// is a random time below it (full jitter) (at most 24h)
+    #[arg(long, value_name = "DUR", default_value = "1s", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true)]
     pub backoff: Duration,
 
-    /// The backoff cap never grows beyond this
-    #[arg(long, value_name = "DUR", default_value = "1h", value_parser = parse_duration, allow_hyphen_values = true)]
+    /// The backoff cap never grows beyond this (at most 24h)
+    #[arg(long, value_name = "DUR", default_value = "1h", value_parser = crate::cli::duration_at_most(crate::cli::DAY), allow_hyphen_values = true)]
     pub backoff_max: Duration,
 
     /// The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per
@@ -45,8 +45,8 @@ pub struct DeliveryArgs {
     #[arg(long, value_name = "FACTOR", default_value = "1", value_parser = parse_time_scale)]
     pub time_scale: f64,
 
-    /// How long one attempt may take, connecting included (GitHub allows 10s)
-    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = parse_duration, allow_hyphen_values = true)]
+    /// How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)
+    #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true)]
     pub timeout: Duration,
 
     /// Accept any TLS certificate (self-signed local receivers)
@@ -61,6 +61,14 @@ impl DeliveryArgs {
     pub fn into_options(self) -> anyhow::Result<DeliverOptions> {
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0");
+        }
+        if self.schedule.is_none() && self.backoff_max < self.backoff {
+            anyhow::bail!(
+                "--backoff-max {} is below --backoff {}: the cap would be lower than the first wait; give a --backoff-max of at least {}",
+                crate::units::format_flag_duration(self.backoff_max),
+                crate::units::format_flag_duration(self.backoff),
+                crate::units::format_flag_duration(self.backoff)
+            );
         }
         let backoff = match self.schedule {
             Some(Schedule(delays)) => Backoff::Schedule(delays),

@@ -1,9 +1,32 @@
 //! `webhook secret`: its flags.
+use crate::output::Format;
 use crate::webhook::scheme::SchemeKind;
+use crate::webhook::scheme::new_secret::NewSecretConfig;
 
 #[derive(Debug, clap::Args)]
 pub struct SecretArgs {
     /// The scheme the secret is for: whsec_ + base64 for standard and stripe, hex for the others
     #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
     pub scheme: SchemeKind,
+
+    /// --scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)
+    #[arg(long)]
+    pub asymmetric: bool,
+
+    /// human: the secret (and the public key) one a line; json: {"secret", "public"}
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub format: Format,
+}
+
+impl SecretArgs {
+    pub fn into_config(self) -> anyhow::Result<NewSecretConfig> {
+        if self.asymmetric && self.scheme != SchemeKind::Standard {
+            anyhow::bail!(
+                "--asymmetric makes a Standard Webhooks v1a (Ed25519) key pair; give --scheme standard with it \
+                 (--scheme {} signs with a shared secret only)",
+                self.scheme
+            );
+        }
+        Ok(NewSecretConfig { scheme: self.scheme, asymmetric: self.asymmetric, format: self.format })
+    }
 }

@@ -31,11 +31,11 @@ pub struct SendArgs {
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
 
-    /// Deliver the same event this many times, as a provider's duplicate deliveries do
+    /// Deliver the same event this many times, as a provider's duplicate deliveries do (at most 10000)
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub times: u32,
 
-    /// How many of the --times deliveries run at once
+    /// How many of the --times deliveries run at once (at most 1000)
     #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub concurrency: u32,
 

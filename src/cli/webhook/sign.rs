@@ -22,8 +22,8 @@ pub struct SignArgs {
     #[arg(long, value_name = "ID")]
     pub id: Option<String>,
 
-    /// Sign this Unix timestamp instead of now
-    #[arg(long, value_name = "UNIX", allow_hyphen_values = true)]
+    /// Sign this Unix timestamp instead of now (not negative, at most 253402300799: the year 9999)
+    #[arg(long, value_parser = clap::value_parser!(i64).range(0..=253_402_300_799), value_name = "UNIX", allow_hyphen_values = true)]
     pub timestamp: Option<i64>,
 
     /// What to print

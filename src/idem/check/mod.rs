@@ -1,9 +1,17 @@
 //! `idem check`: does this endpoint handle Idempotency-Key correctly? One command, a verdict per
 //! check, an exit status for CI.
+mod crash;
+mod in_flight;
+pub(crate) mod openapi;
+mod profile;
 mod race_window;
+mod replay_shape;
+mod scope;
+pub(crate) mod server_cmd;
 mod suite;
 mod variant;
 
+pub(crate) use profile::Profile;
 pub(crate) use suite::CHECKS;
 
 use crate::conformance::{CheckOutcome, Selection, SuiteFormat, SuiteReport};
@@ -25,12 +33,34 @@ pub(crate) struct CheckConfig {
     /// `--also`: more instances of the same API. `concurrent-once` spreads its duplicates over
     /// every target and `retry-replays` sends the retry to the first of these.
     pub also: Vec<http::Uri>,
+    /// `--profile`: how the disputed verdicts are decided.
+    pub profile: Profile,
+    /// `--as`: the headers that make a request caller B's, for `caller-scoped`.
+    pub other_caller: Vec<(http::HeaderName, http::HeaderValue)>,
+    /// `--other-url`: another endpoint accepting the same body, for `path-scoped`.
+    pub other_url: Option<http::Uri>,
+    /// `--work-hint`: how long one request takes, for the in-flight checks.
+    pub work_hint: Option<std::time::Duration>,
+    /// `--max-work`: the latest retry of `lease-outlives-work`.
+    pub max_work: std::time::Duration,
+    /// `--server-cmd`: the command that starts the server under test, for `crash-recovers`.
+    pub server_cmd: Option<String>,
+    /// `--stuck-for`: how long `crash-recovers` retries before calling the key stuck.
+    pub stuck_for: std::time::Duration,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub selection: Selection,
 }
 
 /// Runs every check against the endpoint. An error means the suite could not run (no answer).
 pub(crate) async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport> {
+    execute_with(config, None).await
+}
+
+/// `execute`, with the server under test run by idem (`--server-cmd`) for `crash-recovers`.
+async fn execute_with(
+    config: &CheckConfig,
+    server: Option<&mut server_cmd::ServerCommand>,
+) -> anyhow::Result<SuiteReport> {
     let mut probe = suite::Probe::new(config.request.clone())?;
     probe.also = config.also.clone();
     let mut target = format!("{} {}", config.request.method, config.request.url);
@@ -87,12 +117,97 @@ pub(crate) async fn execute(config: &CheckConfig) -> anyhow::Result<SuiteReport>
             checks.push(suite::KEY_SCOPED.skipped(reason));
         }
     }
+    // The checks for what real idempotency layers get wrong are not even run when `--only` or
+    // `--skip` leave them out.
+    let selected = |id: &str| config.selection.runs(id);
+    let not_selected = "not selected";
+    match &original {
+        Some(original) => {
+            let specs = [
+                scope::CALLER_SCOPED,
+                scope::PATH_SCOPED,
+                replay_shape::REPLAY_FAITHFUL,
+                replay_shape::EQUAL_JSON_REPLAYS,
+                replay_shape::KEY_SYNTAX,
+            ];
+            for spec in specs {
+                if !selected(spec.id) {
+                    checks.push(spec.skipped(not_selected));
+                    continue;
+                }
+                checks.push(match spec.id {
+                    id if id == scope::CALLER_SCOPED.id => {
+                        scope::caller_scoped(&mut probe, original, &config.other_caller).await?
+                    }
+                    id if id == scope::PATH_SCOPED.id => {
+                        scope::path_scoped(&mut probe, original, config.other_url.as_ref()).await?
+                    }
+                    id if id == replay_shape::REPLAY_FAITHFUL.id => {
+                        replay_shape::replay_faithful(&mut probe, original).await?
+                    }
+                    id if id == replay_shape::EQUAL_JSON_REPLAYS.id => {
+                        replay_shape::equal_json_replays(&mut probe, original).await?
+                    }
+                    _ => replay_shape::key_syntax(&mut probe, original).await?,
+                });
+            }
+        }
+        None => {
+            let reason = "`create` did not yield a resource, so there is nothing to compare with";
+            for spec in [
+                scope::CALLER_SCOPED,
+                scope::PATH_SCOPED,
+                replay_shape::REPLAY_FAITHFUL,
+                replay_shape::EQUAL_JSON_REPLAYS,
+                replay_shape::KEY_SYNTAX,
+            ] {
+                checks.push(spec.skipped(reason));
+            }
+        }
+    }
+    checks.push(if selected(in_flight::LEASE_OUTLIVES_WORK.id) {
+        in_flight::lease_outlives_work(&mut probe, config.work_hint, config.max_work).await?
+    } else {
+        in_flight::LEASE_OUTLIVES_WORK.skipped(not_selected)
+    });
+    checks.push(if selected(in_flight::MISMATCH_IN_FLIGHT.id) {
+        in_flight::mismatch_in_flight(&mut probe, config.profile).await?
+    } else {
+        in_flight::MISMATCH_IN_FLIGHT.skipped(not_selected)
+    });
+    checks.push(if selected(crash::CRASH_RECOVERS.id) {
+        crash::crash_recovers(&mut probe, server, config.work_hint, config.stuck_for).await?
+    } else {
+        crash::CRASH_RECOVERS.skipped(not_selected)
+    });
     checks.push(suite::problem_json(&probe));
-    Ok(SuiteReport::new("idem check", target, checks).select(&config.selection, &[suite::CREATE.id]))
+    config.profile.apply(&mut checks);
+    let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[suite::CREATE.id]);
+    report.profile = Some(config.profile.note());
+    Ok(report)
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
-    let result = execute(&config).await;
+    let result = match &config.server_cmd {
+        None => execute(&config).await,
+        Some(command) => with_server(&config, command.clone()).await,
+    };
     let target = format!("{} {}", config.request.method, config.request.url);
     crate::conformance::finish_suite(result, "idem check", target, config.format, config.palette)
+}
+
+/// Starts the server under test, runs the suite, and stops the server at the end: after the
+/// suite, after an error, and when idem is interrupted (SIGINT, SIGTERM).
+async fn with_server(config: &CheckConfig, command: String) -> anyhow::Result<SuiteReport> {
+    let stop = crate::http::server::StopSignal::register()?;
+    let mut server = server_cmd::ServerCommand::new(command, &config.request.url)?;
+    let result = tokio::select! {
+        result = async {
+            server.start().await?;
+            execute_with(config, Some(&mut server)).await
+        } => result,
+        _ = stop.wait() => Err(anyhow::anyhow!("interrupted; the server started by --server-cmd was stopped")),
+    };
+    server.stop().await;
+    result
 }

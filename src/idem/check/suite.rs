@@ -12,7 +12,9 @@ use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::idem::key::KeyPolicy;
 use crate::idem::race::{KeyMode, Spread, SyncMode, race_round_spread};
 use crate::idem::request::{FoundId, RequestSpec};
-use crate::idem::verdict::{BodyMatch, Observed, Verdict, compare_bodies, replay_marker, status_counts};
+use crate::idem::verdict::{
+    BodyMatch, Observed, Verdict, compare_bodies, replay_marker, replay_marker_names, status_counts,
+};
 
 pub(super) const CREATE: CheckSpec = CheckSpec {
     id: "create",
@@ -114,13 +116,21 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     MISSING_KEY_REPORTED,
     NEW_KEY_CREATES,
     KEY_SCOPED,
+    super::scope::CALLER_SCOPED,
+    super::scope::PATH_SCOPED,
+    super::replay_shape::REPLAY_FAITHFUL,
+    super::replay_shape::EQUAL_JSON_REPLAYS,
+    super::replay_shape::KEY_SYNTAX,
+    super::in_flight::LEASE_OUTLIVES_WORK,
+    super::in_flight::MISMATCH_IN_FLIGHT,
+    super::crash::CRASH_RECOVERS,
     PROBLEM_JSON,
 ];
 
 /// Sends variations of the user's request and remembers every error answer for `problem-json`.
 pub(super) struct Probe {
     pub spec: RequestSpec,
-    client: HttpClient,
+    pub client: HttpClient,
     pub error_answers: Vec<ErrorAnswer>,
     /// Other instances of the same API (`--also`).
     pub also: Vec<Uri>,
@@ -180,10 +190,17 @@ impl Probe {
         if let Some(body) = body {
             *request.body_mut() = body;
         }
-        let mut exchange = self.client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
+        self.send_request(check, request).await
+    }
+
+    /// Sends a request a check built itself (other headers, a raw key value).
+    pub(super) async fn send_request(
+        &mut self,
+        check: &str,
+        request: http::Request<Bytes>,
+    ) -> anyhow::Result<Exchange> {
+        let exchange = send_decoded(&self.client, check, request).await?;
         self.note_errors(check, exchange.status, &exchange.headers);
-        // Every check compares decoded bodies: the same JSON compressed twice differs byte for byte.
-        exchange.body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
         Ok(exchange)
     }
 
@@ -203,6 +220,18 @@ impl Probe {
     pub(super) fn found_id(&self, exchange: &Exchange) -> Option<FoundId> {
         self.spec.id_source().read(&exchange.headers, &exchange.body)
     }
+}
+
+/// Sends `request` and decodes its body: every check compares decoded bodies (the same JSON
+/// compressed twice differs byte for byte).
+pub(super) async fn send_decoded(
+    client: &HttpClient,
+    check: &str,
+    request: http::Request<Bytes>,
+) -> anyhow::Result<Exchange> {
+    let mut exchange = client.send(request).await.with_context(|| format!("check `{check}` got no answer"))?;
+    exchange.body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
+    Ok(exchange)
 }
 
 /// A short, single-line excerpt of a body for evidence.
@@ -253,7 +282,9 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let started = Instant::now();
     // A replay must not depend on which instance stored the original.
     let elsewhere = probe.also.first().cloned();
+    let before = probe.spec.count_before().await?;
     let retry = probe.send_to(elsewhere.as_ref(), RETRY.id, Some(&original.key), None, None).await?;
+    let grounds = probe.spec.grounds(Some(&original.key), before).await?;
     let id = probe.id_of(&retry);
     let mut evidence = vec![format!(
         "#1 {} {}, retry {} {}",
@@ -283,22 +314,70 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     if let Some(url) = &elsewhere {
         evidence.push(format!("the retry went to the other instance, {url}"));
     }
-    let replayed = same_status && same_id && body.is_ok();
-    let retry_result = RETRY.judged(replayed, evidence, started.elapsed());
+    let looks_replayed = same_status && same_id && body.is_ok();
+    let marker = replay_marker(&retry.headers);
+    let took = started.elapsed();
+    // A matching answer is a replay only with evidence that the server recognised the key.
+    let retry_result = match &grounds.count {
+        Some(count) => {
+            let executions = count.change.executions();
+            evidence.push(format!(
+                "the count went {} → {} on the retry at {}",
+                count.change.before, count.change.after, count.source
+            ));
+            if executions > 0 && looks_replayed {
+                evidence.push(format!(
+                    "the retry executed again (the count rose by {executions}) though its answer matches the first: the id {} comes from the request",
+                    original.id
+                ));
+            }
+            RETRY.judged(looks_replayed && executions == 0, evidence, took)
+        }
+        None if !looks_replayed => RETRY.judged(false, evidence, took),
+        None => match (marker, grounds.sent_as(&original.id)) {
+            (Some(header), _) => {
+                evidence.push(format!("marked as a replay ({header}: true)"));
+                RETRY.judged(true, evidence, took)
+            }
+            (None, None) => {
+                evidence.push(format!("{} is the server's id (not in the request)", original.id));
+                RETRY.judged(true, evidence, took)
+            }
+            (None, Some((value, place))) => {
+                if let Some(warning) = as_slow_as_the_first(original.exchange.latency, retry.latency) {
+                    evidence.push(warning);
+                }
+                let made = if value == original.id { String::new() } else { format!(" (made from {value})") };
+                evidence.push(format!(
+                    "unconfirmed: the id {} is in your request {place}{made}, so it does not show how many times the server executed: give --count-url URL (a GET that counts what the server created)",
+                    original.id
+                ));
+                RETRY.unconfirmed(evidence, took)
+            }
+        },
+    };
+    let replayed = retry_result.outcome == crate::conformance::CheckOutcome::Pass;
 
     let marked = if !replayed {
         REPLAY_MARKED.skipped("the retry was not a replay")
     } else {
-        match replay_marker(&retry.headers) {
+        match marker {
             Some(header) => REPLAY_MARKED.judged(true, vec![format!("{header}: true")], Duration::ZERO),
-            None => REPLAY_MARKED.judged(
-                false,
-                vec!["no Idempotent-Replayed, X-Idempotent-Replayed or Idempotency-Replayed header".to_string()],
-                Duration::ZERO,
-            ),
+            None => REPLAY_MARKED.judged(false, vec![format!("none of {}", replay_marker_names())], Duration::ZERO),
         }
     };
     Ok(vec![retry_result, marked])
+}
+
+/// The timing warning of `retry-replays`: the retry took as long as the first execution.
+fn as_slow_as_the_first(first: Duration, retry: Duration) -> Option<String> {
+    (first >= Duration::from_millis(5) && retry >= first / 2).then(|| {
+        format!(
+            "warning: the retry took as long as the first ({} against {}): a replay from a store is usually much faster",
+            crate::units::format_duration(retry),
+            crate::units::format_duration(first)
+        )
+    })
 }
 
 /// `mismatch-rejected` and `mismatch-is-422`.
@@ -312,7 +391,14 @@ pub(super) async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::
     let mut evidence = vec![format!("same key, body changed ({change}) → {}", answer.status)];
     let id = probe.id_of(&answer);
     let replayed_old = answer.status.is_success() && answer.body == original.exchange.body;
-    if replayed_old {
+    let sent_id = probe.spec.grounds(Some(&original.key), None).await?.sent_as(&original.id).is_some();
+    if replayed_old && sent_id {
+        // An id made from the request is the same whether the server replayed or executed again.
+        evidence.push(format!(
+            "answered with the first answer's body ({}): it replayed the old answer or executed the changed request (the id is in your request, so the answers cannot tell which); either way it was not refused",
+            original.id
+        ));
+    } else if replayed_old {
         evidence.push(format!("the old response was replayed ({}) for a different request", original.id));
     } else if let Some(id) = id.filter(|_| answer.status.is_success()) {
         evidence.push(format!("the changed request was executed: {id}"));
@@ -352,9 +438,29 @@ pub(super) async fn missing_key(probe: &mut Probe, require_key: bool) -> anyhow:
 pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
     let key = probe.fresh_key();
+    let before = probe.spec.count_before().await?;
     let answer = probe.send(NEW_KEY_CREATES.id, Some(&key), None, None).await?;
+    let grounds = probe.spec.grounds(Some(&key), before).await?;
     let id = probe.id_of(&answer);
     let mut evidence = vec![format!("key {key} → {} {}", answer.status, id.as_deref().unwrap_or("(no id)"))];
+    if let Some(count) = &grounds.count {
+        // The count says what the server did, whatever id it answered with.
+        let executions = count.change.executions();
+        evidence.push(format!("the count went {} → {} at {}", count.change.before, count.change.after, count.source));
+        let created = answer.status.is_success() && executions >= 1;
+        if !created {
+            evidence.push(format!("a new key created nothing: {}", excerpt(&answer.body)));
+        }
+        return Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()));
+    }
+    let same_sent_id = id.as_deref() == Some(original.id.as_str()) && grounds.sent_as(&original.id).is_some();
+    if answer.status.is_success() && same_sent_id {
+        evidence.push(format!(
+            "unconfirmed: the new key got the same id {}, which is in your request, so it does not show whether the server created a second resource: give --count-url URL (a GET that counts what the server created)",
+            original.id
+        ));
+        return Ok(NEW_KEY_CREATES.unconfirmed(evidence, started.elapsed()));
+    }
     let created = answer.status.is_success() && id.as_ref().is_some_and(|id| *id != original.id);
     if !created {
         if id.as_deref() == Some(original.id.as_str()) {
@@ -433,14 +539,17 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
         status_counts(answers.iter().copied())
     )];
     match judgement.verdict {
-        Verdict::Consistent => evidence.push(match judgement.resource_ids.as_slice() {
-            [] => "no resource was created".to_string(),
-            ids => format!("executed once: {}", ids.join(", ")),
-        }),
+        Verdict::Consistent => {
+            evidence.push(match judgement.resource_ids.as_slice() {
+                [] => "no resource was created".to_string(),
+                ids => format!("executed once: {}", ids.join(", ")),
+            });
+            evidence.extend(judgement.evidence.iter().map(|e| format!("evidence: {}", e.phrase())));
+        }
         Verdict::ExecutedMoreThanOnce => {
             evidence.push(format!("executed {} times: {}", judgement.executions, judgement.resource_ids.join(", ")))
         }
-        Verdict::NothingCreated | Verdict::CannotTell => {
+        Verdict::NothingCreated | Verdict::CannotTell | Verdict::Unconfirmed => {
             evidence.push(judgement.explanation.clone().unwrap_or_default())
         }
         Verdict::Inconsistent | Verdict::Errors | Verdict::AllExecuted | Verdict::Collapsed => {}
@@ -454,7 +563,12 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
             failed.first().copied().unwrap_or_default()
         ));
     }
-    let once = CONCURRENT_ONCE.judged(judgement.verdict == Verdict::Consistent, evidence, started.elapsed());
+    evidence.extend(judgement.notes.iter().filter(|note| note.starts_with("the count and the ids")).cloned());
+    let once = if judgement.verdict == Verdict::Unconfirmed {
+        CONCURRENT_ONCE.unconfirmed(evidence, started.elapsed())
+    } else {
+        CONCURRENT_ONCE.judged(judgement.verdict == Verdict::Consistent, evidence, started.elapsed())
+    };
 
     let conflicts: Vec<&&Observed> = answers.iter().filter(|a| a.status == Some(409)).collect();
     let retry_after = if conflicts.is_empty() {

@@ -1,7 +1,10 @@
 //! Running the client under test (`-- CLIENT_CMD ARGS...`) with `IDEM_PROXY_URL` pointing at the
-//! proxy. Its stdout goes to our stderr, so the proxy's own stdout (JSON lines) stays parseable.
+//! proxy, through the shared runner (crate::child), which stops it and whatever it started when
+//! the run ends. Its stdout goes to our stderr, so the proxy's own stdout (JSON lines) stays
+//! parseable.
 use anyhow::Context;
 
+use crate::child::{ChildCommand, RunningChild};
 use crate::idem::proxy::judge::ClientExit;
 
 /// The variable the client reads the proxy's URL from.
@@ -9,27 +12,25 @@ pub const PROXY_URL_VARIABLE: &str = "IDEM_PROXY_URL";
 
 /// A started client command.
 pub(super) struct ClientCommand {
-    child: tokio::process::Child,
+    child: RunningChild,
     shown: String,
 }
 
 impl ClientCommand {
     pub(super) fn spawn(command: &[String], proxy_url: &str) -> anyhow::Result<ClientCommand> {
-        let (program, args) = command.split_first().context("the client command is empty")?;
-        let shown = command.join(" ");
-        let child = tokio::process::Command::new(program)
-            .args(args)
-            .env(PROXY_URL_VARIABLE, proxy_url)
-            .stdin(std::process::Stdio::null())
-            .stdout(std::process::Stdio::from(std::io::stderr()))
-            .kill_on_drop(true)
-            .spawn()
-            .with_context(|| format!("cannot run the client command `{shown}` (is it on PATH and executable?)"))?;
-        Ok(ClientCommand { child, shown })
+        // Shown in the summary and JSON `client_exit.command`, secrets hidden (command_line).
+        let command = ChildCommand::new("the client command", command)?.env(PROXY_URL_VARIABLE, proxy_url);
+        let shown = command.shown().to_string();
+        Ok(ClientCommand { child: command.spawn()?, shown })
     }
 
     pub(super) async fn wait(&mut self) -> anyhow::Result<ClientExit> {
         let status = self.child.wait().await.with_context(|| format!("cannot wait for `{}`", self.shown))?;
         Ok(ClientExit { command: self.shown.clone(), code: status.code() })
+    }
+
+    /// Stops the client if it still runs, and whatever it left running in the background.
+    pub(super) async fn stop(&mut self) {
+        self.child.stop().await;
     }
 }

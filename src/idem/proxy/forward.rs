@@ -14,13 +14,15 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http::header::{CONTENT_LENGTH, RETRY_AFTER};
 use http::{HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 
 use crate::http::client::Exchange;
 use crate::http::forwarding_client::ForwardingClient;
+use crate::http::forwarding_loop;
 use crate::http::hop_by_hop::message_headers;
 use crate::http::problem::problem;
+use crate::http::server::{BodyStalled, read_body_within};
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
 use crate::idem::proxy::operations::{Arrival, Attempt, Operations, Placement};
 use crate::idem::request::IdSource;
@@ -37,6 +39,10 @@ pub(super) struct AnswerDropped;
 /// Everything the request handlers share.
 pub(super) struct ProxyState {
     pub upstream: Uri,
+    /// This proxy's name in `Via`: a request that already carries it came back through a loop.
+    pub via: String,
+    /// How long a request body may deliver no bytes before the client gets 408.
+    pub body_progress: Duration,
     pub client: ForwardingClient,
     pub matcher: Matcher,
     pub key_header: HeaderName,
@@ -54,6 +60,10 @@ pub(super) struct ProxyState {
     /// Requests the upstream could not answer, and the last reason.
     pub upstream_failures: AtomicU64,
     pub last_upstream_error: Mutex<Option<String>>,
+    /// Requests that came back through this proxy (answered 508, never judged).
+    pub loops: AtomicU64,
+    /// Requests whose body stalled (answered 408, never judged).
+    pub stalled: AtomicU64,
 }
 
 impl ProxyState {
@@ -76,6 +86,7 @@ impl ProxyState {
     ) -> anyhow::Result<Exchange> {
         let mut request = Request::builder().method(method.clone()).uri(self.upstream_uri(uri)?).body(body)?;
         *request.headers_mut() = message_headers(headers);
+        forwarding_loop::add_hop(request.headers_mut(), &self.via);
         let result = self.client.send(request).await;
         if let Err(err) = &result {
             self.upstream_failures.fetch_add(1, Ordering::Relaxed);
@@ -116,9 +127,27 @@ pub(super) type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
 
 pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> ProxyResponse {
     let (parts, body) = request.into_parts();
-    let body = match Limited::new(body, MAX_REQUEST_BODY).collect().await {
-        Ok(collected) => collected.to_bytes(),
-        Err(err) if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() => {
+    if forwarding_loop::passed_through(&parts.headers, &state.via) {
+        // Not an attempt of the client's: the client's own attempt is the one that went out
+        // and is now waiting for this answer.
+        state.loops.fetch_add(1, Ordering::Relaxed);
+        let reason = format!(
+            "{} {} came back to this proxy (its Via header names it): --upstream leads back here, a loop",
+            parts.method,
+            parts.uri.path()
+        );
+        eprintln!("warning: loop detected, answered 508: {reason}");
+        return Ok(problem(StatusCode::LOOP_DETECTED, "forwarding-loop", "Forwarding loop", &reason));
+    }
+    let body = match read_body_within(Limited::new(body, MAX_REQUEST_BODY), state.body_progress).await {
+        Ok(collected) => collected,
+        Err(err) if err.is::<BodyStalled>() => {
+            state.stalled.fetch_add(1, Ordering::Relaxed);
+            let reason = format!("{} {}: {err}", parts.method, parts.uri.path());
+            eprintln!("warning: request body stalled, answered 408: {reason}");
+            return Ok(problem(StatusCode::REQUEST_TIMEOUT, "body-stalled", "Request body stalled", &reason));
+        }
+        Err(err) if err.is::<http_body_util::LengthLimitError>() => {
             return Ok(problem(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "body-too-large",
@@ -202,7 +231,7 @@ pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -
             }
             state.finish(placement, |attempt| {
                 attempt.client_status = Some(code);
-                attempt.client_retry_after = retry_after;
+                attempt.client_retry_after = retry_after.map(Duration::from_secs);
                 attempt.finished = Some(Instant::now());
             });
             Ok(response)
@@ -229,11 +258,7 @@ fn answer_observed(
 ) -> Response<Full<Bytes>> {
     let response = answer_ref(result);
     let status = response.status().as_u16();
-    let retry_after = response
-        .headers()
-        .get(RETRY_AFTER)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.trim().parse::<u64>().ok());
+    let retry_after = crate::retry::retry_after_of(response.headers());
     state.finish(placement, |attempt| {
         attempt.upstream = Some(observed);
         attempt.client_status = Some(status);
@@ -264,8 +289,8 @@ fn answer_ref(result: &anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
         Err(err) => problem(
             StatusCode::BAD_GATEWAY,
             "upstream-unreachable",
-            "The upstream could not be reached",
-            &format!("idem proxy could not get an answer from the upstream: {err:#}"),
+            "No usable answer from the upstream",
+            &format!("idem proxy got no usable answer from the upstream: {err:#}"),
         ),
     }
 }

@@ -7,10 +7,12 @@ use serde::Serialize;
 
 use crate::idem::proxy::operations::{Attempt, Operation};
 use crate::idem::request::IdSource;
+pub use crate::idem::verdict::CountReading;
 use crate::idem::verdict::{self, Observed, Timing};
 
-/// Retries closer than this to the previous answer count as immediate.
-pub const IMMEDIATE: Duration = Duration::from_millis(50);
+/// Retries closer than this to the previous answer count as immediate (the shared retry policy's
+/// notion of no backoff).
+pub use crate::retry::IMMEDIATE;
 /// `Retry-After` is honoured when the retry comes no earlier than this before the time asked.
 const RETRY_AFTER_TOLERANCE: Duration = Duration::from_millis(100);
 
@@ -86,6 +88,13 @@ pub struct OperationReport {
     pub resource_ids: Vec<String>,
     pub outcome: Outcome,
     pub findings: Vec<Finding>,
+    /// How the operation ended for the client when it gave up after retrying (its retry budget ran
+    /// out on faulted attempts): how many attempts and what it was last given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub gave_up: Option<String>,
+    /// What `executions` rests on (the shared verdict's evidence; the count with `--count-url`
+    /// when the run had one operation).
+    pub evidence: Vec<verdict::Evidence>,
 }
 
 pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport {
@@ -98,8 +107,12 @@ pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport
     }
     let faults: Vec<String> = attempts.iter().filter_map(|a| a.fault).map(|f| f.name()).collect();
     let answers: Vec<Observed> = attempts.iter().filter_map(|a| a.upstream.clone()).collect();
-    let judgement =
-        verdict::judge(&answers, Timing::Sequential, &IdSource { field: id_field.to_string(), header: None });
+    let judgement = verdict::judge(
+        &answers,
+        Timing::Sequential,
+        &IdSource { field: id_field.to_string(), header: None },
+        &Default::default(),
+    );
     let ids = judgement.resource_ids.clone();
     let executed = match ids.as_slice() {
         [] => "the upstream created nothing the proxy could see".to_string(),
@@ -151,6 +164,7 @@ pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport
     findings.extend(retry_manner(attempts));
 
     let faulted = attempts.iter().any(|a| a.fault.is_some());
+    let gave_up = gave_up(attempts, keys.len());
     let outcome = if findings.iter().any(|f| f.kind.is_mistake()) {
         Outcome::Mistake
     } else if !findings.is_empty() {
@@ -171,14 +185,37 @@ pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport
         resource_ids: ids,
         outcome,
         findings,
+        gave_up,
+        evidence: judgement.evidence,
     }
+}
+
+/// A client that retried with its key until its budget ran out, every attempt faulted, then
+/// stopped: a finite budget that ends in an error the user sees is correct, and this says so.
+fn gave_up(attempts: &[Attempt], keys: usize) -> Option<String> {
+    let last = attempts.last()?;
+    let fault = last.fault.filter(|f| f.calls_for_a_retry())?;
+    if attempts.len() < 2 || keys != 1 || last.key.is_none() {
+        return None;
+    }
+    let saw = match last.client_status {
+        Some(status) => format!("the client was given {status} on the last"),
+        None => "the client's last connection was closed without an answer".to_string(),
+    };
+    Some(format!(
+        "gave up after {} attempts with one key, each met by a fault ({}); {saw} and surfaced it (nothing executed twice)",
+        attempts.len(),
+        fault.name()
+    ))
 }
 
 /// How the client retried: at all, after a pause, after the time it was asked to wait, and not
 /// after a final 4xx.
 fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
     let mut findings = Vec::new();
-    if let Some(last) = attempts.last() {
+    // "Did not retry" means never retried: one attempt, faulted. A client that retried and then
+    // stopped had a finite budget (see `gave_up`).
+    if let (Some(last), 1) = (attempts.last(), attempts.len()) {
         if let Some(fault) = last.fault.filter(|f| f.calls_for_a_retry()) {
             findings.push(Finding {
                 kind: FindingKind::NoRetry,
@@ -209,15 +246,15 @@ fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
         let (previous, next) = (&pair[0], &pair[1]);
         let Some(finished) = previous.finished else { continue };
         let gap = next.arrived.saturating_duration_since(finished);
-        if let Some(seconds) = previous.client_retry_after {
-            let asked = Duration::from_secs(seconds);
+        if let Some(asked) = previous.client_retry_after {
             if gap + RETRY_AFTER_TOLERANCE < asked {
                 findings.push(Finding {
                     kind: FindingKind::IgnoredRetryAfter,
                     message: format!(
-                        "attempt #{} came {} after a Retry-After: {seconds}",
+                        "attempt #{} came {} after a Retry-After of {}",
                         next.number,
-                        crate::units::format_duration(gap)
+                        crate::units::format_duration(gap),
+                        crate::units::format_duration(asked)
                     ),
                 });
             }
@@ -281,6 +318,10 @@ pub struct ProxyReport {
     /// The client command's exit status, when one was run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub client_exit: Option<ClientExit>,
+    /// The upstream's count over the whole run (`--count-url`): `{kind: count, source, before,
+    /// after, executions}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<verdict::Evidence>,
     /// Every operation of the run counted by outcome, including those not listed in `operations`.
     pub totals: Totals,
 }
@@ -293,7 +334,41 @@ pub struct ClientExit {
 }
 
 pub fn judge_run(operations: &[Operation], id_field: &str) -> (RunVerdict, Vec<OperationReport>) {
-    let reports: Vec<OperationReport> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
+    judge_run_counted(operations, id_field, None)
+}
+
+/// `judge_run`, with the upstream's count over the run (`--count-url`): with one operation it
+/// decides that operation's executions; with more, a rise beyond one per operation is reported
+/// on the run.
+pub fn judge_run_counted(
+    operations: &[Operation],
+    id_field: &str,
+    count: Option<&verdict::CountReading>,
+) -> (RunVerdict, Vec<OperationReport>) {
+    let mut reports: Vec<OperationReport> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
+    if let (Some(count), [only]) = (count, reports.as_mut_slice()) {
+        let executions = count.change.executions() as usize;
+        only.evidence = vec![verdict::Evidence::Count {
+            source: count.source.clone(),
+            before: count.change.before,
+            after: count.change.after,
+            executions: count.change.executions(),
+        }];
+        if executions != only.executions {
+            only.findings.retain(|f| f.kind != FindingKind::UpstreamExecutedTwice);
+            only.executions = executions;
+        }
+        if executions > 1 && !only.findings.iter().any(|f| f.kind.is_mistake()) {
+            only.findings.push(Finding {
+                kind: FindingKind::UpstreamExecutedTwice,
+                message: format!(
+                    "the upstream's count rose by {executions} ({} → {} at {}) for one operation",
+                    count.change.before, count.change.after, count.source
+                ),
+            });
+            only.outcome = Outcome::Mistake;
+        }
+    }
     let verdict = if reports.is_empty() {
         RunVerdict::NoOperations
     } else if reports.iter().all(|r| r.outcome.is_fine()) {
@@ -421,7 +496,7 @@ mod tests {
                 _ => upstream.map(|(status, _)| status),
             };
             attempt.client_retry_after = match fault {
-                Some(Fault::Status { retry_after, .. }) => retry_after,
+                Some(Fault::Status { retry_after, .. }) => retry_after.map(Duration::from_secs),
                 _ => None,
             };
             attempt.finished = Some(self.clock);

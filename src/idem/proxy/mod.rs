@@ -28,7 +28,9 @@ use operations::{Attempt, Operations};
 use crate::exit::Outcome;
 use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
-use crate::http::server::{ServerTask, StopSignal};
+use crate::http::forwarding_loop;
+use crate::http::server::{ServerTask, StopSignal, Timeouts};
+use crate::http::url::Redacted;
 use crate::output::{Format, Palette, print_best_effort};
 
 /// How long `--operations N` waits for a last retry once nothing happens any more.
@@ -43,6 +45,8 @@ pub struct ProxyConfig {
     /// Accept any certificate from an https upstream.
     pub insecure: bool,
     pub upstream_timeout: Duration,
+    /// How long a client may stay silent, trickle a request head or stall a body.
+    pub timeouts: Timeouts,
     pub fault: Fault,
     pub selection: Selection,
     pub seed: Option<u64>,
@@ -56,6 +60,8 @@ pub struct ProxyConfig {
     pub client_command: Vec<String>,
     pub format: Format,
     pub palette: Palette,
+    /// `--count-url`: the upstream's count, read when the proxy starts and when the run ends.
+    pub count: Option<crate::count::CountSource>,
 }
 
 impl ProxyConfig {
@@ -68,6 +74,7 @@ impl ProxyConfig {
             tls: false,
             insecure: false,
             upstream_timeout: Duration::from_secs(30),
+            timeouts: Timeouts::default(),
             fault: Fault::LoseAnswer,
             selection: Selection::First(1),
             seed: None,
@@ -79,6 +86,7 @@ impl ProxyConfig {
             client_command: Vec::new(),
             format: Format::Human,
             palette: Palette::plain(),
+            count: None,
         })
     }
 }
@@ -89,6 +97,8 @@ pub struct RunningProxy {
     tls: bool,
     state: Arc<ProxyState>,
     task: ServerTask,
+    /// The upstream's count over the run (`--count-url`), once read at the end.
+    count: Option<judge::CountReading>,
 }
 
 impl RunningProxy {
@@ -104,7 +114,12 @@ impl RunningProxy {
 
     /// The judgement of everything so far.
     pub fn report(&self) -> ProxyReport {
-        report_of(&self.state)
+        report_of(&self.state, self.count.as_ref())
+    }
+
+    /// The upstream's count before and after the run, for the judgement.
+    pub fn set_count(&mut self, count: judge::CountReading) {
+        self.count = Some(count);
     }
 
     /// How many operations are held in memory (open, not yet judged and folded).
@@ -149,24 +164,26 @@ impl RunningProxy {
 
     /// Stops: held answers are dropped, requests in flight finish, the live printer is released.
     pub async fn shutdown(self) -> ProxyReport {
-        let RunningProxy { state, task, .. } = self;
+        let RunningProxy { state, task, count, .. } = self;
         state.stopping.send_replace(true);
         task.stop().await;
         if let Ok(mut events) = state.events.lock() {
             events.take();
         }
-        report_of(&state)
+        report_of(&state, count.as_ref())
     }
 }
 
-fn report_of(state: &ProxyState) -> ProxyReport {
+fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyReport {
     // The folded operations were judged when they were dropped; the open ones are judged now.
     let (mut tally, open) = state
         .operations
         .lock()
         .map(|ops| (ops.folded().clone(), ops.open().into_iter().cloned().collect::<Vec<_>>()))
         .unwrap_or_default();
-    let (_, open) = judge::judge_run(&open, &state.id_field);
+    // The count over the run decides an operation's executions only when the run had one.
+    let count_decides = count.filter(|_| tally.totals.operations == 0);
+    let (_, open) = judge::judge_run_counted(&open, &state.id_field, count_decides);
     for report in open {
         tally.add(report);
     }
@@ -179,6 +196,12 @@ fn report_of(state: &ProxyState) -> ProxyReport {
         upstream_failures: state.upstream_failures.load(Ordering::Relaxed),
         last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
         client_exit: None,
+        count: count.map(|count| crate::idem::verdict::Evidence::Count {
+            source: count.source.clone(),
+            before: count.change.before,
+            after: count.change.after,
+            executions: count.change.executions(),
+        }),
     }
 }
 
@@ -189,7 +212,7 @@ pub async fn start(
 ) -> anyhow::Result<RunningProxy> {
     match config.upstream.scheme_str() {
         Some("http") | Some("https") => {}
-        _ => bail!("--upstream {} must be an http:// or https:// URL", config.upstream),
+        _ => bail!("--upstream {} must be an http:// or https:// URL", Redacted(&config.upstream)),
     }
     let client = ForwardingClient::new(ClientOptions {
         timeout: config.upstream_timeout,
@@ -197,9 +220,18 @@ pub async fn start(
         http2: false,
     })?;
     let (listener, addr) = crate::http::server::bind(config.addr).await?;
+    if forwarding_loop::is_own_address(&config.upstream, addr).await {
+        bail!(
+            "--upstream {} is this proxy's own address ({addr}): every request would be forwarded to itself, again and \
+             again; give the API's address instead",
+            Redacted(&config.upstream)
+        );
+    }
     let tls = crate::http::tls::acceptor(config.tls)?;
     let state = Arc::new(ProxyState {
         upstream: config.upstream.clone(),
+        via: forwarding_loop::via_name("idem-proxy"),
+        body_progress: config.timeouts.body_progress,
         client,
         matcher: config.matcher.clone(),
         key_header: config.key_header.clone(),
@@ -212,13 +244,15 @@ pub async fn start(
         passed_through: Default::default(),
         upstream_failures: Default::default(),
         last_upstream_error: Mutex::new(None),
+        loops: Default::default(),
+        stalled: Default::default(),
     });
     let service_state = Arc::clone(&state);
-    let task = ServerTask::spawn(listener, tls, move |_remote| {
+    let task = ServerTask::spawn_with(listener, tls, config.timeouts, move |_remote| {
         let state = Arc::clone(&service_state);
         service_fn(move |request| forward::handle(Arc::clone(&state), request))
     });
-    Ok(RunningProxy { addr, tls: config.tls, state, task })
+    Ok(RunningProxy { addr, tls: config.tls, state, task, count: None })
 }
 
 /// `idem proxy`: forwards until Ctrl-C, `--operations N` or the client command's exit, then
@@ -226,9 +260,13 @@ pub async fn start(
 pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let (events, printed) = std::sync::mpsc::channel::<Attempt>();
-    let proxy = start(&config, Some(events)).await?;
+    let count_before = match &config.count {
+        Some(count) => Some(count.read().await?),
+        None => None,
+    };
+    let mut proxy = start(&config, Some(events)).await?;
     let palette = config.palette;
-    let upstream = config.upstream.to_string();
+    let upstream = Redacted(&config.upstream).to_string();
     match config.format {
         Format::Human => print_best_effort(&print::banner(&proxy.url(), &upstream, &config.fault.name(), palette)),
         Format::Json => print_best_effort(
@@ -277,7 +315,19 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         exit = client_finished => exit,
         _ = operations_ended => None,
     };
+    // Ctrl-C, SIGTERM, --operations or its own exit: the client and what it left running stop here.
+    if let Some(client) = client.as_mut() {
+        client.stop().await;
+    }
     let client_exit = client_exit.transpose()?;
+    if let (Some(count), Some(before)) = (&config.count, count_before) {
+        let after = count.read().await?;
+        proxy.set_count(judge::CountReading {
+            change: crate::count::CountChange { before, after },
+            source: count.describe(),
+        });
+    }
+    let state = Arc::clone(&proxy.state);
     let mut report = proxy.shutdown().await;
     report.client_exit = client_exit;
     let _ = printer.join();
@@ -285,11 +335,29 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
         Format::Json => print_best_effort(&print::ProxyLine::Summary { summary: &report }.to_json()),
     }
-    if report.upstream_failures > 0 {
+    let loops = state.loops.load(Ordering::Relaxed);
+    if loops > 0 {
         bail!(
-            "the upstream {upstream} did not answer {} request(s), so the client could not be judged fairly: {} (is it running?)",
+            "{loops} request(s) came back to this proxy through --upstream {} (a forwarding loop, answered 508 Loop \
+             Detected); point --upstream at the API itself",
+            upstream
+        );
+    }
+    let stalled = state.stalled.load(Ordering::Relaxed);
+    if stalled > 0 {
+        eprintln!("note: {stalled} request body(ies) stalled past --idle-timeout and were answered 408, not judged");
+    }
+    if report.upstream_failures > 0 {
+        let last = report.last_upstream_error.as_deref().unwrap_or("no answer");
+        // "Is it running?" only when it could not be reached; an upstream that answered garbage is.
+        let (did, hint) = if last.contains("cannot connect") {
+            ("did not answer", " (is it running?)")
+        } else {
+            ("gave no usable answer to", "")
+        };
+        bail!(
+            "the upstream {upstream} {did} {} request(s), so the client could not be judged fairly: {last}{hint}",
             report.upstream_failures,
-            report.last_upstream_error.as_deref().unwrap_or("no answer")
         );
     }
     match report.verdict {

@@ -47,8 +47,9 @@ pub struct Attempt {
     pub upstream: Option<Observed>,
     /// The status the client was given; `None` when its connection was closed instead.
     pub client_status: Option<u16>,
-    /// The `Retry-After` the client was given, in seconds.
-    pub client_retry_after: Option<u64>,
+    /// The wait the client was asked for by a `Retry-After` (seconds or an HTTP-date, read by
+    /// crate::retry as a client reads it).
+    pub client_retry_after: Option<Duration>,
     /// When the client got its answer or lost its connection; `None` while in flight.
     pub finished: Option<Instant>,
 }

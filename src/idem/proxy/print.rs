@@ -171,6 +171,16 @@ pub fn summary(report: &ProxyReport, palette: Palette) -> String {
             let sign = if finding.kind.is_mistake() { palette.red("✗") } else { palette.yellow("!") };
             text.push_str(&format!("    {sign} {}\n", terminal_safe(&finding.message)));
         }
+        if let Some(gave_up) = &op.gave_up {
+            text.push_str(&format!("    {} {}\n", palette.dim("·"), terminal_safe(gave_up)));
+        }
+        if !op.evidence.is_empty() {
+            let evidence: Vec<String> = op.evidence.iter().map(|e| e.phrase()).collect();
+            text.push_str(&format!("    {} {}\n", palette.dim("evidence:"), terminal_safe(&evidence.join("; "))));
+        }
+    }
+    if let (Some(count), true) = (&report.count, report.operations.len() > 1) {
+        text.push_str(&format!("the upstream's count over the run: {}\n", count.phrase()));
     }
     let totals = &report.totals;
     if totals.unlisted_operations > 0 {

@@ -107,7 +107,7 @@ pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
         RaceVerdict::ExecutedMoreThanOnce | RaceVerdict::Inconsistent | RaceVerdict::Collapsed => {
             Ok(Outcome::ProblemFound)
         }
-        RaceVerdict::NothingCreated | RaceVerdict::CannotTell => {
+        RaceVerdict::NothingCreated | RaceVerdict::CannotTell | RaceVerdict::Unconfirmed => {
             let explanation = report.telling_round().and_then(|round| round.judgement.explanation.clone());
             bail!("{}", explanation.unwrap_or_else(|| "the answers do not show how many times it executed".to_string()))
         }

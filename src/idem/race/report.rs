@@ -10,12 +10,14 @@
 //! - `verdict`: `safe` (every round executed at most once and answered consistently),
 //!   `executed_more_than_once`, `inconsistent`, `errors` (some answers never came),
 //!   `nothing_created` (no 2xx answer in a round), `cannot_tell` (2xx answers but no resource id in
-//!   the body at `--id-field`, `Location`, `Content-Location` or `--id-header`); for the controls
+//!   the body at `--id-field`, `Location`, `Content-Location` or `--id-header`), `unconfirmed`
+//!   (consistent answers, but the only evidence is an id the request itself carried: give
+//!   `--count-url`); for the controls
 //!   (`--distinct-keys`, `--no-key`) `as_expected` (every duplicate executed) or `collapsed` (the
 //!   server collapsed duplicates that shared no key). Exit status 0 for `safe` and `as_expected`,
 //!   1 for `executed_more_than_once`, `inconsistent` and `collapsed`, 2 for the rest.
 //! - `summary`: `rounds`, and how many were `safe`, `executed_more_than_once`, `inconsistent`,
-//!   `errors`, `nothing_created`, `cannot_tell`, `as_expected`, `collapsed`; `worst_executions`
+//!   `errors`, `nothing_created`, `cannot_tell`, `as_expected`, `collapsed`, `unconfirmed`; `worst_executions`
 //!   (most distinct resources created in a round);
 //!   `release_spread_us` and `latency_spread_ms` as `{p50, p90, max}` over the rounds (`null` when
 //!   not measured: `--sync none` has no release).
@@ -33,7 +35,8 @@
 //!     (only when no answer), resource_id, replayed, latency_ms, target (host:port, only with
 //!     --also)}` per duplicate,
 //!   - `judgement`: the shared verdict, `{verdict: {kind}, executions, resource_ids, body_match,
-//!     explanation, differences, notes}`, as in `idem send`.
+//!     explanation, differences, notes, evidence}`, as in `idem send`; `evidence` lists what the
+//!     verdict rests on, each `{kind: count|replay-marker|conflict|server-id|distinct-ids, …}`.
 use std::time::Duration;
 
 use serde::Serialize;
@@ -75,6 +78,9 @@ pub enum RaceVerdict {
     AsExpected,
     /// A control round: the server collapsed duplicates that shared no key.
     Collapsed,
+    /// Consistent answers, but nothing showed how many times it executed (the id is the
+    /// client's): give `--count-url`.
+    Unconfirmed,
 }
 
 impl RaceVerdict {
@@ -89,18 +95,20 @@ impl RaceVerdict {
             RaceVerdict::CannotTell => Verdict::CannotTell,
             RaceVerdict::AsExpected => Verdict::AllExecuted,
             RaceVerdict::Collapsed => Verdict::Collapsed,
+            RaceVerdict::Unconfirmed => Verdict::Unconfirmed,
         }
     }
 
     /// Worst first: a proven double execution outweighs everything; anything that leaves the
     /// question open outweighs a pass.
-    const BY_SEVERITY: [RaceVerdict; 8] = [
+    const BY_SEVERITY: [RaceVerdict; 9] = [
         RaceVerdict::ExecutedMoreThanOnce,
         RaceVerdict::Collapsed,
         RaceVerdict::Inconsistent,
         RaceVerdict::Errors,
         RaceVerdict::NothingCreated,
         RaceVerdict::CannotTell,
+        RaceVerdict::Unconfirmed,
         RaceVerdict::Safe,
         RaceVerdict::AsExpected,
     ];
@@ -117,6 +125,7 @@ pub struct Summary {
     pub cannot_tell: usize,
     pub as_expected: usize,
     pub collapsed: usize,
+    pub unconfirmed: usize,
     pub worst_executions: usize,
     #[serde(rename = "release_spread_us", serialize_with = "Percentiles::as_us")]
     #[schemars(with = "Option<PercentileNumbers>")]
@@ -194,6 +203,7 @@ impl RaceReport {
             cannot_tell: count(Verdict::CannotTell),
             as_expected: count(Verdict::AllExecuted),
             collapsed: count(Verdict::Collapsed),
+            unconfirmed: count(Verdict::Unconfirmed),
             worst_executions: rounds.iter().map(|r| r.judgement.executions).max().unwrap_or(0),
             release_spread: Percentiles::of(
                 rounds.iter().filter_map(|r| r.release.as_ref().map(|r| r.spread)).collect(),
@@ -266,7 +276,7 @@ impl RaceReport {
                 s.executed_more_than_once,
                 plural(s.worst_executions, "execution"),
                 s.inconsistent,
-                s.errors + s.nothing_created + s.cannot_tell
+                s.errors + s.nothing_created + s.cannot_tell + s.unconfirmed
             ));
         } else {
             out.push_str(&format!(
@@ -274,7 +284,7 @@ impl RaceReport {
                 plural(s.rounds, "control round"),
                 s.as_expected,
                 s.collapsed,
-                s.errors + s.nothing_created + s.cannot_tell
+                s.errors + s.nothing_created + s.cannot_tell + s.unconfirmed
             ));
         }
         for (what, spread) in [("release", s.release_spread), ("latency", s.latency_spread)] {

@@ -190,6 +190,7 @@ pub async fn race_round_spread(
         .enumerate()
         .map(|(index, key)| targets[across::target_of(index, targets.len())].build(key.as_deref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let before = spec.count_before().await?;
     let connectors =
         |alpn: &[&[u8]]| targets.iter().map(|target| Connector::new(target, alpn)).collect::<anyhow::Result<Vec<_>>>();
 
@@ -273,7 +274,8 @@ pub async fn race_round_spread(
     };
     let keys = RoundKeys { mode: key_mode, shared: shared_key, per_request: keys };
     let raced = Raced { sync: used, reason, answers, release: release.map(|r| ReleaseRecord::new(r, stagger)) };
-    let mut round = report(spec, keys, raced);
+    let grounds = spec.grounds(keys.shared.as_deref(), before).await?;
+    let mut round = report(spec, keys, raced, &grounds);
     if targets.len() > 1 {
         round.targets = targets.iter().map(super::connect::authority).collect();
         for (index, answer) in round.answers.iter_mut().enumerate() {
@@ -319,7 +321,7 @@ struct Raced {
     release: Option<ReleaseRecord>,
 }
 
-fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced) -> RoundReport {
+fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced, grounds: &verdict::Grounds) -> RoundReport {
     let RoundKeys { mode: key_mode, shared: shared_key, per_request: keys } = keys;
     let Raced { sync, reason: sync_reason, answers, release } = raced;
     let ids = spec.id_source();
@@ -331,7 +333,12 @@ fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced) -> RoundReport {
             number: index + 1,
             key: if key_mode == KeyMode::Distinct { key } else { None },
             observed: match &answer.outcome {
-                Ok(response) => Observed::answer(response.status, &response.headers, response.body.clone(), &ids),
+                Ok(response) => {
+                    let mut observed =
+                        Observed::answer(response.status, &response.headers, response.body.clone(), &ids);
+                    observed.latency = answer.latency;
+                    observed
+                }
                 Err(err) => Observed::failed(err.clone()),
             },
             latency: answer.latency,
@@ -341,8 +348,8 @@ fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced) -> RoundReport {
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
     // A control shares no key, so it is judged on whether every duplicate executed.
     let judgement = match key_mode {
-        KeyMode::Same => verdict::judge(&observed, Timing::Concurrent, &ids),
-        KeyMode::Distinct | KeyMode::None => verdict::judge_control(&observed, &ids),
+        KeyMode::Same => verdict::judge(&observed, Timing::Concurrent, &ids, grounds),
+        KeyMode::Distinct | KeyMode::None => verdict::judge_control(&observed, &ids, grounds),
     };
     let latencies = || records.iter().filter_map(|r| r.latency);
     let latency_spread = latencies().max().zip(latencies().min()).map(|(max, min)| max - min);

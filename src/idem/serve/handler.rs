@@ -12,9 +12,9 @@ use hyper::body::Incoming;
 use crate::http::problem::{json_response, problem};
 
 use super::Mode;
-use super::key::parse_key;
+use super::key::{caller_of, canonical_body, parse_key};
 use super::log::{RequestLine, RequestLog, RequestOutcome};
-use super::payments::{ListQuery, NewPayment, Payment, parse_new_payment};
+use super::payments::{ListQuery, NewPayment, Payment, parse_any_resource, parse_new_payment};
 use super::store::owner::Owners;
 use super::store::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoredResponse, fingerprint};
 
@@ -29,6 +29,8 @@ pub(super) struct AppState {
     pub mode: Mode,
     pub work: Duration,
     pub require_key: bool,
+    /// POST on any path creates a payment (`--any-path`).
+    pub any_path: bool,
     pub max_body: u64,
     /// The key table and the ledger, wherever `--store` put them.
     pub store: Arc<dyn Store>,
@@ -83,6 +85,10 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
     let method = request.method().clone();
     match (path.as_str(), path.strip_prefix("/payments/")) {
         ("/payments", _) if method == Method::POST => create_payment(state, request).await,
+        // A second endpoint with the same body, so a key reused across endpoints can be tested.
+        ("/refunds", _) if method == Method::POST => create_payment(state, request).await,
+        ("/refunds", _) => method_not_allowed("POST"),
+        _ if state.any_path && method == Method::POST => create_payment(state, request).await,
         ("/payments", _) if method == Method::GET => match ListQuery::parse(request.uri().query()) {
             Err(reason) => Handled::plain(
                 problem(StatusCode::BAD_REQUEST, "invalid-query", "Invalid list query", &reason),
@@ -147,6 +153,10 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     }
     let key = match parts.headers.get(KEY_HEADER).map(|value| parse_key(value.as_bytes())) {
         None => None,
+        // The broken layer takes the header value as it is: empty, over-long or quoted.
+        Some(_) if state.mode == Mode::Unscoped => {
+            parts.headers.get(KEY_HEADER).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
+        }
         Some(Ok(key)) => Some(key),
         Some(Err(reason)) => {
             let response = problem(StatusCode::BAD_REQUEST, "invalid-key", "Invalid Idempotency-Key", &reason);
@@ -185,7 +195,9 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     };
     // Validation comes before the key is claimed: a request that never started executing leaves
     // nothing to replay (Stripe does the same).
-    let new_payment = match parse_new_payment(&body) {
+    let known_endpoint = path == "/payments" || path == "/refunds";
+    let parsed = if known_endpoint { parse_new_payment(&body) } else { parse_any_resource(&body) };
+    let new_payment = match parsed {
         Ok(payment) => payment,
         Err(reason) => {
             return reject(
@@ -196,10 +208,27 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     };
 
     let claim = match (&key, state.mode) {
-        (Some(key), Mode::Correct | Mode::Naive | Mode::LocalLock) => {
-            let scoped = ScopedKey { method: parts.method.to_string(), path: path.clone(), key: key.clone() };
-            let print = fingerprint(parts.method.as_str(), &path, &body);
-            let claim = (state.mode != Mode::Naive).then(|| state.owners.claim());
+        (Some(_), Mode::None) | (None, _) => None,
+        (Some(key), mode) => {
+            let (scoped, print) = if mode == Mode::Unscoped {
+                (ScopedKey { method: "*".into(), path: "*".into(), key: key.clone() }, fingerprint("", "", &body))
+            } else {
+                // A key belongs to one caller, one method and one path; the fingerprint compares
+                // the JSON, not its spelling.
+                let caller_key = format!("{} {key}", caller_of(&parts.headers));
+                let scoped = ScopedKey { method: parts.method.to_string(), path: path.clone(), key: caller_key };
+                (scoped, fingerprint(parts.method.as_str(), &path, &canonical_body(&body)))
+            };
+            let claim = (mode != Mode::Naive).then(|| {
+                let mut claim = state.owners.claim();
+                match mode {
+                    Mode::ShortLease => claim.lease = (state.work / 2).max(Duration::from_millis(1)),
+                    // Ten years: a claim that survives any crash.
+                    Mode::StickyLock => claim.lease = Duration::from_secs(10 * 365 * 24 * 3600),
+                    _ => {}
+                }
+                claim
+            });
             let lookup = match &claim {
                 Some(claim) => state.store.claim(&scoped, print, claim).await,
                 None => state.store.lookup(&scoped, print).await,
@@ -225,16 +254,19 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
                 }
                 Lookup::Replay(stored) => {
                     let mut response = stored_response(&stored);
+                    if mode == Mode::DropsHeaders {
+                        response.headers_mut().remove(LOCATION);
+                    }
                     response.headers_mut().insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
                     let payment_id = stored.location.as_deref().and_then(|l| l.rsplit('/').next()).map(str::to_string);
                     return Handled { response, outcome: RequestOutcome::Replayed, key: Some(key.clone()), payment_id };
                 }
             }
         }
-        _ => None,
     };
 
-    match execute(state, new_payment, claim).await {
+    let refund = path == "/refunds";
+    match execute(state, new_payment, claim, refund).await {
         Ok((stored, payment_id)) => Handled {
             response: stored_response(&stored),
             outcome: RequestOutcome::Created,
@@ -261,16 +293,23 @@ async fn execute(
     state: &Arc<AppState>,
     new_payment: NewPayment,
     keyed: Option<KeyedWork>,
+    refund: bool,
 ) -> Result<(StoredResponse, String), (Response<Full<Bytes>>, RequestOutcome)> {
     let task_state = Arc::clone(state);
     let task_keyed = keyed.clone();
+    // --mode short-lease and sticky-lock never renew: the lease they took is all there is.
+    let renews = !matches!(state.mode, Mode::ShortLease | Mode::StickyLock);
     let task = tokio::spawn(async move {
         let work = simulate_work(task_state.work);
         match task_keyed.as_ref().and_then(|keyed| keyed.claim.as_ref().map(|claim| (&keyed.scoped, claim))) {
-            Some((scoped, claim)) => super::store::lease::hold(&*task_state.store, scoped, claim, work).await,
-            None => work.await,
+            Some((scoped, claim)) if renews => super::store::lease::hold(&*task_state.store, scoped, claim, work).await,
+            _ => work.await,
         }
-        let payment = Payment::charge(new_payment);
+        let mut payment = Payment::charge(new_payment);
+        if refund {
+            payment.id = crate::ids::fresh_id("re_");
+            payment.object = "refund";
+        }
         let stored = StoredResponse {
             status: StatusCode::CREATED.as_u16(),
             content_type: "application/json".to_string(),
@@ -296,7 +335,9 @@ async fn execute(
     };
     // Nothing was recorded, so a retry may execute; if the store is down this fails too, and
     // the lease runs out instead.
-    if let Some(KeyedWork { scoped, claim: Some(claim), .. }) = &keyed {
+    if let Some(KeyedWork { scoped, claim: Some(claim), .. }) = &keyed
+        && state.mode != Mode::StickyLock
+    {
         let _ = state.store.release(scoped, claim).await;
     }
     Err(failed)

@@ -22,6 +22,38 @@ pub(super) fn parse_key(raw: &[u8]) -> Result<String, String> {
     }
 }
 
+/// Who is calling, for scoping keys: a digest of the `Authorization` header (never the
+/// credential itself, which the store would otherwise keep), or `anonymous`.
+pub(super) fn caller_of(headers: &http::HeaderMap) -> String {
+    match headers.get(http::header::AUTHORIZATION) {
+        None => "anonymous".to_string(),
+        Some(value) => {
+            let digest = ring::digest::digest(&ring::digest::SHA256, value.as_bytes());
+            format!("caller-{}", hex::encode(&digest.as_ref()[..8]))
+        }
+    }
+}
+
+/// The body as the fingerprint sees it: JSON in a canonical form (keys sorted, no whitespace), so
+/// a client that re-serialises its body on retry still sends "the same request".
+pub(super) fn canonical_body(body: &[u8]) -> Vec<u8> {
+    fn sort(value: serde_json::Value) -> serde_json::Value {
+        match value {
+            serde_json::Value::Object(fields) => {
+                let mut fields: Vec<_> = fields.into_iter().map(|(name, value)| (name, sort(value))).collect();
+                fields.sort_by(|a, b| a.0.cmp(&b.0));
+                serde_json::Value::Object(fields.into_iter().collect())
+            }
+            serde_json::Value::Array(items) => serde_json::Value::Array(items.into_iter().map(sort).collect()),
+            other => other,
+        }
+    }
+    match serde_json::from_slice::<serde_json::Value>(body) {
+        Ok(value) => serde_json::to_vec(&sort(value)).unwrap_or_else(|_| body.to_vec()),
+        Err(_) => body.to_vec(),
+    }
+}
+
 /// The inside of a structured-header string: printable ASCII, with `\\` and `\"` escapes.
 fn unquote(inner: &[u8]) -> Result<String, String> {
     let mut key = String::with_capacity(inner.len());
@@ -50,6 +82,26 @@ mod tests {
         assert_eq!(parse_key(b"\"a key\"").unwrap(), "a key");
         assert_eq!(parse_key(br#""say \"hi\"""#).unwrap(), "say \"hi\"");
         assert_eq!(parse_key(b"\"abc\"").unwrap(), parse_key(b"abc").unwrap());
+    }
+
+    #[test]
+    fn equal_json_has_one_canonical_form() {
+        assert_eq!(
+            canonical_body(br#"{ "b": 1, "a": {"d":2,"c":3} }"#),
+            canonical_body(br#"{"a":{"c":3,"d":2},"b":1}"#)
+        );
+        assert_ne!(canonical_body(br#"{"a":1}"#), canonical_body(br#"{"a":2}"#));
+    }
+
+    #[test]
+    fn callers_are_told_apart_without_keeping_the_credential() {
+        let mut headers = http::HeaderMap::new();
+        assert_eq!(caller_of(&headers), "anonymous");
+        headers.insert(http::header::AUTHORIZATION, http::HeaderValue::from_static("Bearer a"));
+        let a = caller_of(&headers);
+        headers.insert(http::header::AUTHORIZATION, http::HeaderValue::from_static("Bearer b"));
+        assert_ne!(a, caller_of(&headers));
+        assert!(!a.contains("Bearer"));
     }
 
     #[test]

@@ -38,6 +38,14 @@ pub enum Mode {
     None,
     /// DELIBERATELY BROKEN: claims under an in-process lock, writes the shared store after the work, so duplicates sent to two instances both execute
     LocalLock,
+    /// DELIBERATELY BROKEN: keys the store by the header value alone (not the caller, method or path) and fingerprints raw bytes, so caller B gets caller A's payment
+    Unscoped,
+    /// DELIBERATELY BROKEN: the claim's lease is half the --work and never renewed, so a retry late in the work executes again
+    ShortLease,
+    /// DELIBERATELY BROKEN: an in-flight claim never expires, so after a crash (SQLite, Redis) every retry gets 409
+    StickyLock,
+    /// DELIBERATELY BROKEN: replays the stored body and status without the Location header
+    DropsHeaders,
 }
 
 impl Mode {
@@ -47,6 +55,10 @@ impl Mode {
             Mode::Naive => "naive",
             Mode::None => "none",
             Mode::LocalLock => "local-lock",
+            Mode::Unscoped => "unscoped",
+            Mode::ShortLease => "short-lease",
+            Mode::StickyLock => "sticky-lock",
+            Mode::DropsHeaders => "drops-headers",
         }
     }
 
@@ -61,6 +73,16 @@ impl Mode {
             Mode::LocalLock => Some(
                 "deliberately broken: keys are claimed under a lock in this process only and the answer written to the store after the work, so duplicates sent to two instances both execute",
             ),
+            Mode::Unscoped => Some(
+                "deliberately broken: keys are stored by the header value alone, so another caller or another endpoint with the same key gets this answer",
+            ),
+            Mode::ShortLease => Some(
+                "deliberately broken: a claim's lease is half the --work and never renewed, so a retry late in the work charges again",
+            ),
+            Mode::StickyLock => Some(
+                "deliberately broken: an in-flight claim never expires, so after a crash every retry with its key gets 409",
+            ),
+            Mode::DropsHeaders => Some("deliberately broken: replays drop the Location header"),
         }
     }
 }
@@ -80,6 +102,9 @@ pub struct ServeConfig {
     /// How long a claim holds without renewal (`--lease`).
     pub lease: Duration,
     pub require_key: bool,
+    /// `--any-path`: a POST to any path creates a payment, as POST /payments does (each path its
+    /// own key scope), so a whole API's OpenAPI document can be tried against this server.
+    pub any_path: bool,
     pub max_body: u64,
     pub tls: bool,
     pub log_format: Format,
@@ -97,6 +122,7 @@ impl ServeConfig {
             store: StoreLocation::Memory,
             lease: DEFAULT_LEASE,
             require_key: false,
+            any_path: false,
             max_body: 1 << 20,
             tls: false,
             log_format: Format::Human,
@@ -162,6 +188,7 @@ pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result
         mode: config.mode,
         work: config.work,
         require_key: config.require_key,
+        any_path: config.any_path,
         max_body: config.max_body,
         store,
         owners: store::owner::Owners::new(config.lease),

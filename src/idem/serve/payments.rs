@@ -73,6 +73,30 @@ pub(super) fn parse_new_payment(body: &[u8]) -> Result<NewPayment, String> {
     Ok(NewPayment { amount, currency, order_id: string_or_number(&fields, "order_id"), description })
 }
 
+/// Reads the body of a POST to another path under `--any-path`: any JSON object is accepted (the
+/// server stands in for endpoints it knows nothing of), and the amount it names, as `amount` or
+/// Adyen-style `amount.value`, is recorded (0 when it names none).
+pub(super) fn parse_any_resource(body: &[u8]) -> Result<NewPayment, String> {
+    let value: Value = serde_json::from_slice(body).map_err(|err| format!("the body is not valid JSON: {err}"))?;
+    let Value::Object(fields) = value else {
+        return Err("the body must be a JSON object".to_string());
+    };
+    let amount = fields.get("amount");
+    let minor_units = amount.and_then(Value::as_u64).or_else(|| amount?.get("value")?.as_u64()).unwrap_or(0);
+    let currency = fields
+        .get("currency")
+        .or_else(|| amount?.get("currency"))
+        .and_then(Value::as_str)
+        .filter(|code| code.len() == 3 && code.chars().all(|c| c.is_ascii_alphabetic()))
+        .map_or_else(|| "USD".to_string(), str::to_ascii_uppercase);
+    Ok(NewPayment {
+        amount: minor_units,
+        currency,
+        order_id: string_or_number(&fields, "reference"),
+        description: None,
+    })
+}
+
 fn string_or_number(fields: &Map<String, Value>, name: &str) -> Option<Value> {
     fields.get(name).filter(|value| value.is_string() || value.is_number()).cloned()
 }
@@ -239,5 +263,13 @@ mod tests {
             assert!(parse_new_payment(body.as_bytes()).unwrap_err().contains("positive integer"), "{body}");
         }
         assert!(parse_new_payment(br#"{"amount":1,"currency":"rubles"}"#).unwrap_err().contains("currency"));
+    }
+
+    #[test]
+    fn any_path_bodies_are_any_json_object_with_the_amount_they_name() {
+        let adyen = parse_any_resource(br#"{"amount":{"value":2500,"currency":"eur"},"reference":"r1"}"#).unwrap();
+        assert_eq!((adyen.amount, adyen.currency.as_str()), (2500, "EUR"));
+        assert_eq!(parse_any_resource(br#"{"paymentReference":"p"}"#).unwrap().amount, 0);
+        assert!(parse_any_resource(b"[1]").is_err() && parse_any_resource(b"{").is_err());
     }
 }

@@ -70,6 +70,16 @@ pub(crate) async fn measure(
         steps.push(step);
     }
     let (verdict, window, meaning) = WindowReport::conclude(search.conclusion());
+    // The verdict rests on the first step (spacing 0) when there is no window, on the widest
+    // spacing that executed twice otherwise.
+    let deciding = match verdict {
+        WindowVerdict::NoWindow => steps.first(),
+        _ => steps.iter().filter(|step| step.executed_twice).max_by_key(|step| step.spacing),
+    };
+    let evidence = deciding
+        .and_then(|step| step.probes.iter().find(|p| p.executed_twice() == step.executed_twice))
+        .map(|probe| probe.evidence.clone())
+        .unwrap_or_default();
     let (sync, sync_reason) = prober.sync.map_or((None, None), |(sync, reason)| (Some(sync), Some(reason)));
     Ok(WindowReport {
         method: spec.method.to_string(),
@@ -82,6 +92,7 @@ pub(crate) async fn measure(
         verdict,
         window,
         meaning,
+        evidence,
         steps,
     })
 }

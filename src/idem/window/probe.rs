@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use crate::idem::race::{KeyMode, RoundReport, Spread, SyncMode, race_round_spread};
 use crate::idem::request::RequestSpec;
+use crate::idem::verdict::{Evidence, Verdict};
 use crate::units::format_duration;
 
 /// Retakes of one disturbed probe before its result is taken as it is.
@@ -36,6 +37,8 @@ pub(crate) struct ProbeRecord {
     /// How many earlier tries of this probe a stall disturbed (they are not counted; at the
     /// limit, every try was disturbed and the least disturbed one is this).
     pub retakes: usize,
+    /// What `executions` rests on (the shared verdict's evidence).
+    pub evidence: Vec<Evidence>,
 }
 
 impl ProbeRecord {
@@ -91,6 +94,12 @@ impl Prober {
                 bail!("a pair {} apart got no complete answer: {error}", format_duration(spacing));
             }
         }
+        // A pair that shows nothing (no 2xx, no id, only an id the request carried) is not "executed
+        // once": the measurement stops with the reason, as `send` and `race` do.
+        if matches!(round.judgement.verdict, Verdict::NothingCreated | Verdict::CannotTell | Verdict::Unconfirmed) {
+            let explanation = round.judgement.explanation.clone().unwrap_or_default();
+            bail!("a pair {} apart: {explanation}", format_duration(spacing));
+        }
         Ok(round)
     }
 
@@ -124,5 +133,6 @@ fn record_of(round: &RoundReport, retakes: usize) -> ProbeRecord {
         spacing,
         first_latency: round.answers.first().and_then(|answer| answer.latency),
         retakes,
+        evidence: round.judgement.evidence.clone(),
     }
 }

@@ -13,8 +13,11 @@
 //!   `upper_us` apart; the estimate is the middle. `upper_us` is `null` with
 //!   `window_at_least_max`; `window` is `null` with `no_window`.
 //! - `meaning`: the sentence the human output ends with.
+//! - `evidence`: what the verdict rests on, from the probe that decided it: `{kind: count|
+//!   replay-marker|conflict|server-id|distinct-ids, …}` as in `idem race`. A pair that shows
+//!   nothing (no 2xx, no id, or only an id the request carried) stops the measurement with exit 2.
 //! - `steps`: in order, `{phase (grow|bisect), spacing_us, executed_twice, probes}`, each probe
-//!   `{executions, statuses, spacing_us (achieved), first_latency_ms, retakes}`.
+//!   `{executions, statuses, spacing_us (achieved), first_latency_ms, retakes, evidence}`.
 use std::time::Duration;
 
 use serde::Serialize;
@@ -74,6 +77,8 @@ pub(crate) struct WindowReport {
     pub verdict: WindowVerdict,
     pub window: Option<Estimate>,
     pub meaning: String,
+    /// What the verdict rests on: the evidence of the probe that decided it (as in `idem race`).
+    pub evidence: Vec<crate::idem::verdict::Evidence>,
     pub steps: Vec<Step>,
 }
 
@@ -115,7 +120,12 @@ impl WindowReport {
     /// The closing lines of the human output.
     pub(crate) fn render_conclusion(&self, palette: Palette) -> String {
         match (self.verdict, self.window) {
-            (WindowVerdict::NoWindow, _) | (_, None) => format!("{} {}\n", palette.green("✓"), self.meaning),
+            (WindowVerdict::NoWindow, _) | (_, None) => {
+                let evidence = self.evidence.iter().map(|e| e.phrase()).collect::<Vec<_>>().join("; ");
+                let evidence =
+                    if evidence.is_empty() { evidence } else { format!("\n  {} {evidence}", palette.dim("evidence:")) };
+                format!("{} {}{evidence}\n", palette.green("✓"), self.meaning)
+            }
             (WindowVerdict::Window, Some(w)) => format!(
                 "{} window ≈ {} (executed twice {} apart, once {} apart)\n  {}\n",
                 palette.red("✗"),

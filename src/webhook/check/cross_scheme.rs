@@ -78,7 +78,11 @@ pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Res
             Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
             Answer::Failed(err) => format!("no answer: {err}"),
         };
-        let verdict = if refused { "" } else { " (accepted a forgery: verify with the one scheme the sender uses)" };
+        let verdict = match super::suite::not_refused(&answer) {
+            _ if refused => String::new(),
+            "accepted" => " (accepted a forgery: verify with the one scheme the sender uses)".to_string(),
+            crashed => format!(" ({crashed})"),
+        };
         evidence.push(format!(
             "a {kind} signature from {} ago, re-sent as a {name} one → {said}{verdict}",
             crate::units::format_duration(Duration::from_secs(skew.unsigned_abs()))

@@ -1,7 +1,10 @@
 //! `webhook check URL`: does this receiver verify, de-duplicate and acknowledge webhooks as it
 //! must? The suite shape of `idem check`: ids, levels, evidence, human/JSON/JUnit, exit 0/1/2.
 mod cross_scheme;
+mod events;
+pub(crate) mod payload;
 mod probe;
+mod signature_lists;
 pub(crate) mod suite;
 
 use std::sync::Arc;
@@ -10,11 +13,13 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use http::Uri;
 
-use crate::conformance::{Selection, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckResult, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
+use crate::http::url::Redacted;
 use crate::output::Palette;
 use crate::webhook::scheme::Scheme;
 use crate::webhook::secret::SecretSource;
+use payload::CheckPayload;
 use probe::{Answer, Probe};
 
 /// How far from now the stale and future timestamps are: the issue's 10 minutes, or twice the
@@ -26,6 +31,8 @@ pub struct CheckConfig {
     pub url: Uri,
     pub scheme: Box<dyn Scheme>,
     pub secret: SecretSource,
+    /// What the valid deliveries carry (`--event`, `-d`).
+    pub payload: CheckPayload,
     /// The receiver's timestamp tolerance (5 minutes for Stripe and Standard Webhooks).
     pub tolerance: Duration,
     /// How long each request may take.
@@ -34,9 +41,11 @@ pub struct CheckConfig {
     pub ack_within: Duration,
     pub insecure: bool,
     /// `--proxy`, `--noproxy` and the environment, resolved.
-    pub proxies: crate::http::proxy::Proxies,
+    pub proxies: crate::http::outbound_proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
+    /// `--count-url`: the receiver's count of processed deliveries, for `duplicate-processed-once`.
+    pub count: Option<crate::count::CountSource>,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub(crate) selection: Selection,
 }
@@ -54,14 +63,20 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         config.timeout,
         config.insecure,
         config.proxies.clone(),
+        config.payload.clone(),
     )?;
     let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
-    let target = format!("POST {} (--scheme {kind})", config.url);
+    let target = format!("POST {} (--scheme {kind})", Redacted(&config.url));
 
+    let count_before = match &config.count {
+        Some(count) => Some(count.read().await?),
+        None => None,
+    };
+    let started = std::time::Instant::now();
     let first = probe.event();
     let (valid, answer) = suite::valid(&probe, &first).await?;
     if let Answer::Failed(err) = &answer {
-        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", config.url);
+        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", Redacted(&config.url));
     }
     // A receiver that never answers could not be tested: exit 2 like `idem check`, not eight failures.
     if let Answer::TimedOut(after) = &answer {
@@ -79,17 +94,66 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     } else {
         suite::DUPLICATE_ACCEPTED.skipped(not_accepted)
     });
-    checks.push(suite::raw_body(&probe, accepted).await?);
+    checks.push(match (&config.count, count_before) {
+        _ if !accepted => suite::DUPLICATE_PROCESSED_ONCE.skipped(not_accepted),
+        (Some(count), Some(before)) => suite::processed_once(count, before, &first, started).await?,
+        _ => suite::DUPLICATE_PROCESSED_ONCE.skipped(
+            "a 2xx to the duplicate does not show whether it was processed again: give --count-url URL (a GET on the \
+             receiver that returns how many deliveries it processed) to prove de-duplication",
+        ),
+    });
+    let raw = suite::raw_body(&probe, accepted).await?;
+    let valid_status = match &answer {
+        Answer::Status(exchange) => Some(exchange.status.as_u16()),
+        _ => None,
+    };
+    if !accepted && matches!(valid_status, Some(404 | 405)) && matches!(raw.status, Some(404 | 405)) {
+        bail!(
+            "every request to {} was answered {}: check the URL (the receiver's path, and that it takes POST)",
+            config.url,
+            crate::webhook::deliver::engine::describe_status(valid_status.unwrap_or_default())
+        );
+    }
+    if !accepted && raw.accepted_style.is_none() && suite::refused_like_a_forgery(&probe, &answer).await? {
+        checks[0]
+            .evidence
+            .push(format!("refused exactly like a delivery signed with a wrong secret: {}", suite::WRONG_SECRET_HINT));
+    }
+    if let (false, Some(style)) = (accepted, raw.accepted_style) {
+        checks[0].evidence.push(format!(
+            "the same event written {style} was accepted: the receiver verifies its own re-serialisation of the body"
+        ));
+    }
+    checks.push(raw.check);
+    if !accepted {
+        // A receiver that refuses everything would pass every rejection for the wrong reason.
+        let rejections =
+            [suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
+        checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+        checks.extend(receiver_mistakes(&probe, accepted).await?);
+        let mut rejections = Vec::new();
+        if scheme.is_timestamped() {
+            rejections.extend([
+                suite::STALE_TIMESTAMP_REJECTED,
+                if scheme.accepts_future_timestamps() {
+                    suite::FUTURE_TIMESTAMP_ADVISED
+                } else {
+                    suite::FUTURE_TIMESTAMP_REJECTED
+                },
+                suite::REPLAY_REJECTED,
+                cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+            ]);
+        }
+        checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+        return Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]));
+    }
     checks.push(suite::bad_signature(&probe).await?);
     checks.push(suite::missing_signature(&probe).await?);
     checks.push(suite::tampered_body(&probe).await?);
+    checks.extend(receiver_mistakes(&probe, accepted).await?);
     if scheme.is_timestamped() {
         checks.extend(suite::timestamps(&probe, skew).await?);
-        checks.push(if accepted {
-            suite::replay(&probe, &first, skew).await?
-        } else {
-            suite::REPLAY_REJECTED.skipped(not_accepted)
-        });
+        checks.push(suite::replay(&probe, &first, skew).await?);
         checks.push(cross_scheme::cross_scheme_replay(&probe, skew).await?);
     } else {
         let reason = format!("--scheme {kind} signs no timestamp, so a receiver cannot tell a replay by its age");
@@ -105,8 +169,33 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
 }
 
+/// The checks for mistakes real receivers make with lists, truncation, unknown types and order.
+/// Each needs the valid delivery accepted: otherwise a refusal says nothing about the mistake.
+async fn receiver_mistakes(probe: &Probe, accepted: bool) -> anyhow::Result<Vec<CheckResult>> {
+    let specs = [
+        signature_lists::ANY_LISTED_SIGNATURE_ACCEPTED,
+        signature_lists::TRUNCATED_SIGNATURE_REJECTED,
+        events::UNKNOWN_EVENT_ACKNOWLEDGED,
+        events::OUT_OF_ORDER_ACCEPTED,
+    ];
+    if !accepted {
+        let reason = format!(
+            "could not judge: the valid delivery ({}) was not accepted; choose what the receiver handles with \
+             --event TYPE or -d BODY",
+            probe.payload.describe()
+        );
+        return Ok(specs.iter().map(|spec| spec.skipped(reason.clone())).collect());
+    }
+    Ok(vec![
+        signature_lists::any_listed(probe).await?,
+        signature_lists::truncated(probe).await?,
+        events::unknown_event(probe).await?,
+        events::out_of_order(probe).await?,
+    ])
+}
+
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
     let (format, palette) = (config.format, config.palette);
-    let target = format!("POST {} (--scheme {})", config.url, config.scheme.kind());
+    let target = format!("POST {} (--scheme {})", Redacted(&config.url), config.scheme.kind());
     crate::conformance::finish_suite(execute(config).await, "webhook check", target, format, palette)
 }

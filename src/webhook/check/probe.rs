@@ -6,24 +6,21 @@ use std::time::Duration;
 use anyhow::Context;
 use bytes::Bytes;
 use http::{Request, Uri};
-use serde_json::json;
 
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::http::proxy::Proxies;
+use crate::http::outbound_proxy::Proxies;
+use crate::webhook::check::payload::{AMOUNT, CheckPayload, DEFAULT_TYPE};
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::{fresh_id, unix_now};
-use crate::webhook::payload::envelope;
 use crate::webhook::scheme::new_secret;
 use crate::webhook::scheme::{Scheme, SigningKey};
 use crate::webhook::secret::Secret;
 
-/// The amount in the check's event; the tampered body changes it.
-const AMOUNT: i64 = 1990;
-
 /// The body of [`Probe::raw_event`].
-pub(super) fn raw_body(event_id: &str, created: i64) -> String {
+pub(super) fn raw_body(event_id: &str, event_type: &str, created: i64) -> String {
+    let event_type = serde_json::Value::from(event_type).to_string();
     format!(
-        "{{\n  \"id\": \"{event_id}\",\n  \"type\": \"webhook.check\",\n  \"created\": {created},\n  \"data\": {{\n    \
+        "{{\n  \"id\": \"{event_id}\",\n  \"type\": {event_type},\n  \"created\": {created},\n  \"data\": {{\n    \
          \"zeta\": true,\n    \"amount\": {AMOUNT},\n    \"rate\": 1.0,\n    \"10\": \"ten\",\n    \
          \"description\": \"café ✓ \\u2713\",\n    \"receipt_url\": \"https:\\/\\/example.com\\/receipts\\/1\",\n    \
          \"alpha\": null\n  }}\n}}\n"
@@ -48,6 +45,8 @@ pub(crate) struct Probe {
     wrong_key: SigningKey,
     client: HttpClient,
     pub timeout: Duration,
+    /// What the valid deliveries carry.
+    pub payload: CheckPayload,
 }
 
 impl Probe {
@@ -58,29 +57,39 @@ impl Probe {
         timeout: Duration,
         insecure: bool,
         proxies: Proxies,
+        payload: CheckPayload,
     ) -> anyhow::Result<Probe> {
-        let wrong_secret = Secret::new(new_secret::generate(scheme.kind())?.into_bytes())?;
+        // A wrong key of the same kind: another Ed25519 pair for a v1a receiver, else another secret.
+        let wrong = match key.asymmetric() {
+            Some(_) => new_secret::generate_asymmetric()?.0,
+            None => new_secret::generate(scheme.kind())?,
+        };
+        let wrong_secret = Secret::new(wrong.into_bytes())?;
         let wrong_key = scheme.key(&wrong_secret).context("cannot make a wrong key to forge signatures with")?;
         // The client's own limit is a backstop: `send` times each request itself, to tell a slow
         // receiver from one that cannot be reached.
         let options = ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false };
         let client = HttpClient::with_proxies(options, proxies)?;
-        Ok(Probe { url, scheme, key, wrong_key, client, timeout })
+        Ok(Probe { url, scheme, key, wrong_key, client, timeout, payload })
     }
 
-    /// A fresh event, signed with the right key.
+    /// A fresh event of the chosen payload, signed with the right key.
     pub(crate) fn event(&self) -> Message {
         let event_id = fresh_id("evt_");
-        let body = envelope("webhook.check", &event_id, unix_now(), json!({ "amount": AMOUNT, "currency": "usd" }));
+        let body = self.payload.body(&event_id, unix_now());
+        self.signed(body, &event_id, self.payload.event_type())
+    }
+
+    /// A fresh event of `event_type` about `object_id`, shaped like the chosen payload.
+    pub(crate) fn typed_event(&self, event_type: &str, object_id: &str) -> Message {
+        let event_id = fresh_id("evt_");
+        let body = self.payload.body_of_type(event_type, &event_id, unix_now(), object_id);
+        self.signed(body, &event_id, Some(event_type.to_string()))
+    }
+
+    fn signed(&self, body: Vec<u8>, event_id: &str, event_type: Option<String>) -> Message {
         let delivery_id = fresh_id("msg_");
-        Message::signed(
-            body,
-            &event_id,
-            Some("webhook.check".into()),
-            &delivery_id,
-            Arc::clone(&self.scheme),
-            self.key.clone(),
-        )
+        Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone())
     }
 
     /// A fresh event whose body no JSON parse-and-serialise round trip reproduces: two-space
@@ -90,16 +99,47 @@ impl Probe {
     /// that verifies what its framework re-serialised refuses it.
     pub(crate) fn raw_event(&self) -> Message {
         let event_id = fresh_id("evt_");
-        let body = raw_body(&event_id, unix_now());
-        let delivery_id = fresh_id("msg_");
-        Message::signed(
-            body,
-            &event_id,
-            Some("webhook.check".into()),
-            &delivery_id,
-            Arc::clone(&self.scheme),
-            self.key.clone(),
-        )
+        let event_type = self.payload.event_type().unwrap_or_else(|| DEFAULT_TYPE.to_string());
+        let body = raw_body(&event_id, &event_type, unix_now());
+        self.signed(body.into_bytes(), &event_id, Some(event_type))
+    }
+
+    /// Fresh events, each written in one of the styles JSON libraries re-serialise to (Python's
+    /// `json.dumps` default, pretty-printed, sorted keys, …) and correctly signed over those bytes:
+    /// a receiver that verifies its own re-serialisation accepts exactly the one in its style.
+    pub(crate) fn restyled_events(&self) -> Vec<(&'static str, Message)> {
+        let mut seen: Vec<Vec<u8>> = Vec::new();
+        let mut events = Vec::new();
+        let template = self.event();
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&template.body) else { return events };
+        for (style, _) in crate::webhook::verify::hint::reserialisations(&value) {
+            let event_id = fresh_id("evt_");
+            let mut value = value.clone();
+            value["id"] = serde_json::Value::String(event_id.clone());
+            let Some((_, body)) =
+                crate::webhook::verify::hint::reserialisations(&value).into_iter().find(|(name, _)| *name == style)
+            else {
+                continue;
+            };
+            // Styles that write this event identically are sent once.
+            let mut shape = body.clone();
+            shape.retain(|b| !b.is_ascii_digit() && !b.is_ascii_alphabetic());
+            if seen.contains(&shape) {
+                continue;
+            }
+            seen.push(shape);
+            let delivery_id = fresh_id("msg_");
+            let message = Message::signed(
+                body,
+                &event_id,
+                Some("webhook.check".into()),
+                &delivery_id,
+                Arc::clone(&self.scheme),
+                self.key.clone(),
+            );
+            events.push((style, message));
+        }
+        events
     }
 
     /// The same event signed with a key from another secret.
@@ -112,10 +152,9 @@ impl Probe {
         forged
     }
 
-    /// `message`'s body with the amount changed, as an attacker (or a proxy) would after signing.
-    pub(crate) fn tampered_body(message: &Message) -> Bytes {
-        let text = String::from_utf8_lossy(&message.body);
-        Bytes::from(text.replacen(&format!("\"amount\":{AMOUNT}"), "\"amount\":1", 1).into_bytes())
+    /// `message`'s body changed, as an attacker (or a proxy) would after signing.
+    pub(crate) fn tampered_body(&self, message: &Message) -> Bytes {
+        Bytes::from(self.payload.tampered(&message.body))
     }
 
     pub(crate) fn request(&self, message: &Message, timestamp: i64) -> anyhow::Result<Request<Bytes>> {
@@ -137,7 +176,7 @@ mod tests {
 
     #[test]
     fn the_raw_body_is_json_that_no_round_trip_reproduces() {
-        let body = raw_body("evt_1", 1_700_000_000);
+        let body = raw_body("evt_1", "webhook.check", 1_700_000_000);
         let value: serde_json::Value = serde_json::from_str(&body).unwrap();
         assert_eq!(value["data"]["description"], "café ✓ ✓");
         assert_eq!(value["data"]["receipt_url"], "https://example.com/receipts/1");

@@ -82,6 +82,19 @@ pub(crate) const RAW_BODY_VERIFIED: CheckSpec = CheckSpec {
     level: Level::Required,
     fix: "verify the signature over the body exactly as received, before any JSON parsing (Express: express.raw({type: 'application/json'}); FastAPI: await request.body()); never over JSON.stringify(req.body)",
 };
+pub(crate) const DUPLICATE_PROCESSED_ONCE: CheckSpec = CheckSpec {
+    id: "duplicate-processed-once",
+    title: "a delivery sent twice is processed once, by the receiver's own count (--count-url)",
+    why: "providers deliver at least once; a receiver that processes every copy ships the order or sends the email twice, \
+          and a 2xx to the duplicate does not show which it did",
+    level: Level::Required,
+    fix: "record each delivery id when its work is done, and answer 2xx without doing the work again when the id is already recorded",
+};
+/// Why the rejection checks are skipped when the valid delivery was refused.
+pub(crate) const NOTHING_ACCEPTED: &str = "nothing is ever accepted, so its rejections prove nothing";
+/// The hint when a correctly signed delivery is refused exactly as a forged one is.
+pub(crate) const WRONG_SECRET_HINT: &str = "is --secret the receiver's endpoint secret and --scheme its scheme?";
+
 pub(crate) const REPLAY_REJECTED: CheckSpec = CheckSpec {
     id: "replay-rejected",
     title: "the accepted delivery, replayed with its capture-time signature after the tolerance, gets a 4xx",
@@ -96,10 +109,15 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     VALID_ACCEPTED,
     FAST_ACK,
     DUPLICATE_ACCEPTED,
+    DUPLICATE_PROCESSED_ONCE,
     RAW_BODY_VERIFIED,
     BAD_SIGNATURE_REJECTED,
     MISSING_SIGNATURE_REJECTED,
     TAMPERED_BODY_REJECTED,
+    super::signature_lists::ANY_LISTED_SIGNATURE_ACCEPTED,
+    super::signature_lists::TRUNCATED_SIGNATURE_REJECTED,
+    super::events::UNKNOWN_EVENT_ACKNOWLEDGED,
+    super::events::OUT_OF_ORDER_ACCEPTED,
     STALE_TIMESTAMP_REJECTED,
     FUTURE_TIMESTAMP_REJECTED,
     REPLAY_REJECTED,
@@ -173,50 +191,141 @@ pub(crate) async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<
     Ok(DUPLICATE_ACCEPTED.judged(accepted, evidence, sent.took))
 }
 
+/// What `raw-body-verified` saw: the check, the status of its answer, and the re-serialisation
+/// style whose body the receiver accepted when the unusual one was refused.
+pub(crate) struct RawBody {
+    pub check: CheckResult,
+    pub status: Option<u16>,
+    pub accepted_style: Option<&'static str>,
+}
+
 /// `raw-body-verified`: an event written as no serialiser would write it, correctly signed.
-/// `valid_accepted` says whether the ordinary delivery got through, so a refusal of this one alone
-/// can be put down to re-serialisation.
-pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Result<CheckResult> {
+/// `valid_accepted` says whether the ordinary delivery got through. When this one is refused, the
+/// same event is sent written as the common serialisers write it (Python's `json.dumps` default,
+/// pretty-printed, sorted keys, ASCII-escaped); the one the receiver accepts names the problem.
+pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Result<RawBody> {
     let message = probe.raw_event();
     let sent = send(probe, probe.request(&message, unix_now())?).await;
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
+    let status = match &sent.answer {
+        Answer::Status(exchange) => Some(exchange.status.as_u16()),
+        _ => None,
+    };
     let mut evidence = vec![format!(
         "event {} indented, with \"café ✓\" unescaped, \\u2713 and \\/ escaped, 1.0 and unsorted keys → {}",
         message.event_id,
         describe(&sent.answer)
     )];
+    let mut accepted_style = None;
+    if !accepted && !matches!(status, Some(404 | 405)) {
+        for (style, restyled) in probe.restyled_events() {
+            let answer = probe.send(probe.request(&restyled, unix_now())?).await;
+            if matches!(&answer, Answer::Status(exchange) if exchange.status.is_success()) {
+                accepted_style = Some(style);
+                break;
+            }
+        }
+    }
     if !accepted {
-        evidence.push(if valid_accepted {
-            "the receiver verifies a re-serialised body, not the raw bytes: the same event written compactly was \
-             accepted; compute the signature over the request body exactly as received, before any JSON parsing"
-                .to_string()
-        } else {
-            "the compact valid delivery was refused too, so re-serialisation is not the only problem".to_string()
+        evidence.push(match (accepted_style, valid_accepted) {
+            (Some(style), _) => format!(
+                "the receiver verifies a re-serialised body, not the raw bytes: the same event written {style} was \
+                 accepted; compute the signature over the request body exactly as received, before any JSON \
+                 parsing"
+            ),
+            (None, true) => "the receiver verifies a re-serialised body, not the raw bytes: the same event written \
+                 compactly was accepted; compute the signature over the request body exactly as received, before any \
+                 JSON parsing"
+                .to_string(),
+            (None, false) => "the compact valid delivery was refused too, and so was the event written as Python's \
+                 json.dumps, pretty-printers and sorted-key serialisers write it, so re-serialisation is not the \
+                 problem"
+                .to_string(),
         });
     }
-    Ok(RAW_BODY_VERIFIED.judged(accepted, evidence, sent.took))
+    Ok(RawBody { check: RAW_BODY_VERIFIED.judged(accepted, evidence, sent.took), status, accepted_style })
+}
+
+/// Whether the receiver refuses a forged delivery with the same status as the correctly signed
+/// one: then it cannot tell them apart, and the secret or the scheme is not the receiver's.
+pub(crate) async fn refused_like_a_forgery(probe: &Probe, valid: &Answer) -> anyhow::Result<bool> {
+    let Answer::Status(valid) = valid else { return Ok(false) };
+    if !valid.status.is_client_error() {
+        return Ok(false);
+    }
+    let forged = probe.forged(&probe.event());
+    let answer = probe.send(probe.request(&forged, unix_now())?).await;
+    Ok(matches!(answer, Answer::Status(exchange) if exchange.status == valid.status))
+}
+
+/// `duplicate-processed-once`, from the receiver's count before the first delivery and after the
+/// duplicate: one rise is one processing.
+pub(crate) async fn processed_once(
+    count: &crate::count::CountSource,
+    before: u64,
+    first: &Message,
+    started: Instant,
+) -> anyhow::Result<CheckResult> {
+    let mut after = count.read().await?;
+    if after.saturating_sub(before) < 2 {
+        // A receiver that answers first and works afterwards may not have counted yet.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        after = count.read().await?;
+    }
+    let rise = after.saturating_sub(before);
+    let mut evidence = vec![format!(
+        "delivery {} sent twice: the count went {before} → {after} at {}",
+        first.delivery_id,
+        count.describe()
+    )];
+    let took = started.elapsed();
+    Ok(match rise {
+        0 => {
+            evidence.push(
+                "unconfirmed: the count did not rise for an accepted delivery; is --count-url the receiver's count of \
+                 processed events (give --count-pointer for the number or array in its answer)?"
+                    .to_string(),
+            );
+            DUPLICATE_PROCESSED_ONCE.unconfirmed(evidence, took)
+        }
+        1 => {
+            evidence.push("processed once: the duplicate was recognised".to_string());
+            DUPLICATE_PROCESSED_ONCE.judged(true, evidence, took)
+        }
+        n => {
+            evidence.push(format!(
+                "processed {n} times: the duplicate was processed again; de-duplicate on the delivery id before \
+                 doing the work"
+            ));
+            DUPLICATE_PROCESSED_ONCE.judged(false, evidence, took)
+        }
+    })
+}
+
+/// What a refusal check says about an answer that is not a 4xx: a 5xx, a reset or a hang on a
+/// hostile input is a crash, never an acceptance.
+pub(crate) fn not_refused(answer: &Answer) -> &'static str {
+    match answer {
+        Answer::Status(exchange) if exchange.status.is_success() => "accepted",
+        Answer::Status(exchange) if exchange.status.is_server_error() => {
+            "crashed on this input instead of refusing it with a 4xx (a 5xx also makes the provider retry it)"
+        }
+        Answer::Failed(_) => {
+            "crashed on this input instead of refusing it with a 4xx (the connection closed without an answer)"
+        }
+        Answer::TimedOut(_) => "hung on this input instead of refusing it with a 4xx",
+        Answer::Status(_) => "expected a 4xx",
+    }
 }
 
 /// A check that passes when the receiver refuses `request` with a 4xx.
 async fn refused(spec: CheckSpec, probe: &Probe, what: String, request: http::Request<bytes::Bytes>) -> CheckResult {
     let sent = send(probe, request).await;
     let mut evidence = vec![format!("{what} → {}", describe(&sent.answer))];
-    let held = match &sent.answer {
-        Answer::Status(exchange) if exchange.status.is_client_error() => true,
-        Answer::Status(exchange) if exchange.status.is_success() => {
-            evidence.push("accepted".to_string());
-            false
-        }
-        Answer::Status(exchange) if exchange.status.is_server_error() => {
-            evidence.push("a 5xx tells the provider to retry; refuse with 400, 401 or 403".to_string());
-            false
-        }
-        Answer::Status(_) => {
-            evidence.push("expected a 4xx".to_string());
-            false
-        }
-        Answer::TimedOut(_) | Answer::Failed(_) => false,
-    };
+    let held = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_client_error());
+    if !held {
+        evidence.push(not_refused(&sent.answer).to_string());
+    }
     spec.judged(held, evidence, sent.took)
 }
 
@@ -238,8 +347,8 @@ pub(crate) async fn missing_signature(probe: &Probe) -> anyhow::Result<CheckResu
 pub(crate) async fn tampered_body(probe: &Probe) -> anyhow::Result<CheckResult> {
     let message = probe.event();
     let mut request = probe.request(&message, unix_now())?;
-    *request.body_mut() = Probe::tampered_body(&message);
-    let what = format!("event {} with the amount changed after signing", message.event_id);
+    *request.body_mut() = probe.tampered_body(&message);
+    let what = format!("event {} with its body changed after signing", message.event_id);
     Ok(refused(TAMPERED_BODY_REJECTED, probe, what, request).await)
 }
 

@@ -119,10 +119,19 @@ pub(super) struct Filed {
     pub duplicate: bool,
 }
 
+/// A request that followed a scripted redirect to the path it named.
+#[derive(Debug, Clone)]
+pub(crate) struct Redirected {
+    /// The event id it carried, if any.
+    pub id: Option<String>,
+    pub at: Instant,
+}
+
 /// Every event so far; shared by the request handlers and the supervisor.
 pub(super) struct Book {
     script: Script,
     state: Mutex<State>,
+    redirected: Mutex<Vec<Redirected>>,
 }
 
 #[derive(Default)]
@@ -134,7 +143,7 @@ struct State {
 
 impl Book {
     pub(super) fn new(script: Script) -> Book {
-        Book { script, state: Mutex::new(State::default()) }
+        Book { script, state: Mutex::new(State::default()), redirected: Mutex::default() }
     }
 
     fn state(&self) -> std::sync::MutexGuard<'_, State> {
@@ -230,6 +239,15 @@ impl Book {
 
     pub(super) fn events(&self) -> Vec<Event> {
         self.state().events.clone()
+    }
+
+    /// Notes a request that followed a redirect (it is not an attempt of any event).
+    pub(super) fn followed(&self, redirected: Redirected) {
+        lock(&self.redirected).push(redirected);
+    }
+
+    pub(super) fn redirected(&self) -> Vec<Redirected> {
+        lock(&self.redirected).clone()
     }
 }
 

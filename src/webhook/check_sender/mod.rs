@@ -168,13 +168,27 @@ pub(crate) async fn execute(
     let sender_end = match &mut sender {
         None => SenderEnd::External,
         Some(process) => match process.exited() {
-            Some(status) => SenderEnd::Exited(supervise::describe(status)),
+            Some(status) => {
+                // What it left running in the background goes too.
+                process.stop().await;
+                SenderEnd::Exited(supervise::describe(status))
+            }
             None => {
                 process.stop().await;
-                live.line(&format!(
-                    "the sender was still running after {}; stopped it",
-                    format_duration(config.timeout)
-                ));
+                // Said as it happened: a Ctrl-C or SIGTERM after 1s is not a sender still
+                // running after the whole --timeout.
+                let said = match end {
+                    WaitEnd::Interrupted => {
+                        format!("interrupted after {}; stopped the sender", format_duration(started.elapsed()))
+                    }
+                    WaitEnd::TimedOut => {
+                        format!("the sender was still running after {}; stopped it", format_duration(config.timeout))
+                    }
+                    WaitEnd::PlayedOut | WaitEnd::SenderFailed => {
+                        "the sender was still running once the script had played out; stopped it".to_string()
+                    }
+                };
+                live.line(&said);
                 SenderEnd::StillRunning
             }
         },
@@ -192,7 +206,15 @@ pub(crate) async fn execute(
         };
         bail!("no webhook arrived at {url}: {why}; is the sender configured to deliver to that URL ({URL_ENV})?");
     }
-    let observed = Observed { events, sender: sender_end.clone(), waited, tolerance: config.tolerance };
+    let observed = Observed {
+        events,
+        sender: sender_end.clone(),
+        waited,
+        tolerance: config.tolerance,
+        redirected: receiver.book.redirected(),
+        scheme: config.scheme,
+        secret: checks::SecretForm::of(config.secret.expose()),
+    };
     let target = match &sender {
         Some(process) => format!("{} (--scheme {scheme}, script {}) ← {}", url, config.script, process.shown),
         None => format!("{url} (--scheme {scheme}, script {})", config.script),

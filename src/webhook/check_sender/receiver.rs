@@ -44,6 +44,9 @@ pub(super) async fn handle(
     request: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let (parts, body) = request.into_parts();
+    if parts.uri.path().starts_with(REDIRECTED_PATH) {
+        return Ok(followed_redirect(&receiver, &parts.headers, body).await);
+    }
     if let Some(expected) = &receiver.path {
         if parts.uri.path() != expected {
             let detail = format!("this receiver takes webhooks on {expected} only");
@@ -107,11 +110,36 @@ pub(super) async fn handle(
             if let Some(wait) = retry_after {
                 response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(wait.as_secs()));
             }
+            if status.is_redirection() {
+                // Another path on this receiver, so a sender that follows is seen doing it.
+                let location = format!("{REDIRECTED_PATH}{}", parts.uri.path());
+                if let Ok(location) = HeaderValue::from_str(&location) {
+                    response.headers_mut().insert(http::header::LOCATION, location);
+                }
+            }
             receiver.book.end(filed.at, Ending::Answered(Instant::now()));
             Ok(response)
         }
         Step::Hold => Ok(hold(receiver, filed).await),
     }
+}
+
+/// Where a scripted 3xx points: a path no event is delivered to, so anything arriving there
+/// followed the redirect (which Standard Webhooks says a sender must not do).
+pub(super) const REDIRECTED_PATH: &str = "/idem-check-sender/redirected";
+
+/// A request that followed a scripted redirect: noted (not filed as an attempt) and answered 200,
+/// as the URL a redirect names would answer, which is why following one loses track of the endpoint.
+async fn followed_redirect(receiver: &Receiver, headers: &HeaderMap, body: Incoming) -> Response<Full<Bytes>> {
+    let body = Limited::new(body, MAX_BODY).collect().await.map(|collected| collected.to_bytes()).unwrap_or_default();
+    let (_, header_id) = receiver.verifier.check(headers, &body, receiver.tolerance);
+    let id = header_id.or_else(|| body_id(&body));
+    receiver.live.line(&format!(
+        "a request followed the redirect to {REDIRECTED_PATH}{}",
+        id.as_deref().map(|id| format!(" ({})", crate::output::terminal_safe(id))).unwrap_or_default()
+    ));
+    receiver.book.followed(super::book::Redirected { id, at: Instant::now() });
+    json_response(StatusCode::OK, &serde_json::json!({ "redirected": true }))
 }
 
 /// The body of a scripted answer, so a person reading the sender's log sees why it got it.

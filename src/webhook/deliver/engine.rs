@@ -21,8 +21,8 @@ use serde::Serialize;
 
 use crate::http::body::looks_like_json;
 use crate::http::client::{ClientOptions, HttpClient};
-use crate::http::proxy::Proxies;
-use crate::webhook::deliver::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
+use crate::http::outbound_proxy::Proxies;
+use crate::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
 use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use crate::webhook::scheme::{Scheme, SigningKey};
 

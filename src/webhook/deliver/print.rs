@@ -3,9 +3,9 @@
 use std::io::Write;
 
 use crate::output::Palette;
+use crate::retry::{PlannedWait, WaitSource};
 use crate::units::format_duration;
 use crate::webhook::deliver::engine::{AttemptReport, DeliveryOutcome, DeliveryReport, describe_status};
-use crate::webhook::deliver::retry::{PlannedWait, WaitSource};
 
 /// Prints attempt lines to stdout as they happen (from any task: each line is one write).
 #[derive(Debug, Clone, Copy)]

@@ -19,11 +19,12 @@ use bytes::Bytes;
 use std::net::SocketAddr;
 
 use anyhow::bail;
-use http::header::{CONTENT_TYPE, VIA};
+use http::header::CONTENT_TYPE;
 use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
 
 use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
+use crate::http::forwarding_loop;
 use crate::http::hop_by_hop::message_headers;
 
 pub(super) struct Forwarder {
@@ -71,9 +72,7 @@ impl Forwarder {
         *request.method_mut() = method.clone();
         *request.uri_mut() = self.target.clone();
         *request.headers_mut() = message_headers(headers);
-        if let Ok(hop) = HeaderValue::from_str(&format!("1.1 {via}")) {
-            request.headers_mut().append(VIA, hop);
-        }
+        forwarding_loop::add_hop(request.headers_mut(), via);
         match self.client.send(request).await {
             Ok(exchange) => Forwarded::Answered {
                 status: exchange.status,
@@ -86,60 +85,15 @@ impl Forwarder {
     }
 }
 
-/// A pseudonym for `Via` that names this listener run and no other.
-pub(super) fn via_name() -> String {
-    format!("webhook-listen-{:016x}", rand::random::<u64>())
-}
-
-/// Whether a request's `Via` names `via`: it went through this listener before.
-pub(super) fn passed_through(headers: &HeaderMap, via: &str) -> bool {
-    headers
-        .get_all(VIA)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .any(|hop| hop.split_whitespace().nth(1) == Some(via))
-}
-
 /// Refuses a forward target that is this listener itself: every delivery would come straight
 /// back and be forwarded again.
 pub(super) async fn refuse_self(target: &Uri, own: SocketAddr) -> anyhow::Result<()> {
-    let Some(host) = target.host() else {
-        return Ok(());
-    };
-    let default_port = if target.scheme_str() == Some("https") { 443 } else { 80 };
-    let port = target.port_u16().unwrap_or(default_port);
-    if port != own.port() {
-        return Ok(());
-    }
-    let host = host.trim_start_matches('[').trim_end_matches(']');
-    // A name that does not resolve now is not us; the forward will say it cannot be reached.
-    let Ok(addresses) = tokio::net::lookup_host((host, port)).await else {
-        return Ok(());
-    };
-    for address in addresses {
-        let same_ip = address.ip() == own.ip()
-            || (own.ip().is_unspecified() && (address.ip().is_loopback() || address.ip().is_unspecified()));
-        if same_ip {
-            bail!(
-                "--forward-to {target} is this listener's own address ({own}): every delivery would be forwarded to \
-                 itself, again and again; forward to the application's port instead"
-            );
-        }
+    if forwarding_loop::is_own_address(target, own).await {
+        bail!(
+            "--forward-to {} is this listener's own address ({own}): every delivery would be forwarded to \
+             itself, again and again; forward to the application's port instead",
+            crate::http::url::Redacted(target)
+        );
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn via_names_this_listener_only() {
-        let mut headers = HeaderMap::new();
-        headers.append(VIA, HeaderValue::from_static("1.1 proxy, 1.1 webhook-listen-00aa"));
-        assert!(passed_through(&headers, "webhook-listen-00aa"));
-        assert!(!passed_through(&headers, "webhook-listen-00ab"));
-        assert!(!passed_through(&HeaderMap::new(), "webhook-listen-00aa"));
-    }
 }

@@ -36,6 +36,7 @@ use hyper::service::service_fn;
 
 use crate::exit::Outcome;
 use crate::http::server::{ServerTask, StopSignal, Timeouts};
+use crate::http::url::Redacted;
 use crate::output::{Format, Palette, print_best_effort};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::SchemeOptions;
@@ -212,7 +213,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         dedupe: config.dedupe,
         events: dedupe::EventTable::new(config.dedupe_window, config.dedupe_max),
         hints: Arc::new(tokio::sync::Semaphore::new(HINT_WORKERS)),
-        via: forward::via_name(),
+        via: crate::http::forwarding_loop::via_name("webhook-listen"),
         journal,
         forwarder,
         display,
@@ -259,7 +260,7 @@ fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
             addr: addr.to_string(),
             scheme: scheme.to_string(),
             journal: config.record.as_ref().map(|path| path.display().to_string()),
-            forward_to: config.forward_to.as_ref().map(ToString::to_string),
+            forward_to: config.forward_to.as_ref().map(|target| Redacted(target).to_string()),
             misbehaviour,
         };
         return ListenLine::Listening(&listening).to_json();
@@ -275,7 +276,7 @@ fn banner(config: &ListenConfig, addr: SocketAddr, scheme: &str) -> String {
     }
     if let Some(target) = &config.forward_to {
         let dedupe = if config.dedupe { " (duplicates answered here, not forwarded)" } else { "" };
-        lines.push(format!("forwarding to {target}{dedupe}"));
+        lines.push(format!("forwarding to {}{dedupe}", Redacted(target)));
     }
     if !misbehaviour.is_empty() {
         lines.push(format!("{} {}", palette.yellow("misbehaving on purpose:"), misbehaviour.join(", ")));

@@ -102,7 +102,7 @@ pub(super) async fn handle(
         let (response, reason) = too_large();
         return Ok(reject(&receiver, &arrival, response, reason));
     }
-    if super::forward::passed_through(&parts.headers, &receiver.via) {
+    if crate::http::forwarding_loop::passed_through(&parts.headers, &receiver.via) {
         let reason = "this delivery already passed through this listener (its Via header says so): --forward-to \
                       leads back here, a loop"
             .to_string();
@@ -311,7 +311,10 @@ async fn decide(
             response
         }
         Forwarded::Failed { error, .. } => {
-            let detail = format!("the forward target {} did not answer: {error}", forwarder.target());
+            let detail = format!(
+                "the forward target {} did not answer: {error}",
+                crate::http::url::Redacted(forwarder.target())
+            );
             problem(StatusCode::BAD_GATEWAY, "forward-failed", "Forward target down", &detail)
         }
     };
@@ -378,7 +381,11 @@ fn reject(
 }
 
 fn forward_line(receiver: &Receiver, forwarded: &Forwarded) -> ForwardLine {
-    let url = receiver.forwarder.as_ref().map(|forwarder| forwarder.target().to_string()).unwrap_or_default();
+    let url = receiver
+        .forwarder
+        .as_ref()
+        .map(|forwarder| crate::http::url::Redacted(forwarder.target()).to_string())
+        .unwrap_or_default();
     let latency = forwarded.latency();
     match forwarded {
         Forwarded::Answered { status, .. } => ForwardLine { url, status: Some(status.as_u16()), error: None, latency },

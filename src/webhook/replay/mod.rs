@@ -42,6 +42,8 @@ pub struct ReplayConfig {
     /// Re-sign deliveries the listener recorded as invalid too (they would become valid).
     pub include_invalid: bool,
     pub rate: Option<Rate>,
+    /// `--order`, `--seed`: the order the selected entries go out in.
+    pub order: crate::webhook::order::OrderOptions,
     pub delivery: DeliverOptions,
     pub format: Format,
     pub palette: Palette,
@@ -123,6 +125,9 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             if total == 1 { "y" } else { "ies" },
         );
     }
+    if let Some(seed) = config.order.arrange(&mut selected) {
+        eprintln!("note: shuffled {} entries with --seed {seed} (give it again to repeat this order)", selected.len());
+    }
     let (mode, scheme) = match config.signing {
         ReplaySigning::Resign { scheme, options, secret } => {
             let kind = scheme.kind();
@@ -180,7 +185,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         Format::Json => {
             let report = ReplayReport {
                 file: config.file.display().to_string(),
-                url: config.url.to_string(),
+                url: crate::http::url::Redacted(&config.url).to_string(),
                 mode: if scheme.is_some() { "resign" } else { "verbatim" },
                 scheme,
                 entries: total,

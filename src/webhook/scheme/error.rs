@@ -92,6 +92,12 @@ pub enum SignError {
 
     #[error("the {what} `{value}` cannot be sent in the {header} header (only visible ASCII and spaces can)")]
     NotAHeaderValue { what: &'static str, value: String, header: String },
+
+    #[error(
+        "a whpk_ key is a public key and verifies only; sign with the whsk_ secret key of the pair (`webhook secret \
+         --scheme standard --asymmetric` makes one)"
+    )]
+    PublicKeyCannotSign,
 }
 
 /// `value` as a header value for `header`, or a [`SignError`] naming `what` it is.

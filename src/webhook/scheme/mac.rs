@@ -1,6 +1,7 @@
 //! HMAC-SHA256, the primitive under every scheme: keys derived from a secret, tags over a signed
 //! prefix followed by the body (streamed when it is a file), and constant-time comparison.
 use std::fmt;
+use std::sync::Arc;
 
 use base64::Engine;
 use base64::alphabet;
@@ -10,6 +11,7 @@ use sha2::Sha256;
 use subtle::ConstantTimeEq;
 
 use super::SignError;
+use super::ed25519::{AsymmetricKey, AsymmetricKeyError};
 use crate::webhook::delivery::DeliveryBody;
 use crate::webhook::secret::Secret;
 
@@ -27,7 +29,8 @@ pub const BASE64: GeneralPurpose = GeneralPurpose::new(
 pub enum KeyForm {
     /// The secret's bytes as given, a `whsec_` prefix included (Stripe, GitHub, Slack, Shopify).
     Raw,
-    /// `whsec_` stripped (when present) and the rest base64-decoded (Standard Webhooks, Svix).
+    /// `whsec_` stripped (when present) and the rest base64-decoded (Standard Webhooks, Svix); or a
+    /// `whsk_`/`whpk_` Ed25519 key for Standard Webhooks' `v1a`.
     WhsecBase64,
 }
 
@@ -39,6 +42,13 @@ impl KeyForm {
             KeyForm::Raw => Ok(SigningKey::from_bytes(secret.expose())),
             KeyForm::WhsecBase64 => {
                 let text = secret.expose();
+                if let Some(asymmetric) = AsymmetricKey::parse(text) {
+                    // The HMAC half keys with the text as given and checks no `v1` entry: a
+                    // `whsk_`/`whpk_` key is for `v1a` only (`SigningKey::asymmetric`).
+                    let mut key = SigningKey::from_bytes(text);
+                    key.asymmetric = Some(Arc::new(asymmetric?));
+                    return Ok(key);
+                }
                 let encoded = text.strip_prefix(WHSEC_PREFIX.as_bytes()).unwrap_or(text);
                 let key = BASE64.decode(encoded).map_err(|_| SecretError::NotBase64)?;
                 if key.is_empty() {
@@ -67,6 +77,8 @@ pub enum SecretError {
     NotBase64,
     #[error("the secret decodes to no key bytes at all; copy the whole secret from the sender")]
     EmptyKey,
+    #[error(transparent)]
+    Asymmetric(#[from] AsymmetricKeyError),
 }
 
 /// An HMAC-SHA256 key ready to sign or verify: the keyed state after the key block, cloned for
@@ -74,6 +86,9 @@ pub enum SecretError {
 #[derive(Clone)]
 pub struct SigningKey {
     keyed: Hmac<Sha256>,
+    /// A Standard Webhooks `whsk_`/`whpk_` key: the scheme then signs and verifies `v1a` entries
+    /// with it, and `v1` ones not at all (the key cannot check them).
+    asymmetric: Option<Arc<AsymmetricKey>>,
 }
 
 /// An HMAC-SHA256 tag.
@@ -90,7 +105,12 @@ impl SigningKey {
         // HMAC takes a key of any length (longer ones are hashed first), so this cannot fail.
         let keyed =
             <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-        SigningKey { keyed }
+        SigningKey { keyed, asymmetric: None }
+    }
+
+    /// The Ed25519 key, when this is a `whsk_`/`whpk_` key.
+    pub fn asymmetric(&self) -> Option<&AsymmetricKey> {
+        self.asymmetric.as_deref()
     }
 
     /// The tag over `prefix` followed by the body, streaming a file body chunk by chunk.

@@ -15,6 +15,7 @@
 //! }
 //! # Ok(()) }
 //! ```
+pub mod ed25519;
 mod error;
 pub mod github;
 pub mod hmac;

@@ -4,7 +4,11 @@ use base64::engine::general_purpose::STANDARD;
 use rand::TryRngCore;
 use rand::rngs::OsRng;
 
+use serde::Serialize;
+
 use super::SchemeKind;
+use super::ed25519::AsymmetricKey;
+use crate::output::Format;
 
 /// How many random bytes a new secret carries: 256 bits, the HMAC-SHA256 block-size sweet spot.
 const NEW_SECRET_BYTES: usize = 32;
@@ -21,9 +25,54 @@ pub fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     })
 }
 
-/// `webhook secret`: prints a new secret for `scheme` (the one output a secret may appear in).
-pub fn print_new(scheme: SchemeKind, out: &mut impl std::io::Write) -> anyhow::Result<crate::exit::Outcome> {
-    writeln!(out, "{}", generate(scheme)?)?;
+/// A new Standard Webhooks `v1a` pair: (`whsk_…`, `whpk_…`), from an OS-random seed.
+pub fn generate_asymmetric() -> anyhow::Result<(String, String)> {
+    let mut seed = [0u8; 32];
+    OsRng.try_fill_bytes(&mut seed).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
+    AsymmetricKey::generate_pair(&seed)
+}
+
+/// What `webhook secret` makes.
+#[derive(Debug, Clone, Copy)]
+pub struct NewSecretConfig {
+    pub scheme: SchemeKind,
+    /// An Ed25519 pair (Standard Webhooks `v1a`) instead of a shared secret.
+    pub asymmetric: bool,
+    pub format: Format,
+}
+
+/// `webhook secret --format json`.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct SecretDocument {
+    /// The secret: a shared secret, or the `whsk_` secret key of a pair. Keep it private.
+    pub secret: String,
+    /// The `whsk_` key's `whpk_` public key, for receivers; `null` for a shared secret.
+    pub public: Option<String>,
+}
+
+/// The `schema` value of `webhook secret --format json`.
+pub const SCHEMA: &str = "webhook-secret/1";
+
+/// `webhook secret`: prints a new secret (the one output a secret may appear in).
+pub fn print_new(config: NewSecretConfig, out: &mut impl std::io::Write) -> anyhow::Result<crate::exit::Outcome> {
+    let (secret, public) = if config.asymmetric {
+        let (secret, public) = generate_asymmetric()?;
+        (secret, Some(public))
+    } else {
+        (generate(config.scheme)?, None)
+    };
+    match config.format {
+        Format::Human => {
+            writeln!(out, "{secret}")?;
+            if let Some(public) = public {
+                writeln!(out, "{public}")?;
+            }
+        }
+        Format::Json => {
+            crate::json_output::write_pretty(&mut *out, SCHEMA, &SecretDocument { secret, public })?;
+            writeln!(out)?;
+        }
+    }
     Ok(crate::exit::Outcome::Holds)
 }
 
@@ -39,5 +88,15 @@ mod tests {
         let github = generate(SchemeKind::Github).unwrap();
         assert_eq!(hex::decode(&github).unwrap().len(), NEW_SECRET_BYTES);
         assert_ne!(generate(SchemeKind::Hmac).unwrap(), generate(SchemeKind::Hmac).unwrap());
+    }
+
+    #[test]
+    fn asymmetric_pairs_belong_together() {
+        let (secret, public) = generate_asymmetric().unwrap();
+        let secret_key = AsymmetricKey::parse(secret.as_bytes()).unwrap().unwrap();
+        let public_key = AsymmetricKey::parse(public.as_bytes()).unwrap().unwrap();
+        assert_eq!(secret_key.public_key(), public_key.public_key());
+        assert_eq!(STANDARD.decode(secret.strip_prefix("whsk_").unwrap()).unwrap().len(), 64);
+        assert_ne!(generate_asymmetric().unwrap().0, secret);
     }
 }

@@ -9,8 +9,13 @@
 //! fraction (`1614265330.0`) and is signed as its integer part; each `v1` is compared as the
 //! base64 text the library computes (padded); entries of other versions, or that are not
 //! `<version>,<signature>` at all, are skipped; the window is open both ways.
+//!
+//! With a `whsk_` or `whpk_` key (see `ed25519.rs`) the scheme is the spec's asymmetric one: it
+//! signs `v1a,<base64 of the Ed25519 signature>` over the same content, and verifies the `v1a`
+//! entries of a header, skipping the `v1` ones that key cannot check (a header may carry both).
 use http::{HeaderMap, HeaderName, HeaderValue};
 
+use super::ed25519::{self, AsymmetricKey};
 use super::mac::any_equal;
 use super::received::{Future, capped, conclude, header_text, non_empty};
 use super::{
@@ -91,22 +96,41 @@ impl StandardWebhooks {
         Ok((name.clone(), text))
     }
 
-    /// The `v1` signatures in the header, as written.
-    fn v1_candidates<'t>(name: &HeaderName, text: &'t str) -> Result<Vec<&'t str>, VerifyError> {
-        let mut v1 = Vec::new();
+    /// The signatures of `wanted` (`v1` or `v1a`) in the header, as written.
+    fn candidates<'t>(name: &HeaderName, text: &'t str, wanted: &str) -> Result<Vec<&'t str>, VerifyError> {
+        let mut matching = Vec::new();
         let mut versions = Vec::new();
         for entry in capped(name, text.split_ascii_whitespace().collect())? {
             match entry.split_once(',') {
-                Some((VERSION, encoded)) => v1.push(encoded),
+                Some((version, encoded)) if version == wanted => matching.push(encoded),
                 Some((version, _)) => versions.push(version),
                 None => versions.push(entry),
             }
         }
-        if v1.is_empty() {
+        if matching.is_empty() {
             let found = if versions.is_empty() { "none".to_string() } else { versions.join(", ") };
-            return Err(VerifyError::malformed(name, format!("it has no v1 signature (found {found})")));
+            let key = if wanted == VERSION { "" } else { " (a whsk_/whpk_ key checks v1a entries only)" };
+            return Err(VerifyError::malformed(name, format!("it has no {wanted} signature (found {found}){key}")));
         }
-        Ok(v1)
+        Ok(matching)
+    }
+
+    /// Whether any `v1a` entry is the key's Ed25519 signature over the signed content.
+    fn any_v1a_valid(
+        name: &HeaderName,
+        text: &str,
+        key: &AsymmetricKey,
+        signed: &[&[u8]],
+    ) -> Result<bool, VerifyError> {
+        let candidates = Self::candidates(name, text, ed25519::VERSION)?;
+        let message = signed.concat();
+        // Every entry is checked (no early exit), as the HMAC comparison does.
+        Ok(candidates.iter().fold(false, |found, encoded| {
+            let valid = BASE64
+                .decode(encoded)
+                .is_ok_and(|signature| signature.len() == ed25519::SIGNATURE_LEN && key.verifies(&message, &signature));
+            valid | found
+        }))
     }
 }
 
@@ -139,8 +163,19 @@ impl Scheme for StandardWebhooks {
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
         let names = &self.own;
         let id = to_header_value("delivery id", &names.id, delivery.id.clone())?;
-        let tag = key.tag_streaming(&signed_prefix(&delivery.id, delivery.timestamp), &delivery.body)?;
-        let signature = format!("{VERSION},{}", BASE64.encode(tag));
+        let prefix = signed_prefix(&delivery.id, delivery.timestamp);
+        let signature = match key.asymmetric() {
+            Some(asymmetric) => {
+                let mut message = prefix;
+                delivery
+                    .body
+                    .for_each_chunk(|chunk| message.extend_from_slice(chunk))
+                    .map_err(|source| SignError::ReadBody { body: delivery.body.describe(), source })?;
+                let signature = asymmetric.sign(&message).ok_or(SignError::PublicKeyCannotSign)?;
+                format!("{},{}", ed25519::VERSION, BASE64.encode(signature))
+            }
+            None => format!("{VERSION},{}", BASE64.encode(key.tag_streaming(&prefix, &delivery.body)?)),
+        };
         Ok(vec![
             (names.signature.clone(), to_header_value("signature", &names.signature, signature)?),
             (names.id.clone(), id),
@@ -159,10 +194,21 @@ impl Scheme for StandardWebhooks {
         let (_, id) = self.read(headers, |names| &names.id)?;
         let (timestamp_name, timestamp_text) = self.read(headers, |names| &names.timestamp)?;
         let timestamp = parse_timestamp(&timestamp_name, timestamp_text)?;
-        let candidates = Self::v1_candidates(&signature_name, signature)?;
+        let signed: [&[u8]; 2] = [&signed_prefix(id, timestamp), body];
+        if let Some(asymmetric) = key.asymmetric() {
+            let matched = Self::any_v1a_valid(&signature_name, signature, asymmetric, &signed)?;
+            let note = conclude(window, Some(timestamp), Future::Refused, matched)?;
+            return Ok(Verified {
+                scheme: SchemeKind::Standard,
+                timestamp: Some(timestamp),
+                id: Some(id.to_string()),
+                note,
+            });
+        }
+        let candidates = Self::candidates(&signature_name, signature, VERSION)?;
         // One HMAC for the request, compared with every entry as the padded base64 the libraries
         // write (the JavaScript one compares the text; an unpadded entry matches in neither).
-        let expected = BASE64.encode(key.tag(&[&signed_prefix(id, timestamp), body]));
+        let expected = BASE64.encode(key.tag(&signed));
         let matched = any_equal(expected.as_bytes(), candidates.iter().map(|encoded| encoded.as_bytes()));
         let note = conclude(window, Some(timestamp), Future::Refused, matched)?;
         Ok(Verified { scheme: SchemeKind::Standard, timestamp: Some(timestamp), id: Some(id.to_string()), note })

@@ -95,7 +95,8 @@ fn reserialisation_hint(body: &[u8], fits: impl Fn(&[u8]) -> bool) -> Option<Str
             if candidate != body && fits(&candidate) {
                 return Some(format!(
                     "the signature matches the same JSON written {style}: the body was parsed and re-serialised \
-                     after signing (a framework's JSON parser, or a pretty-printer); verify the raw bytes as received"
+                     between sending and verifying (a framework's JSON parser, json.dumps, or a pretty-printer); \
+                     verify the raw bytes as received"
                 ));
             }
         }
@@ -103,10 +104,21 @@ fn reserialisation_hint(body: &[u8], fits: impl Fn(&[u8]) -> bool) -> Option<Str
     None
 }
 
-/// The ways JSON libraries commonly write a document.
-fn reserialisations(value: &serde_json::Value) -> Vec<(&'static str, Vec<u8>)> {
+/// The ways JSON libraries commonly write a document, each with the name a person recognises:
+/// compact (serde, `JSON.stringify`), pretty-printed, Python's `json.dumps` default (`", "` and
+/// `": "` separators, non-ASCII escaped as `\uXXXX`), sorted keys, ASCII-escaped unicode.
+pub(crate) fn reserialisations(value: &serde_json::Value) -> Vec<(&'static str, Vec<u8>)> {
     let mut styles = Vec::new();
+    let sorted = sort_keys(value);
+    if let Some(spaced) = write_with(value, SpacedFormatter) {
+        styles.push((
+            "as Python's json.dumps writes it by default (`, ` and `: ` separators, non-ASCII as \\uXXXX)",
+            ascii_escaped(&spaced),
+        ));
+        styles.push(("with `, ` and `: ` separators (Python's json.dumps with ensure_ascii=False)", spaced));
+    }
     if let Ok(compact) = serde_json::to_vec(value) {
+        styles.push(("compactly with non-ASCII escaped as \\uXXXX", ascii_escaped(&compact)));
         styles.push(("compactly (no spaces)", compact));
     }
     if let Ok(pretty) = serde_json::to_vec_pretty(value) {
@@ -115,10 +127,44 @@ fn reserialisations(value: &serde_json::Value) -> Vec<(&'static str, Vec<u8>)> {
     if let Some(four) = write_with(value, PrettyFormatter::with_indent(b"    ")) {
         styles.push(("pretty-printed with 4-space indents", four));
     }
-    if let Some(spaced) = write_with(value, SpacedFormatter) {
-        styles.push(("with `, ` and `: ` separators (Python's json.dumps default)", spaced));
+    if let Some(spaced) = write_with(&sorted, SpacedFormatter) {
+        styles.push(("with sorted keys as Python's json.dumps(sort_keys=True) writes it", ascii_escaped(&spaced)));
+    }
+    if let Ok(compact) = serde_json::to_vec(&sorted) {
+        styles.push(("compactly with sorted keys", compact));
     }
     styles
+}
+
+/// The same document with every key sorted, at every depth.
+fn sort_keys(value: &serde_json::Value) -> serde_json::Value {
+    match value {
+        serde_json::Value::Object(fields) => {
+            let mut keys: Vec<&String> = fields.keys().collect();
+            keys.sort();
+            serde_json::Value::Object(keys.into_iter().map(|k| (k.clone(), sort_keys(&fields[k]))).collect())
+        }
+        serde_json::Value::Array(items) => serde_json::Value::Array(items.iter().map(sort_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// Every non-ASCII character written as `\uXXXX` (surrogate pairs beyond the BMP), as Python's
+/// `ensure_ascii` does. In serialised JSON they can only be inside strings, so this is exact.
+fn ascii_escaped(json: &[u8]) -> Vec<u8> {
+    let text = String::from_utf8_lossy(json);
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_ascii() {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out.into_bytes()
 }
 
 fn write_with(value: &serde_json::Value, formatter: impl Formatter) -> Option<Vec<u8>> {
@@ -176,6 +222,17 @@ mod tests {
     fn python_style_json() {
         let value: serde_json::Value = serde_json::from_str(r#"{"a":[1,2],"b":{"c":null}}"#).unwrap();
         assert_eq!(write_with(&value, SpacedFormatter).unwrap(), br#"{"a": [1, 2], "b": {"c": null}}"#);
+    }
+
+    #[test]
+    fn python_default_escapes_non_ascii_and_sorted_keys_are_named() {
+        let value: serde_json::Value = serde_json::from_str(r#"{"b":"café ✓ 😀","a":1}"#).unwrap();
+        let styles = reserialisations(&value);
+        let (name, python) = &styles[0];
+        assert!(name.contains("json.dumps writes it by default"), "{name}");
+        assert_eq!(python, br#"{"b": "caf\u00e9 \u2713 \ud83d\ude00", "a": 1}"#);
+        let sorted = styles.iter().find(|(name, _)| name.contains("sort_keys")).unwrap();
+        assert!(sorted.1.starts_with(br#"{"a": 1"#));
     }
 
     #[test]

@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::entry::SharedEntry;
 use super::location::RedisAddress;
-use super::resp::{Pool, Reply};
+use super::resp::{Pool, Reply, excerpt};
 use super::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoreFuture};
 use crate::idem::serve::payments::Payment;
 
@@ -98,8 +98,11 @@ impl RedisStore {
         let pool = Pool::new(address.clone());
         match pool.call(&[b"PING"]).await {
             Ok(Reply::Status(_)) => {}
-            Ok(other) => anyhow::bail!("{address} answered PING with {other:?}; is it a Redis server?"),
-            Err(err) => anyhow::bail!("{err} (start redis-server, or point --store at a running one)"),
+            Ok(other) => anyhow::bail!("{address} answered PING with {}; is it a Redis server?", other.describe()),
+            Err(failure) if failure.bad_reply => {
+                anyhow::bail!("{address} answered PING: {failure}; is it a Redis server?")
+            }
+            Err(failure) => anyhow::bail!("{failure} (start redis-server, or point --store at a running one)"),
         }
         Ok(RedisStore {
             pool,
@@ -112,7 +115,9 @@ impl RedisStore {
 
     async fn call(&self, args: &[&[u8]]) -> Result<Reply, StoreError> {
         match self.pool.call(args).await? {
-            Reply::Error(message) => Err(StoreError(format!("{} refused a command: {message}", self.pool.address()))),
+            Reply::Error(message) => {
+                Err(StoreError(format!("{} refused a command: {}", self.pool.address(), said(&message))))
+            }
             reply => Ok(reply),
         }
     }
@@ -128,7 +133,9 @@ impl RedisStore {
                 command[1] = script.source.as_bytes();
                 self.call(&command).await
             }
-            Reply::Error(message) => Err(StoreError(format!("{} refused a script: {message}", self.pool.address()))),
+            Reply::Error(message) => {
+                Err(StoreError(format!("{} refused a script: {}", self.pool.address(), said(&message))))
+            }
             reply => Ok(reply),
         }
     }
@@ -137,7 +144,7 @@ impl RedisStore {
         match reply {
             Reply::Bulk(None) | Reply::Status(_) => Ok(Lookup::Fresh),
             Reply::Bulk(Some(existing)) => SharedEntry::decode(&existing)?.judge(fingerprint),
-            other => Err(StoreError(format!("Redis answered a claim with {other:?}"))),
+            other => Err(StoreError(format!("Redis answered a claim with {}", other.describe()))),
         }
     }
 }
@@ -152,10 +159,13 @@ impl Store for RedisStore {
                 [b"SET", key.as_bytes(), entry.as_bytes(), b"NX", b"PX", lease.as_bytes(), b"GET"];
             match self.pool.call(&command).await? {
                 Reply::Error(message) if message.contains("syntax") => Err(StoreError(format!(
-                    "{} does not accept SET … NX GET ({message}); the Redis store needs Redis 7.0 or later",
-                    self.pool.address()
+                    "{} does not accept SET … NX GET ({}); the Redis store needs Redis 7.0 or later",
+                    self.pool.address(),
+                    said(&message)
                 ))),
-                Reply::Error(message) => Err(StoreError(format!("{} refused a claim: {message}", self.pool.address()))),
+                Reply::Error(message) => {
+                    Err(StoreError(format!("{} refused a claim: {}", self.pool.address(), said(&message))))
+                }
                 reply => Self::judge(reply, &fingerprint),
             }
         })
@@ -226,6 +236,12 @@ impl Store for RedisStore {
             }
         })
     }
+}
+
+/// An error message from Redis, cut to a length that fits a log line (a server that is not
+/// Redis may send a long one).
+fn said(message: &str) -> String {
+    excerpt(message.as_bytes(), 200)
 }
 
 fn parse_payment(json: &[u8]) -> Result<Value, StoreError> {

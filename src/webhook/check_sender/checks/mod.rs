@@ -5,14 +5,16 @@
 mod headers;
 mod identity;
 mod retries;
+mod sender_mistakes;
 mod stops;
 mod timestamps;
 
 use std::time::Duration;
 
-use super::book::{Attempt, Event};
+use super::book::{Attempt, Event, Redirected};
 use crate::conformance::{CheckOutcome, CheckResult, CheckSpec, Level};
 use crate::units::format_duration;
+pub(crate) use sender_mistakes::SecretForm;
 
 /// Where the sender command stood when the run ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,6 +36,12 @@ pub(crate) struct Observed {
     pub waited: Duration,
     /// The receiver's timestamp tolerance.
     pub tolerance: Duration,
+    /// Requests that followed a scripted redirect.
+    pub redirected: Vec<Redirected>,
+    /// `--scheme` (`None`: auto).
+    pub scheme: Option<crate::webhook::scheme::SchemeKind>,
+    /// What the secret is, for `secret-length`.
+    pub secret: SecretForm,
 }
 
 impl Observed {
@@ -210,6 +218,9 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     TIMESTAMP_SKEW,
     CONTENT_TYPE_JSON,
     IDENTIFIES_ITSELF,
+    sender_mistakes::REDIRECT_NOT_FOLLOWED,
+    sender_mistakes::THROTTLES_AFTER_429,
+    sender_mistakes::SECRET_LENGTH,
 ];
 
 /// Every check, in the order. Each is graded after the fact, so its duration is the span
@@ -230,6 +241,9 @@ pub(crate) fn judge(observed: &Observed) -> Vec<CheckResult> {
         timestamps::skew(observed).result(&TIMESTAMP_SKEW),
         headers::content_type_json(observed).result(&CONTENT_TYPE_JSON),
         headers::identifies_itself(observed).result(&IDENTIFIES_ITSELF),
+        sender_mistakes::redirect_not_followed(observed).result(&sender_mistakes::REDIRECT_NOT_FOLLOWED),
+        sender_mistakes::throttles_after_429(observed).result(&sender_mistakes::THROTTLES_AFTER_429),
+        sender_mistakes::secret_length(observed).result(&sender_mistakes::SECRET_LENGTH),
     ];
     let span = observed.span();
     for result in results.iter_mut().filter(|result| result.outcome != CheckOutcome::Skip) {
@@ -299,6 +313,14 @@ pub(crate) mod fixtures {
     }
 
     pub(crate) fn observed(events: Vec<Event>, sender: SenderEnd) -> Observed {
-        Observed { events, sender, waited: Duration::from_secs(10), tolerance: Duration::from_secs(300) }
+        Observed {
+            events,
+            sender,
+            waited: Duration::from_secs(10),
+            tolerance: Duration::from_secs(300),
+            redirected: Vec::new(),
+            scheme: None,
+            secret: super::SecretForm::Decoded(32),
+        }
     }
 }

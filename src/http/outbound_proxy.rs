@@ -1,5 +1,6 @@
-//! Which proxy the client commands go through, decided as curl decides it, so a user behind a
-//! corporate proxy needs no new habits:
+//! Outbound proxy settings (not `idem proxy`, which is a server): which proxy the client
+//! commands go through, decided as curl decides it, so a user behind a corporate proxy needs no
+//! new habits:
 //!
 //! - `--proxy URL` wins over the environment and applies to every scheme; `--proxy ''` means none.
 //! - Otherwise `http_proxy` (or `HTTP_PROXY`) for http:// URLs, `https_proxy` (or `HTTPS_PROXY`)

@@ -1,0 +1,246 @@
+//! Checks that speak while the first request is still running: `lease-outlives-work` (a claim
+//! whose lease ends before the work lets a later retry execute again) and `mismatch-in-flight`
+//! (another body with the same key, answered 409 and later executed, or executed at once).
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::StatusCode;
+use tokio::task::JoinHandle;
+
+use super::profile::Profile;
+use super::suite::{Probe, excerpt, send_decoded};
+use super::variant::vary_body;
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::http::client::Exchange;
+use crate::units::format_duration;
+
+pub(super) const LEASE_OUTLIVES_WORK: CheckSpec = CheckSpec {
+    id: "lease-outlives-work",
+    title: "retries while the first request still runs get 409 or the replay, at every delay; none executes",
+    why: "a lock whose lease ends before the work (a 60 s lease on a job that can take longer) lets a retry execute a second time",
+    level: Level::Required,
+    fix: "renew the lease while the work runs, or make it longer than the slowest request",
+};
+pub(super) const MISMATCH_IN_FLIGHT: CheckSpec = CheckSpec {
+    id: "mismatch-in-flight",
+    title: "a different body with the same key while the first is in flight gets 422 (or 409, then 422) and never executes",
+    why: "a fingerprint compared only after completion lets the other body execute, or answers 409 and runs it later",
+    level: Level::Recommended,
+    fix: "store the fingerprint with the in-flight claim and compare it before anything else",
+};
+
+/// The delays after the first request at which `lease-outlives-work` retries: growing, so short
+/// and long leases are both caught, up to `--max-work`. With `--work-hint` one more retry lands
+/// late in the work, where a lease shorter than the work has run out.
+pub(super) fn retry_delays(work_hint: Option<Duration>, max_work: Duration) -> Vec<Duration> {
+    const LADDER_MS: [u64; 8] = [10, 100, 1_000, 5_000, 10_000, 20_000, 30_000, 60_000];
+    let limit = match work_hint {
+        Some(hint) => hint.mul_f64(0.9).min(max_work),
+        None => max_work,
+    };
+    let mut delays: Vec<Duration> =
+        LADDER_MS.iter().map(|ms| Duration::from_millis(*ms)).filter(|delay| *delay <= limit).collect();
+    if let Some(hint) = work_hint {
+        delays.push(hint.mul_f64(0.75).min(max_work));
+    }
+    delays.sort();
+    delays.dedup();
+    delays
+}
+
+/// Sends the first request on a task of its own, so the check can speak while it runs.
+fn spawn_first(probe: &Probe, check: &'static str, key: &str) -> anyhow::Result<JoinHandle<anyhow::Result<Exchange>>> {
+    let request = probe.spec.build(Some(key))?;
+    let client = probe.client.clone();
+    Ok(tokio::spawn(async move { send_decoded(&client, check, request).await }))
+}
+
+async fn first_answer(handle: JoinHandle<anyhow::Result<Exchange>>) -> anyhow::Result<Exchange> {
+    handle.await.map_err(|err| anyhow::anyhow!("the first request's task failed: {err}"))?
+}
+
+/// One retry sent while the first was in flight.
+struct Retry {
+    at: Duration,
+    answer: Result<Exchange, String>,
+}
+
+/// `lease-outlives-work`.
+pub(super) async fn lease_outlives_work(
+    probe: &mut Probe,
+    work_hint: Option<Duration>,
+    max_work: Duration,
+) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let key = probe.fresh_key();
+    let mut first = spawn_first(probe, LEASE_OUTLIVES_WORK.id, &key)?;
+    let mut retries = Vec::new();
+    let mut first_done = None;
+    for delay in retry_delays(work_hint, max_work) {
+        tokio::select! {
+            result = &mut first => { first_done = Some(result); break; }
+            _ = tokio::time::sleep_until((started + delay).into()) => {}
+        }
+        let request = probe.spec.build(Some(&key))?;
+        let at = started.elapsed();
+        let answer =
+            send_decoded(&probe.client, LEASE_OUTLIVES_WORK.id, request).await.map_err(|err| format!("{err:#}"));
+        if let Ok(answer) = &answer {
+            probe.note_errors(LEASE_OUTLIVES_WORK.id, answer.status, &answer.headers);
+        }
+        retries.push(Retry { at, answer });
+    }
+    let first = match first_done {
+        Some(joined) => joined.map_err(|err| anyhow::anyhow!("the first request's task failed: {err}"))?,
+        None => first_answer(first).await,
+    };
+    let took = started.elapsed();
+    let first = match first {
+        Ok(first) if first.status.is_success() => first,
+        Ok(first) => {
+            return Ok(LEASE_OUTLIVES_WORK.skipped(format!(
+                "could not judge: the first request got {} ({})",
+                first.status,
+                excerpt(&first.body)
+            )));
+        }
+        Err(err) => {
+            return Ok(LEASE_OUTLIVES_WORK.skipped(format!("could not judge: the first request failed: {err:#}")));
+        }
+    };
+    let Some(first_id) = probe.id_of(&first) else {
+        return Ok(LEASE_OUTLIVES_WORK.skipped(format!(
+            "could not judge: the first answer has no resource id ({}); set --id-field",
+            excerpt(&first.body)
+        )));
+    };
+    if retries.is_empty() {
+        return Ok(LEASE_OUTLIVES_WORK.skipped(format!(
+            "could not judge: the first request finished in {} (key {key} → {} {first_id}), before the first retry at 10 ms; \
+use a slower request and tell idem how long it takes with --work-hint DUR",
+            format_duration(took),
+            first.status
+        )));
+    }
+    let mut evidence = vec![format!("#1 key {key} → {} {first_id}, took {}", first.status, format_duration(took))];
+    let mut executed_again = Vec::new();
+    for Retry { at, answer } in &retries {
+        match answer {
+            Err(err) => evidence.push(format!("retry at {} → no answer: {err}", format_duration(*at))),
+            Ok(answer) => {
+                let id = probe.id_of(answer).filter(|_| answer.status.is_success());
+                let note = match &id {
+                    Some(id) if *id == first_id => " (the replay)".to_string(),
+                    Some(id) => {
+                        executed_again.push(id.clone());
+                        format!(": executed a second time while {first_id} was still running")
+                    }
+                    None if answer.status == StatusCode::CONFLICT => " (in flight)".to_string(),
+                    None => String::new(),
+                };
+                evidence.push(format!(
+                    "retry at {} → {}{}{note}",
+                    format_duration(*at),
+                    answer.status,
+                    id.as_deref().map(|id| format!(" {id}")).unwrap_or_default()
+                ));
+            }
+        }
+    }
+    // After the work, the key must replay the first answer, not the second execution's.
+    let request = probe.spec.build(Some(&key))?;
+    if let Ok(after) = send_decoded(&probe.client, LEASE_OUTLIVES_WORK.id, request).await {
+        let id = probe.id_of(&after).filter(|_| after.status.is_success());
+        if let Some(id) = id.as_ref().filter(|id| **id != first_id) {
+            executed_again.push(id.clone());
+        }
+        evidence.push(format!("after #1 finished → {} {}", after.status, id.as_deref().unwrap_or("(no id)")));
+    }
+    executed_again.dedup();
+    let held = executed_again.is_empty();
+    if !held {
+        evidence.push(format!(
+            "executed {} times: {first_id}, {}",
+            executed_again.len() + 1,
+            executed_again.join(", ")
+        ));
+    }
+    Ok(LEASE_OUTLIVES_WORK.judged(held, evidence, started.elapsed()))
+}
+
+/// `mismatch-in-flight`.
+pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> anyhow::Result<CheckResult> {
+    let Some((varied, change)) = vary_body(&probe.spec.body) else {
+        return Ok(MISMATCH_IN_FLIGHT.skipped("the request has no body to vary (give one with -d)"));
+    };
+    let varied = Bytes::from(varied);
+    let started = Instant::now();
+    let key = probe.fresh_key();
+    let mut first = spawn_first(probe, MISMATCH_IN_FLIGHT.id, &key)?;
+    // Long enough for the first to have claimed the key on a local server, short of most work.
+    tokio::select! {
+        result = &mut first => {
+            let took = started.elapsed();
+            let status = match result {
+                Ok(Ok(answer)) => answer.status.to_string(),
+                _ => "no answer".to_string(),
+            };
+            return Ok(MISMATCH_IN_FLIGHT.skipped(format!(
+                "could not judge: the first request finished in {} ({status}) before the other body was sent; use a slower request",
+                format_duration(took)
+            )));
+        }
+        _ = tokio::time::sleep(Duration::from_millis(10)) => {}
+    }
+    let mut request = probe.spec.build(Some(&key))?;
+    *request.body_mut() = varied.clone();
+    let during = probe.send_request(MISMATCH_IN_FLIGHT.id, request).await?;
+    let first = first_answer(first).await?;
+    let first_id = probe.id_of(&first).filter(|_| first.status.is_success());
+    let mut evidence = vec![
+        format!("#1 key {key} → {} {}", first.status, first_id.as_deref().unwrap_or("(no id)")),
+        format!("while #1 ran, same key, body changed ({change}) → {}", during.status),
+    ];
+    let mut executed = probe.id_of(&during).filter(|_| during.status.is_success());
+    let mut last = during.status;
+    if during.status == StatusCode::CONFLICT {
+        let mut request = probe.spec.build(Some(&key))?;
+        *request.body_mut() = varied;
+        let after = probe.send_request(MISMATCH_IN_FLIGHT.id, request).await?;
+        evidence.push(format!("after #1 finished, the changed body again → {}", after.status));
+        executed = executed.or_else(|| probe.id_of(&after).filter(|_| after.status.is_success()));
+        last = after.status;
+    }
+    let replayed_first = executed.is_some() && executed == first_id;
+    let held_status = if profile.mismatch_must_be_422() {
+        last == StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        last.is_client_error() && last != StatusCode::CONFLICT
+    };
+    if let Some(id) = &executed {
+        if replayed_first {
+            evidence.push(format!("the changed body was answered with #1's stored answer {id}"));
+        } else {
+            evidence.push(format!("the changed body was executed: {id}"));
+        }
+    }
+    let held = executed.is_none() && held_status;
+    if !held {
+        let expected = if profile.mismatch_must_be_422() { "422" } else { "a 4xx other than 409" };
+        evidence.push(format!("expected {expected} in the end (--profile {})", profile.name()));
+    }
+    Ok(MISMATCH_IN_FLIGHT.judged(held, evidence, started.elapsed()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delays_grow_up_to_the_limit_and_a_hint_adds_one_late_in_the_work() {
+        let ms = |v: &[Duration]| v.iter().map(|d| d.as_millis() as u64).collect::<Vec<_>>();
+        assert_eq!(ms(&retry_delays(None, Duration::from_secs(30))), [10, 100, 1_000, 5_000, 10_000, 20_000, 30_000]);
+        assert_eq!(ms(&retry_delays(Some(Duration::from_secs(1)), Duration::from_secs(30))), [10, 100, 750]);
+        assert_eq!(ms(&retry_delays(None, Duration::from_millis(50))), [10]);
+    }
+}

@@ -1,0 +1,307 @@
+//! The report of `idem check --openapi`: a live line per operation, a closing table, the
+//! `check-openapi/1` JSON document, or JUnit with one testsuite per operation.
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use serde::Serialize;
+
+use super::body::BodyOrigin;
+use super::plan::Operation;
+use crate::conformance::{CheckOutcome, CheckResult, SuiteFormat, SuiteReport, Tally};
+use crate::idem::request::RequestSpec;
+use crate::output::{Palette, terminal_safe};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum OperationOutcome {
+    /// Every required check passed.
+    Pass,
+    /// A required check failed.
+    Fail,
+    /// Not tested: `reason` says why (not chosen, or nothing valid to send).
+    Skip,
+    /// Chosen, but its suite could not run (no answer, no resource created): `reason` says why.
+    Error,
+}
+
+/// One operation of the document.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct OperationReport {
+    pub method: String,
+    /// The path template, as the document writes it.
+    pub path: String,
+    pub operation_id: Option<String>,
+    /// Whether the operation declares the key header as a parameter.
+    pub declares_key: bool,
+    pub outcome: OperationOutcome,
+    /// Why it was skipped, or why its suite could not run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The URL its requests went to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Where its body came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body_origin: Option<BodyOrigin>,
+    /// A curl command that sends the operation's first request again (secrets in `-H` redacted).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curl: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tally: Option<Tally>,
+    /// The operation's checks, as `idem check` reports them.
+    pub checks: Vec<CheckResult>,
+}
+
+impl OperationReport {
+    pub(crate) fn skipped(operation: &Operation, reason: String) -> OperationReport {
+        OperationReport {
+            method: operation.method.to_string(),
+            path: operation.path.clone(),
+            operation_id: operation.operation_id.clone(),
+            declares_key: operation.declares_key,
+            outcome: OperationOutcome::Skip,
+            reason: Some(reason),
+            url: None,
+            body_origin: None,
+            curl: None,
+            tally: None,
+            checks: Vec::new(),
+        }
+    }
+
+    fn name(&self) -> String {
+        match &self.operation_id {
+            Some(id) => format!("{} {} ({id})", self.method, self.path),
+            None => format!("{} {}", self.method, self.path),
+        }
+    }
+
+    fn failing_ids(&self) -> Vec<&'static str> {
+        self.checks.iter().filter(|c| c.outcome == CheckOutcome::Fail).map(|c| c.id).collect()
+    }
+
+    /// The line printed as the operation's suite ends.
+    pub(crate) fn live_line(&self, palette: Palette) -> String {
+        let name = terminal_safe(&self.name()).into_owned();
+        match (self.outcome, &self.tally) {
+            (OperationOutcome::Pass, Some(tally)) => format!(
+                "{} {name}: {} passed, {} warnings, {} skipped",
+                palette.green("✓"),
+                tally.passed,
+                tally.warned,
+                tally.skipped
+            ),
+            (OperationOutcome::Fail, _) => {
+                format!("{} {name}: failed {}", palette.red("✗"), self.failing_ids().join(", "))
+            }
+            _ => format!(
+                "{} {name}: could not run: {}",
+                palette.yellow("!"),
+                terminal_safe(self.reason.as_deref().unwrap_or(""))
+            ),
+        }
+    }
+}
+
+/// The whole run; also its `--format json` document.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct OpenApiReport {
+    /// The document, as given to --openapi.
+    pub spec: String,
+    pub base_url: String,
+    /// `true` when every tested operation passed its required checks.
+    pub passed: bool,
+    /// Operations whose suite ran.
+    pub tested: usize,
+    pub failed: usize,
+    pub skipped: usize,
+    /// Operations chosen whose suite could not run.
+    pub errors: usize,
+    pub operations: Vec<OperationReport>,
+}
+
+impl OpenApiReport {
+    pub(crate) fn new(spec: String, base_url: String, operations: Vec<OperationReport>) -> OpenApiReport {
+        let count = |outcome: OperationOutcome| operations.iter().filter(|op| op.outcome == outcome).count();
+        let (passed, failed, skipped, errors) = (
+            count(OperationOutcome::Pass),
+            count(OperationOutcome::Fail),
+            count(OperationOutcome::Skip),
+            count(OperationOutcome::Error),
+        );
+        OpenApiReport {
+            spec,
+            base_url,
+            passed: failed == 0 && errors == 0,
+            tested: passed + failed,
+            failed,
+            skipped,
+            errors,
+            operations,
+        }
+    }
+
+    pub(crate) fn print(&self, format: SuiteFormat, palette: Palette) -> anyhow::Result<()> {
+        let text = match format {
+            SuiteFormat::Human => self.render_human(palette),
+            SuiteFormat::Json => crate::json_output::pretty(super::SCHEMA, self)? + "\n",
+            SuiteFormat::Junit => self.render_junit(),
+        };
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+        Ok(())
+    }
+
+    /// The closing table (the live lines came before it), then each failure's checks and the
+    /// curl command that reproduces it.
+    pub(crate) fn render_human(&self, palette: Palette) -> String {
+        let mut out = format!("\n{} {} against {}\n\n", palette.bold("idem check --openapi"), self.spec, self.base_url);
+        let name_width = self.operations.iter().map(|op| op.name().chars().count()).max().unwrap_or(0).min(60);
+        for op in &self.operations {
+            let mark = match op.outcome {
+                OperationOutcome::Pass => palette.green("PASS "),
+                OperationOutcome::Fail => palette.red("FAIL "),
+                OperationOutcome::Skip => palette.dim("SKIP "),
+                OperationOutcome::Error => palette.yellow("ERROR"),
+            };
+            let detail = match (op.outcome, &op.tally) {
+                (OperationOutcome::Skip | OperationOutcome::Error, _) => op.reason.clone().unwrap_or_default(),
+                (_, Some(t)) => {
+                    let mut detail = format!(
+                        "{} passed, {} failed, {} warnings, {} skipped",
+                        t.passed, t.failed, t.warned, t.skipped
+                    );
+                    if op.outcome == OperationOutcome::Fail {
+                        detail.push_str(&format!(": {}", op.failing_ids().join(", ")));
+                    }
+                    detail
+                }
+                _ => String::new(),
+            };
+            let name = terminal_safe(&op.name()).into_owned();
+            let _ = writeln!(out, "{mark}  {name:<name_width$}  {}", terminal_safe(&detail));
+        }
+        for op in
+            self.operations.iter().filter(|op| matches!(op.outcome, OperationOutcome::Fail | OperationOutcome::Error))
+        {
+            let _ = writeln!(out, "\n{} {}", palette.bold(&terminal_safe(&op.name())), op.url.as_deref().unwrap_or(""));
+            for check in op.checks.iter().filter(|c| c.outcome == CheckOutcome::Fail) {
+                let _ = writeln!(out, "  {} {}: {}", palette.red("✗"), check.id, check.title);
+                for line in &check.evidence {
+                    let _ = writeln!(out, "      {} {}", palette.dim("·"), terminal_safe(line));
+                }
+            }
+            if let Some(curl) = &op.curl {
+                let _ = writeln!(out, "  reproduce: {}", terminal_safe(curl));
+            }
+        }
+        let verdict = if self.passed {
+            palette.green("✓ every tested operation passed its required checks")
+        } else {
+            palette.red(&format!("✗ {} operation(s) failed, {} could not be tested", self.failed, self.errors))
+        };
+        let _ = writeln!(
+            out,
+            "\n{verdict}: {} tested ({} passed, {} failed), {} errors, {} skipped",
+            self.tested,
+            self.tested - self.failed,
+            self.failed,
+            self.errors,
+            self.skipped
+        );
+        out
+    }
+
+    /// JUnit XML: one testsuite per tested operation, with the checks as testcases; a skipped
+    /// operation is a testsuite with one skipped testcase naming the reason.
+    pub(crate) fn render_junit(&self) -> String {
+        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+        let tests: usize = self.operations.iter().map(|op| op.checks.len().max(1)).sum();
+        let failures: usize = self.operations.iter().map(|op| op.failing_ids().len()).sum();
+        let _ = writeln!(
+            out,
+            "<testsuites name=\"idem check --openapi\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\">",
+            self.errors, self.skipped
+        );
+        for op in &self.operations {
+            let name = op.name();
+            match op.outcome {
+                OperationOutcome::Pass | OperationOutcome::Fail => {
+                    let suite = SuiteReport::new("idem check", name.clone(), op.checks.clone());
+                    out.push_str(&suite.junit_testsuite(&name));
+                }
+                OperationOutcome::Error => {
+                    let err = anyhow::anyhow!("{}", op.reason.clone().unwrap_or_default());
+                    out.push_str(&SuiteReport::could_not_run("idem check", name.clone(), &err).junit_testsuite(&name));
+                }
+                OperationOutcome::Skip => {
+                    let _ = writeln!(
+                        out,
+                        "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">\n    \
+                         <testcase classname=\"idem check --openapi\" name=\"{}\" time=\"0.000\"><skipped message=\"{}\"/></testcase>\n  \
+                         </testsuite>",
+                        crate::conformance::xml_escape(&name),
+                        crate::conformance::xml_escape(&name),
+                        crate::conformance::xml_escape(op.reason.as_deref().unwrap_or(""))
+                    );
+                }
+            }
+        }
+        out.push_str("</testsuites>\n");
+        out
+    }
+}
+
+/// Header names whose values are secrets: shown as `***` in the reproduction command.
+fn is_secret_header(name: &str) -> bool {
+    let name = name.to_ascii_lowercase();
+    ["authorization", "cookie", "proxy-authorization"].contains(&name.as_str())
+        || ["key", "token", "secret", "password", "signature"].iter().any(|part| name.contains(part))
+            && name != "idempotency-key"
+}
+
+/// A curl command that sends the operation's first request: its method, URL, headers (secrets
+/// redacted, a fresh key) and body.
+pub(crate) fn curl_command(request: &RequestSpec) -> String {
+    let quote = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    let mut parts = vec!["curl".to_string(), "-X".into(), request.method.to_string(), quote(&request.url.to_string())];
+    for (name, value) in &request.headers {
+        let shown = if is_secret_header(name.as_str()) {
+            "***".to_string()
+        } else {
+            value.to_str().unwrap_or("…").to_string()
+        };
+        parts.push("-H".into());
+        parts.push(quote(&format!("{}: {shown}", crate::output::header_display_name(name.as_str()))));
+    }
+    if !matches!(request.key_policy, crate::idem::key::KeyPolicy::Omit) {
+        parts.push("-H".into());
+        parts.push(format!("\"{}: $(uuidgen)\"", crate::output::header_display_name(request.key_header.as_str())));
+    }
+    if !request.body.is_empty() {
+        parts.push("--data-raw".into());
+        parts.push(quote(&String::from_utf8_lossy(&request.body)));
+    }
+    parts.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http::Method;
+
+    #[test]
+    fn the_curl_command_reproduces_the_request_without_its_secrets() {
+        let mut spec = RequestSpec::new(Method::POST, "http://127.0.0.1:1/pay'ments", r#"{"a":"it's"}"#).unwrap();
+        spec.headers.insert("authorization", "Bearer sk_live_secret".parse().unwrap());
+        spec.headers.insert("x-api-key", "k_secret".parse().unwrap());
+        spec.headers.insert("x-tenant", "acme".parse().unwrap());
+        let curl = curl_command(&spec);
+        assert!(!curl.contains("secret"), "{curl}");
+        assert!(curl.contains("'Authorization: ***'") && curl.contains("'X-Tenant: acme'"), "{curl}");
+        assert!(curl.contains(r#"-H "Idempotency-Key: $(uuidgen)""#), "{curl}");
+        assert!(curl.contains(r#"--data-raw '{"a":"it'\''s"}'"#), "{curl}");
+        assert!(curl.starts_with("curl -X POST 'http://127.0.0.1:1/pay'\\''ments'"), "{curl}");
+    }
+}

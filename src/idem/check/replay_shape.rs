@@ -1,0 +1,186 @@
+//! What a replay must keep and what counts as "the same key" and "the same body":
+//! `replay-faithful` (status, `Location`, `ETag`), `equal-json-replays` (JSON that differs only
+//! in key order and whitespace) and `key-syntax` (empty, over-long and quoted keys).
+use std::time::Instant;
+
+use http::header::{ETAG, LOCATION};
+use http::{HeaderValue, StatusCode};
+use serde_json::Value;
+
+use super::suite::{Original, Probe, excerpt};
+use crate::conformance::{CheckResult, CheckSpec, Level};
+
+pub(super) const REPLAY_FAITHFUL: CheckSpec = CheckSpec {
+    id: "replay-faithful",
+    title: "the replay has the first answer's status, Location and ETag",
+    why: "a 201 replayed as 200, or a replay without Location or ETag, breaks clients that read them from the answer they got",
+    level: Level::Recommended,
+    fix: "store the status and these headers with the body and replay all of them",
+};
+pub(super) const EQUAL_JSON_REPLAYS: CheckSpec = CheckSpec {
+    id: "equal-json-replays",
+    title: "the same JSON with other key order and whitespace is a replay, not a mismatch",
+    why: "a fingerprint over raw bytes rejects clients that re-serialise the body on retry: they can never retry",
+    level: Level::Advisory,
+    fix: "fingerprint the parsed JSON (canonical form), not the bytes",
+};
+pub(super) const KEY_SYNTAX: CheckSpec = CheckSpec {
+    id: "key-syntax",
+    title: "an empty key and a 256-character key get 400; the quoted form \"…\" of a key is that key",
+    why: "the draft's examples send the key as a quoted sf-string; an empty or unbounded key is a client bug to refuse",
+    level: Level::Advisory,
+    fix: "parse the header as a structured-field string, 1 to 255 characters",
+};
+
+/// `replay-faithful`: a second retry with the original key, its status and headers compared.
+pub(super) async fn replay_faithful(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let replay = probe.send(REPLAY_FAITHFUL.id, Some(&original.key), None, None).await?;
+    let id = probe.id_of(&replay);
+    if !replay.status.is_success() || id.as_deref() != Some(original.id.as_str()) {
+        return Ok(REPLAY_FAITHFUL.skipped(format!(
+            "the retry was not a replay (→ {} {}), see retry-replays",
+            replay.status,
+            id.as_deref().unwrap_or("(no id)")
+        )));
+    }
+    let mut evidence =
+        vec![format!("#1 {} {}, replay {} {}", original.exchange.status, original.id, replay.status, original.id)];
+    let mut held = true;
+    if replay.status != original.exchange.status {
+        held = false;
+        evidence.push(format!("the replay changed the status: {} → {}", original.exchange.status, replay.status));
+    }
+    let mut compared = Vec::new();
+    for name in [LOCATION, ETAG] {
+        let Some(first) = original.exchange.headers.get(&name) else { continue };
+        compared.push(name.as_str().to_string());
+        let show = |value: &HeaderValue| String::from_utf8_lossy(value.as_bytes()).into_owned();
+        match replay.headers.get(&name) {
+            None => {
+                held = false;
+                evidence.push(format!("#1 had {name}: {}, the replay has none", show(first)));
+            }
+            Some(again) if again != first => {
+                held = false;
+                evidence.push(format!("{name} changed: {} → {}", show(first), show(again)));
+            }
+            Some(again) => evidence.push(format!("{name}: {} on both", show(again))),
+        }
+    }
+    if compared.is_empty() {
+        evidence.push("#1 had neither Location nor ETag: only the status was compared".to_string());
+    }
+    Ok(REPLAY_FAITHFUL.judged(held, evidence, started.elapsed()))
+}
+
+/// The JSON object `body` with its keys in reverse order and other whitespace; `None` when the
+/// body is not a JSON object.
+pub(super) fn reserialise(body: &[u8]) -> Option<Vec<u8>> {
+    let Ok(Value::Object(fields)) = serde_json::from_slice::<Value>(body) else { return None };
+    let mut out = String::from("{\n");
+    let entries: Vec<_> = fields.iter().rev().collect();
+    for (index, (name, value)) in entries.iter().enumerate() {
+        let comma = if index + 1 < entries.len() { "," } else { "" };
+        out.push_str(&format!(
+            "  {} : {}{comma}\n",
+            serde_json::to_string(name).ok()?,
+            serde_json::to_string(value).ok()?
+        ));
+    }
+    out.push_str("}\n");
+    Some(out.into_bytes())
+}
+
+/// `equal-json-replays`.
+pub(super) async fn equal_json_replays(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let Some(reordered) = reserialise(&probe.spec.body) else {
+        return Ok(EQUAL_JSON_REPLAYS.skipped("the request body is not a JSON object"));
+    };
+    let started = Instant::now();
+    let answer = probe.send(EQUAL_JSON_REPLAYS.id, Some(&original.key), None, Some(reordered.clone().into())).await?;
+    let id = probe.id_of(&answer).filter(|_| answer.status.is_success());
+    let mut evidence = vec![format!(
+        "same key, the body re-serialised ({}) → {} {}",
+        excerpt(&reordered),
+        answer.status,
+        id.as_deref().unwrap_or("(no id)")
+    )];
+    let held = match &id {
+        Some(id) if *id == original.id => {
+            evidence.push(format!("replayed {id}"));
+            true
+        }
+        Some(id) => {
+            evidence.push(format!("executed again: {id} besides {}", original.id));
+            false
+        }
+        None => {
+            evidence.push(format!("equal JSON was refused: {}", excerpt(&answer.body)));
+            false
+        }
+    };
+    Ok(EQUAL_JSON_REPLAYS.judged(held, evidence, started.elapsed()))
+}
+
+/// `key-syntax`.
+pub(super) async fn key_syntax(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let mut evidence = Vec::new();
+    let mut held = true;
+    let long = "k".repeat(256);
+    for (label, raw) in [("an empty key", String::new()), ("a 256-character key", long)] {
+        let mut request = probe.spec.build(None)?;
+        request.headers_mut().insert(probe.spec.key_header.clone(), HeaderValue::from_str(&raw)?);
+        let answer = probe.send_request(KEY_SYNTAX.id, request).await?;
+        let id = probe.id_of(&answer).filter(|_| answer.status.is_success());
+        let ok = answer.status == StatusCode::BAD_REQUEST;
+        held &= ok;
+        evidence.push(format!(
+            "{label} → {}{}",
+            answer.status,
+            match (&id, ok) {
+                (Some(id), _) => format!(" {id}: executed, expected 400"),
+                (None, false) => ", expected 400".to_string(),
+                (None, true) => String::new(),
+            }
+        ));
+    }
+    let quoted = format!("\"{}\"", original.key);
+    let mut request = probe.spec.build(None)?;
+    request.headers_mut().insert(probe.spec.key_header.clone(), HeaderValue::from_str(&quoted)?);
+    let answer = probe.send_request(KEY_SYNTAX.id, request).await?;
+    let id = probe.id_of(&answer).filter(|_| answer.status.is_success());
+    match &id {
+        Some(id) if *id == original.id => {
+            evidence.push(format!("the quoted key {quoted} → {} {id}: the replay", answer.status))
+        }
+        Some(id) => {
+            held = false;
+            evidence.push(format!(
+                "the quoted key {quoted} → {} {id}: executed again, besides {}, so \"k\" and k are two keys",
+                answer.status, original.id
+            ));
+        }
+        None => {
+            held = false;
+            evidence.push(format!("the quoted key {quoted} → {}: refused ({})", answer.status, excerpt(&answer.body)));
+        }
+    }
+    Ok(KEY_SYNTAX.judged(held, evidence, started.elapsed()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reserialised_json_is_equal_but_not_identical() {
+        let body = br#"{"amount":1990,"currency":"RUB"}"#;
+        let again = reserialise(body).unwrap();
+        assert_ne!(again, body);
+        let parse = |b: &[u8]| serde_json::from_slice::<Value>(b).unwrap();
+        assert_eq!(parse(&again), parse(body));
+        assert_eq!(reserialise(b"a=1"), None);
+    }
+}

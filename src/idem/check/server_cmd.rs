@@ -1,0 +1,86 @@
+//! `--server-cmd`: the server under test, started, killed and restarted by idem through the shared
+//! child-process runner (src/child.rs: its own process group, SIGTERM then SIGKILL, stopped on
+//! drop). `sh -c` runs the command; idem waits for the port of the URL under test.
+use std::time::{Duration, Instant};
+
+use anyhow::bail;
+
+use crate::child::{ChildCommand, ChildOutput, RunningChild};
+
+/// How long a started server has to open its port.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long a stopped server has between SIGTERM and SIGKILL.
+const STOP_GRACE: Duration = Duration::from_secs(5);
+
+pub(crate) struct ServerCommand {
+    command: ChildCommand,
+    host: String,
+    port: u16,
+    running: Option<RunningChild>,
+}
+
+impl ServerCommand {
+    /// `command` (run by `sh -c`) serves `url`; idem waits for that URL's port.
+    pub(crate) fn new(command: String, url: &http::Uri) -> anyhow::Result<ServerCommand> {
+        let Some(host) = url.host() else { bail!("the URL under test has no host") };
+        let host = host.trim_matches(['[', ']']).to_string();
+        let port = url.port_u16().unwrap_or(if url.scheme_str() == Some("https") { 443 } else { 80 });
+        // Its request log would only bury the report; its errors still reach stderr.
+        let command = ChildCommand::new("the server command", &["sh".to_string(), "-c".to_string(), command.clone()])?
+            .shown_as(command)
+            .stdout(ChildOutput::Null)
+            .grace(STOP_GRACE);
+        Ok(ServerCommand { command, host, port, running: None })
+    }
+
+    pub(crate) fn describe(&self) -> String {
+        format!("`{}` (port {})", self.command.shown(), self.port)
+    }
+
+    /// Starts the command and waits until its port accepts; returns how long that took.
+    pub(crate) async fn start(&mut self) -> anyhow::Result<Duration> {
+        let started = Instant::now();
+        self.running = Some(self.command.spawn()?);
+        loop {
+            if tokio::net::TcpStream::connect((self.host.as_str(), self.port)).await.is_ok() {
+                return Ok(started.elapsed());
+            }
+            if let Some(status) = self.running.as_ref().and_then(RunningChild::exited) {
+                self.stop().await;
+                bail!(
+                    "--server-cmd `{}` exited ({status}) before listening on port {}",
+                    self.command.shown(),
+                    self.port
+                );
+            }
+            if started.elapsed() > START_TIMEOUT {
+                self.stop().await;
+                bail!(
+                    "--server-cmd `{}` did not listen on {}:{} within {}s",
+                    self.command.shown(),
+                    self.host,
+                    self.port,
+                    START_TIMEOUT.as_secs()
+                );
+            }
+            // Notices an exit without blocking: `exited` only reports what a wait has seen.
+            if let Some(running) = self.running.as_mut() {
+                let _ = tokio::time::timeout(Duration::from_millis(25), running.wait()).await;
+            }
+        }
+    }
+
+    /// SIGKILL to the server and everything it started, as a crash would: nothing cleans up.
+    pub(crate) async fn kill_hard(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            running.kill().await;
+        }
+    }
+
+    /// SIGTERM, then SIGKILL after the grace period.
+    pub(crate) async fn stop(&mut self) {
+        if let Some(mut running) = self.running.take() {
+            running.stop().await;
+        }
+    }
+}

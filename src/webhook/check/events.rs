@@ -1,0 +1,87 @@
+//! `unknown-event-acknowledged` and `out-of-order-accepted`: what receivers get wrong about which
+//! events arrive and when. Standard Webhooks says to acknowledge what you ignore: a receiver that
+//! answers an unknown type with an error is retried, then disabled, by its provider (reported in
+//! several projects). Providers do not promise order; an `updated` may arrive before its `created`.
+use std::time::Instant;
+
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::webhook::check::payload::unknown_type;
+use crate::webhook::check::probe::{Answer, Probe};
+use crate::webhook::deliver::engine::describe_status;
+use crate::webhook::delivery::{fresh_id, unix_now};
+
+pub(crate) const UNKNOWN_EVENT_ACKNOWLEDGED: CheckSpec = CheckSpec {
+    id: "unknown-event-acknowledged",
+    title: "a valid delivery of an event type no receiver can know gets a 2xx",
+    why: "Standard Webhooks says to acknowledge events you ignore; a 4xx or 5xx makes the provider retry it, and \
+          after enough failures disable the endpoint, losing the events you do handle",
+    level: Level::Advisory,
+    fix: "answer 2xx (and do nothing) for event types you do not handle, after \
+                                 verifying the signature",
+};
+
+pub(crate) const OUT_OF_ORDER_ACCEPTED: CheckSpec = CheckSpec {
+    id: "out-of-order-accepted",
+    title: "an object's `updated` event delivered before its `created` event: both get a 2xx",
+    why: "providers deliver concurrently and retry failures later, so order is not guaranteed; a receiver that \
+          refuses an update for an object it has not seen yet loses it or has it retried until it gives up",
+    level: Level::Advisory,
+    fix: "accept events in any order: store an update for an unknown object (or fetch \
+                                the object from the provider's API), and compare timestamps or versions instead \
+                                of assuming arrival order",
+};
+
+fn said(answer: &Answer) -> String {
+    match answer {
+        Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
+        Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
+        Answer::Failed(err) => format!("no answer: {err}"),
+    }
+}
+
+fn succeeded(answer: &Answer) -> bool {
+    matches!(answer, Answer::Status(exchange) if exchange.status.is_success())
+}
+
+/// One correctly signed delivery of a type made up for this run.
+pub(crate) async fn unknown_event(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let event_type = unknown_type();
+    let message = probe.typed_event(&event_type, &fresh_id("obj_"));
+    let started = Instant::now();
+    let answer = probe.send(probe.request(&message, unix_now())?).await;
+    let acknowledged = succeeded(&answer);
+    let mut evidence = vec![format!("event {} of type {event_type} → {}", message.event_id, said(&answer))];
+    if !acknowledged {
+        evidence
+            .push("the provider retries a refused event and, after enough failures, disables the endpoint".to_string());
+    }
+    Ok(UNKNOWN_EVENT_ACKNOWLEDGED.judged(acknowledged, evidence, started.elapsed()))
+}
+
+/// The object of the related pair: the chosen event type's first part (`invoice` of
+/// `invoice.paid`), else `customer`.
+fn object_name(probe: &Probe) -> String {
+    probe
+        .payload
+        .event_type()
+        .and_then(|event_type| event_type.rsplit_once('.').map(|(object, _)| object.to_string()))
+        .filter(|object| !object.is_empty() && *object != "webhook")
+        .unwrap_or_else(|| "customer".to_string())
+}
+
+/// `<object>.updated`, then `<object>.created`, of one object id.
+pub(crate) async fn out_of_order(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let object = object_name(probe);
+    let object_id = fresh_id("obj_");
+    let started = Instant::now();
+    let mut evidence = Vec::new();
+    let mut accepted_both = true;
+    for suffix in ["updated", "created"] {
+        let event_type = format!("{object}.{suffix}");
+        let message = probe.typed_event(&event_type, &object_id);
+        let answer = probe.send(probe.request(&message, unix_now())?).await;
+        accepted_both &= succeeded(&answer);
+        evidence.push(format!("{event_type} of {object_id} (event {}) → {}", message.event_id, said(&answer)));
+    }
+    Ok(OUT_OF_ORDER_ACCEPTED.judged(accepted_both, evidence, started.elapsed()))
+}

@@ -1,0 +1,167 @@
+//! What the valid deliveries of `webhook check` carry: the suite's own event by default, or what
+//! the user's receiver handles (`--event TYPE [--data JSON]`, or `-d BODY` as is). Read from the
+//! flags in one place ([`CheckPayload::from_flags`]) so other payload forms plug in beside these.
+use anyhow::Context;
+use serde_json::{Map, Value, json};
+
+use crate::http::body::BodySource;
+use crate::webhook::delivery::fresh_id;
+use crate::webhook::payload::envelope;
+
+/// The event type the suite sends when none is chosen.
+pub(crate) const DEFAULT_TYPE: &str = "webhook.check";
+/// The amount in the suite's own event; the tampered body changes it.
+pub(crate) const AMOUNT: i64 = 1990;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum CheckPayload {
+    /// `{"id","type":"webhook.check","created","data":{"amount":1990,"currency":"usd"}}`.
+    Default,
+    /// `--event TYPE [--data JSON]`: the envelope of that type around that data.
+    Event { event_type: String, data: Value },
+    /// `-d BODY`: these bytes; a JSON object's top-level `id` is made fresh per delivery.
+    Body(Vec<u8>),
+}
+
+impl CheckPayload {
+    /// `--event` and `-d`/`--data` as given: `-d` alone is the body, with `--event` it is the
+    /// envelope's `data`.
+    pub fn from_flags(event: Option<String>, data: Option<&str>) -> anyhow::Result<CheckPayload> {
+        let read = |text: &str| BodySource::parse(text).read().context("cannot read -d/--data");
+        match (event, data) {
+            (None, None) => Ok(CheckPayload::Default),
+            (None, Some(data)) => Ok(CheckPayload::Body(read(data)?)),
+            (Some(event_type), data) => {
+                if event_type.trim().is_empty() {
+                    anyhow::bail!("--event needs an event type, e.g. --event invoice.paid");
+                }
+                let data = match data {
+                    Some(data) => serde_json::from_slice(&read(data)?)
+                        .context("--data must be JSON with --event (it becomes the envelope's `data`)")?,
+                    None => json!({}),
+                };
+                Ok(CheckPayload::Event { event_type, data })
+            }
+        }
+    }
+
+    /// The event type the deliveries carry, when there is one to read.
+    pub(crate) fn event_type(&self) -> Option<String> {
+        match self {
+            CheckPayload::Default => Some(DEFAULT_TYPE.to_string()),
+            CheckPayload::Event { event_type, .. } => Some(event_type.clone()),
+            CheckPayload::Body(body) => {
+                let value: Value = serde_json::from_slice(body).ok()?;
+                value.get("type").and_then(Value::as_str).map(str::to_string)
+            }
+        }
+    }
+
+    /// One delivery's body, with `event_id` where the body has an id.
+    pub(crate) fn body(&self, event_id: &str, created: i64) -> Vec<u8> {
+        match self {
+            CheckPayload::Default => {
+                envelope(DEFAULT_TYPE, event_id, created, json!({ "amount": AMOUNT, "currency": "usd" }))
+            }
+            CheckPayload::Event { event_type, data } => envelope(event_type, event_id, created, data.clone()),
+            CheckPayload::Body(body) => match serde_json::from_slice::<Map<String, Value>>(body) {
+                Ok(mut object) if object.contains_key("id") => {
+                    object.insert("id".into(), Value::from(event_id));
+                    Value::Object(object).to_string().into_bytes()
+                }
+                _ => body.clone(),
+            },
+        }
+    }
+
+    /// A body of type `event_type` about `object_id`, shaped like the chosen payload where it is
+    /// an object (so a receiver that needs its provider's fields still finds them).
+    pub(crate) fn body_of_type(&self, event_type: &str, event_id: &str, created: i64, object_id: &str) -> Vec<u8> {
+        let mut value: Value = serde_json::from_slice(&self.body(event_id, created)).unwrap_or(Value::Null);
+        let Some(object) = value.as_object_mut() else {
+            return envelope(event_type, event_id, created, json!({ "id": object_id }));
+        };
+        object.insert("type".into(), Value::from(event_type));
+        match object.get_mut("data").and_then(Value::as_object_mut) {
+            Some(data) => {
+                data.insert("id".into(), Value::from(object_id));
+            }
+            None => {
+                object.insert("data".into(), json!({ "id": object_id }));
+            }
+        }
+        value.to_string().into_bytes()
+    }
+
+    /// `body` changed after signing: the amount of the suite's own event, else a field added at
+    /// the front of a JSON object, else the first byte flipped.
+    pub(crate) fn tampered(&self, body: &[u8]) -> Vec<u8> {
+        let text = String::from_utf8_lossy(body);
+        let amount = format!("\"amount\":{AMOUNT}");
+        if matches!(self, CheckPayload::Default) && text.contains(&amount) {
+            return text.replacen(&amount, "\"amount\":1", 1).into_bytes();
+        }
+        if let Some(rest) = text.strip_prefix('{') {
+            let separator = if rest.trim_start().starts_with('}') { "" } else { "," };
+            return format!("{{\"tampered\":true{separator}{rest}").into_bytes();
+        }
+        let mut changed = body.to_vec();
+        match changed.first_mut() {
+            Some(first) => *first ^= 0x20,
+            None => changed.push(b' '),
+        }
+        changed
+    }
+
+    /// Says what the deliveries carry, for the report's evidence.
+    pub(crate) fn describe(&self) -> String {
+        match self {
+            CheckPayload::Default => format!("the suite's own {DEFAULT_TYPE} event"),
+            CheckPayload::Event { event_type, .. } => format!("{event_type} events (--event)"),
+            CheckPayload::Body(body) => format!("the -d body ({} bytes)", body.len()),
+        }
+    }
+}
+
+/// An event type no receiver can know: the spec's `[a-zA-Z0-9_]` segments, unique per run.
+pub(crate) fn unknown_type() -> String {
+    format!("idem_check.unknown_{}", fresh_id("").to_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_choose_the_payload() {
+        assert_eq!(CheckPayload::from_flags(None, None).unwrap(), CheckPayload::Default);
+        let event = CheckPayload::from_flags(Some("invoice.paid".into()), Some(r#"{"n":1}"#)).unwrap();
+        let body: Value = serde_json::from_slice(&event.body("evt_1", 5)).unwrap();
+        assert_eq!(body["type"], "invoice.paid");
+        assert_eq!(body["data"]["n"], 1);
+        assert!(CheckPayload::from_flags(Some("x".into()), Some("not json")).is_err());
+        let raw = CheckPayload::from_flags(None, Some(r#"{"id":"evt_0","type":"a.b"}"#)).unwrap();
+        assert_eq!(raw.event_type().as_deref(), Some("a.b"));
+        let body: Value = serde_json::from_slice(&raw.body("evt_9", 5)).unwrap();
+        assert_eq!(body["id"], "evt_9");
+        assert_eq!(CheckPayload::Body(b"plain".to_vec()).body("evt_9", 5), b"plain");
+    }
+
+    #[test]
+    fn tampered_bodies_differ_and_typed_bodies_keep_the_shape() {
+        for payload in [
+            CheckPayload::Default,
+            CheckPayload::Body(br#"{"id":"x"}"#.to_vec()),
+            CheckPayload::Body(b"{}".to_vec()),
+            CheckPayload::Body(b"text".to_vec()),
+        ] {
+            let body = payload.body("evt_1", 1);
+            assert_ne!(payload.tampered(&body), body, "{payload:?}");
+        }
+        let typed = CheckPayload::Default.body_of_type("customer.updated", "evt_2", 1, "obj_1");
+        let value: Value = serde_json::from_slice(&typed).unwrap();
+        assert_eq!((value["type"].as_str(), value["data"]["id"].as_str()), (Some("customer.updated"), Some("obj_1")));
+        assert_eq!(value["data"]["amount"], AMOUNT);
+        assert!(unknown_type().starts_with("idem_check.unknown_"));
+    }
+}

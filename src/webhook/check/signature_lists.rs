@@ -1,0 +1,170 @@
+//! `any-listed-signature-accepted` and `truncated-signature-rejected`: what receivers get wrong
+//! in reading the signature header. Standard Webhooks' `webhook-signature` and Stripe's
+//! `Stripe-Signature` carry a list so secrets can rotate with no downtime; a receiver that checks
+//! only the first entry refuses every delivery during a rotation (reported against PostHog and the
+//! Svix C# library before 1.96). A prefix comparison, or one that stops at the shorter string,
+//! accepts half a signature, or the version prefix with nothing after it.
+use std::time::Instant;
+
+use http::HeaderValue;
+
+use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::webhook::check::probe::{Answer, Probe};
+use crate::webhook::deliver::engine::describe_status;
+use crate::webhook::delivery::unix_now;
+use crate::webhook::scheme::{SchemeKind, spelled};
+
+pub(crate) const ANY_LISTED_SIGNATURE_ACCEPTED: CheckSpec = CheckSpec {
+    id: "any-listed-signature-accepted",
+    title: "a signature header listing another secret's signature first and the valid one second gets a 2xx",
+    why: "the header is a list so secrets can rotate with no downtime (Standard Webhooks, Stripe); a receiver that \
+          checks only the first entry refuses every delivery during a rotation",
+    level: Level::Required,
+    fix: "try every entry of the header and accept when any one verifies (the providers' \
+                              libraries do); do not stop at the first",
+};
+
+pub(crate) const TRUNCATED_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
+    id: "truncated-signature-rejected",
+    title: "the valid signature cut in half, and the version prefix alone, get a 4xx",
+    why: "a prefix comparison, or one that stops at the shorter string, accepts a signature an attacker can guess \
+          one character at a time, or none at all",
+    level: Level::Required,
+    fix: "decode the whole signature and compare it in full, in constant time (HMAC compare \
+                             of equal-length values); refuse an empty or short one",
+};
+
+/// The signature lengths the schemes write, as text: Ed25519 in base64, HMAC-SHA256 in hex and in
+/// base64. The signature is the header value's tail of one of these lengths, after a prefix that
+/// is empty or ends at a separator (`v1,`, `t=…,v1=`, `sha256=`, `v0=`).
+const SIGNATURE_TEXT_LENGTHS: [usize; 3] = [88, 64, 44];
+
+/// The header value split into its prefix and its (last) signature.
+fn split_signature(value: &str) -> Option<(&str, &str)> {
+    SIGNATURE_TEXT_LENGTHS.into_iter().find_map(|length| {
+        let at = value.len().checked_sub(length)?;
+        let prefix = value.get(..at)?;
+        (prefix.is_empty() || prefix.ends_with([',', '=', ':', ' '])).then(|| (prefix, &value[at..]))
+    })
+}
+
+/// `wrong` then `valid` in one header, as the scheme lists signatures; `None` when its header
+/// carries one signature only.
+fn listed(kind: SchemeKind, wrong: &str, valid: &str) -> Option<String> {
+    match kind {
+        // Space-separated `v1,<sig>` entries.
+        SchemeKind::Standard => Some(format!("{wrong} {valid}")),
+        // `t=<ts>,v1=<sig>` and more `v1=` after the same timestamp.
+        SchemeKind::Stripe => {
+            let (_, valid_signature) = split_signature(valid)?;
+            Some(format!("{wrong},v1={valid_signature}"))
+        }
+        SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify => None,
+    }
+}
+
+fn said(answer: &Answer) -> String {
+    match answer {
+        Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
+        Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
+        Answer::Failed(err) => format!("no answer: {err}"),
+    }
+}
+
+/// `any-listed-signature-accepted`: one event signed with a wrong key and the right one, the wrong
+/// signature listed first.
+pub(crate) async fn any_listed(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let kind = probe.scheme.kind();
+    let header = probe.scheme.signature_header();
+    let message = probe.event();
+    let timestamp = unix_now();
+    let mut request = probe.request(&message, timestamp)?;
+    let forged = probe.request(&probe.forged(&message), timestamp)?;
+    let text = |request: &http::Request<bytes::Bytes>| {
+        request.headers().get(&header).and_then(|value| value.to_str().ok()).map(str::to_string).unwrap_or_default()
+    };
+    let Some(combined) = listed(kind, &text(&forged), &text(&request)) else {
+        return Ok(ANY_LISTED_SIGNATURE_ACCEPTED
+            .skipped(format!("--scheme {kind} carries one signature in {}, not a list", spelled(&header))));
+    };
+    request.headers_mut().insert(header.clone(), HeaderValue::from_str(&combined)?);
+    let started = Instant::now();
+    let answer = probe.send(request).await;
+    let accepted = matches!(&answer, Answer::Status(exchange) if exchange.status.is_success());
+    let mut evidence = vec![format!(
+        "event {} with {} listing another secret's signature, then the valid one → {}",
+        message.event_id,
+        spelled(&header),
+        said(&answer)
+    )];
+    if !accepted {
+        evidence.push("only the first entry is checked: every delivery fails while a secret rotates".to_string());
+    }
+    Ok(ANY_LISTED_SIGNATURE_ACCEPTED.judged(accepted, evidence, started.elapsed()))
+}
+
+/// `truncated-signature-rejected`: the valid signature's first half, then its prefix alone.
+pub(crate) async fn truncated(probe: &Probe) -> anyhow::Result<CheckResult> {
+    let header = probe.scheme.signature_header();
+    let message = probe.event();
+    let timestamp = unix_now();
+    let request = probe.request(&message, timestamp)?;
+    let value = request.headers().get(&header).and_then(|value| value.to_str().ok()).unwrap_or_default().to_string();
+    let Some((prefix, signature)) = split_signature(&value) else {
+        anyhow::bail!("cannot find the signature in the {} header the suite wrote", spelled(&header));
+    };
+    let mut variants = vec![(format!("{prefix}{}", &signature[..signature.len() / 2]), "cut in half")];
+    if !prefix.is_empty() {
+        variants.push((prefix.to_string(), "the prefix alone"));
+    }
+    let started = Instant::now();
+    let mut evidence = Vec::new();
+    let mut refused_all = true;
+    for (truncated, what) in variants {
+        let mut request = probe.request(&message, timestamp)?;
+        request.headers_mut().insert(header.clone(), HeaderValue::from_str(&truncated)?);
+        let answer = probe.send(request).await;
+        let refused = matches!(&answer, Answer::Status(exchange) if exchange.status.is_client_error());
+        refused_all &= refused;
+        let verdict = if refused { "" } else { " (expected a 4xx)" };
+        let shown = if what == "the prefix alone" { format!(" `{truncated}`") } else { String::new() };
+        evidence.push(format!(
+            "event {} with the valid signature {what}{shown} → {}{verdict}",
+            message.event_id,
+            said(&answer)
+        ));
+    }
+    Ok(TRUNCATED_SIGNATURE_REJECTED.judged(refused_all, evidence, started.elapsed()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn signatures_are_found_after_their_prefix() {
+        let hex = "a".repeat(64);
+        let base64 = format!("{}=", "B".repeat(43));
+        let ed25519 = format!("{}==", "C".repeat(86));
+        for (value, prefix) in [
+            (format!("v1,{base64}"), "v1,"),
+            (format!("v1a,{ed25519}"), "v1a,"),
+            (format!("t=1700000000,v1={hex}"), "t=1700000000,v1="),
+            (format!("sha256={hex}"), "sha256="),
+            (format!("v0={hex}"), "v0="),
+            (base64.clone(), ""),
+        ] {
+            assert_eq!(split_signature(&value).map(|(found, _)| found), Some(prefix), "{value}");
+        }
+        assert_eq!(split_signature("short"), None);
+    }
+
+    #[test]
+    fn lists_follow_each_scheme() {
+        let hex = "a".repeat(64);
+        let stripe = listed(SchemeKind::Stripe, &format!("t=1,v1={}", "b".repeat(64)), &format!("t=1,v1={hex}"));
+        assert_eq!(stripe.unwrap(), format!("t=1,v1={},v1={hex}", "b".repeat(64)));
+        assert_eq!(listed(SchemeKind::Standard, "v1,x", "v1,y").unwrap(), "v1,x v1,y");
+        assert!(listed(SchemeKind::Github, "a", "b").is_none());
+    }
+}

@@ -1,0 +1,259 @@
+//! What senders get wrong in following Standard Webhooks' status-code etiquette and its secret
+//! rules: a 3xx is a failure, not a redirect to follow; 429, 502 and 504 ask the sender to slow
+//! down; a symmetric secret is 24 to 64 bytes.
+use std::time::Duration;
+
+use http::StatusCode;
+
+use super::super::book::{Attempt, Event};
+use super::super::script::Step;
+use super::retries::IMMEDIATE;
+use super::{Finding, Observed, bounded};
+use crate::conformance::{CheckSpec, Level};
+use crate::units::format_duration;
+use crate::webhook::scheme::SchemeKind;
+
+pub(crate) const REDIRECT_NOT_FOLLOWED: CheckSpec = CheckSpec {
+    id: "redirect-not-followed",
+    title: "a 3xx answer is not followed, and the original URL is tried again later",
+    why: "Standard Webhooks treats 3xx as a failure: following redirects loads both sides and hides a URL that \
+          should be updated; the event must still reach the registered endpoint",
+    level: Level::Required,
+    fix: "do not follow redirects when delivering (e.g. redirect: \"manual\", \
+                            allow_redirects=False, Policy::none()); count a 3xx as a failed attempt and retry the \
+                            registered URL",
+};
+
+pub(crate) const THROTTLES_AFTER_429: CheckSpec = CheckSpec {
+    id: "throttles-after-429",
+    title: "after 429, 502 or 504 the next attempt waits at least the Retry-After, or backs off",
+    why: "Standard Webhooks: 429 is a rate limit and 502/504 a receiver under load; the sender is to throttle, \
+          not retry at once or faster than before",
+    level: Level::Advisory,
+    fix: "after 429, 502 or 504 wait the Retry-After when there is one, else a backoff at \
+                            least as long as the last wait, before trying again",
+};
+
+pub(crate) const SECRET_LENGTH: CheckSpec = CheckSpec {
+    id: "secret-length",
+    title: "the Standard Webhooks secret is 24 to 64 bytes",
+    why: "the spec's symmetric secret is random, at least 24 bytes (192 bits) and at most 512 bits; a shorter one \
+          can be guessed, a longer one some libraries refuse",
+    level: Level::Advisory,
+    fix: "generate the secret as 24 to 64 random bytes, base64-encoded after whsec_ \
+                                 (`webhook secret --scheme standard` makes a 32-byte one)",
+};
+
+/// The spec's bounds on a symmetric secret, in bytes.
+const SECRET_BYTES: (usize, usize) = (24, 64);
+
+/// What the secret the receiver checks with is, for `secret-length`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SecretForm {
+    /// `whsec_` + base64 (or bare base64) of this many bytes.
+    Decoded(usize),
+    /// A `whsk_`/`whpk_` Ed25519 key: its size is fixed.
+    Asymmetric,
+    /// Not base64: not a Standard Webhooks secret at all.
+    NotBase64,
+}
+
+impl SecretForm {
+    pub(crate) fn of(secret: &[u8]) -> SecretForm {
+        use crate::webhook::scheme::ed25519::{PUBLIC_PREFIX, SECRET_PREFIX};
+        use base64::Engine;
+        if secret.starts_with(SECRET_PREFIX.as_bytes()) || secret.starts_with(PUBLIC_PREFIX.as_bytes()) {
+            return SecretForm::Asymmetric;
+        }
+        let encoded = secret.strip_prefix(b"whsec_").unwrap_or(secret);
+        match crate::webhook::scheme::BASE64.decode(encoded) {
+            Ok(bytes) => SecretForm::Decoded(bytes.len()),
+            Err(_) => SecretForm::NotBase64,
+        }
+    }
+}
+
+/// The attempt after `attempt` in its event.
+fn next<'e>(event: &'e Event, attempt: &Attempt) -> Option<&'e Attempt> {
+    event.attempts.get(usize::try_from(attempt.number).ok()?)
+}
+
+pub(super) fn redirect_not_followed(observed: &Observed) -> Finding {
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    let mut pending = Vec::new();
+    for event in &observed.events {
+        for attempt in &event.attempts {
+            let Some(status) = attempt.step.status().filter(StatusCode::is_redirection) else { continue };
+            let ids = event.ids();
+            let followed = observed.redirected.iter().any(|redirected| {
+                redirected.at >= attempt.arrival.at && redirected.id.as_deref().is_none_or(|id| ids.contains(&id))
+            });
+            let said = format!("{}: {} on attempt {}", event.name(), status.as_u16(), attempt.number);
+            match (followed, next(event, attempt)) {
+                (true, _) => bad.push(format!("{said}: the sender followed it to the Location it named")),
+                (false, Some(retry)) => {
+                    good.push(format!("{said}: not followed; attempt {} came to the original URL", retry.number));
+                }
+                (false, None) => match observed.missing(&format!("{said}: not followed, but never tried again")) {
+                    Ok(line) => bad.push(line),
+                    Err(reason) => pending.push(reason),
+                },
+            }
+        }
+    }
+    if good.is_empty() && bad.is_empty() {
+        return Finding::Skipped(pending.into_iter().next().unwrap_or_else(|| {
+            "no attempt was answered 3xx: give the script a step like 307 (e.g. --script '307,200')".to_string()
+        }));
+    }
+    if bad.is_empty() {
+        return Finding::Held(bounded(good));
+    }
+    Finding::Broken(bounded(bad))
+}
+
+/// Whether a status asks the sender to slow down.
+fn throttling(status: StatusCode) -> bool {
+    matches!(status.as_u16(), 429 | 502 | 504)
+}
+
+/// The gap between an attempt's end and the next attempt's arrival.
+fn gap(attempt: &Attempt, next: &Attempt) -> Option<Duration> {
+    attempt.ended_at().map(|ended| next.arrival.at.saturating_duration_since(ended))
+}
+
+pub(super) fn throttles_after_429(observed: &Observed) -> Finding {
+    let mut good = Vec::new();
+    let mut bad = Vec::new();
+    for event in &observed.events {
+        for (index, attempt) in event.attempts.iter().enumerate() {
+            let Step::Answer { status, retry_after } = attempt.step else { continue };
+            if !throttling(status) {
+                continue;
+            }
+            let Some(waited) = next(event, attempt).and_then(|retry| gap(attempt, retry)) else { continue };
+            // The sender's own wait before the throttled attempt, if it was itself a retry.
+            let before = index.checked_sub(1).and_then(|previous| gap(&event.attempts[previous], attempt));
+            let (enough, wanted) = match (retry_after, before) {
+                (Some(asked), _) => {
+                    (waited + Duration::from_millis(50) >= asked, format!("Retry-After {}", asked.as_secs()))
+                }
+                (None, Some(before)) => (
+                    waited >= IMMEDIATE && waited >= before.mul_f64(0.5),
+                    format!("about the {} before", format_duration(before)),
+                ),
+                (None, None) => (waited >= IMMEDIATE, "a backoff, not an immediate retry".to_string()),
+            };
+            let line = format!(
+                "{}: {} on attempt {}, attempt {} came {} later (wanted {wanted})",
+                event.name(),
+                status.as_u16(),
+                attempt.number,
+                attempt.number + 1,
+                format_duration(waited)
+            );
+            if enough { good.push(line) } else { bad.push(line) }
+        }
+    }
+    if good.is_empty() && bad.is_empty() {
+        return Finding::Skipped(
+            "no retry followed a 429, 502 or 504: give the script such a step (e.g. --script '502,429:2,200')"
+                .to_string(),
+        );
+    }
+    if bad.is_empty() {
+        return Finding::Held(bounded(good));
+    }
+    Finding::Broken(bounded(bad))
+}
+
+pub(super) fn secret_length(observed: &Observed) -> Finding {
+    let standard = match observed.scheme {
+        Some(SchemeKind::Standard) => true,
+        Some(other) => return Finding::Skipped(format!("a Standard Webhooks rule; --scheme {other} sets no length")),
+        None => observed.attempts().any(|(_, attempt)| attempt.arrival.signature.scheme == Some(SchemeKind::Standard)),
+    };
+    if !standard {
+        return Finding::Skipped("a Standard Webhooks rule, and no attempt was signed that way".to_string());
+    }
+    let (shortest, longest) = SECRET_BYTES;
+    match observed.secret {
+        SecretForm::Asymmetric => Finding::Skipped(
+            "an Ed25519 key pair (whsk_/whpk_) has its fixed size; the rule is for whsec_ secrets".into(),
+        ),
+        SecretForm::NotBase64 => Finding::Broken(vec![
+            "the secret is not whsec_ followed by base64, so it is no Standard Webhooks secret".to_string(),
+        ]),
+        SecretForm::Decoded(bytes) if (shortest..=longest).contains(&bytes) => {
+            Finding::Held(vec![format!("the secret decodes to {bytes} bytes ({shortest} to {longest} allowed)")])
+        }
+        SecretForm::Decoded(bytes) => Finding::Broken(vec![format!(
+            "the secret decodes to {bytes} bytes; the spec wants {shortest} to {longest}"
+        )]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::super::super::book::Redirected;
+    use super::super::SenderEnd;
+    use super::super::fixtures::{answer, event, observed, spec};
+    use super::*;
+
+    fn exited() -> SenderEnd {
+        SenderEnd::Exited("exit status 0".into())
+    }
+
+    #[test]
+    fn a_followed_redirect_or_a_missing_retry_fails_and_a_retry_passes() {
+        let start = Instant::now();
+        let retried = observed(vec![event(1, start, vec![spec(0.0, answer(307)), spec(1.0, answer(200))])], exited());
+        assert!(matches!(redirect_not_followed(&retried), Finding::Held(_)));
+        let mut followed = retried.clone();
+        followed.redirected.push(Redirected { id: Some("evt_1".into()), at: start + Duration::from_millis(10) });
+        let Finding::Broken(evidence) = redirect_not_followed(&followed) else { panic!("must fail") };
+        assert!(evidence[0].contains("followed it"), "{evidence:?}");
+        let lone = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], exited());
+        assert!(matches!(redirect_not_followed(&lone), Finding::Broken(_)));
+        let running = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], SenderEnd::External);
+        assert!(matches!(redirect_not_followed(&running), Finding::Skipped(_)));
+        let none = observed(vec![event(1, start, vec![spec(0.0, answer(200))])], exited());
+        assert!(matches!(redirect_not_followed(&none), Finding::Skipped(reason) if reason.contains("307")));
+    }
+
+    #[test]
+    fn throttling_needs_a_wait_after_429_502_and_504() {
+        let start = Instant::now();
+        let patient = observed(
+            vec![event(1, start, vec![spec(0.0, answer(502)), spec(1.0, answer(504)), spec(3.0, answer(200))])],
+            exited(),
+        );
+        assert!(matches!(throttles_after_429(&patient), Finding::Held(_)));
+        let hasty = observed(
+            vec![event(1, start, vec![spec(0.0, answer(502)), spec(2.0, answer(429)), spec(2.01, answer(200))])],
+            exited(),
+        );
+        let Finding::Broken(evidence) = throttles_after_429(&hasty) else { panic!("must warn") };
+        assert!(evidence[0].contains("429 on attempt 2"), "{evidence:?}");
+    }
+
+    #[test]
+    fn secret_lengths_follow_the_spec() {
+        use base64::Engine;
+        let encoded = |bytes: usize| format!("whsec_{}", crate::webhook::scheme::BASE64.encode(vec![1u8; bytes]));
+        assert_eq!(SecretForm::of(encoded(24).as_bytes()), SecretForm::Decoded(24));
+        assert_eq!(SecretForm::of(b"whsk_abc"), SecretForm::Asymmetric);
+        assert_eq!(SecretForm::of(b"not base64!"), SecretForm::NotBase64);
+        let mut seen = observed(vec![], exited());
+        seen.scheme = Some(SchemeKind::Standard);
+        for (bytes, held) in [(23, false), (24, true), (64, true), (65, false)] {
+            seen.secret = SecretForm::of(encoded(bytes).as_bytes());
+            assert_eq!(matches!(secret_length(&seen), Finding::Held(_)), held, "{bytes}");
+        }
+        seen.scheme = Some(SchemeKind::Github);
+        assert!(matches!(secret_length(&seen), Finding::Skipped(_)));
+    }
+}
