@@ -1,14 +1,26 @@
-//! What `idem proxy` costs a request that passes through it unfaulted: requests per second and
-//! latency (median, p99) through the proxy against the same fast upstream directly, in one run.
+//! What `idem proxy` costs a request, in one run against the same fast upstream:
+//! - pass-through: GETs, which the proxy forwards without judging, through the proxy against the
+//!   upstream directly (requests per second, median and p99 latency). Targets: throughput at least
+//!   50% of direct, added median latency under 100 µs.
+//! - the judged path: POSTs each with a fresh `Idempotency-Key` (the requests `idem proxy` exists to
+//!   judge; `--first 0`, so judged and never faulted) through `idem proxy`, through nginx
+//!   `proxy_pass` with a keep-alive upstream (the upper bound of a forwarding proxy) and through
+//!   mitmproxy's `mitmdump` in reverse mode (the scriptable proxy people use for fault injection),
+//!   each when installed ("nginx not installed: skipped" otherwise; mitmdump is looked for on PATH
+//!   and in target/mitm-venv). Targets: at least 50% of nginx, above mitmdump.
+//! - staying power: the judged rate again after 100k more operations through a proxy started with
+//!   `--window 5s`, and its RSS growth over them. Targets: within 90% of the first rate, RSS growth
+//!   under 32 MB.
+//!
 //! The upstream is a bare hyper server answering a small JSON 200 (this bench re-executed with
 //! `--upstream-server`); the proxy is the release `idem proxy` binary; load comes from a separate
 //! process (`--load-generator`): one connection sending back to back for the latency, 32
-//! keep-alive HTTP/1.1 connections for the throughput. The requests are GETs, which the proxy
-//! forwards without judging. Targets: throughput through the proxy at least 50% of direct, added
-//! median latency under 100 µs.
+//! keep-alive HTTP/1.1 connections for the throughput. Rounds interleave the contenders, so a
+//! machine busy with something else slows them alike; compare the ratios.
 
-use std::net::SocketAddr;
-use std::process::{Command, Stdio};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 // `stop` and `run_load_generator` are for the benches that load a server from a second process
@@ -20,7 +32,7 @@ use server_process::ServerProcess;
 
 use bytes::Bytes;
 use http::{Request, Response};
-use http_body_util::{BodyExt, Empty, Full};
+use http_body_util::{BodyExt, Either, Empty, Full};
 use hyper::body::Incoming;
 use hyper_util::rt::TokioIo;
 
@@ -30,13 +42,21 @@ const LATENCY_RUN: Duration = Duration::from_secs(3);
 const ROUNDS: usize = 2;
 const TARGET_RATIO: f64 = 0.50;
 const TARGET_ADDED_MEDIAN_US: f64 = 100.0;
+const TARGET_OF_NGINX: f64 = 0.50;
+const TARGET_AFTER_MANY: f64 = 0.90;
+const MANY_OPERATIONS: u64 = 100_000;
+const TARGET_RSS_GROWTH_MB: f64 = 32.0;
+const REQUEST_BODY: &str = r#"{"amount":1990,"currency":"RUB"}"#;
 const UPSTREAM_BODY: &str = r#"{"id":"pay_bench","object":"payment","amount":1990,"currency":"RUB"}"#;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     match args.get(1).map(String::as_str) {
         Some("--upstream-server") => upstream_server(),
-        Some("--load-generator") => load_generator(&args[2], args[3].parse().expect("connections"), &args[4]),
+        Some("--load-generator") => {
+            let post = args.get(5).is_some_and(|kind| kind == "post");
+            load_generator(&args[2], args[3].parse().expect("connections"), &args[4], post)
+        }
         // `cargo bench` passes `--bench`; anything else runs the comparison.
         _ => compare(),
     }
@@ -61,7 +81,13 @@ impl Load {
 fn compare() {
     let upstream =
         ServerProcess::start(Command::new(std::env::current_exe().expect("own path")).arg("--upstream-server"));
-    let upstream_url = upstream.url.clone();
+    pass_through(&upstream.url);
+    judged(&upstream.url);
+}
+
+/// GETs through the proxy, unjudged, against the upstream directly.
+fn pass_through(upstream_url: &str) {
+    let upstream_url = upstream_url.to_string();
     let proxy = ServerProcess::start(
         Command::new(env!("CARGO_BIN_EXE_idem"))
             .args(["proxy", "--upstream", &upstream_url, "--addr", "127.0.0.1:0"])
@@ -71,8 +97,8 @@ fn compare() {
     let mut best: [Option<(Load, Load)>; 2] = [None, None];
     for round in 1..=ROUNDS {
         for (slot, (name, url)) in [("direct", &upstream_url), ("proxy", &proxy_url)].into_iter().enumerate() {
-            let latency = load(url, 1, LATENCY_RUN);
-            let throughput = load(url, THROUGHPUT_CONNECTIONS, THROUGHPUT_RUN);
+            let latency = load(url, 1, LATENCY_RUN, false);
+            let throughput = load(url, THROUGHPUT_CONNECTIONS, THROUGHPUT_RUN, false);
             assert_eq!(latency.failed + throughput.failed, 0, "{name}: some answers were not 200");
             println!(
                 "round {round} {name:<6}: {:>7.0} req/s on {THROUGHPUT_CONNECTIONS} connections; one connection: median {:.0} µs, p99 {:.0} µs",
@@ -119,10 +145,202 @@ fn compare() {
     );
 }
 
-/// Runs the load generator in its own process against `url`.
-fn load(url: &str, connections: usize, run: Duration) -> Load {
+/// POSTs with fresh keys through `idem proxy` (judged, never faulted), nginx and mitmdump; then
+/// 100k more operations through the proxy and the judged rate and RSS again.
+fn judged(upstream_url: &str) {
+    let proxy = ServerProcess::start(
+        Command::new(env!("CARGO_BIN_EXE_idem"))
+            .args(["proxy", "--upstream", upstream_url, "--addr", "127.0.0.1:0", "--first", "0", "--window", "5s"])
+            .env("NO_COLOR", "1"),
+    );
+    let proxy_pid = proxy.id();
+    let rss_fresh = rss_mb(proxy_pid);
+    let nginx = Nginx::start(upstream_url);
+    let mitmdump = Mitmdump::start(upstream_url);
+    let mut contenders: Vec<(&str, String)> = vec![("idem proxy", proxy.url.clone())];
+    if let Some(nginx) = &nginx {
+        contenders.push(("nginx", nginx.url.clone()));
+    }
+    if let Some(mitmdump) = &mitmdump {
+        contenders.push(("mitmdump", mitmdump.url.clone()));
+    }
+    let mut best = vec![0.0f64; contenders.len()];
+    for round in 1..=ROUNDS {
+        for (slot, (name, url)) in contenders.iter().enumerate() {
+            let throughput = load(url, THROUGHPUT_CONNECTIONS, THROUGHPUT_RUN, true);
+            assert_eq!(throughput.failed, 0, "{name}: some answers were not 200");
+            println!(
+                "round {round} judged {name:<10}: {:>7.0} POSTs/s with fresh keys on {THROUGHPUT_CONNECTIONS} connections (median {:.0} µs)",
+                throughput.rate(),
+                throughput.median_us
+            );
+            best[slot] = best[slot].max(throughput.rate());
+        }
+    }
+    let first = best[0];
+    // The proxy holds a window's worth of operations by design: sustained load for two windows
+    // fills it, and the growth measured after that is what operations seen cost.
+    let warm = load(&proxy.url, THROUGHPUT_CONNECTIONS, Duration::from_secs(10), true);
+    assert_eq!(warm.failed, 0, "idem proxy: some answers were not 200");
+    let rss_before = rss_mb(proxy_pid);
+    let mut more = 0;
+    while more < MANY_OPERATIONS {
+        let run = load(&proxy.url, THROUGHPUT_CONNECTIONS, Duration::from_secs(5), true);
+        assert_eq!(run.failed, 0, "idem proxy: some answers were not 200");
+        more += run.answered;
+    }
+    let mut second = 0.0f64;
+    for _ in 1..=ROUNDS {
+        second = second.max(load(&proxy.url, THROUGHPUT_CONNECTIONS, THROUGHPUT_RUN, true).rate());
+    }
+    let rss_after = rss_mb(proxy_pid);
+    println!("best of {ROUNDS} rounds, POSTs with fresh keys (judged by idem proxy --first 0 --window 5s):");
+    let of = |name: &str| contenders.iter().position(|(n, _)| *n == name).map(|slot| best[slot]);
+    println!("  idem proxy    : {first:>8.0} requests/s");
+    match of("nginx") {
+        Some(rate) => {
+            let ratio = first / rate;
+            println!(
+                "  nginx         : {rate:>8.0} requests/s   idem proxy/nginx {:>5.1}% (target >= {:.0}%: {})",
+                ratio * 100.0,
+                TARGET_OF_NGINX * 100.0,
+                if ratio >= TARGET_OF_NGINX { "met" } else { "MISSED" }
+            );
+        }
+        None => println!("  nginx         : not installed: skipped"),
+    }
+    match of("mitmdump") {
+        Some(rate) => println!(
+            "  mitmdump      : {rate:>8.0} requests/s   idem proxy above it: {}",
+            if first > rate { "met" } else { "MISSED" }
+        ),
+        None => println!("  mitmdump      : not installed: skipped"),
+    }
+    let ratio = second / first;
+    println!(
+        "  after {more} more operations: {second:>8.0} requests/s, {:.1}% of the first (target >= {:.0}%: {})",
+        ratio * 100.0,
+        TARGET_AFTER_MANY * 100.0,
+        if ratio >= TARGET_AFTER_MANY { "met" } else { "MISSED" }
+    );
+    if let (Some(fresh), Some(before), Some(after)) = (rss_fresh, rss_before, rss_after) {
+        let growth = after - before;
+        println!(
+            "  RSS: {fresh:.1} MB fresh, {before:.1} MB after 10 s of load (a full window held), {after:.1} MB after {more} more operations: growth {growth:+.1} MB (target < {TARGET_RSS_GROWTH_MB:.0} MB: {})",
+            if growth < TARGET_RSS_GROWTH_MB { "met" } else { "MISSED" }
+        );
+    }
+}
+
+/// The resident set of process `pid`, in MB (Linux).
+fn rss_mb(pid: u32) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
+    let kb: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb / 1024.0)
+}
+
+/// A free loopback port (bound and released).
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0").and_then(|listener| listener.local_addr()).expect("a free port").port()
+}
+
+/// Waits until something accepts connections on `port`.
+fn wait_for_port(port: u16, name: &str) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "{name} did not start listening on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// nginx with `proxy_pass` to the upstream over keep-alive connections, one worker per core.
+struct Nginx {
+    child: Child,
+    url: String,
+}
+
+impl Nginx {
+    fn start(upstream_url: &str) -> Option<Nginx> {
+        let installed = Command::new("nginx").arg("-v").stderr(Stdio::null()).status().is_ok_and(|s| s.success());
+        if !installed {
+            println!("nginx not installed: skipped");
+            return None;
+        }
+        let upstream = upstream_url.trim_start_matches("http://").trim_end_matches('/');
+        let port = free_port();
+        let prefix = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("bench-nginx-{}", std::process::id()));
+        std::fs::create_dir_all(prefix.join("logs")).expect("nginx prefix");
+        let config = format!(
+            "daemon off;\nworker_processes auto;\nuser root;\nerror_log stderr error;\npid {prefix}/nginx.pid;\n\
+             events {{ worker_connections 1024; }}\n\
+             http {{\n  access_log off;\n  keepalive_requests 100000000;\n  keepalive_timeout 60s;\n  client_body_temp_path {prefix}/body;\n  proxy_temp_path {prefix}/proxy;\n\
+             fastcgi_temp_path {prefix}/fastcgi;\n  uwsgi_temp_path {prefix}/uwsgi;\n  scgi_temp_path {prefix}/scgi;\n\
+             upstream api {{ server {upstream}; keepalive 64; keepalive_requests 100000000; }}\n\
+             server {{\n    listen 127.0.0.1:{port};\n    location / {{\n      proxy_pass http://api;\n\
+             proxy_http_version 1.1;\n      proxy_set_header Connection \"\";\n    }}\n  }}\n}}\n",
+            prefix = prefix.display()
+        );
+        let config_path = prefix.join("nginx.conf");
+        std::fs::write(&config_path, config).expect("write nginx.conf");
+        let child = Command::new("nginx")
+            .arg("-p")
+            .arg(&prefix)
+            .arg("-c")
+            .arg(&config_path)
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start nginx");
+        wait_for_port(port, "nginx");
+        Some(Nginx { child, url: format!("http://127.0.0.1:{port}") })
+    }
+}
+
+impl Drop for Nginx {
+    fn drop(&mut self) {
+        // SIGTERM, so the master takes its workers down with it.
+        let _ = Command::new("kill").args(["-TERM", &self.child.id().to_string()]).status();
+        let _ = self.child.wait();
+    }
+}
+
+/// mitmproxy's `mitmdump --mode reverse:UPSTREAM`, from PATH or target/mitm-venv.
+struct Mitmdump {
+    child: Child,
+    url: String,
+}
+
+impl Mitmdump {
+    fn start(upstream_url: &str) -> Option<Mitmdump> {
+        let venv = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/mitm-venv/bin/mitmdump");
+        let program = [PathBuf::from("mitmdump"), venv]
+            .into_iter()
+            .find(|program| Command::new(program).arg("--version").stdout(Stdio::null()).status().is_ok())?;
+        let port = free_port();
+        let child = Command::new(&program)
+            .args(["--mode", &format!("reverse:{upstream_url}"), "--listen-host", "127.0.0.1"])
+            .args(["--listen-port", &port.to_string(), "--quiet"])
+            .stdout(Stdio::null())
+            .spawn()
+            .expect("start mitmdump");
+        wait_for_port(port, "mitmdump");
+        Some(Mitmdump { child, url: format!("http://127.0.0.1:{port}") })
+    }
+}
+
+impl Drop for Mitmdump {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Runs the load generator in its own process against `url`: GETs, or POSTs each with a fresh
+/// key.
+fn load(url: &str, connections: usize, run: Duration, post: bool) -> Load {
+    let kind = if post { "post" } else { "get" };
     let output = Command::new(std::env::current_exe().expect("own path"))
-        .args(["--load-generator", url, &connections.to_string(), &run.as_millis().to_string()])
+        .args(["--load-generator", url, &connections.to_string(), &run.as_millis().to_string(), kind])
         .stderr(Stdio::inherit())
         .output()
         .expect("run the load generator");
@@ -158,8 +376,9 @@ fn upstream_server() {
     });
 }
 
-/// `--load-generator URL CONNECTIONS MILLIS`: prints "ANSWERED FAILED SECONDS MEDIAN_US P99_US".
-fn load_generator(url: &str, connections: usize, millis: &str) {
+/// `--load-generator URL CONNECTIONS MILLIS [get|post]`: prints "ANSWERED FAILED SECONDS MEDIAN_US
+/// P99_US".
+fn load_generator(url: &str, connections: usize, millis: &str, post: bool) {
     let uri: http::Uri = url.parse().expect("a URL");
     let addr: SocketAddr = uri.authority().expect("host and port").as_str().parse().expect("an IP and port");
     let run = Duration::from_millis(millis.parse().expect("milliseconds"));
@@ -167,7 +386,7 @@ fn load_generator(url: &str, connections: usize, millis: &str) {
     let (answered, failed, seconds, mut latencies) = runtime.block_on(async move {
         let started = Instant::now();
         let deadline = started + run;
-        let tasks: Vec<_> = (0..connections).map(|_| tokio::spawn(one_connection(addr, deadline))).collect();
+        let tasks: Vec<_> = (0..connections).map(|_| tokio::spawn(one_connection(addr, deadline, post))).collect();
         let (mut answered, mut failed, mut latencies) = (0, 0, Vec::new());
         for task in tasks {
             let (ok, not_ok, times) = task.await.expect("a connection task");
@@ -185,8 +404,12 @@ fn load_generator(url: &str, connections: usize, millis: &str) {
     println!("{answered} {failed} {seconds} {} {}", percentile(0.50), percentile(0.99));
 }
 
-/// Sends GETs one after another on one keep-alive connection until the deadline.
-async fn one_connection(addr: SocketAddr, deadline: Instant) -> (u64, u64, Vec<Duration>) {
+/// Keys unique across the bench's load-generator processes.
+static NEXT_KEY: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Sends GETs (or POSTs each with a fresh key) one after another on one keep-alive connection
+/// until the deadline.
+async fn one_connection(addr: SocketAddr, deadline: Instant, post: bool) -> (u64, u64, Vec<Duration>) {
     let stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
     stream.set_nodelay(true).expect("nodelay");
     let (mut sender, connection) =
@@ -195,11 +418,21 @@ async fn one_connection(addr: SocketAddr, deadline: Instant) -> (u64, u64, Vec<D
     let (mut answered, mut failed, mut latencies) = (0, 0, Vec::new());
     let host = addr.to_string();
     while Instant::now() < deadline {
-        let request = Request::get("/payments/pay_bench")
-            .header("host", &host)
-            .header("accept", "application/json")
-            .body(Empty::<Bytes>::new())
-            .expect("a request");
+        let request = if post {
+            let key = NEXT_KEY.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Request::post("/payments")
+                .header("host", &host)
+                .header("content-type", "application/json")
+                .header("idempotency-key", format!("bench-{}-{key}", std::process::id()))
+                .body(Either::Right(Full::new(Bytes::from_static(REQUEST_BODY.as_bytes()))))
+                .expect("a request")
+        } else {
+            Request::get("/payments/pay_bench")
+                .header("host", &host)
+                .header("accept", "application/json")
+                .body(Either::Left(Empty::<Bytes>::new()))
+                .expect("a request")
+        };
         let sent = Instant::now();
         let response = sender.send_request(request).await.expect("an answer");
         let status = response.status();

@@ -247,7 +247,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--probability', '--probability', [CompletionResultType]::ParameterName, 'Fault each judged attempt with this probability (0 to 1)')
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for --probability, to repeat a run exactly')
             [CompletionResult]::new('--match', '--match', [CompletionResultType]::ParameterName, 'Which requests are judged (and faulted), ''METHOD /path*'' or ''/path*'' (repeatable) [default: every request but GET, HEAD and OPTIONS]')
-            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h)')
+            [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h); an operation idle this long is judged and dropped from memory')
             [CompletionResult]::new('--key-header', '--key-header', [CompletionResultType]::ParameterName, 'The header that carries the key')
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in the upstream''s answers')
             [CompletionResult]::new('--operations', '--operations', [CompletionResultType]::ParameterName, 'Stop and judge once this many operations have ended (at most 100000)')

@@ -238,7 +238,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --probability 'Fault each judged attempt with this probability (0 to 1)'
             cand --seed 'Seed for --probability, to repeat a run exactly'
             cand --match 'Which requests are judged (and faulted), ''METHOD /path*'' or ''/path*'' (repeatable) [default: every request but GET, HEAD and OPTIONS]'
-            cand --window 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h)'
+            cand --window 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h); an operation idle this long is judged and dropped from memory'
             cand --key-header 'The header that carries the key'
             cand --id-field 'JSON pointer to the created resource''s id in the upstream''s answers'
             cand --operations 'Stop and judge once this many operations have ended (at most 100000)'

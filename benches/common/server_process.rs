@@ -32,6 +32,12 @@ impl ServerProcess {
         ServerProcess { child, url, drain: Some(drain) }
     }
 
+    /// Its process id (for its RSS; only the proxy bench reads it).
+    #[allow(dead_code)]
+    pub(crate) fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     /// Ctrl-C, as a user stops it, then up to 10 s for it to finish; killed after that.
     pub(crate) fn stop(mut self) {
         let _ = Command::new("kill").args(["-INT", &self.child.id().to_string()]).status();

@@ -568,7 +568,7 @@ pub struct ProxyArgs {
     #[arg(long = "match", value_name = "PATTERN", value_parser = MatchPattern::parse, help_heading = "Faults")]
     pub matches: Vec<MatchPattern>,
 
-    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h)
+    /// Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h); an operation idle this long is judged and dropped from memory
     #[arg(long, default_value = "2m", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
     pub window: Duration,
 

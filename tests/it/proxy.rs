@@ -481,3 +481,45 @@ fn an_upstream_retry_after_as_an_http_date_is_judged_like_seconds() {
     let output = proxy_idem_send(&upstream.url(""), &flags, &["--max-attempts", "2", "--backoff-max", "5ms"]).code(1);
     assert_eq!(finding_kinds(&summary(output.get_output())), ["ignored_retry_after"]);
 }
+
+/// POSTs `body` with `key` through the proxy at `url`; the answer's status.
+fn post_with_key(url: &str, key: &str, body: String) -> u16 {
+    let client = HttpClient::new(ClientOptions { timeout: Duration::from_secs(10), insecure: false, http2: false })
+        .expect("client");
+    let request = Request::post(format!("{url}/payments"))
+        .header("idempotency-key", key)
+        .body(Bytes::from(body))
+        .expect("request");
+    runtime().block_on(client.send(request)).expect("an answer").status.as_u16()
+}
+
+#[test]
+fn operations_idle_past_the_window_are_folded_into_the_counts_and_dropped() {
+    let created = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let counter = std::sync::Arc::clone(&created);
+    let upstream = CustomServer::start(move |_| {
+        let n = counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        Reply::json(201, format!(r#"{{"id":"pay_{n}"}}"#))
+    });
+    let mut config = ProxyConfig::local(&upstream.url("")).expect("config");
+    config.selection = Selection::First(0);
+    config.window = Duration::from_millis(200);
+    let running = runtime().block_on(proxy::start(&config, None)).expect("start the proxy");
+    for n in 0..40 {
+        assert_eq!(post_with_key(&running.url(), &format!("key-{n}"), format!(r#"{{"amount":{n}}}"#)), 201);
+    }
+    assert!(running.open_operations() <= 40);
+    std::thread::sleep(Duration::from_millis(400));
+    // The next arrival finds the 40 idle for longer than the window: judged, folded, dropped. A
+    // key that comes back after that starts a new operation.
+    assert_eq!(post_with_key(&running.url(), "key-0", r#"{"amount":0}"#.to_string()), 201);
+    assert_eq!(running.open_operations(), 1, "only the last operation is held");
+    let report = runtime().block_on(running.shutdown());
+    assert_eq!(report.totals.operations, 41);
+    assert_eq!((report.totals.not_faulted, report.totals.unlisted_operations), (41, 0));
+    assert_eq!(report.operations.len(), 41, "fewer than 1,000: every one listed in full");
+    assert!(report.operations.iter().all(|op| op.attempts == 1));
+    let json = serde_json::to_value(&report).expect("json");
+    assert_eq!(json["verdict"], "safe");
+    assert_eq!(json["totals"]["operations"], 41);
+}

@@ -181,7 +181,13 @@ pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -
 
     let ids = IdSource { field: state.id_field.clone(), header: None };
     let observe = |result: &anyhow::Result<Exchange>| match result {
-        Ok(exchange) => Observed::from_exchange(exchange, &ids),
+        Ok(exchange) => {
+            let mut observed = Observed::from_exchange(exchange, &ids);
+            // Kept until the operation is folded: a copy of its own, not a slice that would pin
+            // the connection's whole read buffer for as long.
+            observed.body = Bytes::copy_from_slice(&observed.body);
+            observed
+        }
         Err(err) => Observed::failed(format!("{err:#}")),
     };
     match fault {

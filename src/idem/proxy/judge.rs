@@ -322,6 +322,8 @@ pub struct ProxyReport {
     /// after, executions}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub count: Option<verdict::Evidence>,
+    /// Every operation of the run counted by outcome, including those not listed in `operations`.
+    pub totals: Totals,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -375,6 +377,74 @@ pub fn judge_run_counted(
         RunVerdict::ClientMistakes
     };
     (verdict, reports)
+}
+
+/// At most this many operations are listed in full before only those with findings are.
+pub const LISTED_OPERATIONS: usize = 1_000;
+/// Operations with findings are listed in full until this many findings are.
+pub const LISTED_FINDINGS: usize = 1_000;
+
+/// The whole run in numbers: every operation judged, listed in full or not.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Totals {
+    pub operations: u64,
+    pub safe: u64,
+    pub not_faulted: u64,
+    pub warning: u64,
+    pub mistake: u64,
+    pub findings: u64,
+    /// Operations counted here but not listed in `operations` (past the first 1,000 operations,
+    /// the fine ones; past the first 1,000 findings, all).
+    pub unlisted_operations: u64,
+    /// Findings of the unlisted operations.
+    pub unlisted_findings: u64,
+}
+
+/// Judged operations, bounded: the first ones in full, then the ones with findings until enough
+/// findings are listed, and every one in the totals.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    pub totals: Totals,
+    listed: Vec<OperationReport>,
+    listed_findings: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, report: OperationReport) {
+        let totals = &mut self.totals;
+        totals.operations += 1;
+        *match report.outcome {
+            Outcome::Safe => &mut totals.safe,
+            Outcome::NotFaulted => &mut totals.not_faulted,
+            Outcome::Warning => &mut totals.warning,
+            Outcome::Mistake => &mut totals.mistake,
+        } += 1;
+        let findings = report.findings.len();
+        totals.findings += findings as u64;
+        let listed =
+            if findings == 0 { self.listed.len() < LISTED_OPERATIONS } else { self.listed_findings < LISTED_FINDINGS };
+        if listed {
+            self.listed_findings += findings;
+            self.listed.push(report);
+        } else {
+            totals.unlisted_operations += 1;
+            totals.unlisted_findings += findings as u64;
+        }
+    }
+
+    /// The listed reports in operation order, and the verdict on every operation counted.
+    pub fn into_run(mut self) -> (RunVerdict, Vec<OperationReport>, Totals) {
+        self.listed.sort_by_key(|report| report.operation);
+        let totals = self.totals;
+        let verdict = if totals.operations == 0 {
+            RunVerdict::NoOperations
+        } else if totals.warning + totals.mistake == 0 {
+            RunVerdict::Safe
+        } else {
+            RunVerdict::ClientMistakes
+        };
+        (verdict, self.listed, totals)
+    }
 }
 
 #[cfg(test)]
@@ -434,7 +504,7 @@ mod tests {
         }
 
         fn judge(&self) -> OperationReport {
-            judge_operation(&self.ops.all()[0], "/id")
+            judge_operation(self.ops.open()[0], "/id")
         }
     }
 
@@ -514,5 +584,30 @@ mod tests {
             .attempt(Some("k"), "a", None, Some((201, "pay_2")), 300)
             .judge();
         assert_eq!(kinds(&report), [FindingKind::UpstreamExecutedTwice]);
+    }
+
+    #[test]
+    fn the_tally_lists_the_first_operations_and_findings_and_counts_every_one() {
+        let fine = Script::new().attempt(Some("k"), "a", None, Some((201, "p")), 0).judge();
+        let warned = Script::new().attempt(Some("k"), "a", Some(Fault::LoseAnswer), Some((201, "p")), 0).judge();
+        assert_eq!((fine.outcome, warned.findings.len()), (Outcome::NotFaulted, 1));
+        let mut tally = Tally::default();
+        for number in 1..=3_000 {
+            let mut report = if number % 2 == 0 { warned.clone() } else { fine.clone() };
+            report.operation = number;
+            tally.add(report);
+        }
+        let (verdict, listed, totals) = tally.into_run();
+        assert_eq!(verdict, RunVerdict::ClientMistakes);
+        assert_eq!(
+            (totals.operations, totals.not_faulted, totals.warning, totals.findings),
+            (3_000, 1_500, 1_500, 1_500)
+        );
+        let listed_warned = listed.iter().filter(|r| !r.findings.is_empty()).count();
+        assert_eq!(listed_warned, LISTED_FINDINGS);
+        assert_eq!(totals.unlisted_findings, 500);
+        assert_eq!(listed.len() as u64 + totals.unlisted_operations, 3_000);
+        assert!(listed.len() <= LISTED_OPERATIONS + LISTED_FINDINGS);
+        assert!(listed.windows(2).all(|pair| pair[0].operation < pair[1].operation));
     }
 }

@@ -122,6 +122,11 @@ impl RunningProxy {
         self.count = Some(count);
     }
 
+    /// How many operations are held in memory (open, not yet judged and folded).
+    pub fn open_operations(&self) -> usize {
+        self.state.operations.lock().map(|ops| ops.open_count()).unwrap_or(0)
+    }
+
     /// Resolves once `count` operations exist and each has ended with an answer the client got,
     /// or nothing has happened for a while after that many began.
     pub async fn operations_ended(&self, count: usize) {
@@ -132,15 +137,17 @@ impl RunningProxy {
                 .operations
                 .lock()
                 .map(|ops| {
-                    let all = ops.all();
-                    let ended = all.iter().take(count).all(|op| {
-                        op.attempts.last().is_some_and(|a| {
-                            a.finished.is_some()
-                                && a.client_status.is_some()
-                                && a.fault.is_none_or(|f| !f.calls_for_a_retry())
-                        })
-                    });
-                    (all.len() >= count, ended)
+                    // Folded operations went idle for a whole window: nothing more will join them.
+                    let enough = ops.started() >= count;
+                    let ended = enough
+                        && ops.open().iter().take_while(|op| op.number <= count).all(|op| {
+                            op.attempts.last().is_some_and(|a| {
+                                a.finished.is_some()
+                                    && a.client_status.is_some()
+                                    && a.fault.is_none_or(|f| !f.calls_for_a_retry())
+                            })
+                        });
+                    (enough, ended)
                 })
                 .unwrap_or((false, false));
             if enough && all_ended {
@@ -168,11 +175,23 @@ impl RunningProxy {
 }
 
 fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyReport {
-    let operations = state.operations.lock().map(|ops| ops.all().to_vec()).unwrap_or_default();
-    let (verdict, operations) = judge::judge_run_counted(&operations, &state.id_field, count);
+    // The folded operations were judged when they were dropped; the open ones are judged now.
+    let (mut tally, open) = state
+        .operations
+        .lock()
+        .map(|ops| (ops.folded().clone(), ops.open().into_iter().cloned().collect::<Vec<_>>()))
+        .unwrap_or_default();
+    // The count over the run decides an operation's executions only when the run had one.
+    let count_decides = count.filter(|_| tally.totals.operations == 0);
+    let (_, open) = judge::judge_run_counted(&open, &state.id_field, count_decides);
+    for report in open {
+        tally.add(report);
+    }
+    let (verdict, operations, totals) = tally.into_run();
     ProxyReport {
         verdict,
         operations,
+        totals,
         passed_through: state.passed_through.load(Ordering::Relaxed),
         upstream_failures: state.upstream_failures.load(Ordering::Relaxed),
         last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
@@ -217,7 +236,7 @@ pub async fn start(
         matcher: config.matcher.clone(),
         key_header: config.key_header.clone(),
         id_field: config.id_field.clone(),
-        operations: Mutex::new(Operations::new(config.window)),
+        operations: Mutex::new(Operations::new(config.window).with_id_field(&config.id_field)),
         plan: Mutex::new(FaultPlan::new(config.fault, config.selection, config.seed)),
         events: Mutex::new(events),
         progress: tokio::sync::watch::Sender::new(0),
@@ -257,13 +276,21 @@ pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     }
     let format = config.format;
     let printer = std::thread::spawn(move || {
-        for attempt in printed {
-            match format {
-                Format::Human => print_best_effort(&print::attempt_line(&attempt, palette)),
-                Format::Json => {
-                    print_best_effort(&print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json())
-                }
+        use std::io::Write;
+        // One write per batch of the lines waiting, not one per line: under load the printer
+        // keeps up with the requests instead of costing a system call each.
+        let mut out = std::io::BufWriter::new(std::io::stdout());
+        while let Ok(first) = printed.recv() {
+            let mut next = Some(first);
+            while let Some(attempt) = next {
+                let line = match format {
+                    Format::Human => print::attempt_line(&attempt, palette),
+                    Format::Json => print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json(),
+                };
+                let _ = writeln!(out, "{line}");
+                next = printed.try_recv().ok();
             }
+            let _ = out.flush();
         }
     });
 

@@ -4,6 +4,12 @@
 //! last attempt was faulted or not answered 2xx) and was last tried within the window. Otherwise
 //! it starts a new operation, so two deliberate payments with the same body are not mistaken for
 //! a retry.
+//!
+//! A proxy in front of a load test sees millions of operations, so each request costs the same
+//! however many came before: the open operations are indexed by key and by fingerprint (method,
+//! path, body), and an operation idle for longer than the window (nothing arrived or finished)
+//! can no longer be continued, so it is judged, folded into the run's tally and dropped.
+use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::time::{Duration, Instant};
 
@@ -12,7 +18,13 @@ use chrono::{DateTime, Utc};
 use http::Method;
 
 use crate::idem::proxy::fault::Fault;
+use crate::idem::proxy::judge::{self, Tally};
 use crate::idem::verdict::Observed;
+
+/// An attempt still in flight keeps its operation open for this long past the window (a held
+/// answer, a slow upstream); one whose handler never finished (the client went away mid-request)
+/// is folded after that, so it cannot hold memory for ever.
+const IN_FLIGHT_GRACE: Duration = Duration::from_secs(600);
 
 /// What the proxy saw of one attempt.
 #[derive(Debug, Clone)]
@@ -66,6 +78,22 @@ pub struct Operation {
     pub method: Method,
     pub path: String,
     pub attempts: Vec<Attempt>,
+    /// The time of its entry in the expiry queue that stands for it (older entries are stale).
+    queued: Instant,
+}
+
+impl Operation {
+    /// When it last saw activity: its last attempt's arrival or finish; `None` while that attempt
+    /// is in flight.
+    fn last_activity(&self) -> Option<Instant> {
+        let last = self.attempts.last()?;
+        last.finished.map(|finished| finished.max(last.arrived))
+    }
+
+    /// Its index entry: method, path and the body of its last attempt.
+    fn fingerprint(&self) -> u64 {
+        fingerprint(&self.method, &self.path, self.attempts.last().map_or(0, |a| a.body_hash))
+    }
 }
 
 /// A new attempt's place: its operation, its number there and its sequence in the run.
@@ -84,38 +112,86 @@ pub struct Arrival<'a> {
     pub body: &'a Bytes,
 }
 
-/// Every operation of the run.
+/// The operations of the run: the open ones in full, the folded ones as a tally.
 #[derive(Debug)]
 pub struct Operations {
     window: Duration,
-    operations: Vec<Operation>,
+    /// The response field that holds the resource id, for judging folded operations.
+    id_field: String,
+    /// The open operations, by number.
+    open: HashMap<usize, Operation>,
+    /// Each key of an open operation, to the operation.
+    by_key: HashMap<String, usize>,
+    /// Open operations that may be continued without their key, by `Operation::fingerprint`:
+    /// each is listed under its current fingerprint until its last attempt is answered in a way
+    /// that ends it (2xx) or it is folded. Several only when requests with the same body overlap.
+    by_fingerprint: HashMap<u64, Vec<usize>>,
+    /// (time, operation) in the order queued: the next operations that may have gone idle.
+    expiry: VecDeque<(Instant, usize)>,
+    /// Operations started so far (the last number given).
+    started: usize,
     sequence: u64,
+    /// The operations folded so far, judged.
+    folded: Tally,
 }
 
 impl Operations {
     pub fn new(window: Duration) -> Operations {
-        Operations { window, operations: Vec::new(), sequence: 0 }
+        Operations {
+            window,
+            id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
+            open: HashMap::new(),
+            by_key: HashMap::new(),
+            by_fingerprint: HashMap::new(),
+            expiry: VecDeque::new(),
+            started: 0,
+            sequence: 0,
+            folded: Tally::default(),
+        }
     }
 
-    /// Places a new attempt (fault still unknown) and records it.
+    /// Judges folded operations reading resource ids at `id_field` (the default is `/id`).
+    pub fn with_id_field(mut self, id_field: &str) -> Operations {
+        self.id_field = id_field.to_string();
+        self
+    }
+
+    /// Places a new attempt (fault still unknown) and records it. Folds the operations that went
+    /// idle first; the work is the same however many operations came before.
     pub fn arrive(&mut self, arrival: Arrival<'_>, now: Instant) -> Placement {
+        self.fold_idle(now);
         let body_hash = hash_body(arrival.body);
-        let index = self.find_operation(&arrival, body_hash, now).unwrap_or_else(|| {
-            self.operations.push(Operation {
-                number: self.operations.len() + 1,
-                method: arrival.method.clone(),
-                path: arrival.path.to_string(),
-                attempts: Vec::new(),
-            });
-            self.operations.len() - 1
-        });
+        let number = match self.find_operation(&arrival, body_hash, now) {
+            Some(number) => number,
+            None => {
+                self.started += 1;
+                let number = self.started;
+                self.open.insert(
+                    number,
+                    Operation {
+                        number,
+                        method: arrival.method.clone(),
+                        path: arrival.path.to_string(),
+                        // Most operations have one attempt; a proxy holds a window's worth of them.
+                        attempts: Vec::with_capacity(1),
+                        queued: now,
+                    },
+                );
+                number
+            }
+        };
         self.sequence += 1;
-        let operation = &mut self.operations[index];
-        let number = u32::try_from(operation.attempts.len() + 1).unwrap_or(u32::MAX);
+        let sequence = self.sequence;
+        let Some(operation) = self.open.get_mut(&number) else {
+            // Cannot happen: the number was just found or inserted.
+            return Placement { operation: number, number: 1, sequence };
+        };
+        let previous_fingerprint = operation.attempts.last().map(|_| operation.fingerprint());
+        let attempt_number = u32::try_from(operation.attempts.len() + 1).unwrap_or(u32::MAX);
         operation.attempts.push(Attempt {
-            sequence: self.sequence,
-            operation: operation.number,
-            number,
+            sequence,
+            operation: number,
+            number: attempt_number,
             arrived: now,
             time: Utc::now(),
             method: arrival.method.clone(),
@@ -129,35 +205,135 @@ impl Operations {
             client_retry_after: None,
             finished: None,
         });
-        Placement { operation: operation.number, number, sequence: self.sequence }
+        operation.queued = now;
+        let fingerprint = operation.fingerprint();
+        if let Some(key) = arrival.key {
+            self.by_key.entry(key.to_string()).or_insert(number);
+        }
+        if let Some(previous) = previous_fingerprint {
+            unlist(&mut self.by_fingerprint, previous, number);
+        }
+        self.by_fingerprint.entry(fingerprint).or_default().push(number);
+        self.expiry.push_back((now, number));
+        Placement { operation: number, number: attempt_number, sequence }
     }
 
-    fn find_operation(&self, arrival: &Arrival<'_>, body_hash: u64, now: Instant) -> Option<usize> {
-        if let Some(key) = arrival.key {
-            let by_key =
-                self.operations.iter().rposition(|op| op.attempts.iter().any(|a| a.key.as_deref() == Some(key)));
-            if by_key.is_some() {
-                return by_key;
+    fn find_operation(&mut self, arrival: &Arrival<'_>, body_hash: u64, now: Instant) -> Option<usize> {
+        if let Some(&number) = arrival.key.and_then(|key| self.by_key.get(key)) {
+            return Some(number);
+        }
+        let fingerprint = fingerprint(arrival.method, arrival.path, body_hash);
+        let candidates = self.by_fingerprint.get_mut(&fingerprint)?;
+        let (open, window) = (&self.open, self.window);
+        let mut latest = None;
+        candidates.retain(|&number| {
+            let Some(op) = open.get(&number) else { return false };
+            let Some(last) = op.attempts.last() else { return false };
+            if op.method != *arrival.method || op.path != arrival.path || last.body_hash != body_hash {
+                // Another request whose fingerprint collides: it stays listed, it does not match.
+                return true;
+            }
+            // Answered in a way that ends it: only an attempt with its key can join it now.
+            if last.finished.is_some() && !last.awaits_retry() {
+                return false;
+            }
+            if now.saturating_duration_since(last.arrived) <= window && last.awaits_retry() {
+                latest = latest.max(Some(number));
+            }
+            true
+        });
+        if candidates.is_empty() {
+            self.by_fingerprint.remove(&fingerprint);
+        }
+        latest
+    }
+
+    /// Judges and drops the operations idle for longer than the window: no attempt can join them
+    /// any more (a key that comes back later starts a new operation).
+    fn fold_idle(&mut self, now: Instant) {
+        while let Some(&(queued, number)) = self.expiry.front() {
+            if now.saturating_duration_since(queued) <= self.window {
+                break;
+            }
+            self.expiry.pop_front();
+            let Some(op) = self.open.get_mut(&number) else { continue };
+            if op.queued != queued {
+                // A later entry stands for it.
+                continue;
+            }
+            let idle_since = match op.last_activity() {
+                Some(last) => last,
+                None => {
+                    let arrived = op.attempts.last().map_or(queued, |a| a.arrived);
+                    if now.saturating_duration_since(arrived) > self.window + IN_FLIGHT_GRACE { arrived } else { now }
+                }
+            };
+            if now.saturating_duration_since(idle_since) > self.window {
+                self.fold(number);
+            } else {
+                op.queued = idle_since;
+                self.expiry.push_back((idle_since, number));
             }
         }
-        self.operations.iter().rposition(|op| {
-            let Some(last) = op.attempts.last() else { return false };
-            op.method == *arrival.method
-                && op.path == arrival.path
-                && last.body_hash == body_hash
-                && now.saturating_duration_since(last.arrived) <= self.window
-                && last.awaits_retry()
-        })
     }
 
-    /// The attempt at `placement`, to record what happened to it.
+    fn fold(&mut self, number: usize) {
+        let Some(op) = self.open.remove(&number) else { return };
+        for key in op.attempts.iter().filter_map(|a| a.key.as_deref()) {
+            if self.by_key.get(key) == Some(&number) {
+                self.by_key.remove(key);
+            }
+        }
+        unlist(&mut self.by_fingerprint, op.fingerprint(), number);
+        self.folded.add(judge::judge_operation(&op, &self.id_field));
+    }
+
+    /// The attempt at `placement`, to record what happened to it; `None` once its operation was
+    /// folded.
     pub fn attempt_mut(&mut self, placement: Placement) -> Option<&mut Attempt> {
-        self.operations.get_mut(placement.operation.checked_sub(1)?)?.attempts.get_mut(placement.number as usize - 1)
+        self.open.get_mut(&placement.operation)?.attempts.get_mut((placement.number as usize).checked_sub(1)?)
     }
 
-    pub fn all(&self) -> &[Operation] {
-        &self.operations
+    /// The open operations (not yet folded), in order.
+    pub fn open(&self) -> Vec<&Operation> {
+        let mut open: Vec<&Operation> = self.open.values().collect();
+        open.sort_unstable_by_key(|op| op.number);
+        open
     }
+
+    /// How many operations are open: held in memory, not yet folded.
+    pub fn open_count(&self) -> usize {
+        self.open.len()
+    }
+
+    /// How many operations have begun, folded or not.
+    pub fn started(&self) -> usize {
+        self.started
+    }
+
+    /// The operations folded so far, judged.
+    pub fn folded(&self) -> &Tally {
+        &self.folded
+    }
+}
+
+/// Removes `number` from the operations listed under `fingerprint`.
+fn unlist(by_fingerprint: &mut HashMap<u64, Vec<usize>>, fingerprint: u64, number: usize) {
+    if let Some(list) = by_fingerprint.get_mut(&fingerprint) {
+        list.retain(|&n| n != number);
+        if list.is_empty() {
+            by_fingerprint.remove(&fingerprint);
+        }
+    }
+}
+
+/// The index key of "the same request": method, path and body.
+fn fingerprint(method: &Method, path: &str, body_hash: u64) -> u64 {
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    method.as_str().hash(&mut hasher);
+    path.hash(&mut hasher);
+    body_hash.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// A fingerprint of a body: enough to tell "the same body" from "another body" within one run.
@@ -222,5 +398,76 @@ mod tests {
         let first = arrive(&mut ops, None, "a", now);
         finish(&mut ops, first, Some(Fault::Reset), None, now);
         assert_eq!(arrive(&mut ops, None, "a", now + Duration::from_secs(5)).operation, 2);
+    }
+
+    #[test]
+    fn idle_operations_are_judged_folded_and_dropped() {
+        let mut ops = Operations::new(Duration::from_secs(5));
+        let start = Instant::now();
+        for n in 0..10_000u64 {
+            let now = start + Duration::from_millis(n);
+            let at = arrive(&mut ops, Some(&format!("key-{n}")), &format!("body {n}"), now);
+            finish(&mut ops, at, None, Some(201), now);
+        }
+        // 10 s of traffic with a 5 s window: about the last 5 s are open, the rest folded.
+        let later = start + Duration::from_millis(10_000);
+        assert!(ops.open_count() <= 5_001, "{} open", ops.open_count());
+        assert_eq!(ops.open_count() + ops.folded().totals.operations as usize, 10_000);
+        assert_eq!(ops.started(), 10_000);
+        // The indexes hold only the open operations.
+        assert_eq!(ops.by_key.len(), ops.open_count());
+        assert!(ops.by_fingerprint.values().map(Vec::len).sum::<usize>() <= ops.open_count());
+        // Once everything went idle, one more arrival folds it all.
+        arrive(&mut ops, None, "last", later + Duration::from_secs(6));
+        assert_eq!((ops.open_count(), ops.folded().totals.operations), (1, 10_000));
+        assert_eq!(ops.folded().totals.not_faulted, 10_000);
+        assert_eq!(ops.expiry.len(), 1);
+    }
+
+    #[test]
+    fn a_key_that_comes_back_after_the_window_starts_a_new_operation() {
+        let mut ops = Operations::new(Duration::from_secs(1));
+        let now = Instant::now();
+        let first = arrive(&mut ops, Some("k1"), "a", now);
+        finish(&mut ops, first, None, Some(201), now);
+        let again = arrive(&mut ops, Some("k1"), "a", now + Duration::from_secs(3));
+        assert_eq!((again.operation, again.number), (2, 1));
+        assert_eq!(ops.folded().totals.operations, 1);
+    }
+
+    #[test]
+    fn an_attempt_in_flight_keeps_its_operation_open() {
+        let mut ops = Operations::new(Duration::from_secs(1));
+        let now = Instant::now();
+        let held = arrive(&mut ops, Some("k1"), "a", now);
+        arrive(&mut ops, Some("k2"), "b", now + Duration::from_secs(3));
+        assert_eq!(ops.open_count(), 2, "an unanswered attempt is not folded");
+        finish(&mut ops, held, Some(Fault::Delay(Duration::from_secs(3))), Some(201), now + Duration::from_secs(4));
+        // Folded once idle a window after it finished, not before.
+        arrive(&mut ops, Some("k3"), "c", now + Duration::from_millis(4_500));
+        assert!(ops.attempt_mut(held).is_some());
+        arrive(&mut ops, Some("k4"), "d", now + Duration::from_secs(6));
+        assert!(ops.attempt_mut(held).is_none());
+        assert_eq!((ops.folded().totals.operations, ops.open_count()), (1, 3), "the others are still in flight");
+    }
+
+    #[test]
+    fn overlapping_requests_with_one_body_continue_the_latest_waiting_operation() {
+        let mut ops = Operations::new(Duration::from_secs(120));
+        let now = Instant::now();
+        // Many in flight with the same body and no key: none waits for a retry yet.
+        let in_flight: Vec<Placement> = (0..50).map(|_| arrive(&mut ops, None, "same", now)).collect();
+        assert_eq!(in_flight.last().map(|p| p.operation), Some(50));
+        finish(&mut ops, in_flight[9], Some(Fault::LoseAnswer), None, now);
+        finish(&mut ops, in_flight[19], Some(Fault::Reset), None, now);
+        for &done in &in_flight[30..] {
+            finish(&mut ops, done, None, Some(201), now);
+        }
+        let retry = arrive(&mut ops, None, "same", now + Duration::from_millis(300));
+        assert_eq!((retry.operation, retry.number), (20, 2));
+        let retry = arrive(&mut ops, None, "same", now + Duration::from_millis(300));
+        assert_eq!((retry.operation, retry.number), (10, 2));
+        // The answered ones left the index; the ones still in flight stay.
+        assert_eq!(ops.by_fingerprint.values().map(Vec::len).sum::<usize>(), 30);
     }
 }

@@ -182,6 +182,16 @@ pub fn summary(report: &ProxyReport, palette: Palette) -> String {
     if let (Some(count), true) = (&report.count, report.operations.len() > 1) {
         text.push_str(&format!("the upstream's count over the run: {}\n", count.phrase()));
     }
+    let totals = &report.totals;
+    if totals.unlisted_operations > 0 {
+        let listed_bad = report.operations.iter().filter(|op| !op.outcome.is_fine()).count() as u64;
+        text.push_str(&palette.dim(&format!(
+            "… {} more operation(s) not listed ({} with a warning or mistake, {} finding(s)); all are counted below\n",
+            totals.unlisted_operations,
+            (totals.warning + totals.mistake).saturating_sub(listed_bad),
+            totals.unlisted_findings
+        )));
+    }
     if report.passed_through > 0 {
         text.push_str(&palette.dim(&format!("{} other requests passed through unjudged\n", report.passed_through)));
     }
@@ -196,8 +206,8 @@ pub fn summary(report: &ProxyReport, palette: Palette) -> String {
             terminal_safe(report.last_upstream_error.as_deref().unwrap_or_default())
         )));
     }
-    let total = report.operations.len();
-    let bad = report.operations.iter().filter(|op| !op.outcome.is_fine()).count();
+    let total = totals.operations;
+    let bad = totals.warning + totals.mistake;
     let verdict = match report.verdict {
         RunVerdict::Safe => palette.green(&format!("✓ the client handled all {total} operation(s) safely")),
         RunVerdict::ClientMistakes => palette.red(&format!("✗ {bad} of {total} operation(s) show a client mistake")),

@@ -224,18 +224,28 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     };
 
     // Journal before answering: whatever the sender sees acknowledged is on file.
-    let details = receiver.journal.is_some() || receiver.display.verbose() || receiver.include_body;
-    let headers = if details { header_pairs(&parts.headers) } else { Vec::new() };
-    let journal_body = if details { Some(JournalBody::from_bytes(&body)) } else { None };
+    let verbose = receiver.display.verbose();
+    // What the live line shows besides the journal: with neither, the journal takes the headers
+    // and body instead of a copy.
+    let shown = verbose || receiver.include_body;
+    let details = receiver.journal.is_some() || shown;
+    let mut headers = if details { header_pairs(&parts.headers) } else { Vec::new() };
+    let mut journal_body = if details { Some(JournalBody::from_bytes(&body)) } else { None };
     let mut journal_error = None;
     if let Some(journal) = &receiver.journal {
+        // Copied only when the display shows them too (`-v`); otherwise the journal takes them.
+        let (record_headers, record_body) = if shown {
+            (headers.clone(), journal_body.clone())
+        } else {
+            (std::mem::take(&mut headers), journal_body.take())
+        };
         let record = JournalRecord {
             received_at: arrival.time(),
             remote: Some(arrival.remote.to_string()),
             method: arrival.method.to_string(),
             path: arrival.path.clone(),
-            headers: headers.clone(),
-            body: journal_body.clone().unwrap_or_else(|| JournalBody::from_bytes(&body)),
+            headers: record_headers,
+            body: record_body.unwrap_or_else(|| JournalBody::from_bytes(&body)),
             verdict: JournalVerdict {
                 valid: authentic,
                 scheme: verdict.scheme.map(|kind| kind.to_string()),
@@ -271,7 +281,6 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
         event_type: event_type.as_deref(),
     });
     if !receiver.display.is_quiet() {
-        let verbose = receiver.display.verbose();
         let failure = verdict.failure;
         receiver.display.delivery(DeliveryLine {
             received: arrival.received,
