@@ -2,7 +2,7 @@
 //! free port (temporary folder, no persistence), several instances on one store, crashes, a
 //! Redis that goes away and comes back, and a fake one that sends a hostile reply.
 //!
-//! The tests that need `redis-server` are `#[ignore]`d, so `cargo test` passes on a machine
+//! The tests that need `redis-server` are ignored with the reason ("needs redis-server"), so `cargo test` passes on a machine
 //! without it and lists them as ignored; `.ci/run` installs it and runs them with
 //! `--include-ignored`.
 use std::io::{BufRead, BufReader, Read, Write};
