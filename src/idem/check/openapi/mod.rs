@@ -205,11 +205,6 @@ fn operation_config(
     Ok(check)
 }
 
-/// What a suite that could not run on one operation reports.
-pub(crate) fn could_not_run(target: String, err: &anyhow::Error) -> SuiteReport {
-    SuiteReport::could_not_run("idem check", target, err)
-}
-
 impl OperationReport {
     fn finished(
         operation: &Operation,
@@ -218,7 +213,7 @@ impl OperationReport {
         result: anyhow::Result<SuiteReport>,
     ) -> OperationReport {
         let target = format!("{} {}", check.request.method, check.request.url);
-        let suite = result.unwrap_or_else(|err| could_not_run(target, &err));
+        let suite = result.unwrap_or_else(|err| SuiteReport::could_not_run("idem check", target, &err));
         let outcome = match (&suite.error, suite.passed) {
             (Some(_), _) => OperationOutcome::Error,
             (None, true) => OperationOutcome::Pass,
