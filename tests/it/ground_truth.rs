@@ -137,12 +137,12 @@ fn charges(app: &PyApp) -> u64 {
 /// A plain blocking GET through the library's own client, for the test's view of the ledger.
 fn reqwest_get(url: &str) -> String {
     crate::support::runtime().block_on(async {
-        let options = idem::http::client::ClientOptions {
+        let options = idem::testing::client::ClientOptions {
             timeout: std::time::Duration::from_secs(10),
             insecure: false,
             http2: false,
         };
-        let client = idem::http::client::HttpClient::new(options).expect("client");
+        let client = idem::testing::client::HttpClient::new(options).expect("client");
         let request = http::Request::get(url).body(bytes::Bytes::new()).unwrap();
         String::from_utf8_lossy(&client.send(request).await.expect("the ledger answers").body).into_owned()
     })
