@@ -462,3 +462,58 @@ fn python_json_dumps_reserialisation_is_named() {
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(format!("{stdout}{stderr}").contains("Python's json.dumps writes it by default"), "{stdout}{stderr}");
 }
+
+/// A Shopify app's webhook endpoint as its docs show it: the HMAC over the raw body, the shop from
+/// `X-Shopify-Shop-Domain` (a delivery for a shop it does not serve is refused), duplicates
+/// dropped by `X-Shopify-Webhook-Id`.
+fn shopify_app() -> PyApp {
+    PyApp::start(&format!(
+        r#"{REPLY}
+import base64
+SECRET = b"shpss_ground_truth"
+SHOPS = {{"idem-test.myshopify.com"}}
+processed = []
+seen = set()
+lock = threading.Lock()
+class App(BaseHTTPRequestHandler):
+    def log_message(self, *args): pass
+    def do_POST(self):
+        raw = read_body(self)
+        digest = base64.b64encode(hmac.new(SECRET, raw, hashlib.sha256).digest()).decode()
+        if not hmac.compare_digest(self.headers.get("X-Shopify-Hmac-Sha256", ""), digest):
+            return reply(self, 401, {{"error": "invalid hmac"}})
+        if self.headers.get("X-Shopify-Shop-Domain") not in SHOPS:
+            return reply(self, 400, {{"error": "unknown shop"}})
+        with lock:
+            webhook_id = self.headers.get("X-Shopify-Webhook-Id")
+            if webhook_id not in seen:
+                seen.add(webhook_id)
+                processed.append(self.headers.get("X-Shopify-Topic"))
+        reply(self, 200, {{"ok": True}})
+"#
+    ))
+}
+
+#[test]
+fn a_provider_template_carries_the_headers_a_receiver_routes_on() {
+    let app = shopify_app();
+    let check = |extra: &[&str]| {
+        let (code, stdout, stderr) = run(webhook()
+            .args(["check", &app.url("/webhooks"), "--scheme", "shopify", "--secret", "shpss_ground_truth"])
+            .args(["--format", "json"])
+            .args(extra));
+        let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stdout} {stderr}"));
+        (code, crate::support::suite_outcomes(&report), report)
+    };
+    // The suite's own event has no shop: refused, so nothing can be judged.
+    let (_, outcomes, report) = check(&[]);
+    assert_eq!(outcomes["valid-accepted"], "fail", "{report}");
+    let evidence = crate::support::suite_evidence(&report, "out-of-order-accepted");
+    assert!(evidence.contains("choose what the receiver handles with --event"), "{evidence}");
+    // The provider's template brings X-Shopify-Shop-Domain, and every check runs.
+    let (code, outcomes, report) = check(&["--event", "shopify:orders/create"]);
+    assert_eq!(code, 0, "{report}");
+    for id in ["valid-accepted", "bad-signature-rejected", "tampered-body-rejected", "duplicate-accepted"] {
+        assert_eq!(outcomes[id], "pass", "{id}: {report}");
+    }
+}

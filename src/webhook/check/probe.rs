@@ -87,9 +87,17 @@ impl Probe {
         self.signed(body, &event_id, Some(event_type.to_string()))
     }
 
+    /// Every probe's delivery: signed afresh on each attempt, with the provider's own headers on
+    /// top of ours when the payload is a provider template (its User-Agent replaces idem's), so a
+    /// receiver that routes on them (`X-Shopify-Shop-Domain`) judges the probe, not a missing header.
     fn signed(&self, body: Vec<u8>, event_id: &str, event_type: Option<String>) -> Message {
         let delivery_id = fresh_id("msg_");
-        Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone())
+        let mut message =
+            Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone());
+        for (name, value) in self.payload.delivery(event_id, unix_now()).1 {
+            message.headers.insert(name, value);
+        }
+        message
     }
 
     /// A fresh event whose body no JSON parse-and-serialise round trip reproduces: two-space
@@ -128,16 +136,7 @@ impl Probe {
                 continue;
             }
             seen.push(shape);
-            let delivery_id = fresh_id("msg_");
-            let message = Message::signed(
-                body,
-                &event_id,
-                Some("webhook.check".into()),
-                &delivery_id,
-                Arc::clone(&self.scheme),
-                self.key.clone(),
-            );
-            events.push((style, message));
+            events.push((style, self.signed(body, &event_id, Some("webhook.check".into()))));
         }
         events
     }
