@@ -302,7 +302,8 @@ fn a_correct_api_without_a_replay_marker_passes_on_its_own_ids() {
 /// A webhook receiver for `--scheme hmac` (X-Signature: sha256=<hex>) with a ledger at
 /// GET /processed. `flaw` picks what it gets wrong: `none`, `fulfils-duplicates`, `crashes`
 /// (a missing header raises, a bad signature is a 500), `json-dumps` (verifies
-/// `json.dumps(json.loads(body))`, Python's default style).
+/// `json.dumps(json.loads(body))`, Python's default style), `strict-schema` (verifies the raw
+/// bytes, then refuses with 422 an event whose `data` has fields it does not know).
 fn receiver(flaw: &str) -> PyApp {
     PyApp::start(&format!(
         r#"{REPLY}
@@ -336,6 +337,8 @@ class App(BaseHTTPRequestHandler):
                 return reply(self, 500, {{"error": "Traceback: SignatureError"}})
             return reply(self, 401, {{"error": "invalid signature"}})
         event = json.loads(raw)
+        if FLAW == "strict-schema" and set(event.get("data", {{}})) - {{"amount", "currency"}}:
+            return reply(self, 422, {{"error": "unexpected fields in data"}})
         with lock:
             if event["id"] in seen and FLAW != "fulfils-duplicates":
                 return reply(self, 200, {{"duplicate": True}})
@@ -516,4 +519,48 @@ fn a_provider_template_carries_the_headers_a_receiver_routes_on() {
     for id in ["valid-accepted", "bad-signature-rejected", "tampered-body-rejected", "duplicate-accepted"] {
         assert_eq!(outcomes[id], "pass", "{id}: {report}");
     }
+}
+
+/// A GitHub App's webhook endpoint: the HMAC over the raw body, then a push must name its
+/// repository (anything else is a 400).
+fn github_app() -> PyApp {
+    PyApp::start(&format!(
+        r#"{REPLY}
+SECRET = b"gh_ground_truth"
+class App(BaseHTTPRequestHandler):
+    def log_message(self, *args): pass
+    def do_POST(self):
+        raw = read_body(self)
+        expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(self.headers.get("X-Hub-Signature-256", ""), expected):
+            return reply(self, 401, {{"error": "invalid signature"}})
+        if "repository" not in json.loads(raw):
+            return reply(self, 400, {{"error": "not a repository event"}})
+        reply(self, 200, {{"ok": True}})
+"#
+    ))
+}
+
+#[test]
+fn a_receiver_that_checks_content_is_not_said_to_reserialise() {
+    // The raw-bytes probe keeps the chosen event's content: a GitHub receiver that needs
+    // `repository` accepts it, and passes.
+    let app = github_app();
+    let (code, stdout, _) = run(webhook()
+        .args(["check", &app.url("/github"), "--scheme", "github", "--secret", "gh_ground_truth"])
+        .args(["--event", "github:push", "--format", "json"]));
+    let report: Value = serde_json::from_str(&stdout).expect("a report");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(crate::support::suite_outcomes(&report)["raw-body-verified"], "pass", "{report}");
+    assert!(crate::support::suite_evidence(&report, "raw-body-verified").contains("3-space indents"));
+
+    // With the suite's own event, the raw probe's extra fields are refused by a strict schema in
+    // every writing: its content, not its bytes, so nothing is proven either way.
+    let strict = receiver("strict-schema");
+    let (code, report, _) = webhook_check(&strict.url("/hooks"), "whsec_ground_truth", &[]);
+    let outcomes = crate::support::suite_outcomes(&report);
+    assert_eq!(outcomes["raw-body-verified"], "skip", "{report}");
+    let evidence = crate::support::suite_evidence(&report, "raw-body-verified");
+    assert!(evidence.contains("refuses its content, not its bytes"), "{evidence}");
+    assert_eq!(code, 0, "the required checks hold: {outcomes:?}");
 }
