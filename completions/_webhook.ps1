@@ -100,7 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;send' {
-            [CompletionResult]::new('--list-events', '--list-events', [CompletionResultType]::ParameterName, 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit')
+            [CompletionResult]::new('--list-events', '--list-events', [CompletionResultType]::ParameterName, 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')

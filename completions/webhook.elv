@@ -93,7 +93,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;send'= {
-            cand --list-events 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit'
+            cand --list-events 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts'
             cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'

@@ -116,7 +116,7 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l asymmetric -d '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r

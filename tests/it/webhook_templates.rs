@@ -321,3 +321,28 @@ fn every_listed_template_signs_and_set_unset_change_only_what_they_name() {
     assert_eq!(plain_body.status.code(), Some(2));
     let _ = std::io::stdout().flush();
 }
+
+#[test]
+fn the_template_list_is_json_for_scripts_and_agrees_with_the_text() {
+    let json = webhook().args(["send", "--list-events", "--format", "json"]).output().unwrap();
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let list: Value = serde_json::from_slice(&json.stdout).unwrap();
+    crate::schemas::validate(&list);
+    let from_json: Vec<String> = list["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| format!("{}:{}", t["provider"].as_str().unwrap(), t["event"].as_str().unwrap()))
+        .collect();
+    let text = webhook().args(["send", "--list-events"]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let from_text: Vec<&str> =
+        text.lines().map(str::trim).filter(|line| line.contains(':') && !line.contains(' ')).collect();
+    assert_eq!(from_json, from_text);
+    assert!(list["templates"].as_array().unwrap().iter().all(|t| !t["source"].as_str().unwrap().is_empty()));
+
+    let shopify = webhook().args(["send", "--list-events", "shopify", "--format", "json"]).output().unwrap();
+    let shopify: Value = serde_json::from_slice(&shopify.stdout).unwrap();
+    assert!(shopify["templates"].as_array().unwrap().iter().all(|t| t["provider"] == "shopify"));
+    assert_eq!(shopify["templates"].as_array().unwrap().len(), 4, "{shopify}");
+}

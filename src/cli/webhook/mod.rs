@@ -80,6 +80,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Send(args) => match &args.list_events {
             Some(provider) => webhook::send::list_events(
                 Some(provider.as_str()).filter(|name| !name.is_empty()),
+                args.format,
                 palette,
                 &mut std::io::stdout().lock(),
             ),

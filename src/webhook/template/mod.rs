@@ -44,10 +44,13 @@ struct TemplateFile {
 }
 
 /// What `--list-events` shows of a template.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub(crate) struct TemplateInfo {
+    /// `stripe`, `github`, `shopify`, `slack`, `standard`.
     pub provider: String,
+    /// The provider's event type; `webhook send --event PROVIDER:TYPE` sends it.
     pub event: String,
+    /// The provider's API version the shape follows.
     pub api_version: String,
     /// The documentation the shape follows.
     pub source: String,
