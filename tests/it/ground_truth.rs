@@ -303,7 +303,8 @@ fn a_correct_api_without_a_replay_marker_passes_on_its_own_ids() {
 /// GET /processed. `flaw` picks what it gets wrong: `none`, `fulfils-duplicates`, `crashes`
 /// (a missing header raises, a bad signature is a 500), `json-dumps` (verifies
 /// `json.dumps(json.loads(body))`, Python's default style), `strict-schema` (verifies the raw
-/// bytes, then refuses with 422 an event whose `data` has fields it does not know).
+/// bytes, then refuses with 422 an event whose `data` has fields it does not know), `ledger-auth`
+/// (correct, but its ledger answers only `Authorization: Bearer ledger-token`).
 fn receiver(flaw: &str) -> PyApp {
     PyApp::start(&format!(
         r#"{REPLY}
@@ -315,7 +316,9 @@ lock = threading.Lock()
 class App(BaseHTTPRequestHandler):
     def log_message(self, *args): pass
     def do_GET(self):
-        if self.path == "/processed":
+        if FLAW == "ledger-auth" and self.headers.get("Authorization") != "Bearer ledger-token":
+            reply(self, 401, {{"error": "the ledger needs a token"}})
+        elif self.path == "/processed":
             reply(self, 200, {{"processed": processed}})
         else:
             reply(self, 404, {{"error": "not found"}})
@@ -390,6 +393,22 @@ fn a_receiver_that_fulfils_duplicates_is_caught_by_its_count() {
     );
     assert_eq!(code, 0, "{report}");
     assert_eq!(crate::support::suite_outcomes(&report)["duplicate-processed-once"], "pass");
+}
+
+#[test]
+fn a_ledger_behind_a_token_is_read_with_count_header() {
+    let app = receiver("ledger-auth");
+    let count = app.url("/processed");
+    let ledger = ["--count-url", count.as_str(), "--count-pointer", "/processed"];
+    let (code, _, stderr) = webhook_check(&app.url("/hooks"), "whsec_ground_truth", &ledger);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("401") && stderr.contains("credentials"), "{stderr}");
+
+    let with_token = [&ledger[..], &["--count-header", "Authorization: Bearer ledger-token"]].concat();
+    let (code, report, stderr) = webhook_check(&app.url("/hooks"), "whsec_ground_truth", &with_token);
+    assert_eq!(code, 0, "{report} {stderr}");
+    assert_eq!(crate::support::suite_outcomes(&report)["duplicate-processed-once"], "pass");
+    assert!(!report.to_string().contains("ledger-token"), "the token is not echoed");
 }
 
 #[test]
