@@ -975,3 +975,48 @@ fn v1a_signatures_made_by_nodes_ed25519_verify_with_ours_and_a_changed_body_does
     assert_eq!(valid.status.code(), Some(0), "{}", String::from_utf8_lossy(&valid.stdout));
     assert_eq!(verify(r#"{"type":"invoice.paid" }"#).status.code(), Some(1));
 }
+
+/// Every GitHub template, filled as `webhook sign --event` fills it, is valid against GitHub's
+/// payload schemas as octokit publishes them: a receiver that validates or types its input on
+/// them (the octokit libraries do) must accept what `webhook send --event github:…` sends.
+#[test]
+fn github_templates_match_octokits_published_payload_schemas() {
+    let installed = references();
+    let listed = webhook().args(["send", "--list-events", "github", "--format", "json"]).output().unwrap();
+    let listed: Value = serde_json::from_slice(&listed.stdout).expect("the template list");
+    let events: Vec<String> =
+        listed["templates"].as_array().unwrap().iter().map(|t| t["event"].as_str().unwrap().to_string()).collect();
+    assert!(events.len() >= 6, "{events:?}");
+    let mut input = String::new();
+    for event in &events {
+        let signed = webhook()
+            .args(["sign", "--event", &format!("github:{event}"), "--secret", "s", "--format", "json"])
+            .output()
+            .unwrap();
+        assert!(signed.status.success(), "{event}: {}", String::from_utf8_lossy(&signed.stderr));
+        let signed: Value = serde_json::from_slice(&signed.stdout).unwrap();
+        let body: Value = serde_json::from_str(signed["body"].as_str().unwrap()).unwrap();
+        input.push_str(&json!({ "event": event, "body": body }).to_string());
+        input.push('\n');
+    }
+    let mut node = Command::new("node")
+        .arg(installed.scripts.join("github_schemas.mjs"))
+        .arg(&installed.node_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node runs");
+    node.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let output = node.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let verdicts: Vec<Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(verdicts.len(), events.len());
+    for verdict in &verdicts {
+        assert_eq!(
+            verdict["valid"], true,
+            "github:{} against octokit's {}: {:#}",
+            verdict["event"], verdict["schema"], verdict["errors"]
+        );
+    }
+}
