@@ -101,8 +101,20 @@ const EXIT_STATUSES: [(&str, &str); 3] = [
     ),
 ];
 
+/// A page's examples: what each shows, and the command line.
+type Examples = &'static [(&'static str, &'static str)];
+
 /// What each page shows as examples, by page name. A test checks that every page has some.
-fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
+fn examples(page: &str) -> Examples {
+    match page.split('-').next() {
+        Some("idem") => idem_examples(page),
+        Some("webhook") => webhook_examples(page),
+        _ => &[],
+    }
+}
+
+/// The examples on `idem`'s pages.
+fn idem_examples(page: &str) -> Examples {
     match page {
         "idem" => &[
             ("The whole story against reference servers on this machine:", "idem demo"),
@@ -139,10 +151,19 @@ fn examples(page: &str) -> &'static [(&'static str, &'static str)] {
             "Measure how far apart two duplicates may arrive and still both execute:",
             "idem window http://127.0.0.1:8080/payments -d @payment.json --max 2s",
         )],
-        "idem-completions" | "webhook-completions" => &[(
+        "idem-completions" => &[(
             "Install bash completions for the current user:",
             "idem completions bash > ~/.local/share/bash-completion/completions/idem",
         )],
+        _ => &[],
+    }
+}
+
+/// The examples on `webhook`'s pages.
+fn webhook_examples(page: &str) -> Examples {
+    match page {
+        // The same example as idem's page, as it has always been.
+        "webhook-completions" => idem_examples("idem-completions"),
         "webhook" => &[
             ("A new secret for Standard Webhooks:", "webhook secret --scheme standard"),
             (

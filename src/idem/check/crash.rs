@@ -8,6 +8,7 @@ use anyhow::Context;
 use super::server_cmd::ServerCommand;
 use super::suite::{Probe, send_decoded};
 use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::http::client::Exchange;
 use crate::units::format_duration;
 
 pub(super) const CRASH_RECOVERS: CheckSpec = CheckSpec {
@@ -35,31 +36,11 @@ pub(super) async fn crash_recovers(
     };
     let started = Instant::now();
     let key = probe.fresh_key();
-    let request = probe.spec.build(Some(&key))?;
-    let client = probe.client.clone();
-    let mut first = tokio::spawn(async move { send_decoded(&client, CRASH_RECOVERS.id, request).await });
     // Halfway through the work when its length is known; otherwise soon after the server has it.
     let kill_after = work_hint.map(|hint| hint / 2).unwrap_or(Duration::from_millis(100));
-    tokio::select! {
-        result = &mut first => {
-            let status = match result {
-                Ok(Ok(answer)) => answer.status.to_string(),
-                Ok(Err(err)) => format!("no answer: {err:#}"),
-                Err(err) => err.to_string(),
-            };
-            return Ok(CRASH_RECOVERS.skipped(format!(
-                "could not judge: the request ended ({status}) within {} before the server was killed; \
-    use a slower request and give its duration with --work-hint DUR",
-                format_duration(kill_after)
-            )));
-        }
-        _ = tokio::time::sleep(kill_after) => {}
-    }
-    server.kill_hard().await;
-    let first = match first.await {
-        Ok(Ok(answer)) => format!("{} (answered before the kill took effect)", answer.status),
-        Ok(Err(err)) => format!("no answer ({})", err.root_cause()),
-        Err(err) => format!("no answer ({err})"),
+    let first = match kill_mid_request(probe, server, &key, kill_after).await? {
+        Ok(first) => first,
+        Err(could_not_judge) => return Ok(could_not_judge),
     };
     let mut evidence = vec![format!(
         "key {key}: killed {} with SIGKILL {} after sending; #1 got {first}",
@@ -70,30 +51,7 @@ pub(super) async fn crash_recovers(
     evidence.push(format!("restarted; it listened again after {}", format_duration(up_after)));
 
     let retrying = Instant::now();
-    let mut backoff = FIRST_BACKOFF;
-    // In the order they came, runs counted: `4 × 409, 1 × 201`.
-    let mut statuses: Vec<(String, usize)> = Vec::new();
-    let note = |statuses: &mut Vec<(String, usize)>, status: String| match statuses.last_mut() {
-        Some((last, n)) if *last == status => *n += 1,
-        _ => statuses.push((status, 1)),
-    };
-    let mut ended = None;
-    while retrying.elapsed() < stuck_for {
-        let request = probe.spec.build(Some(&key))?;
-        match send_decoded(&probe.client, CRASH_RECOVERS.id, request).await {
-            Ok(answer) => {
-                probe.note_errors(CRASH_RECOVERS.id, answer.status, &answer.headers);
-                note(&mut statuses, answer.status.as_u16().to_string());
-                if answer.status.is_success() || (answer.status.is_client_error() && answer.status.as_u16() != 409) {
-                    ended = Some(answer);
-                    break;
-                }
-            }
-            Err(_) => note(&mut statuses, "no answer".to_string()),
-        }
-        tokio::time::sleep(backoff.min(stuck_for.saturating_sub(retrying.elapsed()))).await;
-        backoff = (backoff * 2).min(MAX_BACKOFF);
-    }
+    let (statuses, ended) = retry_until_settled(probe, &key, stuck_for).await?;
     let tally = statuses.iter().map(|(status, n)| format!("{n} × {status}")).collect::<Vec<_>>().join(", ");
     let Some(ended) = ended else {
         let conflicts: usize = statuses.iter().filter(|(status, _)| status == "409").map(|(_, n)| n).sum();
@@ -133,4 +91,72 @@ pub(super) async fn crash_recovers(
         if once { " (the replay): executed once" } else { ": not a replay of the recovered execution" }
     ));
     Ok(CRASH_RECOVERS.judged(once, evidence, started.elapsed()))
+}
+
+/// Sends the request with `key` and kills the server `kill_after` later, while it is (presumably)
+/// executing. Says what that first request got; a request that ended before the kill makes the
+/// check unjudgeable (the inner `Err`).
+async fn kill_mid_request(
+    probe: &Probe,
+    server: &mut ServerCommand,
+    key: &str,
+    kill_after: Duration,
+) -> anyhow::Result<Result<String, CheckResult>> {
+    let request = probe.spec.build(Some(key))?;
+    let client = probe.client.clone();
+    let mut first = tokio::spawn(async move { send_decoded(&client, CRASH_RECOVERS.id, request).await });
+    tokio::select! {
+        result = &mut first => {
+            let status = match result {
+                Ok(Ok(answer)) => answer.status.to_string(),
+                Ok(Err(err)) => format!("no answer: {err:#}"),
+                Err(err) => err.to_string(),
+            };
+            return Ok(Err(CRASH_RECOVERS.skipped(format!(
+                "could not judge: the request ended ({status}) within {} before the server was killed; \
+    use a slower request and give its duration with --work-hint DUR",
+                format_duration(kill_after)
+            ))));
+        }
+        _ = tokio::time::sleep(kill_after) => {}
+    }
+    server.kill_hard().await;
+    Ok(Ok(match first.await {
+        Ok(Ok(answer)) => format!("{} (answered before the kill took effect)", answer.status),
+        Ok(Err(err)) => format!("no answer ({})", err.root_cause()),
+        Err(err) => format!("no answer ({err})"),
+    }))
+}
+
+/// Retries with `key`, backing off, until an answer settles it (a 2xx, or a 4xx other than 409)
+/// or `stuck_for` passes. Returns the statuses in the order they came, runs counted
+/// (`4 × 409, 1 × 201`), and the settling answer if there was one.
+async fn retry_until_settled(
+    probe: &mut Probe,
+    key: &str,
+    stuck_for: Duration,
+) -> anyhow::Result<(Vec<(String, usize)>, Option<Exchange>)> {
+    let retrying = Instant::now();
+    let mut backoff = FIRST_BACKOFF;
+    let mut statuses: Vec<(String, usize)> = Vec::new();
+    let note = |statuses: &mut Vec<(String, usize)>, status: String| match statuses.last_mut() {
+        Some((last, n)) if *last == status => *n += 1,
+        _ => statuses.push((status, 1)),
+    };
+    while retrying.elapsed() < stuck_for {
+        let request = probe.spec.build(Some(key))?;
+        match send_decoded(&probe.client, CRASH_RECOVERS.id, request).await {
+            Ok(answer) => {
+                probe.note_errors(CRASH_RECOVERS.id, answer.status, &answer.headers);
+                note(&mut statuses, answer.status.as_u16().to_string());
+                if answer.status.is_success() || (answer.status.is_client_error() && answer.status.as_u16() != 409) {
+                    return Ok((statuses, Some(answer)));
+                }
+            }
+            Err(_) => note(&mut statuses, "no answer".to_string()),
+        }
+        tokio::time::sleep(backoff.min(stuck_for.saturating_sub(retrying.elapsed()))).await;
+        backoff = (backoff * 2).min(MAX_BACKOFF);
+    }
+    Ok((statuses, None))
 }

@@ -73,27 +73,9 @@ pub(super) async fn lease_outlives_work(
 ) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
     let key = probe.fresh_key();
-    let mut first = spawn_first(probe, LEASE_OUTLIVES_WORK.id, &key)?;
-    let mut retries = Vec::new();
-    let mut first_done = None;
-    for delay in retry_delays(work_hint, max_work) {
-        tokio::select! {
-            result = &mut first => { first_done = Some(result); break; }
-            _ = tokio::time::sleep_until((started + delay).into()) => {}
-        }
-        let request = probe.spec.build(Some(&key))?;
-        let at = started.elapsed();
-        let answer =
-            send_decoded(&probe.client, LEASE_OUTLIVES_WORK.id, request).await.map_err(|err| format!("{err:#}"));
-        if let Ok(answer) = &answer {
-            probe.note_errors(LEASE_OUTLIVES_WORK.id, answer.status, &answer.headers);
-        }
-        retries.push(Retry { at, answer });
-    }
-    let first = match first_done {
-        Some(joined) => joined.map_err(|err| anyhow::anyhow!("the first request's task failed: {err}"))?,
-        None => first_answer(first).await,
-    };
+    let first = spawn_first(probe, LEASE_OUTLIVES_WORK.id, &key)?;
+    let (retries, first) =
+        retry_while_first_runs(probe, &key, first, started, retry_delays(work_hint, max_work)).await?;
     let took = started.elapsed();
     let first = match first {
         Ok(first) if first.status.is_success() => first,
@@ -124,28 +106,8 @@ use a slower request and tell idem how long it takes with --work-hint DUR",
     }
     let mut evidence = vec![format!("#1 key {key} → {} {first_id}, took {}", first.status, format_duration(took))];
     let mut executed_again = Vec::new();
-    for Retry { at, answer } in &retries {
-        match answer {
-            Err(err) => evidence.push(format!("retry at {} → no answer: {err}", format_duration(*at))),
-            Ok(answer) => {
-                let id = probe.id_of(answer).filter(|_| answer.status.is_success());
-                let note = match &id {
-                    Some(id) if *id == first_id => " (the replay)".to_string(),
-                    Some(id) => {
-                        executed_again.push(id.clone());
-                        format!(": executed a second time while {first_id} was still running")
-                    }
-                    None if answer.status == StatusCode::CONFLICT => " (in flight)".to_string(),
-                    None => String::new(),
-                };
-                evidence.push(format!(
-                    "retry at {} → {}{}{note}",
-                    format_duration(*at),
-                    answer.status,
-                    id.as_deref().map(|id| format!(" {id}")).unwrap_or_default()
-                ));
-            }
-        }
+    for retry in &retries {
+        evidence.push(retry_line(probe, retry, &first_id, &mut executed_again));
     }
     // After the work, the key must replay the first answer, not the second execution's.
     let request = probe.spec.build(Some(&key))?;
@@ -166,6 +128,63 @@ use a slower request and tell idem how long it takes with --work-hint DUR",
         ));
     }
     Ok(LEASE_OUTLIVES_WORK.judged(held, evidence, started.elapsed()))
+}
+
+/// Retries with `key` at each delay after `started` until the first request ends, then waits for
+/// it. Returns the retries and the first's answer; the first's task failing while the retries ran
+/// is an error of the check.
+async fn retry_while_first_runs(
+    probe: &mut Probe,
+    key: &str,
+    mut first: JoinHandle<anyhow::Result<Exchange>>,
+    started: Instant,
+    delays: Vec<Duration>,
+) -> anyhow::Result<(Vec<Retry>, anyhow::Result<Exchange>)> {
+    let mut retries = Vec::new();
+    let mut first_done = None;
+    for delay in delays {
+        tokio::select! {
+            result = &mut first => { first_done = Some(result); break; }
+            _ = tokio::time::sleep_until((started + delay).into()) => {}
+        }
+        let request = probe.spec.build(Some(key))?;
+        let at = started.elapsed();
+        let answer =
+            send_decoded(&probe.client, LEASE_OUTLIVES_WORK.id, request).await.map_err(|err| format!("{err:#}"));
+        if let Ok(answer) = &answer {
+            probe.note_errors(LEASE_OUTLIVES_WORK.id, answer.status, &answer.headers);
+        }
+        retries.push(Retry { at, answer });
+    }
+    let first = match first_done {
+        Some(joined) => joined.map_err(|err| anyhow::anyhow!("the first request's task failed: {err}"))?,
+        None => first_answer(first).await,
+    };
+    Ok((retries, first))
+}
+
+/// The evidence line for one retry; a retry that executed again adds its id to `executed_again`.
+fn retry_line(probe: &Probe, retry: &Retry, first_id: &str, executed_again: &mut Vec<String>) -> String {
+    let answer = match &retry.answer {
+        Err(err) => return format!("retry at {} → no answer: {err}", format_duration(retry.at)),
+        Ok(answer) => answer,
+    };
+    let id = probe.id_of(answer).filter(|_| answer.status.is_success());
+    let note = match &id {
+        Some(id) if *id == first_id => " (the replay)".to_string(),
+        Some(id) => {
+            executed_again.push(id.clone());
+            format!(": executed a second time while {first_id} was still running")
+        }
+        None if answer.status == StatusCode::CONFLICT => " (in flight)".to_string(),
+        None => String::new(),
+    };
+    format!(
+        "retry at {} → {}{}{note}",
+        format_duration(retry.at),
+        answer.status,
+        id.as_deref().map(|id| format!(" {id}")).unwrap_or_default()
+    )
 }
 
 /// `mismatch-in-flight`.

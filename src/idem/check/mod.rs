@@ -14,7 +14,7 @@ mod variant;
 pub(crate) use profile::Profile;
 pub(crate) use suite::CHECKS;
 
-use crate::conformance::{CheckOutcome, Selection, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckOutcome, CheckResult, CheckSpec, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
 use crate::output::Palette;
@@ -63,47 +63,12 @@ async fn execute_with(
 ) -> anyhow::Result<SuiteReport> {
     let mut probe = suite::Probe::new(config.request.clone())?;
     probe.also = config.also.clone();
-    let mut target = format!("{} {}", config.request.method, config.request.url);
-    if !config.also.is_empty() {
-        let also: Vec<String> = config.also.iter().map(ToString::to_string).collect();
-        target.push_str(&format!(" (also {})", also.join(", ")));
-    }
     let mut checks = Vec::new();
     let (created, original) = suite::create(&mut probe).await?;
     checks.push(created);
     match &original {
-        Some(original) => {
-            checks.extend(suite::retry(&mut probe, original).await?);
-            checks.extend(suite::mismatch(&mut probe, original).await?);
-            // The race is the costly part: left out, it is not run.
-            if config.selection.runs_any(&[
-                suite::CONCURRENT_ONCE,
-                suite::CONFLICT_RETRY_AFTER,
-                race_window::RACE_WINDOW,
-            ]) {
-                checks.extend(suite::concurrent(&mut probe, config.concurrency).await?);
-            } else {
-                checks.extend([suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER].map(|spec| spec.skipped("")));
-            }
-            let raced_twice =
-                checks.iter().any(|c| c.id == suite::CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
-            if let (true, Some(max)) = (raced_twice, config.window_max) {
-                checks.push(race_window::race_window(&probe.spec, max).await);
-            }
-        }
-        None => {
-            let reason = "`create` did not yield a resource, so there is nothing to compare with";
-            for spec in [
-                suite::RETRY,
-                suite::REPLAY_MARKED,
-                suite::MISMATCH_REJECTED,
-                suite::MISMATCH_422,
-                suite::CONCURRENT_ONCE,
-                suite::CONFLICT_RETRY_AFTER,
-            ] {
-                checks.push(spec.skipped(reason));
-            }
-        }
+        Some(original) => checks.extend(retry_and_race(&mut probe, config, original).await?),
+        None => checks.extend(skipped(RETRY_AND_RACE, NO_RESOURCE)),
     }
     checks.push(suite::missing_key(&mut probe, config.require_key).await?);
     match &original {
@@ -111,80 +76,133 @@ async fn execute_with(
             checks.push(suite::new_key_creates(&mut probe, original).await?);
             checks.push(suite::key_scoped(&mut probe, original).await?);
         }
-        None => {
-            let reason = "`create` did not yield a resource, so there is nothing to compare with";
-            checks.push(suite::NEW_KEY_CREATES.skipped(reason));
-            checks.push(suite::KEY_SCOPED.skipped(reason));
-        }
+        None => checks.extend(skipped(&[suite::NEW_KEY_CREATES, suite::KEY_SCOPED], NO_RESOURCE)),
     }
-    // The checks for what real idempotency layers get wrong are not even run when `--only` or
-    // `--skip` leave them out.
-    let selected = |id: &str| config.selection.runs(id);
-    let not_selected = "not selected";
     match &original {
-        Some(original) => {
-            let specs = [
-                scope::CALLER_SCOPED,
-                scope::PATH_SCOPED,
-                replay_shape::REPLAY_FAITHFUL,
-                replay_shape::EQUAL_JSON_REPLAYS,
-                replay_shape::KEY_SYNTAX,
-            ];
-            for spec in specs {
-                if !selected(spec.id) {
-                    checks.push(spec.skipped(not_selected));
-                    continue;
-                }
-                checks.push(match spec.id {
-                    id if id == scope::CALLER_SCOPED.id => {
-                        scope::caller_scoped(&mut probe, original, &config.other_caller).await?
-                    }
-                    id if id == scope::PATH_SCOPED.id => {
-                        scope::path_scoped(&mut probe, original, config.other_url.as_ref()).await?
-                    }
-                    id if id == replay_shape::REPLAY_FAITHFUL.id => {
-                        replay_shape::replay_faithful(&mut probe, original).await?
-                    }
-                    id if id == replay_shape::EQUAL_JSON_REPLAYS.id => {
-                        replay_shape::equal_json_replays(&mut probe, original).await?
-                    }
-                    _ => replay_shape::key_syntax(&mut probe, original).await?,
-                });
-            }
-        }
-        None => {
-            let reason = "`create` did not yield a resource, so there is nothing to compare with";
-            for spec in [
-                scope::CALLER_SCOPED,
-                scope::PATH_SCOPED,
-                replay_shape::REPLAY_FAITHFUL,
-                replay_shape::EQUAL_JSON_REPLAYS,
-                replay_shape::KEY_SYNTAX,
-            ] {
-                checks.push(spec.skipped(reason));
-            }
-        }
+        Some(original) => checks.extend(layer_mistakes(&mut probe, config, original).await?),
+        None => checks.extend(skipped(LAYER_MISTAKES, NO_RESOURCE)),
     }
-    checks.push(if selected(in_flight::LEASE_OUTLIVES_WORK.id) {
-        in_flight::lease_outlives_work(&mut probe, config.work_hint, config.max_work).await?
-    } else {
-        in_flight::LEASE_OUTLIVES_WORK.skipped(not_selected)
-    });
-    checks.push(if selected(in_flight::MISMATCH_IN_FLIGHT.id) {
-        in_flight::mismatch_in_flight(&mut probe, config.profile).await?
-    } else {
-        in_flight::MISMATCH_IN_FLIGHT.skipped(not_selected)
-    });
-    checks.push(if selected(crash::CRASH_RECOVERS.id) {
-        crash::crash_recovers(&mut probe, server, config.work_hint, config.stuck_for).await?
-    } else {
-        crash::CRASH_RECOVERS.skipped(not_selected)
-    });
+    checks.extend(in_flight_and_crash(&mut probe, config, server).await?);
     checks.push(suite::problem_json(&probe));
     config.profile.apply(&mut checks);
+    let target = target_of(config);
     let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[suite::CREATE.id]);
     report.profile = Some(config.profile.note());
     Ok(report)
+}
+
+/// Why the checks that compare with the first request's resource are skipped when there is none.
+const NO_RESOURCE: &str = "`create` did not yield a resource, so there is nothing to compare with";
+
+/// Why a check `--only` or `--skip` left out is not run.
+const NOT_SELECTED: &str = "not selected";
+
+/// The checks of retries, mismatched reuse and concurrent duplicates, in report order.
+const RETRY_AND_RACE: &[CheckSpec] = &[
+    suite::RETRY,
+    suite::REPLAY_MARKED,
+    suite::MISMATCH_REJECTED,
+    suite::MISMATCH_422,
+    suite::CONCURRENT_ONCE,
+    suite::CONFLICT_RETRY_AFTER,
+];
+
+/// The checks for what real idempotency layers get wrong, in report order.
+const LAYER_MISTAKES: &[CheckSpec] = &[
+    scope::CALLER_SCOPED,
+    scope::PATH_SCOPED,
+    replay_shape::REPLAY_FAITHFUL,
+    replay_shape::EQUAL_JSON_REPLAYS,
+    replay_shape::KEY_SYNTAX,
+];
+
+fn skipped(specs: &[CheckSpec], reason: &str) -> Vec<CheckResult> {
+    specs.iter().map(|spec| spec.skipped(reason)).collect()
+}
+
+/// What the report names as the target: the endpoint, and the other instances with `--also`.
+fn target_of(config: &CheckConfig) -> String {
+    let mut target = format!("{} {}", config.request.method, config.request.url);
+    if !config.also.is_empty() {
+        let also: Vec<String> = config.also.iter().map(ToString::to_string).collect();
+        target.push_str(&format!(" (also {})", also.join(", ")));
+    }
+    target
+}
+
+/// A retry replays, a changed body is refused, concurrent duplicates create once, and (when they
+/// did not) how wide the race window is.
+async fn retry_and_race(
+    probe: &mut suite::Probe,
+    config: &CheckConfig,
+    original: &suite::Original,
+) -> anyhow::Result<Vec<CheckResult>> {
+    let mut checks = suite::retry(probe, original).await?;
+    checks.extend(suite::mismatch(probe, original).await?);
+    // The race is the costly part: left out, it is not run.
+    if config.selection.runs_any(&[suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER, race_window::RACE_WINDOW]) {
+        checks.extend(suite::concurrent(probe, config.concurrency).await?);
+    } else {
+        checks.extend([suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER].map(|spec| spec.skipped("")));
+    }
+    let raced_twice = checks.iter().any(|c| c.id == suite::CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
+    if let (true, Some(max)) = (raced_twice, config.window_max) {
+        checks.push(race_window::race_window(&probe.spec, max).await);
+    }
+    Ok(checks)
+}
+
+/// The checks for what real idempotency layers get wrong; not even run when `--only` or `--skip`
+/// leave them out.
+async fn layer_mistakes(
+    probe: &mut suite::Probe,
+    config: &CheckConfig,
+    original: &suite::Original,
+) -> anyhow::Result<Vec<CheckResult>> {
+    let mut checks = Vec::new();
+    for spec in LAYER_MISTAKES {
+        if !config.selection.runs(spec.id) {
+            checks.push(spec.skipped(NOT_SELECTED));
+            continue;
+        }
+        checks.push(match spec.id {
+            id if id == scope::CALLER_SCOPED.id => scope::caller_scoped(probe, original, &config.other_caller).await?,
+            id if id == scope::PATH_SCOPED.id => scope::path_scoped(probe, original, config.other_url.as_ref()).await?,
+            id if id == replay_shape::REPLAY_FAITHFUL.id => replay_shape::replay_faithful(probe, original).await?,
+            id if id == replay_shape::EQUAL_JSON_REPLAYS.id => {
+                replay_shape::equal_json_replays(probe, original).await?
+            }
+            _ => replay_shape::key_syntax(probe, original).await?,
+        });
+    }
+    Ok(checks)
+}
+
+/// The slow checks of a request still executing and of a server that crashes mid-request, each
+/// run only when selected.
+async fn in_flight_and_crash(
+    probe: &mut suite::Probe,
+    config: &CheckConfig,
+    server: Option<&mut server_cmd::ServerCommand>,
+) -> anyhow::Result<Vec<CheckResult>> {
+    let selected = |id: &str| config.selection.runs(id);
+    Ok(vec![
+        if selected(in_flight::LEASE_OUTLIVES_WORK.id) {
+            in_flight::lease_outlives_work(probe, config.work_hint, config.max_work).await?
+        } else {
+            in_flight::LEASE_OUTLIVES_WORK.skipped(NOT_SELECTED)
+        },
+        if selected(in_flight::MISMATCH_IN_FLIGHT.id) {
+            in_flight::mismatch_in_flight(probe, config.profile).await?
+        } else {
+            in_flight::MISMATCH_IN_FLIGHT.skipped(NOT_SELECTED)
+        },
+        if selected(crash::CRASH_RECOVERS.id) {
+            crash::crash_recovers(probe, server, config.work_hint, config.stuck_for).await?
+        } else {
+            crash::CRASH_RECOVERS.skipped(NOT_SELECTED)
+        },
+    ])
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {

@@ -113,37 +113,78 @@ where
         })
         .collect();
 
-    let setup = async {
-        let mut hello = f::PREFACE.to_vec();
-        f::push_settings(&mut hello, &[(f::SETTINGS_ENABLE_PUSH, 0), (f::SETTINGS_INITIAL_WINDOW_SIZE, f::OUR_WINDOW)]);
-        f::push_window_update(&mut hello, 0, f::OUR_WINDOW - f::DEFAULT_WINDOW as u32);
-        io.write_all(&hello).await.context("cannot send the HTTP/2 preface")?;
-        io.flush().await?;
-        let first = f::read_frame(&mut io, f::DEFAULT_MAX_FRAME_SIZE)
-            .await
-            .context("the server did not answer the HTTP/2 preface (does it speak HTTP/2?)")?;
-        if first.kind != f::SETTINGS || first.has(f::FLAG_ACK) {
-            bail!("the server's first frame was not SETTINGS (does it speak HTTP/2?)");
-        }
-        let mut peer = PeerSettings {
-            max_concurrent_streams: None,
-            initial_window: f::DEFAULT_WINDOW,
-            max_frame: f::DEFAULT_MAX_FRAME_SIZE,
-        };
-        apply_settings(&mut peer, &first.payload)?;
-        let mut connection_window = f::DEFAULT_WINDOW;
-        let mut ack = Vec::new();
-        f::push_frame(&mut ack, f::SETTINGS, f::FLAG_ACK, 0, &[]);
-        f::push_frame(&mut ack, f::PING, 0, 0, b"idemhndl");
-        io.write_all(&ack).await?;
-        io.flush().await?;
-        settle(&mut io, &mut decoder, &mut streams, &mut peer, &mut connection_window, b"idemhndl").await?;
-        anyhow::Ok((peer, connection_window))
-    };
+    let setup = handshake(&mut io, &mut decoder, &mut streams);
     let (mut peer, mut connection_window) = tokio::time::timeout_at(deadline, setup).await.map_err(|_| {
         anyhow::anyhow!("the HTTP/2 handshake did not finish within {}", crate::units::format_duration(timeout))
     })??;
+    let needed = check_room(requests, &peer, connection_window)?;
 
+    // Everything but the final frames, then a PING: its ACK means the server has read them all.
+    let mut prefix = Vec::new();
+    let mut finals: Vec<Vec<u8>> = Vec::with_capacity(requests.len());
+    for (request, state) in requests.iter().zip(&streams) {
+        let block = header_block(request);
+        f::push_headers(&mut prefix, state.id, &block, false, peer.max_frame);
+        let body = request.body();
+        let (early, last) = body.split_at(body.len().saturating_sub(1));
+        f::push_data(&mut prefix, state.id, early, false, peer.max_frame);
+        let mut last_frame = Vec::new();
+        f::push_data(&mut last_frame, state.id, last, true, peer.max_frame);
+        finals.push(last_frame);
+    }
+    connection_window -= needed as i64;
+    f::push_frame(&mut prefix, f::PING, 0, 0, b"idemsttl");
+    let send_prefix = async {
+        io.write_all(&prefix).await.context("cannot send the requests")?;
+        io.flush().await?;
+        settle(&mut io, &mut decoder, &mut streams, &mut peer, &mut connection_window, b"idemsttl").await
+    };
+    tokio::time::timeout_at(deadline, send_prefix).await.map_err(|_| {
+        anyhow::anyhow!("the server did not acknowledge the requests within {}", crate::units::format_duration(timeout))
+    })??;
+
+    Ok(Staged { io, decoder, streams, pending: None, finals, timeout, released: Vec::new() })
+}
+
+/// The HTTP/2 handshake: our preface and SETTINGS, the server's SETTINGS, and a PING round trip
+/// so its SETTINGS and window updates are in. Returns the server's settings and the connection's
+/// send window.
+async fn handshake<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    decoder: &mut hpack::Decoder,
+    streams: &mut [StreamState],
+) -> anyhow::Result<(PeerSettings, i64)> {
+    let mut hello = f::PREFACE.to_vec();
+    f::push_settings(&mut hello, &[(f::SETTINGS_ENABLE_PUSH, 0), (f::SETTINGS_INITIAL_WINDOW_SIZE, f::OUR_WINDOW)]);
+    f::push_window_update(&mut hello, 0, f::OUR_WINDOW - f::DEFAULT_WINDOW as u32);
+    io.write_all(&hello).await.context("cannot send the HTTP/2 preface")?;
+    io.flush().await?;
+    let first = f::read_frame(io, f::DEFAULT_MAX_FRAME_SIZE)
+        .await
+        .context("the server did not answer the HTTP/2 preface (does it speak HTTP/2?)")?;
+    if first.kind != f::SETTINGS || first.has(f::FLAG_ACK) {
+        bail!("the server's first frame was not SETTINGS (does it speak HTTP/2?)");
+    }
+    let mut peer = PeerSettings {
+        max_concurrent_streams: None,
+        initial_window: f::DEFAULT_WINDOW,
+        max_frame: f::DEFAULT_MAX_FRAME_SIZE,
+    };
+    apply_settings(&mut peer, &first.payload)?;
+    let mut connection_window = f::DEFAULT_WINDOW;
+    let mut ack = Vec::new();
+    f::push_frame(&mut ack, f::SETTINGS, f::FLAG_ACK, 0, &[]);
+    f::push_frame(&mut ack, f::PING, 0, 0, b"idemhndl");
+    io.write_all(&ack).await?;
+    io.flush().await?;
+    settle(io, decoder, streams, &mut peer, &mut connection_window, b"idemhndl").await?;
+    Ok((peer, connection_window))
+}
+
+/// Refuses, before anything is sent, a race the server's limits would break: more streams than
+/// it allows, or bodies its flow-control windows cannot hold before the release. Returns the
+/// bytes the staged bodies take from the connection window.
+fn check_room(requests: &[Request<Bytes>], peer: &PeerSettings, connection_window: i64) -> anyhow::Result<usize> {
     if let Some(limit) = peer.max_concurrent_streams {
         if requests.len() > limit as usize {
             bail!(
@@ -171,32 +212,7 @@ where
             );
         }
     }
-
-    // Everything but the final frames, then a PING: its ACK means the server has read them all.
-    let mut prefix = Vec::new();
-    let mut finals: Vec<Vec<u8>> = Vec::with_capacity(requests.len());
-    for (request, state) in requests.iter().zip(&streams) {
-        let block = header_block(request);
-        f::push_headers(&mut prefix, state.id, &block, false, peer.max_frame);
-        let body = request.body();
-        let (early, last) = body.split_at(body.len().saturating_sub(1));
-        f::push_data(&mut prefix, state.id, early, false, peer.max_frame);
-        let mut last_frame = Vec::new();
-        f::push_data(&mut last_frame, state.id, last, true, peer.max_frame);
-        finals.push(last_frame);
-    }
-    connection_window -= needed as i64;
-    f::push_frame(&mut prefix, f::PING, 0, 0, b"idemsttl");
-    let send_prefix = async {
-        io.write_all(&prefix).await.context("cannot send the requests")?;
-        io.flush().await?;
-        settle(&mut io, &mut decoder, &mut streams, &mut peer, &mut connection_window, b"idemsttl").await
-    };
-    tokio::time::timeout_at(deadline, send_prefix).await.map_err(|_| {
-        anyhow::anyhow!("the server did not acknowledge the requests within {}", crate::units::format_duration(timeout))
-    })??;
-
-    Ok(Staged { io, decoder, streams, pending: None, finals, timeout, released: Vec::new() })
+    Ok(needed)
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Staged<S> {
@@ -462,69 +478,9 @@ async fn handle_frame<S: AsyncRead + AsyncWrite + Unpin>(
     let index = streams.iter().position(|s| s.id == frame.stream);
     match frame.kind {
         f::HEADERS | f::CONTINUATION => {
-            let mut block = match (frame.kind, pending.take()) {
-                (f::HEADERS, None) => PendingBlock {
-                    stream: frame.stream,
-                    block: frame.content()?.to_vec(),
-                    end_stream: frame.has(f::FLAG_END_STREAM),
-                },
-                (f::CONTINUATION, Some(mut block)) if block.stream == frame.stream => {
-                    block.block.extend_from_slice(&frame.payload);
-                    block
-                }
-                _ => bail!("the server sent a CONTINUATION frame out of place"),
-            };
-            if !frame.has(f::FLAG_END_HEADERS) {
-                if block.block.len() > MAX_RESPONSE_BODY {
-                    bail!("the server's header block is too large");
-                }
-                *pending = Some(block);
-                return Ok(());
-            }
-            // Every block is decoded, even for streams we do not know, to keep the table in step.
-            let fields = decoder.decode(&block.block).context("the server's headers could not be decoded")?;
-            let Some(state) = index.map(|i| &mut streams[i]) else { return Ok(()) };
-            if state.result.is_some() {
-                return Ok(());
-            }
-            if state.headers.is_none() {
-                match response_head(fields) {
-                    Ok(Some(head)) => state.headers = Some(head),
-                    // An interim 1xx answer; the real one follows.
-                    Ok(None) => {}
-                    Err(err) => finish(state, Err(err)),
-                }
-            }
-            // A second block is trailers, ignored; END_STREAM still ends the answer.
-            if std::mem::take(&mut block.end_stream) {
-                complete(state);
-            }
+            receive_header_block(decoder, index.map(|i| &mut streams[i]), pending, &frame)?;
         }
-        f::DATA => {
-            let content = frame.content()?;
-            let Some(state) = index.map(|i| &mut streams[i]) else { return Ok(()) };
-            if state.result.is_some() {
-                return Ok(());
-            }
-            if state.headers.is_none() {
-                finish(state, Err("the server sent a body before the response headers".into()));
-                return Ok(());
-            }
-            if state.body.len() + content.len() > MAX_RESPONSE_BODY {
-                finish(state, Err(format!("the answer is larger than {MAX_RESPONSE_BODY} bytes")));
-                return Ok(());
-            }
-            state.body.extend_from_slice(content);
-            state.unacknowledged += frame.payload.len() as u32;
-            if frame.has(f::FLAG_END_STREAM) {
-                complete(state);
-            } else if state.unacknowledged > f::OUR_WINDOW / 2 {
-                let mut update = Vec::new();
-                f::push_window_update(&mut update, state.id, state.unacknowledged);
-                io.write_all(&update).await?;
-                state.unacknowledged = 0;
-            }
-        }
+        f::DATA => receive_data(io, index.map(|i| &mut streams[i]), &frame).await?,
         f::RST_STREAM => {
             let code = f::be_u32(&frame.payload, 0).context("the server sent a malformed RST_STREAM")?;
             if let Some(state) = index.map(|i| &mut streams[i]) {
@@ -558,6 +514,87 @@ async fn handle_frame<S: AsyncRead + AsyncWrite + Unpin>(
         // PUSH_PROMISE is refused by our SETTINGS_ENABLE_PUSH = 0.
         0x5 => bail!("the server pushed a stream although push was disabled"),
         _ => {}
+    }
+    Ok(())
+}
+
+/// A HEADERS or CONTINUATION frame: assembles the header block, and once it is complete decodes
+/// it into `state`'s response head (`state` is `None` for a stream we do not know).
+fn receive_header_block(
+    decoder: &mut hpack::Decoder,
+    state: Option<&mut StreamState>,
+    pending: &mut Option<PendingBlock>,
+    frame: &Frame,
+) -> anyhow::Result<()> {
+    let mut block = match (frame.kind, pending.take()) {
+        (f::HEADERS, None) => PendingBlock {
+            stream: frame.stream,
+            block: frame.content()?.to_vec(),
+            end_stream: frame.has(f::FLAG_END_STREAM),
+        },
+        (f::CONTINUATION, Some(mut block)) if block.stream == frame.stream => {
+            block.block.extend_from_slice(&frame.payload);
+            block
+        }
+        _ => bail!("the server sent a CONTINUATION frame out of place"),
+    };
+    if !frame.has(f::FLAG_END_HEADERS) {
+        if block.block.len() > MAX_RESPONSE_BODY {
+            bail!("the server's header block is too large");
+        }
+        *pending = Some(block);
+        return Ok(());
+    }
+    // Every block is decoded, even for streams we do not know, to keep the table in step.
+    let fields = decoder.decode(&block.block).context("the server's headers could not be decoded")?;
+    let Some(state) = state else { return Ok(()) };
+    if state.result.is_some() {
+        return Ok(());
+    }
+    if state.headers.is_none() {
+        match response_head(fields) {
+            Ok(Some(head)) => state.headers = Some(head),
+            // An interim 1xx answer; the real one follows.
+            Ok(None) => {}
+            Err(err) => finish(state, Err(err)),
+        }
+    }
+    // A second block is trailers, ignored; END_STREAM still ends the answer.
+    if std::mem::take(&mut block.end_stream) {
+        complete(state);
+    }
+    Ok(())
+}
+
+/// A DATA frame: adds to `state`'s body (`None` for a stream we do not know), and widens the
+/// stream's window once half of it is used, so large answers keep coming.
+async fn receive_data<S: AsyncRead + AsyncWrite + Unpin>(
+    io: &mut BufReader<S>,
+    state: Option<&mut StreamState>,
+    frame: &Frame,
+) -> anyhow::Result<()> {
+    let content = frame.content()?;
+    let Some(state) = state else { return Ok(()) };
+    if state.result.is_some() {
+        return Ok(());
+    }
+    if state.headers.is_none() {
+        finish(state, Err("the server sent a body before the response headers".into()));
+        return Ok(());
+    }
+    if state.body.len() + content.len() > MAX_RESPONSE_BODY {
+        finish(state, Err(format!("the answer is larger than {MAX_RESPONSE_BODY} bytes")));
+        return Ok(());
+    }
+    state.body.extend_from_slice(content);
+    state.unacknowledged += frame.payload.len() as u32;
+    if frame.has(f::FLAG_END_STREAM) {
+        complete(state);
+    } else if state.unacknowledged > f::OUR_WINDOW / 2 {
+        let mut update = Vec::new();
+        f::push_window_update(&mut update, state.id, state.unacknowledged);
+        io.write_all(&update).await?;
+        state.unacknowledged = 0;
     }
     Ok(())
 }

@@ -4,11 +4,12 @@
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use http::Uri;
+use bytes::Bytes;
+use http::{Request, Uri};
 use serde::Serialize;
 
 use super::answer::{Answer, Release};
-use super::connect::Connector;
+use super::connect::{BoxStream, Connector};
 use super::{across, concurrent, h1_last_byte, h2_single_packet};
 use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
 use crate::idem::request::RequestSpec;
@@ -174,106 +175,16 @@ pub async fn race_round_spread(
     let targets: Vec<RequestSpec> = std::iter::once(spec.clone())
         .chain(spread.also.iter().map(|url| RequestSpec { url: url.clone(), ..spec.clone() }))
         .collect();
-    let shared_key = match key_mode {
-        KeyMode::Same => spec.key_policy.next_key(),
-        KeyMode::Distinct | KeyMode::None => None,
-    };
-    let keys: Vec<Option<String>> = (0..n)
-        .map(|_| match key_mode {
-            KeyMode::Same => shared_key.clone(),
-            KeyMode::Distinct => spec.key_policy.next_key(),
-            KeyMode::None => None,
-        })
-        .collect();
+    let (shared_key, keys) = duplicate_keys(spec, n, key_mode);
     let requests = keys
         .iter()
         .enumerate()
         .map(|(index, key)| targets[across::target_of(index, targets.len())].build(key.as_deref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
     let before = spec.count_before().await?;
-    let connectors =
-        |alpn: &[&[u8]]| targets.iter().map(|target| Connector::new(target, alpn)).collect::<anyhow::Result<Vec<_>>>();
 
-    let (used, reason, answers, release) = match sync {
-        SyncMode::None => {
-            let answers = concurrent::race(spec, requests).await?;
-            (SyncMode::None, "asked for with --sync none".to_string(), answers, None)
-        }
-        SyncMode::LastByte => {
-            let connectors = connectors(&[ALPN_HTTP11])?;
-            let (answers, release) = h1_last_byte::race(&connectors, None, &requests, spec.timeout, stagger).await?;
-            (SyncMode::LastByte, "asked for with --sync last-byte".to_string(), answers, Some(release))
-        }
-        SyncMode::SinglePacket | SyncMode::Auto => {
-            let offered: &[&[u8]] =
-                if sync == SyncMode::SinglePacket || spec.http2 { &[ALPN_H2] } else { &[ALPN_H2, ALPN_HTTP11] };
-            let connector = Connector::new(spec, offered)?;
-            let wants_h2 = if spec.is_https() { true } else { sync == SyncMode::SinglePacket || spec.http2 };
-            if !wants_h2 {
-                // Plain http:// without --http2: an h2c probe would show up as a malformed request
-                // in an HTTP/1.1-only server's logs, so auto does not guess.
-                let connectors = connectors(&[ALPN_HTTP11])?;
-                let (answers, release) =
-                    h1_last_byte::race(&connectors, None, &requests, spec.timeout, stagger).await?;
-                let reason = "http:// without --http2, so HTTP/1.1 (add --http2 if the server speaks h2c)".to_string();
-                (SyncMode::LastByte, reason, answers, Some(release))
-            } else {
-                let connected = connector.connect().await?;
-                if spec.is_https() && !connected.is_h2() {
-                    let chosen = connected.alpn.as_deref().map(|p| String::from_utf8_lossy(p).into_owned());
-                    let chosen = chosen.map_or("no ALPN protocol".to_string(), |p| format!("`{p}`"));
-                    if sync == SyncMode::SinglePacket || spec.http2 {
-                        bail!("the server did not agree to HTTP/2 in ALPN (it chose {chosen}); use --sync last-byte");
-                    }
-                    // The probe connection speaks HTTP/1.1: it becomes the first racer.
-                    let connectors = connectors(&[ALPN_HTTP11])?;
-                    let (answers, release) =
-                        h1_last_byte::race(&connectors, Some(connected.stream), &requests, spec.timeout, stagger)
-                            .await?;
-                    let reason = format!("the server chose {chosen} over h2 in ALPN");
-                    (SyncMode::LastByte, reason, answers, Some(release))
-                } else {
-                    let reason = match (spec.is_https(), sync) {
-                        (true, SyncMode::Auto) => "the server negotiated h2 in ALPN".to_string(),
-                        (true, _) => {
-                            "asked for with --sync single-packet; the server negotiated h2 in ALPN".to_string()
-                        }
-                        (false, SyncMode::Auto) => "--http2 given: HTTP/2 with prior knowledge (h2c)".to_string(),
-                        (false, _) => {
-                            "asked for with --sync single-packet: HTTP/2 with prior knowledge (h2c)".to_string()
-                        }
-                    };
-                    let (answers, release) = if targets.len() == 1 {
-                        h2_single_packet::race(connected.stream, &requests, spec.timeout, stagger)
-                            .await
-                            .map_err(|err| answered_in_http1(err, spec, sync))
-                            .with_context(|| format!("single-packet race against {} failed", spec.url))?
-                    } else {
-                        if stagger.is_some() {
-                            // One connection per target: its streams are released together, and
-                            // spacing them across connections would need one clock over them all.
-                            bail!("--stagger with --also needs --sync last-byte (one connection per duplicate)");
-                        }
-                        let mut streams = vec![connected.stream];
-                        for target in &connectors(offered)?[1..] {
-                            let connected = target.connect().await?;
-                            if spec.is_https() && !connected.is_h2() {
-                                bail!("an --also target did not agree to HTTP/2 in ALPN; use --sync last-byte");
-                            }
-                            streams.push(connected.stream);
-                        }
-                        across::single_packet(streams, &requests, spec.timeout)
-                            .await
-                            .map_err(|err| answered_in_http1(err, spec, sync))
-                            .context("single-packet race across the targets failed")?
-                    };
-                    (SyncMode::SinglePacket, reason, answers, Some(release))
-                }
-            }
-        }
-    };
+    let raced = race_synchronised(spec, &targets, requests, sync, stagger).await?;
     let keys = RoundKeys { mode: key_mode, shared: shared_key, per_request: keys };
-    let raced = Raced { sync: used, reason, answers, release: release.map(|r| ReleaseRecord::new(r, stagger)) };
     let grounds = spec.grounds(keys.shared.as_deref(), before).await?;
     let mut round = report(spec, keys, raced, &grounds);
     if targets.len() > 1 {
@@ -283,6 +194,141 @@ pub async fn race_round_spread(
         }
     }
     Ok(round)
+}
+
+/// The key shared by every duplicate (`KeyMode::Same`), and each of the `n` duplicates' keys.
+fn duplicate_keys(spec: &RequestSpec, n: usize, key_mode: KeyMode) -> (Option<String>, Vec<Option<String>>) {
+    let shared_key = match key_mode {
+        KeyMode::Same => spec.key_policy.next_key(),
+        KeyMode::Distinct | KeyMode::None => None,
+    };
+    let keys = (0..n)
+        .map(|_| match key_mode {
+            KeyMode::Same => shared_key.clone(),
+            KeyMode::Distinct => spec.key_policy.next_key(),
+            KeyMode::None => None,
+        })
+        .collect();
+    (shared_key, keys)
+}
+
+/// One connector per target, offering `alpn`.
+fn connectors(targets: &[RequestSpec], alpn: &[&[u8]]) -> anyhow::Result<Vec<Connector>> {
+    targets.iter().map(|target| Connector::new(target, alpn)).collect()
+}
+
+/// Sends the requests through the synchronisation `sync` names, or the one `auto` settles on.
+async fn race_synchronised(
+    spec: &RequestSpec,
+    targets: &[RequestSpec],
+    requests: Vec<Request<Bytes>>,
+    sync: SyncMode,
+    stagger: Option<Duration>,
+) -> anyhow::Result<Raced> {
+    let raced = |sync, reason, answers, release: Option<Release>| Raced {
+        sync,
+        reason,
+        answers,
+        release: release.map(|r| ReleaseRecord::new(r, stagger)),
+    };
+    match sync {
+        SyncMode::None => {
+            let answers = concurrent::race(spec, requests).await?;
+            Ok(raced(SyncMode::None, "asked for with --sync none".to_string(), answers, None))
+        }
+        SyncMode::LastByte => {
+            let connectors = connectors(targets, &[ALPN_HTTP11])?;
+            let (answers, release) = h1_last_byte::race(&connectors, None, &requests, spec.timeout, stagger).await?;
+            Ok(raced(SyncMode::LastByte, "asked for with --sync last-byte".to_string(), answers, Some(release)))
+        }
+        SyncMode::SinglePacket | SyncMode::Auto => {
+            let (used, reason, answers, release) =
+                race_h2_or_fall_back(spec, targets, &requests, sync, stagger).await?;
+            Ok(raced(used, reason, answers, Some(release)))
+        }
+    }
+}
+
+/// `--sync single-packet` or `auto`: HTTP/2 where the server speaks it, else (for `auto`) the
+/// last-byte race, with the synchronisation used and why.
+async fn race_h2_or_fall_back(
+    spec: &RequestSpec,
+    targets: &[RequestSpec],
+    requests: &[Request<Bytes>],
+    sync: SyncMode,
+    stagger: Option<Duration>,
+) -> anyhow::Result<(SyncMode, String, Vec<Answer>, Release)> {
+    let offered: &[&[u8]] =
+        if sync == SyncMode::SinglePacket || spec.http2 { &[ALPN_H2] } else { &[ALPN_H2, ALPN_HTTP11] };
+    let connector = Connector::new(spec, offered)?;
+    let wants_h2 = if spec.is_https() { true } else { sync == SyncMode::SinglePacket || spec.http2 };
+    if !wants_h2 {
+        // Plain http:// without --http2: an h2c probe would show up as a malformed request in an
+        // HTTP/1.1-only server's logs, so auto does not guess.
+        let connectors = connectors(targets, &[ALPN_HTTP11])?;
+        let (answers, release) = h1_last_byte::race(&connectors, None, requests, spec.timeout, stagger).await?;
+        let reason = "http:// without --http2, so HTTP/1.1 (add --http2 if the server speaks h2c)".to_string();
+        return Ok((SyncMode::LastByte, reason, answers, release));
+    }
+    let connected = connector.connect().await?;
+    if spec.is_https() && !connected.is_h2() {
+        let chosen = connected.alpn.as_deref().map(|p| String::from_utf8_lossy(p).into_owned());
+        let chosen = chosen.map_or("no ALPN protocol".to_string(), |p| format!("`{p}`"));
+        if sync == SyncMode::SinglePacket || spec.http2 {
+            bail!("the server did not agree to HTTP/2 in ALPN (it chose {chosen}); use --sync last-byte");
+        }
+        // The probe connection speaks HTTP/1.1: it becomes the first racer.
+        let connectors = connectors(targets, &[ALPN_HTTP11])?;
+        let (answers, release) =
+            h1_last_byte::race(&connectors, Some(connected.stream), requests, spec.timeout, stagger).await?;
+        let reason = format!("the server chose {chosen} over h2 in ALPN");
+        return Ok((SyncMode::LastByte, reason, answers, release));
+    }
+    let reason = match (spec.is_https(), sync) {
+        (true, SyncMode::Auto) => "the server negotiated h2 in ALPN",
+        (true, _) => "asked for with --sync single-packet; the server negotiated h2 in ALPN",
+        (false, SyncMode::Auto) => "--http2 given: HTTP/2 with prior knowledge (h2c)",
+        (false, _) => "asked for with --sync single-packet: HTTP/2 with prior knowledge (h2c)",
+    };
+    let (answers, release) = if targets.len() == 1 {
+        h2_single_packet::race(connected.stream, requests, spec.timeout, stagger)
+            .await
+            .map_err(|err| answered_in_http1(err, spec, sync))
+            .with_context(|| format!("single-packet race against {} failed", spec.url))?
+    } else {
+        race_h2_across(connected.stream, spec, targets, requests, sync, offered, stagger).await?
+    };
+    Ok((SyncMode::SinglePacket, reason.to_string(), answers, release))
+}
+
+/// The single-packet race with `--also`: one HTTP/2 connection per target (`first` is the
+/// first target's), their final frames released together.
+async fn race_h2_across(
+    first: BoxStream,
+    spec: &RequestSpec,
+    targets: &[RequestSpec],
+    requests: &[Request<Bytes>],
+    sync: SyncMode,
+    offered: &[&[u8]],
+    stagger: Option<Duration>,
+) -> anyhow::Result<(Vec<Answer>, Release)> {
+    if stagger.is_some() {
+        // One connection per target: its streams are released together, and spacing them across
+        // connections would need one clock over them all.
+        bail!("--stagger with --also needs --sync last-byte (one connection per duplicate)");
+    }
+    let mut streams = vec![first];
+    for target in &connectors(targets, offered)?[1..] {
+        let connected = target.connect().await?;
+        if spec.is_https() && !connected.is_h2() {
+            bail!("an --also target did not agree to HTTP/2 in ALPN; use --sync last-byte");
+        }
+        streams.push(connected.stream);
+    }
+    across::single_packet(streams, requests, spec.timeout)
+        .await
+        .map_err(|err| answered_in_http1(err, spec, sync))
+        .context("single-packet race across the targets failed")
 }
 
 /// An HTTP/1 answer to the HTTP/2 preface, said as what it is and what to do instead of as a

@@ -144,21 +144,9 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
         "" => "/".to_string(),
         trimmed => trimmed.to_string(),
     };
-    if parts.headers.get_all(KEY_HEADER).iter().count() > 1 {
-        let detail = "the request has more than one Idempotency-Key header; send exactly one";
-        return Handled::plain(
-            problem(StatusCode::BAD_REQUEST, "invalid-key", "Invalid Idempotency-Key", detail),
-            RequestOutcome::Invalid,
-        );
-    }
-    let key = match parts.headers.get(KEY_HEADER).map(|value| parse_key(value.as_bytes())) {
-        None => None,
-        // The broken layer takes the header value as it is: empty, over-long or quoted.
-        Some(_) if state.mode == Mode::Unscoped => {
-            parts.headers.get(KEY_HEADER).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned())
-        }
-        Some(Ok(key)) => Some(key),
-        Some(Err(reason)) => {
+    let key = match key_of(state.mode, &parts.headers) {
+        Ok(key) => key,
+        Err(reason) => {
             let response = problem(StatusCode::BAD_REQUEST, "invalid-key", "Invalid Idempotency-Key", &reason);
             return Handled::plain(response, RequestOutcome::Invalid);
         }
@@ -171,98 +159,17 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
             RequestOutcome::MissingKey,
         );
     }
-
-    let declared = parts.headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
-    let too_large = || {
-        let detail = format!("the body is larger than the {} bytes this server accepts", state.max_body);
-        problem(StatusCode::PAYLOAD_TOO_LARGE, "too-large", "Body too large", &detail)
-    };
-    if declared.is_some_and(|length| length > state.max_body) {
-        return reject(too_large(), RequestOutcome::TooLarge);
-    }
-    let body = match crate::http::server::read_body(Limited::new(body, state.max_body as usize)).await {
-        Ok(collected) => collected,
-        Err(err) if err.is::<http_body_util::LengthLimitError>() => {
-            return reject(too_large(), RequestOutcome::TooLarge);
-        }
-        Err(err) => {
-            let detail = format!("the body could not be read: {err}");
-            return reject(
-                problem(StatusCode::BAD_REQUEST, "unreadable-body", "Unreadable body", &detail),
-                RequestOutcome::Invalid,
-            );
-        }
-    };
-    // Validation comes before the key is claimed: a request that never started executing leaves
-    // nothing to replay (Stripe does the same).
-    let known_endpoint = path == "/payments" || path == "/refunds";
-    let parsed = if known_endpoint { parse_new_payment(&body) } else { parse_any_resource(&body) };
-    let new_payment = match parsed {
-        Ok(payment) => payment,
-        Err(reason) => {
-            return reject(
-                problem(StatusCode::BAD_REQUEST, "invalid-payment", "Invalid payment", &reason),
-                RequestOutcome::Invalid,
-            );
-        }
+    let (body, new_payment) = match read_new_payment(state.max_body, &parts.headers, &path, body).await {
+        Ok(read) => read,
+        Err((response, outcome)) => return reject(response, outcome),
     };
 
     let claim = match (&key, state.mode) {
         (Some(_), Mode::None) | (None, _) => None,
-        (Some(key), mode) => {
-            let (scoped, print) = if mode == Mode::Unscoped {
-                (ScopedKey { method: "*".into(), path: "*".into(), key: key.clone() }, fingerprint("", "", &body))
-            } else {
-                // A key belongs to one caller, one method and one path; the fingerprint compares
-                // the JSON, not its spelling.
-                let caller_key = format!("{} {key}", caller_of(&parts.headers));
-                let scoped = ScopedKey { method: parts.method.to_string(), path: path.clone(), key: caller_key };
-                (scoped, fingerprint(parts.method.as_str(), &path, &canonical_body(&body)))
-            };
-            let claim = (mode != Mode::Naive).then(|| {
-                let mut claim = state.owners.claim();
-                match mode {
-                    Mode::ShortLease => claim.lease = (state.work / 2).max(Duration::from_millis(1)),
-                    // Ten years: a claim that survives any crash.
-                    Mode::StickyLock => claim.lease = Duration::from_secs(10 * 365 * 24 * 3600),
-                    _ => {}
-                }
-                claim
-            });
-            let lookup = match &claim {
-                Some(claim) => state.store.claim(&scoped, print, claim).await,
-                None => state.store.lookup(&scoped, print).await,
-            };
-            let lookup = match lookup {
-                Ok(lookup) => lookup,
-                Err(err) => return reject(store_unavailable(&err), RequestOutcome::StoreUnavailable),
-            };
-            match lookup {
-                Lookup::Fresh => Some(KeyedWork { scoped, print, claim }),
-                Lookup::InFlight => {
-                    let detail = "a request with this key is still being processed; retry after it completes";
-                    let mut response = problem(StatusCode::CONFLICT, "key-in-use", "Request in progress", detail);
-                    response.headers_mut().insert(RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER_SECONDS));
-                    return reject(response, RequestOutcome::InProgress);
-                }
-                Lookup::Mismatch => {
-                    let detail =
-                        "this key was already used with a different request (method, path or body); use a new key";
-                    let response =
-                        problem(StatusCode::UNPROCESSABLE_ENTITY, "key-reused", "Idempotency-Key reused", detail);
-                    return reject(response, RequestOutcome::Mismatch);
-                }
-                Lookup::Replay(stored) => {
-                    let mut response = stored_response(&stored);
-                    if mode == Mode::DropsHeaders {
-                        response.headers_mut().remove(LOCATION);
-                    }
-                    response.headers_mut().insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
-                    let payment_id = stored.location.as_deref().and_then(|l| l.rsplit('/').next()).map(str::to_string);
-                    return Handled { response, outcome: RequestOutcome::Replayed, key: Some(key.clone()), payment_id };
-                }
-            }
-        }
+        (Some(key), _) => match reserve_key(state, &parts, &path, key, &body).await {
+            Ok(keyed) => Some(keyed),
+            Err(answered) => return answered,
+        },
     };
 
     let refund = path == "/refunds";
@@ -275,6 +182,132 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
         },
         Err((response, outcome)) => reject(response, outcome),
     }
+}
+
+/// The request's Idempotency-Key, if it sent one; the reason it is invalid otherwise.
+fn key_of(mode: Mode, headers: &http::HeaderMap) -> Result<Option<String>, String> {
+    if headers.get_all(KEY_HEADER).iter().count() > 1 {
+        return Err("the request has more than one Idempotency-Key header; send exactly one".to_string());
+    }
+    match headers.get(KEY_HEADER) {
+        None => Ok(None),
+        // The broken layer takes the header value as it is: empty, over-long or quoted.
+        Some(value) if mode == Mode::Unscoped => Ok(Some(String::from_utf8_lossy(value.as_bytes()).into_owned())),
+        Some(value) => parse_key(value.as_bytes()).map(Some),
+    }
+}
+
+/// Reads the body within `max_body` and validates it. Validation comes before the key is claimed:
+/// a request that never started executing leaves nothing to replay (Stripe does the same).
+async fn read_new_payment(
+    max_body: u64,
+    headers: &http::HeaderMap,
+    path: &str,
+    body: Incoming,
+) -> Result<(Bytes, NewPayment), (Response<Full<Bytes>>, RequestOutcome)> {
+    let declared = headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+    let too_large = || {
+        let detail = format!("the body is larger than the {max_body} bytes this server accepts");
+        (problem(StatusCode::PAYLOAD_TOO_LARGE, "too-large", "Body too large", &detail), RequestOutcome::TooLarge)
+    };
+    if declared.is_some_and(|length| length > max_body) {
+        return Err(too_large());
+    }
+    let body = match crate::http::server::read_body(Limited::new(body, max_body as usize)).await {
+        Ok(collected) => collected,
+        Err(err) if err.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
+        Err(err) => {
+            let detail = format!("the body could not be read: {err}");
+            let response = problem(StatusCode::BAD_REQUEST, "unreadable-body", "Unreadable body", &detail);
+            return Err((response, RequestOutcome::Invalid));
+        }
+    };
+    let known_endpoint = path == "/payments" || path == "/refunds";
+    let parsed = if known_endpoint { parse_new_payment(&body) } else { parse_any_resource(&body) };
+    match parsed {
+        Ok(payment) => Ok((body, payment)),
+        Err(reason) => Err((
+            problem(StatusCode::BAD_REQUEST, "invalid-payment", "Invalid payment", &reason),
+            RequestOutcome::Invalid,
+        )),
+    }
+}
+
+/// Claims the key (or, in naive mode, only looks it up): a fresh key is work to execute; a key in
+/// flight, reused or already completed is answered here without executing.
+async fn reserve_key(
+    state: &AppState,
+    parts: &http::request::Parts,
+    path: &str,
+    key: &str,
+    body: &[u8],
+) -> Result<KeyedWork, Handled> {
+    let mode = state.mode;
+    let answer = |response, outcome, payment_id| Handled { response, outcome, key: Some(key.to_string()), payment_id };
+    let (scoped, print) = scoped_key(mode, parts, path, key, body);
+    let claim = (mode != Mode::Naive).then(|| claim_for(mode, state));
+    let lookup = match &claim {
+        Some(claim) => state.store.claim(&scoped, print, claim).await,
+        None => state.store.lookup(&scoped, print).await,
+    };
+    let lookup = match lookup {
+        Ok(lookup) => lookup,
+        Err(err) => return Err(answer(store_unavailable(&err), RequestOutcome::StoreUnavailable, None)),
+    };
+    match lookup {
+        Lookup::Fresh => Ok(KeyedWork { scoped, print, claim }),
+        Lookup::InFlight => {
+            let detail = "a request with this key is still being processed; retry after it completes";
+            let mut response = problem(StatusCode::CONFLICT, "key-in-use", "Request in progress", detail);
+            response.headers_mut().insert(RETRY_AFTER, HeaderValue::from_static(RETRY_AFTER_SECONDS));
+            Err(answer(response, RequestOutcome::InProgress, None))
+        }
+        Lookup::Mismatch => {
+            let detail = "this key was already used with a different request (method, path or body); use a new key";
+            let response = problem(StatusCode::UNPROCESSABLE_ENTITY, "key-reused", "Idempotency-Key reused", detail);
+            Err(answer(response, RequestOutcome::Mismatch, None))
+        }
+        Lookup::Replay(stored) => {
+            let mut response = stored_response(&stored);
+            if mode == Mode::DropsHeaders {
+                response.headers_mut().remove(LOCATION);
+            }
+            response.headers_mut().insert(REPLAYED_HEADER, HeaderValue::from_static("true"));
+            let payment_id = stored.location.as_deref().and_then(|l| l.rsplit('/').next()).map(str::to_string);
+            Err(answer(response, RequestOutcome::Replayed, payment_id))
+        }
+    }
+}
+
+/// Where the key lives in the store and what request it stands for. The unscoped mode shares one
+/// key space and compares raw bodies; the others scope a key to one caller, one method and one
+/// path, and compare the JSON, not its spelling.
+fn scoped_key(
+    mode: Mode,
+    parts: &http::request::Parts,
+    path: &str,
+    key: &str,
+    body: &[u8],
+) -> (ScopedKey, Fingerprint) {
+    if mode == Mode::Unscoped {
+        (ScopedKey { method: "*".into(), path: "*".into(), key: key.to_string() }, fingerprint("", "", body))
+    } else {
+        let caller_key = format!("{} {key}", caller_of(&parts.headers));
+        let scoped = ScopedKey { method: parts.method.to_string(), path: path.to_string(), key: caller_key };
+        (scoped, fingerprint(parts.method.as_str(), path, &canonical_body(body)))
+    }
+}
+
+/// The claim this server takes on a key, with the lease its mode gives it.
+fn claim_for(mode: Mode, state: &AppState) -> Claim {
+    let mut claim = state.owners.claim();
+    match mode {
+        Mode::ShortLease => claim.lease = (state.work / 2).max(Duration::from_millis(1)),
+        // Ten years: a claim that survives any crash.
+        Mode::StickyLock => claim.lease = Duration::from_secs(10 * 365 * 24 * 3600),
+        _ => {}
+    }
+    claim
 }
 
 /// A keyed request about to execute: its key, its fingerprint and, unless the mode is naive,

@@ -75,17 +75,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     let started = std::time::Instant::now();
     let first = probe.event();
     let (valid, answer) = suite::valid(&probe, &first).await?;
-    if let Answer::Failed(err) = &answer {
-        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", Redacted(&config.url));
-    }
-    // A receiver that never answers could not be tested: exit 2 like `idem check`, not eight failures.
-    if let Answer::TimedOut(after) = &answer {
-        bail!(
-            "the receiver at {} did not answer within {}; is it running, and is --timeout long enough?",
-            config.url,
-            crate::units::format_duration(*after)
-        );
-    }
+    ensure_answered(&config.url, &answer)?;
     let accepted = valid.outcome == crate::conformance::CheckOutcome::Pass;
     let mut checks = vec![valid, suite::fast_ack(&answer, config.ack_within)];
     let not_accepted = "the valid delivery was not accepted, so there is nothing to repeat";
@@ -103,48 +93,12 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         ),
     });
     let raw = suite::raw_body(&probe, accepted).await?;
-    let valid_status = match &answer {
-        Answer::Status(exchange) => Some(exchange.status.as_u16()),
-        _ => None,
-    };
-    if !accepted && matches!(valid_status, Some(404 | 405)) && matches!(raw.status, Some(404 | 405)) {
-        bail!(
-            "every request to {} was answered {}: check the URL (the receiver's path, and that it takes POST)",
-            config.url,
-            crate::webhook::deliver::engine::describe_status(valid_status.unwrap_or_default())
-        );
-    }
-    if !accepted && raw.accepted_style.is_none() && suite::refused_like_a_forgery(&probe, &answer).await? {
-        checks[0]
-            .evidence
-            .push(format!("refused exactly like a delivery signed with a wrong secret: {}", suite::WRONG_SECRET_HINT));
-    }
-    if let (false, Some(style)) = (accepted, raw.accepted_style) {
-        checks[0].evidence.push(format!(
-            "the same event written {style} was accepted: the receiver verifies its own re-serialisation of the body"
-        ));
+    if !accepted {
+        explain_refusal(&probe, &config.url, &answer, &raw, &mut checks[0]).await?;
     }
     checks.push(raw.check);
     if !accepted {
-        // A receiver that refuses everything would pass every rejection for the wrong reason.
-        let rejections =
-            [suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
-        checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
-        checks.extend(receiver_mistakes(&probe, accepted).await?);
-        let mut rejections = Vec::new();
-        if scheme.is_timestamped() {
-            rejections.extend([
-                suite::STALE_TIMESTAMP_REJECTED,
-                if scheme.accepts_future_timestamps() {
-                    suite::FUTURE_TIMESTAMP_ADVISED
-                } else {
-                    suite::FUTURE_TIMESTAMP_REJECTED
-                },
-                suite::REPLAY_REJECTED,
-                cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
-            ]);
-        }
-        checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+        checks.extend(skipped_as_nothing_accepted(&probe, scheme.as_ref()).await?);
         return Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]));
     }
     checks.push(suite::bad_signature(&probe).await?);
@@ -167,6 +121,80 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         }
     }
     Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
+}
+
+/// A receiver that could not be reached, or never answered, could not be tested: exit 2 like
+/// `idem check`, not eight failures.
+fn ensure_answered(url: &Uri, answer: &Answer) -> anyhow::Result<()> {
+    if let Answer::Failed(err) = answer {
+        bail!("cannot reach the receiver at {}: {err}; is it running, and is the URL right?", Redacted(url));
+    }
+    if let Answer::TimedOut(after) = answer {
+        bail!(
+            "the receiver at {} did not answer within {}; is it running, and is --timeout long enough?",
+            url,
+            crate::units::format_duration(*after)
+        );
+    }
+    Ok(())
+}
+
+/// Why the valid delivery was refused, when the other answers tell: a wrong URL (every request
+/// answered 404 or 405) is an error; a refusal like a forgery's, or the same event accepted in
+/// another serialisation, is evidence on `valid`.
+async fn explain_refusal(
+    probe: &Probe,
+    url: &Uri,
+    answer: &Answer,
+    raw: &suite::RawBody,
+    valid: &mut CheckResult,
+) -> anyhow::Result<()> {
+    let valid_status = match answer {
+        Answer::Status(exchange) => Some(exchange.status.as_u16()),
+        _ => None,
+    };
+    if matches!(valid_status, Some(404 | 405)) && matches!(raw.status, Some(404 | 405)) {
+        bail!(
+            "every request to {} was answered {}: check the URL (the receiver's path, and that it takes POST)",
+            url,
+            crate::webhook::deliver::engine::describe_status(valid_status.unwrap_or_default())
+        );
+    }
+    if raw.accepted_style.is_none() && suite::refused_like_a_forgery(probe, answer).await? {
+        valid
+            .evidence
+            .push(format!("refused exactly like a delivery signed with a wrong secret: {}", suite::WRONG_SECRET_HINT));
+    }
+    if let Some(style) = raw.accepted_style {
+        valid.evidence.push(format!(
+            "the same event written {style} was accepted: the receiver verifies its own re-serialisation of the body"
+        ));
+    }
+    Ok(())
+}
+
+/// The rest of the suite when the valid delivery was refused: a receiver that refuses everything
+/// would pass every rejection for the wrong reason, so they are skipped.
+async fn skipped_as_nothing_accepted(probe: &Probe, scheme: &dyn Scheme) -> anyhow::Result<Vec<CheckResult>> {
+    let rejections = [suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
+    let mut checks: Vec<CheckResult> =
+        rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)).collect();
+    checks.extend(receiver_mistakes(probe, false).await?);
+    let mut rejections = Vec::new();
+    if scheme.is_timestamped() {
+        rejections.extend([
+            suite::STALE_TIMESTAMP_REJECTED,
+            if scheme.accepts_future_timestamps() {
+                suite::FUTURE_TIMESTAMP_ADVISED
+            } else {
+                suite::FUTURE_TIMESTAMP_REJECTED
+            },
+            suite::REPLAY_REJECTED,
+            cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+        ]);
+    }
+    checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+    Ok(checks)
 }
 
 /// The checks for mistakes real receivers make with lists, truncation, unknown types and order.

@@ -109,31 +109,12 @@ pub(crate) async fn execute(
     interrupted: impl Future<Output = ()>,
 ) -> anyhow::Result<SenderReport> {
     let verifier = signature::Verifier::new(config.scheme, config.scheme_options.clone(), config.secret.clone())?;
-    let journal = match config.record.as_deref() {
-        Some(path) => {
-            let (writer, repair) = JournalWriter::open(path, false)?;
-            if let Some(repair) = repair {
-                eprintln!("warning: {repair}");
-            }
-            Some(writer)
-        }
-        None => None,
-    };
+    let journal = open_journal(config.record.as_deref())?;
     let (listener, addr) = crate::http::server::bind(config.addr).await?;
     let url = format!("http://{addr}{}", config.path.as_deref().unwrap_or("/"));
     let live = Live { palette: config.palette, to_stderr: config.format != SuiteFormat::Human, quiet: config.quiet };
     let scheme = verifier.describe();
-    live.line(&format!(
-        "{} {url}  (scheme {scheme}, tolerance {})",
-        config.palette.bold("webhook check-sender: deliver webhooks to"),
-        format_duration(config.tolerance)
-    ));
-    live.line(&config.palette.dim(&format!(
-        "script {}: waiting for {} event(s), up to {}",
-        config.script,
-        config.events,
-        format_duration(config.timeout)
-    )));
+    announce(live, &config, &url, &scheme);
 
     let (stop_holds, stopped) = watch::channel(false);
     let receiver = Arc::new(Receiver {
@@ -167,31 +148,7 @@ pub(crate) async fn execute(
     receiver.book.close();
     let sender_end = match &mut sender {
         None => SenderEnd::External,
-        Some(process) => match process.exited() {
-            Some(status) => {
-                // What it left running in the background goes too.
-                process.stop().await;
-                SenderEnd::Exited(supervise::describe(status))
-            }
-            None => {
-                process.stop().await;
-                // Said as it happened: a Ctrl-C or SIGTERM after 1s is not a sender still
-                // running after the whole --timeout.
-                let said = match end {
-                    WaitEnd::Interrupted => {
-                        format!("interrupted after {}; stopped the sender", format_duration(started.elapsed()))
-                    }
-                    WaitEnd::TimedOut => {
-                        format!("the sender was still running after {}; stopped it", format_duration(config.timeout))
-                    }
-                    WaitEnd::PlayedOut | WaitEnd::SenderFailed => {
-                        "the sender was still running once the script had played out; stopped it".to_string()
-                    }
-                };
-                live.line(&said);
-                SenderEnd::StillRunning
-            }
-        },
+        Some(process) => stop_sender(process, end, started, config.timeout, live).await,
     };
     if let Some(journal) = &receiver.journal {
         let _ = journal.sync();
@@ -199,11 +156,7 @@ pub(crate) async fn execute(
     let waited = started.elapsed();
     let events = receiver.book.events();
     if events.is_empty() {
-        let why = match (&sender_end, end) {
-            (SenderEnd::Exited(status), _) => format!("the sender exited ({status}) without delivering"),
-            (_, WaitEnd::Interrupted) => "interrupted".to_string(),
-            _ => format!("nothing within {}", format_duration(waited)),
-        };
+        let why = why_nothing_arrived(&sender_end, end, waited);
         bail!("no webhook arrived at {url}: {why}; is the sender configured to deliver to that URL ({URL_ENV})?");
     }
     let observed = Observed {
@@ -215,24 +168,96 @@ pub(crate) async fn execute(
         scheme: config.scheme,
         secret: checks::SecretForm::of(config.secret.expose()),
     };
-    let target = match &sender {
+    Ok(sender_report(&config, url, &scheme, sender.as_ref(), &sender_end, &observed))
+}
+
+/// The `--record` journal, opened for appending; a torn last line it repaired is a warning.
+fn open_journal(record: Option<&std::path::Path>) -> anyhow::Result<Option<JournalWriter>> {
+    let Some(path) = record else { return Ok(None) };
+    let (writer, repair) = JournalWriter::open(path, false)?;
+    if let Some(repair) = repair {
+        eprintln!("warning: {repair}");
+    }
+    Ok(Some(writer))
+}
+
+/// The opening lines: where to deliver, and what the run waits for.
+fn announce(live: Live, config: &CheckSenderConfig, url: &str, scheme: &str) {
+    live.line(&format!(
+        "{} {url}  (scheme {scheme}, tolerance {})",
+        config.palette.bold("webhook check-sender: deliver webhooks to"),
+        format_duration(config.tolerance)
+    ));
+    live.line(&config.palette.dim(&format!(
+        "script {}: waiting for {} event(s), up to {}",
+        config.script,
+        config.events,
+        format_duration(config.timeout)
+    )));
+}
+
+/// Stops the sender command and what it left in the background, and says how it ended.
+async fn stop_sender(
+    process: &mut SenderProcess,
+    end: WaitEnd,
+    started: Instant,
+    timeout: Duration,
+    live: Live,
+) -> SenderEnd {
+    if let Some(status) = process.exited() {
+        // What it left running in the background goes too.
+        process.stop().await;
+        return SenderEnd::Exited(supervise::describe(status));
+    }
+    process.stop().await;
+    // Said as it happened: a Ctrl-C or SIGTERM after 1s is not a sender still running after the
+    // whole --timeout.
+    let said = match end {
+        WaitEnd::Interrupted => format!("interrupted after {}; stopped the sender", format_duration(started.elapsed())),
+        WaitEnd::TimedOut => format!("the sender was still running after {}; stopped it", format_duration(timeout)),
+        WaitEnd::PlayedOut | WaitEnd::SenderFailed => {
+            "the sender was still running once the script had played out; stopped it".to_string()
+        }
+    };
+    live.line(&said);
+    SenderEnd::StillRunning
+}
+
+/// Why the run saw no webhook at all, for the error that says the suite could not run.
+fn why_nothing_arrived(sender_end: &SenderEnd, end: WaitEnd, waited: Duration) -> String {
+    match (sender_end, end) {
+        (SenderEnd::Exited(status), _) => format!("the sender exited ({status}) without delivering"),
+        (_, WaitEnd::Interrupted) => "interrupted".to_string(),
+        _ => format!("nothing within {}", format_duration(waited)),
+    }
+}
+
+/// Judges what was observed and puts the verdicts with what was run into the report.
+fn sender_report(
+    config: &CheckSenderConfig,
+    url: String,
+    scheme: &str,
+    sender: Option<&SenderProcess>,
+    sender_end: &SenderEnd,
+    observed: &Observed,
+) -> SenderReport {
+    let target = match sender {
         Some(process) => format!("{} (--scheme {scheme}, script {}) ← {}", url, config.script, process.shown),
         None => format!("{url} (--scheme {scheme}, script {})", config.script),
     };
-    Ok(SenderReport {
-        suite: SuiteReport::new("webhook check-sender", target, checks::judge(&observed))
-            .select(&config.selection, &[]),
+    SenderReport {
+        suite: SuiteReport::new("webhook check-sender", target, checks::judge(observed)).select(&config.selection, &[]),
         url,
         script: config.script.to_string(),
-        sender: sender.as_ref().map(|process| SenderSummary {
+        sender: sender.map(|process| SenderSummary {
             command: process.shown.clone(),
-            exit: match &sender_end {
+            exit: match sender_end {
                 SenderEnd::Exited(status) => Some(status.clone()),
                 _ => None,
             },
         }),
         events: report::summarise(&observed.events),
-    })
+    }
 }
 
 /// Waits until the sender (if any) has exited and the first `--events` events have played out,

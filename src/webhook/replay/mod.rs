@@ -21,7 +21,7 @@ pub(crate) use source::{Entry, Filter, ReplayMode};
 
 use crate::exit::Outcome;
 use crate::output::{Format, Palette, terminal_safe};
-use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport};
+use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport, Message};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
 use crate::webhook::secret::SecretSource;
@@ -113,67 +113,21 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         );
     }
     if selected.is_empty() {
-        let why = match (total, matched) {
-            (0, _) if !issues.skipped.is_empty() => " it could read (every line was skipped, see above)",
-            (0, _) => "",
-            (_, 0) => " and the filters (--event-type, --id) matched none",
-            _ => " and every one the filters kept was recorded as invalid",
-        };
-        anyhow::bail!(
-            "nothing to replay: {} holds {total} entr{}{why}",
-            config.file.display(),
-            if total == 1 { "y" } else { "ies" },
-        );
+        return Err(nothing_to_replay(&config.file, total, matched, !issues.skipped.is_empty()));
     }
     if let Some(seed) = config.order.arrange(&mut selected) {
         eprintln!("note: shuffled {} entries with --seed {seed} (give it again to repeat this order)", selected.len());
     }
-    let (mode, scheme) = match config.signing {
-        ReplaySigning::Resign { scheme, options, secret } => {
-            let kind = scheme.kind();
-            let key = scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
-            let stale_headers = source::stale_signature_headers(&options);
-            (ReplayMode::Resign { scheme: scheme.into(), key: Box::new(key), stale_headers }, Some(kind))
-        }
-        ReplaySigning::Verbatim => (ReplayMode::Verbatim, None),
-    };
+    let (mode, scheme) = replay_mode(config.signing)?;
     // Every message is built before the first is sent, so a bad entry stops the replay before it
     // has half happened.
     let messages = selected.iter().map(|entry| source::message(entry, &mode)).collect::<anyhow::Result<Vec<_>>>()?;
 
     let human = config.format == Format::Human;
     let deliverer = Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human);
-    let lines = AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() };
-    let mut deliveries = Vec::with_capacity(messages.len());
-    let mut last_start: Option<Instant> = None;
-    for (entry, message) in selected.iter().zip(&messages) {
-        if let (Some(rate), Some(last)) = (config.rate, last_start) {
-            tokio::time::sleep_until((last + rate.interval()).into()).await;
-        }
-        last_start = Some(Instant::now());
-        if human {
-            let event = [message.event_type.as_deref(), Some(message.event_id.as_str())];
-            let event: Vec<&str> = event.into_iter().flatten().collect();
-            let heading = config.palette.bold(&format!("line {}", entry.line));
-            // The event's type and id were recorded off the network.
-            writeln!(std::io::stdout().lock(), "{heading} {}", terminal_safe(&event.join(" ")))?;
-        }
-        let observer = |_: &_, attempt: &_, next: Option<&_>| {
-            if human {
-                lines.print("", attempt, next);
-            }
-        };
-        let report = deliverer.deliver(message, &observer).await?;
-        if human {
-            let summary = attempt_lines::summary(&report, lines.max_attempts, config.palette);
-            writeln!(std::io::stdout().lock(), "  {summary}")?;
-        }
-        let gone = report.outcome == DeliveryOutcome::Gone;
-        deliveries.push(ReplayedEntry { line: entry.line, report });
-        if gone {
-            break;
-        }
-    }
+    let lines =
+        human.then(|| AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() });
+    let deliveries = deliver_in_turn(&deliverer, &selected, &messages, config.rate, lines).await?;
 
     let delivered = deliveries.iter().filter(|entry| entry.report.delivered).count();
     let not_attempted = selected.len() - deliveries.len();
@@ -203,14 +157,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             writeln!(stdout, "{document}")?;
         }
         Format::Human => {
-            let mut summary = format!("replayed {} of {total} entries: {delivered} delivered", selected.len());
-            if not_attempted > 0 {
-                summary.push_str(&format!(", {not_attempted} not attempted after 410 Gone"));
-            }
-            if !issues.skipped.is_empty() {
-                let count = issues.skipped.len();
-                summary.push_str(&format!(", {count} unreadable line{} skipped", if count == 1 { "" } else { "s" }));
-            }
+            let summary = human_summary(selected.len(), total, delivered, not_attempted, issues.skipped.len());
             let summary =
                 if outcome == Outcome::Holds { config.palette.green(&summary) } else { config.palette.red(&summary) };
             writeln!(stdout, "{summary}")?;
@@ -218,4 +165,86 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
     }
     stdout.flush()?;
     Ok(outcome)
+}
+
+/// The error for a replay with no entry left to send, saying which step left none.
+fn nothing_to_replay(file: &std::path::Path, total: usize, matched: usize, lines_skipped: bool) -> anyhow::Error {
+    let why = match (total, matched) {
+        (0, _) if lines_skipped => " it could read (every line was skipped, see above)",
+        (0, _) => "",
+        (_, 0) => " and the filters (--event-type, --id) matched none",
+        _ => " and every one the filters kept was recorded as invalid",
+    };
+    anyhow::anyhow!(
+        "nothing to replay: {} holds {total} entr{}{why}",
+        file.display(),
+        if total == 1 { "y" } else { "ies" },
+    )
+}
+
+/// How entries go out (re-signed with the loaded secret, or verbatim) and the scheme to report.
+fn replay_mode(signing: ReplaySigning) -> anyhow::Result<(ReplayMode, Option<SchemeKind>)> {
+    Ok(match signing {
+        ReplaySigning::Resign { scheme, options, secret } => {
+            let kind = scheme.kind();
+            let key = scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
+            let stale_headers = source::stale_signature_headers(&options);
+            (ReplayMode::Resign { scheme: scheme.into(), key: Box::new(key), stale_headers }, Some(kind))
+        }
+        ReplaySigning::Verbatim => (ReplayMode::Verbatim, None),
+    })
+}
+
+/// Delivers the entries one after another, no faster than `rate`, printing each one's attempts
+/// when `lines` is given (human output); stops after a 410 Gone.
+async fn deliver_in_turn(
+    deliverer: &Deliverer,
+    selected: &[Entry],
+    messages: &[Message],
+    rate: Option<Rate>,
+    lines: Option<AttemptLines>,
+) -> anyhow::Result<Vec<ReplayedEntry>> {
+    let mut deliveries = Vec::with_capacity(messages.len());
+    let mut last_start: Option<Instant> = None;
+    for (entry, message) in selected.iter().zip(messages) {
+        if let (Some(rate), Some(last)) = (rate, last_start) {
+            tokio::time::sleep_until((last + rate.interval()).into()).await;
+        }
+        last_start = Some(Instant::now());
+        if let Some(lines) = lines {
+            let event = [message.event_type.as_deref(), Some(message.event_id.as_str())];
+            let event: Vec<&str> = event.into_iter().flatten().collect();
+            let heading = lines.palette.bold(&format!("line {}", entry.line));
+            // The event's type and id were recorded off the network.
+            writeln!(std::io::stdout().lock(), "{heading} {}", terminal_safe(&event.join(" ")))?;
+        }
+        let observer = |_: &_, attempt: &_, next: Option<&_>| {
+            if let Some(lines) = lines {
+                lines.print("", attempt, next);
+            }
+        };
+        let report = deliverer.deliver(message, &observer).await?;
+        if let Some(lines) = lines {
+            let summary = attempt_lines::summary(&report, lines.max_attempts, lines.palette);
+            writeln!(std::io::stdout().lock(), "  {summary}")?;
+        }
+        let gone = report.outcome == DeliveryOutcome::Gone;
+        deliveries.push(ReplayedEntry { line: entry.line, report });
+        if gone {
+            break;
+        }
+    }
+    Ok(deliveries)
+}
+
+/// The human summary line: how many went out, were delivered, were cut short or unreadable.
+fn human_summary(selected: usize, total: usize, delivered: usize, not_attempted: usize, skipped: usize) -> String {
+    let mut summary = format!("replayed {selected} of {total} entries: {delivered} delivered");
+    if not_attempted > 0 {
+        summary.push_str(&format!(", {not_attempted} not attempted after 410 Gone"));
+    }
+    if skipped > 0 {
+        summary.push_str(&format!(", {skipped} unreadable line{} skipped", if skipped == 1 { "" } else { "s" }));
+    }
+    summary
 }
