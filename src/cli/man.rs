@@ -162,8 +162,10 @@ fn idem_examples(page: &str) -> Examples {
 /// The examples on `webhook`'s pages.
 fn webhook_examples(page: &str) -> Examples {
     match page {
-        // The same example as idem's page, as it has always been.
-        "webhook-completions" => idem_examples("idem-completions"),
+        "webhook-completions" => &[(
+            "Install bash completions for the current user:",
+            "webhook completions bash > ~/.local/share/bash-completion/completions/webhook",
+        )],
         "webhook" => &[
             ("A new secret for Standard Webhooks:", "webhook secret --scheme standard"),
             (
