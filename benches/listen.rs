@@ -23,9 +23,9 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 mod server_process;
 use server_process::{ServerProcess, run_load_generator};
 
-use idem::webhook::delivery::{Delivery, DeliveryBody, unix_now};
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
-use idem::webhook::secret::Secret;
+use idem::testing::delivery::{Delivery, DeliveryBody, unix_now};
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions};
 
 const SECRET: &str = "whsec_bench_listen_secret";
 const CONNECTIONS: usize = 32;

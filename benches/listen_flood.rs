@@ -11,9 +11,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use idem::webhook::delivery::{Delivery, DeliveryBody, unix_now};
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
-use idem::webhook::secret::Secret;
+use idem::testing::delivery::{Delivery, DeliveryBody, unix_now};
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions};
 
 const SECRET: &str = "whsec_bench_flood_secret";
 const FLOOD: Duration = Duration::from_secs(10);

@@ -28,9 +28,9 @@ use hyper::body::Incoming;
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
-use idem::idem::race::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
-use idem::idem::request::RequestSpec;
-use idem::idem::verdict::Verdict;
+use idem::testing::race::Verdict;
+use idem::testing::race::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
+use idem::testing::request::RequestSpec;
 use rand::Rng;
 
 const N: usize = 20;
@@ -223,7 +223,7 @@ async fn run_round(tool: Tool, url: &str, key: &str) -> Option<Verdict> {
         return None;
     }
     let mut spec = RequestSpec::new(Method::POST, url, BODY).unwrap();
-    spec.key_policy = idem::idem::key::KeyPolicy::Fixed(key.to_string());
+    spec.key_policy = idem::testing::request::KeyPolicy::Fixed(key.to_string());
     let sync = match tool {
         Tool::SinglePacket => {
             spec.http2 = true;
@@ -359,7 +359,7 @@ fn stagger_accuracy(runtime: &tokio::runtime::Runtime) {
                 for _ in 0..STAGGER_ROUNDS {
                     let key = uuid::Uuid::new_v4().to_string();
                     let mut spec = RequestSpec::new(Method::POST, &url, BODY).unwrap();
-                    spec.key_policy = idem::idem::key::KeyPolicy::Fixed(key.clone());
+                    spec.key_policy = idem::testing::request::KeyPolicy::Fixed(key.clone());
                     spec.http2 = http2;
                     race_round_spread(
                         &spec,

@@ -100,7 +100,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;send' {
-            [CompletionResult]::new('--list-events', '--list-events', [CompletionResultType]::ParameterName, 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit')
+            [CompletionResult]::new('--list-events', '--list-events', [CompletionResultType]::ParameterName, 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts')
             [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
             [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')
@@ -172,6 +172,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)')
             [CompletionResult]::new('--count-url', '--count-url', [CompletionResultType]::ParameterName, 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed')
             [CompletionResult]::new('--count-pointer', '--count-pointer', [CompletionResultType]::ParameterName, 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]')
+            [CompletionResult]::new('--count-header', '--count-header', [CompletionResultType]::ParameterName, 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')

@@ -53,6 +53,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l proxy -d 'Send throug
 complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers (at most 10000)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l max-attempts -d 'Send each request up to N times in all: a lost or failed answer is retried with the same key and body (at most 101)' -r
@@ -85,6 +86,7 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The hea
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round (at most 1000)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key (at most 100000)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l detail -d 'Which round of several to print in full: worst (most executions, then most 2xx answers), first, last, or a round number' -r
@@ -120,6 +122,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The h
 complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did (at most 100)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
@@ -146,6 +149,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up 
 complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends (at most 1000)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
@@ -248,6 +252,7 @@ complete -c idem -n "__fish_idem_using_subcommand proxy" -l format -d 'Live line
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

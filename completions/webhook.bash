@@ -140,7 +140,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-d -k -h -V --scheme --count-url --count-pointer --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-d -k -h -V --scheme --count-url --count-pointer --count-header --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -155,6 +155,10 @@ _webhook() {
                     return 0
                     ;;
                 --count-pointer)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-header)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

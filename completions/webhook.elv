@@ -93,7 +93,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;send'= {
-            cand --list-events 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit'
+            cand --list-events 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts'
             cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
             cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'
@@ -163,6 +163,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --scheme 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)'
             cand --count-url 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed'
             cand --count-pointer 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]'
+            cand --count-header 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'

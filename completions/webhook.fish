@@ -116,7 +116,7 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l asymmetric -d '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
@@ -200,6 +200,7 @@ slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
 shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

@@ -40,7 +40,7 @@ enum Next {
 /// A flag that takes the next argument as its value: a header, or a secret.
 fn what_follows(arg: &str) -> Next {
     match arg {
-        "-H" | "--header" => Next::Header,
+        "-H" | "--header" | "--count-header" => Next::Header,
         "-u" | "--user" | "-U" | "--proxy-user" | "--oauth2-bearer" => Next::Secret,
         _ if arg.starts_with("--") && !arg.contains('=') && names_a_secret(arg) => Next::Secret,
         _ => Next::Plain,
@@ -55,7 +55,7 @@ fn redact_argument(arg: &str) -> String {
         return format!("-u{HIDDEN}");
     }
     if let Some((name, value)) = arg.split_once('=') {
-        if name.starts_with("--header") || name == "-H" {
+        if name.starts_with("--header") || name == "-H" || name == "--count-header" {
             return format!("{name}={}", redact_header(value));
         }
         if names_a_secret(name) {
@@ -151,6 +151,9 @@ mod tests {
             "-H",
             "X-Api-Key: k3y",
             "--header=Cookie: session=abc",
+            "--count-header",
+            "Authorization: Bearer ledger_tok",
+            "--count-header=X-Api-Key: ledger_k3y",
             "-HX-Trace: t1",
             "-u",
             "alice:pa55",
@@ -158,7 +161,7 @@ mod tests {
             "--data",
             "{}",
         ]);
-        for secret in ["tok_123secret", "k3y", "session=abc", "pa55", "hunter2"] {
+        for secret in ["tok_123secret", "k3y", "session=abc", "ledger_tok", "ledger_k3y", "pa55", "hunter2"] {
             assert!(!line.contains(secret), "{secret} in {line}");
         }
         assert!(line.starts_with("curl -H 'Authorization: ***' -H 'X-Api-Key: ***'"), "{line}");

@@ -91,7 +91,7 @@ impl CountSource {
 }
 
 /// The count in a JSON body at `pointer`: a non-negative integer, or an array's length.
-pub fn count_in(body: &[u8], pointer: &str) -> Result<u64, String> {
+pub(crate) fn count_in(body: &[u8], pointer: &str) -> Result<u64, String> {
     let value: serde_json::Value = serde_json::from_slice(body)
         .map_err(|err| format!("the answer is not JSON ({err}); the count must be a JSON number or array"))?;
     let at = if pointer.is_empty() { "the body" } else { pointer };

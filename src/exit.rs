@@ -27,11 +27,11 @@ impl Outcome {
 }
 
 /// The status for "could not do its job": bad usage, bad input, unreachable host.
-pub const COULD_NOT_RUN: i32 = 2;
+pub(crate) const COULD_NOT_RUN: i32 = 2;
 
 /// Turns a command's result into the process exit status, printing an error with its whole cause
 /// chain on stderr. A closed stdout (`idem … | head`) is not an error.
-pub fn finish(result: anyhow::Result<Outcome>) -> i32 {
+pub(crate) fn finish(result: anyhow::Result<Outcome>) -> i32 {
     match result {
         Ok(outcome) => outcome.code(),
         Err(err) if is_broken_pipe(&err) => 0,
@@ -45,7 +45,7 @@ pub fn finish(result: anyhow::Result<Outcome>) -> i32 {
 /// Runs a whole command so that even a bug ends like every other failure: one line on stderr
 /// (no backtrace, whatever RUST_BACKTRACE says) and exit status 2, instead of Rust's panic report
 /// and status 101.
-pub fn guard(command: impl FnOnce() -> i32 + std::panic::UnwindSafe) -> i32 {
+pub(crate) fn guard(command: impl FnOnce() -> i32 + std::panic::UnwindSafe) -> i32 {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(|info| {
         let message = info

@@ -4,7 +4,7 @@ use rand::distr::Alphanumeric;
 
 /// `prefix` + 24 random letters and digits (about 143 bits): the shape Stripe (`evt_…`, `pay_…`)
 /// and Svix (`msg_…`) ids have.
-pub fn fresh_id(prefix: &str) -> String {
+pub(crate) fn fresh_id(prefix: &str) -> String {
     let suffix: String = rand::rng().sample_iter(Alphanumeric).take(24).map(char::from).collect();
     format!("{prefix}{suffix}")
 }

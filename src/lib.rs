@@ -1,19 +1,30 @@
 //! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
-pub(crate) mod child;
-pub mod cli;
-pub(crate) mod clock;
-pub(crate) mod command_line;
-pub(crate) mod conformance;
-pub mod count;
-pub(crate) mod demo;
-pub mod exit;
-pub mod http;
-pub mod idem;
-pub(crate) mod ids;
-pub(crate) mod json_output;
-pub(crate) mod live_log;
-pub(crate) mod output;
-pub(crate) mod retry;
-pub(crate) mod sync;
-pub(crate) mod units;
-pub mod webhook;
+mod child;
+mod cli;
+mod clock;
+mod command_line;
+mod conformance;
+mod count;
+mod demo;
+mod exit;
+mod http;
+mod idem;
+mod ids;
+mod json_output;
+mod live_log;
+mod output;
+mod retry;
+mod sync;
+pub mod testing;
+mod units;
+mod webhook;
+
+/// The `idem` binary: parses its command line, runs the command and returns the exit status.
+pub fn idem_main() -> i32 {
+    exit::guard(cli::idem::main)
+}
+
+/// The `webhook` binary: parses its command line, runs the command and returns the exit status.
+pub fn webhook_main() -> i32 {
+    exit::guard(cli::webhook::main)
+}

@@ -69,6 +69,7 @@ impl Palette {
         Palette { enabled: false }
     }
 
+    #[cfg(test)]
     pub fn is_enabled(self) -> bool {
         self.enabled
     }

@@ -21,7 +21,7 @@ use serde::Serialize;
 /// A retry that comes sooner than this after the previous answer had no backoff worth the name.
 /// Full jitter can draw a wait this short once in a while, so judges flag it only when every
 /// retry of an operation is this quick.
-pub const IMMEDIATE: Duration = Duration::from_millis(50);
+pub(crate) const IMMEDIATE: Duration = Duration::from_millis(50);
 
 /// `webhook send --backoff-max` unless given: also the `Retry-After` ceiling under a schedule.
 pub(crate) const DEFAULT_BACKOFF_MAX: Duration = Duration::from_secs(3_600);

@@ -4,5 +4,5 @@
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    std::process::exit(idem::exit::guard(idem::cli::webhook::main));
+    std::process::exit(idem::webhook_main());
 }

@@ -2,15 +2,15 @@
 //! work starts, so the engine never sees a parsed command line. The one piece of clap the engine
 //! modules know is `ValueEnum` on the closed sets they define themselves (schemes, sync and key
 //! modes, formats), so a flag's accepted values and the engine's enum cannot drift apart.
-pub mod completions;
+pub(crate) mod completions;
 pub(crate) mod count_args;
-pub mod idem;
+pub(crate) mod idem;
 pub mod man;
 pub(crate) mod outbound_proxy;
 pub(crate) mod request_args;
 pub mod schemas;
 pub(crate) mod suite_args;
-pub mod webhook;
+pub(crate) mod webhook;
 
 use std::future::Future;
 use std::time::Duration;
@@ -31,7 +31,9 @@ pub(crate) const MAX_SIZE_FLAG: u64 = 1 << 30;
 /// `-- -1s`), and an upper bound, so that no value switches the flag's protection off (a lease
 /// of 999999999999h keeps a crashed owner's key behind 409 for ever). The flag's help says
 /// "at most" the bound (a test in this module checks every flag).
-pub fn duration_at_most(max: Duration) -> impl Fn(&str) -> Result<Duration, String> + Clone + Send + Sync + 'static {
+pub(crate) fn duration_at_most(
+    max: Duration,
+) -> impl Fn(&str) -> Result<Duration, String> + Clone + Send + Sync + 'static {
     move |text: &str| {
         if text.trim_start().starts_with('-') {
             return Err(format!("`{text}`: durations are positive; write it like 250ms, 5s, 2m or 24h"));
@@ -41,13 +43,13 @@ pub fn duration_at_most(max: Duration) -> impl Fn(&str) -> Result<Duration, Stri
 }
 
 /// A size flag's parser, at most [`MAX_SIZE_FLAG`].
-pub fn bounded_size(text: &str) -> Result<u64, String> {
+pub(crate) fn bounded_size(text: &str) -> Result<u64, String> {
     crate::units::parse_size_at_most(text, MAX_SIZE_FLAG)
 }
 
 /// Parses the process arguments into `C`, runs `run` and returns the exit status. clap prints help
 /// and version on stdout with status 0, and usage errors on stderr with status 2.
-pub fn parse_and_run<C: clap::Parser>(run: impl FnOnce(C) -> anyhow::Result<Outcome>) -> i32 {
+pub(crate) fn parse_and_run<C: clap::Parser>(run: impl FnOnce(C) -> anyhow::Result<Outcome>) -> i32 {
     match C::try_parse() {
         Ok(cli) => exit::finish(run(cli)),
         Err(err) => {
@@ -113,7 +115,7 @@ fn redact_value(message: &str, value: &str) -> String {
 }
 
 /// Runs an async command body on a fresh multi-threaded runtime.
-pub fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
+pub(crate) fn block_on<T>(future: impl Future<Output = anyhow::Result<T>>) -> anyhow::Result<T> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -51,6 +51,10 @@ pub fn all() -> Vec<SchemaFile> {
             "webhook secret --format json",
         ),
         file::<crate::webhook::send::SendReport>(crate::webhook::send::SCHEMA, "webhook send --format json"),
+        file::<crate::webhook::send::TemplateList>(
+            crate::webhook::send::TEMPLATES_SCHEMA,
+            "webhook send --list-events --format json",
+        ),
         file::<replay::ReplayReport>(replay::SCHEMA, "webhook replay --format json"),
         file::<SuiteReport>(&suite_schema("webhook check"), "webhook check --format json"),
         file::<SenderReport>(&suite_schema("webhook check-sender"), "webhook check-sender --format json"),

@@ -16,7 +16,7 @@ use crate::http::outbound_proxy::Proxies;
 use crate::http::tls;
 
 /// Responses larger than this are refused rather than held in memory.
-pub const MAX_RESPONSE_BODY: usize = 64 * 1024 * 1024;
+pub(crate) const MAX_RESPONSE_BODY: usize = 64 * 1024 * 1024;
 
 /// How the client connects.
 #[derive(Debug, Clone, Copy)]

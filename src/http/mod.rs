@@ -2,7 +2,7 @@
 //! problem documents. Nothing here knows about idempotency keys or webhook signatures.
 pub(crate) mod body;
 pub(crate) mod chunked;
-pub mod client;
+pub(crate) mod client;
 pub(crate) mod connect_error;
 pub(crate) mod content_encoding;
 pub(crate) mod forwarding_client;
@@ -11,6 +11,6 @@ pub(crate) mod header;
 pub(crate) mod hop_by_hop;
 pub(crate) mod outbound_proxy;
 pub(crate) mod problem;
-pub mod server;
+pub(crate) mod server;
 pub(crate) mod tls;
 pub(crate) mod url;

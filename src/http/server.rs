@@ -41,13 +41,13 @@ pub(crate) async fn bind(addr: SocketAddr) -> anyhow::Result<(TcpListener, Socke
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// How long a stop waits for requests in flight before dropping their connections.
-pub const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
+pub(crate) const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// How often running out of descriptors is said while it lasts.
 const ACCEPT_WARNING_EVERY: Duration = Duration::from_secs(10);
 
 /// How long a request body may go without delivering a byte.
-pub const BODY_PROGRESS_TIMEOUT: Duration = Duration::from_secs(10);
+pub(crate) const BODY_PROGRESS_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// How long clients may take over each stage before their connection is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,7 +73,7 @@ impl Default for Timeouts {
 
 /// Reads a whole request body, failing when `BODY_PROGRESS_TIMEOUT` passes without a byte: a
 /// client that stops half-way holds its request no longer than that.
-pub async fn read_body<B>(body: B) -> Result<Bytes, BoxError>
+pub(crate) async fn read_body<B>(body: B) -> Result<Bytes, BoxError>
 where
     B: Body,
     B::Error: Into<BoxError>,
@@ -82,7 +82,7 @@ where
 }
 
 /// [`read_body`] with another progress timeout.
-pub async fn read_body_within<B>(body: B, progress: Duration) -> Result<Bytes, BoxError>
+pub(crate) async fn read_body_within<B>(body: B, progress: Duration) -> Result<Bytes, BoxError>
 where
     B: Body,
     B::Error: Into<BoxError>,
@@ -109,12 +109,12 @@ where
 /// A request body delivered no bytes for `waited`: answered 408 by the servers that tell.
 #[derive(Debug, thiserror::Error)]
 #[error("no body bytes arrived for {}; the client stopped sending", crate::units::format_duration(*.waited))]
-pub struct BodyStalled {
+pub(crate) struct BodyStalled {
     pub waited: Duration,
 }
 
 /// A server accepting on its own task.
-pub struct ServerTask {
+pub(crate) struct ServerTask {
     stop: Option<oneshot::Sender<()>>,
     task: tokio::task::JoinHandle<()>,
 }
@@ -122,7 +122,11 @@ pub struct ServerTask {
 impl ServerTask {
     /// Accepts connections on `listener` until stopped; `make_service` builds the service for each
     /// connection from the client's address.
-    pub fn spawn<F, S, B>(listener: TcpListener, tls: Option<tokio_rustls::TlsAcceptor>, make_service: F) -> ServerTask
+    pub(crate) fn spawn<F, S, B>(
+        listener: TcpListener,
+        tls: Option<tokio_rustls::TlsAcceptor>,
+        make_service: F,
+    ) -> ServerTask
     where
         F: Fn(SocketAddr) -> S + Send + 'static,
         S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
@@ -136,7 +140,7 @@ impl ServerTask {
     }
 
     /// [`spawn`](Self::spawn) with other timeouts.
-    pub fn spawn_with<F, S, B>(
+    pub(crate) fn spawn_with<F, S, B>(
         listener: TcpListener,
         tls: Option<tokio_rustls::TlsAcceptor>,
         timeouts: Timeouts,
@@ -157,7 +161,7 @@ impl ServerTask {
     }
 
     /// Stops accepting and waits (up to [`DRAIN_TIMEOUT`]) for the requests in flight.
-    pub async fn stop(mut self) {
+    pub(crate) async fn stop(mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
         }
@@ -330,7 +334,7 @@ where
 /// Ctrl-C (SIGINT), or SIGTERM from a process manager or CI. Registered before the port is
 /// bound: a signal sent right after the banner appears must stop the server cleanly, not kill it
 /// with the default handler.
-pub struct StopSignal {
+pub(crate) struct StopSignal {
     #[cfg(unix)]
     interrupt: tokio::signal::unix::Signal,
     #[cfg(unix)]
@@ -339,7 +343,7 @@ pub struct StopSignal {
 
 impl StopSignal {
     #[cfg(unix)]
-    pub fn register() -> anyhow::Result<StopSignal> {
+    pub(crate) fn register() -> anyhow::Result<StopSignal> {
         use tokio::signal::unix::{SignalKind, signal};
         Ok(StopSignal {
             interrupt: signal(SignalKind::interrupt()).context("cannot listen for Ctrl-C")?,
@@ -353,7 +357,7 @@ impl StopSignal {
     }
 
     #[cfg(unix)]
-    pub async fn wait(mut self) {
+    pub(crate) async fn wait(mut self) {
         tokio::select! {
             _ = self.interrupt.recv() => {}
             _ = self.terminate.recv() => {}

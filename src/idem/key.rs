@@ -32,7 +32,7 @@ impl KeyPolicy {
     }
 }
 
-pub fn generate(format: KeyFormat) -> String {
+pub(crate) fn generate(format: KeyFormat) -> String {
     match format {
         KeyFormat::Uuid4 => uuid::Uuid::new_v4().to_string(),
         KeyFormat::Uuid7 => uuid::Uuid::now_v7().to_string(),

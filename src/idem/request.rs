@@ -12,9 +12,9 @@ use crate::http::url::parse_url;
 use crate::idem::key::KeyPolicy;
 
 /// The default `--key-header`.
-pub const DEFAULT_KEY_HEADER: &str = "Idempotency-Key";
+pub(crate) const DEFAULT_KEY_HEADER: &str = "Idempotency-Key";
 /// The default `--id-field`: where the created resource's id sits in a JSON response.
-pub const DEFAULT_ID_FIELD: &str = "/id";
+pub(crate) const DEFAULT_ID_FIELD: &str = "/id";
 
 /// Everything about a request except the key value, which each logical request draws afresh.
 #[derive(Debug, Clone)]
@@ -181,7 +181,7 @@ fn location_path(value: &str) -> &str {
 
 /// The resource id at `pointer` in a JSON body: a string as is, a number in one canonical form,
 /// so ids are compared as JSON values (`1` and `1.0` are the same id).
-pub fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
+pub(crate) fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
     let value: serde_json::Value = serde_json::from_slice(body).ok()?;
     match value.pointer(pointer)? {
         serde_json::Value::String(id) => Some(id.clone()),

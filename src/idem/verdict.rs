@@ -22,7 +22,7 @@ use crate::idem::request::{IdSource, RequestSpec};
 /// The headers servers use to mark a replayed response: Stripe's `Idempotent-Replayed`, and the
 /// spellings idempotency middlewares send (`Idempotent-Replay` in several Express and ASGI ones,
 /// `X-Is-Replay` in Laravel's replay package).
-pub const REPLAY_MARKERS: [&str; 9] = [
+pub(crate) const REPLAY_MARKERS: [&str; 9] = [
     "idempotent-replayed",
     "idempotency-replayed",
     "x-idempotent-replayed",
@@ -35,7 +35,7 @@ pub const REPLAY_MARKERS: [&str; 9] = [
 ];
 
 /// The replay markers for messages: `Idempotent-Replayed, Idempotency-Replayed, …`.
-pub fn replay_marker_names() -> String {
+pub(crate) fn replay_marker_names() -> String {
     REPLAY_MARKERS.iter().map(|name| crate::output::header_display_name(name)).collect::<Vec<_>>().join(", ")
 }
 
@@ -129,7 +129,7 @@ fn header_text(headers: &HeaderMap, name: http::header::HeaderName) -> Option<St
 }
 
 /// The replay marker header present with the value `true`, if any.
-pub fn replay_marker(headers: &HeaderMap) -> Option<&'static str> {
+pub(crate) fn replay_marker(headers: &HeaderMap) -> Option<&'static str> {
     REPLAY_MARKERS.into_iter().find(|name| {
         headers
             .get(*name)
@@ -139,7 +139,7 @@ pub fn replay_marker(headers: &HeaderMap) -> Option<&'static str> {
 }
 
 /// How many answers had each status, by status: `1 × 201, 19 × 409` (`no answer` last).
-pub fn status_counts<'a>(answers: impl IntoIterator<Item = &'a Observed>) -> String {
+pub(crate) fn status_counts<'a>(answers: impl IntoIterator<Item = &'a Observed>) -> String {
     let mut counts: std::collections::BTreeMap<Option<u16>, usize> = Default::default();
     for answer in answers {
         *counts.entry(answer.status).or_default() += 1;
@@ -154,7 +154,7 @@ pub fn status_counts<'a>(answers: impl IntoIterator<Item = &'a Observed>) -> Str
 
 /// How the duplicates were sent, which decides what a correct server may answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Timing {
+pub(crate) enum Timing {
     /// One after another, each after the previous answer: every answer must be the same.
     Sequential,
     /// At the same time: a duplicate may also get 409 while the original is in flight.
@@ -367,12 +367,6 @@ fn contains_as_token(haystack: &str, needle: &str) -> bool {
     })
 }
 
-impl Judgement {
-    pub fn holds(&self) -> bool {
-        self.verdict.outcome() == Some(crate::exit::Outcome::Holds)
-    }
-}
-
 /// The distinct resource ids among the 2xx answers, in order of appearance.
 fn distinct_ids(answers: &[Observed]) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
@@ -429,7 +423,7 @@ fn reading_notes(answers: &[Observed]) -> Vec<String> {
 
 /// Judges a control (`--distinct-keys` or `--no-key`): the duplicates share no key, so every one
 /// should execute. Collapsing them is the finding, not executing them.
-pub fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grounds) -> Judgement {
+pub(crate) fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grounds) -> Judgement {
     let resource_ids = distinct_ids(answers);
     let n = answers.len();
     let failed = answers.iter().filter(|a| a.status.is_none()).count();
@@ -635,7 +629,7 @@ fn as_slow_as_the_first(answers: &[Observed]) -> Option<String> {
 }
 
 /// Judges the answers to duplicates of one logical request (same key, same body).
-pub fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, grounds: &Grounds) -> Judgement {
+pub(crate) fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, grounds: &Grounds) -> Judgement {
     let resource_ids = distinct_ids(answers);
     let mut differences = Vec::new();
     let mut notes = reading_notes(answers);
@@ -734,7 +728,7 @@ pub fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, grounds: &Gro
 
 /// `Ok` when the bodies match byte for byte or as JSON, else a short description of the first
 /// difference.
-pub fn compare_bodies(original: &[u8], other: &[u8]) -> Result<BodyMatch, String> {
+pub(crate) fn compare_bodies(original: &[u8], other: &[u8]) -> Result<BodyMatch, String> {
     if original == other {
         return Ok(BodyMatch::Identical);
     }

@@ -63,7 +63,7 @@ impl DeliveryBody {
 }
 
 pub use crate::clock::unix_now;
-pub use crate::ids::fresh_id;
+pub(crate) use crate::ids::fresh_id;
 
 #[cfg(test)]
 mod tests {

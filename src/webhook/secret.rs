@@ -49,12 +49,12 @@ impl fmt::Debug for Secret {
 
 /// clap value parser for `--secret` / `WEBHOOK_SECRET`: the value becomes a [`Secret`] at once, so
 /// clap's own structs never hold it in a printable form.
-pub fn parse_secret_arg(text: &str) -> Result<Secret, String> {
+pub(crate) fn parse_secret_arg(text: &str) -> Result<Secret, String> {
     Secret::new(text.as_bytes().to_vec()).map_err(|err| err.to_string())
 }
 
 /// The environment variable a secret can come from.
-pub const SECRET_ENV: &str = "WEBHOOK_SECRET";
+pub(crate) const SECRET_ENV: &str = "WEBHOOK_SECRET";
 
 /// Where the secret comes from, once the flags have been read.
 #[derive(Debug, Clone)]

@@ -196,8 +196,18 @@ async fn deliver_copies(
 
 /// `webhook send --list-events [PROVIDER]`: the bundled templates, a line each, grouped by
 /// provider with the API version and the documentation each shape follows.
-pub(crate) fn list_events(provider: Option<&str>, palette: Palette, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub(crate) fn list_events(
+    provider: Option<&str>,
+    format: Format,
+    palette: Palette,
+    out: &mut impl Write,
+) -> anyhow::Result<Outcome> {
     let templates = crate::webhook::template::list(provider)?;
+    if format == Format::Json {
+        crate::json_output::write_pretty(&mut *out, TEMPLATES_SCHEMA, &TemplateList { templates })?;
+        out.flush()?;
+        return Ok(Outcome::Holds);
+    }
     let mut current = "";
     for info in &templates {
         if info.provider != current {
@@ -219,4 +229,13 @@ pub(crate) fn list_events(provider: Option<&str>, palette: Palette, out: &mut im
     )?;
     out.flush()?;
     Ok(Outcome::Holds)
+}
+
+/// The `schema` of `webhook send --list-events --format json`.
+pub(crate) const TEMPLATES_SCHEMA: &str = "webhook-templates/1";
+
+/// `webhook send --list-events --format json`: the bundled templates, by provider then event.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub(crate) struct TemplateList {
+    pub templates: Vec<crate::webhook::template::TemplateInfo>,
 }

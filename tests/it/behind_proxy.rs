@@ -6,10 +6,10 @@
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};
 
-use idem::idem::proxy::fault::Selection;
-use idem::idem::proxy::{self, ProxyConfig};
-use idem::idem::serve::{Mode, ServeConfig};
-use idem::webhook::scheme::SchemeKind;
+use idem::testing::proxy::Selection;
+use idem::testing::proxy::{self, ProxyConfig};
+use idem::testing::scheme::SchemeKind;
+use idem::testing::serve::{Mode, ServeConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
 

@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use idem::idem::serve::{Mode, ServeConfig};
+use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::{CustomServer, Reply, TestServer, idem, suite_evidence, suite_outcomes};

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use idem::idem::serve::{Mode, ServeConfig};
+use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::{TestServer, idem, suite_evidence, suite_outcomes};

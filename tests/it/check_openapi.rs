@@ -6,7 +6,7 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use idem::idem::serve::{Mode, ServeConfig};
+use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::{KillOnDrop, TestServer, idem};

@@ -297,7 +297,7 @@ fn the_journal_records_every_attempt_and_junit_parses() {
     let document = roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("not XML ({err}): {xml}"));
     let cases = document.descendants().filter(|node| node.has_tag_name("testcase")).count();
     assert_eq!(cases, 17, "{xml}");
-    let (records, warning) = idem::webhook::journal::reader::read_journal(&journal).unwrap();
+    let (records, warning) = idem::testing::journal::read_journal(&journal).unwrap();
     assert_eq!(warning, None);
     let statuses: Vec<(u32, u16)> = records.iter().map(|record| (record.attempt, record.status)).collect();
     assert_eq!(statuses, [(1, 500), (2, 200), (1, 200)]);

@@ -4,8 +4,8 @@
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 
-use idem::idem::serve::{Mode, ServeConfig};
-use idem::webhook::scheme::SchemeKind;
+use idem::testing::scheme::SchemeKind;
+use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::{KillOnDrop, TestServer, idem, suite_outcomes, webhook};

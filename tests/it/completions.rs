@@ -5,10 +5,10 @@
 use std::path::Path;
 
 use clap::CommandFactory;
-use idem::cli::completions::{SHELLS, file_name, generate};
-use idem::cli::idem::IdemCli;
-use idem::cli::man;
-use idem::cli::webhook::WebhookCli;
+use idem::testing::cli::IdemCli;
+use idem::testing::cli::WebhookCli;
+use idem::testing::cli::man;
+use idem::testing::cli::{SHELLS, file_name, generate};
 
 const CLIS: [fn() -> clap::Command; 2] = [IdemCli::command, WebhookCli::command];
 

@@ -18,8 +18,8 @@ use std::time::Duration;
 
 use base64::Engine;
 use http::{HeaderMap, HeaderName, HeaderValue};
-use idem::webhook::scheme::{self, BASE64, SchemeKind, SchemeOptions, TimeWindow};
-use idem::webhook::secret::Secret;
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, BASE64, SchemeKind, SchemeOptions, TimeWindow};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
@@ -954,7 +954,7 @@ process.stdout.write(`v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= v1a,${sign
 #[test]
 fn v1a_signatures_made_by_nodes_ed25519_verify_with_ours_and_a_changed_body_does_not() {
     let (secret, public) = asymmetric_pair();
-    let timestamp = idem::webhook::delivery::unix_now().to_string();
+    let timestamp = idem::testing::delivery::unix_now().to_string();
     let body = r#"{"type":"invoice.paid"}"#;
     let output = std::process::Command::new("node")
         .args(["-e", NODE_V1A_SIGNER, &secret, "msg_v1a", &timestamp, body])

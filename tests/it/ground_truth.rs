@@ -137,12 +137,12 @@ fn charges(app: &PyApp) -> u64 {
 /// A plain blocking GET through the library's own client, for the test's view of the ledger.
 fn reqwest_get(url: &str) -> String {
     crate::support::runtime().block_on(async {
-        let options = idem::http::client::ClientOptions {
+        let options = idem::testing::client::ClientOptions {
             timeout: std::time::Duration::from_secs(10),
             insecure: false,
             http2: false,
         };
-        let client = idem::http::client::HttpClient::new(options).expect("client");
+        let client = idem::testing::client::HttpClient::new(options).expect("client");
         let request = http::Request::get(url).body(bytes::Bytes::new()).unwrap();
         String::from_utf8_lossy(&client.send(request).await.expect("the ledger answers").body).into_owned()
     })
@@ -302,7 +302,9 @@ fn a_correct_api_without_a_replay_marker_passes_on_its_own_ids() {
 /// A webhook receiver for `--scheme hmac` (X-Signature: sha256=<hex>) with a ledger at
 /// GET /processed. `flaw` picks what it gets wrong: `none`, `fulfils-duplicates`, `crashes`
 /// (a missing header raises, a bad signature is a 500), `json-dumps` (verifies
-/// `json.dumps(json.loads(body))`, Python's default style).
+/// `json.dumps(json.loads(body))`, Python's default style), `strict-schema` (verifies the raw
+/// bytes, then refuses with 422 an event whose `data` has fields it does not know), `ledger-auth`
+/// (correct, but its ledger answers only `Authorization: Bearer ledger-token`).
 fn receiver(flaw: &str) -> PyApp {
     PyApp::start(&format!(
         r#"{REPLY}
@@ -314,7 +316,9 @@ lock = threading.Lock()
 class App(BaseHTTPRequestHandler):
     def log_message(self, *args): pass
     def do_GET(self):
-        if self.path == "/processed":
+        if FLAW == "ledger-auth" and self.headers.get("Authorization") != "Bearer ledger-token":
+            reply(self, 401, {{"error": "the ledger needs a token"}})
+        elif self.path == "/processed":
             reply(self, 200, {{"processed": processed}})
         else:
             reply(self, 404, {{"error": "not found"}})
@@ -336,6 +340,8 @@ class App(BaseHTTPRequestHandler):
                 return reply(self, 500, {{"error": "Traceback: SignatureError"}})
             return reply(self, 401, {{"error": "invalid signature"}})
         event = json.loads(raw)
+        if FLAW == "strict-schema" and set(event.get("data", {{}})) - {{"amount", "currency"}}:
+            return reply(self, 422, {{"error": "unexpected fields in data"}})
         with lock:
             if event["id"] in seen and FLAW != "fulfils-duplicates":
                 return reply(self, 200, {{"duplicate": True}})
@@ -387,6 +393,22 @@ fn a_receiver_that_fulfils_duplicates_is_caught_by_its_count() {
     );
     assert_eq!(code, 0, "{report}");
     assert_eq!(crate::support::suite_outcomes(&report)["duplicate-processed-once"], "pass");
+}
+
+#[test]
+fn a_ledger_behind_a_token_is_read_with_count_header() {
+    let app = receiver("ledger-auth");
+    let count = app.url("/processed");
+    let ledger = ["--count-url", count.as_str(), "--count-pointer", "/processed"];
+    let (code, _, stderr) = webhook_check(&app.url("/hooks"), "whsec_ground_truth", &ledger);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("401") && stderr.contains("credentials"), "{stderr}");
+
+    let with_token = [&ledger[..], &["--count-header", "Authorization: Bearer ledger-token"]].concat();
+    let (code, report, stderr) = webhook_check(&app.url("/hooks"), "whsec_ground_truth", &with_token);
+    assert_eq!(code, 0, "{report} {stderr}");
+    assert_eq!(crate::support::suite_outcomes(&report)["duplicate-processed-once"], "pass");
+    assert!(!report.to_string().contains("ledger-token"), "the token is not echoed");
 }
 
 #[test]
@@ -461,4 +483,103 @@ fn python_json_dumps_reserialisation_is_named() {
     ]));
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(format!("{stdout}{stderr}").contains("Python's json.dumps writes it by default"), "{stdout}{stderr}");
+}
+
+/// A Shopify app's webhook endpoint as its docs show it: the HMAC over the raw body, the shop from
+/// `X-Shopify-Shop-Domain` (a delivery for a shop it does not serve is refused), duplicates
+/// dropped by `X-Shopify-Webhook-Id`.
+fn shopify_app() -> PyApp {
+    PyApp::start(&format!(
+        r#"{REPLY}
+import base64
+SECRET = b"shpss_ground_truth"
+SHOPS = {{"idem-test.myshopify.com"}}
+processed = []
+seen = set()
+lock = threading.Lock()
+class App(BaseHTTPRequestHandler):
+    def log_message(self, *args): pass
+    def do_POST(self):
+        raw = read_body(self)
+        digest = base64.b64encode(hmac.new(SECRET, raw, hashlib.sha256).digest()).decode()
+        if not hmac.compare_digest(self.headers.get("X-Shopify-Hmac-Sha256", ""), digest):
+            return reply(self, 401, {{"error": "invalid hmac"}})
+        if self.headers.get("X-Shopify-Shop-Domain") not in SHOPS:
+            return reply(self, 400, {{"error": "unknown shop"}})
+        with lock:
+            webhook_id = self.headers.get("X-Shopify-Webhook-Id")
+            if webhook_id not in seen:
+                seen.add(webhook_id)
+                processed.append(self.headers.get("X-Shopify-Topic"))
+        reply(self, 200, {{"ok": True}})
+"#
+    ))
+}
+
+#[test]
+fn a_provider_template_carries_the_headers_a_receiver_routes_on() {
+    let app = shopify_app();
+    let check = |extra: &[&str]| {
+        let (code, stdout, stderr) = run(webhook()
+            .args(["check", &app.url("/webhooks"), "--scheme", "shopify", "--secret", "shpss_ground_truth"])
+            .args(["--format", "json"])
+            .args(extra));
+        let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stdout} {stderr}"));
+        (code, crate::support::suite_outcomes(&report), report)
+    };
+    // The suite's own event has no shop: refused, so nothing can be judged.
+    let (_, outcomes, report) = check(&[]);
+    assert_eq!(outcomes["valid-accepted"], "fail", "{report}");
+    let evidence = crate::support::suite_evidence(&report, "out-of-order-accepted");
+    assert!(evidence.contains("choose what the receiver handles with --event"), "{evidence}");
+    // The provider's template brings X-Shopify-Shop-Domain, and every check runs.
+    let (code, outcomes, report) = check(&["--event", "shopify:orders/create"]);
+    assert_eq!(code, 0, "{report}");
+    for id in ["valid-accepted", "bad-signature-rejected", "tampered-body-rejected", "duplicate-accepted"] {
+        assert_eq!(outcomes[id], "pass", "{id}: {report}");
+    }
+}
+
+/// A GitHub App's webhook endpoint: the HMAC over the raw body, then a push must name its
+/// repository (anything else is a 400).
+fn github_app() -> PyApp {
+    PyApp::start(&format!(
+        r#"{REPLY}
+SECRET = b"gh_ground_truth"
+class App(BaseHTTPRequestHandler):
+    def log_message(self, *args): pass
+    def do_POST(self):
+        raw = read_body(self)
+        expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
+        if not hmac.compare_digest(self.headers.get("X-Hub-Signature-256", ""), expected):
+            return reply(self, 401, {{"error": "invalid signature"}})
+        if "repository" not in json.loads(raw):
+            return reply(self, 400, {{"error": "not a repository event"}})
+        reply(self, 200, {{"ok": True}})
+"#
+    ))
+}
+
+#[test]
+fn a_receiver_that_checks_content_is_not_said_to_reserialise() {
+    // The raw-bytes probe keeps the chosen event's content: a GitHub receiver that needs
+    // `repository` accepts it, and passes.
+    let app = github_app();
+    let (code, stdout, _) = run(webhook()
+        .args(["check", &app.url("/github"), "--scheme", "github", "--secret", "gh_ground_truth"])
+        .args(["--event", "github:push", "--format", "json"]));
+    let report: Value = serde_json::from_str(&stdout).expect("a report");
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(crate::support::suite_outcomes(&report)["raw-body-verified"], "pass", "{report}");
+    assert!(crate::support::suite_evidence(&report, "raw-body-verified").contains("3-space indents"));
+
+    // With the suite's own event, the raw probe's extra fields are refused by a strict schema in
+    // every writing: its content, not its bytes, so nothing is proven either way.
+    let strict = receiver("strict-schema");
+    let (code, report, _) = webhook_check(&strict.url("/hooks"), "whsec_ground_truth", &[]);
+    let outcomes = crate::support::suite_outcomes(&report);
+    assert_eq!(outcomes["raw-body-verified"], "skip", "{report}");
+    let evidence = crate::support::suite_evidence(&report, "raw-body-verified");
+    assert!(evidence.contains("refuses its content, not its bytes"), "{evidence}");
+    assert_eq!(code, 0, "the required checks hold: {outcomes:?}");
 }

@@ -168,8 +168,9 @@ fn two_proxies_pointed_at_each_other_answer_508_and_stay_flat() {
 #[test]
 fn stalled_request_bodies_get_408_and_the_proxy_still_serves() {
     use std::io::{Read, Write};
-    let server =
-        crate::support::TestServer::start(idem::idem::serve::ServeConfig::local(idem::idem::serve::Mode::Correct));
+    let server = crate::support::TestServer::start(idem::testing::serve::ServeConfig::local(
+        idem::testing::serve::Mode::Correct,
+    ));
     let proxy = ProxyProcess::start(&["--addr", "127.0.0.1:0", "--upstream", &server.url(""), "--idle-timeout", "1s"]);
     let stalled: Vec<std::net::TcpStream> = (0..200)
         .map(|_| {

@@ -7,10 +7,10 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Request};
-use idem::http::client::{ClientOptions, Exchange, HttpClient};
-use idem::idem::proxy::fault::Selection;
-use idem::idem::proxy::{self, ProxyConfig};
-use idem::idem::serve::{Mode, ServeConfig};
+use idem::testing::client::{ClientOptions, Exchange, HttpClient};
+use idem::testing::proxy::Selection;
+use idem::testing::proxy::{self, ProxyConfig};
+use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::{CustomServer, Reply, TestServer, dead_port, idem, payment_ids, runtime};

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use idem::cli::schemas;
+use idem::testing::cli::schemas;
 use serde_json::Value;
 
 fn schemas_dir() -> PathBuf {

@@ -1,5 +1,5 @@
 //! `idem send` through the real binary: every verdict, every exit status, and bad input.
-use idem::idem::serve::{Mode, ServeConfig};
+use idem::testing::serve::{Mode, ServeConfig};
 use predicates::prelude::*;
 use serde_json::Value;
 

@@ -3,8 +3,8 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{Method, Request};
-use idem::http::client::{ClientOptions, Exchange, HttpClient};
-use idem::idem::serve::{Mode, RequestOutcome, ServeConfig};
+use idem::testing::client::{ClientOptions, Exchange, HttpClient};
+use idem::testing::serve::{Mode, RequestOutcome, ServeConfig};
 use serde_json::Value;
 
 use crate::support::{TestServer, runtime};

@@ -14,8 +14,8 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::{Method, Request};
-use idem::http::client::{ClientOptions, Exchange, HttpClient};
-use idem::idem::serve::{Mode, RequestOutcome, ServeConfig, StoreLocation};
+use idem::testing::client::{ClientOptions, Exchange, HttpClient};
+use idem::testing::serve::{Mode, RequestOutcome, ServeConfig, StoreLocation};
 use serde_json::Value;
 
 use crate::support::{TestServer, idem, runtime};

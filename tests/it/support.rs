@@ -4,10 +4,10 @@
 
 use std::sync::OnceLock;
 
-use idem::idem::serve::{self, RunningServer, ServeConfig};
-use idem::webhook::listen::{self, ListenConfig, RunningListener, Summary as ListenSummary};
-use idem::webhook::scheme::SchemeKind;
-use idem::webhook::secret::Secret;
+use idem::testing::listen::{self, ListenConfig, RunningListener, Summary as ListenSummary};
+use idem::testing::scheme::SchemeKind;
+use idem::testing::scheme::Secret;
+use idem::testing::serve::{self, RunningServer, ServeConfig};
 
 /// One runtime for every in-process server of the test binary.
 pub(crate) fn runtime() -> &'static tokio::runtime::Runtime {

@@ -4,8 +4,8 @@ use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
-use idem::webhook::secret::Secret;
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use serde_json::Value;
 
 use crate::support::{CustomServer, Reply, dead_port, suite_evidence, suite_outcomes, webhook};

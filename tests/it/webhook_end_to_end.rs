@@ -1,7 +1,7 @@
 //! `webhook send` and `webhook replay` against the real `webhook listen`: the sender's retries meet
 //! the listener's misbehaviour flags, and a recorded journal replays byte for byte.
-use idem::webhook::journal::reader::read_journal;
-use idem::webhook::scheme::SchemeKind;
+use idem::testing::journal::read_journal;
+use idem::testing::scheme::SchemeKind;
 use serde_json::Value;
 
 use crate::support::{Listener, SECRET, webhook};
@@ -128,7 +128,7 @@ fn a_recorded_journal_replays_byte_for_byte_resigned_or_verbatim() {
                 "{mode}: body bytes unchanged"
             );
             assert_eq!(again.event_id, original.event_id, "{mode}: same delivery id");
-            let signature = |record: &idem::webhook::journal::record::JournalRecord| {
+            let signature = |record: &idem::testing::journal::JournalRecord| {
                 record.headers.iter().find(|(name, _)| name == "webhook-signature").map(|(_, value)| value.clone())
             };
             if mode == "--verbatim" {

@@ -11,10 +11,10 @@ use serde_json::Value;
 
 use crate::support::{CustomServer, Listener, Reply, SECRET, SeenRequest, dead_port, runtime, webhook};
 use crate::webhook_listen::{Binary, json, post, stripe_event};
-use idem::webhook::journal::reader::read_journal;
-use idem::webhook::listen::{ForwardRetry, Route};
-use idem::webhook::scheme::SchemeKind;
-use idem::webhook::secret::Secret;
+use idem::testing::journal::read_journal;
+use idem::testing::listen::{ForwardRetry, Route};
+use idem::testing::scheme::SchemeKind;
+use idem::testing::scheme::Secret;
 
 /// An application that answers `statuses[n]` to its n-th request (the last one from then on) and
 /// keeps every body it was sent.

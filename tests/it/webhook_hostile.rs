@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, StatusCode};
-use idem::http::server::Timeouts;
-use idem::webhook::delivery::unix_now;
-use idem::webhook::journal::reader::read_journal;
-use idem::webhook::journal::record::HeaderText;
-use idem::webhook::scheme::SchemeKind;
-use idem::webhook::verify::verifier::SchemeSelection;
+use idem::testing::delivery::unix_now;
+use idem::testing::journal::HeaderText;
+use idem::testing::journal::read_journal;
+use idem::testing::listen::SchemeSelection;
+use idem::testing::scheme::SchemeKind;
+use idem::testing::server::Timeouts;
 
 use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, webhook};
 use crate::webhook_listen::{Binary, Signed, client, json, post, post_with, sign, stripe_event};
@@ -52,7 +52,7 @@ fn a_captured_stripe_signature_never_passes_as_a_github_one() {
         .stderr(predicates::str::contains("--scheme"));
     // A Stripe receiver that also takes Standard Webhooks (a separate key) refuses the copy.
     let allow = SchemeSelection::Auto { allow: vec![SchemeKind::Stripe, SchemeKind::Standard] };
-    let listener = Listener::start(idem::webhook::listen::ListenConfig::local(allow, crate::support::secret()));
+    let listener = Listener::start(idem::testing::listen::ListenConfig::local(allow, crate::support::secret()));
     for copy in 0..3 {
         let answer = post(&listener.url("/"), &stripe_as_github(&format!("fresh-{copy}")));
         assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
@@ -242,10 +242,10 @@ fn running_out_of_file_descriptors_is_said_once_and_survived() {
 #[test]
 fn a_listener_never_forwards_to_itself() {
     let port = dead_port();
-    let mut config = idem::webhook::listen::ListenConfig::local(SchemeKind::Stripe, crate::support::secret());
+    let mut config = idem::testing::listen::ListenConfig::local(SchemeKind::Stripe, crate::support::secret());
     config.addr = SocketAddr::from(([127, 0, 0, 1], port));
     config.forward_to = Some(format!("http://localhost:{port}/hook").parse().unwrap());
-    let err = crate::support::runtime().block_on(idem::webhook::listen::start(&config)).err().unwrap();
+    let err = crate::support::runtime().block_on(idem::testing::listen::start(&config)).err().unwrap();
     assert!(format!("{err:#}").contains("own address"), "{err:#}");
 
     // Two listeners forwarding to each other: the delivery comes back once and is refused.
@@ -390,10 +390,10 @@ fn webhook_check_sends_the_cross_scheme_replay() {
 
     // A receiver that picks the scheme from whichever signature header arrives, as auto did.
     let naive = CustomServer::start(|request| {
-        let options = idem::webhook::scheme::SchemeOptions::default();
-        let verified = idem::webhook::scheme::detect(&request.headers, &options).is_some_and(|scheme| {
+        let options = idem::testing::scheme::SchemeOptions::default();
+        let verified = idem::testing::scheme::detect(&request.headers, &options).is_some_and(|scheme| {
             let key = scheme.key(&crate::support::secret()).unwrap();
-            let window = idem::webhook::scheme::TimeWindow::around_now(Duration::from_secs(300));
+            let window = idem::testing::scheme::TimeWindow::around_now(Duration::from_secs(300));
             scheme.verify(&request.headers, &request.body, &key, window).is_ok()
         });
         Reply::json(if verified { 200 } else { 401 }, "{}")

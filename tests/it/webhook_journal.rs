@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::support::{KillOnDrop, Listener, SECRET, dead_port, webhook};
 use crate::webhook_listen::{Signed, post, stripe_event};
-use idem::webhook::scheme::SchemeKind;
+use idem::testing::scheme::SchemeKind;
 
 /// A journal written by a real listener: two invoices, a charge, a forgery (401) and a delivery
 /// whose forward failed (502).

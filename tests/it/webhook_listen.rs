@@ -9,13 +9,13 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Request, StatusCode};
-use idem::http::client::{ClientOptions, Exchange, HttpClient};
-use idem::webhook::delivery::{Delivery, DeliveryBody, unix_now};
-use idem::webhook::journal::reader::read_journal;
-use idem::webhook::journal::record::JournalRecord;
-use idem::webhook::listen::ListenConfig;
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions};
-use idem::webhook::verify::verifier::SchemeSelection;
+use idem::testing::client::{ClientOptions, Exchange, HttpClient};
+use idem::testing::delivery::{Delivery, DeliveryBody, unix_now};
+use idem::testing::journal::JournalRecord;
+use idem::testing::journal::read_journal;
+use idem::testing::listen::ListenConfig;
+use idem::testing::listen::SchemeSelection;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions};
 use serde_json::Value;
 
 use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, runtime, secret, webhook};

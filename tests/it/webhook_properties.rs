@@ -5,9 +5,9 @@ use std::time::Duration;
 use base64::Engine;
 use bytes::Bytes;
 use http::{HeaderMap, HeaderValue};
-use idem::webhook::delivery::{Delivery, DeliveryBody};
-use idem::webhook::scheme::{self, BASE64, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError};
-use idem::webhook::secret::Secret;
+use idem::testing::delivery::{Delivery, DeliveryBody};
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, BASE64, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError};
 use proptest::prelude::*;
 
 const HEX_DIGITS: &[u8] = b"0123456789abcdef";

@@ -4,10 +4,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use idem::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
-use idem::webhook::journal::writer::JournalWriter;
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
-use idem::webhook::secret::Secret;
+use idem::testing::journal::JournalWriter;
+use idem::testing::journal::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use serde_json::Value;
 
 use crate::support::{CustomServer, Reply, webhook};

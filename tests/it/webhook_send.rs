@@ -4,8 +4,8 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
-use idem::webhook::secret::Secret;
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 

@@ -1,8 +1,8 @@
 //! `webhook sign` and `webhook verify` through the real binary: round trips in every output format,
 //! and the reasons and hints a failed verification gives.
 use base64::Engine;
-use idem::webhook::scheme::{BASE64, KeyForm, SigningKey};
-use idem::webhook::secret::Secret;
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{BASE64, KeyForm, SigningKey};
 use predicates::prelude::*;
 use predicates::str::contains;
 use serde_json::Value;

@@ -103,7 +103,7 @@ fn a_stripe_template_is_parsed_by_the_official_sdk_with_its_overrides() {
     assert_eq!(event["amount"], 4200);
     assert_eq!(event["metadata"]["order_id"], "A-17");
     assert_eq!(event["customer"], "absent");
-    let now = idem::webhook::delivery::unix_now();
+    let now = idem::testing::delivery::unix_now();
     assert!((now - event["created"].as_i64().unwrap()).abs() < 120);
     assert_ne!(parsed[0]["id"], parsed[1]["id"], "fresh event ids per send");
     assert_ne!(parsed[0]["object_id"], parsed[1]["object_id"], "fresh object ids per send");
@@ -205,8 +205,8 @@ fn shopify_templates_carry_the_topic_and_shop_headers_and_the_documented_hmac() 
 
 #[test]
 fn slack_and_standard_templates_verify_with_their_schemes() {
-    let listener = crate::support::Listener::with(idem::webhook::scheme::SchemeKind::Slack, |config| {
-        config.secret = idem::webhook::secret::Secret::new(SECRET.as_bytes().to_vec()).unwrap();
+    let listener = crate::support::Listener::with(idem::testing::scheme::SchemeKind::Slack, |config| {
+        config.secret = idem::testing::scheme::Secret::new(SECRET.as_bytes().to_vec()).unwrap();
     });
     let (server, seen) = recording_receiver();
     for event in ["slack:url_verification", "slack:message"] {
@@ -224,8 +224,8 @@ fn slack_and_standard_templates_verify_with_their_schemes() {
     assert!(message["event_id"].as_str().unwrap().starts_with("Ev"));
     assert!(message["event_time"].is_i64());
 
-    let standard = crate::support::Listener::with(idem::webhook::scheme::SchemeKind::Standard, |config| {
-        config.secret = idem::webhook::secret::Secret::new(b"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".to_vec()).unwrap();
+    let standard = crate::support::Listener::with(idem::testing::scheme::SchemeKind::Standard, |config| {
+        config.secret = idem::testing::scheme::Secret::new(b"whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw".to_vec()).unwrap();
     });
     let (server, seen) = recording_receiver();
     for target in [standard.url("/std"), server.url("/std")] {
@@ -320,4 +320,29 @@ fn every_listed_template_signs_and_set_unset_change_only_what_they_name() {
     let plain_body = webhook().args(["sign", "-d", "{}", "--set", "a=1", "--secret", SECRET]).output().unwrap();
     assert_eq!(plain_body.status.code(), Some(2));
     let _ = std::io::stdout().flush();
+}
+
+#[test]
+fn the_template_list_is_json_for_scripts_and_agrees_with_the_text() {
+    let json = webhook().args(["send", "--list-events", "--format", "json"]).output().unwrap();
+    assert!(json.status.success(), "{}", String::from_utf8_lossy(&json.stderr));
+    let list: Value = serde_json::from_slice(&json.stdout).unwrap();
+    crate::schemas::validate(&list);
+    let from_json: Vec<String> = list["templates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| format!("{}:{}", t["provider"].as_str().unwrap(), t["event"].as_str().unwrap()))
+        .collect();
+    let text = webhook().args(["send", "--list-events"]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let from_text: Vec<&str> =
+        text.lines().map(str::trim).filter(|line| line.contains(':') && !line.contains(' ')).collect();
+    assert_eq!(from_json, from_text);
+    assert!(list["templates"].as_array().unwrap().iter().all(|t| !t["source"].as_str().unwrap().is_empty()));
+
+    let shopify = webhook().args(["send", "--list-events", "shopify", "--format", "json"]).output().unwrap();
+    let shopify: Value = serde_json::from_slice(&shopify.stdout).unwrap();
+    assert!(shopify["templates"].as_array().unwrap().iter().all(|t| t["provider"] == "shopify"));
+    assert_eq!(shopify["templates"].as_array().unwrap().len(), 4, "{shopify}");
 }

@@ -3,8 +3,8 @@
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
-use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow, VerifyError};
-use idem::webhook::secret::Secret;
+use idem::testing::scheme::Secret;
+use idem::testing::scheme::{self, SchemeKind, SchemeOptions, TimeWindow, VerifyError};
 use serde_json::Value;
 
 use crate::support::{webhook, webhook_vectors};

@@ -9,10 +9,10 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http::Method;
-use idem::idem::race::h2_frames::{DATA, FLAG_END_STREAM};
-use idem::idem::race::h2_single_packet;
-use idem::idem::request::RequestSpec;
-use idem::idem::serve::{Mode, ServeConfig};
+use idem::testing::race::h2_single_packet;
+use idem::testing::race::{DATA, FLAG_END_STREAM};
+use idem::testing::request::RequestSpec;
+use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 

@@ -21,14 +21,14 @@ mod send;
 mod serve;
 mod window;
 
-pub use check::CheckArgs;
+pub(crate) use check::CheckArgs;
 use check::CheckCommand;
-pub use openapi::OpenApiArgs;
-pub use proxy::ProxyArgs;
-pub use race::RaceArgs;
-pub use send::{SendArgs, SendRetryArgs};
-pub use serve::{ServeArgs, ServeStoreArgs};
-pub use window::WindowArgs;
+pub(crate) use openapi::OpenApiArgs;
+pub(crate) use proxy::ProxyArgs;
+pub(crate) use race::RaceArgs;
+pub(crate) use send::SendArgs;
+pub(crate) use serve::ServeArgs;
+pub(crate) use window::WindowArgs;
 
 /// Test how an HTTP API handles the Idempotency-Key header: does a retried POST execute once?
 #[derive(Debug, Parser)]
@@ -100,11 +100,11 @@ pub(crate) fn with_count(mut spec: RequestSpec, count: CountArgs) -> anyhow::Res
 }
 
 /// Parses the process arguments, runs the command and returns the exit status.
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
     crate::cli::parse_and_run(run)
 }
 
-pub fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
+pub(crate) fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
     let color = cli.color;
     match cli.command {
         IdemCommand::Send(args) => block_on(crate::idem::send::run(args.into_config(color)?)),

@@ -10,7 +10,7 @@ mod retry_args;
 mod secret;
 mod send;
 mod sign;
-pub mod signing;
+pub(crate) mod signing;
 mod verification;
 mod verify;
 
@@ -63,11 +63,11 @@ pub enum WebhookCommand {
 }
 
 /// Parses the process arguments, runs the command and returns the exit status.
-pub fn main() -> i32 {
+pub(crate) fn main() -> i32 {
     crate::cli::parse_and_run(run)
 }
 
-pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
+pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
     let palette = Palette::for_stdout(cli.color);
     // send, replay, check and listen print from other tasks or threads as they go, so they take
     // stdout themselves; the others write their one answer through a lock.
@@ -80,6 +80,7 @@ pub fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Send(args) => match &args.list_events {
             Some(provider) => webhook::send::list_events(
                 Some(provider.as_str()).filter(|name| !name.is_empty()),
+                args.format,
                 palette,
                 &mut std::io::stdout().lock(),
             ),

@@ -17,8 +17,15 @@ pub struct SendArgs {
     #[arg(value_name = "URL", required_unless_present = "list_events")]
     pub url: Option<String>,
 
-    /// List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit
-    #[arg(long, value_name = "PROVIDER", num_args = 0..=1, default_missing_value = "", exclusive = true)]
+    /// List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit;
+    /// with --format json, as a document for scripts
+    #[arg(
+        long,
+        value_name = "PROVIDER",
+        num_args = 0..=1,
+        default_missing_value = "",
+        conflicts_with_all = ["url", "scheme", "data", "event", "set", "unset", "secret", "secret_file"]
+    )]
     pub list_events: Option<String>,
 
     #[command(flatten)]

@@ -8,7 +8,7 @@ use crate::child::{ChildCommand, RunningChild};
 use crate::idem::proxy::judge::ClientExit;
 
 /// The variable the client reads the proxy's URL from.
-pub const PROXY_URL_VARIABLE: &str = "IDEM_PROXY_URL";
+pub(crate) const PROXY_URL_VARIABLE: &str = "IDEM_PROXY_URL";
 
 /// A started client command.
 pub(super) struct ClientCommand {

@@ -51,11 +51,6 @@ impl Fault {
         ))
     }
 
-    /// Whether the upstream sees the request.
-    pub fn forwards(self) -> bool {
-        !matches!(self, Fault::Reset | Fault::Status { .. })
-    }
-
     /// Whether a client that gets this fault should retry: it does not know whether the request
     /// executed (lost answer, timeout, reset), or was told to try again (5xx, 429, 408).
     pub fn calls_for_a_retry(self) -> bool {
@@ -172,7 +167,7 @@ impl Matcher {
 
 /// Decides, attempt by attempt, whether the fault applies.
 #[derive(Debug)]
-pub struct FaultPlan {
+pub(crate) struct FaultPlan {
     pub fault: Fault,
     pub selection: Selection,
     rng: StdRng,
@@ -181,7 +176,7 @@ pub struct FaultPlan {
 
 impl FaultPlan {
     /// `seed` makes `--probability` repeatable; without it the draws are random.
-    pub fn new(fault: Fault, selection: Selection, seed: Option<u64>) -> FaultPlan {
+    pub(crate) fn new(fault: Fault, selection: Selection, seed: Option<u64>) -> FaultPlan {
         let rng = match seed {
             Some(seed) => StdRng::seed_from_u64(seed),
             None => StdRng::from_os_rng(),
@@ -191,7 +186,7 @@ impl FaultPlan {
 
     /// The fault for the next matching attempt, which is attempt `attempt` (1-based) of its
     /// operation.
-    pub fn decide(&mut self, attempt: u32) -> Option<Fault> {
+    pub(crate) fn decide(&mut self, attempt: u32) -> Option<Fault> {
         self.matched += 1;
         let applies = match self.selection {
             Selection::First(n) => attempt <= n,

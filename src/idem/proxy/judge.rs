@@ -7,12 +7,12 @@ use serde::Serialize;
 
 use crate::idem::proxy::operations::{Attempt, Operation};
 use crate::idem::request::IdSource;
-pub use crate::idem::verdict::CountReading;
+pub(crate) use crate::idem::verdict::CountReading;
 use crate::idem::verdict::{self, Observed, Timing};
 
 /// Retries closer than this to the previous answer count as immediate (the shared retry policy's
 /// notion of no backoff).
-pub use crate::retry::IMMEDIATE;
+pub(crate) use crate::retry::IMMEDIATE;
 /// `Retry-After` is honoured when the retry comes no earlier than this before the time asked.
 const RETRY_AFTER_TOLERANCE: Duration = Duration::from_millis(100);
 
@@ -97,7 +97,7 @@ pub struct OperationReport {
     pub evidence: Vec<verdict::Evidence>,
 }
 
-pub fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport {
+pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport {
     let attempts = &operation.attempts;
     let mut keys: Vec<Option<String>> = Vec::new();
     for attempt in attempts {
@@ -278,7 +278,7 @@ fn is_final_4xx(status: u16) -> bool {
 }
 
 /// A key as shown in lines: the first 8 characters and an ellipsis.
-pub fn short_key(key: &str) -> String {
+pub(crate) fn short_key(key: &str) -> String {
     if key.chars().count() <= 10 { key.to_string() } else { format!("{}…", key.chars().take(8).collect::<String>()) }
 }
 
@@ -333,14 +333,10 @@ pub struct ClientExit {
     pub code: Option<i32>,
 }
 
-pub fn judge_run(operations: &[Operation], id_field: &str) -> (RunVerdict, Vec<OperationReport>) {
-    judge_run_counted(operations, id_field, None)
-}
-
 /// `judge_run`, with the upstream's count over the run (`--count-url`): with one operation it
 /// decides that operation's executions; with more, a rise beyond one per operation is reported
 /// on the run.
-pub fn judge_run_counted(
+pub(crate) fn judge_run_counted(
     operations: &[Operation],
     id_field: &str,
     count: Option<&verdict::CountReading>,
@@ -380,9 +376,9 @@ pub fn judge_run_counted(
 }
 
 /// At most this many operations are listed in full before only those with findings are.
-pub const LISTED_OPERATIONS: usize = 1_000;
+pub(crate) const LISTED_OPERATIONS: usize = 1_000;
 /// Operations with findings are listed in full until this many findings are.
-pub const LISTED_FINDINGS: usize = 1_000;
+pub(crate) const LISTED_FINDINGS: usize = 1_000;
 
 /// The whole run in numbers: every operation judged, listed in full or not.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -403,14 +399,14 @@ pub struct Totals {
 /// Judged operations, bounded: the first ones in full, then the ones with findings until enough
 /// findings are listed, and every one in the totals.
 #[derive(Debug, Clone, Default)]
-pub struct Tally {
+pub(crate) struct Tally {
     pub totals: Totals,
     listed: Vec<OperationReport>,
     listed_findings: usize,
 }
 
 impl Tally {
-    pub fn add(&mut self, report: OperationReport) {
+    pub(crate) fn add(&mut self, report: OperationReport) {
         let totals = &mut self.totals;
         totals.operations += 1;
         *match report.outcome {
@@ -433,7 +429,7 @@ impl Tally {
     }
 
     /// The listed reports in operation order, and the verdict on every operation counted.
-    pub fn into_run(mut self) -> (RunVerdict, Vec<OperationReport>, Totals) {
+    pub(crate) fn into_run(mut self) -> (RunVerdict, Vec<OperationReport>, Totals) {
         self.listed.sort_by_key(|report| report.operation);
         let totals = self.totals;
         let verdict = if totals.operations == 0 {

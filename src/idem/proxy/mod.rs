@@ -3,11 +3,11 @@
 //! reset, an injected status, a delay), groups attempts into the client's logical operations and
 //! judges what the client did next: same key and body, or a second charge.
 mod client_command;
-pub mod fault;
+pub(crate) mod fault;
 mod forward;
-pub mod judge;
-pub mod operations;
-pub mod print;
+pub(crate) mod judge;
+pub(crate) mod operations;
+pub(crate) mod print;
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;
@@ -19,7 +19,7 @@ use http::{HeaderName, Uri};
 use hyper::service::service_fn;
 
 use client_command::ClientCommand;
-pub use client_command::PROXY_URL_VARIABLE;
+pub(crate) use client_command::PROXY_URL_VARIABLE;
 use fault::{Fault, FaultPlan, Matcher, Selection};
 use forward::ProxyState;
 use judge::{ProxyReport, RunVerdict};
@@ -257,7 +257,7 @@ pub async fn start(
 
 /// `idem proxy`: forwards until Ctrl-C, `--operations N` or the client command's exit, then
 /// judges.
-pub async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let (events, printed) = std::sync::mpsc::channel::<Attempt>();
     let count_before = match &config.count {

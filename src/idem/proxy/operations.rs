@@ -73,7 +73,7 @@ impl Attempt {
 
 /// One logical operation: the attempts the client made for one intent.
 #[derive(Debug, Clone)]
-pub struct Operation {
+pub(crate) struct Operation {
     pub number: usize,
     pub method: Method,
     pub path: String,
@@ -98,14 +98,14 @@ impl Operation {
 
 /// A new attempt's place: its operation, its number there and its sequence in the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Placement {
+pub(crate) struct Placement {
     pub operation: usize,
     pub number: u32,
     pub sequence: u64,
 }
 
 /// The request as it arrived, before a fault is chosen.
-pub struct Arrival<'a> {
+pub(crate) struct Arrival<'a> {
     pub method: &'a Method,
     pub path: &'a str,
     pub key: Option<&'a str>,
@@ -114,7 +114,7 @@ pub struct Arrival<'a> {
 
 /// The operations of the run: the open ones in full, the folded ones as a tally.
 #[derive(Debug)]
-pub struct Operations {
+pub(crate) struct Operations {
     window: Duration,
     /// The response field that holds the resource id, for judging folded operations.
     id_field: String,
@@ -136,7 +136,7 @@ pub struct Operations {
 }
 
 impl Operations {
-    pub fn new(window: Duration) -> Operations {
+    pub(crate) fn new(window: Duration) -> Operations {
         Operations {
             window,
             id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
@@ -151,14 +151,14 @@ impl Operations {
     }
 
     /// Judges folded operations reading resource ids at `id_field` (the default is `/id`).
-    pub fn with_id_field(mut self, id_field: &str) -> Operations {
+    pub(crate) fn with_id_field(mut self, id_field: &str) -> Operations {
         self.id_field = id_field.to_string();
         self
     }
 
     /// Places a new attempt (fault still unknown) and records it. Folds the operations that went
     /// idle first; the work is the same however many operations came before.
-    pub fn arrive(&mut self, arrival: Arrival<'_>, now: Instant) -> Placement {
+    pub(crate) fn arrive(&mut self, arrival: Arrival<'_>, now: Instant) -> Placement {
         self.fold_idle(now);
         let body_hash = hash_body(arrival.body);
         let number = match self.find_operation(&arrival, body_hash, now) {
@@ -290,29 +290,29 @@ impl Operations {
 
     /// The attempt at `placement`, to record what happened to it; `None` once its operation was
     /// folded.
-    pub fn attempt_mut(&mut self, placement: Placement) -> Option<&mut Attempt> {
+    pub(crate) fn attempt_mut(&mut self, placement: Placement) -> Option<&mut Attempt> {
         self.open.get_mut(&placement.operation)?.attempts.get_mut((placement.number as usize).checked_sub(1)?)
     }
 
     /// The open operations (not yet folded), in order.
-    pub fn open(&self) -> Vec<&Operation> {
+    pub(crate) fn open(&self) -> Vec<&Operation> {
         let mut open: Vec<&Operation> = self.open.values().collect();
         open.sort_unstable_by_key(|op| op.number);
         open
     }
 
     /// How many operations are open: held in memory, not yet folded.
-    pub fn open_count(&self) -> usize {
+    pub(crate) fn open_count(&self) -> usize {
         self.open.len()
     }
 
     /// How many operations have begun, folded or not.
-    pub fn started(&self) -> usize {
+    pub(crate) fn started(&self) -> usize {
         self.started
     }
 
     /// The operations folded so far, judged.
-    pub fn folded(&self) -> &Tally {
+    pub(crate) fn folded(&self) -> &Tally {
         &self.folded
     }
 }

@@ -10,7 +10,7 @@ use crate::output::{Palette, terminal_safe};
 
 /// One attempt, as a person reads it: time, operation, attempt, request, key, fault, what the
 /// upstream answered and what the client got.
-pub fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
+pub(crate) fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
     let time = crate::clock::time_of_day(attempt.time);
     let key = match &attempt.key {
         Some(key) => format!("key {}", terminal_safe(&short_key(key))),
@@ -49,13 +49,13 @@ pub fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
 }
 
 /// The `schema` value of every `idem proxy --format json` line (schemas/idem-proxy-line.json).
-pub const LINE_SCHEMA: &str = "idem-proxy-line/1";
+pub(crate) const LINE_SCHEMA: &str = "idem-proxy-line/1";
 
 /// One line of `idem proxy --format json`: the listening line, one line per attempt, and the
 /// closing summary, told apart by `event`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum ProxyLine<'a> {
+pub(crate) enum ProxyLine<'a> {
     Listening {
         url: String,
         upstream: String,
@@ -72,14 +72,14 @@ pub enum ProxyLine<'a> {
 
 impl ProxyLine<'_> {
     /// The line as printed, `schema` first.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
     }
 }
 
 /// One attempt as a JSON line.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct AttemptLine {
+pub(crate) struct AttemptLine {
     /// When it arrived, RFC 3339 in UTC with milliseconds.
     pub time: String,
     pub operation: usize,
@@ -101,7 +101,7 @@ pub struct AttemptLine {
 }
 
 impl AttemptLine {
-    pub fn new(attempt: &Attempt) -> AttemptLine {
+    pub(crate) fn new(attempt: &Attempt) -> AttemptLine {
         let upstream = attempt.upstream.as_ref();
         AttemptLine {
             time: crate::clock::rfc3339(attempt.time),
@@ -123,7 +123,7 @@ impl AttemptLine {
 }
 
 /// The listening line.
-pub fn banner(url: &str, upstream: &str, fault: &str, palette: Palette) -> String {
+pub(crate) fn banner(url: &str, upstream: &str, fault: &str, palette: Palette) -> String {
     format!(
         "{} {url} → {upstream}  (fault {fault})\n{}",
         palette.bold("idem proxy listening on"),
@@ -132,7 +132,7 @@ pub fn banner(url: &str, upstream: &str, fault: &str, palette: Palette) -> Strin
 }
 
 /// The closing summary: one block per operation, then the verdict.
-pub fn summary(report: &ProxyReport, palette: Palette) -> String {
+pub(crate) fn summary(report: &ProxyReport, palette: Palette) -> String {
     let mut text = String::new();
     for op in &report.operations {
         let mark = match op.outcome {

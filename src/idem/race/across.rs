@@ -14,13 +14,13 @@ use super::connect::BoxStream;
 use super::h2_single_packet;
 
 /// The target duplicate `index` goes to, as a round-robin load balancer would send it.
-pub fn target_of(index: usize, targets: usize) -> usize {
+pub(crate) fn target_of(index: usize, targets: usize) -> usize {
     index % targets.max(1)
 }
 
 /// Single-packet over one connection per target: `connections[t]` carries the duplicates whose
 /// `target_of` is `t`. The release spread runs from the first connection's write to the last's.
-pub async fn single_packet(
+pub(crate) async fn single_packet(
     connections: Vec<BoxStream>,
     requests: &[Request<Bytes>],
     timeout: Duration,

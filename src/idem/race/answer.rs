@@ -38,7 +38,7 @@ pub struct Release {
 /// What to say about an answer whose status and headers came but whose body did not: the status
 /// is the most telling part (a server that answered 409 before reading the body is not one that
 /// never answered). `why` ends the sentence: `within 30s`, or the error that cut it short.
-pub fn incomplete(status: u16, received: usize, expected: Option<usize>, why: &str) -> String {
+pub(crate) fn incomplete(status: u16, received: usize, expected: Option<usize>, why: &str) -> String {
     let progress = match expected {
         Some(length) => format!("{received} of {length} body bytes"),
         None => format!("{received} body bytes"),

@@ -11,7 +11,7 @@ use crate::http::client::{ClientOptions, HttpClient};
 use crate::idem::request::RequestSpec;
 
 /// Sends every request at once on its own task and waits for all answers.
-pub async fn race(spec: &RequestSpec, requests: Vec<Request<Bytes>>) -> anyhow::Result<Vec<Answer>> {
+pub(crate) async fn race(spec: &RequestSpec, requests: Vec<Request<Bytes>>) -> anyhow::Result<Vec<Answer>> {
     let client = HttpClient::new(ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 })?;
     let mut tasks = tokio::task::JoinSet::new();
     for (index, request) in requests.into_iter().enumerate() {

@@ -12,26 +12,26 @@ use crate::http::tls;
 use crate::idem::request::RequestSpec;
 
 /// A connection, plain or TLS, behind one type.
-pub trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {}
+pub(crate) trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {}
 impl<T: AsyncRead + AsyncWrite + Unpin + Send> RaceStream for T {}
 
-pub type BoxStream = Box<dyn RaceStream>;
+pub(crate) type BoxStream = Box<dyn RaceStream>;
 
 /// An open connection and what ALPN settled on (`None` on plain http or without ALPN).
-pub struct Connected {
+pub(crate) struct Connected {
     pub stream: BoxStream,
     pub alpn: Option<Vec<u8>>,
 }
 
 impl Connected {
-    pub fn is_h2(&self) -> bool {
+    pub(crate) fn is_h2(&self) -> bool {
         self.alpn.as_deref() == Some(tls::ALPN_H2)
     }
 }
 
 /// Where the request goes and how to get there; built once, used for every connection of a round.
 #[derive(Clone)]
-pub struct Connector {
+pub(crate) struct Connector {
     host: String,
     port: u16,
     tls: Option<(tokio_rustls::TlsConnector, ServerName<'static>)>,
@@ -40,7 +40,7 @@ pub struct Connector {
 
 impl Connector {
     /// A connector offering `alpn` on https (ignored on http).
-    pub fn new(spec: &RequestSpec, alpn: &[&[u8]]) -> anyhow::Result<Connector> {
+    pub(crate) fn new(spec: &RequestSpec, alpn: &[&[u8]]) -> anyhow::Result<Connector> {
         let host = spec.url.host().context("the URL has no host")?;
         // IPv6 literals come bracketed in URLs.
         let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
@@ -58,7 +58,7 @@ impl Connector {
     }
 
     /// Connects (and handshakes), within the request timeout.
-    pub async fn connect(&self) -> anyhow::Result<Connected> {
+    pub(crate) async fn connect(&self) -> anyhow::Result<Connected> {
         let address = format!("{}:{}", self.host, self.port);
         let work = async {
             let tcp = TcpStream::connect((self.host.as_str(), self.port))
@@ -86,11 +86,6 @@ impl Connector {
 }
 
 /// The `:authority` / `Host` value of the URL.
-pub fn authority(spec: &RequestSpec) -> String {
+pub(crate) fn authority(spec: &RequestSpec) -> String {
     spec.url.authority().map(|a| a.as_str().to_string()).unwrap_or_default()
-}
-
-/// The request target: path and query, `/` when the URL has none.
-pub fn path_and_query(spec: &RequestSpec) -> String {
-    spec.url.path_and_query().map(|p| p.as_str().to_string()).filter(|p| !p.is_empty()).unwrap_or("/".into())
 }

@@ -25,7 +25,7 @@ const MAX_SETTLE: Duration = Duration::from_millis(250);
 /// connector per target with `--also`). `first` is an already open connection to the first
 /// target to reuse (the one `auto` probed ALPN with). With `stagger`, duplicate `k` (from 0) gets
 /// its final byte `k × stagger` after the first instead of all at once.
-pub async fn race(
+pub(crate) async fn race(
     connectors: &[Connector],
     first: Option<BoxStream>,
     requests: &[Request<Bytes>],
@@ -138,7 +138,7 @@ fn spawn_reader(
 
 /// How far an answer got, kept outside the reading future so a timeout can still say it.
 #[derive(Debug, Default)]
-pub struct Progress {
+pub(crate) struct Progress {
     /// Bytes of the response head read so far, before it was complete.
     pub head_bytes: usize,
     /// The final status, once the head is complete.
@@ -149,7 +149,7 @@ pub struct Progress {
 }
 
 /// The request as HTTP/1.1 bytes. `Connection: close` since each connection carries one request.
-pub fn serialize(request: &Request<Bytes>) -> Vec<u8> {
+pub(crate) fn serialize(request: &Request<Bytes>) -> Vec<u8> {
     let uri = request.uri();
     let path = uri.path_and_query().map(|p| p.as_str()).filter(|p| !p.is_empty()).unwrap_or("/");
     let mut out = format!("{} {path} HTTP/1.1\r\n", request.method()).into_bytes();
@@ -182,7 +182,7 @@ pub fn serialize(request: &Request<Bytes>) -> Vec<u8> {
 /// Reads one HTTP/1.1 response: skips interim 1xx answers, then reads the body by
 /// content-length, chunked encoding, or until the server closes. `progress` says how far it got,
 /// for when it never finishes.
-pub async fn read_response(
+pub(crate) async fn read_response(
     mut stream: BoxStream,
     head_only: bool,
     progress: &mut Progress,

@@ -3,40 +3,39 @@
 use anyhow::{Context, bail};
 use tokio::io::{AsyncRead, AsyncReadExt};
 
-pub const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
+pub(crate) const PREFACE: &[u8] = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n";
 
 pub const DATA: u8 = 0x0;
-pub const HEADERS: u8 = 0x1;
-pub const RST_STREAM: u8 = 0x3;
-pub const SETTINGS: u8 = 0x4;
-pub const PING: u8 = 0x6;
-pub const GOAWAY: u8 = 0x7;
-pub const WINDOW_UPDATE: u8 = 0x8;
-pub const CONTINUATION: u8 = 0x9;
+pub(crate) const HEADERS: u8 = 0x1;
+pub(crate) const RST_STREAM: u8 = 0x3;
+pub(crate) const SETTINGS: u8 = 0x4;
+pub(crate) const PING: u8 = 0x6;
+pub(crate) const GOAWAY: u8 = 0x7;
+pub(crate) const WINDOW_UPDATE: u8 = 0x8;
+pub(crate) const CONTINUATION: u8 = 0x9;
 
 pub const FLAG_END_STREAM: u8 = 0x1;
-pub const FLAG_ACK: u8 = 0x1;
-pub const FLAG_END_HEADERS: u8 = 0x4;
-pub const FLAG_PADDED: u8 = 0x8;
-pub const FLAG_PRIORITY: u8 = 0x20;
+pub(crate) const FLAG_ACK: u8 = 0x1;
+pub(crate) const FLAG_END_HEADERS: u8 = 0x4;
+pub(crate) const FLAG_PADDED: u8 = 0x8;
+pub(crate) const FLAG_PRIORITY: u8 = 0x20;
 
-pub const SETTINGS_HEADER_TABLE_SIZE: u16 = 0x1;
-pub const SETTINGS_ENABLE_PUSH: u16 = 0x2;
-pub const SETTINGS_MAX_CONCURRENT_STREAMS: u16 = 0x3;
-pub const SETTINGS_INITIAL_WINDOW_SIZE: u16 = 0x4;
-pub const SETTINGS_MAX_FRAME_SIZE: u16 = 0x5;
+pub(crate) const SETTINGS_ENABLE_PUSH: u16 = 0x2;
+pub(crate) const SETTINGS_MAX_CONCURRENT_STREAMS: u16 = 0x3;
+pub(crate) const SETTINGS_INITIAL_WINDOW_SIZE: u16 = 0x4;
+pub(crate) const SETTINGS_MAX_FRAME_SIZE: u16 = 0x5;
 
 /// The frame size every peer must accept, and the one we advertise.
-pub const DEFAULT_MAX_FRAME_SIZE: usize = 16_384;
+pub(crate) const DEFAULT_MAX_FRAME_SIZE: usize = 16_384;
 /// The flow-control window both sides start with.
-pub const DEFAULT_WINDOW: i64 = 65_535;
+pub(crate) const DEFAULT_WINDOW: i64 = 65_535;
 /// The window we give the server for its responses, per stream and (by WINDOW_UPDATE) for the
 /// connection: large enough that answers never wait on us.
-pub const OUR_WINDOW: u32 = 16 * 1024 * 1024;
+pub(crate) const OUR_WINDOW: u32 = 16 * 1024 * 1024;
 
 /// One frame as read from the connection.
 #[derive(Debug, Clone)]
-pub struct Frame {
+pub(crate) struct Frame {
     pub kind: u8,
     pub flags: u8,
     pub stream: u32,
@@ -44,13 +43,13 @@ pub struct Frame {
 }
 
 impl Frame {
-    pub fn has(&self, flag: u8) -> bool {
+    pub(crate) fn has(&self, flag: u8) -> bool {
         self.flags & flag != 0
     }
 
     /// The payload of a DATA or HEADERS frame without padding (and, for HEADERS, the priority
     /// fields).
-    pub fn content(&self) -> anyhow::Result<&[u8]> {
+    pub(crate) fn content(&self) -> anyhow::Result<&[u8]> {
         let mut payload = self.payload.as_slice();
         let mut pad = 0usize;
         if self.has(FLAG_PADDED) {
@@ -69,7 +68,7 @@ impl Frame {
 }
 
 /// Appends a frame header and payload.
-pub fn push_frame(out: &mut Vec<u8>, kind: u8, flags: u8, stream: u32, payload: &[u8]) {
+pub(crate) fn push_frame(out: &mut Vec<u8>, kind: u8, flags: u8, stream: u32, payload: &[u8]) {
     let length = payload.len() as u32;
     out.extend_from_slice(&length.to_be_bytes()[1..]);
     out.push(kind);
@@ -78,7 +77,7 @@ pub fn push_frame(out: &mut Vec<u8>, kind: u8, flags: u8, stream: u32, payload: 
     out.extend_from_slice(payload);
 }
 
-pub fn push_settings(out: &mut Vec<u8>, settings: &[(u16, u32)]) {
+pub(crate) fn push_settings(out: &mut Vec<u8>, settings: &[(u16, u32)]) {
     let mut payload = Vec::with_capacity(settings.len() * 6);
     for (id, value) in settings {
         payload.extend_from_slice(&id.to_be_bytes());
@@ -87,12 +86,12 @@ pub fn push_settings(out: &mut Vec<u8>, settings: &[(u16, u32)]) {
     push_frame(out, SETTINGS, 0, 0, &payload);
 }
 
-pub fn push_window_update(out: &mut Vec<u8>, stream: u32, increment: u32) {
+pub(crate) fn push_window_update(out: &mut Vec<u8>, stream: u32, increment: u32) {
     push_frame(out, WINDOW_UPDATE, 0, stream, &(increment & 0x7fff_ffff).to_be_bytes());
 }
 
 /// A header block split into HEADERS and CONTINUATION frames of at most `max_frame` bytes.
-pub fn push_headers(out: &mut Vec<u8>, stream: u32, block: &[u8], end_stream: bool, max_frame: usize) {
+pub(crate) fn push_headers(out: &mut Vec<u8>, stream: u32, block: &[u8], end_stream: bool, max_frame: usize) {
     let mut chunks = block.chunks(max_frame.max(1)).peekable();
     let mut first = true;
     if block.is_empty() {
@@ -113,7 +112,7 @@ pub fn push_headers(out: &mut Vec<u8>, stream: u32, block: &[u8], end_stream: bo
 
 /// DATA frames carrying `data`, at most `max_frame` bytes each; END_STREAM on the last one when
 /// asked (an empty DATA frame when `data` is empty).
-pub fn push_data(out: &mut Vec<u8>, stream: u32, data: &[u8], end_stream: bool, max_frame: usize) {
+pub(crate) fn push_data(out: &mut Vec<u8>, stream: u32, data: &[u8], end_stream: bool, max_frame: usize) {
     if data.is_empty() {
         if end_stream {
             push_frame(out, DATA, FLAG_END_STREAM, stream, &[]);
@@ -132,7 +131,7 @@ pub fn push_data(out: &mut Vec<u8>, stream: u32, data: &[u8], end_stream: bool, 
 /// (drop --http2).
 #[derive(Debug, thiserror::Error)]
 #[error("the server answered in text, not HTTP/2 frames (`{line}`)")]
-pub struct AnsweredInHttp1 {
+pub(crate) struct AnsweredInHttp1 {
     /// The first line it sent, e.g. `HTTP/1.1 400 Bad Request`.
     pub line: String,
     /// It began with an HTTP/1.x status line.
@@ -140,7 +139,7 @@ pub struct AnsweredInHttp1 {
 }
 
 /// Reads one frame; a frame larger than `max_frame` (what we advertised) is a protocol error.
-pub async fn read_frame(reader: &mut (impl AsyncRead + Unpin), max_frame: usize) -> anyhow::Result<Frame> {
+pub(crate) async fn read_frame(reader: &mut (impl AsyncRead + Unpin), max_frame: usize) -> anyhow::Result<Frame> {
     let mut header = [0u8; 9];
     reader.read_exact(&mut header).await.context("the server closed the connection")?;
     let text = |byte: &u8| byte.is_ascii_graphic() || matches!(byte, b' ' | b'\r' | b'\n' | b'\t');
@@ -171,13 +170,13 @@ pub async fn read_frame(reader: &mut (impl AsyncRead + Unpin), max_frame: usize)
 }
 
 /// Reads a 32-bit big-endian value at `offset`, if the payload is long enough.
-pub fn be_u32(payload: &[u8], offset: usize) -> Option<u32> {
+pub(crate) fn be_u32(payload: &[u8], offset: usize) -> Option<u32> {
     let bytes = payload.get(offset..offset + 4)?;
     Some(u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
 }
 
 /// An RFC 9113 error code, named.
-pub fn error_name(code: u32) -> &'static str {
+pub(crate) fn error_name(code: u32) -> &'static str {
     match code {
         0x0 => "NO_ERROR",
         0x1 => "PROTOCOL_ERROR",

@@ -14,7 +14,7 @@ use super::hpack_huffman::{ENCODE_CODE_LENGTHS, ENCODE_CODES};
 
 /// Why a header block could not be decoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum HpackError {
+pub(crate) enum HpackError {
     #[error("the header block ends in the middle of a field")]
     Truncated,
     #[error("an integer in the header block is too large")]
@@ -30,7 +30,7 @@ pub enum HpackError {
 }
 
 /// Appends `name: value` as a literal without indexing, new name, no Huffman (RFC 7541 §6.2.2).
-pub fn encode_literal(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
+pub(crate) fn encode_literal(out: &mut Vec<u8>, name: &[u8], value: &[u8]) {
     out.push(0x00);
     encode_integer(out, 0x00, 7, name.len());
     out.extend_from_slice(name);
@@ -55,14 +55,14 @@ fn encode_integer(out: &mut Vec<u8>, first: u8, prefix_bits: u8, mut value: usiz
 }
 
 /// The largest dynamic table we allow (our SETTINGS_HEADER_TABLE_SIZE is the default, 4096).
-pub const MAX_TABLE_SIZE: usize = 4096;
+pub(crate) const MAX_TABLE_SIZE: usize = 4096;
 
 /// A decoded header field: name and value, as bytes.
-pub type Field = (Vec<u8>, Vec<u8>);
+pub(crate) type Field = (Vec<u8>, Vec<u8>);
 
 /// A decoder for one connection: the dynamic table lives across header blocks.
 #[derive(Debug)]
-pub struct Decoder {
+pub(crate) struct Decoder {
     table: VecDeque<(Vec<u8>, Vec<u8>)>,
     table_size: usize,
     max_size: usize,
@@ -76,7 +76,7 @@ impl Default for Decoder {
 
 impl Decoder {
     /// Decodes one complete header block into (name, value) pairs.
-    pub fn decode(&mut self, mut block: &[u8]) -> Result<Vec<Field>, HpackError> {
+    pub(crate) fn decode(&mut self, mut block: &[u8]) -> Result<Vec<Field>, HpackError> {
         let mut fields = Vec::new();
         while let Some(&first) = block.first() {
             if first & 0x80 != 0 {

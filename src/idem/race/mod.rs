@@ -6,21 +6,21 @@
 //! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
 //! `connect` the TCP/TLS connections, `across` the spread over instances of `--also`, `pacing`
 //! the exact waits of `--stagger`, `report` what is printed.
-pub mod across;
-pub mod answer;
-pub mod concurrent;
-pub mod connect;
-pub mod h1_last_byte;
-pub mod h2_frames;
+pub(crate) mod across;
+pub(crate) mod answer;
+pub(crate) mod concurrent;
+pub(crate) mod connect;
+pub(crate) mod h1_last_byte;
+pub(crate) mod h2_frames;
 pub mod h2_single_packet;
-pub mod hpack;
+pub(crate) mod hpack;
 mod hpack_huffman;
-pub mod pacing;
-pub mod report;
-pub mod round;
+pub(crate) mod pacing;
+pub(crate) mod report;
+pub(crate) mod round;
 
-pub use report::{RaceReport, RaceVerdict};
-pub use round::{KeyMode, RoundReport, Spread, SyncMode, race_round, race_round_spread};
+pub(crate) use report::{RaceReport, RaceVerdict};
+pub(crate) use round::{KeyMode, RoundReport, Spread, SyncMode, race_round, race_round_spread};
 
 use std::io::Write;
 
@@ -32,7 +32,7 @@ use crate::idem::request::RequestSpec;
 use crate::output::{Format, Palette};
 
 #[derive(Debug, Clone)]
-pub struct RaceConfig {
+pub(crate) struct RaceConfig {
     pub request: RequestSpec,
     pub n: usize,
     pub rounds: usize,
@@ -49,7 +49,7 @@ pub struct RaceConfig {
 }
 
 /// Runs every round (a fresh key each), with a progress bar on a terminal.
-pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
+pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let spec = &config.request;
     if let report::RoundDetail::Number(n) = config.detail {
         if n > config.rounds {
@@ -90,7 +90,7 @@ pub async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     Ok(report)
 }
 
-pub async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
     let report = execute(&config).await?;
     let mut stdout = std::io::stdout().lock();
     match config.format {

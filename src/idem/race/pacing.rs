@@ -6,15 +6,15 @@ use std::time::{Duration, Instant};
 
 /// How long before a release the timer hands over to spinning: one timer tick of lateness plus
 /// room for a busy scheduler.
-pub const SPIN_MARGIN: Duration = Duration::from_millis(2);
+pub(crate) const SPIN_MARGIN: Duration = Duration::from_millis(2);
 
 /// When the coarse wait for `moment` should end.
-pub fn coarse_deadline(moment: Instant) -> Instant {
+pub(crate) fn coarse_deadline(moment: Instant) -> Instant {
     moment.checked_sub(SPIN_MARGIN).unwrap_or(moment)
 }
 
 /// Returns at `moment` or just after, never before.
-pub async fn wait_until(moment: Instant) {
+pub(crate) async fn wait_until(moment: Instant) {
     let coarse = coarse_deadline(moment);
     if coarse > Instant::now() {
         tokio::time::sleep_until(coarse.into()).await;
@@ -23,14 +23,14 @@ pub async fn wait_until(moment: Instant) {
 }
 
 /// Busy-waits until `moment`: the last stretch, where a timer would be late.
-pub fn spin_until(moment: Instant) {
+pub(crate) fn spin_until(moment: Instant) {
     while Instant::now() < moment {
         std::hint::spin_loop();
     }
 }
 
 /// The release moment of duplicate `index` (from 0) when the first goes at `first`.
-pub fn moment(first: Instant, stagger: Duration, index: usize) -> Instant {
+pub(crate) fn moment(first: Instant, stagger: Duration, index: usize) -> Instant {
     first + stagger.saturating_mul(u32::try_from(index).unwrap_or(u32::MAX))
 }
 

@@ -48,10 +48,10 @@ use crate::output::Palette;
 use crate::units::format_duration;
 
 /// The `schema` value of `idem race --format json`.
-pub const SCHEMA: &str = "idem-race/1";
+pub(crate) const SCHEMA: &str = "idem-race/1";
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct RaceReport {
+pub(crate) struct RaceReport {
     pub method: String,
     pub url: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -67,7 +67,7 @@ pub struct RaceReport {
 /// The verdict over all rounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum RaceVerdict {
+pub(crate) enum RaceVerdict {
     Safe,
     ExecutedMoreThanOnce,
     Inconsistent,
@@ -115,7 +115,7 @@ impl RaceVerdict {
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub rounds: usize,
     pub safe: usize,
     pub executed_more_than_once: usize,
@@ -146,7 +146,7 @@ struct PercentileNumbers {
 
 /// p50, p90 and the maximum of a duration over the rounds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Percentiles {
+pub(crate) struct Percentiles {
     pub p50: Duration,
     pub p90: Duration,
     pub max: Duration,
@@ -154,7 +154,7 @@ pub struct Percentiles {
 
 impl Percentiles {
     /// Nearest-rank percentiles; `None` for no values.
-    pub fn of(mut values: Vec<Duration>) -> Option<Percentiles> {
+    pub(crate) fn of(mut values: Vec<Duration>) -> Option<Percentiles> {
         if values.is_empty() {
             return None;
         }
@@ -184,7 +184,7 @@ impl Percentiles {
 }
 
 impl RaceReport {
-    pub fn new(
+    pub(crate) fn new(
         method: String,
         url: String,
         key_header: String,
@@ -218,7 +218,7 @@ impl RaceReport {
     }
 
     /// The first round that shows the verdict (the worst execution count first).
-    pub fn telling_round(&self) -> Option<&RoundReport> {
+    pub(crate) fn telling_round(&self) -> Option<&RoundReport> {
         if matches!(self.verdict, RaceVerdict::Safe | RaceVerdict::AsExpected) {
             return self.rounds.first();
         }
@@ -228,7 +228,7 @@ impl RaceReport {
 
     /// The round `--detail` asks for, and how to name it: `worst` is the round with the most
     /// executions, then the most 2xx answers (the first such); `N` counts from 1.
-    pub fn detailed_round(&self, detail: RoundDetail) -> Option<(&RoundReport, String)> {
+    pub(crate) fn detailed_round(&self, detail: RoundDetail) -> Option<(&RoundReport, String)> {
         let total = self.rounds.len();
         let successes = |r: &RoundReport| {
             r.answers.iter().filter(|a| a.observed.status.is_some_and(|s| (200..300).contains(&s))).count()
@@ -252,7 +252,7 @@ impl RaceReport {
     }
 
     /// The human rendering: one round in full, or the aggregate and the round `detail` names.
-    pub fn render_human(&self, palette: Palette, detail: RoundDetail) -> String {
+    pub(crate) fn render_human(&self, palette: Palette, detail: RoundDetail) -> String {
         let mut out = format!("{} {} × {}\n", self.method, self.url, self.n);
         if !self.also.is_empty() {
             out.push_str(&format!("spread round-robin over {} and {}\n", self.url, self.also.join(", ")));

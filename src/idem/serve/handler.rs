@@ -19,9 +19,9 @@ use super::store::owner::Owners;
 use super::store::{Claim, Completion, Fingerprint, Lookup, ScopedKey, Store, StoreError, StoredResponse, fingerprint};
 
 /// The header the reference server reads keys from.
-pub const KEY_HEADER: &str = "idempotency-key";
+pub(crate) const KEY_HEADER: &str = "idempotency-key";
 /// The header that marks a replayed response (Stripe's name).
-pub const REPLAYED_HEADER: &str = "idempotent-replayed";
+pub(crate) const REPLAYED_HEADER: &str = "idempotent-replayed";
 /// Seconds a client is told to wait before retrying a request still in flight.
 const RETRY_AFTER_SECONDS: &str = "1";
 

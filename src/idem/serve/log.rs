@@ -15,12 +15,12 @@ use crate::sync::lock;
 use crate::units::format_duration;
 
 /// The `schema` value of every `idem serve --format json` line.
-pub const LINE_SCHEMA: &str = "idem-serve-line/1";
+pub(crate) const LINE_SCHEMA: &str = "idem-serve-line/1";
 
 /// One line of `idem serve --format json`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum ServeLine<'a> {
+pub(crate) enum ServeLine<'a> {
     /// The first line: where the server listens and how it behaves.
     Listening {
         server: &'a Banner,
@@ -38,14 +38,14 @@ pub enum ServeLine<'a> {
 
 impl ServeLine<'_> {
     /// The line as printed, `schema` first.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
     }
 }
 
 /// How the server was started, for the `listening` line.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct Banner {
+pub(crate) struct Banner {
     pub url: String,
     pub mode: super::Mode,
     pub store: String,
@@ -92,7 +92,7 @@ impl RequestOutcome {
 
 /// One request, as logged.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct RequestLine {
+pub(crate) struct RequestLine {
     pub time: String,
     pub method: String,
     pub path: String,
@@ -166,19 +166,19 @@ impl Summary {
 
 /// Counts every request and, when printing is on, hands the line to the shared bounded live log,
 /// so a slow terminal neither stalls a request nor grows memory.
-pub struct RequestLog {
+pub(crate) struct RequestLog {
     counts: Mutex<Summary>,
     printer: LiveLog<RequestLine>,
 }
 
 impl RequestLog {
     /// A log that only counts (in-process servers for the demo and tests).
-    pub fn counting() -> RequestLog {
+    pub(crate) fn counting() -> RequestLog {
         RequestLog { counts: Mutex::new(Summary::default()), printer: LiveLog::quiet() }
     }
 
     /// A log that also prints each line on stdout; `finish` prints what is left.
-    pub fn printing(format: Format, palette: Palette) -> anyhow::Result<RequestLog> {
+    pub(crate) fn printing(format: Format, palette: Palette) -> anyhow::Result<RequestLog> {
         let printer = LiveLog::printing(Printer {
             name: "serve-log",
             render: Box::new(move |line: RequestLine| match format {
@@ -194,11 +194,11 @@ impl RequestLog {
     }
 
     /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         self.printer.finish();
     }
 
-    pub fn record(&self, line: RequestLine) {
+    pub(crate) fn record(&self, line: RequestLine) {
         {
             let mut counts = lock(&self.counts);
             counts.requests += 1;
@@ -207,7 +207,7 @@ impl RequestLog {
         self.printer.offer(line);
     }
 
-    pub fn summary(&self) -> Summary {
+    pub(crate) fn summary(&self) -> Summary {
         lock(&self.counts).clone()
     }
 }

@@ -2,14 +2,13 @@
 //! purpose, over HTTP/1.1 and h2c on one port (and HTTPS with ALPN h2 under `--tls`).
 mod handler;
 mod key;
-mod log;
+pub(crate) mod log;
 mod payments;
-mod store;
+pub(crate) mod store;
 
-pub use handler::{KEY_HEADER, REPLAYED_HEADER};
 use log::Banner;
-pub use log::{LINE_SCHEMA, RequestOutcome, ServeLine, Summary};
-pub use store::{RedisAddress, StoreLocation};
+pub(crate) use log::{LINE_SCHEMA, RequestOutcome, ServeLine, Summary};
+pub(crate) use store::{RedisAddress, StoreLocation};
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -89,7 +88,7 @@ impl Mode {
 
 /// `--lease`: long enough for any payment to finish, short enough that a crashed instance's keys
 /// come back soon.
-pub const DEFAULT_LEASE: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_LEASE: Duration = Duration::from_secs(30);
 
 #[derive(Debug, Clone)]
 pub struct ServeConfig {
@@ -174,7 +173,7 @@ fn summary_of(state: &AppState) -> Summary {
 }
 
 /// Binds and starts serving. Without `log`, requests are only counted (in-process use).
-pub async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result<RunningServer> {
+pub(crate) async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow::Result<RunningServer> {
     let (listener, addr) = crate::http::server::bind(config.addr).await?;
     let tls = crate::http::tls::acceptor(config.tls)?;
     if config.lease.is_zero() {
@@ -208,7 +207,7 @@ pub async fn start_quiet(config: &ServeConfig) -> anyhow::Result<RunningServer> 
 }
 
 /// `idem serve`: serves until Ctrl-C, then prints the summary.
-pub async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let log = log::RequestLog::printing(config.log_format, config.palette)?;
     let server = start(&config, log).await?;

@@ -2,6 +2,7 @@
 //! the user's receiver handles (`--event TYPE [--data JSON]`, or `-d BODY` as is). Read from the
 //! flags in one place ([`CheckPayload::from_flags`]) so other payload forms plug in beside these.
 use anyhow::Context;
+use http::{HeaderName, HeaderValue};
 use serde_json::{Map, Value, json};
 
 use crate::http::body::BodySource;
@@ -21,6 +22,10 @@ pub enum CheckPayload {
     Event { event_type: String, data: Value },
     /// `-d BODY`: these bytes; a JSON object's top-level `id` is made fresh per delivery.
     Body(Vec<u8>),
+    /// `--event PROVIDER:TYPE`: the provider's template, body and headers (`X-Shopify-Shop-Domain`,
+    /// GitHub's `User-Agent`…), filled afresh for each delivery, so a receiver that routes or
+    /// refuses on those headers sees what the provider would send.
+    Provider { spec: String },
 }
 
 impl CheckPayload {
@@ -31,13 +36,11 @@ impl CheckPayload {
         match (event, data) {
             (None, None) => Ok(CheckPayload::Default),
             (None, Some(data)) => Ok(CheckPayload::Body(read(data)?)),
-            // A provider template (`stripe:invoice.paid`): the event's body as that provider shapes
-            // it, its top-level id made fresh per delivery like any -d body. The provider's own
-            // headers (X-GitHub-Event…) are not added to the suite's probes.
+            // A provider template (`stripe:invoice.paid`), filled once here so an unknown one is a
+            // usage error before anything is sent.
             (Some(spec), None) if spec.contains(':') => {
-                let now = crate::clock::unix_now();
-                let event = crate::webhook::template::provider_event(&spec, None, now, &[])?;
-                Ok(CheckPayload::Body(event.body))
+                crate::webhook::template::provider_event(&spec, None, crate::clock::unix_now(), &[])?;
+                Ok(CheckPayload::Provider { spec })
             }
             (Some(spec), Some(_)) if spec.contains(':') => {
                 anyhow::bail!(
@@ -67,12 +70,30 @@ impl CheckPayload {
                 let value: Value = serde_json::from_slice(body).ok()?;
                 value.get("type").and_then(Value::as_str).map(str::to_string)
             }
+            CheckPayload::Provider { spec } => spec.split_once(':').map(|(_, event)| event.to_string()),
+        }
+    }
+
+    /// One delivery: its body, with `event_id` where the body has an id, and the headers its
+    /// provider sends besides the signature's (none unless the payload is a provider template).
+    pub(crate) fn delivery(&self, event_id: &str, created: i64) -> (Vec<u8>, Vec<(HeaderName, HeaderValue)>) {
+        match self {
+            CheckPayload::Provider { spec } => {
+                match crate::webhook::template::provider_event(spec, Some(event_id), created, &[]) {
+                    Ok(event) => (event.body, event.headers),
+                    // `from_flags` filled this template already; filling it again cannot fail
+                    // unless the templates changed under us, and then the suite's own event goes.
+                    Err(_) => (CheckPayload::Default.body(event_id, created), Vec::new()),
+                }
+            }
+            _ => (self.body(event_id, created), Vec::new()),
         }
     }
 
     /// One delivery's body, with `event_id` where the body has an id.
     pub(crate) fn body(&self, event_id: &str, created: i64) -> Vec<u8> {
         match self {
+            CheckPayload::Provider { .. } => self.delivery(event_id, created).0,
             CheckPayload::Default => {
                 envelope(DEFAULT_TYPE, event_id, created, json!({ "amount": AMOUNT, "currency": "usd" }))
             }
@@ -132,6 +153,7 @@ impl CheckPayload {
             CheckPayload::Default => format!("the suite's own {DEFAULT_TYPE} event"),
             CheckPayload::Event { event_type, .. } => format!("{event_type} events (--event)"),
             CheckPayload::Body(body) => format!("the -d body ({} bytes)", body.len()),
+            CheckPayload::Provider { spec } => format!("{spec} events, with the provider's headers (--event)"),
         }
     }
 }
@@ -148,12 +170,14 @@ mod tests {
     #[test]
     fn flags_choose_the_payload() {
         assert_eq!(CheckPayload::from_flags(None, None).unwrap(), CheckPayload::Default);
-        let CheckPayload::Body(body) = CheckPayload::from_flags(Some("stripe:invoice.paid".into()), None).unwrap()
-        else {
-            panic!("a provider template is a body")
-        };
-        let template: Value = serde_json::from_slice(&body).unwrap();
+        let stripe = CheckPayload::from_flags(Some("stripe:invoice.paid".into()), None).unwrap();
+        let template: Value = serde_json::from_slice(&stripe.body("evt_7", 5)).unwrap();
         assert_eq!((template["object"].as_str(), template["type"].as_str()), (Some("event"), Some("invoice.paid")));
+        assert_eq!(template["id"], "evt_7", "each delivery's own id");
+        assert_eq!(stripe.event_type().as_deref(), Some("invoice.paid"));
+        let shopify = CheckPayload::from_flags(Some("shopify:orders/create".into()), None).unwrap();
+        let (_, headers) = shopify.delivery("d-1", 5);
+        assert!(headers.iter().any(|(name, _)| name == "x-shopify-shop-domain"), "{headers:?}");
         assert!(CheckPayload::from_flags(Some("stripe:invoice.paid".into()), Some("{}")).is_err());
         assert!(CheckPayload::from_flags(Some("nosuch:thing".into()), None).is_err());
         let event = CheckPayload::from_flags(Some("invoice.paid".into()), Some(r#"{"n":1}"#)).unwrap();

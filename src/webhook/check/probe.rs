@@ -87,57 +87,60 @@ impl Probe {
         self.signed(body, &event_id, Some(event_type.to_string()))
     }
 
+    /// Every probe's delivery: signed afresh on each attempt, with the provider's own headers on
+    /// top of ours when the payload is a provider template (its User-Agent replaces idem's), so a
+    /// receiver that routes on them (`X-Shopify-Shop-Domain`) judges the probe, not a missing header.
     fn signed(&self, body: Vec<u8>, event_id: &str, event_type: Option<String>) -> Message {
         let delivery_id = fresh_id("msg_");
-        Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone())
+        let mut message =
+            Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone());
+        for (name, value) in self.payload.delivery(event_id, unix_now()).1 {
+            message.headers.insert(name, value);
+        }
+        message
     }
 
-    /// A fresh event whose body no JSON parse-and-serialise round trip reproduces: two-space
-    /// indents, `café ✓` unescaped next to an escaped `\u2713`, escaped slashes, `1.0`, and keys
-    /// neither sorted nor in the order a JavaScript object keeps (`"10"` would move first).
-    /// Python's `json.dumps`, `JSON.stringify` and serde all write it differently, so a receiver
-    /// that verifies what its framework re-serialised refuses it.
-    pub(crate) fn raw_event(&self) -> Message {
+    /// A fresh event whose body no JSON parse-and-serialise round trip reproduces, and how it is
+    /// written (for the evidence). The suite's own event gets two-space indents, `café ✓` unescaped
+    /// next to an escaped `\u2713`, escaped slashes, `1.0`, and keys neither sorted nor in the
+    /// order a JavaScript object keeps (`"10"` would move first). A payload the user chose keeps
+    /// its content (a receiver may refuse any other) and is written with three-space indents and
+    /// `/` escaped as `\/`, which no serialiser's default reproduces either. So a receiver that
+    /// verifies what its framework re-serialised refuses it.
+    pub(crate) fn raw_event(&self) -> (Message, &'static str) {
         let event_id = fresh_id("evt_");
         let event_type = self.payload.event_type().unwrap_or_else(|| DEFAULT_TYPE.to_string());
-        let body = raw_body(&event_id, &event_type, unix_now());
-        self.signed(body.into_bytes(), &event_id, Some(event_type))
+        let now = unix_now();
+        let chosen = match self.payload {
+            CheckPayload::Default => None,
+            _ => serde_json::from_slice::<serde_json::Value>(&self.payload.body(&event_id, now)).ok(),
+        };
+        let (body, written) = match chosen.and_then(|value| unusual_writing(&value)) {
+            Some(body) => (body, "written with 3-space indents and `/` escaped as `\\/`"),
+            None => (
+                raw_body(&event_id, &event_type, now).into_bytes(),
+                "indented, with \"café ✓\" unescaped, \\u2713 and \\/ escaped, 1.0 and unsorted keys",
+            ),
+        };
+        (self.signed(body, &event_id, Some(event_type)), written)
     }
 
-    /// Fresh events, each written in one of the styles JSON libraries re-serialise to (Python's
-    /// `json.dumps` default, pretty-printed, sorted keys, …) and correctly signed over those bytes:
-    /// a receiver that verifies its own re-serialisation accepts exactly the one in its style.
-    pub(crate) fn restyled_events(&self) -> Vec<(&'static str, Message)> {
+    /// `source`'s event written in each of the styles JSON libraries re-serialise to (Python's
+    /// `json.dumps` default, compact, pretty-printed, sorted keys, …), each correctly signed over
+    /// those bytes: a receiver that verifies its own re-serialisation accepts exactly the one in
+    /// its style. The content stays `source`'s, so an acceptance proves that only the bytes
+    /// mattered.
+    pub(crate) fn restyled_events(&self, source: &Message) -> Vec<(&'static str, Message)> {
         let mut seen: Vec<Vec<u8>> = Vec::new();
         let mut events = Vec::new();
-        let template = self.event();
-        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&template.body) else { return events };
-        for (style, _) in crate::webhook::verify::hint::reserialisations(&value) {
-            let event_id = fresh_id("evt_");
-            let mut value = value.clone();
-            value["id"] = serde_json::Value::String(event_id.clone());
-            let Some((_, body)) =
-                crate::webhook::verify::hint::reserialisations(&value).into_iter().find(|(name, _)| *name == style)
-            else {
-                continue;
-            };
+        let Ok(value) = serde_json::from_slice::<serde_json::Value>(&source.body) else { return events };
+        for (style, body) in crate::webhook::verify::hint::reserialisations(&value) {
             // Styles that write this event identically are sent once.
-            let mut shape = body.clone();
-            shape.retain(|b| !b.is_ascii_digit() && !b.is_ascii_alphabetic());
-            if seen.contains(&shape) {
+            if seen.contains(&body) {
                 continue;
             }
-            seen.push(shape);
-            let delivery_id = fresh_id("msg_");
-            let message = Message::signed(
-                body,
-                &event_id,
-                Some("webhook.check".into()),
-                &delivery_id,
-                Arc::clone(&self.scheme),
-                self.key.clone(),
-            );
-            events.push((style, message));
+            seen.push(body.clone());
+            events.push((style, self.signed(body, &source.event_id, source.event_type.clone())));
         }
         events
     }
@@ -168,6 +171,16 @@ impl Probe {
             Err(_) => Answer::TimedOut(self.timeout),
         }
     }
+}
+
+/// `value` pretty-printed with three-space indents and every `/` escaped as `\/` (a `/` in JSON
+/// text can only be inside a string, so replacing them all is exact).
+fn unusual_writing(value: &serde_json::Value) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"   ");
+    serde::Serialize::serialize(value, &mut serde_json::Serializer::with_formatter(&mut out, formatter)).ok()?;
+    let text = String::from_utf8(out).ok()?.replace('/', "\\/");
+    Some(format!("{text}\n").into_bytes())
 }
 
 #[cfg(test)]

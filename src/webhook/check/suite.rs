@@ -201,24 +201,24 @@ pub(crate) struct RawBody {
 
 /// `raw-body-verified`: an event written as no serialiser would write it, correctly signed.
 /// `valid_accepted` says whether the ordinary delivery got through. When this one is refused, the
-/// same event is sent written as the common serialisers write it (Python's `json.dumps` default,
-/// pretty-printed, sorted keys, ASCII-escaped); the one the receiver accepts names the problem.
+/// same content is sent written as the common serialisers write it (Python's `json.dumps`
+/// default, compact, pretty-printed, sorted keys, ASCII-escaped): one the receiver accepts proves
+/// that it verifies a re-serialisation, and names the style. When the valid delivery was refused
+/// too, the styles are of that delivery's event, which may explain the refusal. When every
+/// writing is refused, the receiver refuses the content, not the bytes, and nothing is proven.
 pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Result<RawBody> {
-    let message = probe.raw_event();
+    let (message, written) = probe.raw_event();
     let sent = send(probe, probe.request(&message, unix_now())?).await;
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
     let status = match &sent.answer {
         Answer::Status(exchange) => Some(exchange.status.as_u16()),
         _ => None,
     };
-    let mut evidence = vec![format!(
-        "event {} indented, with \"café ✓\" unescaped, \\u2713 and \\/ escaped, 1.0 and unsorted keys → {}",
-        message.event_id,
-        describe(&sent.answer)
-    )];
+    let mut evidence = vec![format!("event {} {written} → {}", message.event_id, describe(&sent.answer))];
     let mut accepted_style = None;
     if !accepted && !matches!(status, Some(404 | 405)) {
-        for (style, restyled) in probe.restyled_events() {
+        let source = if valid_accepted { message } else { probe.event() };
+        for (style, restyled) in probe.restyled_events(&source) {
             let answer = probe.send(probe.request(&restyled, unix_now())?).await;
             if matches!(&answer, Answer::Status(exchange) if exchange.status.is_success()) {
                 accepted_style = Some(style);
@@ -226,24 +226,34 @@ pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Res
             }
         }
     }
-    if !accepted {
-        evidence.push(match (accepted_style, valid_accepted) {
-            (Some(style), _) => format!(
-                "the receiver verifies a re-serialised body, not the raw bytes: the same event written {style} was \
-                 accepted; compute the signature over the request body exactly as received, before any JSON \
-                 parsing"
-            ),
-            (None, true) => "the receiver verifies a re-serialised body, not the raw bytes: the same event written \
-                 compactly was accepted; compute the signature over the request body exactly as received, before any \
-                 JSON parsing"
-                .to_string(),
-            (None, false) => "the compact valid delivery was refused too, and so was the event written as Python's \
-                 json.dumps, pretty-printers and sorted-key serialisers write it, so re-serialisation is not the \
-                 problem"
-                .to_string(),
-        });
-    }
-    Ok(RawBody { check: RAW_BODY_VERIFIED.judged(accepted, evidence, sent.took), status, accepted_style })
+    let check = match (accepted, accepted_style, valid_accepted) {
+        (true, _, _) => RAW_BODY_VERIFIED.judged(true, evidence, sent.took),
+        (false, Some(style), _) => {
+            let refused = if valid_accepted { "this event" } else { "the valid delivery" };
+            evidence.push(format!(
+                "the receiver verifies a re-serialised body, not the raw bytes: {refused} was refused and the same \
+                 event written {style} was accepted; compute the signature over the request body exactly as \
+                 received, before any JSON parsing"
+            ));
+            RAW_BODY_VERIFIED.judged(false, evidence, sent.took)
+        }
+        (false, None, true) => {
+            evidence.push(
+                "could not judge: the same event was refused however it was written (compact, as Python's \
+                 json.dumps writes it, pretty-printed, sorted keys), so the receiver refuses its content, not its \
+                 bytes; choose what the receiver handles with --event TYPE or -d BODY"
+                    .to_string(),
+            );
+            RAW_BODY_VERIFIED.skipped(evidence.join("; "))
+        }
+        (false, None, false) => RAW_BODY_VERIFIED.skipped(format!(
+            "could not judge: nothing was accepted, not the valid delivery and not its event written as Python's \
+             json.dumps, pretty-printers and sorted-key serialisers write it, so re-serialisation is not what \
+             refuses it ({})",
+            evidence.join("; ")
+        )),
+    };
+    Ok(RawBody { check, status, accepted_style })
 }
 
 /// Whether the receiver refuses a forged delivery with the same status as the correctly signed

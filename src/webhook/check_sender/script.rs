@@ -82,6 +82,7 @@ impl Script {
         self.events.len()
     }
 
+    #[cfg(test)]
     pub fn is_empty(&self) -> bool {
         self.events.is_empty()
     }

@@ -55,7 +55,7 @@ impl StatusFilter {
 }
 
 /// `--since`: an RFC 3339 time, or a duration meaning that long ago (`10m`, `2h`).
-pub fn parse_since(text: &str, now: DateTime<Utc>) -> anyhow::Result<DateTime<Utc>> {
+pub(crate) fn parse_since(text: &str, now: DateTime<Utc>) -> anyhow::Result<DateTime<Utc>> {
     if let Ok(time) = DateTime::parse_from_rfc3339(text) {
         return Ok(time.with_timezone(&Utc));
     }
@@ -205,7 +205,7 @@ fn print_record(
 }
 
 /// The journal line `id` names: the last delivery of that event id, else line number `id`.
-pub fn find(path: &Path, id: &str) -> anyhow::Result<(usize, JournalRecord)> {
+pub(crate) fn find(path: &Path, id: &str) -> anyhow::Result<(usize, JournalRecord)> {
     let (lines, _) = read_json_lines(path)?;
     let records: Vec<(usize, JournalRecord)> = lines
         .into_iter()

@@ -1,11 +1,11 @@
 //! The delivery journal `webhook listen --record` appends to and `webhook replay` reads: the record
 //! (one JSON line per delivery), the writer that appends it before the delivery is acknowledged, and
 //! the reader.
-pub mod inspect;
-pub mod reader;
-pub mod record;
+pub(crate) mod inspect;
+pub(crate) mod reader;
+pub(crate) mod record;
 mod tail;
-pub mod writer;
+pub(crate) mod writer;
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@ use super::record::JournalRecord;
 /// One line of a JSON-lines file, with its text as written (replay sends an event line's bytes
 /// unchanged, which re-serializing the parsed value would not guarantee).
 #[derive(Debug)]
-pub struct JsonLine {
+pub(crate) struct JsonLine {
     /// 1-based.
     pub number: usize,
     /// The line without its line ending or surrounding whitespace.
@@ -21,7 +21,7 @@ pub struct JsonLine {
 /// What reading a JSON-lines file found besides its lines: lines that could not be read (each
 /// named and described), and notes that lose nothing (a byte-order mark ignored).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct ReadIssues {
+pub(crate) struct ReadIssues {
     /// Lines skipped: data that could not be replayed.
     pub skipped: Vec<String>,
     /// Things said but harmless.
@@ -30,7 +30,7 @@ pub struct ReadIssues {
 
 impl ReadIssues {
     /// Everything, skipped lines first, one sentence each.
-    pub fn all(&self) -> Vec<String> {
+    pub(crate) fn all(&self) -> Vec<String> {
         self.skipped.iter().chain(&self.notes).cloned().collect()
     }
 }
@@ -44,7 +44,7 @@ const BOM: &[u8] = b"\xef\xbb\xbf";
 /// Reads a JSON-lines file, keeping each line's text. Blank lines are ignored; a line that is not
 /// JSON is skipped and described (torn by a crash, binary data, NUL bytes), so one damaged line
 /// does not cost every other entry.
-pub fn read_json_lines(path: &Path) -> anyhow::Result<(Vec<JsonLine>, ReadIssues)> {
+pub(crate) fn read_json_lines(path: &Path) -> anyhow::Result<(Vec<JsonLine>, ReadIssues)> {
     let file = File::open(path).with_context(|| format!("cannot open `{}`", path.display()))?;
     let mut reader = BufReader::new(file);
     let mut lines = Vec::new();

@@ -18,7 +18,7 @@ use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
 /// The `schema` value every journal line starts with.
-pub const SCHEMA: &str = "journal-record/1";
+pub(crate) const SCHEMA: &str = "journal-record/1";
 
 /// One delivery, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]

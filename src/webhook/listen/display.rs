@@ -14,14 +14,14 @@ use crate::webhook::scheme::SchemeKind;
 
 /// The `schema` value of every `webhook listen --format json` line
 /// (schemas/webhook-listen-line.json).
-pub const LINE_SCHEMA: &str = "webhook-listen-line/1";
+pub(crate) const LINE_SCHEMA: &str = "webhook-listen-line/1";
 
 /// One line of `webhook listen --format json`, told apart by `event`: `listening` first, then a
 /// `delivery` or `rejected` line per request, `not_shown` when the terminal could not keep up,
 /// and `summary` at shutdown.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 #[serde(tag = "event", rename_all = "snake_case")]
-pub enum ListenLine<'a> {
+pub(crate) enum ListenLine<'a> {
     Listening(&'a ListeningLine),
     Delivery(&'a DeliveryLine),
     Rejected(&'a RejectedLine),
@@ -36,14 +36,14 @@ pub enum ListenLine<'a> {
 
 impl ListenLine<'_> {
     /// The line as printed, `schema` first.
-    pub fn to_json(&self) -> String {
+    pub(crate) fn to_json(&self) -> String {
         crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
     }
 }
 
 /// Where the listener listens and what it does, the first line.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct ListeningLine {
+pub(crate) struct ListeningLine {
     /// Where to send webhooks.
     pub url: String,
     pub addr: String,
@@ -61,7 +61,7 @@ pub struct ListeningLine {
 
 /// One delivery, as `--format json` prints it (a line each, `"event":"delivery"`).
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct DeliveryLine {
+pub(crate) struct DeliveryLine {
     /// RFC 3339, UTC, milliseconds (the journal's `received_at`).
     #[serde(rename = "time", serialize_with = "rfc3339")]
     #[schemars(with = "String")]
@@ -98,7 +98,7 @@ pub struct DeliveryLine {
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct ForwardLine {
+pub(crate) struct ForwardLine {
     pub url: String,
     /// The target's status; `None` when it could not be reached.
     pub status: Option<u16>,
@@ -114,7 +114,7 @@ pub struct ForwardLine {
 /// A request that was not a delivery (`"event":"rejected"`): wrong path or method, too large,
 /// unreadable.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct RejectedLine {
+pub(crate) struct RejectedLine {
     /// RFC 3339, UTC, milliseconds.
     #[serde(rename = "time", serialize_with = "rfc3339")]
     #[schemars(with = "String")]

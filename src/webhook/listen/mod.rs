@@ -6,9 +6,8 @@
 //! In-process, for the demo and tests:
 //! ```no_run
 //! # async fn demo() -> anyhow::Result<()> {
-//! use idem::webhook::listen::{self, ListenConfig};
-//! use idem::webhook::scheme::SchemeKind;
-//! use idem::webhook::secret::Secret;
+//! use idem::testing::listen::{self, ListenConfig};
+//! use idem::testing::scheme::{SchemeKind, Secret};
 //! let mut config = ListenConfig::local(SchemeKind::Stripe, Secret::new(b"whsec_test".to_vec())?);
 //! config.fail_first = 1;
 //! let listener = listen::start(&config).await?;
@@ -19,14 +18,14 @@
 //! ```
 mod dedupe;
 mod display;
-mod forward;
+pub(crate) mod forward;
 mod receive;
-mod summary;
+pub(crate) mod summary;
 
-pub use display::{DeliveryLine, ForwardLine, LINE_SCHEMA, ListenLine, ListeningLine, RejectedLine};
+pub(crate) use display::{LINE_SCHEMA, ListenLine, ListeningLine};
 pub(crate) use forward::glob_matches;
-pub use forward::{ForwardRetry, Route};
-pub use summary::{Summary, UNTYPED};
+pub(crate) use forward::{ForwardRetry, Route};
+pub(crate) use summary::Summary;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -286,7 +285,7 @@ const HINT_WORKERS: usize = 1;
 
 /// `webhook listen`: receives until Ctrl-C, then prints the summary. Exits 1 when any delivery
 /// had an invalid signature (even if `--accept-invalid` answered it 2xx), 0 otherwise.
-pub async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(config: ListenConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let listener = start(&config).await?;
     stop.wait().await;

@@ -8,7 +8,7 @@ use crate::output::{Palette, terminal_safe};
 use crate::sync::lock;
 
 /// The key for deliveries whose event type is unknown.
-pub const UNTYPED: &str = "(none)";
+pub(crate) const UNTYPED: &str = "(none)";
 
 /// What the listener saw. Deliveries are POSTs whose body was read and checked (each one is
 /// journaled); rejected requests are the others (wrong path or method, too large, unreadable).

@@ -17,15 +17,15 @@ use ring::signature::{ED25519, Ed25519KeyPair, KeyPair, UnparsedPublicKey};
 use super::BASE64;
 use base64::Engine;
 
-pub const SECRET_PREFIX: &str = "whsk_";
-pub const PUBLIC_PREFIX: &str = "whpk_";
+pub(crate) const SECRET_PREFIX: &str = "whsk_";
+pub(crate) const PUBLIC_PREFIX: &str = "whpk_";
 /// The signature identifier in `webhook-signature`.
-pub const VERSION: &str = "v1a";
+pub(crate) const VERSION: &str = "v1a";
 
 const SEED_LEN: usize = 32;
 const PUBLIC_LEN: usize = 32;
 /// An Ed25519 signature's length; anything else is not one.
-pub const SIGNATURE_LEN: usize = 64;
+pub(crate) const SIGNATURE_LEN: usize = 64;
 
 /// A `whsk_` key (signs, and verifies with its public half) or a `whpk_` key (verifies only).
 /// `Debug` shows the public key at most.
@@ -101,10 +101,6 @@ impl AsymmetricKey {
             AsymmetricKey::Secret(pair) => pair.public_key().as_ref(),
             AsymmetricKey::Public(public) => public,
         }
-    }
-
-    pub fn can_sign(&self) -> bool {
-        matches!(self, AsymmetricKey::Secret(_))
     }
 
     /// The signature over `message`; `None` for a public key, which cannot sign.

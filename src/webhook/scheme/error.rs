@@ -45,6 +45,7 @@ impl VerifyError {
         matches!(self, VerifyError::TimestampOutsideTolerance { signature_matched: true, .. })
     }
 
+    #[cfg(test)]
     pub fn hint(&self) -> Option<&str> {
         match self {
             VerifyError::SignatureMismatch { hint } => hint.as_deref(),

@@ -7,11 +7,11 @@ use super::hmac::BodySignature;
 use super::provider_body::BodySignedProvider;
 use super::{Encoding, SchemeKind};
 
-pub const SIGNATURE: HeaderName = HeaderName::from_static("x-hub-signature-256");
-pub const DELIVERY: HeaderName = HeaderName::from_static("x-github-delivery");
-pub const EVENT: HeaderName = HeaderName::from_static("x-github-event");
+pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static("x-hub-signature-256");
+pub(crate) const DELIVERY: HeaderName = HeaderName::from_static("x-github-delivery");
+pub(crate) const EVENT: HeaderName = HeaderName::from_static("x-github-event");
 
-pub fn github() -> BodySignedProvider {
+pub(crate) fn github() -> BodySignedProvider {
     BodySignedProvider {
         kind: SchemeKind::Github,
         signature: BodySignature { header: SIGNATURE, encoding: Encoding::Hex, prefix: "sha256=", exact_text: true },

@@ -17,8 +17,8 @@ pub struct HmacOptions {
     pub prefix: String,
 }
 
-pub const DEFAULT_HEADER: &str = "x-signature";
-pub const DEFAULT_PREFIX: &str = "sha256=";
+pub(crate) const DEFAULT_HEADER: &str = "x-signature";
+pub(crate) const DEFAULT_PREFIX: &str = "sha256=";
 
 impl Default for HmacOptions {
     fn default() -> HmacOptions {
@@ -72,12 +72,12 @@ impl BodySignature<'_> {
 }
 
 #[derive(Debug, Clone)]
-pub struct GenericHmac {
+pub(crate) struct GenericHmac {
     options: HmacOptions,
 }
 
 impl GenericHmac {
-    pub fn new(options: HmacOptions) -> GenericHmac {
+    pub(crate) fn new(options: HmacOptions) -> GenericHmac {
         GenericHmac { options }
     }
 

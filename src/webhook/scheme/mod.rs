@@ -4,8 +4,8 @@
 //!
 //! Typical use by a receiver:
 //! ```no_run
-//! # use idem::webhook::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
-//! # fn demo(headers: &http::HeaderMap, body: &[u8], secret: &idem::webhook::secret::Secret) -> anyhow::Result<()> {
+//! # use idem::testing::scheme::{self, SchemeKind, SchemeOptions, Secret, TimeWindow};
+//! # fn demo(headers: &http::HeaderMap, body: &[u8], secret: &Secret) -> anyhow::Result<()> {
 //! let scheme = scheme::build(SchemeKind::Stripe, &SchemeOptions::default());
 //! let key = scheme.key(secret)?; // once, at start-up: a bad secret is a usage error
 //! let window = TimeWindow::around_now(std::time::Duration::from_secs(300));
@@ -15,18 +15,18 @@
 //! }
 //! # Ok(()) }
 //! ```
-pub mod ed25519;
-mod error;
-pub mod github;
-pub mod hmac;
-mod mac;
-pub mod new_secret;
+pub(crate) mod ed25519;
+pub(crate) mod error;
+pub(crate) mod github;
+pub(crate) mod hmac;
+pub(crate) mod mac;
+pub(crate) mod new_secret;
 mod provider_body;
 mod received;
-pub mod shopify;
-pub mod slack;
-pub mod standard;
-pub mod stripe;
+pub(crate) mod shopify;
+pub(crate) mod slack;
+pub(crate) mod standard;
+pub(crate) mod stripe;
 
 use std::fmt;
 use std::time::Duration;
@@ -35,14 +35,14 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 
 use error::to_header_value;
-pub use error::{SignError, VerifyError};
-pub use hmac::HmacOptions;
-pub use mac::{BASE64, Encoding, KeyForm, SecretError, SigningKey};
+pub(crate) use error::{SignError, VerifyError};
+pub(crate) use hmac::HmacOptions;
+pub(crate) use mac::{BASE64, Encoding, KeyForm, SecretError, SigningKey};
 
 /// The most signature entries one header may carry. Providers send one per active secret (two
 /// during a rotation); a header with hundreds is an attack on the verifier's CPU, refused as
 /// malformed before any comparison.
-pub const MAX_SIGNATURES: usize = 16;
+pub(crate) const MAX_SIGNATURES: usize = 16;
 
 use crate::webhook::delivery::Delivery;
 use crate::webhook::secret::Secret;
@@ -236,7 +236,7 @@ pub fn detect(headers: &HeaderMap, options: &SchemeOptions) -> Option<Box<dyn Sc
 }
 
 /// The signature headers `detect` looks for, for the error when none is present.
-pub fn detectable_headers(options: &SchemeOptions) -> Vec<String> {
+pub(crate) fn detectable_headers(options: &SchemeOptions) -> Vec<String> {
     candidates(options).iter().map(|scheme| spelled(&scheme.signature_header()).into_owned()).collect()
 }
 
@@ -261,7 +261,7 @@ const DOCUMENTED_SPELLINGS: &[&str] = &[
 ];
 
 /// `name` as documented, or in Title-Case for names we do not know.
-pub fn spelled(name: &HeaderName) -> std::borrow::Cow<'static, str> {
+pub(crate) fn spelled(name: &HeaderName) -> std::borrow::Cow<'static, str> {
     if let Some(known) = DOCUMENTED_SPELLINGS.iter().find(|known| known.eq_ignore_ascii_case(name.as_str())) {
         return std::borrow::Cow::Borrowed(known);
     }

@@ -16,7 +16,7 @@ const NEW_SECRET_BYTES: usize = 32;
 /// A fresh secret from the OS random generator, in the form the scheme's providers hand out:
 /// `whsec_` + base64 for Standard Webhooks and Stripe (Stripe keys with the whole string, Standard
 /// Webhooks decodes the base64, and both accept this form), 64 hex digits for the others.
-pub fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
+pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     let mut bytes = [0u8; NEW_SECRET_BYTES];
     OsRng.try_fill_bytes(&mut bytes).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
     Ok(match scheme {
@@ -26,7 +26,7 @@ pub fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
 }
 
 /// A new Standard Webhooks `v1a` pair: (`whsk_…`, `whpk_…`), from an OS-random seed.
-pub fn generate_asymmetric() -> anyhow::Result<(String, String)> {
+pub(crate) fn generate_asymmetric() -> anyhow::Result<(String, String)> {
     let mut seed = [0u8; 32];
     OsRng.try_fill_bytes(&mut seed).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
     AsymmetricKey::generate_pair(&seed)
@@ -43,7 +43,7 @@ pub struct NewSecretConfig {
 
 /// `webhook secret --format json`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
-pub struct SecretDocument {
+pub(crate) struct SecretDocument {
     /// The secret: a shared secret, or the `whsk_` secret key of a pair. Keep it private.
     pub secret: String,
     /// The `whsk_` key's `whpk_` public key, for receivers; `null` for a shared secret.
@@ -51,10 +51,13 @@ pub struct SecretDocument {
 }
 
 /// The `schema` value of `webhook secret --format json`.
-pub const SCHEMA: &str = "webhook-secret/1";
+pub(crate) const SCHEMA: &str = "webhook-secret/1";
 
 /// `webhook secret`: prints a new secret (the one output a secret may appear in).
-pub fn print_new(config: NewSecretConfig, out: &mut impl std::io::Write) -> anyhow::Result<crate::exit::Outcome> {
+pub(crate) fn print_new(
+    config: NewSecretConfig,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<crate::exit::Outcome> {
     let (secret, public) = if config.asymmetric {
         let (secret, public) = generate_asymmetric()?;
         (secret, Some(public))

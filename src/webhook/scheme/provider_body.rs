@@ -9,7 +9,7 @@ use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, Ver
 use crate::webhook::delivery::Delivery;
 
 #[derive(Debug, Clone)]
-pub struct BodySignedProvider {
+pub(crate) struct BodySignedProvider {
     pub(super) kind: SchemeKind,
     pub(super) signature: BodySignature<'static>,
     /// Carries the delivery id receivers de-duplicate on.

@@ -6,11 +6,11 @@ use super::hmac::BodySignature;
 use super::provider_body::BodySignedProvider;
 use super::{Encoding, SchemeKind};
 
-pub const SIGNATURE: HeaderName = HeaderName::from_static("x-shopify-hmac-sha256");
-pub const WEBHOOK_ID: HeaderName = HeaderName::from_static("x-shopify-webhook-id");
-pub const TOPIC: HeaderName = HeaderName::from_static("x-shopify-topic");
+pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static("x-shopify-hmac-sha256");
+pub(crate) const WEBHOOK_ID: HeaderName = HeaderName::from_static("x-shopify-webhook-id");
+pub(crate) const TOPIC: HeaderName = HeaderName::from_static("x-shopify-topic");
 
-pub fn shopify() -> BodySignedProvider {
+pub(crate) fn shopify() -> BodySignedProvider {
     BodySignedProvider {
         kind: SchemeKind::Shopify,
         signature: BodySignature { header: SIGNATURE, encoding: Encoding::Base64, prefix: "", exact_text: true },

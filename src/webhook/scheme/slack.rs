@@ -11,8 +11,8 @@ use super::received::{Future, conclude, header_text, parse_timestamp};
 use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
 
-pub const SIGNATURE: HeaderName = HeaderName::from_static("x-slack-signature");
-pub const TIMESTAMP: HeaderName = HeaderName::from_static("x-slack-request-timestamp");
+pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static("x-slack-signature");
+pub(crate) const TIMESTAMP: HeaderName = HeaderName::from_static("x-slack-request-timestamp");
 
 const VERSION_PREFIX: &str = "v0=";
 
@@ -21,7 +21,7 @@ fn signed_prefix(timestamp: &str) -> Vec<u8> {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Slack;
+pub(crate) struct Slack;
 
 impl Scheme for Slack {
     fn kind(&self) -> SchemeKind {

@@ -52,7 +52,7 @@ impl Names {
 
 /// The names it signs with, and the other family it also reads.
 #[derive(Debug, Clone)]
-pub struct StandardWebhooks {
+pub(crate) struct StandardWebhooks {
     own: Names,
     other: Names,
 }
@@ -75,11 +75,11 @@ fn parse_timestamp(name: &HeaderName, text: &str) -> Result<i64, VerifyError> {
 }
 
 impl StandardWebhooks {
-    pub fn standard() -> StandardWebhooks {
+    pub(crate) fn standard() -> StandardWebhooks {
         StandardWebhooks { own: Names::standard(), other: Names::svix() }
     }
 
-    pub fn svix() -> StandardWebhooks {
+    pub(crate) fn svix() -> StandardWebhooks {
         StandardWebhooks { own: Names::svix(), other: Names::standard() }
     }
 

@@ -15,7 +15,7 @@ use super::received::{Future, capped, conclude, header_text};
 use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
 
-pub const SIGNATURE: HeaderName = HeaderName::from_static("stripe-signature");
+pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static("stripe-signature");
 
 fn signed_prefix(timestamp: i64) -> Vec<u8> {
     format!("{timestamp}.").into_bytes()
@@ -82,7 +82,7 @@ fn parse_timestamp(text: &str) -> Result<i64, VerifyError> {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Stripe;
+pub(crate) struct Stripe;
 
 impl Scheme for Stripe {
     fn kind(&self) -> SchemeKind {

@@ -15,7 +15,7 @@ use http::{HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-pub use path::Override;
+pub(crate) use path::Override;
 
 use crate::ids::fresh_id;
 use crate::webhook::scheme::SchemeKind;
@@ -23,7 +23,7 @@ use fill::Fill;
 
 /// The providers with templates, by the name `--event PROVIDER:TYPE` takes, and the scheme each
 /// signs with.
-pub const PROVIDERS: [(&str, SchemeKind); 5] = [
+pub(crate) const PROVIDERS: [(&str, SchemeKind); 5] = [
     ("stripe", SchemeKind::Stripe),
     ("github", SchemeKind::Github),
     ("shopify", SchemeKind::Shopify),
@@ -44,10 +44,13 @@ struct TemplateFile {
 }
 
 /// What `--list-events` shows of a template.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct TemplateInfo {
+#[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
+pub(crate) struct TemplateInfo {
+    /// `stripe`, `github`, `shopify`, `slack`, `standard`.
     pub provider: String,
+    /// The provider's event type; `webhook send --event PROVIDER:TYPE` sends it.
     pub event: String,
+    /// The provider's API version the shape follows.
     pub api_version: String,
     /// The documentation the shape follows.
     pub source: String,
@@ -55,9 +58,7 @@ pub struct TemplateInfo {
 
 /// An event built from a template, ready to sign and send.
 #[derive(Debug, Clone)]
-pub struct ProviderEvent {
-    /// The scheme the provider signs with.
-    pub scheme: SchemeKind,
+pub(crate) struct ProviderEvent {
     /// The provider's name for the event (`payment_intent.succeeded`, `push`, `orders/create`),
     /// as the scheme's event header carries it.
     pub event_type: String,
@@ -73,7 +74,7 @@ pub struct ProviderEvent {
 
 /// The scheme of `PROVIDER` in `PROVIDER:TYPE`, or `None` when `spec` names no provider (a plain
 /// event type, which gets the generic envelope).
-pub fn provider_scheme(spec: &str) -> Option<SchemeKind> {
+pub(crate) fn provider_scheme(spec: &str) -> Option<SchemeKind> {
     let (provider, _) = spec.split_once(':')?;
     PROVIDERS.iter().find(|(name, _)| name.eq_ignore_ascii_case(provider)).map(|(_, kind)| *kind)
 }
@@ -86,7 +87,7 @@ fn templates() -> anyhow::Result<Vec<TemplateFile>> {
 }
 
 /// The bundled templates, of one provider or all, sorted by provider and event.
-pub fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> {
+pub(crate) fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> {
     if let Some(provider) = provider {
         if !PROVIDERS.iter().any(|(name, _)| name.eq_ignore_ascii_case(provider)) {
             bail!("no templates for `{provider}`; providers: {}", provider_names());
@@ -114,7 +115,12 @@ fn provider_names() -> String {
 /// fresh ids and timestamps (`id` pins the event id, or the delivery id where the provider's
 /// event has none of its own; `now` is the Unix time the event says it was created), then
 /// `overrides` applied in order.
-pub fn provider_event(spec: &str, id: Option<&str>, now: i64, overrides: &[Override]) -> anyhow::Result<ProviderEvent> {
+pub(crate) fn provider_event(
+    spec: &str,
+    id: Option<&str>,
+    now: i64,
+    overrides: &[Override],
+) -> anyhow::Result<ProviderEvent> {
     let (provider, event) =
         spec.split_once(':').with_context(|| format!("`{spec}` is not PROVIDER:TYPE, e.g. stripe:invoice.paid"))?;
     let provider = provider.to_ascii_lowercase();
@@ -169,7 +175,7 @@ pub fn provider_event(spec: &str, id: Option<&str>, now: i64, overrides: &[Overr
     // Stripe sends its events pretty-printed, the others compact.
     let body = if scheme == SchemeKind::Stripe { serde_json::to_vec_pretty(&body) } else { serde_json::to_vec(&body) }
         .context("cannot write the event as JSON")?;
-    Ok(ProviderEvent { scheme, event_type: template.event, event_id, delivery_id: pinned, body, headers })
+    Ok(ProviderEvent { event_type: template.event, event_id, delivery_id: pinned, body, headers })
 }
 
 #[cfg(test)]
@@ -222,7 +228,6 @@ mod tests {
         };
         assert_eq!(header(&push, "x-github-event").as_deref(), Some("push"));
         assert_eq!(header(&push, "x-github-delivery").as_deref(), Some("1f3a"));
-        assert_eq!(push.scheme, SchemeKind::Github);
         let order = provider_event("shopify:orders/create", None, 1, &[]).unwrap();
         assert_eq!(header(&order, "x-shopify-topic").as_deref(), Some("orders/create"));
         assert_eq!(header(&order, "x-shopify-webhook-id"), Some(order.delivery_id.clone()));

@@ -11,7 +11,7 @@ use crate::webhook::secret::Secret;
 const MAX_HINT_BODY: usize = 8 * 1024 * 1024;
 
 /// A hint for a failed verification, when one of the common mistakes explains it.
-pub fn diagnose(
+pub(crate) fn diagnose(
     scheme: &dyn Scheme,
     headers: &http::HeaderMap,
     body: &[u8],
@@ -187,30 +187,6 @@ impl Formatter for SpacedFormatter {
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
         writer.write_all(b": ")
-    }
-}
-
-/// The hint, if any, for a failed verification: only a mismatch (or a stale timestamp whose
-/// signature did not match either) can be explained by these mistakes.
-pub fn explain(
-    err: VerifyError,
-    scheme: &dyn Scheme,
-    headers: &http::HeaderMap,
-    body: &[u8],
-    secret: &Secret,
-    window: TimeWindow,
-) -> (VerifyError, Option<String>) {
-    let needs_hint = matches!(
-        err,
-        VerifyError::SignatureMismatch { .. } | VerifyError::TimestampOutsideTolerance { signature_matched: false, .. }
-    );
-    if !needs_hint {
-        return (err, None);
-    }
-    let hint = diagnose(scheme, headers, body, secret, window);
-    match err {
-        VerifyError::SignatureMismatch { .. } => (VerifyError::SignatureMismatch { hint: hint.clone() }, hint),
-        other => (other, hint),
     }
 }
 

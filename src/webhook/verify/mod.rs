@@ -1,9 +1,9 @@
 //! `webhook verify`: check a received webhook's signature and say exactly why it fails: a missing or
 //! malformed header, a timestamp outside the tolerance (and whether the signature itself matched),
 //! or a mismatch, with a hint when a common mistake explains it.
-pub mod hint;
-pub mod raw_request;
-pub mod verifier;
+pub(crate) mod hint;
+pub(crate) mod raw_request;
+pub(crate) mod verifier;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -38,11 +38,11 @@ pub struct VerifyConfig {
 }
 
 /// The `schema` value of `webhook verify --format json` (schemas/webhook-verify.json).
-pub const SCHEMA: &str = "webhook-verify/1";
+pub(crate) const SCHEMA: &str = "webhook-verify/1";
 
 /// The verdict; this is also the `--format json` document.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct VerifyReport {
+pub(crate) struct VerifyReport {
     pub valid: bool,
     pub scheme: SchemeKind,
     /// The signed timestamp, when the scheme has one and it could be read.
@@ -53,7 +53,7 @@ pub struct VerifyReport {
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct FailureReport {
+pub(crate) struct FailureReport {
     /// `header_missing`, `header_malformed`, `timestamp_outside_tolerance` or `signature_mismatch`.
     pub code: &'static str,
     pub message: String,
@@ -62,7 +62,7 @@ pub struct FailureReport {
     pub hint: Option<String>,
 }
 
-pub fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
+pub(crate) fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let (headers, body) = read_request(&config)?;
     let verifier = Verifier::new(&config.scheme, config.options, config.secret.load()?)?;
     let verdict = verifier.verify(&headers, &body, config.window);

@@ -7,7 +7,7 @@ use crate::http::chunked::{self, Chunks};
 
 /// The parts of a request a signature check needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RawRequest {
+pub(crate) struct RawRequest {
     pub headers: HeaderMap,
     pub body: Vec<u8>,
 }
@@ -17,10 +17,10 @@ const MAX_HEADERS: usize = 128;
 
 /// The largest request file read: a capture is held in memory whole, so `/dev/zero` or a
 /// mistaken disk image must stop here rather than exhaust the machine.
-pub const MAX_REQUEST_FILE: u64 = crate::http::body::DEFAULT_MAX_BODY;
+pub(crate) const MAX_REQUEST_FILE: u64 = crate::http::body::DEFAULT_MAX_BODY;
 
 /// Reads and parses a request file, refusing one larger than [`MAX_REQUEST_FILE`].
-pub fn read_file(path: &std::path::Path) -> anyhow::Result<RawRequest> {
+pub(crate) fn read_file(path: &std::path::Path) -> anyhow::Result<RawRequest> {
     use std::io::Read;
     let file =
         std::fs::File::open(path).with_context(|| format!("cannot read the request file `{}`", path.display()))?;
@@ -38,7 +38,7 @@ pub fn read_file(path: &std::path::Path) -> anyhow::Result<RawRequest> {
     parse(&bytes).with_context(|| format!("cannot read `{}` as an HTTP request", path.display()))
 }
 
-pub fn parse(bytes: &[u8]) -> anyhow::Result<RawRequest> {
+pub(crate) fn parse(bytes: &[u8]) -> anyhow::Result<RawRequest> {
     let mut slots = [httparse::EMPTY_HEADER; MAX_HEADERS];
     let mut request = httparse::Request::new(&mut slots);
     let head_length = match request.parse(bytes) {

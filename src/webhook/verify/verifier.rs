@@ -38,7 +38,7 @@ struct Candidate {
 }
 
 /// The schemes and keys, built once; cheap to share across every request.
-pub struct Verifier {
+pub(crate) struct Verifier {
     candidates: Vec<Candidate>,
     auto: bool,
     /// With `lock_on_first_valid`, the candidate whose delivery was the first valid one; from then
@@ -51,7 +51,7 @@ pub struct Verifier {
 
 /// What checking one delivery found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Verdict {
+pub(crate) struct Verdict {
     /// The scheme that judged; `None` when no allowed scheme's signature header was present.
     pub scheme: Option<SchemeKind>,
     /// The signed timestamp, when the scheme has one and it could be read.
@@ -64,7 +64,7 @@ pub struct Verdict {
 
 /// Why a delivery is not authentic, the same in `verify` and `listen`.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Failure {
+pub(crate) struct Failure {
     /// Stable, for `--format json`: a [`VerifyError::code`], `no_scheme` or `other_scheme`.
     pub code: &'static str,
     /// What failed, without the hint.
@@ -93,7 +93,7 @@ impl Failure {
     }
 
     /// The message with its hint, on one line (the journal's `reason`).
-    pub fn with_hint(&self) -> String {
+    pub(crate) fn with_hint(&self) -> String {
         match &self.hint {
             Some(hint) => format!("{}; hint: {hint}", self.message),
             None => self.message.clone(),
@@ -104,7 +104,7 @@ impl Failure {
 impl Verifier {
     /// Derives every candidate's key now, so a secret a scheme cannot use stops the command at
     /// start-up, and refuses a candidate set open to signature confusion.
-    pub fn new(selection: &SchemeSelection, options: SchemeOptions, secret: Secret) -> anyhow::Result<Verifier> {
+    pub(crate) fn new(selection: &SchemeSelection, options: SchemeOptions, secret: Secret) -> anyhow::Result<Verifier> {
         let (kinds, auto) = match selection {
             SchemeSelection::Fixed(kind) => (vec![*kind], false),
             SchemeSelection::Auto { allow } if allow.is_empty() => anyhow::bail!(
@@ -126,13 +126,13 @@ impl Verifier {
 
     /// A listener: the first valid delivery decides the scheme for every later one, so one
     /// listener never judges deliveries by two schemes.
-    pub fn locking_on_first_valid(mut self) -> Verifier {
+    pub(crate) fn locking_on_first_valid(mut self) -> Verifier {
         self.lock_on_first_valid = self.auto;
         self
     }
 
     /// The scheme's name for the banner: `stripe`, or `auto (github, standard)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         if !self.auto {
             return self.candidates.first().map(|c| c.scheme.kind().to_string()).unwrap_or_default();
         }
@@ -147,7 +147,7 @@ impl Verifier {
     }
 
     /// Judges a delivery, without a hint (see [`hint`](Self::hint)).
-    pub fn check(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Verdict {
+    pub(crate) fn check(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Verdict {
         let Some(index) = self.choose(headers) else {
             return self.no_scheme(headers);
         };
@@ -180,7 +180,13 @@ impl Verifier {
 
     /// The hint for a failure [`check`](Self::check) found, when a common mistake explains it. It
     /// costs several more verifications, so it is only tried for a mismatch on a well-formed header.
-    pub fn hint(&self, verdict: &Verdict, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Option<String> {
+    pub(crate) fn hint(
+        &self,
+        verdict: &Verdict,
+        headers: &HeaderMap,
+        body: &[u8],
+        window: TimeWindow,
+    ) -> Option<String> {
         if verdict.failure.as_ref().is_some_and(|failure| failure.code == "header_missing") {
             return self.other_scheme_hint(headers);
         }
@@ -205,7 +211,7 @@ impl Verifier {
     }
 
     /// [`check`](Self::check) then [`hint`](Self::hint), for one request (`webhook verify`).
-    pub fn verify(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Verdict {
+    pub(crate) fn verify(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Verdict {
         let mut verdict = self.check(headers, body, window);
         let hint = self.hint(&verdict, headers, body, window);
         if let Some(failure) = verdict.failure.as_mut() {
@@ -274,11 +280,6 @@ impl Verifier {
             }
         }
         names
-    }
-
-    /// The options the schemes were built with (replay and the stale-header list use them).
-    pub fn options(&self) -> &SchemeOptions {
-        &self.options
     }
 }
 

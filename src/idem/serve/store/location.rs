@@ -42,13 +42,6 @@ impl fmt::Display for StoreLocation {
     }
 }
 
-impl StoreLocation {
-    /// Whether other processes can share it: what makes several instances one API.
-    pub fn is_shared(&self) -> bool {
-        !matches!(self, StoreLocation::Memory)
-    }
-}
-
 const EXPECTED: &str = "expected `memory`, `sqlite:PATH` or `redis://HOST:PORT[/DB]`";
 
 impl FromStr for StoreLocation {

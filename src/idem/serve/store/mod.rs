@@ -13,7 +13,7 @@
 mod entry;
 pub(super) mod lease;
 mod local_lock;
-mod location;
+pub(crate) mod location;
 mod memory;
 pub(super) mod owner;
 mod redis;
@@ -28,7 +28,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use serde_json::Value;
 
-pub use location::{RedisAddress, StoreLocation};
+pub(crate) use location::{RedisAddress, StoreLocation};
 pub(super) use owner::Claim;
 
 use super::payments::Payment;

@@ -1,0 +1,81 @@
+//! What the integration tests (`tests/it`) and the benches (`benches/`) reach inside the library,
+//! and nothing else: the library is the two binaries' engine, not an API with stability promises.
+//!
+//! Everything else in the crate is private, so rustc's dead-code and `unreachable_pub` lints see
+//! the crate's real surface: an item that only this module's re-exports keep alive is one a test
+//! drives directly (to start a server in-process, sign a delivery, read a journal) rather than
+//! through the binaries.
+
+/// The command-line definitions, for the tests that keep the generated man pages, completions and
+/// JSON Schemas fresh.
+pub mod cli {
+    pub use crate::cli::completions::{SHELLS, file_name, generate};
+    pub use crate::cli::idem::IdemCli;
+    pub use crate::cli::webhook::WebhookCli;
+    pub use crate::cli::{man, schemas};
+}
+
+/// The HTTP client every command sends with.
+pub mod client {
+    pub use crate::http::client::{ClientOptions, Exchange, HttpClient};
+}
+
+/// The server loop's timeouts (a listener's hardening).
+pub mod server {
+    pub use crate::http::server::Timeouts;
+}
+
+/// `idem serve`, the reference payments API, started in-process.
+pub mod serve {
+    pub use crate::idem::serve::log::{RequestOutcome, Summary};
+    pub use crate::idem::serve::store::location::StoreLocation;
+    pub use crate::idem::serve::{Mode, RunningServer, ServeConfig, start_quiet};
+}
+
+/// `idem proxy`, started in-process.
+pub mod proxy {
+    pub use crate::idem::proxy::fault::Selection;
+    pub use crate::idem::proxy::{ProxyConfig, start};
+}
+
+/// The request an `idem` command sends, and its key.
+pub mod request {
+    pub use crate::idem::key::KeyPolicy;
+    pub use crate::idem::request::RequestSpec;
+}
+
+/// `idem race`'s engine, for the race bench and the tests that drive the HTTP/2 single packet.
+pub mod race {
+    pub use crate::idem::race::h2_frames::{DATA, FLAG_END_STREAM};
+    pub use crate::idem::race::h2_single_packet;
+    pub use crate::idem::race::round::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
+    pub use crate::idem::verdict::Verdict;
+}
+
+/// The signature schemes, to sign deliveries the way providers do and check vectors.
+pub mod scheme {
+    pub use crate::webhook::scheme::error::VerifyError;
+    pub use crate::webhook::scheme::mac::{BASE64, KeyForm, SigningKey};
+    pub use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions, TimeWindow, Verified, build, detect};
+    pub use crate::webhook::secret::Secret;
+}
+
+/// A delivery: an event, its body and the time it is signed at.
+pub mod delivery {
+    pub use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
+}
+
+/// `webhook listen`, started in-process.
+pub mod listen {
+    pub use crate::webhook::listen::forward::{ForwardRetry, Route};
+    pub use crate::webhook::listen::summary::Summary;
+    pub use crate::webhook::listen::{ListenConfig, RunningListener, start};
+    pub use crate::webhook::verify::verifier::SchemeSelection;
+}
+
+/// The delivery journal `webhook listen --record` writes and `webhook replay` reads.
+pub mod journal {
+    pub use crate::webhook::journal::reader::read_journal;
+    pub use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
+    pub use crate::webhook::journal::writer::JournalWriter;
+}
