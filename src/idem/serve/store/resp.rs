@@ -516,8 +516,12 @@ async fn pipeline(
                     deadline = Instant::now() + STALLED;
                 }
                 // Everything queued by now goes out in one write (up to a limit, so a burst
-                // does not build one huge buffer).
+                // does not build one huge buffer). The runtime runs a woken task next on the
+                // same thread, so this one would otherwise write each command alone, before the
+                // requests ready beside the one that queued it have queued theirs: yielding once
+                // lets them, and a write (and Redis's read and write) carries several commands.
                 batch.clear();
+                tokio::task::yield_now().await;
                 let mut next = Some(queued);
                 while let Some(queued) = next {
                     batch.extend_from_slice(&queued.command);
