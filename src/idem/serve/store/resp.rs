@@ -364,16 +364,18 @@ pub(super) struct Pool {
     links: Vec<Mutex<Option<Link>>>,
     next: AtomicUsize,
     reply_timeout: Duration,
+    /// How long a link with commands waiting may hear nothing before it is given up (`STALLED`).
+    stalled_after: Duration,
 }
 
 impl Pool {
     pub(super) fn new(address: RedisAddress) -> Pool {
-        Pool::with(address, LINKS, REPLY_TIMEOUT)
+        Pool::with(address, LINKS, REPLY_TIMEOUT, STALLED)
     }
 
-    fn with(address: RedisAddress, links: usize, reply_timeout: Duration) -> Pool {
+    fn with(address: RedisAddress, links: usize, reply_timeout: Duration, stalled_after: Duration) -> Pool {
         let links = (0..links.max(1)).map(|_| Mutex::new(None)).collect();
-        Pool { address, links, next: AtomicUsize::new(0), reply_timeout }
+        Pool { address, links, next: AtomicUsize::new(0), reply_timeout, stalled_after }
     }
 
     pub(super) fn address(&self) -> &RedisAddress {
@@ -407,7 +409,7 @@ impl Pool {
             let mut link = lock(slot);
             let live = match link.as_ref() {
                 Some(live) if !live.is_closed() => live,
-                _ => link.insert(open(self.address.clone())),
+                _ => link.insert(open(self.address.clone(), self.stalled_after)),
             };
             // The task ended between the check and now: nothing was sent.
             if live.send(queued).is_err() {
@@ -427,16 +429,16 @@ impl Pool {
 }
 
 /// Starts a link's task; it connects first, so commands queued meanwhile wait for that alone.
-fn open(address: RedisAddress) -> Link {
+fn open(address: RedisAddress, stalled_after: Duration) -> Link {
     let (link, commands) = mpsc::unbounded_channel();
-    tokio::spawn(run_link(address, commands));
+    tokio::spawn(run_link(address, commands, stalled_after));
     link
 }
 
-async fn run_link(address: RedisAddress, mut commands: mpsc::UnboundedReceiver<Queued>) {
+async fn run_link(address: RedisAddress, mut commands: mpsc::UnboundedReceiver<Queued>, stalled_after: Duration) {
     let mut waiting = VecDeque::new();
     let failure = match connect(&address).await {
-        Ok(stream) => pipeline(stream, &mut commands, &mut waiting).await,
+        Ok(stream) => pipeline(stream, &mut commands, &mut waiting, stalled_after).await,
         Err(reason) => CallError::Failed(reason),
     };
     // Everything sent on this connection, or queued for it, fails with the reason it ended;
@@ -493,6 +495,7 @@ async fn pipeline(
     stream: TcpStream,
     commands: &mut mpsc::UnboundedReceiver<Queued>,
     waiting: &mut VecDeque<oneshot::Sender<Result<Reply, CallError>>>,
+    stalled_after: Duration,
 ) -> CallError {
     let (read, mut write) = stream.into_split();
     let mut read = BufReader::with_capacity(READ_BUFFER, read);
@@ -500,7 +503,7 @@ async fn pipeline(
     let mut accepting = true;
     // When Redis has to have said something, if anything is waiting (see `STALLED`); the timer
     // is moved only when it goes off, not at every reply.
-    let mut deadline = Instant::now() + STALLED;
+    let mut deadline = Instant::now() + stalled_after;
     let stalled = tokio::time::sleep_until(deadline);
     tokio::pin!(stalled);
     loop {
@@ -515,7 +518,7 @@ async fn pipeline(
                     continue;
                 };
                 if waiting.is_empty() {
-                    deadline = Instant::now() + STALLED;
+                    deadline = Instant::now() + stalled_after;
                 }
                 // Everything queued by now goes out in one write (up to a limit, so a burst
                 // does not build one huge buffer). The runtime runs a woken task next on the
@@ -550,16 +553,25 @@ async fn pipeline(
                             excerpt(read.buffer(), SHOWN)
                         ));
                     };
-                    match read_reply(&mut read).await {
-                        Ok(value) => {
+                    // A reply begun and not finished holds the link (nothing is written
+                    // meanwhile), so it gets the same limit as silence.
+                    match tokio::time::timeout(stalled_after, read_reply(&mut read)).await {
+                        Ok(Ok(value)) => {
                             let _ = reply.send(Ok(value));
                         }
-                        Err(err) => {
+                        Ok(Err(err)) => {
                             waiting.push_front(reply);
                             return read_failed(err);
                         }
+                        Err(_) => {
+                            waiting.push_front(reply);
+                            return CallError::Failed(format!(
+                                "Redis stopped in the middle of a reply for {}s",
+                                stalled_after.as_secs_f64()
+                            ));
+                        }
                     }
-                    deadline = Instant::now() + STALLED;
+                    deadline = Instant::now() + stalled_after;
                     if read.buffer().is_empty() {
                         break;
                     }
@@ -573,7 +585,7 @@ async fn pipeline(
                     stalled.as_mut().reset(deadline);
                     continue;
                 }
-                return CallError::Failed(format!("Redis did not answer for {}s", STALLED.as_secs()));
+                return CallError::Failed(format!("Redis did not answer for {}s", stalled_after.as_secs_f64()));
             }
         }
     }
@@ -658,7 +670,7 @@ mod tests {
     #[tokio::test]
     async fn concurrent_commands_share_one_connection_and_each_gets_its_own_reply() {
         let (address, accepted) = fake_with(|_, socket| echo(socket)).await;
-        let pool = Arc::new(Pool::with(address, 1, REPLY_TIMEOUT));
+        let pool = Arc::new(Pool::with(address, 1, REPLY_TIMEOUT, STALLED));
         let calls: Vec<_> = (0..500)
             .map(|n| {
                 let pool = pool.clone();
@@ -690,7 +702,7 @@ mod tests {
             }
         })
         .await;
-        let pool = Pool::with(address, 1, Duration::from_millis(200));
+        let pool = Pool::with(address, 1, Duration::from_millis(200), STALLED);
         let message = echo_call(&pool, "late").await.unwrap_err().to_string();
         assert!(message.contains("did not answer within"), "{message}");
         release.send(()).unwrap();
@@ -718,7 +730,7 @@ mod tests {
             let _ = socket.read_to_end(&mut Vec::new()).await;
         })
         .await;
-        let pool = Arc::new(Pool::with(address, 1, REPLY_TIMEOUT));
+        let pool = Arc::new(Pool::with(address, 1, REPLY_TIMEOUT, STALLED));
         let pending: Vec<_> = (0..3)
             .map(|n| {
                 let pool = pool.clone();
@@ -735,6 +747,36 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_redis_that_hangs_silent_or_mid_reply_loses_the_link_and_the_next_command_reconnects() {
+        // The first connection hangs without a byte, the second after half a reply; later ones
+        // echo. A hung link is given up after `stalled_after`, so its queue cannot grow for ever.
+        let (address, accepted) = fake_with(|connection, mut socket| async move {
+            match connection {
+                0 | 1 => {
+                    let _ = last_argument(&mut socket).await;
+                    if connection == 1 {
+                        let _ = socket.get_mut().write_all(b"$10\r\nhalf").await;
+                    }
+                    let _ = socket.read_to_end(&mut Vec::new()).await;
+                }
+                _ => echo(socket).await,
+            }
+        })
+        .await;
+        let stalled_after = Duration::from_millis(300);
+        let pool = Pool::with(address, 1, Duration::from_millis(100), stalled_after);
+        for expected in [1, 2] {
+            let message = echo_call(&pool, "lost").await.unwrap_err().to_string();
+            assert!(message.contains("did not answer within"), "{message}");
+            // The caller gave up; the link ends once it has heard nothing for `stalled_after`.
+            tokio::time::sleep(stalled_after * 2).await;
+            assert_eq!(accepted.load(Ordering::SeqCst), expected);
+        }
+        assert_eq!(echo_call(&pool, "after").await.unwrap(), Reply::Bulk(Some(b"after".to_vec())));
+        assert_eq!(accepted.load(Ordering::SeqCst), 3, "a new link for the command after each hang");
+    }
+
+    #[tokio::test]
     async fn a_connection_closed_by_redis_is_replaced_on_the_next_command() {
         // Each connection answers one command, then closes, as a Redis that restarts would.
         let (address, accepted) = fake_with(|_, mut socket| async move {
@@ -743,7 +785,7 @@ mod tests {
             }
         })
         .await;
-        let pool = Pool::with(address, 1, REPLY_TIMEOUT);
+        let pool = Pool::with(address, 1, REPLY_TIMEOUT, STALLED);
         for text in ["one", "two", "three"] {
             assert_eq!(echo_call(&pool, text).await.unwrap(), Reply::Bulk(Some(text.as_bytes().to_vec())));
         }
