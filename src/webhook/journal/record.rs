@@ -293,59 +293,55 @@ fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
 }
 
 /// `text` as a JSON string, escaped exactly as serde_json escapes it (`\"`, `\\`, the short forms
-/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is). Runs of
-/// eight bytes with nothing to escape are skipped a word at a time: most of a body is such runs.
+/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is). Words of
+/// eight bytes with nothing to escape are skipped whole: most of a body is such runs.
 pub(crate) fn json_string(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
+    // Everything before `start` is written; bytes from `start` on are copied in runs.
     let mut start = 0;
+    let mut words = bytes.chunks_exact(8);
     let mut at = 0;
-    while at < bytes.len() {
-        if at + 8 <= bytes.len() {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(&bytes[at..at + 8]);
-            if !needs_escape(u64::from_le_bytes(word)) {
-                at += 8;
-                continue;
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if needs_escape(u64::from_le_bytes(eight)) {
+            for (offset, byte) in word.iter().enumerate() {
+                escape_byte(out, bytes, &mut start, at + offset, *byte);
             }
         }
-        let byte = bytes[at];
-        let escape: &[u8] = match byte {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x00..=0x1f => {
-                out.extend_from_slice(&bytes[start..at]);
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.extend_from_slice(&[
-                    b'\\',
-                    b'u',
-                    b'0',
-                    b'0',
-                    HEX[usize::from(byte >> 4)],
-                    HEX[usize::from(byte & 0xf)],
-                ]);
-                at += 1;
-                start = at;
-                continue;
-            }
-            _ => {
-                at += 1;
-                continue;
-            }
-        };
-        out.extend_from_slice(&bytes[start..at]);
-        out.extend_from_slice(escape);
-        at += 1;
-        start = at;
+        at += 8;
+    }
+    for (offset, byte) in words.remainder().iter().enumerate() {
+        escape_byte(out, bytes, &mut start, at + offset, *byte);
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+}
+
+/// Writes the run before `byte` (at `at`) and its escape, when it needs one.
+#[inline(always)]
+fn escape_byte(out: &mut Vec<u8>, bytes: &[u8], start: &mut usize, at: usize, byte: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let unicode;
+    let escape: &[u8] = match byte {
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        0x08 => b"\\b",
+        0x0c => b"\\f",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x00..=0x1f => {
+            unicode = [b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
+            &unicode
+        }
+        _ => return,
+    };
+    out.extend_from_slice(&bytes[*start..at]);
+    out.extend_from_slice(escape);
+    *start = at + 1;
 }
 
 /// Whether any of the eight bytes is `"`, `\` or below 0x20 (the usual has-zero-byte trick, on
