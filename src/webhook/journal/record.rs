@@ -148,3 +148,340 @@ pub struct JournalVerdict {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
 }
+
+/// One delivery as the listener journals it, borrowing what the request already holds (headers,
+/// body, ids) instead of copying them into a [`JournalRecord`]: written straight into the
+/// journal's queue, a line per delivery, byte for byte the line serde writes for the equivalent
+/// `JournalRecord` (a test holds the two to that).
+pub struct ReceivedRecord<'a> {
+    pub received_at: &'a str,
+    pub remote: Option<std::net::SocketAddr>,
+    pub method: &'a str,
+    pub path: &'a str,
+    pub headers: &'a http::HeaderMap,
+    pub body: &'a [u8],
+    pub valid: bool,
+    pub scheme: Option<&'a str>,
+    pub reason: Option<&'a str>,
+    pub code: Option<&'a str>,
+    pub event_id: &'a str,
+    pub event_type: Option<&'a str>,
+    pub duplicate: bool,
+    pub attempt: u32,
+    pub status: u16,
+    pub forward_error: Option<&'a str>,
+    pub forward: Option<&'a JournalForward>,
+}
+
+impl ReceivedRecord<'_> {
+    /// Appends the record's JSON line (no line feed) to `out`.
+    pub fn write_line(&self, out: &mut Vec<u8>) {
+        out.reserve(self.body.len() + 256 + 64 * self.headers.len());
+        out.extend_from_slice(b"{\"schema\":");
+        json_string(out, SCHEMA);
+        out.extend_from_slice(b",\"received_at\":");
+        json_string(out, self.received_at);
+        if let Some(remote) = self.remote {
+            out.extend_from_slice(b",\"remote\":\"");
+            // An address has nothing to escape.
+            let _ = std::io::Write::write_fmt(out, format_args!("{remote}"));
+            out.push(b'"');
+        }
+        out.extend_from_slice(b",\"method\":");
+        json_string(out, self.method);
+        out.extend_from_slice(b",\"path\":");
+        json_string(out, self.path);
+        out.extend_from_slice(b",\"headers\":[");
+        for (index, (name, value)) in self.headers.iter().enumerate() {
+            if index > 0 {
+                out.push(b',');
+            }
+            out.push(b'[');
+            json_string(out, name.as_str());
+            out.push(b',');
+            match std::str::from_utf8(value.as_bytes()) {
+                Ok(text) => json_string(out, text),
+                Err(_) => {
+                    out.extend_from_slice(b"{\"base64\":\"");
+                    out.extend_from_slice(BASE64.encode(value.as_bytes()).as_bytes());
+                    out.extend_from_slice(b"\"}");
+                }
+            }
+            out.push(b']');
+        }
+        out.push(b']');
+        match std::str::from_utf8(self.body) {
+            Ok(text) => {
+                out.extend_from_slice(b",\"body\":");
+                json_string(out, text);
+            }
+            Err(_) => {
+                out.extend_from_slice(b",\"body_base64\":\"");
+                out.extend_from_slice(BASE64.encode(self.body).as_bytes());
+                out.push(b'"');
+            }
+        }
+        out.extend_from_slice(b",\"verdict\":{\"valid\":");
+        json_bool(out, self.valid);
+        out.extend_from_slice(b",\"scheme\":");
+        json_optional_string(out, self.scheme);
+        out.extend_from_slice(b",\"reason\":");
+        json_optional_string(out, self.reason);
+        if let Some(code) = self.code {
+            out.extend_from_slice(b",\"code\":");
+            json_string(out, code);
+        }
+        out.extend_from_slice(b"},\"event_id\":");
+        json_string(out, self.event_id);
+        if let Some(event_type) = self.event_type {
+            out.extend_from_slice(b",\"event_type\":");
+            json_string(out, event_type);
+        }
+        out.extend_from_slice(b",\"duplicate\":");
+        json_bool(out, self.duplicate);
+        out.extend_from_slice(b",\"attempt\":");
+        json_number(out, u64::from(self.attempt));
+        out.extend_from_slice(b",\"status\":");
+        json_number(out, u64::from(self.status));
+        if let Some(error) = self.forward_error {
+            out.extend_from_slice(b",\"forward_error\":");
+            json_string(out, error);
+        }
+        if let Some(forward) = self.forward {
+            out.extend_from_slice(b",\"forward\":{\"url\":");
+            json_string(out, &forward.url);
+            out.extend_from_slice(b",\"status\":");
+            match forward.status {
+                Some(status) => json_number(out, u64::from(status)),
+                None => out.extend_from_slice(b"null"),
+            }
+            out.extend_from_slice(b",\"attempts\":");
+            json_number(out, u64::from(forward.attempts));
+            out.extend_from_slice(b",\"error\":");
+            json_optional_string(out, forward.error.as_deref());
+            out.extend_from_slice(b",\"delivered\":");
+            json_bool(out, forward.delivered);
+            out.push(b'}');
+        }
+        out.push(b'}');
+    }
+}
+
+fn json_bool(out: &mut Vec<u8>, value: bool) {
+    out.extend_from_slice(if value { b"true" } else { b"false" });
+}
+
+fn json_number(out: &mut Vec<u8>, mut value: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (value % 10) as u8;
+        value /= 10;
+        if value == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
+    match value {
+        Some(text) => json_string(out, text),
+        None => out.extend_from_slice(b"null"),
+    }
+}
+
+/// `text` as a JSON string, escaped exactly as serde_json escapes it (`\"`, `\\`, the short forms
+/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is). Words of
+/// eight bytes with nothing to escape are skipped whole: most of a body is such runs.
+pub(crate) fn json_string(out: &mut Vec<u8>, text: &str) {
+    let bytes = text.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    // Everything before `start` is written; bytes from `start` on are copied in runs.
+    let mut start = 0;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for word in &mut words {
+        let mut eight = [0u8; 8];
+        eight.copy_from_slice(word);
+        if needs_escape(u64::from_le_bytes(eight)) {
+            for (offset, byte) in word.iter().enumerate() {
+                escape_byte(out, bytes, &mut start, at + offset, *byte);
+            }
+        }
+        at += 8;
+    }
+    for (offset, byte) in words.remainder().iter().enumerate() {
+        escape_byte(out, bytes, &mut start, at + offset, *byte);
+    }
+    out.extend_from_slice(&bytes[start..]);
+    out.push(b'"');
+}
+
+/// Writes the run before `byte` (at `at`) and its escape, when it needs one.
+#[inline(always)]
+fn escape_byte(out: &mut Vec<u8>, bytes: &[u8], start: &mut usize, at: usize, byte: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let unicode;
+    let escape: &[u8] = match byte {
+        b'"' => b"\\\"",
+        b'\\' => b"\\\\",
+        0x08 => b"\\b",
+        0x0c => b"\\f",
+        b'\n' => b"\\n",
+        b'\r' => b"\\r",
+        b'\t' => b"\\t",
+        0x00..=0x1f => {
+            unicode = [b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
+            &unicode
+        }
+        _ => return,
+    };
+    out.extend_from_slice(&bytes[*start..at]);
+    out.extend_from_slice(escape);
+    *start = at + 1;
+}
+
+/// Whether any of the eight bytes is `"`, `\` or below 0x20 (the usual has-zero-byte trick, on
+/// the word and on the word xor each special byte).
+fn needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |value: u64| value.wrapping_sub(ONES) & !value & HIGH != 0;
+    // Below 0x20: subtracting 0x20 from the byte borrows. Bytes >= 0x80 are excluded by `!word`.
+    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH != 0;
+    control || has_zero(word ^ (ONES * u64::from(b'"'))) || has_zero(word ^ (ONES * u64::from(b'\\')))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(text: &str) -> String {
+        let mut out = Vec::new();
+        json_string(&mut out, text);
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut samples: Vec<String> = vec![
+            String::new(),
+            "plain text longer than one word of eight bytes".into(),
+            r#"{"id":"evt_1","data":{"a":"b\"c"}}"#.into(),
+            "back\\slash, tab\t, cr\r, lf\n, bell\x07, nul\0, esc\x1b, del\x7f, unit\x1f!".into(),
+            "ünïcödé → ✓ and \u{2028} \u{202e} 😀".into(),
+        ];
+        // Every byte value below 0x80 at every offset within a word.
+        for byte in 0u8..0x80 {
+            for offset in 0..9 {
+                samples.push(format!("{}{}{}", "x".repeat(offset), char::from(byte), "y".repeat(17 - offset)));
+            }
+        }
+        for sample in &samples {
+            assert_eq!(escaped(sample), serde_json::to_string(sample).unwrap(), "{sample:?}");
+        }
+    }
+
+    fn headers() -> http::HeaderMap {
+        let mut headers = http::HeaderMap::new();
+        headers.insert("content-type", http::HeaderValue::from_static("application/json"));
+        headers.append("x-many", http::HeaderValue::from_static("one"));
+        headers.append("x-many", http::HeaderValue::from_static("two \"quoted\""));
+        headers.insert("stripe-signature", http::HeaderValue::from_static("t=1,v1=abc"));
+        headers.insert("x-binary", http::HeaderValue::from_bytes(&[0xff, b'a', 0x80]).unwrap());
+        headers
+    }
+
+    /// The borrowed record and the owned one it stands for.
+    fn pair<'a>(
+        headers: &'a http::HeaderMap,
+        body: &'a [u8],
+        forward: Option<&'a JournalForward>,
+        failed: bool,
+    ) -> (ReceivedRecord<'a>, JournalRecord) {
+        let received = ReceivedRecord {
+            received_at: "2026-11-29T13:17:00.123Z",
+            remote: if failed { None } else { Some(std::net::SocketAddr::from(([127, 0, 0, 1], 50514))) },
+            method: "POST",
+            path: "/webhooks?x=\"1\"",
+            headers,
+            body,
+            valid: !failed,
+            scheme: if failed { None } else { Some("stripe") },
+            reason: failed.then_some("the signature does not match (hint: \"re-serialised\")"),
+            code: failed.then_some("signature_mismatch"),
+            event_id: "evt_\u{1}1",
+            event_type: (!failed).then_some("payment_intent.succeeded"),
+            duplicate: failed,
+            attempt: if failed { 4_000_000_000 } else { 1 },
+            status: if failed { 401 } else { 200 },
+            forward_error: failed.then_some("connection refused"),
+            forward,
+        };
+        let owned = JournalRecord {
+            received_at: received.received_at.into(),
+            remote: received.remote.map(|remote| remote.to_string()),
+            method: received.method.into(),
+            path: received.path.into(),
+            headers: headers
+                .iter()
+                .map(|(name, value)| (name.as_str().to_string(), HeaderText::from_bytes(value.as_bytes())))
+                .collect(),
+            body: JournalBody::from_bytes(body),
+            verdict: JournalVerdict {
+                valid: received.valid,
+                scheme: received.scheme.map(str::to_string),
+                reason: received.reason.map(str::to_string),
+                code: received.code.map(str::to_string),
+            },
+            event_id: received.event_id.into(),
+            event_type: received.event_type.map(str::to_string),
+            duplicate: received.duplicate,
+            attempt: received.attempt,
+            status: received.status,
+            forward_error: received.forward_error.map(str::to_string),
+            forward: forward.cloned(),
+        };
+        (received, owned)
+    }
+
+    #[test]
+    fn a_borrowed_record_is_written_byte_for_byte_as_serde_writes_the_owned_one() {
+        let headers = headers();
+        let forwards = [
+            JournalForward {
+                url: "http://127.0.0.1:3000/hook".into(),
+                status: Some(201),
+                attempts: 1,
+                error: None,
+                delivered: true,
+            },
+            JournalForward {
+                url: "http://x/".into(),
+                status: None,
+                attempts: 3,
+                error: Some("timed out".into()),
+                delivered: false,
+            },
+        ];
+        let bodies: [&[u8]; 4] =
+            [br#"{"id":"evt_1","type":"a.b","n":[1,2]}"#, b"", &[0xff, 0x00, 0x80], "caf\u{e9}\n".as_bytes()];
+        for body in bodies {
+            for forward in [None, Some(&forwards[0]), Some(&forwards[1])] {
+                for failed in [false, true] {
+                    let (received, owned) = pair(&headers, body, forward, failed);
+                    let mut fast = Vec::new();
+                    received.write_line(&mut fast);
+                    let mut reference = Vec::new();
+                    crate::json_output::write_line(&mut reference, SCHEMA, &owned).unwrap();
+                    assert_eq!(String::from_utf8_lossy(&fast), String::from_utf8_lossy(&reference));
+                    let read: JournalRecord = serde_json::from_slice(&fast).unwrap();
+                    assert_eq!(read, owned);
+                }
+            }
+        }
+    }
+}

@@ -12,12 +12,9 @@ use std::sync::{Condvar, Mutex};
 
 use anyhow::{Context, bail};
 
-use super::record::{JournalRecord, SCHEMA as RECORD_SCHEMA};
+use super::record::{JournalRecord, ReceivedRecord, SCHEMA as RECORD_SCHEMA};
 use super::tail::repair_tail;
 use crate::sync::lock;
-
-/// The initial buffer for one serialised line: a 1 KiB body, its headers and the rest fit.
-const LINE_CAPACITY: usize = 2048;
 
 /// Appends records with group commit: concurrent appends queue their lines, one of them writes
 /// the whole batch in a single `write` (and one `fsync`), and every append returns once its own
@@ -107,6 +104,23 @@ impl JournalWriter {
     /// `fsync`): a crash of this process cannot lose it. Blocks while another batch is written.
     pub fn append(&self, record: &JournalRecord) -> std::io::Result<()> {
         let mine = self.enqueue(record)?;
+        self.wait_written_blocking(mine)
+    }
+
+    /// [`append`](Self::append) for a line already written (without its line feed).
+    pub fn append_line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
+        line.push(b'\n');
+        let mine = {
+            let mut queue = self.lock_queue();
+            queue.pending.extend_from_slice(&line);
+            queue.queued += 1;
+            queue.queued
+        };
+        self.wait_written_blocking(mine)
+    }
+
+    /// Blocks until line `mine` is written, writing the batch itself when nobody else is.
+    fn wait_written_blocking(&self, mine: u64) -> std::io::Result<()> {
         let mut queue = self.lock_queue();
         loop {
             if queue.written >= mine {
@@ -131,6 +145,24 @@ impl JournalWriter {
     /// runs on the runtime's thread, and a disk flush there would stall other connections.
     pub async fn append_async(&self, record: &JournalRecord) -> std::io::Result<()> {
         let mine = self.enqueue(record)?;
+        self.wait_written(mine).await
+    }
+
+    /// [`append_async`](Self::append_async) for the listener's borrowed record: its line is
+    /// written straight into the queue, with no copy of the headers, the body or the line.
+    pub async fn append_received_async(&self, record: &ReceivedRecord<'_>) -> std::io::Result<()> {
+        let mine = {
+            let mut queue = self.lock_queue();
+            record.write_line(&mut queue.pending);
+            queue.pending.push(b'\n');
+            queue.queued += 1;
+            queue.queued
+        };
+        self.wait_written(mine).await
+    }
+
+    /// Waits until line `mine` is written, writing the batch itself when nobody else is.
+    async fn wait_written(&self, mine: u64) -> std::io::Result<()> {
         loop {
             // Registered before looking, so a batch finishing in between is not missed.
             let notified = self.batch_done.notified();
@@ -162,13 +194,14 @@ impl JournalWriter {
 
     /// Queues the record's line and returns its number.
     fn enqueue(&self, record: &JournalRecord) -> std::io::Result<u64> {
-        // Sized for a typical delivery up front: growing from serde_json's default takes several
-        // reallocations per line, which shows under load.
-        let mut line = Vec::with_capacity(LINE_CAPACITY);
-        crate::json_output::write_line(&mut line, RECORD_SCHEMA, record).map_err(std::io::Error::other)?;
-        line.push(b'\n');
+        // Written straight into the queue; a record that cannot be serialised leaves no trace.
         let mut queue = self.lock_queue();
-        queue.pending.extend_from_slice(&line);
+        let start = queue.pending.len();
+        if let Err(err) = crate::json_output::write_line(&mut queue.pending, RECORD_SCHEMA, record) {
+            queue.pending.truncate(start);
+            return Err(std::io::Error::other(err));
+        }
+        queue.pending.push(b'\n');
         queue.queued += 1;
         Ok(queue.queued)
     }

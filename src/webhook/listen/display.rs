@@ -229,23 +229,35 @@ fn render_delivery(line: &DeliveryLine, style: Style) -> String {
         return ListenLine::Delivery(line).to_json();
     }
     let palette = style.palette;
-    let again = if line.attempt > 1 { format!(" #{}", line.attempt) } else { String::new() };
-    let (mark, paint): (String, fn(Palette, &str) -> String) = if !line.valid {
-        let accepted = (200..300).contains(&line.status);
-        (format!("✗ invalid{again}{}", if accepted { " (accepted)" } else { "" }), Palette::red)
+    // One line per delivery under load: built with pushes rather than nested `format!`s.
+    let (mut mark, paint): (String, fn(Palette, &str) -> String) = if !line.valid {
+        (String::from("✗ invalid"), Palette::red)
     } else if line.duplicate {
-        (format!("↺ duplicate{again}"), Palette::cyan)
+        (String::from("↺ duplicate"), Palette::cyan)
     } else {
-        (format!("✓ valid{again}"), Palette::green)
+        (String::from("✓ valid"), Palette::green)
     };
-    let mut text = format!(
-        "{} {} {} {} → {}",
-        palette.dim(&clock(line.received)),
-        paint(palette, &format!("{mark:<16}")),
-        terminal_safe(line.event_type.as_deref().unwrap_or("-")),
-        terminal_safe(&line.event_id),
-        palette.status(line.status),
-    );
+    if line.attempt > 1 {
+        mark.push_str(" #");
+        mark.push_str(&line.attempt.to_string());
+    }
+    if !line.valid && (200..300).contains(&line.status) {
+        mark.push_str(" (accepted)");
+    }
+    // Padded to 16 characters, as `{:<16}` would.
+    for _ in mark.chars().count()..16 {
+        mark.push(' ');
+    }
+    let mut text = String::with_capacity(96);
+    text.push_str(&palette.dim(&clock(line.received)));
+    text.push(' ');
+    text.push_str(&paint(palette, &mark));
+    text.push(' ');
+    text.push_str(&terminal_safe(line.event_type.as_deref().unwrap_or("-")));
+    text.push(' ');
+    text.push_str(&terminal_safe(&line.event_id));
+    text.push_str(" → ");
+    text.push_str(&palette.status(line.status));
     if line.failed_on_purpose {
         text.push_str(&format!("  {}", palette.yellow("failing on purpose (--fail-first)")));
     }

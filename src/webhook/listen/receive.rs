@@ -20,7 +20,7 @@ use super::summary::{Counted, Counter};
 use crate::http::problem::{json_response, problem};
 use crate::http::server::read_body_within;
 use crate::webhook::delivery::{Delivery, DeliveryBody};
-use crate::webhook::journal::record::{HeaderText, JournalBody, JournalForward, JournalRecord, JournalVerdict};
+use crate::webhook::journal::record::{HeaderText, JournalBody, JournalForward, ReceivedRecord};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::TimeWindow;
 use crate::webhook::scheme::{self, SchemeKind, SchemeOptions};
@@ -225,42 +225,33 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
 
     // Journal before answering: whatever the sender sees acknowledged is on file.
     let verbose = receiver.display.verbose();
-    // What the live line shows besides the journal: with neither, the journal takes the headers
-    // and body instead of a copy.
-    let shown = verbose || receiver.include_body;
-    let details = receiver.journal.is_some() || shown;
-    let mut headers = if details { header_pairs(&parts.headers) } else { Vec::new() };
-    let mut journal_body = if details { Some(JournalBody::from_bytes(&body)) } else { None };
     let mut journal_error = None;
     if let Some(journal) = &receiver.journal {
-        // Copied only when the display shows them too (`-v`); otherwise the journal takes them.
-        let (record_headers, record_body) = if shown {
-            (headers.clone(), journal_body.clone())
-        } else {
-            (std::mem::take(&mut headers), journal_body.take())
-        };
-        let record = JournalRecord {
-            received_at: arrival.time(),
-            remote: Some(arrival.remote.to_string()),
-            method: arrival.method.to_string(),
-            path: arrival.path.clone(),
-            headers: record_headers,
-            body: record_body.unwrap_or_else(|| JournalBody::from_bytes(&body)),
-            verdict: JournalVerdict {
-                valid: authentic,
-                scheme: verdict.scheme.map(|kind| kind.to_string()),
-                reason: verdict.failure.as_ref().map(|failure| failure.with_hint()),
-                code: verdict.failure.as_ref().map(|failure| failure.code.to_string()),
-            },
-            event_id: event_id.clone(),
-            event_type: event_type.clone(),
+        let received_at = arrival.time();
+        let reason = verdict.failure.as_ref().map(|failure| failure.with_hint());
+        let forward = decision.forwarded.as_ref().map(journal_forward);
+        // Borrows the request's headers and body: nothing of the delivery is copied but into
+        // the journal's own buffer.
+        let record = ReceivedRecord {
+            received_at: &received_at,
+            remote: Some(arrival.remote),
+            method: arrival.method.as_str(),
+            path: &arrival.path,
+            headers: &parts.headers,
+            body: &body,
+            valid: authentic,
+            scheme: verdict.scheme.map(SchemeKind::name),
+            reason: reason.as_deref(),
+            code: verdict.failure.as_ref().map(|failure| failure.code),
+            event_id: &event_id,
+            event_type: event_type.as_deref(),
             duplicate: attempt.duplicate,
             attempt: attempt.number,
             status: response.status().as_u16(),
-            forward_error,
-            forward: decision.forwarded.as_ref().map(journal_forward),
+            forward_error: forward_error.as_deref(),
+            forward: forward.as_ref(),
         };
-        if let Err(err) = append(journal, record).await {
+        if let Err(err) = append(journal, &record).await {
             let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
             response = problem(StatusCode::INTERNAL_SERVER_ERROR, "journal-failed", "Journal failed", &reason);
             journal_error = Some(reason);
@@ -302,8 +293,8 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             journal_error,
             body_bytes: body.len(),
             latency: arrival.started.elapsed(),
-            headers: verbose.then_some(headers),
-            body: if verbose || receiver.include_body { journal_body } else { None },
+            headers: verbose.then(|| header_pairs(&parts.headers)),
+            body: (verbose || receiver.include_body).then(|| JournalBody::from_bytes(&body)),
         });
     }
     response
@@ -361,7 +352,9 @@ async fn decide(
         },
         _ => parts.headers.clone(),
     };
-    let forwarded = forwarder.forward(target, &parts.method, &headers, body.clone(), &receiver.via).await;
+    // Boxed: the forward's state (a client request, retries) is large, and every request's future
+    // would otherwise carry room for it and be copied with it into hyper's box.
+    let forwarded = Box::pin(forwarder.forward(target, &parts.method, &headers, body.clone(), &receiver.via)).await;
     // What the provider hears: the application's own answer (so its retries are exercised end to
     // end), 502 when it could not be reached, 504 when it did not answer in time; or, with
     // --ack-always, an acknowledgement once journaled.
@@ -420,14 +413,16 @@ struct Acknowledgement<'a> {
 }
 
 /// Appends on the runtime when the write only reaches the kernel (microseconds, batched with the
-/// other deliveries in flight), and on the
-/// blocking pool when it waits for the disk, so `--fsync` never stalls other connections.
-async fn append(journal: &Arc<JournalWriter>, record: JournalRecord) -> std::io::Result<()> {
+/// other deliveries in flight), and on the blocking pool when it waits for the disk, so `--fsync`
+/// never stalls other connections (the record is copied for that thread).
+async fn append(journal: &Arc<JournalWriter>, record: &ReceivedRecord<'_>) -> std::io::Result<()> {
     if !journal.fsyncs() {
-        return journal.append_async(&record).await;
+        return journal.append_received_async(record).await;
     }
+    let mut line = Vec::new();
+    record.write_line(&mut line);
     let journal = Arc::clone(journal);
-    tokio::task::spawn_blocking(move || journal.append(&record))
+    tokio::task::spawn_blocking(move || journal.append_line(line))
         .await
         .unwrap_or_else(|err| Err(std::io::Error::other(format!("the journal writer failed: {err}"))))
 }
