@@ -127,58 +127,91 @@ pub(super) type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
 
 pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> ProxyResponse {
     let (parts, body) = request.into_parts();
-    if forwarding_loop::passed_through(&parts.headers, &state.via) {
-        // Not an attempt of the client's: the client's own attempt is the one that went out
-        // and is now waiting for this answer.
-        state.loops.fetch_add(1, Ordering::Relaxed);
-        let reason = format!(
-            "{} {} came back to this proxy (its Via header names it): --upstream leads back here, a loop",
-            parts.method,
-            parts.uri.path()
-        );
-        eprintln!("warning: loop detected, answered 508: {reason}");
-        return Ok(problem(StatusCode::LOOP_DETECTED, "forwarding-loop", "Forwarding loop", &reason));
+    if let Some(refusal) = refuse_a_loop(&state, &parts) {
+        return Ok(refusal);
     }
-    let body = match read_body_within(Limited::new(body, MAX_REQUEST_BODY), state.body_progress).await {
-        Ok(collected) => collected,
-        Err(err) if err.is::<BodyStalled>() => {
-            state.stalled.fetch_add(1, Ordering::Relaxed);
-            let reason = format!("{} {}: {err}", parts.method, parts.uri.path());
-            eprintln!("warning: request body stalled, answered 408: {reason}");
-            return Ok(problem(StatusCode::REQUEST_TIMEOUT, "body-stalled", "Request body stalled", &reason));
-        }
-        Err(err) if err.is::<http_body_util::LengthLimitError>() => {
-            return Ok(problem(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "body-too-large",
-                "Request body too large",
-                "idem proxy holds at most 64 MiB per request",
-            ));
-        }
-        // The client went away mid-body: nothing to answer.
-        Err(_) => return Err(AnswerDropped),
+    let body = match read_request_body(&state, &parts, body).await {
+        Ok(body) => body,
+        Err(answered) => return answered,
     };
     if !state.matcher.matches(&parts.method, parts.uri.path()) {
         state.passed_through.fetch_add(1, Ordering::Relaxed);
         let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
         return Ok(answer(result));
     }
+    let Some((placement, fault)) = place_attempt(&state, &parts, &body) else { return Err(AnswerDropped) };
+    with_fault(&state, &parts, body, placement, fault).await
+}
 
+/// A 508 for a request that has already passed through this proxy (its Via names it): the
+/// upstream leads back here. Not an attempt of the client's: the client's own attempt is the one
+/// that went out and is now waiting for this answer.
+fn refuse_a_loop(state: &ProxyState, parts: &http::request::Parts) -> Option<Response<Full<Bytes>>> {
+    if !forwarding_loop::passed_through(&parts.headers, &state.via) {
+        return None;
+    }
+    state.loops.fetch_add(1, Ordering::Relaxed);
+    let reason = format!(
+        "{} {} came back to this proxy (its Via header names it): --upstream leads back here, a loop",
+        parts.method,
+        parts.uri.path()
+    );
+    eprintln!("warning: loop detected, answered 508: {reason}");
+    Some(problem(StatusCode::LOOP_DETECTED, "forwarding-loop", "Forwarding loop", &reason))
+}
+
+/// The whole request body, or the answer when it cannot be had: 408 for a body that stalls past
+/// --idle-timeout, 413 past 64 MiB, nothing for a client that went away mid-body.
+async fn read_request_body(
+    state: &ProxyState,
+    parts: &http::request::Parts,
+    body: Incoming,
+) -> Result<Bytes, ProxyResponse> {
+    match read_body_within(Limited::new(body, MAX_REQUEST_BODY), state.body_progress).await {
+        Ok(collected) => Ok(collected),
+        Err(err) if err.is::<BodyStalled>() => {
+            state.stalled.fetch_add(1, Ordering::Relaxed);
+            let reason = format!("{} {}: {err}", parts.method, parts.uri.path());
+            eprintln!("warning: request body stalled, answered 408: {reason}");
+            Err(Ok(problem(StatusCode::REQUEST_TIMEOUT, "body-stalled", "Request body stalled", &reason)))
+        }
+        Err(err) if err.is::<http_body_util::LengthLimitError>() => Err(Ok(problem(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "body-too-large",
+            "Request body too large",
+            "idem proxy holds at most 64 MiB per request",
+        ))),
+        Err(_) => Err(Err(AnswerDropped)),
+    }
+}
+
+/// Files a judged request as an attempt of its operation (by key, or by fingerprint without
+/// one) and decides the fault it gets, if any; `None` when the operations' lock is poisoned.
+fn place_attempt(state: &ProxyState, parts: &http::request::Parts, body: &Bytes) -> Option<(Placement, Option<Fault>)> {
     let key = parts.headers.get(&state.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
-    let placement = match state.operations.lock() {
-        Ok(mut operations) => operations.arrive(
-            Arrival { method: &parts.method, path: parts.uri.path(), key: key.as_deref(), body: &body },
-            Instant::now(),
-        ),
-        Err(_) => return Err(AnswerDropped),
-    };
+    let placement = state
+        .operations
+        .lock()
+        .ok()?
+        .arrive(Arrival { method: &parts.method, path: parts.uri.path(), key: key.as_deref(), body }, Instant::now());
     let fault = state.plan.lock().ok().and_then(|mut plan| plan.decide(placement.number));
     if let Ok(mut operations) = state.operations.lock() {
         if let Some(attempt) = operations.attempt_mut(placement) {
             attempt.fault = fault;
         }
     }
+    Some((placement, fault))
+}
 
+/// Forwards the attempt, or not, as `fault` says, and records what the upstream and the client
+/// each saw.
+async fn with_fault(
+    state: &ProxyState,
+    parts: &http::request::Parts,
+    body: Bytes,
+    placement: Placement,
+    fault: Option<Fault>,
+) -> ProxyResponse {
     let ids = IdSource { field: state.id_field.clone(), header: None };
     let observe = |result: &anyhow::Result<Exchange>| match result {
         Ok(exchange) => {
@@ -193,8 +226,7 @@ pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -
     match fault {
         None => {
             let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
-            let response = answer_observed(&result, &state, placement, observe(&result));
-            Ok(response)
+            Ok(answer_observed(&result, state, placement, observe(&result)))
         }
         Some(Fault::LoseAnswer) => {
             let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
@@ -244,7 +276,7 @@ pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -
                 }
             }
             state.wait_or_stop(delay).await;
-            Ok(answer_observed(&result, &state, placement, observe(&result)))
+            Ok(answer_observed(&result, state, placement, observe(&result)))
         }
     }
 }

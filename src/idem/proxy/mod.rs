@@ -274,25 +274,7 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
                 .to_json(),
         ),
     }
-    let format = config.format;
-    let printer = std::thread::spawn(move || {
-        use std::io::Write;
-        // One write per batch of the lines waiting, not one per line: under load the printer
-        // keeps up with the requests instead of costing a system call each.
-        let mut out = std::io::BufWriter::new(std::io::stdout());
-        while let Ok(first) = printed.recv() {
-            let mut next = Some(first);
-            while let Some(attempt) = next {
-                let line = match format {
-                    Format::Human => print::attempt_line(&attempt, palette),
-                    Format::Json => print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json(),
-                };
-                let _ = writeln!(out, "{line}");
-                next = printed.try_recv().ok();
-            }
-            let _ = out.flush();
-        }
-    });
+    let printer = spawn_printer(printed, config.format, palette);
 
     let mut client = match config.client_command.as_slice() {
         [] => None,
@@ -335,6 +317,38 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
         Format::Json => print_best_effort(&print::ProxyLine::Summary { summary: &report }.to_json()),
     }
+    outcome(&report, &state, &upstream)
+}
+
+/// The thread that prints each attempt as it ends, one write per batch of the lines waiting, not
+/// one per line: under load the printer keeps up with the requests instead of costing a system
+/// call each.
+fn spawn_printer(
+    printed: std::sync::mpsc::Receiver<Attempt>,
+    format: Format,
+    palette: crate::output::Palette,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        use std::io::Write;
+        let mut out = std::io::BufWriter::new(std::io::stdout());
+        while let Ok(first) = printed.recv() {
+            let mut next = Some(first);
+            while let Some(attempt) = next {
+                let line = match format {
+                    Format::Human => print::attempt_line(&attempt, palette),
+                    Format::Json => print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json(),
+                };
+                let _ = writeln!(out, "{line}");
+                next = printed.try_recv().ok();
+            }
+            let _ = out.flush();
+        }
+    })
+}
+
+/// The exit status the run earns, after its report is printed: a forwarding loop or an upstream
+/// that failed requests is exit 2 (the client could not be judged fairly), then the verdict.
+fn outcome(report: &ProxyReport, state: &ProxyState, upstream: &str) -> anyhow::Result<Outcome> {
     let loops = state.loops.load(Ordering::Relaxed);
     if loops > 0 {
         bail!(
