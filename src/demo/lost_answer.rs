@@ -71,8 +71,10 @@ async fn client_behind_proxy(narrator: &mut Narrator, new_key_per_retry: bool) -
     let key = config.request.key_policy.next_key();
     send::execute(&config, key, |_| {}).await.context("the demo could not reach its own proxy")?;
     let report = running.shutdown().await;
-    for attempt in lines.try_iter() {
-        narrator.say(&format!("    {}", print::attempt_line(&attempt, palette)))?;
+    for event in lines.try_iter() {
+        if let print::ProxyEvent::Attempt(attempt) = event {
+            narrator.say(&format!("    {}", print::attempt_line(&attempt, palette)))?;
+        }
     }
     narrator.say(&crate::output::indent(&print::summary(&report, palette), 4))?;
     let payments = server.shutdown().await.payments_created;

@@ -42,6 +42,8 @@ struct ProxyProcess {
     child: crate::support::KillOnDrop,
     url: String,
     stderr: tempfile::NamedTempFile,
+    /// Its JSON lines after the banner, read as they come so the proxy never blocks on stdout.
+    lines: std::thread::JoinHandle<Vec<serde_json::Value>>,
 }
 
 impl ProxyProcess {
@@ -63,9 +65,10 @@ impl ProxyProcess {
         let banner = lines.next().expect("a banner").expect("a line");
         let banner: serde_json::Value = serde_json::from_str(&banner).expect("JSON");
         let url = banner["url"].as_str().expect("url").to_string();
-        // Keep draining stdout so the proxy never blocks on it.
-        std::thread::spawn(move || lines.map_while(Result::ok).for_each(drop));
-        ProxyProcess { child, url, stderr }
+        let lines = std::thread::spawn(move || {
+            lines.map_while(Result::ok).map(|line| serde_json::from_str(&line).expect("a JSON line")).collect()
+        });
+        ProxyProcess { child, url, stderr, lines }
     }
 
     fn addr(&self) -> String {
@@ -80,12 +83,14 @@ impl ProxyProcess {
         (fds, status_kib(&status, "VmRSS:"))
     }
 
-    /// Stops with SIGINT, as Ctrl-C does, and returns the exit code and stderr.
-    fn stop(mut self) -> (Option<i32>, String) {
+    /// Stops with SIGINT, as Ctrl-C does, and returns the exit code, stderr and the JSON lines it
+    /// printed after the banner.
+    fn stop_with_lines(mut self) -> (Option<i32>, String, Vec<serde_json::Value>) {
         let pid = self.child.id().to_string();
         std::process::Command::new("kill").args(["-INT", &pid]).status().expect("kill");
         let status = self.child.wait().expect("the proxy stops");
-        (status.code(), std::fs::read_to_string(self.stderr.path()).unwrap_or_default())
+        let lines = self.lines.join().expect("the reader");
+        (status.code(), std::fs::read_to_string(self.stderr.path()).unwrap_or_default(), lines)
     }
 }
 
@@ -156,9 +161,15 @@ fn two_proxies_pointed_at_each_other_answer_508_and_stay_flat() {
     assert!(b_fds_after <= b_fds_before + 10, "descriptors grew from {b_fds_before} to {b_fds_after}");
     assert!(rss_after <= rss_before + 16 * 1024, "memory grew from {rss_before} to {rss_after} KiB");
     assert!(b_rss_after <= b_rss_before + 16 * 1024, "memory grew from {b_rss_before} to {b_rss_after} KiB");
-    let (code, stderr) = a.stop();
+    let (code, stderr, lines) = a.stop_with_lines();
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("loop detected, answered 508"), "{stderr}");
+    // Scripts reading --format json see each refusal too.
+    let refused: Vec<&serde_json::Value> = lines.iter().filter(|line| line["event"] == "refused").collect();
+    assert_eq!(refused.len(), 320, "one refused line per looped request");
+    crate::schemas::validate(refused[0]);
+    assert_eq!((refused[0]["status"].as_u64(), refused[0]["code"].as_str()), (Some(508), Some("forwarding-loop")));
+    assert_eq!(refused[0]["path"], "/payments");
     assert!(stderr.contains("came back to this proxy") && !stderr.contains("retrying immediately"), "{stderr}");
     drop(b);
 }
@@ -188,8 +199,12 @@ fn stalled_request_bodies_get_408_and_the_proxy_still_serves() {
     }
     let answer = raw_request(&proxy.addr(), POST);
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
-    let (_, stderr) = proxy.stop();
+    let (_, stderr, lines) = proxy.stop_with_lines();
     assert!(stderr.contains("request body stalled, answered 408"), "{stderr}");
+    let stalled: Vec<&serde_json::Value> = lines.iter().filter(|line| line["code"] == "body-stalled").collect();
+    assert_eq!(stalled.len(), 200, "one refused line per stalled body");
+    crate::schemas::validate(stalled[0]);
+    assert_eq!((stalled[0]["event"].as_str(), stalled[0]["status"].as_u64()), (Some("refused"), Some(408)));
     assert!(stderr.contains("200 request body(ies) stalled"), "{stderr}");
 }
 

@@ -25,6 +25,7 @@ use crate::http::problem::problem;
 use crate::http::server::{BodyStalled, read_body_within};
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
 use crate::idem::proxy::operations::{Arrival, Attempt, Operations, Placement};
+use crate::idem::proxy::print::{ProxyEvent, RefusedLine};
 use crate::idem::request::IdSource;
 use crate::idem::verdict::Observed;
 
@@ -49,8 +50,9 @@ pub(super) struct ProxyState {
     pub id_field: String,
     pub operations: Mutex<Operations>,
     pub plan: Mutex<FaultPlan>,
-    /// Each finished attempt, for the live printer; `None` in-process or once stopped.
-    pub events: Mutex<Option<std::sync::mpsc::Sender<Attempt>>>,
+    /// Each finished attempt and each refusal, for the live printer; `None` in-process or once
+    /// stopped.
+    pub events: Mutex<Option<std::sync::mpsc::Sender<ProxyEvent>>>,
     /// Counts finished attempts, so waiters can watch for progress.
     pub progress: tokio::sync::watch::Sender<u64>,
     /// Turns true when the proxy stops, ending held answers.
@@ -106,12 +108,32 @@ impl ProxyState {
             }),
             Err(_) => None,
         };
-        if let (Some(attempt), Ok(events)) = (finished, self.events.lock()) {
-            if let Some(events) = events.as_ref() {
-                let _ = events.send(attempt);
-            }
+        if let Some(attempt) = finished {
+            self.report(ProxyEvent::Attempt(Box::new(attempt)));
         }
         self.progress.send_modify(|count| *count += 1);
+    }
+
+    /// Hands an event to the live printer, if there is one.
+    fn report(&self, event: ProxyEvent) {
+        if let Ok(events) = self.events.lock() {
+            if let Some(events) = events.as_ref() {
+                let _ = events.send(event);
+            }
+        }
+    }
+
+    /// A request answered by the proxy itself: counted by the caller, warned about on stderr,
+    /// and a `refused` JSON line.
+    fn refused(&self, parts: &http::request::Parts, status: StatusCode, code: &'static str, reason: &str) {
+        self.report(ProxyEvent::Refused(RefusedLine {
+            time: crate::clock::rfc3339(chrono::Utc::now()),
+            method: parts.method.to_string(),
+            path: parts.uri.path().to_string(),
+            status: status.as_u16(),
+            code,
+            reason: reason.to_string(),
+        }));
     }
 
     async fn wait_or_stop(&self, duration: Duration) {
@@ -157,6 +179,7 @@ fn refuse_a_loop(state: &ProxyState, parts: &http::request::Parts) -> Option<Res
         parts.uri.path()
     );
     eprintln!("warning: loop detected, answered 508: {reason}");
+    state.refused(parts, StatusCode::LOOP_DETECTED, "forwarding-loop", &reason);
     Some(problem(StatusCode::LOOP_DETECTED, "forwarding-loop", "Forwarding loop", &reason))
 }
 
@@ -173,6 +196,7 @@ async fn read_request_body(
             state.stalled.fetch_add(1, Ordering::Relaxed);
             let reason = format!("{} {}: {err}", parts.method, parts.uri.path());
             eprintln!("warning: request body stalled, answered 408: {reason}");
+            state.refused(parts, StatusCode::REQUEST_TIMEOUT, "body-stalled", &reason);
             Err(Ok(problem(StatusCode::REQUEST_TIMEOUT, "body-stalled", "Request body stalled", &reason)))
         }
         Err(err) if err.is::<http_body_util::LengthLimitError>() => Err(Ok(problem(

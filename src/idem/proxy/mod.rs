@@ -23,7 +23,7 @@ pub(crate) use client_command::PROXY_URL_VARIABLE;
 use fault::{Fault, FaultPlan, Matcher, Selection};
 use forward::ProxyState;
 use judge::{ProxyReport, RunVerdict};
-use operations::{Attempt, Operations};
+use operations::Operations;
 
 use crate::exit::Outcome;
 use crate::http::client::ClientOptions;
@@ -208,7 +208,7 @@ fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyRe
 /// Binds and starts forwarding. `events` receives each attempt as it finishes (for live lines).
 pub async fn start(
     config: &ProxyConfig,
-    events: Option<std::sync::mpsc::Sender<Attempt>>,
+    events: Option<std::sync::mpsc::Sender<print::ProxyEvent>>,
 ) -> anyhow::Result<RunningProxy> {
     match config.upstream.scheme_str() {
         Some("http") | Some("https") => {}
@@ -259,7 +259,7 @@ pub async fn start(
 /// judges.
 pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
-    let (events, printed) = std::sync::mpsc::channel::<Attempt>();
+    let (events, printed) = std::sync::mpsc::channel::<print::ProxyEvent>();
     let count_before = match &config.count {
         Some(count) => Some(count.read().await?),
         None => None,
@@ -322,9 +322,9 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
 
 /// The thread that prints each attempt as it ends, one write per batch of the lines waiting, not
 /// one per line: under load the printer keeps up with the requests instead of costing a system
-/// call each.
+/// call each. Refusals are JSON lines; a person reads them in the stderr warning.
 fn spawn_printer(
-    printed: std::sync::mpsc::Receiver<Attempt>,
+    printed: std::sync::mpsc::Receiver<print::ProxyEvent>,
     format: Format,
     palette: crate::output::Palette,
 ) -> std::thread::JoinHandle<()> {
@@ -333,12 +333,22 @@ fn spawn_printer(
         let mut out = std::io::BufWriter::new(std::io::stdout());
         while let Ok(first) = printed.recv() {
             let mut next = Some(first);
-            while let Some(attempt) = next {
-                let line = match format {
-                    Format::Human => print::attempt_line(&attempt, palette),
-                    Format::Json => print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json(),
+            while let Some(event) = next {
+                let line = match (event, format) {
+                    (print::ProxyEvent::Attempt(attempt), Format::Human) => {
+                        Some(print::attempt_line(&attempt, palette))
+                    }
+                    (print::ProxyEvent::Attempt(attempt), Format::Json) => {
+                        Some(print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json())
+                    }
+                    (print::ProxyEvent::Refused(_), Format::Human) => None,
+                    (print::ProxyEvent::Refused(refused), Format::Json) => {
+                        Some(print::ProxyLine::Refused(refused).to_json())
+                    }
                 };
-                let _ = writeln!(out, "{line}");
+                if let Some(line) = line {
+                    let _ = writeln!(out, "{line}");
+                }
                 next = printed.try_recv().ok();
             }
             let _ = out.flush();

@@ -1,5 +1,6 @@
 //! What `idem proxy` prints: a live line per attempt (human, or a JSON line with
-//! `"event":"attempt"`), and the closing summary per operation with the verdict. Keys, paths,
+//! `"event":"attempt"`), a `"event":"refused"` JSON line per request it answered itself (508,
+//! 408; human output has them on stderr), and the closing summary per operation with the verdict. Keys, paths,
 //! ids and upstream errors come off the network and go through `terminal_safe` in human output.
 use serde::Serialize;
 
@@ -65,6 +66,9 @@ pub(crate) enum ProxyLine<'a> {
         fault: Fault,
     },
     Attempt(AttemptLine),
+    /// A request answered by the proxy itself and not judged: a forwarding loop (508) or a body
+    /// that stalled past --idle-timeout (408).
+    Refused(RefusedLine),
     Summary {
         summary: &'a ProxyReport,
     },
@@ -75,6 +79,27 @@ impl ProxyLine<'_> {
     pub(crate) fn to_json(&self) -> String {
         crate::json_output::line(LINE_SCHEMA, self).unwrap_or_default()
     }
+}
+
+/// A request the proxy refused before judging it.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct RefusedLine {
+    /// When it was refused, RFC 3339 in UTC with milliseconds.
+    pub time: String,
+    pub method: String,
+    pub path: String,
+    /// 508 (the request came back through this proxy) or 408 (its body stalled).
+    pub status: u16,
+    /// `forwarding-loop` or `body-stalled`, as the problem+json answer's type says.
+    pub code: &'static str,
+    pub reason: String,
+}
+
+/// What the proxy reports as it goes, for the live printer.
+#[derive(Debug)]
+pub enum ProxyEvent {
+    Attempt(Box<Attempt>),
+    Refused(RefusedLine),
 }
 
 /// One attempt as a JSON line.
