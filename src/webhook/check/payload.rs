@@ -90,6 +90,15 @@ impl CheckPayload {
         }
     }
 
+    /// The headers a delivery of `event_id` carries besides the signature's: the provider's, for
+    /// a provider template; none otherwise (and no body is built for them).
+    pub(crate) fn provider_headers(&self, event_id: &str, created: i64) -> Vec<(HeaderName, HeaderValue)> {
+        match self {
+            CheckPayload::Provider { .. } => self.delivery(event_id, created).1,
+            _ => Vec::new(),
+        }
+    }
+
     /// One delivery's body, with `event_id` where the body has an id.
     pub(crate) fn body(&self, event_id: &str, created: i64) -> Vec<u8> {
         match self {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use bytes::Bytes;
-use http::{Request, Uri};
+use http::{HeaderName, HeaderValue, Request, Uri};
 
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::http::outbound_proxy::Proxies;
@@ -76,8 +76,9 @@ impl Probe {
     /// A fresh event of the chosen payload, signed with the right key.
     pub(crate) fn event(&self) -> Message {
         let event_id = fresh_id("evt_");
-        let body = self.payload.body(&event_id, unix_now());
-        self.signed(body, &event_id, self.payload.event_type())
+        // One fill of a provider template gives both the body and its headers.
+        let (body, headers) = self.payload.delivery(&event_id, unix_now());
+        self.signed_with(body, &event_id, self.payload.event_type(), headers)
     }
 
     /// A fresh event of `event_type` about `object_id`, shaped like the chosen payload.
@@ -91,10 +92,22 @@ impl Probe {
     /// top of ours when the payload is a provider template (its User-Agent replaces idem's), so a
     /// receiver that routes on them (`X-Shopify-Shop-Domain`) judges the probe, not a missing header.
     fn signed(&self, body: Vec<u8>, event_id: &str, event_type: Option<String>) -> Message {
+        let headers = self.payload.provider_headers(event_id, unix_now());
+        self.signed_with(body, event_id, event_type, headers)
+    }
+
+    /// [`signed`](Self::signed) with the provider's headers already in hand.
+    fn signed_with(
+        &self,
+        body: Vec<u8>,
+        event_id: &str,
+        event_type: Option<String>,
+        provider_headers: Vec<(HeaderName, HeaderValue)>,
+    ) -> Message {
         let delivery_id = fresh_id("msg_");
         let mut message =
             Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone());
-        for (name, value) in self.payload.delivery(event_id, unix_now()).1 {
+        for (name, value) in provider_headers {
             message.headers.insert(name, value);
         }
         message

@@ -108,14 +108,11 @@ impl JournalWriter {
     }
 
     /// [`append`](Self::append) for a line already written (without its line feed).
-    pub fn append_line(&self, mut line: Vec<u8>) -> std::io::Result<()> {
-        line.push(b'\n');
-        let mine = {
-            let mut queue = self.lock_queue();
-            queue.pending.extend_from_slice(&line);
-            queue.queued += 1;
-            queue.queued
-        };
+    pub fn append_line(&self, line: &[u8]) -> std::io::Result<()> {
+        let mine = self.enqueue_with(|pending| {
+            pending.extend_from_slice(line);
+            Ok(())
+        })?;
         self.wait_written_blocking(mine)
     }
 
@@ -151,13 +148,10 @@ impl JournalWriter {
     /// [`append_async`](Self::append_async) for the listener's borrowed record: its line is
     /// written straight into the queue, with no copy of the headers, the body or the line.
     pub async fn append_received_async(&self, record: &ReceivedRecord<'_>) -> std::io::Result<()> {
-        let mine = {
-            let mut queue = self.lock_queue();
-            record.write_line(&mut queue.pending);
-            queue.pending.push(b'\n');
-            queue.queued += 1;
-            queue.queued
-        };
+        let mine = self.enqueue_with(|pending| {
+            record.write_line(pending);
+            Ok(())
+        })?;
         self.wait_written(mine).await
     }
 
@@ -194,12 +188,19 @@ impl JournalWriter {
 
     /// Queues the record's line and returns its number.
     fn enqueue(&self, record: &JournalRecord) -> std::io::Result<u64> {
-        // Written straight into the queue; a record that cannot be serialised leaves no trace.
+        self.enqueue_with(|pending| {
+            crate::json_output::write_line(pending, RECORD_SCHEMA, record).map_err(std::io::Error::other)
+        })
+    }
+
+    /// Queues the line `write` puts straight into the queue (no copy of it first) and returns its
+    /// number; a line that cannot be written leaves no trace.
+    fn enqueue_with(&self, write: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> std::io::Result<u64> {
         let mut queue = self.lock_queue();
         let start = queue.pending.len();
-        if let Err(err) = crate::json_output::write_line(&mut queue.pending, RECORD_SCHEMA, record) {
+        if let Err(err) = write(&mut queue.pending) {
             queue.pending.truncate(start);
-            return Err(std::io::Error::other(err));
+            return Err(err);
         }
         queue.pending.push(b'\n');
         queue.queued += 1;

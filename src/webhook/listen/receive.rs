@@ -422,7 +422,7 @@ async fn append(journal: &Arc<JournalWriter>, record: &ReceivedRecord<'_>) -> st
     let mut line = Vec::new();
     record.write_line(&mut line);
     let journal = Arc::clone(journal);
-    tokio::task::spawn_blocking(move || journal.append_line(line))
+    tokio::task::spawn_blocking(move || journal.append_line(&line))
         .await
         .unwrap_or_else(|err| Err(std::io::Error::other(format!("the journal writer failed: {err}"))))
 }
