@@ -23,6 +23,7 @@ use crate::http::forwarding_loop;
 use crate::http::hop_by_hop::message_headers;
 use crate::http::problem::problem;
 use crate::http::server::{BodyStalled, read_body_within};
+use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
 use crate::idem::proxy::operations::{Arrival, Attempt, Operations, Placement};
 use crate::idem::proxy::print::{ProxyEvent, RefusedLine};
@@ -238,14 +239,10 @@ async fn with_fault(
 ) -> ProxyResponse {
     let ids = IdSource { field: state.id_field.clone(), header: None };
     let observe = |result: &anyhow::Result<Exchange>| match result {
-        Ok(exchange) => {
-            let mut observed = Observed::from_exchange(exchange, &ids);
-            // Kept until the operation is folded: a copy of its own, not a slice that would pin
-            // the connection's whole read buffer for as long.
-            observed.body = Bytes::copy_from_slice(&observed.body);
-            observed
-        }
-        Err(err) => Observed::failed(format!("{err:#}")),
+        // Kept until the operation is folded: a copy of its own, not a slice that would pin the
+        // connection's whole read buffer for as long.
+        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange(exchange, &ids)),
+        Err(err) => UpstreamAnswer::keep(&Observed::failed(format!("{err:#}"))),
     };
     match fault {
         None => {
@@ -310,7 +307,7 @@ fn answer_observed(
     result: &anyhow::Result<Exchange>,
     state: &ProxyState,
     placement: Placement,
-    observed: Observed,
+    observed: UpstreamAnswer,
 ) -> Response<Full<Bytes>> {
     let response = answer_ref(result);
     let status = response.status().as_u16();

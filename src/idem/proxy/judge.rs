@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::operations::{Attempt, Operation};
 use crate::idem::request::IdSource;
 pub(crate) use crate::idem::verdict::CountReading;
@@ -100,13 +101,15 @@ pub struct OperationReport {
 pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport {
     let attempts = &operation.attempts;
     let mut keys: Vec<Option<String>> = Vec::new();
-    for attempt in attempts {
-        if !keys.contains(&attempt.key) {
-            keys.push(attempt.key.clone());
+    for attempt in attempts.iter() {
+        let key = attempt.key.as_deref().map(str::to_string);
+        if !keys.contains(&key) {
+            keys.push(key);
         }
     }
     let faults: Vec<String> = attempts.iter().filter_map(|a| a.fault).map(|f| f.name()).collect();
-    let answers: Vec<Observed> = attempts.iter().filter_map(|a| a.upstream.clone()).collect();
+    let answers: Vec<Observed> =
+        attempts.iter().filter_map(|a| a.upstream.as_ref()).map(UpstreamAnswer::observed).collect();
     let judgement = verdict::judge(
         &answers,
         Timing::Sequential,
@@ -141,11 +144,11 @@ pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> Operatio
     if let Some(changed) =
         attempts.iter().skip(1).find(|a| a.key == first_key && a.key.is_some() && a.body_hash != attempts[0].body_hash)
     {
-        let answer = match &changed.upstream {
-            Some(Observed { status: Some(status), body, .. }) => {
+        let answer = match changed.upstream.as_ref().and_then(|answer| Some((answer.status()?, answer.body()))) {
+            Some((status, body)) => {
                 format!("; the upstream answered {status} {}", shorten(&String::from_utf8_lossy(body)))
             }
-            _ => String::new(),
+            None => String::new(),
         };
         findings.push(Finding {
             kind: FindingKind::BodyChanged,
@@ -176,8 +179,8 @@ pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> Operatio
     };
     OperationReport {
         operation: operation.number,
-        method: operation.method.to_string(),
-        path: operation.path.clone(),
+        method: operation.route.method.to_string(),
+        path: operation.route.path.to_string(),
         attempts: attempts.len(),
         keys,
         faults,
@@ -479,12 +482,12 @@ mod tests {
             let attempt = self.ops.attempt_mut(at).unwrap();
             attempt.fault = fault;
             attempt.upstream = upstream.map(|(status, id)| {
-                Observed::answer(
+                UpstreamAnswer::keep(&Observed::answer(
                     status,
                     &HeaderMap::new(),
                     Bytes::from(format!(r#"{{"id":"{id}"}}"#)),
                     &IdSource { field: "/id".into(), header: None },
-                )
+                ))
             });
             attempt.client_status = match fault {
                 Some(Fault::Status { code, .. }) => Some(code),

@@ -2,6 +2,7 @@
 //! requests and answers unchanged, except where a fault applies (a lost answer, a timeout, a
 //! reset, an injected status, a delay), groups attempts into the client's logical operations and
 //! judges what the client did next: same key and body, or a second charge.
+mod answer;
 mod client_command;
 pub(crate) mod fault;
 mod forward;

@@ -9,44 +9,57 @@
 //! however many came before: the open operations are indexed by key and by fingerprint (method,
 //! path, body), and an operation idle for longer than the window (nothing arrived or finished)
 //! can no longer be continued, so it is judged, folded into the run's tally and dropped.
+use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};
 use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::Method;
+use smallvec::SmallVec;
 
+use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::fault::Fault;
 use crate::idem::proxy::judge::{self, Tally};
-use crate::idem::verdict::Observed;
 
 /// An attempt still in flight keeps its operation open for this long past the window (a held
 /// answer, a slow upstream); one whose handler never finished (the client went away mid-request)
 /// is folded after that, so it cannot hold memory for ever.
 const IN_FLIGHT_GRACE: Duration = Duration::from_secs(600);
 
-/// What the proxy saw of one attempt.
+/// How many distinct routes are shared before the unused ones are let go.
+const ROUTES_KEPT: usize = 1024;
+
+/// The method and path of a request. A load test sends to a handful of routes, so attempts
+/// share one copy of each (`Operations::route`) instead of holding their own.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Route {
+    pub method: Method,
+    pub path: Box<str>,
+}
+
+/// What the proxy saw of one attempt. A window's worth of these is held (about 100k at 20k
+/// requests/s with `--window 5s`), so the method and path are shared, the key is the one copy
+/// the key index also points to, and the upstream's answer is one allocation.
 #[derive(Debug, Clone)]
 pub struct Attempt {
-    /// 1-based across the run.
-    pub sequence: u64,
     pub operation: usize,
     /// 1-based within its operation.
     pub number: u32,
+    /// The status the client was given; `None` when its connection was closed instead.
+    pub client_status: Option<u16>,
     pub arrived: Instant,
     pub time: DateTime<Utc>,
-    pub method: Method,
-    pub path: String,
-    pub key: Option<String>,
+    pub route: Arc<Route>,
+    pub key: Option<Arc<str>>,
     pub body_hash: u64,
     pub body_len: usize,
     pub fault: Option<Fault>,
-    /// What the upstream answered, when the request was forwarded (`Observed::failed` when it
-    /// could not be reached). `None` until known, and for faults that do not forward.
-    pub upstream: Option<Observed>,
-    /// The status the client was given; `None` when its connection was closed instead.
-    pub client_status: Option<u16>,
+    /// What the upstream answered, when the request was forwarded (an error when it could not be
+    /// reached). `None` until known, and for faults that do not forward.
+    pub upstream: Option<UpstreamAnswer>,
     /// The wait the client was asked for by a `Retry-After` (seconds or an HTTP-date, read by
     /// crate::retry as a client reads it).
     pub client_retry_after: Option<Duration>,
@@ -71,13 +84,13 @@ impl Attempt {
     }
 }
 
-/// One logical operation: the attempts the client made for one intent.
+/// One logical operation: the attempts the client made for one intent (most make one, kept
+/// inline).
 #[derive(Debug, Clone)]
 pub(crate) struct Operation {
     pub number: usize,
-    pub method: Method,
-    pub path: String,
-    pub attempts: Vec<Attempt>,
+    pub route: Arc<Route>,
+    pub attempts: SmallVec<[Attempt; 1]>,
     /// The time of its entry in the expiry queue that stands for it (older entries are stale).
     queued: Instant,
 }
@@ -92,16 +105,15 @@ impl Operation {
 
     /// Its index entry: method, path and the body of its last attempt.
     fn fingerprint(&self) -> u64 {
-        fingerprint(&self.method, &self.path, self.attempts.last().map_or(0, |a| a.body_hash))
+        fingerprint(&self.route.method, &self.route.path, self.attempts.last().map_or(0, |a| a.body_hash))
     }
 }
 
-/// A new attempt's place: its operation, its number there and its sequence in the run.
+/// A new attempt's place: its operation and its number there.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Placement {
     pub operation: usize,
     pub number: u32,
-    pub sequence: u64,
 }
 
 /// The request as it arrived, before a fault is chosen.
@@ -122,17 +134,18 @@ pub(crate) struct Operations {
     /// doubles as that grows, and a doubling of 16-byte slots costs a few MB where inline
     /// operations cost tens (`cargo bench --bench proxy`'s RSS growth).
     open: HashMap<usize, Box<Operation>>,
-    /// Each key of an open operation, to the operation.
-    by_key: HashMap<String, usize>,
+    /// Each key of an open operation, to the operation. The key is the attempts' own copy.
+    by_key: HashMap<Arc<str>, usize>,
     /// Open operations that may be continued without their key, by `Operation::fingerprint`:
     /// each is listed under its current fingerprint until its last attempt is answered in a way
     /// that ends it (2xx) or it is folded. Several only when requests with the same body overlap.
-    by_fingerprint: HashMap<u64, Vec<usize>>,
+    by_fingerprint: HashMap<u64, Listed>,
     /// (time, operation) in the order queued: the next operations that may have gone idle.
     expiry: VecDeque<(Instant, usize)>,
+    /// The routes attempts share, by a hash of method and path.
+    routes: HashMap<u64, Arc<Route>>,
     /// Operations started so far (the last number given).
     started: usize,
-    sequence: u64,
     /// The operations folded so far, judged.
     folded: Tally,
 }
@@ -146,8 +159,8 @@ impl Operations {
             by_key: HashMap::new(),
             by_fingerprint: HashMap::new(),
             expiry: VecDeque::new(),
+            routes: HashMap::new(),
             started: 0,
-            sequence: 0,
             folded: Tally::default(),
         }
     }
@@ -163,6 +176,12 @@ impl Operations {
     pub(crate) fn arrive(&mut self, arrival: Arrival<'_>, now: Instant) -> Placement {
         self.fold_idle(now);
         let body_hash = hash_body(arrival.body);
+        let route = self.route(arrival.method, arrival.path);
+        // The key index's copy when the key is known, so an operation holds each key once.
+        let key = arrival.key.map(|key| match self.by_key.get_key_value(key) {
+            Some((known, _)) => Arc::clone(known),
+            None => Arc::from(key),
+        });
         let number = match self.find_operation(&arrival, body_hash, now) {
             Some(number) => number,
             None => {
@@ -170,54 +189,68 @@ impl Operations {
                 let number = self.started;
                 self.open.insert(
                     number,
-                    Box::new(Operation {
-                        number,
-                        method: arrival.method.clone(),
-                        path: arrival.path.to_string(),
-                        // Most operations have one attempt; a proxy holds a window's worth of them.
-                        attempts: Vec::with_capacity(1),
-                        queued: now,
-                    }),
+                    Box::new(Operation { number, route: Arc::clone(&route), attempts: SmallVec::new(), queued: now }),
                 );
                 number
             }
         };
-        self.sequence += 1;
-        let sequence = self.sequence;
         let Some(operation) = self.open.get_mut(&number) else {
             // Cannot happen: the number was just found or inserted.
-            return Placement { operation: number, number: 1, sequence };
+            return Placement { operation: number, number: 1 };
         };
         let previous_fingerprint = operation.attempts.last().map(|_| operation.fingerprint());
         let attempt_number = u32::try_from(operation.attempts.len() + 1).unwrap_or(u32::MAX);
         operation.attempts.push(Attempt {
-            sequence,
             operation: number,
             number: attempt_number,
+            client_status: None,
             arrived: now,
             time: Utc::now(),
-            method: arrival.method.clone(),
-            path: arrival.path.to_string(),
-            key: arrival.key.map(str::to_string),
+            route,
+            key: key.clone(),
             body_hash,
             body_len: arrival.body.len(),
             fault: None,
             upstream: None,
-            client_status: None,
             client_retry_after: None,
             finished: None,
         });
         operation.queued = now;
         let fingerprint = operation.fingerprint();
-        if let Some(key) = arrival.key {
-            self.by_key.entry(key.to_string()).or_insert(number);
+        if let Some(key) = key {
+            self.by_key.entry(key).or_insert(number);
         }
         if let Some(previous) = previous_fingerprint {
             unlist(&mut self.by_fingerprint, previous, number);
         }
-        self.by_fingerprint.entry(fingerprint).or_default().push(number);
+        match self.by_fingerprint.entry(fingerprint) {
+            Entry::Occupied(mut listed) => listed.get_mut().push(number),
+            Entry::Vacant(vacant) => {
+                vacant.insert(Listed::One(number));
+            }
+        }
         self.expiry.push_back((now, number));
-        Placement { operation: number, number: attempt_number, sequence }
+        Placement { operation: number, number: attempt_number }
+    }
+
+    /// The shared copy of this method and path.
+    fn route(&mut self, method: &Method, path: &str) -> Arc<Route> {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        method.as_str().hash(&mut hasher);
+        path.hash(&mut hasher);
+        let hash = hasher.finish();
+        if let Some(route) = self.routes.get(&hash) {
+            if route.method == *method && *route.path == *path {
+                return Arc::clone(route);
+            }
+        }
+        if self.routes.len() >= ROUTES_KEPT {
+            // Many distinct paths (ids in them): keep only the routes open attempts still hold.
+            self.routes.retain(|_, route| Arc::strong_count(route) > 1);
+        }
+        let route = Arc::new(Route { method: method.clone(), path: path.into() });
+        self.routes.insert(hash, Arc::clone(&route));
+        route
     }
 
     fn find_operation(&mut self, arrival: &Arrival<'_>, body_hash: u64, now: Instant) -> Option<usize> {
@@ -228,10 +261,10 @@ impl Operations {
         let candidates = self.by_fingerprint.get_mut(&fingerprint)?;
         let (open, window) = (&self.open, self.window);
         let mut latest = None;
-        candidates.retain(|&number| {
+        let any_left = candidates.retain(|number| {
             let Some(op) = open.get(&number) else { return false };
             let Some(last) = op.attempts.last() else { return false };
-            if op.method != *arrival.method || op.path != arrival.path || last.body_hash != body_hash {
+            if op.route.method != *arrival.method || *op.route.path != *arrival.path || last.body_hash != body_hash {
                 // Another request whose fingerprint collides: it stays listed, it does not match.
                 return true;
             }
@@ -244,7 +277,7 @@ impl Operations {
             }
             true
         });
-        if candidates.is_empty() {
+        if !any_left {
             self.by_fingerprint.remove(&fingerprint);
         }
         latest
@@ -319,11 +352,52 @@ impl Operations {
     }
 }
 
+/// The operations listed under one fingerprint: almost always one, so held without a list.
+#[derive(Debug)]
+enum Listed {
+    One(usize),
+    Many(Vec<usize>),
+}
+
+impl Listed {
+    fn push(&mut self, number: usize) {
+        match self {
+            Listed::One(first) => *self = Listed::Many(vec![*first, number]),
+            Listed::Many(numbers) => numbers.push(number),
+        }
+    }
+
+    /// Keeps the operations `keep` says to, in order; whether any are left.
+    fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) -> bool {
+        match self {
+            Listed::One(number) => keep(*number),
+            Listed::Many(numbers) => {
+                numbers.retain(|&number| keep(number));
+                match numbers[..] {
+                    [] => false,
+                    [only] => {
+                        *self = Listed::One(only);
+                        true
+                    }
+                    _ => true,
+                }
+            }
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        match self {
+            Listed::One(_) => 1,
+            Listed::Many(numbers) => numbers.len(),
+        }
+    }
+}
+
 /// Removes `number` from the operations listed under `fingerprint`.
-fn unlist(by_fingerprint: &mut HashMap<u64, Vec<usize>>, fingerprint: u64, number: usize) {
-    if let Some(list) = by_fingerprint.get_mut(&fingerprint) {
-        list.retain(|&n| n != number);
-        if list.is_empty() {
+fn unlist(by_fingerprint: &mut HashMap<u64, Listed>, fingerprint: u64, number: usize) {
+    if let Some(listed) = by_fingerprint.get_mut(&fingerprint) {
+        if !listed.retain(|n| n != number) {
             by_fingerprint.remove(&fingerprint);
         }
     }
@@ -418,7 +492,7 @@ mod tests {
         assert_eq!(ops.started(), 10_000);
         // The indexes hold only the open operations.
         assert_eq!(ops.by_key.len(), ops.open_count());
-        assert!(ops.by_fingerprint.values().map(Vec::len).sum::<usize>() <= ops.open_count());
+        assert!(ops.by_fingerprint.values().map(Listed::len).sum::<usize>() <= ops.open_count());
         // Once everything went idle, one more arrival folds it all.
         arrive(&mut ops, None, "last", later + Duration::from_secs(6));
         assert_eq!((ops.open_count(), ops.folded().totals.operations), (1, 10_000));
@@ -470,6 +544,6 @@ mod tests {
         let retry = arrive(&mut ops, None, "same", now + Duration::from_millis(300));
         assert_eq!((retry.operation, retry.number), (10, 2));
         // The answered ones left the index; the ones still in flight stay.
-        assert_eq!(ops.by_fingerprint.values().map(Vec::len).sum::<usize>(), 30);
+        assert_eq!(ops.by_fingerprint.values().map(Listed::len).sum::<usize>(), 30);
     }
 }

@@ -23,16 +23,15 @@ pub(crate) fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
     };
     let upstream = match &attempt.upstream {
         None => palette.dim("not forwarded"),
-        Some(observed) => match observed.status {
+        Some(answer) => match answer.status() {
             Some(status) => {
-                let id = observed.resource_id.as_deref().map(|id| format!(" {}", palette.cyan(&terminal_safe(id))));
-                let replayed = if observed.replayed { palette.dim(" replayed") } else { String::new() };
+                let id = answer.resource_id().map(|id| format!(" {}", palette.cyan(&terminal_safe(id))));
+                let replayed = if answer.replayed() { palette.dim(" replayed") } else { String::new() };
                 format!("upstream {}{}{replayed}", palette.status(status), id.unwrap_or_default())
             }
-            None => palette.red(&format!(
-                "upstream unreachable: {}",
-                terminal_safe(observed.error.as_deref().unwrap_or_default())
-            )),
+            None => {
+                palette.red(&format!("upstream unreachable: {}", terminal_safe(answer.error().unwrap_or_default())))
+            }
         },
     };
     let client = match attempt.client_status {
@@ -44,8 +43,8 @@ pub(crate) fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
         palette.dim(&time.to_string()),
         attempt.operation,
         attempt.number,
-        attempt.method,
-        terminal_safe(&attempt.path),
+        attempt.route.method,
+        terminal_safe(&attempt.route.path),
     )
 }
 
@@ -132,16 +131,16 @@ impl AttemptLine {
             time: crate::clock::rfc3339(attempt.time),
             operation: attempt.operation,
             attempt: attempt.number,
-            method: attempt.method.as_str().to_string(),
-            path: attempt.path.clone(),
-            key: attempt.key.clone(),
+            method: attempt.route.method.as_str().to_string(),
+            path: attempt.route.path.to_string(),
+            key: attempt.key.as_deref().map(str::to_string),
             body_bytes: attempt.body_len,
             fault: attempt.fault,
             forwarded: upstream.is_some(),
-            upstream_status: upstream.and_then(|o| o.status),
-            upstream_error: upstream.and_then(|o| o.error.clone()),
-            resource_id: upstream.and_then(|o| o.resource_id.clone()),
-            replayed: upstream.is_some_and(|o| o.replayed),
+            upstream_status: upstream.and_then(|answer| answer.status()),
+            upstream_error: upstream.and_then(|answer| answer.error()).map(str::to_string),
+            resource_id: upstream.and_then(|answer| answer.resource_id()).map(str::to_string),
+            replayed: upstream.is_some_and(|answer| answer.replayed()),
             client_status: attempt.client_status,
         }
     }
