@@ -214,16 +214,14 @@ async fn read_request_body(
 /// one) and decides the fault it gets, if any; `None` when the operations' lock is poisoned.
 fn place_attempt(state: &ProxyState, parts: &http::request::Parts, body: &Bytes) -> Option<(Placement, Option<Fault>)> {
     let key = parts.headers.get(&state.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
-    let placement = state
-        .operations
-        .lock()
-        .ok()?
+    // One hold of the operations' lock for both (the plan's lock is only ever taken inside it):
+    // every request takes it, and under load it is contended.
+    let mut operations = state.operations.lock().ok()?;
+    let placement = operations
         .arrive(Arrival { method: &parts.method, path: parts.uri.path(), key: key.as_deref(), body }, Instant::now());
     let fault = state.plan.lock().ok().and_then(|mut plan| plan.decide(placement.number));
-    if let Ok(mut operations) = state.operations.lock() {
-        if let Some(attempt) = operations.attempt_mut(placement) {
-            attempt.fault = fault;
-        }
+    if let Some(attempt) = operations.attempt_mut(placement) {
+        attempt.fault = fault;
     }
     Some((placement, fault))
 }
