@@ -189,6 +189,30 @@ fn silent_trickling_and_stalled_connections_are_closed_and_the_listener_carries_
     assert_eq!(post(&listener.url("/"), &stripe_event("evt_ok", "a")).status, StatusCode::OK);
 }
 
+#[test]
+fn a_head_trickled_a_byte_at_a_time_is_cut_off_after_the_idle_timeout() {
+    let listener = Listener::with(SchemeKind::Stripe, |config| {
+        config.timeouts = Timeouts { idle: Duration::from_millis(500), ..Timeouts::default() };
+    });
+    let mut trickle = TcpStream::connect(listener.addr()).unwrap();
+    let head = b"POST / HTTP/1.1\r\nHost: x\r\nX-Padding: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    // A byte every 50 ms keeps bytes arriving for longer than the idle timeout ten times over; the
+    // head never completes, so no request ever reaches a handler and the connection must go.
+    let mut cut_off = false;
+    for byte in head.iter().cycle().take(100) {
+        if trickle.write_all(&[*byte]).is_err() {
+            cut_off = true;
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if !cut_off {
+        cut_off = closed_within(&mut trickle, Duration::from_secs(5)).0;
+    }
+    assert!(cut_off, "a head trickled for 5 s against a 500 ms idle timeout is cut off");
+    assert_eq!(post(&listener.url("/"), &stripe_event("evt_after_trickle", "a")).status, StatusCode::OK);
+}
+
 #[cfg(unix)]
 #[test]
 fn running_out_of_file_descriptors_is_said_once_and_survived() {
