@@ -99,27 +99,19 @@ impl EventTable {
     fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
         let mut inner = lock(&self.inner);
         inner.forget_expired(now, self.window);
-        // Look up before inserting so a repeat (the common case under retries) does not allocate.
-        if !inner.events.contains_key(key) {
-            while inner.order.len() >= self.max_entries {
-                inner.forget_oldest();
-            }
-            let key: Arc<str> = Arc::from(key);
-            inner.order.push_back((now, Arc::clone(&key)));
-            inner.events.insert(key, EventState::default());
+        // A repeat (the common case under retries) is one lookup and allocates nothing.
+        if let Some(state) = inner.events.get_mut(key) {
+            return state.count(accepts);
         }
-        let Some(state) = inner.events.get_mut(key) else {
-            return Attempt::UNCOUNTED;
-        };
-        state.attempts = state.attempts.saturating_add(1);
-        let number = state.attempts;
-        let duplicate = state.progress != Progress::Open;
-        let original_in_flight = state.progress == Progress::InFlight;
-        let claimed = !duplicate && accepts(number);
-        if claimed {
-            state.progress = Progress::InFlight;
+        while inner.order.len() >= self.max_entries {
+            inner.forget_oldest();
         }
-        Attempt { number, duplicate, original_in_flight, claimed }
+        let mut state = EventState::default();
+        let attempt = state.count(accepts);
+        let key: Arc<str> = Arc::from(key);
+        inner.order.push_back((now, Arc::clone(&key)));
+        inner.events.insert(key, state);
+        attempt
     }
 
     /// Records how the claimed attempt of `key` ended: answered 2xx, or not (a forward that
@@ -136,6 +128,22 @@ impl EventTable {
     /// How many events are remembered.
     pub(super) fn len(&self) -> usize {
         lock(&self.inner).events.len()
+    }
+}
+
+impl EventState {
+    /// Counts one more attempt, claiming it when no earlier one was accepted and `accepts` says
+    /// this one will be.
+    fn count(&mut self, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+        self.attempts = self.attempts.saturating_add(1);
+        let number = self.attempts;
+        let duplicate = self.progress != Progress::Open;
+        let original_in_flight = self.progress == Progress::InFlight;
+        let claimed = !duplicate && accepts(number);
+        if claimed {
+            self.progress = Progress::InFlight;
+        }
+        Attempt { number, duplicate, original_in_flight, claimed }
     }
 }
 
