@@ -92,11 +92,14 @@ impl EventTable {
 
     /// Counts an arrival of `key`. When no earlier attempt was accepted and `accepts` says
     /// this one will be (by its attempt number), it is claimed, atomically with the look.
-    pub(super) fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+    #[cfg(test)]
+    fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
         self.register_at(key, Instant::now(), accepts)
     }
 
-    fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+    /// [`register`](Self::register) for an arrival at `now` (the listener's reading of the clock
+    /// when the request came).
+    pub(super) fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
         let mut inner = lock(&self.inner);
         inner.forget_expired(now, self.window);
         // A repeat (the common case under retries) is one lookup and allocates nothing.

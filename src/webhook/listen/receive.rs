@@ -9,7 +9,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
 use http::request::Parts;
-use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 
@@ -30,7 +30,8 @@ use crate::webhook::secret::Secret;
 use crate::webhook::verify::verifier::{Verdict, Verifier};
 
 /// Headers that name the event type, for schemes that carry it outside the body.
-const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];
+const EVENT_TYPE_HEADERS: [HeaderName; 2] =
+    [HeaderName::from_static("x-github-event"), HeaderName::from_static("x-shopify-topic")];
 
 /// `--re-sign SECRET`: after the provider's signature is verified, the forward carries a
 /// signature made with a local secret, so the application under development never holds the
@@ -171,9 +172,11 @@ pub(super) async fn handle(
     Ok(deliver(&receiver, arrival, parts, body).await)
 }
 
-/// Judges the delivery, with a hint for a mismatch when a hint worker is free.
-async fn judge(receiver: &Arc<Receiver>, parts: &Parts, body: &Bytes) -> Verdict {
-    let window = TimeWindow::around_now(receiver.tolerance);
+/// Judges the delivery against the time it arrived, with a hint for a mismatch when a hint worker
+/// is free.
+async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body: &Bytes) -> Verdict {
+    // The arrival's clock reading, not another one: the clock is read as few times as it can be.
+    let window = TimeWindow { now: arrival.received.timestamp(), tolerance: receiver.tolerance };
     let mut verdict = receiver.verifier.check(&parts.headers, body, window);
     if !verdict.failure.as_ref().is_some_and(|failure| failure.hintable) {
         return verdict;
@@ -202,7 +205,7 @@ struct Decision {
 }
 
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
-    let verdict = judge(receiver, &parts, &body).await;
+    let verdict = judge(receiver, &arrival, &parts, &body).await;
     let envelope = Envelope::read(&body);
     let (event_id, id_source) = event_id(verdict.delivery_id.clone(), &envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
@@ -213,7 +216,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     // reuses a real event's id is no duplicate of it, and forged ids take no memory.
     let key = table_key(verdict.scheme, id_source, &event_id);
     let attempt = if accepted {
-        receiver.events.register(&key, |number| number > receiver.fail_first && status_accepts)
+        receiver.events.register_at(&key, arrival.started, |number| number > receiver.fail_first && status_accepts)
     } else {
         Attempt::UNCOUNTED
     };
@@ -474,7 +477,7 @@ fn journal_forward(forwarded: &Forwarded) -> JournalForward {
 fn header_event_type(headers: &HeaderMap) -> Option<String> {
     EVENT_TYPE_HEADERS
         .iter()
-        .find_map(|name| headers.get(*name))
+        .find_map(|name| headers.get(name))
         .and_then(|value| value.to_str().ok())
         .filter(|value| !value.is_empty())
         .map(str::to_string)
