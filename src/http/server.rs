@@ -22,7 +22,7 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use hyper::body::{Body, Incoming};
 use hyper::service::Service;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
@@ -194,8 +194,10 @@ async fn accept_loop<F, S, B>(
     B::Error: Into<BoxError>,
 {
     let graceful = GracefulShutdown::new();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(timeouts.idle);
+    // No `header_read_timeout`: the connection's watchdog (`Activity::idle_for`) already closes a
+    // connection that has no request in a handler for `idle`, which a head being trickled is, and
+    // hyper's own limit armed a timer (and boxed it) for every request.
+    let builder = auto::Builder::new(TokioExecutor::new());
     // When accept last failed loudly, and whether it has been said that it works again since.
     let mut last_warned: Option<tokio::time::Instant> = None;
     let mut warned = false;
