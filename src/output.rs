@@ -174,6 +174,15 @@ pub(crate) fn terminal_safe_lines(text: &str) -> Cow<'_, str> {
 }
 
 fn escape_unsafe(text: &str, keep_lines: bool) -> Cow<'_, str> {
+    // Printable ASCII (most ids, types and paths) has nothing to escape: checked a byte at a
+    // time without decoding characters, as this runs for every live line.
+    if text.bytes().all(|byte| (0x20..0x7f).contains(&byte)) {
+        return Cow::Borrowed(text);
+    }
+    escape_unsafe_chars(text, keep_lines)
+}
+
+fn escape_unsafe_chars(text: &str, keep_lines: bool) -> Cow<'_, str> {
     let unsafe_char = |c: char| {
         let layout = keep_lines && (c == '\n' || c == '\t');
         !layout && (c.is_control() || is_bidi_control(c))
@@ -264,6 +273,13 @@ mod tests {
     #[test]
     fn network_text_cannot_drive_the_terminal() {
         assert_eq!(terminal_safe("evt_1"), "evt_1");
+        // The printable-ASCII shortcut agrees with the character-by-character check on every ASCII byte.
+        for byte in 0u8..0x80 {
+            let text = format!("a{}b", char::from(byte));
+            for keep_lines in [false, true] {
+                assert_eq!(escape_unsafe(&text, keep_lines), escape_unsafe_chars(&text, keep_lines), "{byte:#x}");
+            }
+        }
         assert_eq!(terminal_safe("a\x1b[2K\rb"), "a\\u{1b}[2K\\u{d}b");
         assert_eq!(terminal_safe("x\u{9b}y\u{202e}z\n"), "x\\u{9b}y\\u{202e}z\\u{a}");
         assert_eq!(terminal_safe_lines("a\n\tb\x07"), "a\n\tb\\u{7}");

@@ -22,7 +22,7 @@ use http::{Request, Response};
 use http_body_util::BodyExt;
 use hyper::body::{Body, Incoming};
 use hyper::service::Service;
-use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
@@ -88,19 +88,28 @@ where
     B::Error: Into<BoxError>,
 {
     let mut body = std::pin::pin!(body);
+    // A body that arrives in one frame (most do) is kept as it came, without a copy.
+    let mut only: Option<Bytes> = None;
     let mut collected = BytesMut::new();
     loop {
         let frame = match tokio::time::timeout(progress, body.frame()).await {
             Ok(Some(frame)) => frame.map_err(Into::into)?,
-            Ok(None) => return Ok(collected.freeze()),
+            Ok(None) => return Ok(only.unwrap_or_else(|| collected.freeze())),
             Err(_) => return Err(Box::new(BodyStalled { waited: progress })),
         };
-        if let Ok(mut data) = frame.into_data() {
-            while data.has_remaining() {
-                let chunk = data.chunk();
-                collected.extend_from_slice(chunk);
-                let read = chunk.len();
-                data.advance(read);
+        let Ok(mut data) = frame.into_data() else { continue };
+        // Free for `Bytes` (hyper's data), a copy for other buffers.
+        let bytes = data.copy_to_bytes(data.remaining());
+        if bytes.is_empty() {
+            continue;
+        }
+        match only.take() {
+            None if collected.is_empty() => only = Some(bytes),
+            held => {
+                if let Some(held) = held {
+                    collected.extend_from_slice(&held);
+                }
+                collected.extend_from_slice(&bytes);
             }
         }
     }
@@ -185,8 +194,10 @@ async fn accept_loop<F, S, B>(
     B::Error: Into<BoxError>,
 {
     let graceful = GracefulShutdown::new();
-    let mut builder = auto::Builder::new(TokioExecutor::new());
-    builder.http1().timer(TokioTimer::new()).header_read_timeout(timeouts.idle);
+    // No `header_read_timeout`: the connection's watchdog (`Activity::idle_for`) already closes a
+    // connection that has no request in a handler for `idle`, which a head being trickled is, and
+    // hyper's own limit armed a timer (and boxed it) for every request.
+    let builder = auto::Builder::new(TokioExecutor::new());
     // When accept last failed loudly, and whether it has been said that it works again since.
     let mut last_warned: Option<tokio::time::Instant> = None;
     let mut warned = false;
@@ -368,5 +379,45 @@ impl StopSignal {
     pub async fn wait(self) {
         // Nothing else to wait for if the handler cannot be installed: stop at once.
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::VecDeque;
+    use std::convert::Infallible;
+    use std::task::{Context, Poll};
+
+    use hyper::body::Frame;
+
+    use super::*;
+
+    /// A body that yields the frames it was given, one per poll.
+    struct Frames(VecDeque<Frame<Bytes>>);
+
+    impl Body for Frames {
+        type Data = Bytes;
+        type Error = Infallible;
+
+        fn poll_frame(mut self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+            Poll::Ready(self.0.pop_front().map(Ok))
+        }
+    }
+
+    fn frames(parts: &[&'static [u8]]) -> Frames {
+        Frames(parts.iter().map(|part| Frame::data(Bytes::from_static(part))).collect())
+    }
+
+    #[tokio::test]
+    async fn a_body_is_read_whole_in_one_frame_without_a_copy_and_in_several_joined() {
+        let single = Bytes::from_static(b"{\"id\":\"evt_1\"}");
+        let read = read_body(Frames(VecDeque::from([Frame::data(single.clone())]))).await.unwrap();
+        assert_eq!((read.as_ptr(), read.len()), (single.as_ptr(), single.len()), "the frame itself, not a copy");
+        assert_eq!(read_body(frames(&[b"ab", b"", b"cd", b"e"])).await.unwrap(), Bytes::from_static(b"abcde"));
+        assert_eq!(read_body(frames(&[b"", b"abc"])).await.unwrap(), Bytes::from_static(b"abc"));
+        assert_eq!(read_body(frames(&[])).await.unwrap(), Bytes::new());
+        let mut with_trailers = frames(&[b"ab", b"c"]);
+        with_trailers.0.push_back(Frame::trailers(http::HeaderMap::new()));
+        assert_eq!(read_body(with_trailers).await.unwrap(), Bytes::from_static(b"abc"));
     }
 }

@@ -184,7 +184,7 @@ impl ReceivedRecord<'_> {
         if let Some(remote) = self.remote {
             out.extend_from_slice(b",\"remote\":\"");
             // An address has nothing to escape.
-            let _ = std::io::Write::write_fmt(out, format_args!("{remote}"));
+            write_socket_addr(out, remote);
             out.push(b'"');
         }
         out.extend_from_slice(b",\"method\":");
@@ -271,7 +271,7 @@ fn json_bool(out: &mut Vec<u8>, value: bool) {
     out.extend_from_slice(if value { b"true" } else { b"false" });
 }
 
-fn json_number(out: &mut Vec<u8>, mut value: u64) {
+pub(crate) fn json_number(out: &mut Vec<u8>, mut value: u64) {
     let mut digits = [0u8; 20];
     let mut at = digits.len();
     loop {
@@ -285,6 +285,26 @@ fn json_number(out: &mut Vec<u8>, mut value: u64) {
     out.extend_from_slice(&digits[at..]);
 }
 
+/// `127.0.0.1:50514` as `Display` writes it; an IPv4 address by hand (formatting one costs more
+/// than the rest of the line's numbers together), IPv6 through `Display`.
+fn write_socket_addr(out: &mut Vec<u8>, addr: std::net::SocketAddr) {
+    match addr {
+        std::net::SocketAddr::V4(v4) => {
+            for (index, octet) in v4.ip().octets().into_iter().enumerate() {
+                if index > 0 {
+                    out.push(b'.');
+                }
+                json_number(out, u64::from(octet));
+            }
+            out.push(b':');
+            json_number(out, u64::from(v4.port()));
+        }
+        std::net::SocketAddr::V6(v6) => {
+            let _ = std::io::Write::write_fmt(out, format_args!("{v6}"));
+        }
+    }
+}
+
 fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
     match value {
         Some(text) => json_string(out, text),
@@ -293,66 +313,111 @@ fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
 }
 
 /// `text` as a JSON string, escaped exactly as serde_json escapes it (`\"`, `\\`, the short forms
-/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is). Words of
-/// eight bytes with nothing to escape are skipped whole: most of a body is such runs.
+/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is). Runs with
+/// nothing to escape are found sixteen bytes at a time and copied whole; each byte that needs an
+/// escape is found from its word's flags (no byte-by-byte walk through the word that holds it),
+/// since a JSON body has a quote every few bytes.
 pub(crate) fn json_string(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
     out.reserve(bytes.len() + 2);
     out.push(b'"');
-    // Everything before `start` is written; bytes from `start` on are copied in runs.
+    // Everything before `start` is written; the search for the next escape goes on from `at`.
     let mut start = 0;
-    let mut words = bytes.chunks_exact(8);
     let mut at = 0;
-    for word in &mut words {
-        let mut eight = [0u8; 8];
-        eight.copy_from_slice(word);
-        if needs_escape(u64::from_le_bytes(eight)) {
-            for (offset, byte) in word.iter().enumerate() {
-                escape_byte(out, bytes, &mut start, at + offset, *byte);
+    while let Some((word_at, mut flags)) = next_flagged(bytes, at) {
+        // The lowest flag is exact; above it a borrow can flag a neighbour falsely, so each is checked.
+        while flags != 0 {
+            let found = word_at + (flags.trailing_zeros() / 8) as usize;
+            flags &= flags - 1;
+            let Some(&byte) = bytes.get(found) else { break };
+            if needs_escape(byte) {
+                out.extend_from_slice(&bytes[start..found]);
+                write_escape(out, byte);
+                start = found + 1;
             }
         }
-        at += 8;
-    }
-    for (offset, byte) in words.remainder().iter().enumerate() {
-        escape_byte(out, bytes, &mut start, at + offset, *byte);
+        at = word_at + 8;
     }
     out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
 }
 
-/// Writes the run before `byte` (at `at`) and its escape, when it needs one.
-#[inline(always)]
-fn escape_byte(out: &mut Vec<u8>, bytes: &[u8], start: &mut usize, at: usize, byte: u8) {
-    const HEX: &[u8; 16] = b"0123456789abcdef";
-    let unicode;
-    let escape: &[u8] = match byte {
-        b'"' => b"\\\"",
-        b'\\' => b"\\\\",
-        0x08 => b"\\b",
-        0x0c => b"\\f",
-        b'\n' => b"\\n",
-        b'\r' => b"\\r",
-        b'\t' => b"\\t",
-        0x00..=0x1f => {
-            unicode = [b'\\', b'u', b'0', b'0', HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 0xf)]];
-            &unicode
-        }
-        _ => return,
-    };
-    out.extend_from_slice(&bytes[*start..at]);
-    out.extend_from_slice(escape);
-    *start = at + 1;
+fn needs_escape(byte: u8) -> bool {
+    byte == b'"' || byte == b'\\' || byte < 0x20
 }
 
-/// Whether any of the eight bytes is `"`, `\` or below 0x20 (the usual has-zero-byte trick, on
-/// the word and on the word xor each special byte).
-fn needs_escape(word: u64) -> bool {
+/// The first word (eight bytes) at or after `from` holding a byte that needs an escape, with its
+/// flags (see `escape_mask`). Two words are checked per step; a short tail is read as a word
+/// padded with `x`, which no borrow can flag.
+#[inline(always)]
+fn next_flagged(bytes: &[u8], from: usize) -> Option<(usize, u64)> {
+    let rest = bytes.get(from..)?;
+    let mut pairs = rest.chunks_exact(16);
+    let mut at = from;
+    for pair in &mut pairs {
+        let (low, high) = pair.split_at(8);
+        let low = escape_mask(u64::from_le_bytes(low.try_into().unwrap_or_default()));
+        let high = escape_mask(u64::from_le_bytes(high.try_into().unwrap_or_default()));
+        if low | high != 0 {
+            return Some(if low != 0 { (at, low) } else { (at + 8, high) });
+        }
+        at += 16;
+    }
+    let mut tail = pairs.remainder();
+    while !tail.is_empty() {
+        let length = tail.len().min(8);
+        let mut word = [b'x'; 8];
+        word[..length].copy_from_slice(&tail[..length]);
+        let flags = escape_mask(u64::from_le_bytes(word));
+        if flags != 0 {
+            return Some((at, flags));
+        }
+        tail = &tail[length..];
+        at += length;
+    }
+    None
+}
+
+/// The escape of a byte that needs one.
+#[inline(always)]
+fn write_escape(out: &mut Vec<u8>, byte: u8) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let short = match byte {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        0x08 => b'b',
+        0x0c => b'f',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        _ => {
+            out.extend_from_slice(&[
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX[usize::from(byte >> 4)],
+                HEX[usize::from(byte & 0xf)],
+            ]);
+            return;
+        }
+    };
+    out.extend_from_slice(&[b'\\', short]);
+}
+
+/// A high bit set in the bytes of `word` that are `"`, `\` or below 0x20 (the usual has-zero-byte
+/// trick, on the word and on the word xor each special byte). Bytes above a flagged one may be
+/// flagged falsely (a borrow runs upwards), never a byte below it: the lowest flag is always exact.
+#[inline(always)]
+fn escape_mask(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |value: u64| value.wrapping_sub(ONES) & !value & HIGH != 0;
+    let zero_bytes = |value: u64| value.wrapping_sub(ONES) & !value;
     // Below 0x20: subtracting 0x20 from the byte borrows. Bytes >= 0x80 are excluded by `!word`.
-    let control = word.wrapping_sub(ONES * 0x20) & !word & HIGH != 0;
-    control || has_zero(word ^ (ONES * u64::from(b'"'))) || has_zero(word ^ (ONES * u64::from(b'\\')))
+    let control = word.wrapping_sub(ONES * 0x20) & !word;
+    let quote = zero_bytes(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) & HIGH
 }
 
 #[cfg(test)]
@@ -382,6 +447,43 @@ mod tests {
         }
         for sample in &samples {
             assert_eq!(escaped(sample), serde_json::to_string(sample).unwrap(), "{sample:?}");
+        }
+    }
+
+    #[test]
+    fn several_escapes_in_one_word_and_text_after_them_are_escaped_as_serde_escapes_them() {
+        for sample in [
+            "\"\"\\\u{1}\u{7f}\u{e9}\"\n\t\r\u{8}\u{c}\u{1f} x",
+            "\u{e9}\u{e9}\u{e9}\"\u{20}\u{21}\u{1f}\u{20}",
+            "{\"id\":\"evt_1\",\"a\":[\"\",\"\\\\\"],\"b\":\"\u{0}\u{0}\"}",
+        ] {
+            assert_eq!(escaped(sample), serde_json::to_string(sample).unwrap(), "{sample:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_escaped_as_serde_escapes_it(text in ".*") {
+            proptest::prop_assert_eq!(escaped(&text), serde_json::to_string(&text).unwrap());
+        }
+
+        /// Dense with what needs escaping, next to multi-byte characters and bytes just above 0x20
+        /// (where a borrow from a flagged byte could flag a neighbour falsely).
+        #[test]
+        fn text_dense_with_escapes_is_escaped_as_serde_escapes_it(text in "[\"\\\\\\x00-\\x1f !#a\u{e9}\u{2028}]{0,40}") {
+            proptest::prop_assert_eq!(escaped(&text), serde_json::to_string(&text).unwrap());
+        }
+    }
+
+    #[test]
+    fn addresses_are_written_as_display_writes_them() {
+        for addr in
+            ["0.0.0.0:0", "127.0.0.1:50514", "255.255.255.255:65535", "10.0.20.3:8", "[::1]:443", "[2001:db8::1]:8080"]
+        {
+            let addr: std::net::SocketAddr = addr.parse().unwrap();
+            let mut out = Vec::new();
+            write_socket_addr(&mut out, addr);
+            assert_eq!(String::from_utf8(out).unwrap(), addr.to_string());
         }
     }
 

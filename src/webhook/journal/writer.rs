@@ -43,10 +43,17 @@ struct Appender {
 /// How many failed batches are remembered for the appends still to learn their outcome.
 const FAILURES_KEPT: usize = 1024;
 
+/// The largest buffer kept for the next batches once written: a burst of big bodies does not pin
+/// its memory for ever.
+const KEPT_BUFFER: usize = 1 << 20;
+
 /// The lines waiting to be written, numbered so each append knows when its own is done.
 #[derive(Default)]
 struct Queue {
     pending: Vec<u8>,
+    /// An empty buffer to queue lines in while `pending` is written: the two take turns, so under
+    /// load lines are queued into room already there instead of a buffer grown afresh per batch.
+    spare: Vec<u8>,
     /// The number of the last line queued.
     queued: u64,
     /// Every line up to this number has been written (or has failed, see `failures`).
@@ -219,10 +226,15 @@ impl JournalWriter {
             }
             queue.failures.push_back((batch.first, batch.last, err.kind(), err.to_string()));
         }
-        // Hand the buffer back so the next batch does not allocate.
-        if queue.pending.is_empty() {
-            queue.pending = batch.bytes;
-            queue.pending.clear();
+        // Hand the buffer back so the next batches do not allocate.
+        let mut bytes = batch.bytes;
+        if bytes.capacity() <= KEPT_BUFFER {
+            bytes.clear();
+            if queue.pending.is_empty() && queue.pending.capacity() < bytes.capacity() {
+                queue.pending = bytes;
+            } else if queue.spare.capacity() < bytes.capacity() {
+                queue.spare = bytes;
+            }
         }
         drop(queue);
         self.written.notify_all();
@@ -291,7 +303,8 @@ struct Batch {
 /// Marks the queue as being written and takes everything queued.
 fn take_batch(queue: &mut Queue) -> Batch {
     queue.writing = true;
-    Batch { bytes: std::mem::take(&mut queue.pending), first: queue.written + 1, last: queue.queued }
+    let spare = std::mem::take(&mut queue.spare);
+    Batch { bytes: std::mem::replace(&mut queue.pending, spare), first: queue.written + 1, last: queue.queued }
 }
 
 /// The error for line `line` when the batch it was written in failed.

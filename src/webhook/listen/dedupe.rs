@@ -92,34 +92,29 @@ impl EventTable {
 
     /// Counts an arrival of `key`. When no earlier attempt was accepted and `accepts` says
     /// this one will be (by its attempt number), it is claimed, atomically with the look.
-    pub(super) fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+    #[cfg(test)]
+    fn register(&self, key: &str, accepts: impl FnOnce(u32) -> bool) -> Attempt {
         self.register_at(key, Instant::now(), accepts)
     }
 
-    fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+    /// [`register`](Self::register) for an arrival at `now` (the listener's reading of the clock
+    /// when the request came).
+    pub(super) fn register_at(&self, key: &str, now: Instant, accepts: impl FnOnce(u32) -> bool) -> Attempt {
         let mut inner = lock(&self.inner);
         inner.forget_expired(now, self.window);
-        // Look up before inserting so a repeat (the common case under retries) does not allocate.
-        if !inner.events.contains_key(key) {
-            while inner.order.len() >= self.max_entries {
-                inner.forget_oldest();
-            }
-            let key: Arc<str> = Arc::from(key);
-            inner.order.push_back((now, Arc::clone(&key)));
-            inner.events.insert(key, EventState::default());
+        // A repeat (the common case under retries) is one lookup and allocates nothing.
+        if let Some(state) = inner.events.get_mut(key) {
+            return state.count(accepts);
         }
-        let Some(state) = inner.events.get_mut(key) else {
-            return Attempt::UNCOUNTED;
-        };
-        state.attempts = state.attempts.saturating_add(1);
-        let number = state.attempts;
-        let duplicate = state.progress != Progress::Open;
-        let original_in_flight = state.progress == Progress::InFlight;
-        let claimed = !duplicate && accepts(number);
-        if claimed {
-            state.progress = Progress::InFlight;
+        while inner.order.len() >= self.max_entries {
+            inner.forget_oldest();
         }
-        Attempt { number, duplicate, original_in_flight, claimed }
+        let mut state = EventState::default();
+        let attempt = state.count(accepts);
+        let key: Arc<str> = Arc::from(key);
+        inner.order.push_back((now, Arc::clone(&key)));
+        inner.events.insert(key, state);
+        attempt
     }
 
     /// Records how the claimed attempt of `key` ended: answered 2xx, or not (a forward that
@@ -136,6 +131,22 @@ impl EventTable {
     /// How many events are remembered.
     pub(super) fn len(&self) -> usize {
         lock(&self.inner).events.len()
+    }
+}
+
+impl EventState {
+    /// Counts one more attempt, claiming it when no earlier one was accepted and `accepts` says
+    /// this one will be.
+    fn count(&mut self, accepts: impl FnOnce(u32) -> bool) -> Attempt {
+        self.attempts = self.attempts.saturating_add(1);
+        let number = self.attempts;
+        let duplicate = self.progress != Progress::Open;
+        let original_in_flight = self.progress == Progress::InFlight;
+        let claimed = !duplicate && accepts(number);
+        if claimed {
+            self.progress = Progress::InFlight;
+        }
+        Attempt { number, duplicate, original_in_flight, claimed }
     }
 }
 
@@ -183,12 +194,83 @@ impl Drop for Claim<'_> {
 }
 
 /// What a JSON body says about itself at the top level; anything else in it is skipped unparsed.
+/// `id` and `type` are read straight into what is kept of them (no `serde_json::Value` built and
+/// copied), and are accepted and refused exactly as a `Value` would be: any JSON value parses,
+/// and only a non-empty string (or, for `id`, a number) counts.
 #[derive(Debug, Default, Deserialize)]
 pub(super) struct Envelope {
     #[serde(default)]
-    id: Option<serde_json::Value>,
+    id: Option<TopLevel>,
     #[serde(default, rename = "type")]
-    event_type: Option<serde_json::Value>,
+    event_type: Option<TopLevel>,
+}
+
+/// A top-level value of the envelope, kept only as far as an id or a type can use it.
+#[derive(Debug)]
+enum TopLevel {
+    Text(String),
+    /// A number, as `serde_json::Number` writes it.
+    Number(String),
+    /// Anything else: an empty string, `true`, an object, an array.
+    Unusable,
+}
+
+impl<'de> Deserialize<'de> for TopLevel {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<TopLevel, D::Error> {
+        deserializer.deserialize_any(TopLevelVisitor)
+    }
+}
+
+struct TopLevelVisitor;
+
+impl<'de> serde::de::Visitor<'de> for TopLevelVisitor {
+    type Value = TopLevel;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("any JSON value")
+    }
+
+    fn visit_str<E>(self, text: &str) -> Result<TopLevel, E> {
+        Ok(if text.is_empty() { TopLevel::Unusable } else { TopLevel::Text(text.to_string()) })
+    }
+
+    fn visit_u64<E>(self, number: u64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Number(serde_json::Number::from(number).to_string()))
+    }
+
+    fn visit_i64<E>(self, number: i64) -> Result<TopLevel, E> {
+        Ok(TopLevel::Number(serde_json::Number::from(number).to_string()))
+    }
+
+    fn visit_f64<E>(self, number: f64) -> Result<TopLevel, E> {
+        // What `Value` does with a float: a number when finite (JSON has no other), else null.
+        Ok(serde_json::Number::from_f64(number)
+            .map_or(TopLevel::Unusable, |number| TopLevel::Number(number.to_string())))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<TopLevel, E> {
+        Ok(TopLevel::Unusable)
+    }
+
+    fn visit_unit<E>(self) -> Result<TopLevel, E> {
+        Ok(TopLevel::Unusable)
+    }
+
+    fn visit_none<E>(self) -> Result<TopLevel, E> {
+        Ok(TopLevel::Unusable)
+    }
+
+    // An object or an array is read as `Value` reads it (so what it refuses inside one, the body
+    // is refused for, as before), then dropped.
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<TopLevel, A::Error> {
+        serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
+        Ok(TopLevel::Unusable)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<TopLevel, A::Error> {
+        serde_json::Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
+        Ok(TopLevel::Unusable)
+    }
 }
 
 impl Envelope {
@@ -203,23 +285,18 @@ impl Envelope {
 
     /// The top-level `id`, when it is a non-empty string or a number.
     pub(super) fn id(&self) -> Option<String> {
-        scalar_text(self.id.as_ref()?)
+        match self.id.as_ref()? {
+            TopLevel::Text(text) | TopLevel::Number(text) => Some(text.clone()),
+            TopLevel::Unusable => None,
+        }
     }
 
     /// The top-level `type`, when it is a non-empty string.
     pub(super) fn event_type(&self) -> Option<String> {
         match self.event_type.as_ref()? {
-            serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
-            _ => None,
+            TopLevel::Text(text) => Some(text.clone()),
+            TopLevel::Number(_) | TopLevel::Unusable => None,
         }
-    }
-}
-
-fn scalar_text(value: &serde_json::Value) -> Option<String> {
-    match value {
-        serde_json::Value::String(text) if !text.is_empty() => Some(text.clone()),
-        serde_json::Value::Number(number) => Some(number.to_string()),
-        _ => None,
     }
 }
 
@@ -255,7 +332,12 @@ pub(super) fn table_key(scheme: Option<SchemeKind>, source: IdSource, id: &str) 
         IdSource::Body => "body",
         IdSource::Hash => "hash",
     };
-    format!("{scheme}/{source}/{id}")
+    // Pushed rather than `format!`ed: this runs for every delivery.
+    let mut key = String::with_capacity(scheme.len() + source.len() + id.len() + 2);
+    for part in [scheme, "/", source, "/", id] {
+        key.push_str(part);
+    }
+    key
 }
 
 #[cfg(test)]
@@ -304,6 +386,86 @@ mod tests {
         assert_eq!(source, IdSource::Hash);
         for odd in [&b"[1,2]"[..], b"{\"id\":", b"{\"id\":{}}", b"\xff\xfe", b""] {
             assert!(event_id(None, &Envelope::read(odd), odd).0.starts_with("sha256:"));
+        }
+    }
+
+    /// The envelope as it was read before: whole `serde_json::Value`s for `id` and `type`.
+    #[derive(Default, Deserialize)]
+    struct ValueEnvelope {
+        #[serde(default)]
+        id: Option<serde_json::Value>,
+        #[serde(default, rename = "type")]
+        event_type: Option<serde_json::Value>,
+    }
+
+    impl ValueEnvelope {
+        fn read(body: &[u8]) -> (Option<String>, Option<String>) {
+            let starts_as_object = body.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
+            let envelope: ValueEnvelope = if starts_as_object {
+                serde_json::from_slice(body).unwrap_or_default()
+            } else {
+                ValueEnvelope::default()
+            };
+            let id = match envelope.id {
+                Some(serde_json::Value::String(text)) if !text.is_empty() => Some(text),
+                Some(serde_json::Value::Number(number)) => Some(number.to_string()),
+                _ => None,
+            };
+            let event_type = match envelope.event_type {
+                Some(serde_json::Value::String(text)) if !text.is_empty() => Some(text),
+                _ => None,
+            };
+            (id, event_type)
+        }
+    }
+
+    #[test]
+    fn the_envelope_reads_and_refuses_exactly_what_reading_values_did() {
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let mut bodies: Vec<Vec<u8>> = [
+            &br#"{"id":"evt_1","type":"a.b"}"#[..],
+            br#" {"type":"a.b","data":{"id":"inner","type":"x"},"id":"evt_\u0041\n"}"#,
+            br#"{"id":7,"type":7}"#,
+            br#"{"id":-7,"type":""}"#,
+            br#"{"id":1.5}"#,
+            br#"{"id":1e3}"#,
+            br#"{"id":-0}"#,
+            br#"{"id":-0.0}"#,
+            br#"{"id":18446744073709551615}"#,
+            br#"{"id":18446744073709551616}"#,
+            br#"{"id":1e400}"#,
+            br#"{"id":""}"#,
+            br#"{"id":null,"type":null}"#,
+            br#"{"id":true,"type":false}"#,
+            br#"{"id":{"a":[1,{"b":null}]},"type":["x"]}"#,
+            br#"{"id":{"a":"\ud800"},"type":"t"}"#,
+            b"{\"id\":{\"a\":\"\xff\"},\"type\":\"t\"}",
+            b"{\"id\":[\"\xff\"],\"type\":\"t\"}",
+            b"{\"id\":\"e\",\"other\":\"\xff\"}",
+            br#"{"id":"a","id":"b"}"#,
+            br#"{"type":"a","type":"b","id":"c"}"#,
+            br#"{"id":"a"} trailing"#,
+            br#"{"id":"a""#,
+            br#"{"id":"a",}"#,
+            br#"{"id":01}"#,
+            b"{\"id\":\"tab\tinside\"}",
+            br#"[{"id":"a"}]"#,
+            b"",
+        ]
+        .iter()
+        .map(|body| body.to_vec())
+        .collect();
+        // Nesting past serde_json's depth limit, inside `id` and elsewhere.
+        bodies.push(format!(r#"{{"id":"a","x":{}}}"#, deep).into_bytes());
+        bodies.push(format!(r#"{{"id":{},"type":"t"}}"#, deep).into_bytes());
+        for body in &bodies {
+            let envelope = Envelope::read(body);
+            assert_eq!(
+                (envelope.id(), envelope.event_type()),
+                ValueEnvelope::read(body),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
         }
     }
 

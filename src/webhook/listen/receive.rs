@@ -9,7 +9,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
 use http::request::Parts;
-use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 
@@ -17,10 +17,12 @@ use super::dedupe::{Attempt, Claim, Envelope, EventTable, event_id, table_key};
 use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
 use super::summary::{Counted, Counter};
-use crate::http::problem::{json_response, problem};
+use crate::http::problem::problem;
 use crate::http::server::read_body_within;
 use crate::webhook::delivery::{Delivery, DeliveryBody};
-use crate::webhook::journal::record::{HeaderText, JournalBody, JournalForward, ReceivedRecord};
+use crate::webhook::journal::record::{
+    HeaderText, JournalBody, JournalForward, ReceivedRecord, json_number, json_string,
+};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::TimeWindow;
 use crate::webhook::scheme::{self, SchemeKind, SchemeOptions};
@@ -28,7 +30,8 @@ use crate::webhook::secret::Secret;
 use crate::webhook::verify::verifier::{Verdict, Verifier};
 
 /// Headers that name the event type, for schemes that carry it outside the body.
-const EVENT_TYPE_HEADERS: &[&str] = &["x-github-event", "x-shopify-topic"];
+const EVENT_TYPE_HEADERS: [HeaderName; 2] =
+    [HeaderName::from_static("x-github-event"), HeaderName::from_static("x-shopify-topic")];
 
 /// `--re-sign SECRET`: after the provider's signature is verified, the forward carries a
 /// signature made with a local secret, so the application under development never holds the
@@ -169,9 +172,11 @@ pub(super) async fn handle(
     Ok(deliver(&receiver, arrival, parts, body).await)
 }
 
-/// Judges the delivery, with a hint for a mismatch when a hint worker is free.
-async fn judge(receiver: &Arc<Receiver>, parts: &Parts, body: &Bytes) -> Verdict {
-    let window = TimeWindow::around_now(receiver.tolerance);
+/// Judges the delivery against the time it arrived, with a hint for a mismatch when a hint worker
+/// is free.
+async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body: &Bytes) -> Verdict {
+    // The arrival's clock reading, not another one: the clock is read as few times as it can be.
+    let window = TimeWindow { now: arrival.received.timestamp(), tolerance: receiver.tolerance };
     let mut verdict = receiver.verifier.check(&parts.headers, body, window);
     if !verdict.failure.as_ref().is_some_and(|failure| failure.hintable) {
         return verdict;
@@ -200,7 +205,7 @@ struct Decision {
 }
 
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
-    let verdict = judge(receiver, &parts, &body).await;
+    let verdict = judge(receiver, &arrival, &parts, &body).await;
     let envelope = Envelope::read(&body);
     let (event_id, id_source) = event_id(verdict.delivery_id.clone(), &envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
@@ -211,7 +216,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     // reuses a real event's id is no duplicate of it, and forged ids take no memory.
     let key = table_key(verdict.scheme, id_source, &event_id);
     let attempt = if accepted {
-        receiver.events.register(&key, |number| number > receiver.fail_first && status_accepts)
+        receiver.events.register_at(&key, arrival.started, |number| number > receiver.fail_first && status_accepts)
     } else {
         Attempt::UNCOUNTED
     };
@@ -397,19 +402,22 @@ fn acknowledgement(status: StatusCode, event_id: &str, attempt: Attempt) -> Resp
         *response.status_mut() = status;
         return response;
     }
-    json_response(
-        status,
-        &Acknowledgement { received: true, event_id, attempt: attempt.number, duplicate: attempt.duplicate },
-    )
+    let mut response = Response::new(Full::new(Bytes::from(acknowledgement_body(event_id, attempt))));
+    *response.status_mut() = status;
+    response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
-/// The body of an acknowledgement; a struct rather than `json!` so answering allocates little.
-#[derive(serde::Serialize)]
-struct Acknowledgement<'a> {
-    received: bool,
-    event_id: &'a str,
-    attempt: u32,
-    duplicate: bool,
+/// The acknowledgement's JSON, written by hand (serde's serializer cost as much as the rest of the
+/// answer): byte for byte what serde writes for the struct, which a test holds it to.
+fn acknowledgement_body(event_id: &str, attempt: Attempt) -> Vec<u8> {
+    let mut body = Vec::with_capacity(64 + event_id.len());
+    body.extend_from_slice(b"{\"received\":true,\"event_id\":");
+    json_string(&mut body, event_id);
+    body.extend_from_slice(b",\"attempt\":");
+    json_number(&mut body, u64::from(attempt.number));
+    body.extend_from_slice(if attempt.duplicate { b",\"duplicate\":true}" } else { b",\"duplicate\":false}" });
+    body
 }
 
 /// Appends on the runtime when the write only reaches the kernel (microseconds, batched with the
@@ -469,7 +477,7 @@ fn journal_forward(forwarded: &Forwarded) -> JournalForward {
 fn header_event_type(headers: &HeaderMap) -> Option<String> {
     EVENT_TYPE_HEADERS
         .iter()
-        .find_map(|name| headers.get(*name))
+        .find_map(|name| headers.get(name))
         .and_then(|value| value.to_str().ok())
         .filter(|value| !value.is_empty())
         .map(str::to_string)
@@ -478,4 +486,33 @@ fn header_event_type(headers: &HeaderMap) -> Option<String> {
 /// Every header in order, names lower-case; a value that is not UTF-8 is kept in base64.
 fn header_pairs(headers: &HeaderMap) -> Vec<(String, HeaderText)> {
     headers.iter().map(|(name, value)| (name.as_str().to_string(), HeaderText::from_bytes(value.as_bytes()))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The acknowledgement as serde writes it.
+    #[derive(serde::Serialize)]
+    struct Acknowledgement<'a> {
+        received: bool,
+        event_id: &'a str,
+        attempt: u32,
+        duplicate: bool,
+    }
+
+    #[test]
+    fn the_acknowledgement_is_written_byte_for_byte_as_serde_writes_it() {
+        for (event_id, number, duplicate) in
+            [("evt_1", 1, false), ("evt_\"quoted\"\n\u{1}é", 4_000_000_000, true), ("", 0, false)]
+        {
+            let attempt = Attempt { number, duplicate, original_in_flight: false, claimed: false };
+            let expected =
+                serde_json::to_vec(&Acknowledgement { received: true, event_id, attempt: number, duplicate }).unwrap();
+            assert_eq!(
+                String::from_utf8(acknowledgement_body(event_id, attempt)).unwrap(),
+                String::from_utf8(expected).unwrap()
+            );
+        }
+    }
 }

@@ -65,17 +65,22 @@ pub(super) fn conclude(
 
 /// The signature entries of a header, refused as malformed past [`super::MAX_SIGNATURES`].
 pub(super) fn capped<'t>(name: &HeaderName, entries: Vec<&'t str>) -> Result<Vec<&'t str>, VerifyError> {
-    if entries.len() > super::MAX_SIGNATURES {
+    check_entries(name, entries.len())?;
+    Ok(entries)
+}
+
+/// [`capped`] for a header whose entries were counted rather than collected.
+pub(super) fn check_entries(name: &HeaderName, count: usize) -> Result<(), VerifyError> {
+    if count > super::MAX_SIGNATURES {
         return Err(VerifyError::malformed(
             name,
             format!(
-                "it carries {} signature entries; at most {} are read (a provider sends one per active secret)",
-                entries.len(),
+                "it carries {count} signature entries; at most {} are read (a provider sends one per active secret)",
                 super::MAX_SIGNATURES
             ),
         ));
     }
-    Ok(entries)
+    Ok(())
 }
 
 /// An empty header is as good as none: the providers' libraries refuse it the same way.

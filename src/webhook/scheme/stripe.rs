@@ -11,14 +11,48 @@
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use super::mac::any_equal;
-use super::received::{Future, capped, conclude, header_text};
-use super::{Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value};
+use super::received::{Future, check_entries, conclude, header_text};
+use super::{
+    MAX_SIGNATURES, Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value,
+};
 use crate::webhook::delivery::Delivery;
 
 pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static("stripe-signature");
 
-fn signed_prefix(timestamp: i64) -> Vec<u8> {
-    format!("{timestamp}.").into_bytes()
+/// `<t>.`, the bytes signed before the body, on the stack: every delivery needs one, and
+/// formatting it cost more than parsing the header.
+struct SignedPrefix {
+    /// An i64 is at most 20 characters, and the dot.
+    bytes: [u8; 21],
+    start: usize,
+}
+
+impl std::ops::Deref for SignedPrefix {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.bytes[self.start..]
+    }
+}
+
+fn signed_prefix(timestamp: i64) -> SignedPrefix {
+    let mut bytes = [0u8; 21];
+    let mut start = bytes.len() - 1;
+    bytes[start] = b'.';
+    let mut rest = timestamp.unsigned_abs();
+    loop {
+        start -= 1;
+        bytes[start] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if timestamp < 0 {
+        start -= 1;
+        bytes[start] = b'-';
+    }
+    SignedPrefix { bytes, start }
 }
 
 /// The parts of a `Stripe-Signature` header that matter.
@@ -35,25 +69,42 @@ fn name_value(item: &str) -> (&str, Option<&str>) {
     (name, parts.next())
 }
 
+/// One pass over the items (the header is read on every delivery); what it refuses, and in which
+/// order, is the libraries': too many entries, then a `t` without a value, then a `v1` without one,
+/// then a missing `t` or `v1`.
 fn parse_header(text: &str) -> Result<ParsedHeader<'_>, VerifyError> {
-    let items = capped(&SIGNATURE, text.split(',').filter(|item| name_value(item).0 != "t").collect())?;
     let mut timestamp = None;
+    let mut timestamp_without_value = false;
     let mut v1 = Vec::new();
+    let mut v1_without_value = false;
+    let mut entries = 0;
     let mut spaced = false;
     for item in text.split(',') {
         let (name, value) = name_value(item);
-        match name {
-            "t" if timestamp.is_none() => {
-                timestamp = Some(value.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "`t` has no `=` value"))?);
+        if name == "t" {
+            if timestamp.is_none() && !timestamp_without_value {
+                match value {
+                    Some(value) => timestamp = Some(value),
+                    None => timestamp_without_value = true,
+                }
             }
-            "t" => {}
+            continue;
+        }
+        entries += 1;
+        match (name, value) {
+            // Past the cap the header is refused anyway: counted, not kept.
+            ("v1", Some(value)) if v1.len() <= MAX_SIGNATURES => v1.push(value),
+            ("v1", Some(_)) => {}
+            ("v1", None) => v1_without_value = true,
             _ => spaced |= name != name.trim() && matches!(name.trim(), "t" | "v1"),
         }
     }
-    for item in items {
-        if let ("v1", value) = name_value(item) {
-            v1.push(value.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "`v1` has no `=` value"))?);
-        }
+    check_entries(&SIGNATURE, entries)?;
+    if timestamp_without_value {
+        return Err(VerifyError::malformed(&SIGNATURE, "`t` has no `=` value"));
+    }
+    if v1_without_value {
+        return Err(VerifyError::malformed(&SIGNATURE, "`v1` has no `=` value"));
     }
     // Stripe never sends spaces; someone who typed them in gets told why the item was not read.
     let spaces = if spaced {
@@ -159,6 +210,97 @@ mod tests {
     fn verify(headers: &HeaderMap, body: &[u8]) -> Result<Verified, VerifyError> {
         let window = TimeWindow { now: NOW, tolerance: Duration::from_secs(300) };
         Stripe.verify(headers, body, &SigningKey::from_bytes(b"whsec_test"), window)
+    }
+
+    /// The header as it was read before, in several passes.
+    fn parse_header_in_passes(text: &str) -> Result<ParsedHeader<'_>, VerifyError> {
+        let items = crate::webhook::scheme::received::capped(
+            &SIGNATURE,
+            text.split(',').filter(|item| name_value(item).0 != "t").collect(),
+        )?;
+        let mut timestamp = None;
+        let mut v1 = Vec::new();
+        let mut spaced = false;
+        for item in text.split(',') {
+            let (name, value) = name_value(item);
+            match name {
+                "t" if timestamp.is_none() => {
+                    timestamp = Some(value.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "`t` has no `=` value"))?);
+                }
+                "t" => {}
+                _ => spaced |= name != name.trim() && matches!(name.trim(), "t" | "v1"),
+            }
+        }
+        for item in items {
+            if let ("v1", value) = name_value(item) {
+                v1.push(value.ok_or_else(|| VerifyError::malformed(&SIGNATURE, "`v1` has no `=` value"))?);
+            }
+        }
+        // Stripe never sends spaces; someone who typed them in gets told why the item was not read.
+        let spaces = if spaced {
+            " (an item with a space before its name, as in `, v1=`, is not read by Stripe's libraries either; \
+             remove the spaces after the commas)"
+        } else {
+            ""
+        };
+        let timestamp =
+            timestamp.ok_or_else(|| VerifyError::malformed(&SIGNATURE, format!("it has no `t=` timestamp{spaces}")))?;
+        if v1.is_empty() {
+            return Err(VerifyError::malformed(
+                &SIGNATURE,
+                format!("it has no `v1=` signature (other versions are not checked){spaces}"),
+            ));
+        }
+        Ok(ParsedHeader { timestamp, v1 })
+    }
+
+    #[test]
+    fn one_pass_reads_and_refuses_every_header_as_the_passes_did() {
+        let many = |entry: &str, count: usize| format!(",{entry}").repeat(count);
+        let mut headers: Vec<String> = [
+            "t=12,v1=aa,v0=bb,v1=cc,junk",
+            "t=1,t=2,v1=a=b",
+            "v1=aa",
+            "t=1,v0=aa",
+            "garbage",
+            "t=1, v1=aa",
+            " t=1,v1=a",
+            "t,v1=a",
+            "t=1,t,v1=a",
+            "t,t=1,v1=a",
+            "t=1,v1",
+            "v1,t",
+            "t=1,v1=a,v1",
+            "",
+            ",",
+            "t=",
+            "t=1,v1=",
+            "=,==",
+            "t=1,v1=a,  v1=b",
+            "t=1,V1=a",
+            "t=1,v1 =a",
+            "t=1,v1=a,t=",
+        ]
+        .iter()
+        .map(|header| header.to_string())
+        .collect();
+        for count in [15, 16, 17, 40] {
+            headers.push(format!("t=1{}", many("v1=ab", count)));
+            headers.push(format!("t=1,v1=ab{}", many("x", count)));
+            headers.push(format!("t{}", many("v1", count)));
+            headers.push(format!("t=1{}", many("t=2", count)));
+        }
+        for header in &headers {
+            let (fast, reference) = (parse_header(header), parse_header_in_passes(header));
+            assert_eq!(format!("{fast:?}"), format!("{reference:?}"), "{header:?}");
+        }
+    }
+
+    #[test]
+    fn the_signed_prefix_is_the_timestamp_as_text_and_a_dot() {
+        for timestamp in [0, 7, -7, 10, NOW, -NOW, i64::MAX, i64::MIN] {
+            assert_eq!(&*signed_prefix(timestamp), format!("{timestamp}.").as_bytes());
+        }
     }
 
     #[test]
