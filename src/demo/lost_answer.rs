@@ -36,7 +36,7 @@ pub(super) async fn run(narrator: &mut Narrator) -> anyhow::Result<Outcome> {
 async fn client_behind_proxy(narrator: &mut Narrator, new_key_per_retry: bool) -> anyhow::Result<(RunVerdict, usize)> {
     let palette = narrator.palette;
     let server = serve::start_quiet(&ServeConfig::local(Mode::Correct)).await?;
-    let (events, lines) = std::sync::mpsc::channel();
+    let (events, lines) = std::sync::mpsc::sync_channel(64);
     let running = proxy::start(&ProxyConfig::local(&server.url(""))?, Some(events)).await?;
     let url = format!("{}/payments", running.url());
     let (what, flag) = if new_key_per_retry {

@@ -429,6 +429,28 @@ fn answers_that_are_not_faulted_pass_through_byte_identical() {
 }
 
 #[test]
+fn a_printer_that_cannot_keep_up_costs_lines_not_memory() {
+    let upstream = CustomServer::start(|_| Reply {
+        status: 201,
+        headers: vec![("content-type", "application/json".to_string())],
+        body: r#"{"id":"pay_1"}"#.to_string(),
+    });
+    let mut config = ProxyConfig::local(&upstream.url("")).expect("config");
+    config.selection = Selection::First(0);
+    // A live printer with room for two lines that never prints: stdout stuck behind a slow terminal.
+    let (events, printed) = std::sync::mpsc::sync_channel(2);
+    let running = runtime().block_on(proxy::start(&config, Some(events))).expect("start the proxy");
+    for _ in 0..5 {
+        assert_eq!(exchange(&running.url(), Method::POST).status, 201);
+    }
+    let report = runtime().block_on(running.shutdown());
+    assert_eq!(printed.try_iter().count(), 2, "the queue holds what it has room for");
+    assert_eq!(report.lines_not_shown, 3, "the rest are counted, not queued");
+    // `exchange` sends one key, so the five are attempts of one operation, each still judged.
+    assert_eq!((report.totals.operations, report.operations[0].attempts), (1, 5));
+}
+
+#[test]
 fn bad_flags_exit_2_with_a_message() {
     let cases: &[(&[&str], &str)] = &[
         (&["proxy"], "--upstream"),

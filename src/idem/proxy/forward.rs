@@ -53,7 +53,10 @@ pub(super) struct ProxyState {
     pub plan: Mutex<FaultPlan>,
     /// Each finished attempt and each refusal, for the live printer; `None` in-process or once
     /// stopped.
-    pub events: Mutex<Option<std::sync::mpsc::Sender<ProxyEvent>>>,
+    pub events: Mutex<Option<std::sync::mpsc::SyncSender<ProxyEvent>>>,
+    /// Events left out because the printer's queue was full (a terminal slower than the
+    /// requests): counted, so memory stays bounded however slow stdout is.
+    pub not_shown: AtomicU64,
     /// Counts finished attempts, so waiters can watch for progress.
     pub progress: tokio::sync::watch::Sender<u64>,
     /// Turns true when the proxy stops, ending held answers.
@@ -119,7 +122,9 @@ impl ProxyState {
     fn report(&self, event: ProxyEvent) {
         if let Ok(events) = self.events.lock() {
             if let Some(events) = events.as_ref() {
-                let _ = events.send(event);
+                if let Err(std::sync::mpsc::TrySendError::Full(_)) = events.try_send(event) {
+                    self.not_shown.fetch_add(1, Ordering::Relaxed);
+                }
             }
         }
     }

@@ -327,6 +327,9 @@ pub struct ProxyReport {
     pub count: Option<verdict::Evidence>,
     /// Every operation of the run counted by outcome, including those not listed in `operations`.
     pub totals: Totals,
+    /// Live lines left out because stdout could not keep up (each attempt is still judged and
+    /// counted in `totals`).
+    pub lines_not_shown: u64,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]

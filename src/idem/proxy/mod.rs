@@ -197,6 +197,7 @@ fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyRe
         upstream_failures: state.upstream_failures.load(Ordering::Relaxed),
         last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
         client_exit: None,
+        lines_not_shown: state.not_shown.load(Ordering::Relaxed),
         count: count.map(|count| crate::idem::verdict::Evidence::Count {
             source: count.source.clone(),
             before: count.change.before,
@@ -206,10 +207,11 @@ fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyRe
     }
 }
 
-/// Binds and starts forwarding. `events` receives each attempt as it finishes (for live lines).
+/// Binds and starts forwarding. `events` receives each attempt as it finishes (for live lines);
+/// when it is full, attempts are counted (`ProxyReport::lines_not_shown`) instead of queued.
 pub async fn start(
     config: &ProxyConfig,
-    events: Option<std::sync::mpsc::Sender<print::ProxyEvent>>,
+    events: Option<std::sync::mpsc::SyncSender<print::ProxyEvent>>,
 ) -> anyhow::Result<RunningProxy> {
     match config.upstream.scheme_str() {
         Some("http") | Some("https") => {}
@@ -240,6 +242,7 @@ pub async fn start(
         operations: Mutex::new(Operations::new(config.window).with_id_field(&config.id_field)),
         plan: Mutex::new(FaultPlan::new(config.fault, config.selection, config.seed)),
         events: Mutex::new(events),
+        not_shown: Default::default(),
         progress: tokio::sync::watch::Sender::new(0),
         stopping: tokio::sync::watch::Sender::new(false),
         passed_through: Default::default(),
@@ -260,7 +263,7 @@ pub async fn start(
 /// judges.
 pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
-    let (events, printed) = std::sync::mpsc::channel::<print::ProxyEvent>();
+    let (events, printed) = std::sync::mpsc::sync_channel::<print::ProxyEvent>(PRINT_QUEUE);
     let count_before = match &config.count {
         Some(count) => Some(count.read().await?),
         None => None,
@@ -275,7 +278,7 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
                 .to_json(),
         ),
     }
-    let printer = spawn_printer(printed, config.format, palette);
+    let printer = spawn_printer(printed, Arc::clone(&proxy.state), config.format, palette);
 
     let mut client = match config.client_command.as_slice() {
         [] => None,
@@ -321,47 +324,76 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     outcome(&report, &state, &upstream)
 }
 
+/// Live lines waiting for the printer; beyond this they are counted, not queued (see
+/// `ProxyState::report`).
+const PRINT_QUEUE: usize = 4096;
+
 /// How long the live printer lets lines gather after printing a batch.
 const PRINT_BATCH_PAUSE: Duration = Duration::from_millis(20);
 
 /// The thread that prints each attempt as it ends, one write per batch of the lines waiting, not
 /// one per line: under load the printer keeps up with the requests instead of costing a system
-/// call each. Refusals are JSON lines; a person reads them in the stderr warning.
+/// call each. When stdout cannot keep up and the queue is full, attempts are counted instead,
+/// and the printer says how many it left out. Refusals are JSON lines; a person reads them in the
+/// stderr warning.
 fn spawn_printer(
     printed: std::sync::mpsc::Receiver<print::ProxyEvent>,
+    state: Arc<ProxyState>,
     format: Format,
     palette: crate::output::Palette,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
         use std::io::Write;
         let mut out = std::io::BufWriter::new(std::io::stdout());
+        let mut reported = 0;
         while let Ok(first) = printed.recv() {
             let mut next = Some(first);
             while let Some(event) = next {
-                let line = match (event, format) {
-                    (print::ProxyEvent::Attempt(attempt), Format::Human) => {
-                        Some(print::attempt_line(&attempt, palette))
-                    }
-                    (print::ProxyEvent::Attempt(attempt), Format::Json) => {
-                        Some(print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json())
-                    }
-                    (print::ProxyEvent::Refused(_), Format::Human) => None,
-                    (print::ProxyEvent::Refused(refused), Format::Json) => {
-                        Some(print::ProxyLine::Refused(refused).to_json())
-                    }
-                };
-                if let Some(line) = line {
+                if let Some(line) = live_line(event, format, palette) {
                     let _ = writeln!(out, "{line}");
                 }
                 next = printed.try_recv().ok();
             }
+            report_not_shown(&mut out, &state, &mut reported, format);
             let _ = out.flush();
             // Let the next lines gather: a sender wakes this thread only while it waits in
             // `recv`, and under load a wake per request cost the proxy about a fifth of its CPU
             // (futex calls and context switches, `perf record`). A line shows at most this late.
             std::thread::sleep(PRINT_BATCH_PAUSE);
         }
+        report_not_shown(&mut out, &state, &mut reported, format);
+        let _ = out.flush();
     })
+}
+
+/// An event as a live line; `None` for what a person reads elsewhere (a refusal is a stderr
+/// warning in human output).
+fn live_line(event: print::ProxyEvent, format: Format, palette: crate::output::Palette) -> Option<String> {
+    match (event, format) {
+        (print::ProxyEvent::Attempt(attempt), Format::Human) => Some(print::attempt_line(&attempt, palette)),
+        (print::ProxyEvent::Attempt(attempt), Format::Json) => {
+            Some(print::ProxyLine::Attempt(print::AttemptLine::new(&attempt)).to_json())
+        }
+        (print::ProxyEvent::Refused(_), Format::Human) => None,
+        (print::ProxyEvent::Refused(refused), Format::Json) => Some(print::ProxyLine::Refused(refused).to_json()),
+    }
+}
+
+/// Says how many live lines were left out since it last said so, if any.
+fn report_not_shown(out: &mut impl std::io::Write, state: &ProxyState, reported: &mut u64, format: Format) {
+    let total = state.not_shown.load(Ordering::Relaxed);
+    let count = total.saturating_sub(*reported);
+    if count == 0 {
+        return;
+    }
+    *reported = total;
+    let line = match format {
+        Format::Human => format!(
+            "… {count} line(s) not shown: the terminal could not keep up (every attempt is still judged and counted)"
+        ),
+        Format::Json => print::ProxyLine::NotShown { count }.to_json(),
+    };
+    let _ = writeln!(out, "{line}");
 }
 
 /// The exit status the run earns, after its report is printed: a forwarding loop or an upstream

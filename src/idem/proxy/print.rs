@@ -68,6 +68,11 @@ pub(crate) enum ProxyLine<'a> {
     /// A request answered by the proxy itself and not judged: a forwarding loop (508) or a body
     /// that stalled past --idle-timeout (408).
     Refused(RefusedLine),
+    /// Attempt and refused lines left out since the last such line because stdout could not keep
+    /// up with the requests (every attempt is still judged and counted in the summary).
+    NotShown {
+        count: u64,
+    },
     Summary {
         summary: &'a ProxyReport,
     },
