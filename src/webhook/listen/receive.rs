@@ -206,9 +206,9 @@ struct Decision {
 
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
     let mut verdict = judge(receiver, &arrival, &parts, &body).await;
-    let envelope = Envelope::read(&body);
+    let mut envelope = Envelope::read(&body);
     // Taken, not cloned: nothing after this reads the verdict's id.
-    let (event_id, id_source) = event_id(verdict.delivery_id.take(), &envelope, &body);
+    let (event_id, id_source) = event_id(verdict.delivery_id.take(), &mut envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
     let authentic = verdict.failure.is_none();
     let accepted = authentic || receiver.accept_invalid;
