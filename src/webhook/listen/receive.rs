@@ -403,10 +403,7 @@ fn acknowledgement(status: StatusCode, event_id: &str, attempt: Attempt) -> Resp
         *response.status_mut() = status;
         return response;
     }
-    // A boxed slice becomes `Bytes` as it is; a `Vec` with room to spare would cost the answer a
-    // second allocation (`Bytes`' shared header), freed again once the answer is written.
-    let body = Bytes::from(acknowledgement_body(event_id, attempt).into_boxed_slice());
-    let mut response = Response::new(Full::new(body));
+    let mut response = Response::new(Full::new(Bytes::from(acknowledgement_body(event_id, attempt))));
     *response.status_mut() = status;
     response.headers_mut().insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     response
@@ -415,12 +412,18 @@ fn acknowledgement(status: StatusCode, event_id: &str, attempt: Attempt) -> Resp
 /// The acknowledgement's JSON, written by hand (serde's serializer cost as much as the rest of the
 /// answer): byte for byte what serde writes for the struct, which a test holds it to.
 fn acknowledgement_body(event_id: &str, attempt: Attempt) -> Vec<u8> {
-    let mut body = Vec::with_capacity(64 + event_id.len());
-    body.extend_from_slice(b"{\"received\":true,\"event_id\":");
+    const HEAD: &[u8] = b"{\"received\":true,\"event_id\":";
+    const ATTEMPT: &[u8] = b",\"attempt\":";
+    let tail: &[u8] = if attempt.duplicate { b",\"duplicate\":true}" } else { b",\"duplicate\":false}" };
+    // Sized to the byte when the id needs no escaping: a full `Vec` becomes `Bytes` as it is, one
+    // with room to spare costs the answer a second allocation (`Bytes`' shared header).
+    let digits = attempt.number.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut body = Vec::with_capacity(HEAD.len() + event_id.len() + 2 + ATTEMPT.len() + digits + tail.len());
+    body.extend_from_slice(HEAD);
     json_string(&mut body, event_id);
-    body.extend_from_slice(b",\"attempt\":");
+    body.extend_from_slice(ATTEMPT);
     json_number(&mut body, u64::from(attempt.number));
-    body.extend_from_slice(if attempt.duplicate { b",\"duplicate\":true}" } else { b",\"duplicate\":false}" });
+    body.extend_from_slice(tail);
     body
 }
 
@@ -517,6 +520,11 @@ mod tests {
                 String::from_utf8(acknowledgement_body(event_id, attempt)).unwrap(),
                 String::from_utf8(expected).unwrap()
             );
+        }
+        // An id with nothing to escape fills the body to its capacity (no room for `Bytes` to pay for).
+        for (event_id, number) in [("evt_bench_00000001", 1), ("e", 9), ("evt_1", 10), ("", 4_000_000_000)] {
+            let body = acknowledgement_body(event_id, Attempt { number, duplicate: number == 9, ..Attempt::UNCOUNTED });
+            assert_eq!(body.len(), body.capacity(), "{event_id} {number}");
         }
     }
 }
