@@ -11,21 +11,27 @@ use chrono::{DateTime, Datelike, Local, Offset, SecondsFormat, TimeZone, Timelik
 /// A listener prints one per delivery, so this is on the hot path: the zone's offset is looked up
 /// once per minute (offsets change on minute boundaries) and the digits are written by hand.
 pub(crate) fn time_of_day(time: DateTime<Utc>) -> String {
+    let mut text = String::with_capacity(12);
+    push_time_of_day(&mut text, time);
+    text
+}
+
+/// `time_of_day`, pushed onto `text` (a live line being built, without a string of its own).
+pub(crate) fn push_time_of_day(text: &mut String, time: DateTime<Utc>) {
     if time.nanosecond() >= 1_000_000_000 {
         // A leap second: rare enough for chrono's general formatting.
-        return time.with_timezone(&Local).format("%H:%M:%S%.3f").to_string();
+        text.push_str(&time.with_timezone(&Local).format("%H:%M:%S%.3f").to_string());
+        return;
     }
     let seconds = time.timestamp() + i64::from(local_offset_at(time));
     let of_day = seconds.rem_euclid(86_400) as u32;
-    let mut text = String::with_capacity(12);
-    push_2(&mut text, of_day / 3600);
+    push_2(text, of_day / 3600);
     text.push(':');
-    push_2(&mut text, of_day / 60 % 60);
+    push_2(text, of_day / 60 % 60);
     text.push(':');
-    push_2(&mut text, of_day % 60);
+    push_2(text, of_day % 60);
     text.push('.');
-    push_3(&mut text, time.nanosecond() / 1_000_000);
-    text
+    push_3(text, time.nanosecond() / 1_000_000);
 }
 
 thread_local! {

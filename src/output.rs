@@ -103,6 +103,27 @@ impl Palette {
         self.paint(text, |text| text.dimmed())
     }
 
+    /// `paint(text)` pushed onto `out`; without colour, `text` itself, with no string of its own
+    /// (a live line is built this way once per request).
+    pub fn push(self, out: &mut String, text: &str, paint: fn(Palette, &str) -> String) {
+        if self.enabled {
+            out.push_str(&paint(self, text));
+        } else {
+            out.push_str(text);
+        }
+    }
+
+    /// `push`, for text written straight onto `out` by `write` (digits, a padded mark).
+    pub fn push_with(self, out: &mut String, paint: fn(Palette, &str) -> String, write: impl FnOnce(&mut String)) {
+        if self.enabled {
+            let mut text = String::new();
+            write(&mut text);
+            out.push_str(&paint(self, &text));
+        } else {
+            write(out);
+        }
+    }
+
     /// Colors an HTTP status by its class: 2xx green, 4xx yellow, 5xx red.
     pub fn status(self, status: u16) -> String {
         let text = status.to_string();

@@ -329,16 +329,34 @@ where
 {
     type Response = Response<B>;
     type Error = S::Error;
-    type Future = Pin<Box<dyn Future<Output = Result<Response<B>, S::Error>> + Send>>;
+    type Future = TrackedFuture<S::Future>;
 
     fn call(&self, request: Request<Incoming>) -> Self::Future {
-        let active = self.activity.begin();
-        let future = self.inner.call(request);
-        Box::pin(async move {
-            let response = future.await;
-            drop(active);
-            response
-        })
+        let active = Some(self.activity.begin());
+        TrackedFuture { inner: self.inner.call(request), active }
+    }
+}
+
+pin_project_lite::pin_project! {
+    /// A handler's future, its request counted as in a handler until it completes or is dropped.
+    /// Not boxed: hyper keeps it inside the connection's future, so it costs a request no
+    /// allocation of its own.
+    struct TrackedFuture<F> {
+        #[pin]
+        inner: F,
+        active: Option<ActiveRequest>,
+    }
+}
+
+impl<F: Future> Future for TrackedFuture<F> {
+    type Output = F::Output;
+
+    fn poll(self: Pin<&mut Self>, context: &mut std::task::Context<'_>) -> std::task::Poll<F::Output> {
+        let this = self.project();
+        let output = std::task::ready!(this.inner.poll(context));
+        // Out of the handler as soon as it has answered, not when hyper drops the future.
+        this.active.take();
+        std::task::Poll::Ready(output)
     }
 }
 

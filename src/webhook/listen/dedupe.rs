@@ -283,18 +283,19 @@ impl Envelope {
         serde_json::from_slice(body).unwrap_or_default()
     }
 
-    /// The top-level `id`, when it is a non-empty string or a number.
-    pub(super) fn id(&self) -> Option<String> {
-        match self.id.as_ref()? {
-            TopLevel::Text(text) | TopLevel::Number(text) => Some(text.clone()),
+    /// The top-level `id`, when it is a non-empty string or a number; taken out of the envelope,
+    /// not copied (once per delivery).
+    pub(super) fn id(&mut self) -> Option<String> {
+        match self.id.take()? {
+            TopLevel::Text(text) | TopLevel::Number(text) => Some(text),
             TopLevel::Unusable => None,
         }
     }
 
-    /// The top-level `type`, when it is a non-empty string.
-    pub(super) fn event_type(&self) -> Option<String> {
-        match self.event_type.as_ref()? {
-            TopLevel::Text(text) => Some(text.clone()),
+    /// The top-level `type`, when it is a non-empty string; taken, as `id` is.
+    pub(super) fn event_type(&mut self) -> Option<String> {
+        match self.event_type.take()? {
+            TopLevel::Text(text) => Some(text),
             TopLevel::Number(_) | TopLevel::Unusable => None,
         }
     }
@@ -313,7 +314,7 @@ pub(super) enum IdSource {
 
 /// The id de-duplication keys on: the scheme's delivery id, else the body's top-level `id`, else
 /// `sha256:` and the hex of the body's hash (so byte-identical redeliveries still match).
-pub(super) fn event_id(delivery_id: Option<String>, envelope: &Envelope, body: &[u8]) -> (String, IdSource) {
+pub(super) fn event_id(delivery_id: Option<String>, envelope: &mut Envelope, body: &[u8]) -> (String, IdSource) {
     if let Some(id) = delivery_id.filter(|id| !id.is_empty()) {
         return (id, IdSource::Header);
     }
@@ -376,16 +377,16 @@ mod tests {
     #[test]
     fn event_ids_fall_back_from_header_to_body_id_to_hash() {
         let body = br#"{"id":"evt_9","type":"invoice.paid","data":{"id":"inner"}}"#;
-        let envelope = Envelope::read(body);
-        assert_eq!(event_id(Some("msg_1".into()), &envelope, body), ("msg_1".to_string(), IdSource::Header));
-        assert_eq!(event_id(None, &envelope, body), ("evt_9".to_string(), IdSource::Body));
+        let mut envelope = Envelope::read(body);
+        assert_eq!(event_id(Some("msg_1".into()), &mut envelope, body), ("msg_1".to_string(), IdSource::Header));
+        assert_eq!(event_id(None, &mut envelope, body), ("evt_9".to_string(), IdSource::Body));
         assert_eq!(envelope.event_type().as_deref(), Some("invoice.paid"));
-        assert_eq!(event_id(None, &Envelope::read(br#"{"id":42}"#), b"").0, "42");
-        let (hashed, source) = event_id(None, &Envelope::read(b"not json"), b"not json");
+        assert_eq!(event_id(None, &mut Envelope::read(br#"{"id":42}"#), b"").0, "42");
+        let (hashed, source) = event_id(None, &mut Envelope::read(b"not json"), b"not json");
         assert!(hashed.starts_with("sha256:") && hashed.len() == 7 + 64, "{hashed}");
         assert_eq!(source, IdSource::Hash);
         for odd in [&b"[1,2]"[..], b"{\"id\":", b"{\"id\":{}}", b"\xff\xfe", b""] {
-            assert!(event_id(None, &Envelope::read(odd), odd).0.starts_with("sha256:"));
+            assert!(event_id(None, &mut Envelope::read(odd), odd).0.starts_with("sha256:"));
         }
     }
 
@@ -459,7 +460,7 @@ mod tests {
         bodies.push(format!(r#"{{"id":"a","x":{}}}"#, deep).into_bytes());
         bodies.push(format!(r#"{{"id":{},"type":"t"}}"#, deep).into_bytes());
         for body in &bodies {
-            let envelope = Envelope::read(body);
+            let mut envelope = Envelope::read(body);
             assert_eq!(
                 (envelope.id(), envelope.event_type()),
                 ValueEnvelope::read(body),

@@ -1,5 +1,6 @@
 //! Showing deliveries as they arrive, through the shared bounded live log (`crate::live_log`):
 //! what a delivery line holds and how it is rendered, human or JSON.
+use std::fmt::Write as _;
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -131,18 +132,16 @@ fn rfc3339<S: serde::Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<
     serializer.serialize_str(&crate::clock::rfc3339(*time))
 }
 
-enum Message {
-    Delivery(Box<DeliveryLine>),
-    Rejected(Box<RejectedLine>),
-}
-
-/// The printer's front end, shared by every handler: the shared live log, rendering deliveries.
+/// The printer's front end, shared by every handler: the shared live log, given lines already
+/// rendered. Each line is rendered on the handler's own thread into one string, so what crosses
+/// to the printer thread is that one allocation (a delivery's fields, its path, ids and reasons,
+/// are freed where they were made: a free from another thread costs the allocator more).
 pub(super) struct Display {
-    log: LiveLog<Message>,
-    verbose: bool,
+    log: LiveLog<String>,
+    style: Style,
 }
 
-/// How the printer renders.
+/// How lines are rendered.
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Style {
     pub format: Format,
@@ -155,20 +154,18 @@ pub(super) struct Style {
 impl Display {
     /// Shows nothing (in-process listeners).
     pub(super) fn quiet() -> Display {
-        Display { log: LiveLog::quiet(), verbose: false }
+        let style = Style { format: Format::Human, palette: Palette::plain(), verbose: false, journaling: false };
+        Display { log: LiveLog::quiet(), style }
     }
 
     /// Starts the printer thread, writing to stdout.
     pub(super) fn printing(style: Style) -> anyhow::Result<Display> {
         let log = LiveLog::printing(Printer {
             name: "listen-printer",
-            render: Box::new(move |message| match message {
-                Message::Delivery(line) => render_delivery(&line, style),
-                Message::Rejected(line) => render_rejected(&line, style),
-            }),
+            render: Box::new(|line| line),
             skipped: Box::new(move |skipped| skipped_line(skipped, style)),
         })?;
-        Ok(Display { log, verbose: style.verbose })
+        Ok(Display { log, style })
     }
 
     pub(super) fn is_quiet(&self) -> bool {
@@ -177,7 +174,7 @@ impl Display {
 
     /// Whether lines carry headers and body (`-v`).
     pub(super) fn verbose(&self) -> bool {
-        self.verbose && !self.is_quiet()
+        self.style.verbose && !self.is_quiet()
     }
 
     /// Queues text that must not be skipped (the banner).
@@ -186,11 +183,15 @@ impl Display {
     }
 
     pub(super) fn delivery(&self, line: DeliveryLine) {
-        self.log.offer(Message::Delivery(Box::new(line)));
+        if !self.is_quiet() {
+            self.log.offer(render_delivery(&line, self.style));
+        }
     }
 
     pub(super) fn rejected(&self, line: RejectedLine) {
-        self.log.offer(Message::Rejected(Box::new(line)));
+        if !self.is_quiet() {
+            self.log.offer(render_rejected(&line, self.style));
+        }
     }
 
     pub(super) fn not_shown(&self) -> u64 {
@@ -224,70 +225,120 @@ fn clock(time: DateTime<Utc>) -> String {
 /// Everything that came off the network (event type and id, reasons quoting header values, the
 /// path, headers, body, a forward error) goes through `terminal_safe`, so a forged delivery cannot
 /// erase its own `✗ invalid` line and print a fake one.
+///
+/// Rendered once per delivery on the handler's thread: pushed into one string, the pieces without
+/// strings of their own when colour is off (as under load, where stdout is not a terminal).
 fn render_delivery(line: &DeliveryLine, style: Style) -> String {
     if style.format == Format::Json {
         return ListenLine::Delivery(line).to_json();
     }
     let palette = style.palette;
-    // One line per delivery under load: built with pushes rather than nested `format!`s.
-    let (mut mark, paint): (String, fn(Palette, &str) -> String) = if !line.valid {
-        (String::from("✗ invalid"), Palette::red)
-    } else if line.duplicate {
-        (String::from("↺ duplicate"), Palette::cyan)
-    } else {
-        (String::from("✓ valid"), Palette::green)
-    };
-    if line.attempt > 1 {
-        mark.push_str(" #");
-        mark.push_str(&line.attempt.to_string());
-    }
-    if !line.valid && (200..300).contains(&line.status) {
-        mark.push_str(" (accepted)");
-    }
-    // Padded to 16 characters, as `{:<16}` would.
-    for _ in mark.chars().count()..16 {
-        mark.push(' ');
-    }
-    let mut text = String::with_capacity(96);
-    text.push_str(&palette.dim(&clock(line.received)));
+    let mut text = String::with_capacity(128);
+    palette.push_with(&mut text, Palette::dim, |text| crate::clock::push_time_of_day(text, line.received));
     text.push(' ');
-    text.push_str(&paint(palette, &mark));
+    push_mark(&mut text, line, palette);
     text.push(' ');
     text.push_str(&terminal_safe(line.event_type.as_deref().unwrap_or("-")));
     text.push(' ');
     text.push_str(&terminal_safe(&line.event_id));
     text.push_str(" → ");
-    text.push_str(&palette.status(line.status));
+    push_status(&mut text, palette, line.status);
     if line.failed_on_purpose {
-        text.push_str(&format!("  {}", palette.yellow("failing on purpose (--fail-first)")));
+        text.push_str("  ");
+        palette.push(&mut text, "failing on purpose (--fail-first)", Palette::yellow);
     }
     if let Some(forward) = &line.forward {
         match (forward.status, &forward.error) {
-            (Some(status), _) => text.push_str(&format!(
-                "  forwarded: {} in {}",
-                palette.status(status),
-                crate::units::format_duration(forward.latency)
-            )),
-            (None, error) => text.push_str(&format!(
-                "  {} {}",
-                palette.red("forward failed:"),
-                terminal_safe(error.as_deref().unwrap_or("no answer"))
-            )),
+            (Some(status), _) => {
+                text.push_str("  forwarded: ");
+                push_status(&mut text, palette, status);
+                text.push_str(" in ");
+                text.push_str(&crate::units::format_duration(forward.latency));
+            }
+            (None, error) => {
+                text.push_str("  ");
+                palette.push(&mut text, "forward failed:", Palette::red);
+                text.push(' ');
+                text.push_str(&terminal_safe(error.as_deref().unwrap_or("no answer")));
+            }
         }
     }
     if let Some(reason) = &line.reason {
-        text.push_str(&format!("  {}", terminal_safe(reason)));
+        text.push_str("  ");
+        text.push_str(&terminal_safe(reason));
     }
     if let Some(hint) = &line.hint {
-        text.push_str(&format!("  {} {}", palette.yellow("hint:"), terminal_safe(hint)));
+        text.push_str("  ");
+        palette.push(&mut text, "hint:", Palette::yellow);
+        text.push(' ');
+        text.push_str(&terminal_safe(hint));
     }
     if let Some(error) = &line.journal_error {
-        text.push_str(&format!("  {} {}", palette.red("journal FAILED:"), terminal_safe(error)));
+        text.push_str("  ");
+        palette.push(&mut text, "journal FAILED:", Palette::red);
+        text.push(' ');
+        text.push_str(&terminal_safe(error));
     }
+    push_details(&mut text, line, palette);
+    text
+}
+
+/// `✓ valid`, `↺ duplicate #3`, `✗ invalid (accepted)`, padded to 16 characters as `{:<16}` would
+/// pad it, then painted (the padding inside the colour).
+fn push_mark(text: &mut String, line: &DeliveryLine, palette: Palette) {
+    let (mark, paint): (&str, fn(Palette, &str) -> String) = if !line.valid {
+        ("✗ invalid", Palette::red)
+    } else if line.duplicate {
+        ("↺ duplicate", Palette::cyan)
+    } else {
+        ("✓ valid", Palette::green)
+    };
+    palette.push_with(text, paint, |text| {
+        let start = text.len();
+        text.push_str(mark);
+        if line.attempt > 1 {
+            let _ = write!(text, " #{}", line.attempt);
+        }
+        if !line.valid && (200..300).contains(&line.status) {
+            text.push_str(" (accepted)");
+        }
+        for _ in text[start..].chars().count()..16 {
+            text.push(' ');
+        }
+    });
+}
+
+/// `Palette::status`, pushed: the digits coloured by the status's class.
+fn push_status(text: &mut String, palette: Palette, status: u16) {
+    let mut digits = [0u8; 5];
+    let mut at = digits.len();
+    let mut rest = status;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    let number = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    match status {
+        200..=299 => palette.push(text, number, Palette::green),
+        400..=499 => palette.push(text, number, Palette::yellow),
+        500..=599 => palette.push(text, number, Palette::red),
+        _ => text.push_str(number),
+    }
+}
+
+/// With `-v`: the request line, the headers and the body, indented under the delivery's line.
+fn push_details(text: &mut String, line: &DeliveryLine, palette: Palette) {
     if let Some(headers) = &line.headers {
-        text.push_str(&format!("\n    {} {} from {}", line.method, terminal_safe(&line.path), line.remote));
+        let _ = write!(text, "\n    {} {} from {}", line.method, terminal_safe(&line.path), line.remote);
         for (name, value) in headers {
-            text.push_str(&format!("\n    {}: {}", palette.dim(&terminal_safe(name)), terminal_safe(&value.lossy())));
+            text.push_str("\n    ");
+            palette.push(text, &terminal_safe(name), Palette::dim);
+            text.push_str(": ");
+            text.push_str(&terminal_safe(&value.lossy()));
         }
     }
     if let Some(body) = &line.body {
@@ -298,7 +349,6 @@ fn render_delivery(line: &DeliveryLine, style: Style) -> String {
         text.push('\n');
         text.push_str(&indent(&rendered, 4));
     }
-    text
 }
 
 /// `13:17:00.123 ✗ rejected     GET /hook → 405  only POST is accepted`
@@ -403,6 +453,152 @@ mod tests {
             reason: "x".into(),
         };
         assert!(!render_rejected(&rejected, human()).contains('\x1b'));
+    }
+
+    /// `render_delivery` as it was when the printer thread rendered lines (a string per piece),
+    /// kept verbatim to hold the new rendering to its bytes.
+    fn reference_rendering(line: &DeliveryLine, style: Style) -> String {
+        if style.format == Format::Json {
+            return ListenLine::Delivery(line).to_json();
+        }
+        let palette = style.palette;
+        // One line per delivery under load: built with pushes rather than nested `format!`s.
+        let (mut mark, paint): (String, fn(Palette, &str) -> String) = if !line.valid {
+            (String::from("✗ invalid"), Palette::red)
+        } else if line.duplicate {
+            (String::from("↺ duplicate"), Palette::cyan)
+        } else {
+            (String::from("✓ valid"), Palette::green)
+        };
+        if line.attempt > 1 {
+            mark.push_str(" #");
+            mark.push_str(&line.attempt.to_string());
+        }
+        if !line.valid && (200..300).contains(&line.status) {
+            mark.push_str(" (accepted)");
+        }
+        // Padded to 16 characters, as `{:<16}` would.
+        for _ in mark.chars().count()..16 {
+            mark.push(' ');
+        }
+        let mut text = String::with_capacity(96);
+        text.push_str(&palette.dim(&clock(line.received)));
+        text.push(' ');
+        text.push_str(&paint(palette, &mark));
+        text.push(' ');
+        text.push_str(&terminal_safe(line.event_type.as_deref().unwrap_or("-")));
+        text.push(' ');
+        text.push_str(&terminal_safe(&line.event_id));
+        text.push_str(" → ");
+        text.push_str(&palette.status(line.status));
+        if line.failed_on_purpose {
+            text.push_str(&format!("  {}", palette.yellow("failing on purpose (--fail-first)")));
+        }
+        if let Some(forward) = &line.forward {
+            match (forward.status, &forward.error) {
+                (Some(status), _) => text.push_str(&format!(
+                    "  forwarded: {} in {}",
+                    palette.status(status),
+                    crate::units::format_duration(forward.latency)
+                )),
+                (None, error) => text.push_str(&format!(
+                    "  {} {}",
+                    palette.red("forward failed:"),
+                    terminal_safe(error.as_deref().unwrap_or("no answer"))
+                )),
+            }
+        }
+        if let Some(reason) = &line.reason {
+            text.push_str(&format!("  {}", terminal_safe(reason)));
+        }
+        if let Some(hint) = &line.hint {
+            text.push_str(&format!("  {} {}", palette.yellow("hint:"), terminal_safe(hint)));
+        }
+        if let Some(error) = &line.journal_error {
+            text.push_str(&format!("  {} {}", palette.red("journal FAILED:"), terminal_safe(error)));
+        }
+        if let Some(headers) = &line.headers {
+            text.push_str(&format!("\n    {} {} from {}", line.method, terminal_safe(&line.path), line.remote));
+            for (name, value) in headers {
+                text.push_str(&format!(
+                    "\n    {}: {}",
+                    palette.dim(&terminal_safe(name)),
+                    terminal_safe(&value.lossy())
+                ));
+            }
+        }
+        if let Some(body) = &line.body {
+            let rendered = match body.to_bytes() {
+                Ok(bytes) => render_body(&bytes),
+                Err(_) => "(unreadable body)".to_string(),
+            };
+            text.push('\n');
+            text.push_str(&indent(&rendered, 4));
+        }
+        text
+    }
+
+    #[test]
+    fn lines_rendered_on_the_handlers_thread_keep_their_bytes() {
+        let forward = |status, error: Option<&str>| ForwardLine {
+            url: "http://127.0.0.1:3000/hook".into(),
+            status,
+            error: error.map(String::from),
+            attempts: 2,
+            latency: Duration::from_micros(3_250),
+        };
+        let lines = [
+            line(),
+            DeliveryLine { duplicate: true, attempt: 12, status: 503, ..line() },
+            DeliveryLine {
+                attempt: 2,
+                failed_on_purpose: true,
+                status: 500,
+                forward: Some(forward(Some(201), None)),
+                ..line()
+            },
+            DeliveryLine {
+                valid: false,
+                status: 202,
+                event_type: None,
+                event_id: "évt_ünïcode_long_enough_to_grow_the_line_past_its_first_capacity_0123456789".into(),
+                reason: Some("the signature does not match".into()),
+                hint: Some("the secret has a `whsec_` prefix".into()),
+                journal_error: Some("disk \x1b[31mfull".into()),
+                forward: Some(forward(None, Some("connection refused\r\x1b[2K"))),
+                ..line()
+            },
+            DeliveryLine {
+                valid: false,
+                status: 401,
+                event_type: Some("\x1b[2K\r13:17:00.000 ✓ valid".into()),
+                event_id: "evt\u{202e}1".into(),
+                path: "/hook\u{1b}[1A".into(),
+                reason: Some("the X header is malformed: `\x1b[1A`".into()),
+                headers: Some(vec![
+                    ("x-a".into(), HeaderText::Text("\x1b]0;title\x07".into())),
+                    ("x-\u{202e}b".into(), HeaderText::from_bytes(b"\xff\xfe\x1b")),
+                ]),
+                body: Some(JournalBody::from_bytes(b"{\"id\":\"evt_1\",\"note\":\"\\u001b[2K\"}")),
+                ..line()
+            },
+            DeliveryLine {
+                headers: Some(vec![("stripe-signature".into(), HeaderText::Text("t=1,v1=ab".into()))]),
+                body: Some(JournalBody::from_bytes(b"\xff\x00binary")),
+                ..line()
+            },
+        ];
+        let colour = Palette::for_stdout(crate::output::ColorChoice::Always);
+        let styles = [
+            human(),
+            Style { palette: colour, verbose: true, ..human() },
+            Style { format: Format::Json, verbose: true, ..human() },
+        ];
+        for style in styles {
+            for line in &lines {
+                assert_eq!(render_delivery(line, style), reference_rendering(line, style), "{style:?}");
+            }
+        }
     }
 
     #[test]

@@ -205,9 +205,10 @@ struct Decision {
 }
 
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
-    let verdict = judge(receiver, &arrival, &parts, &body).await;
-    let envelope = Envelope::read(&body);
-    let (event_id, id_source) = event_id(verdict.delivery_id.clone(), &envelope, &body);
+    let mut verdict = judge(receiver, &arrival, &parts, &body).await;
+    let mut envelope = Envelope::read(&body);
+    // Taken, not cloned: nothing after this reads the verdict's id.
+    let (event_id, id_source) = event_id(verdict.delivery_id.take(), &mut envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
     let authentic = verdict.failure.is_none();
     let accepted = authentic || receiver.accept_invalid;
@@ -411,12 +412,18 @@ fn acknowledgement(status: StatusCode, event_id: &str, attempt: Attempt) -> Resp
 /// The acknowledgement's JSON, written by hand (serde's serializer cost as much as the rest of the
 /// answer): byte for byte what serde writes for the struct, which a test holds it to.
 fn acknowledgement_body(event_id: &str, attempt: Attempt) -> Vec<u8> {
-    let mut body = Vec::with_capacity(64 + event_id.len());
-    body.extend_from_slice(b"{\"received\":true,\"event_id\":");
+    const HEAD: &[u8] = b"{\"received\":true,\"event_id\":";
+    const ATTEMPT: &[u8] = b",\"attempt\":";
+    let tail: &[u8] = if attempt.duplicate { b",\"duplicate\":true}" } else { b",\"duplicate\":false}" };
+    // Sized to the byte when the id needs no escaping: a full `Vec` becomes `Bytes` as it is, one
+    // with room to spare costs the answer a second allocation (`Bytes`' shared header).
+    let digits = attempt.number.checked_ilog10().unwrap_or(0) as usize + 1;
+    let mut body = Vec::with_capacity(HEAD.len() + event_id.len() + 2 + ATTEMPT.len() + digits + tail.len());
+    body.extend_from_slice(HEAD);
     json_string(&mut body, event_id);
-    body.extend_from_slice(b",\"attempt\":");
+    body.extend_from_slice(ATTEMPT);
     json_number(&mut body, u64::from(attempt.number));
-    body.extend_from_slice(if attempt.duplicate { b",\"duplicate\":true}" } else { b",\"duplicate\":false}" });
+    body.extend_from_slice(tail);
     body
 }
 
@@ -513,6 +520,11 @@ mod tests {
                 String::from_utf8(acknowledgement_body(event_id, attempt)).unwrap(),
                 String::from_utf8(expected).unwrap()
             );
+        }
+        // An id with nothing to escape fills the body to its capacity (no room for `Bytes` to pay for).
+        for (event_id, number) in [("evt_bench_00000001", 1), ("e", 9), ("evt_1", 10), ("", 4_000_000_000)] {
+            let body = acknowledgement_body(event_id, Attempt { number, duplicate: number == 9, ..Attempt::UNCOUNTED });
+            assert_eq!(body.len(), body.capacity(), "{event_id} {number}");
         }
     }
 }

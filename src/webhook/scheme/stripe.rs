@@ -9,6 +9,7 @@
 //! integer and is signed as that integer (`t=0123` signs `123.`), each `v1` is compared as
 //! lower-case hex text, and only timestamps older than the tolerance are refused.
 use http::{HeaderMap, HeaderName, HeaderValue};
+use smallvec::SmallVec;
 
 use super::mac::any_equal;
 use super::received::{Future, check_entries, conclude, header_text};
@@ -59,7 +60,8 @@ fn signed_prefix(timestamp: i64) -> SignedPrefix {
 #[derive(Debug, PartialEq, Eq)]
 struct ParsedHeader<'a> {
     timestamp: &'a str,
-    v1: Vec<&'a str>,
+    /// Inline up to two (a rotation's old and new secret): no allocation for the usual header.
+    v1: SmallVec<[&'a str; 2]>,
 }
 
 /// An item's name and its value up to the next `=`, as the libraries split it (`v1=a=b` is `a`).
@@ -75,7 +77,7 @@ fn name_value(item: &str) -> (&str, Option<&str>) {
 fn parse_header(text: &str) -> Result<ParsedHeader<'_>, VerifyError> {
     let mut timestamp = None;
     let mut timestamp_without_value = false;
-    let mut v1 = Vec::new();
+    let mut v1 = SmallVec::new();
     let mut v1_without_value = false;
     let mut entries = 0;
     let mut spaced = false;
@@ -219,7 +221,7 @@ mod tests {
             text.split(',').filter(|item| name_value(item).0 != "t").collect(),
         )?;
         let mut timestamp = None;
-        let mut v1 = Vec::new();
+        let mut v1 = SmallVec::new();
         let mut spaced = false;
         for item in text.split(',') {
             let (name, value) = name_value(item);
@@ -306,8 +308,11 @@ mod tests {
     #[test]
     fn headers_parse_with_rotation_and_other_versions() {
         let parsed = parse_header("t=12,v1=aa,v0=bb,v1=cc,junk").unwrap();
-        assert_eq!(parsed, ParsedHeader { timestamp: "12", v1: vec!["aa", "cc"] });
-        assert_eq!(parse_header("t=1,t=2,v1=a=b").unwrap(), ParsedHeader { timestamp: "1", v1: vec!["a"] });
+        assert_eq!(parsed, ParsedHeader { timestamp: "12", v1: SmallVec::from_slice(&["aa", "cc"]) });
+        assert_eq!(
+            parse_header("t=1,t=2,v1=a=b").unwrap(),
+            ParsedHeader { timestamp: "1", v1: SmallVec::from_slice(&["a"]) }
+        );
         assert!(matches!(parse_header("v1=aa"), Err(VerifyError::HeaderMalformed { .. })));
         assert!(matches!(parse_header("t=1,v0=aa"), Err(VerifyError::HeaderMalformed { .. })));
         assert!(matches!(parse_header("garbage"), Err(VerifyError::HeaderMalformed { .. })));
