@@ -310,18 +310,8 @@ fn push_mark(text: &mut String, line: &DeliveryLine, palette: Palette) {
 
 /// `Palette::status`, pushed: the digits coloured by the status's class.
 fn push_status(text: &mut String, palette: Palette, status: u16) {
-    let mut digits = [0u8; 5];
-    let mut at = digits.len();
-    let mut rest = status;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    let number = std::str::from_utf8(&digits[at..]).unwrap_or_default();
+    let mut digits = itoa::Buffer::new();
+    let number = digits.format(status);
     match status {
         200..=299 => palette.push(text, number, Palette::green),
         400..=499 => palette.push(text, number, Palette::yellow),

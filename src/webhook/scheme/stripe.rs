@@ -25,35 +25,24 @@ pub(crate) const SIGNATURE: HeaderName = HeaderName::from_static("stripe-signatu
 struct SignedPrefix {
     /// An i64 is at most 20 characters, and the dot.
     bytes: [u8; 21],
-    start: usize,
+    len: usize,
 }
 
 impl std::ops::Deref for SignedPrefix {
     type Target = [u8];
 
     fn deref(&self) -> &[u8] {
-        &self.bytes[self.start..]
+        &self.bytes[..self.len]
     }
 }
 
 fn signed_prefix(timestamp: i64) -> SignedPrefix {
+    let mut buffer = itoa::Buffer::new();
+    let digits = buffer.format(timestamp).as_bytes();
     let mut bytes = [0u8; 21];
-    let mut start = bytes.len() - 1;
-    bytes[start] = b'.';
-    let mut rest = timestamp.unsigned_abs();
-    loop {
-        start -= 1;
-        bytes[start] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
-        }
-    }
-    if timestamp < 0 {
-        start -= 1;
-        bytes[start] = b'-';
-    }
-    SignedPrefix { bytes, start }
+    bytes[..digits.len()].copy_from_slice(digits);
+    bytes[digits.len()] = b'.';
+    SignedPrefix { bytes, len: digits.len() + 1 }
 }
 
 /// The parts of a `Stripe-Signature` header that matter.
