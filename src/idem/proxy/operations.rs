@@ -38,6 +38,8 @@ const ROUTES_KEPT: usize = 1024;
 pub struct Route {
     pub method: Method,
     pub path: Box<str>,
+    /// A hash of method and path: the routes' index key, and the start of every fingerprint.
+    hash: u64,
 }
 
 /// What the proxy saw of one attempt. A window's worth of these is held (about 100k at 20k
@@ -105,7 +107,7 @@ impl Operation {
 
     /// Its index entry: method, path and the body of its last attempt.
     fn fingerprint(&self) -> u64 {
-        fingerprint(&self.route.method, &self.route.path, self.attempts.last().map_or(0, |a| a.body_hash))
+        fingerprint(&self.route, self.attempts.last().map_or(0, |a| a.body_hash))
     }
 }
 
@@ -182,7 +184,7 @@ impl Operations {
             Some((known, _)) => Arc::clone(known),
             None => Arc::from(key),
         });
-        let number = match self.find_operation(&arrival, body_hash, now) {
+        let number = match self.find_operation(&arrival, &route, body_hash, now) {
             Some(number) => number,
             None => {
                 self.started += 1;
@@ -248,16 +250,16 @@ impl Operations {
             // Many distinct paths (ids in them): keep only the routes open attempts still hold.
             self.routes.retain(|_, route| Arc::strong_count(route) > 1);
         }
-        let route = Arc::new(Route { method: method.clone(), path: path.into() });
+        let route = Arc::new(Route { method: method.clone(), path: path.into(), hash });
         self.routes.insert(hash, Arc::clone(&route));
         route
     }
 
-    fn find_operation(&mut self, arrival: &Arrival<'_>, body_hash: u64, now: Instant) -> Option<usize> {
+    fn find_operation(&mut self, arrival: &Arrival<'_>, route: &Route, body_hash: u64, now: Instant) -> Option<usize> {
         if let Some(&number) = arrival.key.and_then(|key| self.by_key.get(key)) {
             return Some(number);
         }
-        let fingerprint = fingerprint(arrival.method, arrival.path, body_hash);
+        let fingerprint = fingerprint(route, body_hash);
         let candidates = self.by_fingerprint.get_mut(&fingerprint)?;
         let (open, window) = (&self.open, self.window);
         let mut latest = None;
@@ -403,11 +405,10 @@ fn unlist(by_fingerprint: &mut HashMap<u64, Listed>, fingerprint: u64, number: u
     }
 }
 
-/// The index key of "the same request": method, path and body.
-fn fingerprint(method: &Method, path: &str, body_hash: u64) -> u64 {
+/// The index key of "the same request": method, path (the route's hash, already made) and body.
+fn fingerprint(route: &Route, body_hash: u64) -> u64 {
     let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    method.as_str().hash(&mut hasher);
-    path.hash(&mut hasher);
+    route.hash.hash(&mut hasher);
     body_hash.hash(&mut hasher);
     hasher.finish()
 }
