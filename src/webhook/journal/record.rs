@@ -199,27 +199,20 @@ impl ReceivedRecord<'_> {
             out.push(b'[');
             json_string(out, name.as_str());
             out.push(b',');
-            match std::str::from_utf8(value.as_bytes()) {
-                Ok(text) => json_string(out, text),
-                Err(_) => {
-                    out.extend_from_slice(b"{\"base64\":\"");
-                    out.extend_from_slice(BASE64.encode(value.as_bytes()).as_bytes());
-                    out.extend_from_slice(b"\"}");
-                }
+            if !json_string_if_utf8(out, value.as_bytes()) {
+                out.extend_from_slice(b"{\"base64\":\"");
+                out.extend_from_slice(BASE64.encode(value.as_bytes()).as_bytes());
+                out.extend_from_slice(b"\"}");
             }
             out.push(b']');
         }
         out.push(b']');
-        match std::str::from_utf8(self.body) {
-            Ok(text) => {
-                out.extend_from_slice(b",\"body\":");
-                json_string(out, text);
-            }
-            Err(_) => {
-                out.extend_from_slice(b",\"body_base64\":\"");
-                out.extend_from_slice(BASE64.encode(self.body).as_bytes());
-                out.push(b'"');
-            }
+        out.extend_from_slice(b",\"body\":");
+        if !json_string_if_utf8(out, self.body) {
+            out.truncate(out.len() - b",\"body\":".len());
+            out.extend_from_slice(b",\"body_base64\":\"");
+            out.extend_from_slice(BASE64.encode(self.body).as_bytes());
+            out.push(b'"');
         }
         out.extend_from_slice(b",\"verdict\":{\"valid\":");
         json_bool(out, self.valid);
@@ -303,69 +296,119 @@ fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
 }
 
 /// `text` as a JSON string, escaped exactly as serde_json escapes it (`\"`, `\\`, the short forms
-/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is). Runs with
-/// nothing to escape are found sixteen bytes at a time and copied whole; each byte that needs an
-/// escape is found from its word's flags (no byte-by-byte walk through the word that holds it),
-/// since a JSON body has a quote every few bytes.
+/// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is).
 pub(crate) fn json_string(out: &mut Vec<u8>, text: &str) {
-    let bytes = text.as_bytes();
-    out.reserve(bytes.len() + 2);
+    out.reserve(text.len() + BLOCK + 2);
     out.push(b'"');
-    // Everything before `start` is written; the search for the next escape goes on from `at`.
-    let mut start = 0;
-    let mut at = 0;
-    while let Some((word_at, mut flags)) = next_flagged(bytes, at) {
-        // The lowest flag is exact; above it a borrow can flag a neighbour falsely, so each is checked.
-        while flags != 0 {
-            let found = word_at + (flags.trailing_zeros() / 8) as usize;
-            flags &= flags - 1;
-            let Some(&byte) = bytes.get(found) else { break };
-            if needs_escape(byte) {
-                out.extend_from_slice(&bytes[start..found]);
-                write_escape(out, byte);
-                start = found + 1;
-            }
+    escape_from(out, text.as_bytes(), 0, Stop::AtEscape);
+    out.push(b'"');
+}
+
+/// `bytes` as a JSON string, as [`json_string`] writes them, when they are UTF-8; when they are
+/// not, nothing is written and the answer is `false`. One pass does both jobs for the common
+/// case, ASCII: the first non-ASCII byte starts a character, so the rest is checked as UTF-8 once
+/// and then escaped without stopping at non-ASCII bytes again.
+pub(crate) fn json_string_if_utf8(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
+    let start = out.len();
+    out.reserve(bytes.len() + BLOCK + 2);
+    out.push(b'"');
+    if let Some(non_ascii) = escape_from(out, bytes, 0, Stop::AtEscapeOrNonAscii) {
+        if std::str::from_utf8(&bytes[non_ascii..]).is_err() {
+            out.truncate(start);
+            return false;
         }
-        at = word_at + 8;
+        escape_from(out, bytes, non_ascii, Stop::AtEscape);
     }
-    out.extend_from_slice(&bytes[start..]);
     out.push(b'"');
+    true
 }
 
-fn needs_escape(byte: u8) -> bool {
-    byte == b'"' || byte == b'\\' || byte < 0x20
+/// How many bytes are looked at in one step: two words, flagged with the has-zero-byte trick
+/// (`stop_flags`), so runs with nothing to escape cost about two instructions per eight bytes.
+const BLOCK: usize = 16;
+
+/// Which bytes end a run that can be copied as it is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// `"`, `\` and control characters.
+    AtEscape,
+    /// Those, and any byte of 0x80 or above (so its run can be checked as UTF-8).
+    AtEscapeOrNonAscii,
 }
 
-/// The first word (eight bytes) at or after `from` holding a byte that needs an escape, with its
-/// flags (see `escape_mask`). Two words are checked per step; a short tail is read as a word
-/// padded with `x`, which no borrow can flag.
+/// A high bit set in each byte of `word` that stops a run. Bytes above a flagged one may be
+/// flagged falsely (a borrow runs upwards), never a byte below it: the lowest flag is always
+/// exact, and it is the only one used.
 #[inline(always)]
-fn next_flagged(bytes: &[u8], from: usize) -> Option<(usize, u64)> {
-    let rest = bytes.get(from..)?;
-    let mut pairs = rest.chunks_exact(16);
+fn stop_flags(word: u64, stop: Stop) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero_bytes = |value: u64| value.wrapping_sub(ONES) & !value;
+    // Below 0x20: subtracting 0x20 from the byte borrows, setting its high bit.
+    let below_space = word.wrapping_sub(ONES * 0x20);
+    let control_or_high = match stop {
+        // A byte of 0x80 or more has its high bit set already: `!word` keeps it out.
+        Stop::AtEscape => below_space & !word,
+        Stop::AtEscapeOrNonAscii => below_space | word,
+    };
+    let quote = zero_bytes(word ^ (ONES * u64::from(b'"')));
+    let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
+    (control_or_high | quote | backslash) & HIGH
+}
+
+/// Where in the block the first byte that stops a run is, if one does.
+#[inline(always)]
+fn first_stop(block: &[u8; BLOCK], stop: Stop) -> Option<usize> {
+    let (low, high) = block.split_at(8);
+    let word = |half: &[u8]| u64::from_le_bytes(half.try_into().unwrap_or_default());
+    let low = stop_flags(word(low), stop);
+    if low != 0 {
+        return Some((low.trailing_zeros() / 8) as usize);
+    }
+    let high = stop_flags(word(high), stop);
+    (high != 0).then(|| 8 + (high.trailing_zeros() / 8) as usize)
+}
+
+/// Writes `bytes[from..]` escaped. Runs with nothing to escape are found a block at a time and
+/// copied whole; a short run (a body has a quote every few bytes) is copied as a fixed-size block
+/// and the output cut back, which costs less than a call into `memcpy`. With
+/// [`Stop::AtEscapeOrNonAscii`] it returns the offset of the first non-ASCII byte instead of going
+/// past it.
+fn escape_from(out: &mut Vec<u8>, bytes: &[u8], from: usize, stop: Stop) -> Option<usize> {
+    let mut start = from;
+    loop {
+        let end = next_stop(bytes, start, stop);
+        match bytes.get(start..start + BLOCK) {
+            Some(block) if end - start <= BLOCK => {
+                out.extend_from_slice(block);
+                out.truncate(out.len() - BLOCK + (end - start));
+            }
+            _ => out.extend_from_slice(&bytes[start..end]),
+        }
+        let &byte = bytes.get(end)?;
+        if byte >= 0x80 {
+            return Some(end);
+        }
+        write_escape(out, byte);
+        start = end + 1;
+    }
+}
+
+/// The offset of the first byte at or after `from` that stops a run, or the length.
+#[inline(always)]
+fn next_stop(bytes: &[u8], from: usize, stop: Stop) -> usize {
     let mut at = from;
-    for pair in &mut pairs {
-        let (low, high) = pair.split_at(8);
-        let low = escape_mask(u64::from_le_bytes(low.try_into().unwrap_or_default()));
-        let high = escape_mask(u64::from_le_bytes(high.try_into().unwrap_or_default()));
-        if low | high != 0 {
-            return Some(if low != 0 { (at, low) } else { (at + 8, high) });
+    while let Some(block) = bytes.get(at..).and_then(<[u8]>::first_chunk::<BLOCK>) {
+        if let Some(offset) = first_stop(block, stop) {
+            return at + offset;
         }
-        at += 16;
+        at += BLOCK;
     }
-    let mut tail = pairs.remainder();
-    while !tail.is_empty() {
-        let length = tail.len().min(8);
-        let mut word = [b'x'; 8];
-        word[..length].copy_from_slice(&tail[..length]);
-        let flags = escape_mask(u64::from_le_bytes(word));
-        if flags != 0 {
-            return Some((at, flags));
-        }
-        tail = &tail[length..];
-        at += length;
-    }
-    None
+    // The tail, padded with `x`, which never stops a run.
+    let rest = bytes.get(at..).unwrap_or_default();
+    let mut padded = [b'x'; BLOCK];
+    padded[..rest.len()].copy_from_slice(rest);
+    first_stop(&padded, stop).map_or(bytes.len(), |offset| at + offset)
 }
 
 /// The escape of a byte that needs one.
@@ -393,21 +436,6 @@ fn write_escape(out: &mut Vec<u8>, byte: u8) {
         }
     };
     out.extend_from_slice(&[b'\\', short]);
-}
-
-/// A high bit set in the bytes of `word` that are `"`, `\` or below 0x20 (the usual has-zero-byte
-/// trick, on the word and on the word xor each special byte). Bytes above a flagged one may be
-/// flagged falsely (a borrow runs upwards), never a byte below it: the lowest flag is always exact.
-#[inline(always)]
-fn escape_mask(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_bytes = |value: u64| value.wrapping_sub(ONES) & !value;
-    // Below 0x20: subtracting 0x20 from the byte borrows. Bytes >= 0x80 are excluded by `!word`.
-    let control = word.wrapping_sub(ONES * 0x20) & !word;
-    let quote = zero_bytes(word ^ (ONES * u64::from(b'"')));
-    let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
-    (control | quote | backslash) & HIGH
 }
 
 #[cfg(test)]
@@ -462,6 +490,59 @@ mod tests {
         #[test]
         fn text_dense_with_escapes_is_escaped_as_serde_escapes_it(text in "[\"\\\\\\x00-\\x1f !#a\u{e9}\u{2028}]{0,40}") {
             proptest::prop_assert_eq!(escaped(&text), serde_json::to_string(&text).unwrap());
+        }
+    }
+
+    /// What `json_string_if_utf8` wrote after a prefix it must leave alone, or `None` when it
+    /// said the bytes are not UTF-8 (and then it must have written nothing).
+    fn escaped_if_utf8(bytes: &[u8]) -> Option<String> {
+        let mut out = b"prefix".to_vec();
+        let written = json_string_if_utf8(&mut out, bytes);
+        let text = String::from_utf8(out).unwrap();
+        let escaped = text.strip_prefix("prefix").unwrap().to_string();
+        if !written {
+            assert_eq!(escaped, "", "nothing is written for bytes that are not UTF-8");
+        }
+        written.then_some(escaped)
+    }
+
+    /// What the journal wrote before: UTF-8 checked first, then escaped by serde.
+    fn escaped_by_serde_if_utf8(bytes: &[u8]) -> Option<String> {
+        std::str::from_utf8(bytes).ok().map(|text| serde_json::to_string(text).unwrap())
+    }
+
+    #[test]
+    fn every_byte_at_every_offset_of_two_blocks_is_escaped_or_refused_as_before() {
+        for byte in 0..=u8::MAX {
+            for offset in 0..34 {
+                let mut bytes = vec![b'a'; 40];
+                bytes[offset] = byte;
+                assert_eq!(escaped_if_utf8(&bytes), escaped_by_serde_if_utf8(&bytes), "{byte:#x} at {offset}");
+                // After a multi-byte character, so the byte is judged by the UTF-8 check's pass.
+                let mut after = "é".as_bytes().to_vec();
+                after.extend_from_slice(&bytes);
+                assert_eq!(escaped_if_utf8(&after), escaped_by_serde_if_utf8(&after), "{byte:#x} after é");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_are_escaped_or_refused_as_before(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..80)) {
+            proptest::prop_assert_eq!(escaped_if_utf8(&bytes), escaped_by_serde_if_utf8(&bytes));
+        }
+
+        /// Text (mostly valid UTF-8, with long runs) with one arbitrary byte put somewhere.
+        #[test]
+        fn text_with_one_odd_byte_is_escaped_or_refused_as_before(
+            text in "[a-z\"\\\\\n\u{e9}\u{2028}😀]{0,60}",
+            byte in proptest::num::u8::ANY,
+            at in 0usize..61,
+        ) {
+            let mut bytes = text.into_bytes();
+            let at = at.min(bytes.len());
+            bytes.insert(at, byte);
+            proptest::prop_assert_eq!(escaped_if_utf8(&bytes), escaped_by_serde_if_utf8(&bytes));
         }
     }
 
