@@ -470,6 +470,34 @@ mod tests {
         }
     }
 
+    /// A body shaped as `cargo bench --bench listen` sends them (a Stripe-style event of about 1 KiB).
+    fn bench_body() -> Vec<u8> {
+        format!(
+            r#"{{"id":"evt_bench_00000001","type":"payment_intent.succeeded","created":1796158552,"data":{{"object":{{"amount":1,"currency":"eur","description":"{}"}}}}}}"#,
+            "x".repeat(880)
+        )
+        .into_bytes()
+    }
+
+    /// Not a check but a driver for counting instructions per read (the envelope read, its id and
+    /// type taken and dropped), e.g. `valgrind --tool=callgrind --toggle-collect='*envelope_reads*'
+    /// TEST_BINARY envelope_read_driver --ignored --exact`: 1,000 reads of the bench's body.
+    #[test]
+    #[ignore = "a driver for callgrind, not a check"]
+    fn envelope_read_driver() {
+        assert_eq!(envelope_reads(&bench_body(), 1000), 1000);
+    }
+
+    #[inline(never)]
+    fn envelope_reads(body: &[u8], times: usize) -> usize {
+        let mut found = 0;
+        for _ in 0..times {
+            let mut envelope = Envelope::read(std::hint::black_box(body));
+            found += usize::from(envelope.id().is_some() && envelope.event_type().is_some());
+        }
+        found
+    }
+
     #[test]
     fn ids_from_different_schemes_and_places_are_different_events() {
         let github = table_key(Some(SchemeKind::Github), IdSource::Header, "1001");
