@@ -18,7 +18,6 @@
 //!   string without escapes, read here; containers in them nest at most 127 deep, the top object
 //!   counting as one.
 use serde::Deserialize;
-use smallvec::SmallVec;
 
 /// The envelope of a body: its top-level `id` and `type`, kept only as far as they can be used.
 #[derive(Debug, Default)]
@@ -132,11 +131,58 @@ type Scan<T> = Result<T, Refused>;
 /// values, 128 levels deep at most with the top object counting as one, and refuses the 128th.
 const KEPT_NESTING_LIMIT: usize = 126;
 
+/// The bytes of the value of `id` or `type`, whole and within the nesting limit.
+struct Kept<'a> {
+    value: &'a [u8],
+    /// Whether it is a string without escapes.
+    plain_string: bool,
+}
+
 /// Which top-level field a key names.
 enum Field {
     Id,
     Type,
     Other,
+}
+
+/// The containers open around a position in a skipped value, innermost last: whether each is an
+/// object (else an array). The first 64 are bits of a word; deeper ones (rare) spill to a vector.
+#[derive(Default)]
+struct OpenContainers {
+    depth: usize,
+    first: u64,
+    deeper: Vec<bool>,
+}
+
+impl OpenContainers {
+    fn push(&mut self, object: bool) {
+        if self.depth < 64 {
+            self.first = (self.first & !(1 << self.depth)) | (u64::from(object) << self.depth);
+        } else {
+            self.deeper.push(object);
+        }
+        self.depth += 1;
+    }
+
+    fn pop(&mut self) {
+        if self.depth > 64 {
+            self.deeper.pop();
+        }
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Whether the innermost container is an object; `None` when none is open.
+    fn innermost(&self) -> Option<bool> {
+        match self.depth {
+            0 => None,
+            1..=64 => Some(self.first >> (self.depth - 1) & 1 == 1),
+            _ => self.deeper.last().copied(),
+        }
+    }
+}
+
+fn closing(object: bool) -> u8 {
+    if object { b'}' } else { b']' }
 }
 
 /// A position in the body, moved forward only.
@@ -194,75 +240,82 @@ impl<'a> Scanner<'a> {
         }
         let key = &quoted[1..quoted.len() - 1];
         let field = field_named(key);
-        if matches!(field, Field::Other) && std::str::from_utf8(key).is_err() {
+        if matches!(field, Field::Other) && !key.is_ascii() && std::str::from_utf8(key).is_err() {
             return Err(Refused);
         }
         Ok(field)
     }
 
-    /// The value of `id` or `type`: its bytes, to be read once the body is accepted; a second one
-    /// refuses the body, as serde's derived struct refuses a duplicate field.
-    fn kept_value(&mut self, slot: &mut Option<&'a [u8]>) -> Scan<()> {
+    /// The value of `id` or `type`, to be read once the body is accepted; a second one refuses the
+    /// body, as serde's derived struct refuses a duplicate field.
+    fn kept_value(&mut self, slot: &mut Option<Kept<'a>>) -> Scan<()> {
         if slot.is_some() {
             return Err(Refused);
         }
         let start = self.at;
-        self.skip_value(KEPT_NESTING_LIMIT)?;
-        *slot = Some(&self.body[start..self.at]);
+        let plain_string = if self.peek() == Some(b'"') {
+            !self.skip_string()?
+        } else {
+            self.skip_value(KEPT_NESTING_LIMIT)?;
+            false
+        };
+        *slot = Some(Kept { value: &self.body[start..self.at], plain_string });
         Ok(())
     }
 
     /// Skips one value (at its first byte) as serde_json's `ignore_value` does, with at most
     /// `nesting_limit` containers open. Iterative, so nesting deeper than the stack is no danger.
     fn skip_value(&mut self, nesting_limit: usize) -> Scan<()> {
-        // The closing bytes of the containers open around the position, innermost last.
-        let mut open: SmallVec<[u8; 16]> = SmallVec::new();
+        let mut open = OpenContainers::default();
         loop {
             self.skip_whitespace();
-            match self.peek().ok_or(Refused)? {
-                opening @ (b'{' | b'[') => {
-                    let closing = if opening == b'{' { b'}' } else { b']' };
-                    if open.len() >= nesting_limit {
+            match self.peek() {
+                Some(opening @ (b'{' | b'[')) => {
+                    let object = opening == b'{';
+                    if open.depth >= nesting_limit {
                         return Err(Refused);
                     }
                     self.at += 1;
                     self.skip_whitespace();
-                    if self.peek() != Some(closing) {
-                        open.push(closing);
-                        if closing == b'}' {
+                    if self.peek() != Some(closing(object)) {
+                        open.push(object);
+                        if object {
                             self.member_key()?;
                         }
                         continue;
                     }
                     self.at += 1;
                 }
-                b'"' => {
-                    self.skip_string()?;
-                }
-                b'-' | b'0'..=b'9' => self.skip_number()?,
-                b't' => self.skip_literal(b"true")?,
-                b'f' => self.skip_literal(b"false")?,
-                b'n' => self.skip_literal(b"null")?,
-                _ => return Err(Refused),
+                _ => self.skip_scalar()?,
             }
             // A value ended: close the containers it ends, or go on to the next element or member.
             loop {
-                let Some(&closing) = open.last() else { return Ok(()) };
+                let Some(object) = open.innermost() else { return Ok(()) };
                 self.skip_whitespace();
                 match self.next() {
                     Some(b',') => {
-                        if closing == b'}' {
+                        if object {
                             self.skip_whitespace();
                             self.member_key()?;
                         }
                         break;
                     }
-                    Some(byte) if byte == closing => {
-                        open.pop();
-                    }
+                    Some(byte) if byte == closing(object) => open.pop(),
                     _ => return Err(Refused),
                 }
             }
+        }
+    }
+
+    /// Skips a value that is not a container (at its first byte).
+    fn skip_scalar(&mut self) -> Scan<()> {
+        match self.peek().ok_or(Refused)? {
+            b'"' => self.skip_string().map(drop),
+            b'-' | b'0'..=b'9' => self.skip_number(),
+            b't' => self.skip_literal(b"true"),
+            b'f' => self.skip_literal(b"false"),
+            b'n' => self.skip_literal(b"null"),
+            _ => Err(Refused),
         }
     }
 
@@ -393,51 +446,87 @@ fn field_named(key: &[u8]) -> Field {
     }
 }
 
-/// The value of `id` or `type` from its bytes (a whole value, nesting within the limit): `None`
-/// for `null`, as serde reads an absent `Option`. A string without escapes is read here; anything
-/// else by serde_json, which may still refuse it (invalid UTF-8, unpaired surrogates, a float that
-/// overflows), as it refused the whole body for it before.
-fn top_level(value: &[u8]) -> Scan<Option<TopLevel>> {
-    if let [b'"', text @ .., b'"'] = value {
-        if !text.contains(&b'\\') {
-            let text = std::str::from_utf8(text).map_err(|_| Refused)?;
-            return Ok(Some(if text.is_empty() { TopLevel::Unusable } else { TopLevel::Text(text.to_string()) }));
-        }
+/// The value of `id` or `type`: `None` for `null`, as serde reads an absent `Option`. A string
+/// without escapes is read here; anything else by serde_json, which may still refuse it (invalid
+/// UTF-8, unpaired surrogates, a float that overflows), as it refused the whole body for it before.
+fn top_level(kept: Kept) -> Scan<Option<TopLevel>> {
+    if let (true, [b'"', text @ .., b'"']) = (kept.plain_string, kept.value) {
+        let text = std::str::from_utf8(text).map_err(|_| Refused)?;
+        return Ok(Some(if text.is_empty() { TopLevel::Unusable } else { TopLevel::Text(text.to_string()) }));
     }
-    serde_json::from_slice(value).map_err(|_| Refused)
+    serde_json::from_slice(kept.value).map_err(|_| Refused)
 }
 
-/// Where a string's scan stops: the first `"`, `\` or control character at or after `from`.
-/// Sixteen bytes at a time, written so the compiler turns each block into a few vector
-/// instructions (the bench's bodies are mostly one long string).
+/// Where a string's scan stops: the first `"`, `\\` or control character at or after `from`.
 fn string_stop(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
-    let mut blocks = rest.chunks_exact(16);
-    let mut block_start = from;
-    for block in &mut blocks {
-        // `chunks_exact` gives sixteen bytes each time (the rest is its remainder): this converts.
-        let stops = <&[u8; 16]>::try_from(block).map_or(0, stops_in);
-        if stops != 0 {
-            return Some(block_start + stops.trailing_zeros() as usize);
+    stop_in(rest).map(|found| from + found)
+}
+
+/// The first stop in `bytes`. Most strings are short (keys, ids, types): their end is found in
+/// the first words (eight bytes each). A long one (the bench's bodies are mostly one) is crossed
+/// thirty-two bytes at a time, written so the compiler turns each block into a few vector
+/// instructions, and the block that holds its end is searched by words.
+fn stop_in(bytes: &[u8]) -> Option<usize> {
+    const WORD: usize = 8;
+    const BLOCK: usize = 32;
+    let mut at = 0;
+    while at + WORD <= bytes.len() && at < 2 * WORD {
+        if let Some(found) = stop_in_word(bytes, at) {
+            return Some(found);
         }
-        block_start += 16;
+        at += WORD;
     }
-    blocks.remainder().iter().position(|&byte| stops_string(byte)).map(|offset| block_start + offset)
+    while let Some(block) = bytes.get(at..at + BLOCK) {
+        if block.iter().fold(false, |stops, &byte| stops | stops_string(byte)) {
+            break;
+        }
+        at += BLOCK;
+    }
+    while at + WORD <= bytes.len() {
+        if let Some(found) = stop_in_word(bytes, at) {
+            return Some(found);
+        }
+        at += WORD;
+    }
+    if at == bytes.len() {
+        return None;
+    }
+    // The last few bytes: the word that ends with them, whose first bytes are known not to stop
+    // (and so flag nothing), else one by one in a body shorter than a word.
+    match bytes.len().checked_sub(WORD) {
+        Some(last_word) => stop_in_word(bytes, last_word),
+        None => bytes.iter().position(|&byte| stops_string(byte)),
+    }
 }
 
-/// One bit per byte of the block that stops a string's scan, the first byte lowest.
+/// The first stop in the word at `at`, if the word is whole and holds one.
 #[inline(always)]
-fn stops_in(block: &[u8; 16]) -> u32 {
-    let mut stops = 0;
-    for (index, &byte) in block.iter().enumerate() {
-        stops |= u32::from(stops_string(byte)) << index;
-    }
-    stops
+fn stop_in_word(bytes: &[u8], at: usize) -> Option<usize> {
+    let word: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
+    let flags = stop_flags(u64::from_le_bytes(word));
+    (flags != 0).then(|| at + (flags.trailing_zeros() / 8) as usize)
 }
 
+/// The high bit of each byte of `word` that stops a string's scan. The lowest flag is exact; above
+/// it a borrow may flag a byte falsely (so only the lowest is used).
+fn stop_flags(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    // As in `stops_string`: after `^ 2`, a quote or a control character is a byte below 0x21
+    // (subtracting 0x21 borrows; bytes of 0x80 and above are excluded by `!flipped`).
+    let flipped = word ^ (ONES * 2);
+    let quote_or_control = flipped.wrapping_sub(ONES * 0x21) & !flipped;
+    let backslash = word ^ (ONES * u64::from(b'\\'));
+    let backslash = backslash.wrapping_sub(ONES) & !backslash;
+    (quote_or_control | backslash) & HIGH
+}
+
+/// Whether a byte stops a string's scan: a quote, a backslash or a control character. `^ 2` maps
+/// the quote (0x22) to 0x20 and keeps 0x00..=0x1f below it, so one comparison finds both.
 #[inline(always)]
 fn stops_string(byte: u8) -> bool {
-    (byte == b'"') | (byte == b'\\') | (byte < 0x20)
+    ((byte ^ 2) <= 0x20) | (byte == b'\\')
 }
 
 #[cfg(test)]
@@ -757,15 +846,17 @@ mod tests {
 
     #[test]
     fn a_string_stops_at_its_first_quote_backslash_or_control_byte_in_any_block() {
-        for length in 0..40 {
-            for stop in [b'"', b'\\', 0x00, 0x1f] {
+        // Bytes next to the stops' values (and to the thresholds of their word flags), and bytes
+        // of 0x80 and above, around one stop or none.
+        let fillers = b" !#$[]|\x7f\x80\xa2\xdc\xff";
+        for length in 0..80 {
+            for stop in [b'"', b'\\', 0x00, 0x02, 0x1f] {
                 for at in 0..=length {
-                    // Bytes next to the stops' values, and non-ASCII ones, around one stop or none.
-                    let mut bytes: Vec<u8> = (0..length).map(|index| b" !#[]|\x7f\x80\xff"[index % 9]).collect();
+                    let mut bytes: Vec<u8> = (0..length).map(|index| fillers[index % fillers.len()]).collect();
                     if at < length {
                         bytes[at] = stop;
                     }
-                    for from in 0..=bytes.len() + 1 {
+                    for from in [0, 1, 7, 8, 31, 32, 33, length, length + 1] {
                         let expected = bytes
                             .get(from..)
                             .and_then(|rest| rest.iter().position(|&byte| stops_string(byte)))
@@ -777,6 +868,10 @@ mod tests {
         }
         let stops: Vec<u8> = (0..=255).filter(|&byte| stops_string(byte)).collect();
         assert_eq!(stops, [(0..0x20).collect(), vec![b'"', b'\\']].concat());
+        for byte in 0..=255u8 {
+            let flags = stop_flags(u64::from_le_bytes([byte; 8]));
+            assert_eq!(flags & 0x80 != 0, stops_string(byte), "{byte:#x}");
+        }
     }
 
     /// A piece of a string's content: mostly plain text and valid escapes (so most bodies are read
