@@ -14,10 +14,11 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use ring::digest;
-use serde::Deserialize;
 
 use crate::sync::lock;
 use crate::webhook::scheme::SchemeKind;
+
+pub(super) use super::envelope::Envelope;
 
 /// How long an event is remembered by default: providers retry for hours to days, and most
 /// redeliveries come within the first day.
@@ -193,114 +194,6 @@ impl Drop for Claim<'_> {
     }
 }
 
-/// What a JSON body says about itself at the top level; anything else in it is skipped unparsed.
-/// `id` and `type` are read straight into what is kept of them (no `serde_json::Value` built and
-/// copied), and are accepted and refused exactly as a `Value` would be: any JSON value parses,
-/// and only a non-empty string (or, for `id`, a number) counts.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct Envelope {
-    #[serde(default)]
-    id: Option<TopLevel>,
-    #[serde(default, rename = "type")]
-    event_type: Option<TopLevel>,
-}
-
-/// A top-level value of the envelope, kept only as far as an id or a type can use it.
-#[derive(Debug)]
-enum TopLevel {
-    Text(String),
-    /// A number, as `serde_json::Number` writes it.
-    Number(String),
-    /// Anything else: an empty string, `true`, an object, an array.
-    Unusable,
-}
-
-impl<'de> Deserialize<'de> for TopLevel {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<TopLevel, D::Error> {
-        deserializer.deserialize_any(TopLevelVisitor)
-    }
-}
-
-struct TopLevelVisitor;
-
-impl<'de> serde::de::Visitor<'de> for TopLevelVisitor {
-    type Value = TopLevel;
-
-    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
-        formatter.write_str("any JSON value")
-    }
-
-    fn visit_str<E>(self, text: &str) -> Result<TopLevel, E> {
-        Ok(if text.is_empty() { TopLevel::Unusable } else { TopLevel::Text(text.to_string()) })
-    }
-
-    fn visit_u64<E>(self, number: u64) -> Result<TopLevel, E> {
-        Ok(TopLevel::Number(serde_json::Number::from(number).to_string()))
-    }
-
-    fn visit_i64<E>(self, number: i64) -> Result<TopLevel, E> {
-        Ok(TopLevel::Number(serde_json::Number::from(number).to_string()))
-    }
-
-    fn visit_f64<E>(self, number: f64) -> Result<TopLevel, E> {
-        // What `Value` does with a float: a number when finite (JSON has no other), else null.
-        Ok(serde_json::Number::from_f64(number)
-            .map_or(TopLevel::Unusable, |number| TopLevel::Number(number.to_string())))
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<TopLevel, E> {
-        Ok(TopLevel::Unusable)
-    }
-
-    fn visit_unit<E>(self) -> Result<TopLevel, E> {
-        Ok(TopLevel::Unusable)
-    }
-
-    fn visit_none<E>(self) -> Result<TopLevel, E> {
-        Ok(TopLevel::Unusable)
-    }
-
-    // An object or an array is read as `Value` reads it (so what it refuses inside one, the body
-    // is refused for, as before), then dropped.
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, map: A) -> Result<TopLevel, A::Error> {
-        serde_json::Value::deserialize(serde::de::value::MapAccessDeserializer::new(map))?;
-        Ok(TopLevel::Unusable)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, seq: A) -> Result<TopLevel, A::Error> {
-        serde_json::Value::deserialize(serde::de::value::SeqAccessDeserializer::new(seq))?;
-        Ok(TopLevel::Unusable)
-    }
-}
-
-impl Envelope {
-    /// The envelope of a JSON object body; nothing for other bodies.
-    pub(super) fn read(body: &[u8]) -> Envelope {
-        let starts_as_object = body.iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b'{');
-        if !starts_as_object {
-            return Envelope::default();
-        }
-        serde_json::from_slice(body).unwrap_or_default()
-    }
-
-    /// The top-level `id`, when it is a non-empty string or a number; taken out of the envelope,
-    /// not copied (once per delivery).
-    pub(super) fn id(&mut self) -> Option<String> {
-        match self.id.take()? {
-            TopLevel::Text(text) | TopLevel::Number(text) => Some(text),
-            TopLevel::Unusable => None,
-        }
-    }
-
-    /// The top-level `type`, when it is a non-empty string; taken, as `id` is.
-    pub(super) fn event_type(&mut self) -> Option<String> {
-        match self.event_type.take()? {
-            TopLevel::Text(text) => Some(text),
-            TopLevel::Number(_) | TopLevel::Unusable => None,
-        }
-    }
-}
-
 /// Where an event id was read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum IdSource {
@@ -343,6 +236,8 @@ pub(super) fn table_key(scheme: Option<SchemeKind>, source: IdSource, id: &str) 
 
 #[cfg(test)]
 mod tests {
+    use serde::Deserialize;
+
     use super::*;
 
     #[test]
@@ -468,6 +363,34 @@ mod tests {
                 String::from_utf8_lossy(body)
             );
         }
+    }
+
+    /// A body shaped as `cargo bench --bench listen` sends them (a Stripe-style event of about 1 KiB).
+    fn bench_body() -> Vec<u8> {
+        format!(
+            r#"{{"id":"evt_bench_00000001","type":"payment_intent.succeeded","created":1796158552,"data":{{"object":{{"amount":1,"currency":"eur","description":"{}"}}}}}}"#,
+            "x".repeat(880)
+        )
+        .into_bytes()
+    }
+
+    /// Not a check but a driver for counting instructions per read (the envelope read, its id and
+    /// type taken and dropped), e.g. `valgrind --tool=callgrind --toggle-collect='*envelope_reads*'
+    /// TEST_BINARY envelope_read_driver --ignored --exact`: 1,000 reads of the bench's body.
+    #[test]
+    #[ignore = "a driver for callgrind, not a check"]
+    fn envelope_read_driver() {
+        assert_eq!(envelope_reads(&bench_body(), 1000), 1000);
+    }
+
+    #[inline(never)]
+    fn envelope_reads(body: &[u8], times: usize) -> usize {
+        let mut found = 0;
+        for _ in 0..times {
+            let mut envelope = Envelope::read(std::hint::black_box(body));
+            found += usize::from(envelope.id().is_some() && envelope.event_type().is_some());
+        }
+        found
     }
 
     #[test]

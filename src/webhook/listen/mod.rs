@@ -18,6 +18,7 @@
 //! ```
 mod dedupe;
 mod display;
+mod envelope;
 pub(crate) mod forward;
 mod receive;
 pub(crate) mod summary;
