@@ -11,6 +11,7 @@ mod http;
 mod idem;
 mod ids;
 mod json_output;
+mod json_text;
 mod live_log;
 mod output;
 mod retry;

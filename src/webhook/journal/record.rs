@@ -17,6 +17,8 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde::{Deserialize, Serialize};
 
+use crate::json_text::{Stop, first_stop};
+
 /// The `schema` value every journal line starts with.
 pub(crate) const SCHEMA: &str = "journal-record/1";
 
@@ -298,7 +300,7 @@ fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
 /// `text` as a JSON string, escaped exactly as serde_json escapes it (`\"`, `\\`, the short forms
 /// of \b \f \n \r \t, `\u00XX` for the other control characters, everything else as is).
 pub(crate) fn json_string(out: &mut Vec<u8>, text: &str) {
-    out.reserve(text.len() + BLOCK + 2);
+    out.reserve(text.len() + SHORT_RUN + 2);
     out.push(b'"');
     escape_from(out, text.as_bytes(), 0, Stop::AtEscape);
     out.push(b'"');
@@ -310,7 +312,7 @@ pub(crate) fn json_string(out: &mut Vec<u8>, text: &str) {
 /// and then escaped without stopping at non-ASCII bytes again.
 pub(crate) fn json_string_if_utf8(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
     let start = out.len();
-    out.reserve(bytes.len() + BLOCK + 2);
+    out.reserve(bytes.len() + SHORT_RUN + 2);
     out.push(b'"');
     if let Some(non_ascii) = escape_from(out, bytes, 0, Stop::AtEscapeOrNonAscii) {
         if std::str::from_utf8(&bytes[non_ascii..]).is_err() {
@@ -323,68 +325,25 @@ pub(crate) fn json_string_if_utf8(out: &mut Vec<u8>, bytes: &[u8]) -> bool {
     true
 }
 
-/// How many bytes are looked at in one step: two words, flagged with the has-zero-byte trick
-/// (`stop_flags`), so runs with nothing to escape cost about two instructions per eight bytes.
-const BLOCK: usize = 16;
+/// A run between two escapes this short or shorter is copied as a fixed-size block and the output
+/// cut back, which costs less than a call into `memcpy` (a body has a quote every few bytes).
+const SHORT_RUN: usize = 16;
 
-/// Which bytes end a run that can be copied as it is.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Stop {
-    /// `"`, `\` and control characters.
-    AtEscape,
-    /// Those, and any byte of 0x80 or above (so its run can be checked as UTF-8).
-    AtEscapeOrNonAscii,
-}
-
-/// A high bit set in each byte of `word` that stops a run. Bytes above a flagged one may be
-/// flagged falsely (a borrow runs upwards), never a byte below it: the lowest flag is always
-/// exact, and it is the only one used.
-#[inline(always)]
-fn stop_flags(word: u64, stop: Stop) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero_bytes = |value: u64| value.wrapping_sub(ONES) & !value;
-    // Below 0x20: subtracting 0x20 from the byte borrows, setting its high bit.
-    let below_space = word.wrapping_sub(ONES * 0x20);
-    let control_or_high = match stop {
-        // A byte of 0x80 or more has its high bit set already: `!word` keeps it out.
-        Stop::AtEscape => below_space & !word,
-        Stop::AtEscapeOrNonAscii => below_space | word,
-    };
-    let quote = zero_bytes(word ^ (ONES * u64::from(b'"')));
-    let backslash = zero_bytes(word ^ (ONES * u64::from(b'\\')));
-    (control_or_high | quote | backslash) & HIGH
-}
-
-/// Where in the block the first byte that stops a run is, if one does.
-#[inline(always)]
-fn first_stop(block: &[u8; BLOCK], stop: Stop) -> Option<usize> {
-    let (low, high) = block.split_at(8);
-    let word = |half: &[u8]| u64::from_le_bytes(half.try_into().unwrap_or_default());
-    let low = stop_flags(word(low), stop);
-    if low != 0 {
-        return Some((low.trailing_zeros() / 8) as usize);
-    }
-    let high = stop_flags(word(high), stop);
-    (high != 0).then(|| 8 + (high.trailing_zeros() / 8) as usize)
-}
-
-/// Writes `bytes[from..]` escaped. Runs with nothing to escape are found a block at a time and
-/// copied whole; a short run (a body has a quote every few bytes) is copied as a fixed-size block
-/// and the output cut back, which costs less than a call into `memcpy`. With
-/// [`Stop::AtEscapeOrNonAscii`] it returns the offset of the first non-ASCII byte instead of going
-/// past it.
+/// Writes `bytes[from..]` escaped, a run at a time. With [`Stop::AtEscapeOrNonAscii`] it returns
+/// the offset of the first non-ASCII byte instead of going past it.
 fn escape_from(out: &mut Vec<u8>, bytes: &[u8], from: usize, stop: Stop) -> Option<usize> {
     let mut start = from;
     loop {
-        let end = next_stop(bytes, start, stop);
-        match bytes.get(start..start + BLOCK) {
-            Some(block) if end - start <= BLOCK => {
+        let rest = bytes.get(start..).unwrap_or_default();
+        let run = first_stop(rest, stop).unwrap_or(rest.len());
+        match rest.first_chunk::<SHORT_RUN>() {
+            Some(block) if run <= SHORT_RUN => {
                 out.extend_from_slice(block);
-                out.truncate(out.len() - BLOCK + (end - start));
+                out.truncate(out.len() - SHORT_RUN + run);
             }
-            _ => out.extend_from_slice(&bytes[start..end]),
+            _ => out.extend_from_slice(&rest[..run]),
         }
+        let end = start + run;
         let &byte = bytes.get(end)?;
         if byte >= 0x80 {
             return Some(end);
@@ -392,23 +351,6 @@ fn escape_from(out: &mut Vec<u8>, bytes: &[u8], from: usize, stop: Stop) -> Opti
         write_escape(out, byte);
         start = end + 1;
     }
-}
-
-/// The offset of the first byte at or after `from` that stops a run, or the length.
-#[inline(always)]
-fn next_stop(bytes: &[u8], from: usize, stop: Stop) -> usize {
-    let mut at = from;
-    while let Some(block) = bytes.get(at..).and_then(<[u8]>::first_chunk::<BLOCK>) {
-        if let Some(offset) = first_stop(block, stop) {
-            return at + offset;
-        }
-        at += BLOCK;
-    }
-    // The tail, padded with `x`, which never stops a run.
-    let rest = bytes.get(at..).unwrap_or_default();
-    let mut padded = [b'x'; BLOCK];
-    padded[..rest.len()].copy_from_slice(rest);
-    first_stop(&padded, stop).map_or(bytes.len(), |offset| at + offset)
 }
 
 /// The escape of a byte that needs one.

@@ -19,6 +19,8 @@
 //!   counting as one.
 use serde::Deserialize;
 
+use crate::json_text::{Stop, first_stop};
+
 /// The envelope of a body: its top-level `id` and `type`, kept only as far as they can be used.
 #[derive(Debug, Default)]
 #[cfg_attr(test, derive(PartialEq))]
@@ -460,73 +462,7 @@ fn top_level(kept: Kept) -> Scan<Option<TopLevel>> {
 /// Where a string's scan stops: the first `"`, `\\` or control character at or after `from`.
 fn string_stop(bytes: &[u8], from: usize) -> Option<usize> {
     let rest = bytes.get(from..)?;
-    stop_in(rest).map(|found| from + found)
-}
-
-/// The first stop in `bytes`. Most strings are short (keys, ids, types): their end is found in
-/// the first words (eight bytes each). A long one (the bench's bodies are mostly one) is crossed
-/// thirty-two bytes at a time, written so the compiler turns each block into a few vector
-/// instructions, and the block that holds its end is searched by words.
-fn stop_in(bytes: &[u8]) -> Option<usize> {
-    const WORD: usize = 8;
-    const BLOCK: usize = 32;
-    let mut at = 0;
-    while at + WORD <= bytes.len() && at < 2 * WORD {
-        if let Some(found) = stop_in_word(bytes, at) {
-            return Some(found);
-        }
-        at += WORD;
-    }
-    while let Some(block) = bytes.get(at..at + BLOCK) {
-        if block.iter().fold(false, |stops, &byte| stops | stops_string(byte)) {
-            break;
-        }
-        at += BLOCK;
-    }
-    while at + WORD <= bytes.len() {
-        if let Some(found) = stop_in_word(bytes, at) {
-            return Some(found);
-        }
-        at += WORD;
-    }
-    if at == bytes.len() {
-        return None;
-    }
-    // The last few bytes: the word that ends with them, whose first bytes are known not to stop
-    // (and so flag nothing), else one by one in a body shorter than a word.
-    match bytes.len().checked_sub(WORD) {
-        Some(last_word) => stop_in_word(bytes, last_word),
-        None => bytes.iter().position(|&byte| stops_string(byte)),
-    }
-}
-
-/// The first stop in the word at `at`, if the word is whole and holds one.
-#[inline(always)]
-fn stop_in_word(bytes: &[u8], at: usize) -> Option<usize> {
-    let word: [u8; 8] = bytes.get(at..at + 8)?.try_into().ok()?;
-    let flags = stop_flags(u64::from_le_bytes(word));
-    (flags != 0).then(|| at + (flags.trailing_zeros() / 8) as usize)
-}
-
-/// The high bit of each byte of `word` that stops a string's scan. The lowest flag is exact; above
-/// it a borrow may flag a byte falsely (so only the lowest is used).
-fn stop_flags(word: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    // As in `stops_string`: after `^ 2`, a quote or a control character is a byte below 0x21
-    // (subtracting 0x21 borrows; bytes of 0x80 and above are excluded by `!flipped`).
-    let flipped = word ^ (ONES * 2);
-    let quote_or_control = flipped.wrapping_sub(ONES * 0x21) & !flipped;
-    let backslash = word ^ (ONES * u64::from(b'\\'));
-    let backslash = backslash.wrapping_sub(ONES) & !backslash;
-    (quote_or_control | backslash) & HIGH
-}
-
-/// Whether a byte stops a string's scan: a quote, a backslash or a control character. `^ 2` maps
-/// the quote (0x22) to 0x20 and keeps 0x00..=0x1f below it, so one comparison finds both.
-#[inline(always)]
-fn stops_string(byte: u8) -> bool {
-    ((byte ^ 2) <= 0x20) | (byte == b'\\')
+    first_stop(rest, Stop::AtEscape).map(|found| from + found)
 }
 
 #[cfg(test)]
@@ -842,36 +778,6 @@ mod tests {
         assert_eq!(envelope.id().as_deref(), Some("evt_bench_00000001"));
         assert_eq!(envelope.event_type().as_deref(), Some("payment_intent.succeeded"));
         assert!(!assert_reads_as_serde(body.as_bytes()));
-    }
-
-    #[test]
-    fn a_string_stops_at_its_first_quote_backslash_or_control_byte_in_any_block() {
-        // Bytes next to the stops' values (and to the thresholds of their word flags), and bytes
-        // of 0x80 and above, around one stop or none.
-        let fillers = b" !#$[]|\x7f\x80\xa2\xdc\xff";
-        for length in 0..80 {
-            for stop in [b'"', b'\\', 0x00, 0x02, 0x1f] {
-                for at in 0..=length {
-                    let mut bytes: Vec<u8> = (0..length).map(|index| fillers[index % fillers.len()]).collect();
-                    if at < length {
-                        bytes[at] = stop;
-                    }
-                    for from in [0, 1, 7, 8, 31, 32, 33, length, length + 1] {
-                        let expected = bytes
-                            .get(from..)
-                            .and_then(|rest| rest.iter().position(|&byte| stops_string(byte)))
-                            .map(|found| found + from);
-                        assert_eq!(string_stop(&bytes, from), expected, "{bytes:?} from {from}");
-                    }
-                }
-            }
-        }
-        let stops: Vec<u8> = (0..=255).filter(|&byte| stops_string(byte)).collect();
-        assert_eq!(stops, [(0..0x20).collect(), vec![b'"', b'\\']].concat());
-        for byte in 0..=255u8 {
-            let flags = stop_flags(u64::from_le_bytes([byte; 8]));
-            assert_eq!(flags & 0x80 != 0, stops_string(byte), "{byte:#x}");
-        }
     }
 
     /// A piece of a string's content: mostly plain text and valid escapes (so most bodies are read
