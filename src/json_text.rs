@@ -2,7 +2,7 @@
 //! backslash or a control character (what an escape starts, or what a writer must escape), and,
 //! for a caller that checks UTF-8 separately, at any byte of 0x80 or above. The journal's escaping
 //! and the listener's envelope scanner both cross a delivery's body with it, so it is written for
-//! speed: a short run ends in its first words, a long one is crossed a block at a time.
+//! speed: a short run is searched by words, a long one a block of sixteen bytes at a time.
 
 /// Which bytes end a run.
 #[derive(Clone, Copy)]
@@ -47,40 +47,76 @@ impl Stop {
 }
 
 /// The offset of the first byte of `bytes` that ends a run, if one does. Most runs are short
-/// (keys, ids, the text between a body's quotes): their end is found in the first words (eight
-/// bytes each). A long one is crossed thirty-two bytes at a time, written so the compiler turns
-/// each block into a few vector instructions, and the block that holds its end is searched by words.
+/// (keys, ids, the text between a body's quotes) and are searched a word (eight bytes) at a time;
+/// from sixteen bytes on a run is crossed a block of sixteen at a time (one SSE2 comparison on
+/// x86-64, every such CPU has it), its last few bytes by the block that ends with them.
 pub(crate) fn first_stop(bytes: &[u8], stop: Stop) -> Option<usize> {
-    const WORD: usize = 8;
-    const BLOCK: usize = 32;
-    let mut at = 0;
-    while at + WORD <= bytes.len() && at < 2 * WORD {
-        if let Some(found) = stop_in_word(bytes, at, stop) {
-            return Some(found);
-        }
-        at += WORD;
+    if bytes.len() < BLOCK {
+        return first_stop_in_words(bytes, stop);
     }
-    while let Some(block) = bytes.get(at..at + BLOCK) {
-        if block.iter().fold(false, |stops, &byte| stops | stop.at(byte)) {
-            break;
+    let mut at = 0;
+    while at + BLOCK <= bytes.len() {
+        if let Some(found) = stop_in_block(bytes, at, stop) {
+            return Some(found);
         }
         at += BLOCK;
     }
-    while at + WORD <= bytes.len() {
-        if let Some(found) = stop_in_word(bytes, at, stop) {
-            return Some(found);
+    // The block that ends with the last bytes: its first ones are known not to stop.
+    (at < bytes.len()).then(|| stop_in_block(bytes, bytes.len() - BLOCK, stop)).flatten()
+}
+
+/// The bytes one block search covers.
+const BLOCK: usize = 16;
+
+/// [`first_stop`] for fewer than [`BLOCK`] bytes: a word, then the word that ends with the rest.
+fn first_stop_in_words(bytes: &[u8], stop: Stop) -> Option<usize> {
+    if bytes.len() < 8 {
+        return bytes.iter().position(|&byte| stop.at(byte));
+    }
+    stop_in_word(bytes, 0, stop).or_else(|| stop_in_word(bytes, bytes.len() - 8, stop))
+}
+
+/// The first stop in the block at `at` (which must be whole), if it holds one.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn stop_in_block(bytes: &[u8], at: usize, stop: Stop) -> Option<usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
+        _mm_xor_si128,
+    };
+    let block: &[u8; BLOCK] = bytes[at..at + BLOCK].try_into().ok()?;
+    // SAFETY: SSE2 is part of x86-64, and the load reads the sixteen bytes of `block`, with no
+    // alignment required.
+    let mask = unsafe {
+        let bytes = _mm_loadu_si128(block.as_ptr().cast::<__m128i>());
+        // As in `Stop::at`: after `^ 2` a quote or a control character is a byte of 0x20 or less,
+        // which is a byte its unsigned minimum with 0x20 leaves as it is.
+        let flipped = _mm_xor_si128(bytes, _mm_set1_epi8(2));
+        let quote_or_control = _mm_cmpeq_epi8(_mm_min_epu8(flipped, _mm_set1_epi8(0x20)), flipped);
+        let backslash = _mm_cmpeq_epi8(bytes, _mm_set1_epi8(b'\\' as i8));
+        let escape = _mm_movemask_epi8(_mm_or_si128(quote_or_control, backslash)) as u32;
+        match stop {
+            Stop::AtEscape => escape,
+            // The high bit of each byte is what `movemask` collects.
+            Stop::AtEscapeOrNonAscii => escape | _mm_movemask_epi8(bytes) as u32,
         }
-        at += WORD;
-    }
-    if at == bytes.len() {
-        return None;
-    }
-    // The last few bytes: the word that ends with them, whose first bytes are known not to stop
-    // (and so flag nothing), else one by one in a run shorter than a word.
-    match bytes.len().checked_sub(WORD) {
-        Some(last_word) => stop_in_word(bytes, last_word, stop),
-        None => bytes.iter().position(|&byte| stop.at(byte)),
-    }
+    };
+    (mask != 0).then(|| at + mask.trailing_zeros() as usize)
+}
+
+/// The first stop in the block at `at` (which must be whole), if it holds one: its two words.
+#[cfg(not(target_arch = "x86_64"))]
+#[inline(always)]
+fn stop_in_block(bytes: &[u8], at: usize, stop: Stop) -> Option<usize> {
+    stop_in_block_by_words(bytes, at, stop)
+}
+
+/// [`stop_in_block`] without vector instructions (compiled everywhere so the tests hold the
+/// SSE2 search to it).
+#[cfg_attr(all(target_arch = "x86_64", not(test)), allow(dead_code))]
+#[inline(always)]
+fn stop_in_block_by_words(bytes: &[u8], at: usize, stop: Stop) -> Option<usize> {
+    stop_in_word(bytes, at, stop).or_else(|| stop_in_word(bytes, at + 8, stop))
 }
 
 /// The first stop in the word at `at`, if the word is whole and holds one.
@@ -114,6 +150,23 @@ mod tests {
                             let expected = rest.iter().position(|&byte| stop.at(byte));
                             assert_eq!(first_stop(rest, stop), expected, "{bytes:?} from {from}");
                         }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_block_finds_every_byte_value_at_every_position_as_its_words_do() {
+        for stop in [Stop::AtEscape, Stop::AtEscapeOrNonAscii] {
+            for filler in [b'a', b' ', b'#', b'~', 0x7f] {
+                for at in 0..BLOCK {
+                    for byte in 0..=255u8 {
+                        let mut block = [filler; BLOCK];
+                        block[at] = byte;
+                        let expected = block.iter().position(|&byte| stop.at(byte));
+                        assert_eq!(stop_in_block(&block, 0, stop), expected, "{byte:#x} at {at} among {filler:#x}");
+                        assert_eq!(stop_in_block_by_words(&block, 0, stop), expected, "{byte:#x} at {at}");
                     }
                 }
             }
