@@ -37,7 +37,10 @@ pub(super) struct EventTable {
 
 #[derive(Default)]
 struct Inner {
-    events: HashMap<Arc<str>, EventState>,
+    /// Hashed with foldhash, not SipHash: a delivery looks its id up two or three times, and
+    /// SipHash was a thousand instructions of it. The seed is random per process, so a sender
+    /// cannot pick colliding ids without seeing the table.
+    events: HashMap<Arc<str>, EventState, foldhash::fast::RandomState>,
     /// Keys in the order they were first seen, for expiry and eviction; each key is here once.
     order: VecDeque<(Instant, Arc<str>)>,
 }
