@@ -84,7 +84,7 @@ fn stop_in_block(bytes: &[u8], at: usize, stop: Stop) -> Option<usize> {
         __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_min_epu8, _mm_movemask_epi8, _mm_or_si128, _mm_set1_epi8,
         _mm_xor_si128,
     };
-    let block: &[u8; BLOCK] = bytes[at..at + BLOCK].try_into().ok()?;
+    let block = bytes.get(at..)?.first_chunk::<BLOCK>()?;
     // SAFETY: SSE2 is part of x86-64, and the load reads the sixteen bytes of `block`, with no
     // alignment required.
     let mask = unsafe {

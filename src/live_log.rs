@@ -100,6 +100,36 @@ impl<T: Send + 'static> LiveLog<T> {
 }
 
 fn print_until_stopped<T>(receiver: Receiver<Message<T>>, not_shown: &AtomicU64, printer: &Printer<T>) {
+    print_queue(
+        receiver,
+        not_shown,
+        |message| match message {
+            Message::Stop => Taken::Stop,
+            Message::Text(text) => Taken::Line(text),
+            Message::Entry(entry) => Taken::Line((printer.render)(entry)),
+        },
+        &printer.skipped,
+    );
+}
+
+/// What the printer makes of a message taken off its queue.
+pub(crate) enum Taken {
+    Line(String),
+    /// Nothing to print (a message shown elsewhere).
+    Nothing,
+    /// Print what came before, then stop.
+    Stop,
+}
+
+/// The printer's loop, for any bounded queue whose senders count what did not fit in
+/// `not_shown`: prints until `take` says stop or every sender is gone, a write per batch, and
+/// says every so often (and at the end) how many were left out, in the words of `skipped`.
+pub(crate) fn print_queue<M>(
+    receiver: Receiver<M>,
+    not_shown: &AtomicU64,
+    take: impl Fn(M) -> Taken,
+    skipped: &dyn Fn(u64) -> String,
+) {
     // Buffered, flushed once per batch: one write per burst instead of per line.
     let mut out = std::io::BufWriter::new(std::io::stdout());
     let mut reported = 0;
@@ -121,34 +151,35 @@ fn print_until_stopped<T>(receiver: Receiver<Message<T>>, not_shown: &AtomicU64,
         };
         busy = next.is_some();
         while let Some(message) = next {
-            let text = match message {
-                Message::Stop => break 'printing,
-                Message::Text(text) => text,
-                Message::Entry(entry) => (printer.render)(entry),
-            };
-            // A closed stdout must not take the server down: the display is best effort.
-            let _ = writeln!(out, "{text}");
+            match take(message) {
+                Taken::Stop => break 'printing,
+                // A closed stdout must not take the server down: the display is best effort.
+                Taken::Line(text) => {
+                    let _ = writeln!(out, "{text}");
+                }
+                Taken::Nothing => {}
+            }
             next = receiver.try_recv().ok();
         }
         if last_report.elapsed() >= REPORT_EVERY {
-            report_skipped(&mut out, not_shown, &mut reported, printer);
+            report_skipped(&mut out, not_shown, &mut reported, skipped);
             last_report = Instant::now();
         }
         let _ = out.flush();
     }
-    report_skipped(&mut out, not_shown, &mut reported, printer);
+    report_skipped(&mut out, not_shown, &mut reported, skipped);
     let _ = out.flush();
 }
 
 /// The skipped line, for those skipped since the last report.
-fn report_skipped<T>(out: &mut impl Write, not_shown: &AtomicU64, reported: &mut u64, printer: &Printer<T>) {
+fn report_skipped(out: &mut impl Write, not_shown: &AtomicU64, reported: &mut u64, skipped: &dyn Fn(u64) -> String) {
     let total = not_shown.load(Ordering::Relaxed);
-    let skipped = total.saturating_sub(*reported);
-    if skipped == 0 {
+    let count = total.saturating_sub(*reported);
+    if count == 0 {
         return;
     }
     *reported = total;
-    let _ = writeln!(out, "{}", (printer.skipped)(skipped));
+    let _ = writeln!(out, "{}", skipped(count));
 }
 
 #[cfg(test)]
@@ -163,8 +194,8 @@ mod tests {
             };
         let counter = AtomicU64::new(5);
         let (mut out, mut reported) = (Vec::new(), 0);
-        report_skipped(&mut out, &counter, &mut reported, &printer);
-        report_skipped(&mut out, &counter, &mut reported, &printer);
+        report_skipped(&mut out, &counter, &mut reported, &printer.skipped);
+        report_skipped(&mut out, &counter, &mut reported, &printer.skipped);
         assert_eq!(String::from_utf8(out).unwrap(), "… 5 more\n");
     }
 

@@ -32,6 +32,7 @@ use crate::http::forwarding_client::ForwardingClient;
 use crate::http::forwarding_loop;
 use crate::http::server::{ServerTask, StopSignal, Timeouts};
 use crate::http::url::Redacted;
+use crate::live_log::Taken;
 use crate::output::{Format, Palette, print_best_effort};
 
 /// How long `--operations N` waits for a last retry once nothing happens any more.
@@ -328,14 +329,10 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
 /// `ProxyState::report`).
 const PRINT_QUEUE: usize = 4096;
 
-/// How long the live printer lets lines gather after printing a batch.
-const PRINT_BATCH_PAUSE: Duration = Duration::from_millis(20);
-
-/// The thread that prints each attempt as it ends, one write per batch of the lines waiting, not
-/// one per line: under load the printer keeps up with the requests instead of costing a system
-/// call each. When stdout cannot keep up and the queue is full, attempts are counted instead,
-/// and the printer says how many it left out. Refusals are JSON lines; a person reads them in the
-/// stderr warning.
+/// The thread that prints each attempt as it ends, with the loop every live log of the crate
+/// shares (`live_log::print_queue`): a write per batch of lines, not per line, and when stdout
+/// cannot keep up and the queue is full, attempts are counted instead and the printer says how
+/// many it left out. Refusals are JSON lines; a person reads them in the stderr warning.
 fn spawn_printer(
     printed: std::sync::mpsc::Receiver<print::ProxyEvent>,
     state: Arc<ProxyState>,
@@ -343,26 +340,12 @@ fn spawn_printer(
     palette: crate::output::Palette,
 ) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        use std::io::Write;
-        let mut out = std::io::BufWriter::new(std::io::stdout());
-        let mut reported = 0;
-        while let Ok(first) = printed.recv() {
-            let mut next = Some(first);
-            while let Some(event) = next {
-                if let Some(line) = live_line(event, format, palette) {
-                    let _ = writeln!(out, "{line}");
-                }
-                next = printed.try_recv().ok();
-            }
-            report_not_shown(&mut out, &state, &mut reported, format);
-            let _ = out.flush();
-            // Let the next lines gather: a sender wakes this thread only while it waits in
-            // `recv`, and under load a wake per request cost the proxy about a fifth of its CPU
-            // (futex calls and context switches, `perf record`). A line shows at most this late.
-            std::thread::sleep(PRINT_BATCH_PAUSE);
-        }
-        report_not_shown(&mut out, &state, &mut reported, format);
-        let _ = out.flush();
+        crate::live_log::print_queue(
+            printed,
+            &state.not_shown,
+            |event| live_line(event, format, palette).map_or(Taken::Nothing, Taken::Line),
+            &|count| not_shown_line(count, format),
+        );
     })
 }
 
@@ -379,21 +362,14 @@ fn live_line(event: print::ProxyEvent, format: Format, palette: crate::output::P
     }
 }
 
-/// Says how many live lines were left out since it last said so, if any.
-fn report_not_shown(out: &mut impl std::io::Write, state: &ProxyState, reported: &mut u64, format: Format) {
-    let total = state.not_shown.load(Ordering::Relaxed);
-    let count = total.saturating_sub(*reported);
-    if count == 0 {
-        return;
-    }
-    *reported = total;
-    let line = match format {
+/// The line that says how many live lines were left out since the last such line.
+fn not_shown_line(count: u64, format: Format) -> String {
+    match format {
         Format::Human => format!(
             "… {count} line(s) not shown: the terminal could not keep up (every attempt is still judged and counted)"
         ),
         Format::Json => print::ProxyLine::NotShown { count }.to_json(),
-    };
-    let _ = writeln!(out, "{line}");
+    }
 }
 
 /// The exit status the run earns, after its report is printed: a forwarding loop or an upstream
