@@ -1,4 +1,5 @@
 //! idem: test how HTTP APIs handle `Idempotency-Key`, and how webhooks are signed, delivered and received.
+pub mod allocator;
 mod child;
 mod cli;
 mod clock;

@@ -1,7 +1,7 @@
 // mimalloc: the listener and the race engine allocate per request; glibc's malloc showed as ~15% of
-// `webhook listen`'s CPU under load.
+// `webhook listen`'s CPU under load. See `idem::allocator` for how it is called.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: idem::allocator::Allocator = idem::allocator::Allocator;
 
 fn main() {
     std::process::exit(idem::webhook_main());
