@@ -29,25 +29,13 @@ unsafe impl GlobalAlloc for Allocator {
     #[inline]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
-            if layout.align() <= WORD {
-                mi::mi_malloc(layout.size()).cast()
-            } else {
-                mi::mi_malloc_aligned(layout.size(), layout.align()).cast()
-            }
-        }
+        unsafe { by_alignment(layout, mi::mi_malloc, mi::mi_malloc_aligned) }
     }
 
     #[inline]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
         // SAFETY: see the impl.
-        unsafe {
-            if layout.align() <= WORD {
-                mi::mi_zalloc(layout.size()).cast()
-            } else {
-                mi::mi_zalloc_aligned(layout.size(), layout.align()).cast()
-            }
-        }
+        unsafe { by_alignment(layout, mi::mi_zalloc, mi::mi_zalloc_aligned) }
     }
 
     #[inline]
@@ -67,6 +55,21 @@ unsafe impl GlobalAlloc for Allocator {
             }
         }
     }
+}
+
+/// A block for `layout` from `plain` when a word's alignment is enough, else from `aligned`.
+///
+/// # Safety
+/// `plain` and `aligned` must be mimalloc's allocation calls, which take any size.
+#[inline(always)]
+unsafe fn by_alignment(
+    layout: Layout,
+    plain: unsafe extern "C" fn(usize) -> *mut c_void,
+    aligned: unsafe extern "C" fn(usize, usize) -> *mut c_void,
+) -> *mut u8 {
+    // SAFETY: the caller passes mimalloc's calls; each returns a block of the size and alignment
+    // asked (a word's for the plain one), or null.
+    unsafe { if layout.align() <= WORD { plain(layout.size()) } else { aligned(layout.size(), layout.align()) }.cast() }
 }
 
 #[cfg(test)]

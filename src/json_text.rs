@@ -17,7 +17,7 @@ impl Stop {
     /// Whether `byte` ends a run. `^ 2` maps the quote (0x22) to 0x20 and keeps 0x00..=0x1f below
     /// it, so one comparison finds both.
     #[inline(always)]
-    fn at(self, byte: u8) -> bool {
+    pub(crate) fn at(self, byte: u8) -> bool {
         let escape = ((byte ^ 2) <= 0x20) | (byte == b'\\');
         match self {
             Stop::AtEscape => escape,

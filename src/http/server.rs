@@ -263,8 +263,8 @@ enum Control {
 
 /// Runs a connection until it ends or its watchdog says otherwise. Only the connection and a
 /// one-shot receiver are polled when the connection wakes: the timers and the stop signal are the
-/// watchdog's, in a task of its own, so a request costs no timer poll (they cost ~2k instructions a
-/// request when polled here with the connection).
+/// watchdog's, in a task of its own, so a request costs no timer poll (polled here with the
+/// connection they cost `webhook listen` ~0.9k instructions a delivery, by callgrind).
 async fn serve<C: GracefulConnection>(connection: C, control: oneshot::Receiver<Control>) {
     tokio::pin!(connection);
     let order = tokio::select! {

@@ -19,8 +19,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::json_text::{Stop, first_stop};
 
+/// The schema's name, a macro so that [`LINE_START`] is built from it as well.
+macro_rules! schema {
+    () => {
+        "journal-record/1"
+    };
+}
+
 /// The `schema` value every journal line starts with.
-pub(crate) const SCHEMA: &str = "journal-record/1";
+pub(crate) const SCHEMA: &str = schema!();
 
 /// One delivery, as journaled.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
@@ -300,14 +307,14 @@ fn json_optional_string(out: &mut Vec<u8>, value: Option<&str>) {
 }
 
 /// How every line starts: the schema, and the key of the time that follows it.
-const LINE_START: &str = "{\"schema\":\"journal-record/1\",\"received_at\":";
+const LINE_START: &str = concat!("{\"schema\":\"", schema!(), "\",\"received_at\":");
 
 /// `text` as a JSON string, as [`json_string`] writes it; for text that seldom holds anything to
 /// escape (a time, a method, a scheme's name), checked here, inline, which costs a short string
 /// less than a call into the escaper.
 #[inline(always)]
 fn json_plain_string(out: &mut Vec<u8>, text: &str) {
-    if text.bytes().all(|byte| byte >= 0x20 && byte != b'"' && byte != b'\\') {
+    if !text.bytes().any(|byte| Stop::AtEscape.at(byte)) {
         out.reserve(text.len() + 2);
         out.push(b'"');
         out.extend_from_slice(text.as_bytes());

@@ -54,8 +54,8 @@ struct ParsedHeader<'a> {
 }
 
 /// An item's name and its value up to the next `=`, as the libraries split it (`v1=a=b` is `a`).
-/// By `memchr`, as the items are split too: `str::split` on a character cost this header a
-/// thousand instructions a delivery.
+/// By `memchr`, as the items are split too: `str::split` on a character spent ~0.8k instructions a
+/// delivery on this header (callgrind), of which `memchr` saves ~0.5k.
 fn name_value(item: &str) -> (&str, Option<&str>) {
     let Some(equals) = memchr::memchr(b'=', item.as_bytes()) else { return (item, None) };
     let (name, rest) = (&item[..equals], &item[equals + 1..]);
