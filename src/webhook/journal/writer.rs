@@ -60,6 +60,8 @@ struct Queue {
     written: u64,
     /// Whether an append is writing a batch right now.
     writing: bool,
+    /// How many blocking appends (or syncs) wait on `written` for the batch being written.
+    blocked: usize,
     /// The batches whose write failed, as line ranges, and why; the most recent last.
     failures: VecDeque<(u64, u64, std::io::ErrorKind, String)>,
 }
@@ -131,7 +133,7 @@ impl JournalWriter {
                 return failure_of(&queue, mine).map_or(Ok(()), Err);
             }
             if queue.writing {
-                queue = self.written.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+                queue = self.wait_for_batch(queue);
                 continue;
             }
             // Nobody is writing: this append writes everything queued so far, its own line included.
@@ -252,9 +254,23 @@ impl JournalWriter {
                 queue.spare = bytes;
             }
         }
+        // std's `notify_all` makes a system call whether or not anyone waits, and the listener's
+        // appends are all async: only a blocked append is worth one.
+        let wake_blocked = queue.blocked > 0;
         drop(queue);
-        self.written.notify_all();
+        if wake_blocked {
+            self.written.notify_all();
+        }
         self.batch_done.notify_waiters();
+    }
+
+    /// Blocks until the batch being written is done, counted in `blocked` meanwhile so the
+    /// writer knows to wake it (it reads the count under the same lock, so no wake is missed).
+    fn wait_for_batch<'a>(&self, mut queue: std::sync::MutexGuard<'a, Queue>) -> std::sync::MutexGuard<'a, Queue> {
+        queue.blocked += 1;
+        let mut queue = self.written.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+        queue.blocked -= 1;
+        queue
     }
 
     /// Writes whole lines after the last good one, or nothing: on failure the file is cut back to
@@ -290,7 +306,7 @@ impl JournalWriter {
         let mut queue = self.lock_queue();
         while queue.writing || !queue.pending.is_empty() {
             if queue.writing {
-                queue = self.written.wait(queue).unwrap_or_else(|poisoned| poisoned.into_inner());
+                queue = self.wait_for_batch(queue);
                 continue;
             }
             let batch = take_batch(&mut queue);
