@@ -1,7 +1,8 @@
 //! What `idem proxy` costs a request, in one run against the same fast upstream:
 //! - pass-through: GETs, which the proxy forwards without judging, through the proxy against the
 //!   upstream directly (requests per second, median and p99 latency). Targets: throughput at least
-//!   50% of direct, added median latency under 100 µs.
+//!   50% of direct, added median latency under 100 µs. nginx forwards the same GETs beside them when
+//!   installed, for scale: what a forwarding proxy's extra hop costs on this machine.
 //! - the judged path: POSTs each with a fresh `Idempotency-Key` (the requests `idem proxy` exists to
 //!   judge; `--first 0`, so judged and never faulted) through `idem proxy`, through nginx
 //!   `proxy_pass` with a keep-alive upstream (the upper bound of a forwarding proxy) and through
@@ -95,10 +96,14 @@ fn pass_through(upstream_url: &str) {
             .args(["proxy", "--upstream", &upstream_url, "--addr", "127.0.0.1:0"])
             .env("NO_COLOR", "1"),
     );
-    let proxy_url = proxy.url.clone();
-    let mut best: [Option<(Load, Load)>; 2] = [None, None];
+    let nginx = Nginx::start(&upstream_url);
+    let mut contenders = vec![("direct", upstream_url.clone()), ("proxy", proxy.url.clone())];
+    if let Some(nginx) = &nginx {
+        contenders.push(("nginx", nginx.url.clone()));
+    }
+    let mut best: Vec<Option<(Load, Load)>> = vec![None; contenders.len()];
     for round in 1..=ROUNDS {
-        for (slot, (name, url)) in [("direct", &upstream_url), ("proxy", &proxy_url)].into_iter().enumerate() {
+        for (slot, (name, url)) in contenders.iter().enumerate() {
             let latency = load(url, 1, LATENCY_RUN, false);
             let throughput = load(url, THROUGHPUT_CONNECTIONS, THROUGHPUT_RUN, false);
             assert_eq!(latency.failed + throughput.failed, 0, "{name}: some answers were not 200");
@@ -118,7 +123,7 @@ fn pass_through(upstream_url: &str) {
             });
         }
     }
-    let [Some((direct_latency, direct)), Some((proxy_latency, proxied))] = best else { return };
+    let [Some((direct_latency, direct)), Some((proxy_latency, proxied)), ..] = best[..] else { return };
     let ratio = proxied.rate() / direct.rate();
     let added_median = proxy_latency.median_us - direct_latency.median_us;
     let added_p99 = proxy_latency.p99_us - direct_latency.p99_us;
@@ -135,12 +140,29 @@ fn pass_through(upstream_url: &str) {
         proxy_latency.median_us,
         proxy_latency.p99_us
     );
+    match best.get(2).copied().flatten() {
+        Some((nginx_latency, nginx)) => println!(
+            "  through nginx : {:>8.0} requests/s   median {:>5.0} µs   p99 {:>5.0} µs",
+            nginx.rate(),
+            nginx_latency.median_us,
+            nginx_latency.p99_us
+        ),
+        None => println!("  through nginx : not installed: skipped"),
+    }
     println!(
         "  throughput proxy/direct : {:>6.1}% (target >= {:.0}%: {})",
         ratio * 100.0,
         TARGET_RATIO * 100.0,
         if ratio >= TARGET_RATIO { "met" } else { "MISSED" }
     );
+    if let Some((nginx_latency, nginx)) = best.get(2).copied().flatten() {
+        println!(
+            "  for scale, nginx/direct : {:>6.1}% (median {:+.0} µs added); idem proxy/nginx {:.1}%",
+            nginx.rate() / direct.rate() * 100.0,
+            nginx_latency.median_us - direct_latency.median_us,
+            proxied.rate() / nginx.rate() * 100.0
+        );
+    }
     println!(
         "  added latency           : median {added_median:+.0} µs (target < {TARGET_ADDED_MEDIAN_US:.0} µs: {}), p99 {added_p99:+.0} µs",
         if added_median < TARGET_ADDED_MEDIAN_US { "met" } else { "MISSED" }
