@@ -124,6 +124,7 @@ fn pass_through(upstream_url: &str) {
         }
     }
     let [Some((direct_latency, direct)), Some((proxy_latency, proxied)), ..] = best[..] else { return };
+    let through_nginx = best.get(2).copied().flatten();
     let ratio = proxied.rate() / direct.rate();
     let added_median = proxy_latency.median_us - direct_latency.median_us;
     let added_p99 = proxy_latency.p99_us - direct_latency.p99_us;
@@ -140,7 +141,7 @@ fn pass_through(upstream_url: &str) {
         proxy_latency.median_us,
         proxy_latency.p99_us
     );
-    match best.get(2).copied().flatten() {
+    match through_nginx {
         Some((nginx_latency, nginx)) => println!(
             "  through nginx : {:>8.0} requests/s   median {:>5.0} µs   p99 {:>5.0} µs",
             nginx.rate(),
@@ -155,7 +156,7 @@ fn pass_through(upstream_url: &str) {
         TARGET_RATIO * 100.0,
         if ratio >= TARGET_RATIO { "met" } else { "MISSED" }
     );
-    if let Some((nginx_latency, nginx)) = best.get(2).copied().flatten() {
+    if let Some((nginx_latency, nginx)) = through_nginx {
         println!(
             "  for scale, nginx/direct : {:>6.1}% (median {:+.0} µs added); idem proxy/nginx {:.1}%",
             nginx.rate() / direct.rate() * 100.0,
