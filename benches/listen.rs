@@ -79,13 +79,14 @@ fn compare() {
         let lines = count_lines(&journal);
         // Each round writes hundreds of megabytes; later rounds should not share the disk with it.
         let _ = std::fs::remove_file(&journal);
-        round_ratios.push(listened.rate() / bare.rate());
+        let round_ratio = listened.rate() / bare.rate();
+        round_ratios.push(round_ratio);
         println!(
             "round {round}: bare {:.0} req/s, webhook listen {:.0} req/s, {:.1}% ({} answered 2xx, {} not, {lines} journal \
              lines)",
             bare.rate(),
             listened.rate(),
-            listened.rate() / bare.rate() * 100.0,
+            round_ratio * 100.0,
             listened.ok,
             listened.failed
         );
