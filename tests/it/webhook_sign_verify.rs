@@ -364,3 +364,60 @@ fn v1a_with_the_svix_key_pair_signs_with_whsk_and_verifies_with_whpk_and_reads_t
     assert_eq!(output.status.code(), Some(1));
     assert_eq!(report["error"]["code"], "signature_mismatch", "{report:#}");
 }
+
+/// Public keys of small order verify forged signatures for any message (with the identity key,
+/// R = identity and S = 0), so every command that takes a `whpk_` key refuses them when it reads
+/// the key, before any delivery is judged (`check` signs, so it takes no public key).
+#[test]
+fn small_order_v1a_public_keys_are_refused_by_every_command_that_verifies() {
+    use base64::Engine;
+    let encode = |bytes: &[u8]| base64::engine::general_purpose::STANDARD.encode(bytes);
+    let mut identity = [0u8; 32];
+    identity[0] = 1;
+    let mut minus_one = [0xffu8; 32];
+    minus_one[0] = 0xec;
+    minus_one[31] = 0x7f;
+    let forged = format!("v1a,{}", encode(&[identity, [0; 32]].concat()));
+    for key in [identity, [0; 32], minus_one] {
+        let public = format!("whpk_{}", encode(&key));
+        let verify = crate::support::webhook()
+            .args(["verify", "--scheme", "standard", "--public-key", &public, "-d", "{\"forged\":true}"])
+            .args(["--now", "1674087231", "-H", "webhook-id: msg_forged", "-H", "webhook-timestamp: 1674087231"])
+            .args(["-H", &format!("webhook-signature: {forged}")])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&verify.stderr);
+        assert_eq!(verify.status.code(), Some(2), "{public}: {stderr}");
+        assert!(stderr.contains("small order"), "{public}: {stderr}");
+        for key_flag in ["--public-key", "--secret"] {
+            let output = crate::support::webhook()
+                .args(["listen", "--addr", "127.0.0.1:0", "--scheme", "standard", key_flag, &public])
+                .timeout(std::time::Duration::from_secs(30))
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert_eq!(output.status.code(), Some(2), "listen {key_flag} {public}: {stderr}");
+            assert!(stderr.contains("small order"), "listen {key_flag} {public}: {stderr}");
+        }
+    }
+}
+
+/// A `v1a` entry that cannot be an Ed25519 signature is a malformed header that says why, not a
+/// signature that "does not match" (which sends the user looking for a wrong key).
+#[test]
+fn a_v1a_entry_of_the_wrong_length_is_named_as_such() {
+    let fixture = v1a_fixture();
+    let public = fixture["svix_key_pair"]["public"].as_str().unwrap();
+    for (entry, why) in [("v1a,AAAA", "decodes to 3 bytes; an Ed25519 signature is 64"), ("v1a,!!!!", "is not base64")]
+    {
+        let output = crate::support::webhook()
+            .args(["verify", "--scheme", "standard", "--public-key", public, "-d", "{}", "--now", "1674087231"])
+            .args(["-H", "webhook-id: msg_1", "-H", "webhook-timestamp: 1674087231"])
+            .args(["-H", &format!("webhook-signature: {entry}")])
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(1), "{entry}: {text}");
+        assert!(text.contains(why) && !text.contains("does not match"), "{entry}: {text}");
+    }
+}

@@ -48,6 +48,16 @@ pub enum AsymmetricKeyError {
     Mismatched,
     #[error("the whpk_ key decodes to {0} bytes; an Ed25519 public key is 32")]
     PublicLength(usize),
+    #[error(
+        "the whpk_ key is a point of small order ({0}), which verifies forged signatures for any message; \
+         no real key pair has it (libsodium refuses it too): copy the public key from the sender again"
+    )]
+    SmallOrder(&'static str),
+    #[error(
+        "the whpk_ key is not a canonical Ed25519 encoding (its y coordinate is not below 2^255-19); \
+         copy the public key from the sender again"
+    )]
+    NonCanonical,
 }
 
 impl fmt::Debug for AsymmetricKey {
@@ -69,9 +79,10 @@ impl AsymmetricKey {
         let encoded = text.strip_prefix(PUBLIC_PREFIX.as_bytes())?;
         Some(match BASE64.decode(encoded) {
             Err(_) => Err(AsymmetricKeyError::NotBase64("whpk_")),
-            Ok(bytes) => <[u8; PUBLIC_LEN]>::try_from(bytes.as_slice())
-                .map(AsymmetricKey::Public)
-                .map_err(|_| AsymmetricKeyError::PublicLength(bytes.len())),
+            Ok(bytes) => match <[u8; PUBLIC_LEN]>::try_from(bytes.as_slice()) {
+                Err(_) => Err(AsymmetricKeyError::PublicLength(bytes.len())),
+                Ok(public) => usable_point(&public).map(|()| AsymmetricKey::Public(public)),
+            },
         })
     }
 
@@ -116,6 +127,60 @@ impl AsymmetricKey {
     }
 }
 
+/// The y coordinates (little-endian, sign bit clear) of the eight points of small order, with
+/// the order each has. ring's verification accepts these as public keys, and with them a forger
+/// needs no private key: with the identity, `R` = identity and `S` = 0 verify for any message.
+/// libsodium's `ge25519_has_small_order` refuses the same set (its block list also holds
+/// encodings of 0 and 1 at or above p, which `is_canonical` below catches).
+const SMALL_ORDER_Y: [([u8; 32], &str); 5] = [
+    (le_bytes(&[0x00]), "y = 0, order 4"),
+    (le_bytes(&[0x01]), "the identity, order 1"),
+    (P_MINUS_ONE, "y = -1, order 2"),
+    (
+        *b"\x26\xe8\x95\x8f\xc2\xb2\x27\xb0\x45\xc3\xf4\x89\xf2\xef\x98\xf0\xd5\xdf\xac\x05\xd3\xc6\x33\x39\xb1\x38\x02\x88\x6d\x53\xfc\x05",
+        "order 8",
+    ),
+    (
+        *b"\xc7\x17\x6a\x70\x3d\x4d\xd8\x4f\xba\x3c\x0b\x76\x0d\x10\x67\x0f\x2a\x20\x53\xfa\x2c\x39\xcc\xc6\x4e\xc7\xfd\x77\x92\xac\x03\x7a",
+        "order 8",
+    ),
+];
+
+/// 2^255 - 20, little-endian: p - 1, the y of the point of order 2.
+const P_MINUS_ONE: [u8; 32] = {
+    let mut bytes = [0xff; 32];
+    bytes[0] = 0xec;
+    bytes[31] = 0x7f;
+    bytes
+};
+
+/// A 32-byte little-endian number whose low bytes are `low`.
+const fn le_bytes(low: &[u8]) -> [u8; 32] {
+    let mut bytes = [0; 32];
+    let mut index = 0;
+    while index < low.len() {
+        bytes[index] = low[index];
+        index += 1;
+    }
+    bytes
+}
+
+/// Whether a point encoding can belong to a real key: its y (the
+/// encoding without the sign bit) below p = 2^255 - 19, and not one of the small-order points.
+fn usable_point(encoded: &[u8; 32]) -> Result<(), AsymmetricKeyError> {
+    let mut y = *encoded;
+    y[31] &= 0x7f;
+    // y >= p exactly when its top byte is 0x7f, the thirty middle bytes 0xff and the lowest >= 0xed.
+    let at_or_above_p = y[31] == 0x7f && y[1..31].iter().all(|&byte| byte == 0xff) && y[0] >= 0xed;
+    if at_or_above_p {
+        return Err(AsymmetricKeyError::NonCanonical);
+    }
+    match SMALL_ORDER_Y.iter().find(|(small, _)| *small == y) {
+        Some((_, order)) => Err(AsymmetricKeyError::SmallOrder(order)),
+        None => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -150,5 +215,53 @@ mod tests {
         assert_eq!(AsymmetricKey::parse(b"whsk_AAAA").unwrap().unwrap_err(), AsymmetricKeyError::SecretLength(3));
         assert_eq!(AsymmetricKey::parse(b"whpk_!!").unwrap().unwrap_err(), AsymmetricKeyError::NotBase64("whpk_"));
         assert!(AsymmetricKey::parse(b"whsec_AAAA").is_none());
+    }
+
+    fn public_key_text(bytes: [u8; 32]) -> String {
+        format!("whpk_{}", BASE64.encode(bytes))
+    }
+
+    /// ring alone verifies R = identity, S = 0 under the identity key for any message: the forgery
+    /// the parse-time refusal exists for.
+    #[test]
+    fn ring_alone_accepts_the_identity_forgery() {
+        let identity = le_bytes(&[1]);
+        let forged = [identity, [0; 32]].concat();
+        assert!(UnparsedPublicKey::new(&ED25519, identity).verify(b"any message", &forged).is_ok());
+    }
+
+    #[test]
+    fn small_order_public_keys_are_refused_with_the_reason() {
+        let with_sign_bit = |mut bytes: [u8; 32]| {
+            bytes[31] |= 0x80;
+            bytes
+        };
+        for (point, order) in SMALL_ORDER_Y {
+            for encoded in [point, with_sign_bit(point)] {
+                let error = AsymmetricKey::parse(public_key_text(encoded).as_bytes()).unwrap().unwrap_err();
+                assert_eq!(error, AsymmetricKeyError::SmallOrder(order), "{encoded:02x?}");
+                assert!(error.to_string().contains("small order"), "{error}");
+            }
+        }
+        // The all-zero placeholder the finding named.
+        let placeholder = format!("whpk_{}", "A".repeat(43) + "=");
+        assert!(matches!(
+            AsymmetricKey::parse(placeholder.as_bytes()).unwrap(),
+            Err(AsymmetricKeyError::SmallOrder("y = 0, order 4"))
+        ));
+    }
+
+    #[test]
+    fn non_canonical_public_keys_are_refused() {
+        // p + 1 (a second spelling of the identity's y) and 2^255 - 1.
+        let mut p_plus_one = [0xff; 32];
+        p_plus_one[0] = 0xee;
+        p_plus_one[31] = 0x7f;
+        for encoded in [p_plus_one, [0xff; 32]] {
+            let error = AsymmetricKey::parse(public_key_text(encoded).as_bytes()).unwrap().unwrap_err();
+            assert_eq!(error, AsymmetricKeyError::NonCanonical, "{encoded:02x?}");
+        }
+        // p - 1 is canonical (it is refused as the point of order 2, not as an encoding).
+        assert!(usable_point(&P_MINUS_ONE).unwrap_err() != AsymmetricKeyError::NonCanonical);
     }
 }

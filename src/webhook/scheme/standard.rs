@@ -123,14 +123,35 @@ impl StandardWebhooks {
         signed: &[&[u8]],
     ) -> Result<bool, VerifyError> {
         let candidates = Self::candidates(name, text, ed25519::VERSION)?;
+        let decoded: Vec<Result<Vec<u8>, String>> =
+            candidates.iter().map(|encoded| Self::v1a_signature(encoded)).collect();
+        // A header whose every v1a entry cannot be a signature is malformed, not a mismatch: the
+        // sender wrote something else there, and "does not match" would send the user hunting
+        // for a wrong key.
+        if let [Err(why), ..] = decoded.as_slice()
+            && decoded.iter().all(Result::is_err)
+        {
+            return Err(VerifyError::malformed(name, format!("its v1a entry {why}")));
+        }
         let message = signed.concat();
         // Every entry is checked (no early exit), as the HMAC comparison does.
-        Ok(candidates.iter().fold(false, |found, encoded| {
-            let valid = BASE64
-                .decode(encoded)
-                .is_ok_and(|signature| signature.len() == ed25519::SIGNATURE_LEN && key.verifies(&message, &signature));
+        Ok(decoded.iter().fold(false, |found, signature| {
+            let valid = signature.as_ref().is_ok_and(|signature| key.verifies(&message, signature));
             valid | found
         }))
+    }
+
+    /// A `v1a` entry's signature bytes, or why the entry cannot be one.
+    fn v1a_signature(encoded: &str) -> Result<Vec<u8>, String> {
+        match BASE64.decode(encoded) {
+            Err(_) => Err("is not base64".to_string()),
+            Ok(bytes) if bytes.len() == ed25519::SIGNATURE_LEN => Ok(bytes),
+            Ok(bytes) => Err(format!(
+                "decodes to {} bytes; an Ed25519 signature is {} (88 base64 characters)",
+                bytes.len(),
+                ed25519::SIGNATURE_LEN
+            )),
+        }
     }
 }
 
