@@ -17,6 +17,7 @@ mod hardening;
 mod input_limits;
 mod proxy;
 mod race;
+mod readme;
 mod retries;
 mod schemas;
 mod send;
