@@ -2,53 +2,11 @@
 //! pipelined on it (see `Pool`). Enough for the five commands the Redis store sends; a Redis
 //! that is down fails a request at once (a 503), without a reconnect loop holding it.
 //!
-//! Ours against the `redis` crate, measured 2026-12-01 against `redis` 1.2.2 (`default-features =
-//! false, features = ["tokio-comp"]`, one multiplexed connection re-opened after a failure; the
-//! variant is commit 55e0b46, reverted; it passed every Redis store test against a real
-//! redis-server, the down-and-back one included), on a 2-core machine shared with other builds (load
-//! average 13 to 21 throughout, so times are inflated and only comparable side by side):
-//! - dependencies: 9 crates added to the build (redis, combine, async-lock, event-listener,
-//!   event-listener-strategy, parking, arcstr, ryu, xxhash-rust); url, percent-encoding, bytes,
-//!   tokio-util and futures-util already come in through reqwest and hyper, so "about forty
-//!   crates" was stale. Their clean debug compile (`cargo build --timings`, sum of unit times):
-//!   275 s, redis 152 s and combine 92.5 s of it, against 321 s for this whole crate's library;
-//!   futures-util is also rebuilt with more features (47.6 s).
-//!   Release (`cargo build --release --timings`): 301.5 s, redis 199.5 s and combine 74.5 s of it.
-//! - release size of `idem` (fat LTO, stripped), remeasured 2026-12-01 on the tree of that day:
-//!   ours 16,148,232 bytes, the crate's 16,333,576 (+185,344, +1.1%); on the earlier tree
-//!   9,777,672 against 10,003,592 (+2.3%).
-//! - `cargo bench --locked --bench serve`: with the previous client (a pool of up to 128
-//!   connections, one command in flight on each) the crate won, 17,028 against 13,203 req/s
-//!   (58.5% of the memory store against 46.1%), and 2x at 128 connections. This client pipelines
-//!   instead (see `Pool`). Measured 2026-12-01 with both release binaries built first and copied in
-//!   turn to target/release/idem (checked with cmp), alternated; load average 4.2 to 6.4 from other
-//!   builds on the 2 cores, so single runs swing by a third. The Redis store's best-of-3 req/s and
-//!   its ratio to the memory store in the same run:
-//!   ours  16,608 (48.3%, load 4.2), 20,524 (63.3%, 5.1), 20,506 (58.7%, 4.5), 18,091 (38.2%, 6.4);
-//!   mean 18,932 req/s, 52.1%.
-//!   crate 18,712 (53.2%, 5.5), 23,282 (48.0%, 5.3), 20,785 (60.8%, 4.8), 16,817 (37.9%, 6.2);
-//!   mean 19,899 req/s, 50.0%.
-//!   Beside it, the bench's load generator for 4 s per run with CPU time and system calls per
-//!   request read from /proc, alternated, load 5.6 to 7.2: at 32 connections (4 runs each) ours
-//!   17,024 req/s mean (47.5% of memory), the crate 18,557 (56.5%); CPU per request in `idem
-//!   serve` 39.1 us against 37.7, in redis-server 25.3 us against 21.7 (single runs 20 to 31 and
-//!   20 to 24); redis-server's reads per request 0.13 against 0.28 (ours sends twice as many
-//!   commands per write). At 128 connections (2 runs each) ours 15,215 req/s (51.8%; 37.7 us in
-//!   idem, 20.2 in Redis), the crate 15,590 (59.0%; 36.6 us, 18.6). Under strace, one 4 s run:
-//!   3,445 writes to Redis for 18,900 requests, the crate 7,500 (the pool did 18,491).
-//! - the 200,000-deep reply: the crate survives it too (it refuses past 100 levels, 503, the
-//!   server keeps serving), but its error is combine's four-line parse trace ("Parse error at
-//!   401 / Unexpected `49` / Unexpected Maximum recursion depth exceeded / expected 1 more
-//!   elements"), and its parser (parser.rs) limits only depth, not a line or a declared length.
-//!
-//! Decision, by the issue's rule (keep ours only if it wins on build size, compile time and the
-//! bench): ours stays. It wins on size (-185 KB) and compile time (-300 s of a clean build), and
-//! the bench is now a tie within the noise: the crate's mean is 5% higher in requests/s (8% in
-//! the CPU-timed runs at 32 connections, 2% at 128), ours 2 points higher in the ratio to the
-//! memory store, and every one of those gaps is smaller than the spread between runs of the same
-//! binary. The crate does not clearly win any more; it did against the pool. Ours also bounds
-//! what a rogue server can make it hold (lines, lengths, depth, the whole reply); the crate
-//! bounds only depth.
+//! Written here instead of taken from the `redis` crate, which was measured against it on
+//! 2026-12-01: the crate adds 9 crates and about 300 s to a clean build and 185 KB to the release
+//! `idem`, ties this client on `cargo bench --bench serve` within the noise, and bounds only the
+//! depth of a reply, where this one bounds what a rogue server can make it hold (lines, lengths,
+//! depth, the whole reply). The measurement is in docs/benchmarks-history.md (serve).
 use std::collections::VecDeque;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -68,8 +26,8 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(1);
 /// A reply that takes longer than this counts as Redis being down (the commands are O(1)).
 const REPLY_TIMEOUT: Duration = Duration::from_secs(2);
 /// Connections shared by all requests, each one pipelined; commands go to them in turn. One
-/// already carries several commands per write at the bench's load (the figures above); more
-/// were not measured.
+/// already carries several commands per write at the bench's load (docs/benchmarks-history.md,
+/// serve); more were not measured.
 const LINKS: usize = 1;
 /// A connection with commands waiting that has received nothing for this long is dropped (their
 /// callers have given up long before); it bounds what a Redis that hangs makes a link hold.
