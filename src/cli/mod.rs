@@ -109,9 +109,11 @@ fn unexpected_value(err: &clap::Error) -> Option<String> {
     }
 }
 
+/// The message with the value hidden where it stands as a whole word: a short value (`s`) is not
+/// hidden inside the words of clap's usage line.
 fn redact_value(message: &str, value: &str) -> String {
     let hidden = format!("<hidden, {} characters>", value.chars().count());
-    message.replace(value, &hidden)
+    crate::command_line::hide_whole_words(message, &[value], &hidden)
 }
 
 /// Runs an async command body on a fresh multi-threaded runtime.
@@ -140,6 +142,10 @@ mod tests {
         assert_eq!(unexpected_value(&err).as_deref(), Some("whsec_topsecret"));
         let shown = redact_value(&err.to_string(), "whsec_topsecret");
         assert!(!shown.contains("topsecret") && shown.contains("<hidden, 15 characters>"), "{shown}");
+        // A one-letter value is hidden where it stands, not inside `Usage` or `--secret`.
+        let err = OnlyFlags::try_parse_from(["t", "s"]).unwrap_err();
+        let shown = redact_value(&err.to_string(), "s");
+        assert!(shown.contains("'<hidden, 1 characters>'") && shown.contains("Usage: t"), "{shown}");
     }
 
     #[test]

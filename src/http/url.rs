@@ -63,15 +63,57 @@ pub(crate) fn split_credentials(uri: Uri) -> anyhow::Result<(Uri, Option<Credent
     Ok((uri, Some(credentials)))
 }
 
-/// The URL with the password in `user:password@` replaced by `***`, for messages; a lone
-/// `token@` (no password) is all secret and is replaced whole.
+/// `text` with the secret of every URL's userinfo replaced by `***`: the password of
+/// `user:password@` (the user stays, to tell accounts apart), or a lone `token@` (no password:
+/// it is all secret) whole. Every URL in the text counts (`--url=http://u:pw@h`, an error that
+/// quotes two), and so does a whole text that is a URL without its scheme (`u:pw@host/p`, as curl
+/// takes it). The one redaction of URLs: command lines, messages and reports all come here.
 pub(crate) fn redact_password(text: &str) -> String {
-    let start = text.find("://").map_or(0, |at| at + 3);
-    let authority_end = text[start..].find(['/', '?', '#']).map_or(text.len(), |end| start + end);
-    let Some(at) = text[start..authority_end].rfind('@').map(|at| start + at) else { return text.to_string() };
-    match text[start..at].find(':') {
-        Some(colon) => format!("{}***{}", &text[..start + colon + 1], &text[at..]),
-        None => format!("{}***{}", &text[..start], &text[at..]),
+    if !text.contains("://") {
+        return redact_schemeless(text);
+    }
+    let mut shown = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let authority_start = at + 3;
+        shown.push_str(&rest[..authority_start]);
+        let after = &rest[authority_start..];
+        let authority_len = after.find(ends_an_authority).unwrap_or(after.len());
+        shown.push_str(&redact_userinfo(&after[..authority_len]));
+        rest = &after[authority_len..];
+    }
+    shown.push_str(rest);
+    shown
+}
+
+/// Where the authority of a URL embedded in text stops: its path, query or fragment, or the end
+/// of the word (a space, a quote, a bracket around it).
+fn ends_an_authority(c: char) -> bool {
+    matches!(c, '/' | '?' | '#' | '"' | '\'' | '`' | '<' | '>' | '(' | ')' | '[' | ']' | ',') || c.is_whitespace()
+}
+
+/// `user:password@host` as curl takes it without a scheme; a lone `name@host` is left alone
+/// there, since without a scheme it reads as an e-mail address or `git@host:repo`.
+fn redact_schemeless(text: &str) -> String {
+    if text.contains(char::is_whitespace) {
+        return text.to_string();
+    }
+    let authority_len = text.find(['/', '?', '#']).unwrap_or(text.len());
+    let authority = &text[..authority_len];
+    match authority.rsplit_once('@') {
+        Some((userinfo, _)) if userinfo.contains(':') => {
+            format!("{}{}", redact_userinfo(authority), &text[authority_len..])
+        }
+        _ => text.to_string(),
+    }
+}
+
+/// `user:password@host` → `user:***@host`, `token@host` → `***@host`, `host` as it is.
+fn redact_userinfo(authority: &str) -> String {
+    let Some((userinfo, host)) = authority.rsplit_once('@') else { return authority.to_string() };
+    match userinfo.split_once(':') {
+        Some((user, _)) => format!("{user}:***@{host}"),
+        None => format!("***@{host}"),
     }
 }
 
@@ -88,23 +130,7 @@ impl<T: std::fmt::Display> std::fmt::Display for Redacted<T> {
 
 /// `%40` → `@`, as curl decodes the user and password of a URL.
 fn percent_decode(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut index = 0;
-    while index < bytes.len() {
-        let hex = bytes.get(index + 1..index + 3).and_then(|pair| std::str::from_utf8(pair).ok());
-        match (bytes[index], hex.and_then(|pair| u8::from_str_radix(pair, 16).ok())) {
-            (b'%', Some(byte)) => {
-                decoded.push(byte);
-                index += 3;
-            }
-            (byte, _) => {
-                decoded.push(byte);
-                index += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&decoded).into_owned()
+    percent_encoding::percent_decode_str(text).decode_utf8_lossy().into_owned()
 }
 
 #[cfg(test)]
@@ -141,6 +167,13 @@ mod tests {
         assert_eq!(redact_password("https://ghp_token@h/p"), "https://***@h/p");
         let uri: Uri = "http://u:hunter2@h:1/p".parse().unwrap();
         assert_eq!(Redacted(&uri).to_string(), "http://u:***@h:1/p");
+        assert_eq!(
+            redact_password("GET http://a:pw1@h/x failed; --url=https://tok@h2?q=1 and 'http://b:pw2@h3'"),
+            "GET http://a:***@h/x failed; --url=https://***@h2?q=1 and 'http://b:***@h3'"
+        );
+        // Without a scheme, `name@host` is an address or `git@host:repo`, not a credential.
+        assert_eq!(redact_password("me@example.com"), "me@example.com");
+        assert_eq!(redact_password("git@github.com:org/repo.git"), "git@github.com:org/repo.git");
         let err = parse_url("http://u:hunter2@exa mple.com").unwrap_err();
         assert!(!format!("{err:#}").contains("hunter2"), "{err:#}");
     }
