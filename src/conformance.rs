@@ -259,11 +259,12 @@ impl SuiteReport {
     /// every format, so `--format junit > report.xml` still writes a valid document, with one
     /// error test case saying why.
     pub(crate) fn could_not_run(suite: &'static str, target: String, error: &anyhow::Error) -> SuiteReport {
+        // Serialised as they are: a URL a message quoted whole keeps no password.
         SuiteReport {
             suite,
-            target,
+            target: crate::http::url::redact_password(&target),
             passed: false,
-            error: Some(format!("{error:#}")),
+            error: Some(crate::http::url::redact_password(&format!("{error:#}"))),
             tally: Tally::default(),
             profile: None,
             checks: Vec::new(),

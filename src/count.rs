@@ -14,7 +14,10 @@ use crate::http::client::{ClientOptions, HttpClient};
 /// Where the count is read, and how.
 #[derive(Debug, Clone)]
 pub struct CountSource {
+    /// Without its userinfo, which goes as Basic auth in `headers`.
     pub url: Uri,
+    /// The URL as given with its password hidden (`http://user:***@…`), for every message.
+    pub shown_url: String,
     /// JSON pointer to a number, or to an array whose length counts; empty: the whole body.
     pub pointer: String,
     /// The user's `-H` headers (an `Authorization` applies to the count too).
@@ -46,6 +49,10 @@ impl CountSource {
         insecure: bool,
     ) -> anyhow::Result<CountSource> {
         let url = crate::http::url::parse_url(url).context("--count-url")?;
+        let shown_url = crate::http::url::Redacted(&url).to_string();
+        // Its userinfo is sent as Basic auth, as curl does (reqwest would drop it), in place of an
+        // Authorization from -H, since it names the count's own credentials.
+        let (url, credentials) = crate::http::url::split_credentials(url).context("--count-url")?;
         let pointer = pointer.unwrap_or_default();
         if !pointer.is_empty() && !pointer.starts_with('/') {
             bail!(
@@ -56,7 +63,10 @@ impl CountSource {
         let mut headers = headers;
         headers.remove(http::header::CONTENT_TYPE);
         headers.remove(http::header::CONTENT_LENGTH);
-        Ok(CountSource { url, pointer, headers, timeout, insecure })
+        if let Some(credentials) = credentials {
+            headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
+        }
+        Ok(CountSource { url, shown_url, pointer, headers, timeout, insecure })
     }
 
     /// The count now: a GET, a 2xx with JSON, the number (or array length) at the pointer.
@@ -72,20 +82,20 @@ impl CountSource {
         if !exchange.status.is_success() {
             bail!(
                 "--count-url {} answered {}, not a 2xx with the count (check the URL and its credentials; -H headers are sent with it)",
-                self.url,
+                self.shown_url,
                 exchange.status
             );
         }
         let body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
-        count_in(&body, &self.pointer).map_err(|err| anyhow!("--count-url {}: {err}", self.url))
+        count_in(&body, &self.pointer).map_err(|err| anyhow!("--count-url {}: {err}", self.shown_url))
     }
 
     /// Where the count comes from, for messages: `GET http://…/charges (/count)`.
     pub fn describe(&self) -> String {
         if self.pointer.is_empty() {
-            format!("GET {}", self.url)
+            format!("GET {}", self.shown_url)
         } else {
-            format!("GET {} at {}", self.url, self.pointer)
+            format!("GET {} at {}", self.shown_url, self.pointer)
         }
     }
 }

@@ -36,7 +36,8 @@ pub(crate) fn finish(result: anyhow::Result<Outcome>) -> i32 {
         Ok(outcome) => outcome.code(),
         Err(err) if is_broken_pipe(&err) => 0,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            // The last line of defence: a URL some message quoted whole keeps no password.
+            eprintln!("error: {}", crate::http::url::redact_password(&format!("{err:#}")));
             COULD_NOT_RUN
         }
     }

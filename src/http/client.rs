@@ -77,7 +77,7 @@ impl HttpClient {
 
     /// Sends `request` and reads the whole response, within the timeout.
     pub async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
-        let target = format!("{} {}", request.method(), request.uri());
+        let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
         let proxy = self.proxies.route_for(request.uri()).map(|proxy| {
             format!(
                 " through the proxy {} (from {}; bypass it with --noproxy or NO_PROXY)",

@@ -27,7 +27,7 @@ impl ServerCommand {
         let port = url.port_u16().unwrap_or(if url.scheme_str() == Some("https") { 443 } else { 80 });
         // Its request log would only bury the report; its errors still reach stderr.
         let command = ChildCommand::new("the server command", &["sh".to_string(), "-c".to_string(), command.clone()])?
-            .shown_as(command)
+            .shown_as(crate::command_line::shown_script(&command))
             .stdout(ChildOutput::Null)
             .grace(STOP_GRACE);
         Ok(ServerCommand { command, host, port, running: None })

@@ -20,12 +20,12 @@ pub(super) struct SenderProcess {
 
 impl SenderProcess {
     /// Starts `command` through the shared runner (crate::child: its own process group, stopped
-    /// with what it started); `secret` is blanked out of the command line wherever it is shown,
-    /// since a sender is often given the same secret on its command line.
+    /// with what it started); `secret` is hidden in the command line wherever it is shown, as a
+    /// whole word (a sender is often given the same secret on its command line).
     pub(super) fn spawn(command: &[OsString], url: &str, secret: &Secret) -> anyhow::Result<SenderProcess> {
-        let command = ChildCommand::new("the sender", command)?.env(URL_ENV, url);
-        let shown = redact(command.shown(), secret);
-        let child = command.shown_as(shown.clone()).spawn()?;
+        let known: Vec<&str> = std::str::from_utf8(secret.expose()).into_iter().collect();
+        let shown = crate::command_line::shown_command_hiding(command, &known);
+        let child = ChildCommand::new("the sender", command)?.env(URL_ENV, url).shown_as(shown.clone()).spawn()?;
         Ok(SenderProcess { child, shown })
     }
 
@@ -41,24 +41,5 @@ impl SenderProcess {
     /// Stops the sender if it still runs at the end of the run, and whatever it left running.
     pub(super) async fn stop(&mut self) {
         self.child.stop().await;
-    }
-}
-
-/// `text` with every occurrence of the secret replaced by `<secret>`.
-fn redact(text: &str, secret: &Secret) -> String {
-    match std::str::from_utf8(secret.expose()) {
-        Ok(secret) if !secret.is_empty() => text.replace(secret, "<secret>"),
-        _ => text.to_string(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_secret_is_blanked_out_of_the_command_line() {
-        let secret = Secret::new(b"whsec_abc".to_vec()).unwrap();
-        assert_eq!(redact("send --secret whsec_abc -d x", &secret), "send --secret <secret> -d x");
     }
 }

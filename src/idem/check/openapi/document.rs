@@ -35,7 +35,7 @@ impl Document {
     /// Reads SPEC: an http(s) URL is fetched, anything else is a file path.
     pub(crate) async fn load(source: &str, insecure: bool) -> anyhow::Result<Document> {
         let (text, fetched_from) = if source.starts_with("http://") || source.starts_with("https://") {
-            let url = parse_url(source).with_context(|| format!("--openapi {source}"))?;
+            let url = parse_url(source).with_context(|| format!("--openapi {}", crate::http::url::Redacted(source)))?;
             (fetch(&url, insecure).await?, Some(url))
         } else {
             let bytes = crate::http::body::BodySource::parse(&format!("@{source}"))

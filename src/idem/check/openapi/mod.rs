@@ -10,13 +10,13 @@ use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use bytes::Bytes;
-use http::header::CONTENT_TYPE;
+use http::header::{AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderValue, Uri};
 
 use super::CheckConfig;
 use crate::conformance::{SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
-use crate::http::url::parse_url;
+use crate::http::url::{Redacted, parse_url, split_credentials};
 use crate::output::Palette;
 use document::Document;
 use plan::{Operation, OperationSelection};
@@ -42,9 +42,15 @@ pub(crate) struct OpenApiConfig {
     pub palette: Palette,
 }
 
-pub(crate) async fn run(config: OpenApiConfig) -> anyhow::Result<Outcome> {
+pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     let document = Document::load(&config.spec, config.check.request.insecure).await?;
-    let base = base_url(&config, &document)?;
+    // As for `idem check URL` (curl's way): the base URL's userinfo is sent as Basic auth unless
+    // -H gives an Authorization, and leaves the URL, so no URL printed or serialised carries it.
+    let given_base = base_url(&config, &document)?;
+    let (base, credentials) = split_credentials(given_base.clone())?;
+    if let Some(credentials) = credentials.filter(|_| !config.check.request.headers.contains_key(AUTHORIZATION)) {
+        config.check.request.headers.insert(AUTHORIZATION, credentials.authorization()?);
+    }
     let mut operations = plan::plan(&document, &config.selection)?;
     if let Some(max) = config.max_operations {
         let mut chosen = 0;
@@ -64,13 +70,13 @@ pub(crate) async fn run(config: OpenApiConfig) -> anyhow::Result<Outcome> {
             .collect();
         bail!(
             "no operation of {} can be tested{}{}",
-            config.spec,
+            Redacted(&config.spec),
             if skipped.is_empty() { " (it has no operations)" } else { ":\n" },
             skipped.join("\n")
         );
     }
     let reports = check_all(&config, &base, operations).await;
-    let report = OpenApiReport::new(config.spec.clone(), base.to_string(), reports);
+    let report = OpenApiReport::new(config.spec.clone(), Redacted(&given_base).to_string(), reports);
     report.print(config.format, config.palette)?;
     if report.tested == 0 {
         bail!("no operation could be tested: every chosen operation's suite could not run");
@@ -81,17 +87,18 @@ pub(crate) async fn run(config: OpenApiConfig) -> anyhow::Result<Outcome> {
 /// The base URL every path is appended to.
 fn base_url(config: &OpenApiConfig, document: &Document) -> anyhow::Result<Uri> {
     if let Some(given) = &config.base_url {
-        return parse_url(given).with_context(|| format!("--base-url {given}"));
+        return parse_url(given).with_context(|| format!("--base-url {}", Redacted(given)));
     }
     let server = document.root.get("servers").and_then(|s| s.as_array()).and_then(|s| s.first());
     if let Some(server) = server.and_then(|s| s.get("url")).and_then(|u| u.as_str()) {
         let filled = fill_server_variables(server, server_variables(document));
         if filled.starts_with("http://") || filled.starts_with("https://") {
-            return parse_url(&filled).with_context(|| format!("the spec's server URL `{filled}`"));
+            return parse_url(&filled).with_context(|| format!("the spec's server URL `{}`", Redacted(&filled)));
         }
         let Some(origin) = &document.fetched_from else {
             bail!(
-                "the spec's first server URL `{filled}` is relative and the spec was read from a file: give --base-url"
+                "the spec's first server URL `{}` is relative and the spec was read from a file: give --base-url",
+                Redacted(&filled)
             );
         };
         return parse_url(&resolve_relative(origin, &filled)).context("the spec's relative server URL");
@@ -102,7 +109,7 @@ fn base_url(config: &OpenApiConfig, document: &Document) -> anyhow::Result<Uri> 
             url.scheme_str().unwrap_or("http"),
             url.authority().map_or("", |a| a.as_str())
         ))?),
-        None => bail!("{} names no servers: give --base-url", config.spec),
+        None => bail!("{} names no servers: give --base-url", Redacted(&config.spec)),
     }
 }
 
@@ -186,7 +193,7 @@ fn operation_config(
 ) -> anyhow::Result<CheckConfig> {
     let mut check = template.clone();
     let url = format!("{}{}", base.to_string().trim_end_matches('/'), planned.path_and_query);
-    check.request.url = parse_url(&url).with_context(|| format!("the URL {url}"))?;
+    check.request.url = parse_url(&url).with_context(|| format!("the URL {}", Redacted(&url)))?;
     check.request.method = operation.method.clone();
     for (name, value) in &planned.headers {
         check.request.headers.insert(name.clone(), value.clone());
@@ -212,7 +219,7 @@ impl OperationReport {
         check: &CheckConfig,
         result: anyhow::Result<SuiteReport>,
     ) -> OperationReport {
-        let target = format!("{} {}", check.request.method, check.request.url);
+        let target = format!("{} {}", check.request.method, Redacted(&check.request.url));
         let suite = result.unwrap_or_else(|err| SuiteReport::could_not_run("idem check", target, &err));
         let outcome = match (&suite.error, suite.passed) {
             (Some(_), _) => OperationOutcome::Error,
@@ -226,7 +233,7 @@ impl OperationReport {
             declares_key: operation.declares_key,
             outcome,
             reason: suite.error.clone(),
-            url: Some(check.request.url.to_string()),
+            url: Some(Redacted(&check.request.url).to_string()),
             body_origin: planned.body_origin,
             curl: (outcome != OperationOutcome::Pass).then(|| report::curl_command(&check.request)),
             tally: Some(suite.tally.clone()),

@@ -129,9 +129,10 @@ impl OpenApiReport {
             count(OperationOutcome::Skip),
             count(OperationOutcome::Error),
         );
+        // Printed and serialised as they are, so no userinfo may stay in them.
         OpenApiReport {
-            spec,
-            base_url,
+            spec: crate::http::url::redact_password(&spec),
+            base_url: crate::http::url::redact_password(&base_url),
             passed: failed == 0 && errors == 0,
             tested: passed + failed,
             failed,
@@ -253,25 +254,15 @@ impl OpenApiReport {
     }
 }
 
-/// Header names whose values are secrets: shown as `***` in the reproduction command.
-fn is_secret_header(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    ["authorization", "cookie", "proxy-authorization"].contains(&name.as_str())
-        || ["key", "token", "secret", "password", "signature"].iter().any(|part| name.contains(part))
-            && name != "idempotency-key"
-}
-
 /// A curl command that sends the operation's first request: its method, URL, headers (secrets
 /// redacted, a fresh key) and body.
 pub(crate) fn curl_command(request: &RequestSpec) -> String {
     let quote = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
-    let mut parts = vec!["curl".to_string(), "-X".into(), request.method.to_string(), quote(&request.url.to_string())];
+    let url = crate::http::url::Redacted(&request.url).to_string();
+    let mut parts = vec!["curl".to_string(), "-X".into(), request.method.to_string(), quote(&url)];
     for (name, value) in &request.headers {
-        let shown = if is_secret_header(name.as_str()) {
-            "***".to_string()
-        } else {
-            value.to_str().unwrap_or("…").to_string()
-        };
+        // The same rule as every echoed command line: secret header names, `Bearer …`, tokens.
+        let shown = crate::command_line::shown_header_value(name.as_str(), value.to_str().unwrap_or("…"));
         parts.push("-H".into());
         parts.push(quote(&format!("{}: {shown}", crate::output::header_display_name(name.as_str()))));
     }
