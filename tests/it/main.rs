@@ -20,6 +20,7 @@ mod race;
 mod readme;
 mod retries;
 mod schemas;
+mod secrets;
 mod send;
 mod serve;
 mod stores;
