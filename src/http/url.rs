@@ -26,6 +26,21 @@ pub(crate) fn parse_url(text: &str) -> anyhow::Result<Uri> {
     Ok(uri)
 }
 
+/// A URL that only says where else to send the same request (`--also`, `--other-url`): its
+/// headers are the main URL's and -H's, so credentials in it would silently not be sent, and
+/// would be printed with every report that names it. Refused, the password hidden.
+pub(crate) fn parse_target_url(text: &str, flag: &str) -> anyhow::Result<Uri> {
+    let uri = parse_url(text).with_context(|| format!("{flag} {}", redact_password(text)))?;
+    if uri.authority().is_some_and(|authority| authority.as_str().contains('@')) {
+        bail!(
+            "{flag} {}: credentials in this URL would not be sent (every target gets the main URL's credentials \
+             and -H headers); put them in the main URL or in -H 'Authorization: …'",
+            redact_password(text)
+        );
+    }
+    Ok(uri)
+}
+
 /// `user:password` from a URL, percent-decoded.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Credentials {
@@ -176,5 +191,8 @@ mod tests {
         assert_eq!(redact_password("git@github.com:org/repo.git"), "git@github.com:org/repo.git");
         let err = parse_url("http://u:hunter2@exa mple.com").unwrap_err();
         assert!(!format!("{err:#}").contains("hunter2"), "{err:#}");
+        let err = parse_target_url("http://u:hunter2@h/p", "--also").unwrap_err();
+        assert!(format!("{err:#}").starts_with("--also http://u:***@h/p: credentials"), "{err:#}");
+        assert_eq!(parse_target_url("h:1/p", "--also").unwrap().to_string(), "http://h:1/p");
     }
 }

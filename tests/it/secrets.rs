@@ -230,3 +230,21 @@ fn a_short_secret_leaves_the_sender_command_readable() {
         assert!(!all.contains("<secret>") && !all.contains("***"), "nothing hidden in the command: {all}");
     }
 }
+
+/// Credentials in `--also` or `--other-url` would not be sent (every target gets the main URL's
+/// credentials and -H): refused before any request, the password hidden in the refusal.
+#[test]
+fn credentials_in_an_extra_target_url_are_refused_without_being_shown() {
+    let dead = crate::support::dead_port();
+    let main = format!("http://127.0.0.1:{dead}/payments");
+    let extra = format!("http://user:PLANTEDextra11@127.0.0.1:{dead}/other");
+    for (command, flag) in [("race", "--also"), ("check", "--also"), ("check", "--other-url")] {
+        let output = idem().args([command, &main, "-d", "{}", flag, &extra]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{}", everything(&output));
+        assert_nothing_planted(&format!("idem {command} {flag}"), &output);
+        let all = everything(&output);
+        let refusal =
+            format!("{flag} http://user:***@127.0.0.1:{dead}/other: credentials in this URL would not be sent");
+        assert!(all.contains(&refusal), "{all}");
+    }
+}

@@ -8,7 +8,7 @@ use crate::cli::count_args::CountArgs;
 use crate::cli::request_args::RequestArgs;
 use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
-use crate::http::url::parse_url;
+use crate::http::url::parse_target_url;
 use crate::idem::check::openapi::OpenApiConfig;
 use crate::idem::check::openapi::plan::OperationSelection;
 use crate::idem::check::{self, CheckConfig, Profile};
@@ -121,11 +121,7 @@ impl CheckArgs {
                 .iter()
                 .map(|line| crate::http::header::parse_header_line(line).context("--as"))
                 .collect::<anyhow::Result<_>>()?,
-            other_url: args
-                .other_url
-                .as_deref()
-                .map(|text| parse_url(text).with_context(|| format!("--other-url {text}")))
-                .transpose()?,
+            other_url: args.other_url.as_deref().map(|text| parse_target_url(text, "--other-url")).transpose()?,
             work_hint: args.work_hint,
             max_work: args.max_work,
             server_cmd: args.server_cmd.filter(|command| !command.trim().is_empty()),

@@ -1,6 +1,6 @@
 //! `idem`: clap definitions and their translation into the engine's config structs, one file
 //! per command.
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
@@ -9,7 +9,7 @@ use crate::cli::count_args::CountArgs;
 use crate::cli::suite_args::print_list;
 use crate::demo::DemoConfig;
 use crate::exit::Outcome;
-use crate::http::url::parse_url;
+use crate::http::url::parse_target_url;
 use crate::idem::request::RequestSpec;
 use crate::output::{ColorChoice, Palette};
 
@@ -80,7 +80,7 @@ impl AlsoArgs {
         self.also
             .iter()
             .map(|text| {
-                let url = parse_url(text).with_context(|| format!("--also {text}"))?;
+                let url = parse_target_url(text, "--also")?;
                 if url.scheme_str() != primary.url.scheme_str() {
                     bail!(
                         "--also {url} uses another scheme than {}; every target must be http:// or every one https://",
