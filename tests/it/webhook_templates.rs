@@ -346,3 +346,58 @@ fn the_template_list_is_json_for_scripts_and_agrees_with_the_text() {
     assert!(shopify["templates"].as_array().unwrap().iter().all(|t| t["provider"] == "shopify"));
     assert_eq!(shopify["templates"].as_array().unwrap().len(), 4, "{shopify}");
 }
+
+#[test]
+fn set_and_unset_paths_deeper_than_64_segments_are_refused_in_a_short_message() {
+    // 60,000 segments used to overflow the stack; 10,000 printed hundreds of megabytes.
+    for segments in [65, 10_000, 60_000] {
+        let path = vec!["a"; segments].join(".");
+        for args in [vec!["--set".to_string(), format!("{path}=1")], vec!["--unset".to_string(), path.clone()]] {
+            let output = webhook().args(["sign", "--event", "x", "--secret", SECRET]).args(&args).output().unwrap();
+            assert_eq!(output.status.code(), Some(2), "{segments} segments, {}", args[0]);
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(stderr.contains("at most 64"), "{stderr}");
+            assert!(stderr.len() < 2_000, "{} bytes of error for {segments} segments", stderr.len());
+        }
+    }
+    let deepest = vec!["a"; 64].join(".");
+    let output =
+        webhook().args(["sign", "--event", "x", "--secret", SECRET, "--set"]).arg(format!("{deepest}=1")).output();
+    assert!(output.unwrap().status.success(), "64 segments are allowed");
+}
+
+#[test]
+fn an_unknown_provider_is_refused_naming_the_known_ones() {
+    let output = webhook().args(["send", "http://127.0.0.1:9/", "--secret", SECRET, "--event", "bogus:x"]).output();
+    let output = output.unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("no provider `bogus`") && stderr.contains("stripe, github, shopify, slack, standard"),
+        "{stderr}"
+    );
+    assert!(output.stdout.is_empty(), "nothing was sent: {}", String::from_utf8_lossy(&output.stdout));
+    // A plain event type (no colon) still gets the generic envelope.
+    let plain = webhook().args(["sign", "--secret", SECRET, "--event", "invoice.paid"]).output().unwrap();
+    assert!(plain.status.success());
+}
+
+#[test]
+fn control_characters_from_event_are_escaped_in_what_is_printed() {
+    for args in [
+        vec!["--scheme", "github", "--event", "push\u{1b}[2J"],
+        vec!["--scheme", "shopify", "--event", "orders\u{7}"],
+        vec!["--event", "stripe:invoice\u{1b}]0;title\u{7}"],
+        vec!["--event", "bo\u{1b}gus:x"],
+    ] {
+        let output = webhook().args(["sign", "--secret", SECRET]).args(&args).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let printed = [output.stdout, output.stderr].concat();
+        assert!(
+            !printed.iter().any(|byte| *byte == 0x1b || *byte == 0x07),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&printed)
+        );
+        assert!(String::from_utf8_lossy(&printed).contains("\\u{"), "{args:?}: escaped, not dropped");
+    }
+}

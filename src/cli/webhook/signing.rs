@@ -88,26 +88,25 @@ pub struct PayloadArgs {
 
     /// With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is
     /// JSON when it parses as JSON, else text (repeatable)
-    #[arg(long = "set", value_name = "PATH=VALUE", value_parser = parse_set, requires = "event", help_heading = "Payload")]
-    pub set: Vec<Override>,
+    // Parsed in `source`, not by clap: clap's error would echo the whole value, and a path may be
+    // megabytes long.
+    #[arg(long = "set", value_name = "PATH=VALUE", requires = "event", help_heading = "Payload")]
+    pub set: Vec<String>,
 
     /// With --event: remove a field of the built body (repeatable)
-    #[arg(long, value_name = "PATH", value_parser = parse_unset, requires = "event", help_heading = "Payload")]
-    pub unset: Vec<Override>,
-}
-
-fn parse_set(text: &str) -> Result<Override, String> {
-    Override::parse_set(text).map_err(|err| format!("{err:#}"))
-}
-
-fn parse_unset(text: &str) -> Result<Override, String> {
-    Override::parse_unset(text).map_err(|err| format!("{err:#}"))
+    #[arg(long, value_name = "PATH", requires = "event", help_heading = "Payload")]
+    pub unset: Vec<String>,
 }
 
 impl PayloadArgs {
     pub(crate) fn source(self) -> anyhow::Result<PayloadSource> {
         // Sets first, then unsets, each in the order given.
-        let overrides: Vec<Override> = self.set.into_iter().chain(self.unset).collect();
+        let sets = self.set.iter().map(|text| Override::parse_set(text).context("--set"));
+        let unsets = self.unset.iter().map(|path| Override::parse_unset(path).context("--unset"));
+        let overrides = sets.chain(unsets).collect::<anyhow::Result<Vec<Override>>>()?;
+        if let Some(spec) = &self.event {
+            template::refuse_unknown_provider(spec)?;
+        }
         match (self.event, self.data) {
             (Some(spec), data) if template::provider_scheme(&spec).is_some() => {
                 if data.is_some() {

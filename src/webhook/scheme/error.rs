@@ -109,7 +109,8 @@ pub(crate) fn to_header_value(
 ) -> Result<http::HeaderValue, SignError> {
     http::HeaderValue::from_str(&value).map_err(|_| SignError::NotAHeaderValue {
         what,
-        value,
+        // Refused because it holds a control character, which the message must not print raw.
+        value: crate::output::terminal_safe(&value).into_owned(),
         header: super::spelled(header).into_owned(),
     })
 }

@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 pub(crate) use path::Override;
 
 use crate::ids::fresh_id;
+use crate::output::terminal_safe;
 use crate::webhook::scheme::SchemeKind;
 use fill::Fill;
 
@@ -79,6 +80,23 @@ pub(crate) fn provider_scheme(spec: &str) -> Option<SchemeKind> {
     PROVIDERS.iter().find(|(name, _)| name.eq_ignore_ascii_case(provider)).map(|(_, kind)| *kind)
 }
 
+/// Refuses `PROVIDER:TYPE` whose provider has no templates: `bogus:x` is a typo for a provider
+/// far more often than an event type with a colon in it, and silently sending it as a generic
+/// event would hide the typo. A plain event type (no colon) is left alone.
+pub(crate) fn refuse_unknown_provider(spec: &str) -> anyhow::Result<()> {
+    let Some((provider, _)) = spec.split_once(':') else { return Ok(()) };
+    if provider_scheme(spec).is_none() {
+        bail!(
+            "--event `{}`: no provider `{}` has templates; the providers are {} (webhook send --list-events), and a \
+             plain event type has no colon",
+            terminal_safe(spec),
+            terminal_safe(provider),
+            provider_names()
+        );
+    }
+    Ok(())
+}
+
 fn templates() -> anyhow::Result<Vec<TemplateFile>> {
     files::FILES
         .iter()
@@ -90,7 +108,7 @@ fn templates() -> anyhow::Result<Vec<TemplateFile>> {
 pub(crate) fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> {
     if let Some(provider) = provider {
         if !PROVIDERS.iter().any(|(name, _)| name.eq_ignore_ascii_case(provider)) {
-            bail!("no templates for `{provider}`; providers: {}", provider_names());
+            bail!("no templates for `{}`; providers: {}", terminal_safe(provider), provider_names());
         }
     }
     let mut infos: Vec<TemplateInfo> = templates()?
@@ -125,7 +143,7 @@ pub(crate) fn provider_event(
         spec.split_once(':').with_context(|| format!("`{spec}` is not PROVIDER:TYPE, e.g. stripe:invoice.paid"))?;
     let provider = provider.to_ascii_lowercase();
     let scheme = provider_scheme(spec)
-        .with_context(|| format!("no templates for `{provider}`; providers: {}", provider_names()))?;
+        .with_context(|| format!("no templates for `{}`; providers: {}", terminal_safe(&provider), provider_names()))?;
     let template = match templates()?.into_iter().find(|file| file.provider == provider && file.event == event) {
         Some(template) => template,
         // Standard Webhooks fixes the envelope, not the event types: any type gets it.
@@ -139,8 +157,10 @@ pub(crate) fn provider_event(
         },
         None => {
             let known: Vec<String> = list(Some(&provider))?.into_iter().map(|info| info.event).collect();
+            // The event type is the user's text, echoed: a control character in it is shown escaped.
             bail!(
-                "no template for {provider} event `{event}`; {provider} has: {} (webhook send --list-events {provider})",
+                "no template for {provider} event `{}`; {provider} has: {} (webhook send --list-events {provider})",
+                terminal_safe(event),
                 known.join(", ")
             );
         }

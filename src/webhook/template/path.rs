@@ -16,7 +16,7 @@ impl Override {
     pub fn parse_set(text: &str) -> anyhow::Result<Override> {
         let (path, value) = text
             .split_once('=')
-            .with_context(|| format!("--set `{text}` needs PATH=VALUE, e.g. data.object.amount=5000"))?;
+            .with_context(|| format!("--set `{}` needs PATH=VALUE, e.g. data.object.amount=5000", shortened(text)))?;
         segments(path)?;
         let value = serde_json::from_str(value).unwrap_or_else(|_| Value::String(value.to_string()));
         Ok(Override::Set { path: path.to_string(), value })
@@ -35,12 +35,36 @@ impl Override {
     }
 }
 
+/// The most segments a `--set`/`--unset` path may have. Every segment may create one level of
+/// nesting, and a body nested tens of thousands of levels deep overflows the stack when it is
+/// written or dropped (serde_json recurses); no provider's event comes near 64 levels.
+pub(crate) const MAX_SEGMENTS: usize = 64;
+
 fn segments(path: &str) -> anyhow::Result<Vec<&str>> {
+    // Counted before anything is split or echoed: the path may be megabytes long.
+    let count = path.bytes().filter(|byte| *byte == b'.').count() + 1;
+    if count > MAX_SEGMENTS {
+        bail!(
+            "the path `{}` has {count} segments; a --set/--unset path has at most {MAX_SEGMENTS} (no event is nested \
+             deeper)",
+            shortened(path)
+        );
+    }
     let segments: Vec<&str> = path.split('.').collect();
     if segments.iter().any(|segment| segment.is_empty()) {
-        bail!("`{path}` is not a dotted path such as data.object.amount (a segment is empty)");
+        bail!("`{}` is not a dotted path such as data.object.amount (a segment is empty)", shortened(path));
     }
     Ok(segments)
+}
+
+/// `text` as an error quotes it: its start when it is long, control characters escaped.
+fn shortened(text: &str) -> String {
+    const SHOWN: usize = 60;
+    let mut start: String = text.chars().take(SHOWN).collect();
+    if start.len() < text.len() {
+        start.push('…');
+    }
+    crate::output::terminal_safe(&start).into_owned()
 }
 
 /// The container that holds the last segment, creating missing objects on the way.
@@ -162,6 +186,10 @@ mod tests {
     fn bad_paths_are_refused_with_the_reason() {
         assert!(Override::parse_set("novalue").is_err());
         assert!(Override::parse_set("a..b=1").is_err());
+        let deepest = vec!["a"; MAX_SEGMENTS].join(".");
+        assert!(Override::parse_set(&format!("{deepest}=1")).is_ok());
+        let err = Override::parse_unset(&format!("{deepest}.b")).unwrap_err();
+        assert!(format!("{err:#}").contains("at most 64"), "{err:#}");
         let mut body = json!({"a": "text", "l": [1]});
         let err = apply(&mut body, Override::parse_set("a.b=1")).unwrap_err();
         assert!(format!("{err:#}").contains("`a` is a string"), "{err:#}");
