@@ -238,7 +238,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --record 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)'
             cand --forward-to 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)'
             cand --route 'Forward deliveries whose event type matches GLOB (`*` any run of characters, `?` one) to URL; repeatable, the first match wins, ''*=URL'' takes the rest (unmatched ones are acknowledged here)'
-            cand --forward-retries 'Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff, then twice as long each time (at most 10s)'
+            cand --forward-retries 'Retry a forward that got no answer, a 5xx or a 429 this many times (at most 20), waiting --forward-backoff, then twice as long each time (at most 10s)'
             cand --forward-backoff 'The wait before the first forward retry (at most 1m)'
             cand --re-sign 'Verify the provider''s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider''s secret'
             cand --forward-timeout 'How long the forward target may take to answer before the sender gets 502 (at most 1h)'

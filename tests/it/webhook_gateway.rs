@@ -281,3 +281,35 @@ fn gateway_flags_are_checked_before_listening() {
         );
     }
 }
+
+#[test]
+fn re_sign_with_a_public_key_is_refused_at_start_up_with_the_fix() {
+    // The public half of the Standard Webhooks authors' Ed25519 test pair: it verifies, never signs.
+    let public = "whpk_1SiA4o9hyqTCpIqC5V9HUakiiaeACeqfZTInDBbOir4=";
+    let target = format!("http://127.0.0.1:{}/", dead_port());
+    for scheme in [
+        vec!["--scheme", "standard"],
+        vec!["--scheme", "stripe"],
+        vec!["--scheme", "auto", "--allow", "standard,stripe"],
+    ] {
+        let output = webhook()
+            .args(["listen", "--addr", "127.0.0.1:0", "--secret", SECRET, "--forward-to", &target, "--re-sign", public])
+            .args(&scheme)
+            .timeout(Duration::from_secs(30))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{scheme:?}: {stderr}");
+        assert!(stderr.contains("whpk_") && stderr.contains("give the whsk_ secret key"), "{scheme:?}: {stderr}");
+        assert!(!stderr.contains("1SiA4o9hyqTCpIqC5V9HUakiiaeACeqfZTInDBbOir4"), "the key is not echoed: {stderr}");
+    }
+}
+
+#[test]
+fn forward_retries_help_states_its_bound() {
+    let output = webhook().args(["listen", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&output.stdout).split_whitespace().collect::<Vec<_>>().join(" ");
+    let retries = help.split("--forward-retries").nth(1).unwrap();
+    let retries = &retries[..retries.find("--forward-backoff").unwrap()];
+    assert!(retries.contains("(at most 20)"), "{retries}");
+}

@@ -312,3 +312,52 @@ fn credentials_in_the_url_are_basic_auth_and_never_printed() {
     // base64("bob:pa55word")
     assert_eq!(seen.lock().unwrap()[0].as_deref(), Some("Basic Ym9iOnBhNTV3b3Jk"));
 }
+
+/// A receiver that reads a request's head only, answers `answer` (if any) and closes the
+/// connection with the body unread, as a receiver enforcing a size limit from Content-Length does.
+fn closing_after_the_head(answer: Option<&'static str>) -> (String, std::thread::JoinHandle<()>) {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let thread = std::thread::spawn(move || {
+        let (mut stream, _) = listener.accept().unwrap();
+        let mut head = Vec::new();
+        let mut byte = [0u8; 1];
+        while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+            head.push(byte[0]);
+        }
+        if let Some(answer) = answer {
+            let _ = stream.write_all(answer.as_bytes());
+        }
+        // Dropped with the body unread: the kernel resets the connection.
+    });
+    (url, thread)
+}
+
+#[test]
+fn a_receiver_closing_while_the_body_is_sent_is_explained_not_shown_as_a_broken_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = dir.path().join("large.json");
+    std::fs::write(&body, format!("{{\"pad\":\"{}\"}}", "x".repeat(16 << 20))).unwrap();
+    let data = format!("@{}", body.display());
+    let answer_413 = "HTTP/1.1 413 Payload Too Large\r\ncontent-length: 0\r\nconnection: close\r\n\r\n";
+    for answer in [None, Some(answer_413)] {
+        let (url, receiver) = closing_after_the_head(answer);
+        let output = webhook()
+            .args(["send", &url, "--secret", "s3cr3t", "-d", &data, "--max-attempts", "1", "--format", "json"])
+            .output()
+            .unwrap();
+        receiver.join().unwrap();
+        assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stderr));
+        let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+        let attempt = &attempts(&report)[0];
+        if attempt["status"] == 413 {
+            // The answer was read before the connection went: the status is what is shown.
+            assert!(answer.is_some());
+            continue;
+        }
+        let error = attempt["error"].as_str().unwrap();
+        assert!(error.starts_with("the receiver") && error.contains("413 Payload Too Large"), "{error}");
+        assert!(!error.contains("Broken pipe") && !error.contains("os error"), "{error}");
+    }
+}

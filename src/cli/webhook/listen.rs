@@ -52,8 +52,8 @@ pub struct ListenArgs {
     #[arg(long, value_name = "GLOB=URL", value_parser = parse_route, help_heading = "Forwarding")]
     pub route: Vec<Route>,
 
-    /// Retry a forward that got no answer, a 5xx or a 429 this many times, waiting --forward-backoff,
-    /// then twice as long each time (at most 10s)
+    /// Retry a forward that got no answer, a 5xx or a 429 this many times (at most 20), waiting
+    /// --forward-backoff, then twice as long each time (at most 10s)
     #[arg(long, value_name = "N", default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=20), help_heading = "Forwarding")]
     pub forward_retries: u32,
 

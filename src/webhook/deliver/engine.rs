@@ -10,6 +10,7 @@
 //! let report = deliverer.deliver(&message, &()).await?;
 //! println!("{:?} after {} attempts", report.outcome, report.attempts.len());
 //! ```
+use std::io::ErrorKind;
 use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime};
 
@@ -322,7 +323,7 @@ impl Deliverer {
                     }
                 }
                 Err(err) => {
-                    report.error = Some(describe_error(&err));
+                    report.error = Some(describe_error(&err, message.body.len()));
                     Verdict::Retry { retry_after: None }
                 }
             };
@@ -374,8 +375,43 @@ impl Deliverer {
 }
 
 /// The client's error without its "POST url failed" preamble (the URL is on every line already):
-/// `cannot connect: tcp connect error: Connection refused (os error 111)`.
-fn describe_error(err: &anyhow::Error) -> String {
+/// `cannot connect: tcp connect error: Connection refused (os error 111)`. A connection the
+/// receiver closed before its answer was read is explained: a bare "Broken pipe" or "Connection
+/// reset" does not tell a person that the receiver most likely refused the body early.
+fn describe_error(err: &anyhow::Error, body_len: usize) -> String {
     let causes: Vec<String> = err.chain().skip(1).map(ToString::to_string).collect();
-    if causes.is_empty() { err.to_string() } else { causes.join(": ") }
+    let plain = if causes.is_empty() { err.to_string() } else { causes.join(": ") };
+    let closed = closed_connection(err, &plain);
+    const LIKELY: &str = "as a receiver does when a body is over its size limit (413 Payload Too Large) or it refuses \
+                          a request from its headers alone, and its answer was lost with the connection; check the \
+                          receiver's body size limit";
+    // A broken pipe only happens on a write, and hyper names a failed body write.
+    let writing = closed == Some(ErrorKind::BrokenPipe) || plain.contains("writing a body");
+    match closed {
+        Some(_) if writing => format!(
+            "the receiver closed the connection while the body ({body_len} bytes) was still being sent: it most \
+             likely answered before reading it all, {LIKELY}"
+        ),
+        Some(_) => format!(
+            "the receiver reset the connection before its answer could be read ({body_len}-byte body): it most likely \
+             answered early and closed without reading the body, {LIKELY}; otherwise it crashed or dropped the request"
+        ),
+        None => plain,
+    }
+}
+
+/// Whether the attempt ended with the receiver closing the connection (a broken pipe or a reset),
+/// and which. The HTTP client hands its errors on as text, so the system's own wording of the two
+/// errors is looked for as well as a typed cause.
+fn closed_connection(err: &anyhow::Error, text: &str) -> Option<ErrorKind> {
+    let typed = err.chain().find_map(|cause| {
+        let kind = cause.downcast_ref::<std::io::Error>()?.kind();
+        matches!(kind, ErrorKind::BrokenPipe | ErrorKind::ConnectionReset).then_some(kind)
+    });
+    typed.or_else(|| {
+        [(libc::EPIPE, ErrorKind::BrokenPipe), (libc::ECONNRESET, ErrorKind::ConnectionReset)]
+            .into_iter()
+            .find(|(code, _)| text.contains(&std::io::Error::from_raw_os_error(*code).to_string()))
+            .map(|(_, kind)| kind)
+    })
 }

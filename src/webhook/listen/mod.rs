@@ -43,6 +43,7 @@ use crate::http::url::Redacted;
 use crate::output::{Format, Palette, print_best_effort};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::SchemeOptions;
+use crate::webhook::scheme::ed25519::AsymmetricKey;
 use crate::webhook::secret::Secret;
 use crate::webhook::verify::verifier::{SchemeSelection, Verifier};
 use display::{Display, Style};
@@ -230,6 +231,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
     let re_sign = match &config.re_sign {
         Some(secret) => {
             // A secret the scheme cannot use is a usage error now, not a 500 on every delivery.
+            refuse_public_key(secret)?;
             if let SchemeSelection::Fixed(kind) = &config.scheme {
                 crate::webhook::scheme::build(*kind, &config.scheme_options)
                     .key(secret)
@@ -279,6 +281,19 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
     });
     Ok(RunningListener { addr, receiver, task })
+}
+
+/// Refuses a `whpk_` key for `--re-sign`: a public key verifies but cannot sign, so every forward
+/// would fail. Checked whatever the scheme (with `--scheme auto` no key is built at start-up).
+fn refuse_public_key(secret: &Secret) -> anyhow::Result<()> {
+    if let Some(Ok(AsymmetricKey::Public(_))) = AsymmetricKey::parse(secret.expose()) {
+        anyhow::bail!(
+            "--re-sign got a whpk_ key, the public half of an Ed25519 pair: it verifies signatures but cannot make \
+             them; give the whsk_ secret key of the pair instead (`webhook secret --scheme standard --asymmetric` \
+             makes a pair)"
+        );
+    }
+    Ok(())
 }
 
 /// Hints worked out at once for invalid deliveries; the rest of a forged flood gets none.
