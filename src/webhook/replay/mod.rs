@@ -92,7 +92,7 @@ pub(crate) struct ReplayedEntry {
 
 pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
     let (entries, issues) = source::read_entries(&config.file)?;
-    for skipped in &issues.skipped {
+    for skipped in issues.skipped.iter().chain(&issues.unnamed()) {
         eprintln!("warning: {}", terminal_safe(skipped));
     }
     for note in &issues.notes {
@@ -113,7 +113,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         );
     }
     if selected.is_empty() {
-        return Err(nothing_to_replay(&config.file, total, matched, !issues.skipped.is_empty()));
+        return Err(nothing_to_replay(&config.file, total, matched, issues.skipped_total > 0));
     }
     if let Some(seed) = config.order.arrange(&mut selected) {
         eprintln!("note: shuffled {} entries with --seed {seed} (give it again to repeat this order)", selected.len());
@@ -131,9 +131,10 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
 
     let delivered = deliveries.iter().filter(|entry| entry.report.delivered).count();
     let not_attempted = selected.len() - deliveries.len();
-    // A skipped line is data that was not replayed: never "everything delivered".
-    let outcome =
-        if delivered == selected.len() && issues.skipped.is_empty() { Outcome::Holds } else { Outcome::ProblemFound };
+    // A skipped line is data that was not replayed: never "everything delivered". Unless lines
+    // were named (`webhook journal FILE replay ID`): a damaged line elsewhere was not asked for.
+    let skipped_matters = issues.skipped_total > 0 && config.filter.lines.is_empty();
+    let outcome = if delivered == selected.len() && !skipped_matters { Outcome::Holds } else { Outcome::ProblemFound };
     let mut stdout = std::io::stdout().lock();
     match config.format {
         Format::Json => {
@@ -149,7 +150,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
                 not_attempted,
                 outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
                 skipped_lines: issues.skipped.clone(),
-                notes: issues.notes.clone(),
+                notes: issues.unnamed().into_iter().chain(issues.notes.iter().cloned()).collect(),
                 deliveries,
             };
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
@@ -157,7 +158,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             writeln!(stdout, "{document}")?;
         }
         Format::Human => {
-            let summary = human_summary(selected.len(), total, delivered, not_attempted, issues.skipped.len());
+            let summary = human_summary(selected.len(), total, delivered, not_attempted, issues.skipped_total);
             let summary =
                 if outcome == Outcome::Holds { config.palette.green(&summary) } else { config.palette.red(&summary) };
             writeln!(stdout, "{summary}")?;
@@ -172,6 +173,10 @@ fn nothing_to_replay(file: &std::path::Path, total: usize, matched: usize, lines
     let why = match (total, matched) {
         (0, _) if lines_skipped => " it could read (every line was skipped, see above)",
         (0, _) => "",
+        (_, 0) if lines_skipped => {
+            " it could read and the filters matched none of them (lines were skipped, see above: the one asked for may \
+             be among them)"
+        }
         (_, 0) => " and the filters (--event-type, --id) matched none",
         _ => " and every one the filters kept was recorded as invalid",
     };

@@ -61,46 +61,81 @@ impl Filter {
     }
 }
 
-/// Reads every entry of `path`, with what was skipped (damaged lines) or noted.
+/// The most headers a recorded delivery may carry to be replayed. The listener records what its
+/// HTTP server accepted (100 headers at most by default); a record with tens of thousands was
+/// written by hand or damaged, and would overflow the HTTP library's header map.
+pub(crate) const MAX_RECORDED_HEADERS: usize = 1_000;
+
+/// The most bytes of header names and values a recorded delivery may carry to be replayed:
+/// receivers refuse a request head far smaller (commonly 8 to 64 KiB).
+pub(crate) const MAX_RECORDED_HEADER_BYTES: usize = 1 << 20;
+
+/// Reads every entry of `path`, with what was skipped (damaged lines) or noted. A line that
+/// cannot be replayed (not JSON, not an object, in a journal not a record, or a record that cannot
+/// become a request) is skipped with a warning naming it; the other lines are read on.
 pub(crate) fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssues)> {
-    let (lines, issues) = read_json_lines(path)?;
+    let (lines, mut issues) = read_json_lines(path)?;
+    // Both keys mark a journal record. In a journal, a line without them is a damaged record
+    // (`{}`), not an event to deliver.
+    let is_record = |value: &Value| value.get("received_at").is_some() && value.get("headers").is_some();
+    let journal = lines.iter().any(|line| is_record(&line.value));
     let mut entries = Vec::with_capacity(lines.len());
     for line in lines {
-        let where_ = || format!("`{}` line {}", path.display(), line.number);
+        let skip = |what: String| format!("skipped line {} of `{}`: {what}", line.number, path.display());
         let Value::Object(fields) = &line.value else {
-            bail!("{} is neither a journal record nor a JSON object event", where_());
+            issues.skip(|| skip("it is neither a journal record nor a JSON object event".to_string()));
+            continue;
         };
-        // Both keys mark a journal record: one that does not parse is a damaged record, not an event.
-        let entry = if fields.contains_key("received_at") && fields.contains_key("headers") {
-            let record: JournalRecord = serde_json::from_value(line.value.clone())
-                .with_context(|| format!("{} is not a valid journal record", where_()))?;
-            from_record(line.number, record).with_context(where_)?
-        } else {
-            let text = |key: &str| fields.get(key).and_then(Value::as_str).map(str::to_string);
-            Entry {
-                line: line.number,
-                method: Method::POST,
-                body: Bytes::from(line.text.into_bytes()),
-                headers: None,
-                event_id: text("id"),
-                event_type: text("type"),
-                recorded_valid: None,
+        if is_record(&line.value) || journal {
+            let read = serde_json::from_value::<JournalRecord>(line.value)
+                .map_err(|err| format!("it is not a journal record ({err})"))
+                .and_then(|record| from_record(line.number, record).map_err(|err| format!("{err:#}")));
+            match read {
+                Ok(entry) => entries.push(entry),
+                Err(why) => issues.skip(|| skip(why)),
             }
-        };
-        entries.push(entry);
+            continue;
+        }
+        let text = |key: &str| fields.get(key).and_then(Value::as_str).map(str::to_string);
+        entries.push(Entry {
+            line: line.number,
+            method: Method::POST,
+            event_id: text("id"),
+            event_type: text("type"),
+            body: Bytes::from(line.text.into_bytes()),
+            headers: None,
+            recorded_valid: None,
+        });
     }
     Ok((entries, issues))
 }
 
 fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
-    let method = Method::from_bytes(record.method.as_bytes())
-        .with_context(|| format!("the recorded method `{}` is not an HTTP method", record.method))?;
+    let method = Method::from_bytes(record.method.as_bytes()).with_context(|| {
+        format!("the recorded method `{}` is not an HTTP method", crate::output::terminal_safe(&record.method))
+    })?;
+    if record.headers.len() > MAX_RECORDED_HEADERS {
+        bail!(
+            "it records {} headers, more than the {MAX_RECORDED_HEADERS} a replay sends (a listener records at most \
+             what its HTTP server accepts, 100 by default): written by hand or damaged",
+            record.headers.len()
+        );
+    }
     let mut headers = HeaderMap::new();
+    let mut header_bytes = 0;
     for (name, value) in &record.headers {
-        let name = HeaderName::from_bytes(name.as_bytes())
-            .with_context(|| format!("the recorded header name `{name}` is not valid"))?;
+        let name = HeaderName::from_bytes(name.as_bytes()).with_context(|| {
+            format!("the recorded header name `{}` is not valid", crate::output::terminal_safe(name))
+        })?;
         let value = HeaderValue::from_bytes(&value.to_bytes()?)
             .with_context(|| format!("the recorded value of `{name}` cannot be sent in a header"))?;
+        header_bytes += name.as_str().len() + value.len();
+        if header_bytes > MAX_RECORDED_HEADER_BYTES {
+            bail!(
+                "its headers hold more than {} KiB, more than a receiver accepts in a request head",
+                MAX_RECORDED_HEADER_BYTES / 1024
+            );
+        }
         headers.append(name, value);
     }
     let headers = message_headers(&headers);
