@@ -21,12 +21,12 @@ fn a_secret_typed_as_a_stray_argument_is_not_echoed() {
 }
 
 #[test]
-fn webhook_replay_refuses_a_file_without_line_ends() {
+fn webhook_replay_refuses_an_endless_device_before_reading_it() {
     webhook()
         .args(["replay", "/dev/zero", "http://127.0.0.1:1/hook", "--scheme", "hmac", "--secret", "s3cr3t"])
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("without a line end"));
+        .stderr(predicates::str::contains("not a regular file"));
 }
 
 #[test]

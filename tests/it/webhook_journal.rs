@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::support::{KillOnDrop, Listener, SECRET, dead_port, webhook};
 use crate::webhook_listen::{Signed, post, stripe_event};
-use idem::testing::scheme::SchemeKind;
+use idem::testing::scheme::{SchemeKind, Secret};
 
 /// A journal written by a real listener: two invoices, a charge, a forgery (401) and a delivery
 /// whose forward failed (502).
@@ -162,4 +162,215 @@ fn follow_prints_deliveries_as_a_running_listener_journals_them() {
     post(&listener.url("/"), &stripe_event("evt_after", "invoice.created"));
     let next: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
     assert_eq!(next["event_id"], "evt_after", "appended lines are followed, and the filter applies");
+}
+
+/// Runs `webhook ARGS` and returns its exit code, stdout, stderr and peak resident memory in KiB:
+/// the high-water mark (VmHWM) read from /proc while it runs. (wait4's ru_maxrss would not do: a
+/// child's count starts from the test process's own size, which it inherits at the fork.)
+fn webhook_measured(args: &[&str]) -> (i32, String, String, u64) {
+    let child = Command::new(env!("CARGO_BIN_EXE_webhook"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut child = KillOnDrop::new(child);
+    let (stdout, stderr) = (line_feed(child.stdout.take().unwrap()), line_feed(child.stderr.take().unwrap()));
+    let mut peak = 0;
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(status) = std::fs::read_to_string(&status_path) {
+            let hwm = status.lines().find_map(|line| line.strip_prefix("VmHWM:"));
+            if let Some(kib) = hwm.and_then(|text| text.trim().trim_end_matches("kB").trim().parse::<u64>().ok()) {
+                peak = peak.max(kib);
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let code = child.wait().unwrap().code().unwrap();
+    let collect = |lines: std::sync::mpsc::Receiver<String>| lines.iter().map(|line| line + "\n").collect::<String>();
+    (code, collect(stdout), collect(stderr), peak)
+}
+
+/// A journal line as the listener writes it, with a body of `pad` bytes.
+fn record_line(event_id: &str, pad: usize) -> String {
+    let body = serde_json::json!({"id": event_id, "type": "invoice.paid", "pad": "x".repeat(pad)}).to_string();
+    serde_json::json!({
+        "schema": "journal-record/1", "received_at": "2026-11-29T13:17:00.123Z", "remote": "127.0.0.1:1",
+        "method": "POST", "path": "/hook", "headers": [["content-type", "application/json"]], "body": body,
+        "verdict": {"valid": true, "scheme": "hmac", "reason": null}, "event_id": event_id,
+        "event_type": "invoice.paid", "duplicate": false, "attempt": 1, "status": 200
+    })
+    .to_string()
+}
+
+#[test]
+fn a_300_mb_journal_is_listed_a_line_at_a_time_in_bounded_memory() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("large.jsonl");
+    let line = record_line("evt_same", 1_000) + "\n";
+    let copies = 300 * 1024 * 1024 / line.len();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&path).unwrap());
+    for _ in 0..copies {
+        file.write_all(line.as_bytes()).unwrap();
+    }
+    writeln!(file, "{}", record_line("evt_last", 10)).unwrap();
+    file.flush().unwrap();
+    let size_kib = std::fs::metadata(&path).unwrap().len() / 1024;
+    assert!(size_kib > 300 * 1024 - 1024, "{size_kib} KiB");
+    let file = path.to_str().unwrap();
+    // Nothing matches the filter but the summary: what is measured is the reading.
+    let (code, out, stderr, peak_kib) = webhook_measured(&["journal", file, "--status", "5xx"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(out.contains(&format!("0 of {} deliveries shown", copies + 1)), "{out}");
+    // Reading the whole file took about three times its size; a line at a time, tens of MiB.
+    assert!(peak_kib > 0, "the child's memory was not observed");
+    assert!(peak_kib < size_kib / 4, "peak {peak_kib} KiB for a {size_kib} KiB journal");
+}
+
+#[test]
+fn a_damaged_line_is_skipped_with_its_number_by_list_show_and_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.jsonl");
+    std::fs::write(&path, format!("{}\n{{}}\n{}\n[1,2]\n", record_line("evt_one", 5), record_line("evt_two", 5)))
+        .unwrap();
+    let file = path.to_str().unwrap();
+
+    let (code, out, stderr) = journal(&[file]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(ids(&out), ["evt_one", "evt_two"]);
+    assert!(stderr.contains("skipped line 2") && stderr.contains("not a journal record"), "{stderr}");
+    assert!(stderr.contains("skipped line 4"), "{stderr}");
+
+    for id in ["evt_two", "evt_one", "3"] {
+        let (code, shown, stderr) = journal(&[file, "show", id]);
+        assert_eq!(code, 0, "show {id}: {stderr}");
+        assert!(shown.contains("delivery line"), "{shown}");
+        assert!(stderr.contains("skipped line 2"), "{stderr}");
+    }
+
+    let receiver = Listener::with(SchemeKind::Hmac, |config| config.secret = Secret::new(b"s3cr3t".to_vec()).unwrap());
+    let (code, out, stderr) = journal(&[file, "replay", "evt_two", &receiver.url("/"), "--secret", "s3cr3t"]);
+    assert_eq!(code, 0, "a damaged line elsewhere does not fail the replay of this one: {out}{stderr}");
+    assert_eq!(receiver.summary().valid, 1);
+
+    let output = webhook()
+        .args(["replay", file, &receiver.url("/"), "--secret", "s3cr3t", "--max-attempts", "1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "skipped lines were not replayed: {stderr}");
+    assert!(stderr.contains("skipped line 2") && stderr.contains("skipped line 4"), "{stderr}");
+    assert_eq!(receiver.summary().valid, 3, "both records replayed, `{{}}` not sent as an event");
+}
+
+#[test]
+fn special_files_are_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("journal.fifo");
+    let fifo_name = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(fifo_name.as_ptr(), 0o600) }, 0);
+    let fifo = fifo.to_str().unwrap();
+    for args in [
+        vec![fifo],
+        vec![fifo, "--follow"],
+        vec![fifo, "show", "evt_1"],
+        vec!["/dev/urandom"],
+        vec!["/dev/urandom", "show", "1"],
+        vec![dir.path().to_str().unwrap()],
+    ] {
+        let output = webhook().arg("journal").args(&args).timeout(std::time::Duration::from_secs(60)).output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains("not a regular file") || stderr.contains("a directory"), "{args:?}: {stderr}");
+    }
+    let output = webhook()
+        .args(["replay", fifo, "http://127.0.0.1:9/", "--secret", "s"])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
+}
+
+/// Reads lines from a followed journal's stdout on a thread, so a test can wait for one with a
+/// bound instead of blocking for ever.
+fn line_feed(stdout: impl std::io::Read + Send + 'static) -> std::sync::mpsc::Receiver<String> {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if sender.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receiver
+}
+
+fn next_id(lines: &std::sync::mpsc::Receiver<String>) -> String {
+    let line = lines.recv_timeout(std::time::Duration::from_secs(60)).expect("a line within a minute");
+    let value: Value = serde_json::from_str(&line).unwrap();
+    value["event_id"].as_str().unwrap().to_string()
+}
+
+fn append(path: &std::path::Path, text: &str) {
+    use std::io::Write;
+    let mut file = std::fs::OpenOptions::new().create(true).append(true).open(path).unwrap();
+    file.write_all(text.as_bytes()).unwrap();
+}
+
+#[test]
+fn follow_goes_on_through_rotation_truncation_and_removal() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rotated.jsonl");
+    append(&path, &format!("{}\n", record_line("evt_first", 5)));
+    let mut child = KillOnDrop::new(
+        Command::new(env!("CARGO_BIN_EXE_webhook"))
+            .args(["journal", path.to_str().unwrap(), "--follow", "--format", "json"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap(),
+    );
+    let lines = line_feed(child.stdout.take().unwrap());
+    let notes = line_feed(child.stderr.take().unwrap());
+    assert_eq!(next_id(&lines), "evt_first");
+    // A line written in two parts is printed once whole.
+    let half = record_line("evt_halves", 5);
+    append(&path, &half[..half.len() / 2]);
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    append(&path, &format!("{}\n", &half[half.len() / 2..]));
+    assert_eq!(next_id(&lines), "evt_halves");
+
+    // Rotation: the old file gets one more line after it is renamed, then a new file appears.
+    let old = dir.path().join("rotated.jsonl.1");
+    std::fs::rename(&path, &old).unwrap();
+    append(&old, &format!("{}\n", record_line("evt_late_in_old", 5)));
+    append(&path, &format!("{}\n", record_line("evt_new_file", 5)));
+    assert_eq!(next_id(&lines), "evt_late_in_old", "no line of the old file is lost");
+    assert_eq!(next_id(&lines), "evt_new_file", "the new file is followed from its start");
+
+    // Truncation: the file starts again, shorter than what was read, and is read from its start.
+    for id in ["evt_a", "evt_b", "evt_c"] {
+        append(&path, &format!("{}\n", record_line(id, 5)));
+        assert_eq!(next_id(&lines), id);
+    }
+    std::fs::write(&path, format!("{}\n", record_line("evt_after_truncation", 5))).unwrap();
+    assert_eq!(next_id(&lines), "evt_after_truncation");
+
+    // Removal: said, and the follow waits for the path to come back.
+    std::fs::remove_file(&path).unwrap();
+    loop {
+        let said = notes.recv_timeout(std::time::Duration::from_secs(60)).expect("the removal is said");
+        if said.contains("waiting for it to appear again") {
+            break;
+        }
+    }
+    assert!(child.try_wait().unwrap().is_none(), "still following");
+    append(&path, &format!("{}\n", record_line("evt_recreated", 5)));
+    assert_eq!(next_id(&lines), "evt_recreated");
 }

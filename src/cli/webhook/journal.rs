@@ -110,7 +110,8 @@ impl JournalArgs {
                 Ok(JournalConfig::Show { file: self.file, id, format: self.format, palette })
             }
             Some(JournalAction::Replay(args)) => {
-                let (line, record) = inspect::find(&self.file, &args.id)?;
+                // Damaged lines are said by the replay, which reads the file again.
+                let ((line, record), _) = inspect::find(&self.file, &args.id)?;
                 let url = parse_url(&args.url)?;
                 let signing = if args.verbatim {
                     ReplaySigning::Verbatim

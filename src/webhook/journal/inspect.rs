@@ -1,15 +1,17 @@
 //! `webhook journal FILE`: what a listener journaled, for a person. `list` (the default) prints a
 //! line per delivery (time, event id and type, scheme, verdict, status answered, forward outcome)
 //! with filters; `show ID` prints one delivery in full; `--follow` keeps printing deliveries as a
-//! running listener appends them. `replay ID URL` is `webhook replay` of that one line.
+//! running listener appends them, through rotation, truncation and removal of the file. `replay ID
+//! URL` is `webhook replay` of that one line.
 use std::io::Write;
+use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use chrono::{DateTime, Utc};
 
-use super::reader::{read_journal, read_json_lines};
+use super::reader::{Line, LineReader, MAX_LINE, NAMED_SKIPS, ReadIssues, open_regular, parse_record};
 use super::record::JournalRecord;
 use crate::exit::Outcome;
 use crate::output::{Format, Palette, indent, render_body, terminal_safe};
@@ -88,79 +90,271 @@ pub struct ListConfig {
     pub palette: Palette,
 }
 
-/// `webhook journal FILE [--follow]`.
+/// `webhook journal FILE [--follow]`. The file is read a line at a time (a journal of hundreds of
+/// megabytes costs the memory of its longest line), and a damaged line is skipped with a warning
+/// naming it, the first [`NAMED_SKIPS`] of them; the rest are counted.
 pub(crate) async fn list(config: ListConfig) -> anyhow::Result<Outcome> {
-    let (lines, issues) = read_json_lines(&config.file)?;
-    for skipped in &issues.skipped {
-        eprintln!("warning: {}", terminal_safe(skipped));
-    }
-    let mut shown = 0;
+    let mut reader = LineReader::open(&config.file)?;
+    let mut warnings = Warnings::default();
+    let (mut shown, mut deliveries) = (0, 0);
     let mut out = std::io::stdout().lock();
-    for line in &lines {
-        let Ok(record) = serde_json::from_value::<JournalRecord>(line.value.clone()) else { continue };
-        if config.filter.keeps(&record) {
-            print_record(&mut out, line.number, &record, config.format, config.palette)?;
-            shown += 1;
+    while let Some(line) = reader.next_line()? {
+        let (number, text, ended) = match line {
+            Line::Text { number, text, ended } => (number, text, ended),
+            Line::Skipped { described, .. } => {
+                warnings.say(described);
+                continue;
+            }
+        };
+        // Followed, the last line may still be being written: --follow reads it once it ends.
+        if config.follow && !ended {
+            break;
+        }
+        match parse_record(&config.file, number, text, ended) {
+            Ok(record) => {
+                deliveries += 1;
+                if config.filter.keeps(&record) {
+                    print_record(&mut out, number, &record, config.format, config.palette)?;
+                    shown += 1;
+                }
+            }
+            Err(described) => warnings.say(described),
         }
     }
+    for note in &reader.notes {
+        eprintln!("note: {}", terminal_safe(note));
+    }
+    warnings.finish();
     if config.format == Format::Human && !config.follow {
-        let summary = format!("{shown} of {} deliveries shown", lines.len());
+        let summary = format!("{shown} of {deliveries} deliveries shown");
         writeln!(out, "{}", config.palette.dim(&summary))?;
     }
     out.flush()?;
     drop(out);
     if config.follow {
-        follow(&config, lines.len()).await?;
+        let from = Position { offset: reader.complete_end(), line: reader.lines_read() };
+        drop(reader);
+        follow(&config, from).await?;
     }
     Ok(Outcome::Holds)
 }
 
-/// Polls the file for whole lines appended after the first `seen` lines and prints those the
-/// filter keeps, until Ctrl-C. A line still being written (no line feed yet) waits for its end.
-async fn follow(config: &ListConfig, seen: usize) -> anyhow::Result<()> {
-    let stop = crate::http::server::StopSignal::register()?;
-    let mut offset = offset_after_lines(&config.file, seen)?;
-    let mut number = seen;
-    let mut stopping = std::pin::pin!(stop.wait());
-    loop {
-        tokio::select! {
-            () = &mut stopping => return Ok(()),
-            () = tokio::time::sleep(Duration::from_millis(200)) => {}
+/// Warnings about skipped lines, said as they are found: the first [`NAMED_SKIPS`] by line, the
+/// rest counted and said at the end.
+#[derive(Default)]
+struct Warnings {
+    said: usize,
+    unsaid: usize,
+}
+
+impl Warnings {
+    fn say(&mut self, warning: String) {
+        if self.said < NAMED_SKIPS {
+            eprintln!("warning: {}", terminal_safe(&warning));
+            self.said += 1;
+        } else {
+            self.unsaid += 1;
         }
-        let bytes = std::fs::read(&config.file).with_context(|| format!("cannot read `{}`", config.file.display()))?;
-        if (bytes.len() as u64) < offset {
-            // Truncated or replaced: start again from its beginning.
-            offset = 0;
-            number = 0;
+    }
+
+    fn finish(&mut self) {
+        if self.unsaid > 0 {
+            eprintln!("warning: skipped {} more damaged lines (only the first {NAMED_SKIPS} are named)", self.unsaid);
+            self.unsaid = 0;
         }
-        let fresh = &bytes[offset as usize..];
-        let Some(end) = fresh.iter().rposition(|byte| *byte == b'\n') else { continue };
-        let mut out = std::io::stdout().lock();
-        for line in fresh[..=end].split(|byte| *byte == b'\n').filter(|line| !line.is_empty()) {
-            number += 1;
-            let Ok(record) = serde_json::from_slice::<JournalRecord>(line) else { continue };
-            if config.filter.keeps(&record) {
-                print_record(&mut out, number, &record, config.format, config.palette)?;
-            }
-        }
-        out.flush()?;
-        offset += end as u64 + 1;
     }
 }
 
-/// The byte offset just after the first `lines` line feeds.
-fn offset_after_lines(path: &Path, lines: usize) -> anyhow::Result<u64> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read `{}`", path.display()))?;
-    let mut seen = 0;
-    for (at, byte) in bytes.iter().enumerate() {
-        if *byte == b'\n' {
-            seen += 1;
-            if seen == lines {
-                return Ok(at as u64 + 1);
+/// Where following resumes: the byte just past the last whole line, and that line's number.
+#[derive(Debug, Clone, Copy)]
+struct Position {
+    offset: u64,
+    line: usize,
+}
+
+/// How often a followed journal is looked at for new lines.
+const FOLLOW_POLL: Duration = Duration::from_millis(200);
+
+/// Prints the whole lines appended after `from` that the filter keeps, until Ctrl-C, reading only
+/// what was appended. A line still being written (no line feed yet) waits for its end. When the
+/// file is rotated (replaced by a new file at the same path), what was appended to the old file
+/// is read to its end first, then the new one from its start; when it is truncated, it is read
+/// again from its start; when it is removed, the follow waits for the path to come back.
+async fn follow(config: &ListConfig, from: Position) -> anyhow::Result<()> {
+    let stop = crate::http::server::StopSignal::register()?;
+    let mut stopping = std::pin::pin!(stop.wait());
+    let mut followed = Some(Followed::open(&config.file, from)?);
+    let mut warnings = Warnings::default();
+    let mut said_missing = false;
+    loop {
+        if let Some(current) = followed.as_mut() {
+            current.read_new_lines(config, &mut warnings)?;
+        }
+        match std::fs::metadata(&config.file) {
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                if !said_missing {
+                    eprintln!(
+                        "note: `{}` was removed or renamed; waiting for it to appear again (Ctrl-C stops)",
+                        config.file.display()
+                    );
+                    said_missing = true;
+                }
+            }
+            Err(err) => return Err(err).with_context(|| format!("cannot read `{}`", config.file.display())),
+            Ok(metadata) => {
+                let replaced = followed.as_ref().is_none_or(|current| !current.is(&metadata));
+                if replaced {
+                    if let Some(old) = followed.take() {
+                        old.finish(config, &mut warnings)?;
+                    }
+                    if !said_missing {
+                        eprintln!(
+                            "note: `{}` was replaced; following the new file from its start",
+                            config.file.display()
+                        );
+                    }
+                    said_missing = false;
+                    followed = Some(Followed::open(&config.file, Position { offset: 0, line: 0 })?);
+                    continue;
+                }
+                if let Some(current) = followed.as_mut().filter(|current| metadata.len() < current.offset) {
+                    eprintln!("note: `{}` was truncated; following it from its start", config.file.display());
+                    current.restart();
+                    continue;
+                }
             }
         }
+        tokio::select! {
+            () = &mut stopping => return Ok(()),
+            () = tokio::time::sleep(FOLLOW_POLL) => {}
+        }
     }
-    Ok(bytes.len() as u64)
+}
+
+/// A followed file: its open handle (which keeps reading the old file after a rotation), how far
+/// it was read, and a line begun but not yet ended.
+struct Followed {
+    file: std::fs::File,
+    identity: (u64, u64),
+    offset: u64,
+    line: usize,
+    partial: Vec<u8>,
+    /// A line longer than [`MAX_LINE`] is being skipped up to its end.
+    skipping: bool,
+}
+
+impl Followed {
+    fn open(path: &Path, from: Position) -> anyhow::Result<Followed> {
+        let file = open_regular(path)?;
+        let metadata = file.metadata().with_context(|| format!("cannot read `{}`", path.display()))?;
+        Ok(Followed {
+            file,
+            identity: (metadata.dev(), metadata.ino()),
+            offset: from.offset,
+            line: from.line,
+            partial: Vec::new(),
+            skipping: false,
+        })
+    }
+
+    /// Whether `metadata` is of this very file (not a new one at the same path).
+    fn is(&self, metadata: &std::fs::Metadata) -> bool {
+        (metadata.dev(), metadata.ino()) == self.identity
+    }
+
+    fn restart(&mut self) {
+        (self.offset, self.line, self.skipping) = (0, 0, false);
+        self.partial.clear();
+    }
+
+    /// Reads what was appended since the last read and prints its whole lines.
+    fn read_new_lines(&mut self, config: &ListConfig, warnings: &mut Warnings) -> anyhow::Result<()> {
+        let mut chunk = vec![0u8; 256 * 1024];
+        let mut out = std::io::stdout().lock();
+        loop {
+            let read = self
+                .file
+                .read_at(&mut chunk, self.offset)
+                .with_context(|| format!("cannot read `{}`", config.file.display()))?;
+            if read == 0 {
+                break;
+            }
+            self.offset += read as u64;
+            let mut rest = &chunk[..read];
+            while let Some(end) = rest.iter().position(|byte| *byte == b'\n') {
+                let piece = &rest[..end];
+                rest = &rest[end + 1..];
+                self.line += 1;
+                if std::mem::take(&mut self.skipping) {
+                    self.partial.clear();
+                    continue;
+                }
+                self.partial.extend_from_slice(piece);
+                let line = std::mem::take(&mut self.partial);
+                self.print_line(&mut out, config, warnings, &line)?;
+            }
+            if !self.skipping {
+                self.partial.extend_from_slice(rest);
+                if self.partial.len() > MAX_LINE {
+                    warnings.say(format!(
+                        "skipped line {} of `{}`: it is longer than {} MiB",
+                        self.line + 1,
+                        config.file.display(),
+                        MAX_LINE / (1024 * 1024)
+                    ));
+                    self.partial = Vec::new();
+                    self.skipping = true;
+                }
+            }
+        }
+        out.flush()?;
+        Ok(())
+    }
+
+    fn print_line(
+        &self,
+        out: &mut impl Write,
+        config: &ListConfig,
+        warnings: &mut Warnings,
+        bytes: &[u8],
+    ) -> anyhow::Result<()> {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text.trim(),
+            Err(_) => {
+                warnings.say(format!(
+                    "skipped line {} of `{}`: it is not UTF-8 text",
+                    self.line,
+                    config.file.display()
+                ));
+                return Ok(());
+            }
+        };
+        if text.is_empty() {
+            return Ok(());
+        }
+        match parse_record(&config.file, self.line, text, true) {
+            Ok(record) if config.filter.keeps(&record) => {
+                print_record(out, self.line, &record, config.format, config.palette)?;
+            }
+            Ok(_) => {}
+            Err(described) => warnings.say(described),
+        }
+        Ok(())
+    }
+
+    /// The file was replaced: reads what was appended to it before, and says when its last line
+    /// never ended (the writer stopped mid-line).
+    fn finish(mut self, config: &ListConfig, warnings: &mut Warnings) -> anyhow::Result<()> {
+        self.read_new_lines(config, warnings)?;
+        if !self.partial.is_empty() {
+            warnings.say(format!(
+                "skipped line {} of the file `{}` was before it was replaced: it never ended",
+                self.line + 1,
+                config.file.display()
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// One line per delivery: `#3 14:33:19.123 evt_1 invoice.paid stripe ✓ valid → 200 forward 200 ×1`.
@@ -204,26 +398,38 @@ fn print_record(
     Ok(())
 }
 
-/// The journal line `id` names: the last delivery of that event id, else line number `id`.
-pub(crate) fn find(path: &Path, id: &str) -> anyhow::Result<(usize, JournalRecord)> {
-    let (lines, _) = read_json_lines(path)?;
-    let records: Vec<(usize, JournalRecord)> = lines
-        .into_iter()
-        .filter_map(|line| Some((line.number, serde_json::from_value::<JournalRecord>(line.value).ok()?)))
-        .collect();
-    if let Some(found) = records.iter().rev().find(|(_, record)| record.event_id == id) {
-        return Ok(found.clone());
-    }
+/// The journal line `id` names: the last delivery of that event id, else line number `id`; with
+/// the warnings about damaged lines met on the way. Read a line at a time, keeping one record.
+pub(crate) fn find(path: &Path, id: &str) -> anyhow::Result<((usize, JournalRecord), ReadIssues)> {
     let number = id.trim_start_matches('#').parse::<usize>().ok();
-    if let Some(found) = records.iter().find(|(line, _)| Some(*line) == number) {
-        return Ok(found.clone());
+    let mut reader = LineReader::open(path)?;
+    let mut issues = ReadIssues::default();
+    let (mut by_id, mut by_number) = (None, None);
+    while let Some(line) = reader.next_line()? {
+        let (line, text, ended) = match line {
+            Line::Text { number, text, ended } => (number, text, ended),
+            Line::Skipped { described, .. } => {
+                issues.skip(|| described);
+                continue;
+            }
+        };
+        match parse_record(path, line, text, ended) {
+            Ok(record) if record.event_id == id => by_id = Some((line, record)),
+            Ok(record) if Some(line) == number => by_number = Some((line, record)),
+            Ok(_) => {}
+            Err(described) => issues.skip(|| described),
+        }
     }
-    bail!(
-        "`{}` holds no delivery with event id `{}` (nor is it a line number: `webhook journal {}` lists them)",
-        path.display(),
-        terminal_safe(id),
-        path.display()
-    )
+    issues.notes.append(&mut reader.notes);
+    match by_id.or(by_number) {
+        Some(found) => Ok((found, issues)),
+        None => bail!(
+            "`{}` holds no delivery with event id `{}` (nor is it a line number: `webhook journal {}` lists them)",
+            path.display(),
+            terminal_safe(id),
+            path.display()
+        ),
+    }
 }
 
 /// `webhook journal FILE show ID`: the delivery in full.
@@ -234,12 +440,11 @@ pub(crate) fn show(
     palette: Palette,
     out: &mut impl Write,
 ) -> anyhow::Result<Outcome> {
-    // Reading the whole journal once also says when it is damaged.
-    let (_, warning) = read_journal(path)?;
-    if let Some(warning) = warning {
+    let ((line, record), issues) = find(path, id)?;
+    // Said, not fatal: a damaged line elsewhere does not hide this delivery.
+    for warning in issues.all() {
         eprintln!("warning: {}", terminal_safe(&warning));
     }
-    let (line, record) = find(path, id)?;
     if format == Format::Json {
         writeln!(out, "{}", crate::json_output::line(super::record::SCHEMA, &record)?)?;
         return Ok(Outcome::Holds);
