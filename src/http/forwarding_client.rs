@@ -9,6 +9,7 @@ use anyhow::{Context, anyhow};
 use bytes::Bytes;
 use http::Request;
 use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
 use hyper_rustls::HttpsConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
@@ -42,35 +43,43 @@ impl ForwardingClient {
         Ok(ForwardingClient { inner, timeout: options.timeout })
     }
 
-    /// Sends `request` and reads the whole response, within the timeout.
+    /// Sends `request` and reads the whole response (up to [`MAX_RESPONSE_BODY`]), within the
+    /// timeout.
     pub(crate) async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
+        self.send_reading(request, collect_within_limit).await
+    }
+
+    /// Sends `request` and reads the response body with `read_body`, all within the timeout: for
+    /// a caller that holds answers to a tighter bound than [`MAX_RESPONSE_BODY`] (a gateway that
+    /// keeps many at once).
+    pub(crate) async fn send_reading<F, Fut>(&self, request: Request<Bytes>, read_body: F) -> anyhow::Result<Exchange>
+    where
+        F: FnOnce(Incoming) -> Fut,
+        Fut: Future<Output = anyhow::Result<Bytes>>,
+    {
         let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
         let started = Instant::now();
-        let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
+        let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started, read_body))
             .await
             .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.timeout)))
             .and_then(|result| result);
         exchange.with_context(|| format!("{target} failed"))
     }
 
-    async fn exchange(&self, request: Request<Bytes>, started: Instant) -> anyhow::Result<Exchange> {
+    async fn exchange<F, Fut>(
+        &self,
+        request: Request<Bytes>,
+        started: Instant,
+        read_body: F,
+    ) -> anyhow::Result<Exchange>
+    where
+        F: FnOnce(Incoming) -> Fut,
+        Fut: Future<Output = anyhow::Result<Bytes>>,
+    {
         let request = request.map(Full::new);
         let response = self.inner.request(request).await.map_err(describe_client_error)?;
         let (parts, body) = response.into_parts();
-        let body = Limited::new(body, MAX_RESPONSE_BODY)
-            .collect()
-            .await
-            .map_err(|err| {
-                if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
-                    anyhow!(
-                        "it answered with a body over the {} limit",
-                        crate::http::body::format_size(MAX_RESPONSE_BODY as u64)
-                    )
-                } else {
-                    anyhow!("cannot read the response body: {err}")
-                }
-            })?
-            .to_bytes();
+        let body = read_body(body).await?;
         Ok(Exchange {
             status: parts.status,
             version: parts.version,
@@ -79,6 +88,24 @@ impl ForwardingClient {
             latency: started.elapsed(),
         })
     }
+}
+
+/// The whole body, refused past [`MAX_RESPONSE_BODY`].
+async fn collect_within_limit(body: Incoming) -> anyhow::Result<Bytes> {
+    Ok(Limited::new(body, MAX_RESPONSE_BODY)
+        .collect()
+        .await
+        .map_err(|err| {
+            if err.downcast_ref::<http_body_util::LengthLimitError>().is_some() {
+                anyhow!(
+                    "it answered with a body over the {} limit",
+                    crate::http::body::format_size(MAX_RESPONSE_BODY as u64)
+                )
+            } else {
+                anyhow!("cannot read the response body: {err}")
+            }
+        })?
+        .to_bytes())
 }
 
 /// hyper-util's error says only "client error (Connect)"; the useful part is in its sources.

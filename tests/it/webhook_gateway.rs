@@ -313,3 +313,112 @@ fn forward_retries_help_states_its_bound() {
     let retries = &retries[..retries.find("--forward-backoff").unwrap()];
     assert!(retries.contains("(at most 20)"), "{retries}");
 }
+
+/// An application whose first request is answered 500 only once `release` is set, and every later
+/// one 200 at once; it counts the requests it saw.
+fn app_held_until(release: Arc<std::sync::atomic::AtomicBool>) -> (CustomServer, Arc<AtomicUsize>) {
+    let seen = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&seen);
+    let server = CustomServer::start_async(move |request: SeenRequest| {
+        count.fetch_add(1, Ordering::SeqCst);
+        let release = Arc::clone(&release);
+        Box::pin(async move {
+            if request.sequence > 0 {
+                return Reply::json(200, "{}");
+            }
+            while !release.load(Ordering::SeqCst) {
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            Reply::json(500, "{}")
+        })
+    });
+    (server, seen)
+}
+
+#[test]
+fn a_delivery_whose_sender_gave_up_is_still_forwarded_retried_journaled_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = dir.path().join("journal.jsonl");
+    let release = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (app, seen) = app_held_until(Arc::clone(&release));
+    let listener = Binary::start(&[
+        "--scheme",
+        "stripe",
+        "--record",
+        journal.to_str().unwrap(),
+        "--forward-to",
+        &app.url("/app"),
+        "--forward-retries",
+        "2",
+        "--forward-backoff",
+        "100ms",
+        "--format",
+        "json",
+    ]);
+    // The sender gives up while the application still works on the first forward.
+    let output = webhook()
+        .args(["send", &format!("{}/hook", listener.url), "--scheme", "stripe", "--secret", SECRET])
+        .args(["-d", r#"{"id":"evt_gave_up","type":"invoice.paid"}"#, "--timeout", "1s", "--max-attempts", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", String::from_utf8_lossy(&output.stdout));
+    let said = String::from_utf8_lossy(&output.stdout);
+    assert!(said.contains("no complete answer within"), "the sender timed out: {said}");
+    assert_eq!(seen.load(Ordering::SeqCst), 1, "the application has the delivery");
+    release.store(true, Ordering::SeqCst);
+
+    // The forward goes on without the sender: the 500 is retried, the 200 journaled.
+    let mut records = Vec::new();
+    for _ in 0..600 {
+        records = read_journal(&journal).map(|(records, _)| records).unwrap_or_default();
+        if !records.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_eq!(records.len(), 1, "the delivery is journaled");
+    let forward = records[0].forward.as_ref().unwrap();
+    assert_eq!((forward.status, forward.attempts, forward.delivered), (Some(200), 2, true), "{forward:?}");
+    assert_eq!(records[0].event_id, "evt_gave_up");
+    assert_eq!(seen.load(Ordering::SeqCst), 2, "retried once");
+
+    let (_, lines, stderr) = listener.interrupt();
+    let summary: Value = serde_json::from_str(lines.last().unwrap()).unwrap_or_else(|_| panic!("{lines:?} {stderr}"));
+    let summary = &summary["summary"];
+    assert_eq!((summary["received"].as_u64(), summary["journaled"].as_u64()), (Some(1), Some(1)), "{summary}");
+    assert_eq!(summary["forwarded"], 1, "{summary}");
+}
+
+/// Peak resident memory of process `pid` so far, in KiB.
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find_map(|line| line.strip_prefix("VmHWM:")).unwrap();
+    line.trim().trim_end_matches("kB").trim().parse().unwrap()
+}
+
+#[test]
+fn large_application_answers_are_refused_with_a_502_in_bounded_memory() {
+    const ANSWER: usize = 32 << 20;
+    let app = CustomServer::start(|_| Reply::json(200, format!("\"{}\"", "x".repeat(ANSWER - 2))));
+    let listener = Binary::start(&["--scheme", "stripe", "--forward-to", &app.url("/")]);
+    let url = format!("{}/hook", listener.url);
+    let threads: Vec<_> = (0..4)
+        .map(|thread| {
+            let url = url.clone();
+            std::thread::spawn(move || {
+                (0..4)
+                    .map(|n| post(&url, &stripe_event(&format!("evt_large_{thread}_{n}"), "invoice.paid")))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    for answer in threads.into_iter().flat_map(|thread| thread.join().unwrap()) {
+        assert_eq!(answer.status, StatusCode::BAD_GATEWAY);
+        let detail = json(&answer)["detail"].as_str().unwrap().to_string();
+        assert!(detail.contains("answered 200 with a body over 1024 KiB"), "{detail}");
+    }
+    // 16 answers of 32 MiB went through the listener: it held none of them whole.
+    let peak = peak_kib(listener.pid());
+    assert!(peak < 128 * 1024, "the listener peaked at {peak} KiB");
+    let _ = listener.interrupt();
+}

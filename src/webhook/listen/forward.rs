@@ -13,10 +13,14 @@
 //! back (a target that leads to the listener again, directly or through other listeners) is
 //! refused instead of multiplying; a target that is the listener's own address is refused at
 //! start-up.
+use std::net::SocketAddr;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use std::net::SocketAddr;
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use anyhow::{Context, bail};
 use http::header::CONTENT_TYPE;
@@ -102,7 +106,20 @@ pub(super) struct Forwarder {
     client: ForwardingClient,
     routes: Vec<Route>,
     retry: ForwardRetry,
+    /// Bytes of the applications' answers held at once, across every forward in flight (each
+    /// held until its answer has gone to the sender).
+    answers: Arc<Semaphore>,
+    /// Becomes true when the listener stops: no more retries, the last attempt's outcome stands.
+    stopping: watch::Receiver<bool>,
 }
+
+/// The most of one application answer the listener holds to pass back: a webhook's answer is an
+/// acknowledgement, and a larger one is refused with a 502 rather than buffered.
+pub(crate) const MAX_ANSWER: usize = 1 << 20;
+
+/// The most bytes of the applications' answers held at once across concurrent forwards: 64
+/// answers at [`MAX_ANSWER`]. One more is refused with a 502 until others have been sent on.
+pub(crate) const ANSWERS_HELD: usize = 64 * MAX_ANSWER;
 
 /// What the target made of a delivery, after the retries.
 #[derive(Debug, Clone)]
@@ -115,8 +132,9 @@ pub(super) enum Forwarded {
         latency: Duration,
         attempts: u32,
     },
-    /// The target could not be reached or did not answer in time.
-    Failed { url: Uri, error: String, timed_out: bool, latency: Duration, attempts: u32 },
+    /// The target could not be reached or did not answer in time; or it answered (`answered`)
+    /// with what the listener would not hold (an answer over [`MAX_ANSWER`]).
+    Failed { url: Uri, error: String, timed_out: bool, answered: Option<StatusCode>, latency: Duration, attempts: u32 },
 }
 
 impl Forwarded {
@@ -138,11 +156,22 @@ impl Forwarded {
         }
     }
 
-    /// Whether another attempt may do better: no answer, a 5xx or a 429.
+    /// Whether another attempt may do better: no answer, a 5xx or a 429. An answer refused for its
+    /// size is not retried: the application answered, and processed the delivery if it said so.
     fn retryable(&self) -> bool {
         match self {
-            Forwarded::Answered { status, .. } => status.is_server_error() || *status == StatusCode::TOO_MANY_REQUESTS,
-            Forwarded::Failed { .. } => true,
+            Forwarded::Answered { status, .. } | Forwarded::Failed { answered: Some(status), .. } => {
+                status.is_server_error() || *status == StatusCode::TOO_MANY_REQUESTS
+            }
+            Forwarded::Failed { answered: None, .. } => true,
+        }
+    }
+
+    /// The status the application answered, if it answered.
+    pub(super) fn status(&self) -> Option<StatusCode> {
+        match self {
+            Forwarded::Answered { status, .. } => Some(*status),
+            Forwarded::Failed { answered, .. } => *answered,
         }
     }
 }
@@ -153,9 +182,11 @@ impl Forwarder {
         timeout: Duration,
         http2: bool,
         retry: ForwardRetry,
+        stopping: watch::Receiver<bool>,
     ) -> anyhow::Result<Forwarder> {
         let client = ForwardingClient::new(ClientOptions { timeout, insecure: false, http2 })?;
-        Ok(Forwarder { client, routes, retry })
+        let answers = Arc::new(Semaphore::new(ANSWERS_HELD));
+        Ok(Forwarder { client, routes, retry, answers, stopping })
     }
 
     /// The target of the first route that matches `event_type`, if any does.
@@ -163,7 +194,8 @@ impl Forwarder {
         self.routes.iter().find(|route| route.matches(event_type)).map(|route| &route.target)
     }
 
-    /// Forwards to `target`, retrying a failure or a 5xx/429 up to `--forward-retries` times.
+    /// Forwards to `target`, retrying a failure or a 5xx/429 up to `--forward-retries` times, or
+    /// until the listener stops.
     pub(super) async fn forward(
         &self,
         target: &Uri,
@@ -173,18 +205,26 @@ impl Forwarder {
         via: &str,
     ) -> Forwarded {
         let started = Instant::now();
+        let mut stopping = self.stopping.clone();
         let mut attempt = 1;
         loop {
             let mut forwarded = self.attempt(target, method, headers, body.clone(), via).await;
-            if !forwarded.retryable() || attempt > self.retry.retries {
-                match &mut forwarded {
-                    Forwarded::Answered { latency, attempts, .. } | Forwarded::Failed { latency, attempts, .. } => {
-                        (*latency, *attempts) = (started.elapsed(), attempt);
-                    }
+            let finish = |forwarded: &mut Forwarded| match forwarded {
+                Forwarded::Answered { latency, attempts, .. } | Forwarded::Failed { latency, attempts, .. } => {
+                    (*latency, *attempts) = (started.elapsed(), attempt);
                 }
+            };
+            if !forwarded.retryable() || attempt > self.retry.retries || *stopping.borrow() {
+                finish(&mut forwarded);
                 return forwarded;
             }
-            tokio::time::sleep(self.retry.wait_before(attempt)).await;
+            tokio::select! {
+                () = tokio::time::sleep(self.retry.wait_before(attempt)) => {}
+                () = stopped(&mut stopping) => {
+                    finish(&mut forwarded);
+                    return forwarded;
+                }
+            }
             attempt += 1;
         }
     }
@@ -196,22 +236,100 @@ impl Forwarder {
         *request.uri_mut() = target.clone();
         *request.headers_mut() = message_headers(headers);
         forwarding_loop::add_hop(request.headers_mut(), via);
-        match self.client.send(request).await {
-            Ok(exchange) => Forwarded::Answered {
-                url: target.clone(),
-                status: exchange.status,
-                content_type: exchange.headers.get(CONTENT_TYPE).cloned(),
-                body: exchange.body,
-                latency: started.elapsed(),
-                attempts: 1,
+        let mut refused = None;
+        let slot = &mut refused;
+        let answers = Arc::clone(&self.answers);
+        match self.client.send_reading(request, move |body| read_answer(body, answers, slot)).await {
+            Ok(exchange) => match refused {
+                Some(why) => Forwarded::Failed {
+                    url: target.clone(),
+                    error: format!("it answered {} {why}", exchange.status.as_u16()),
+                    timed_out: false,
+                    answered: Some(exchange.status),
+                    latency: started.elapsed(),
+                    attempts: 1,
+                },
+                None => Forwarded::Answered {
+                    url: target.clone(),
+                    status: exchange.status,
+                    content_type: exchange.headers.get(CONTENT_TYPE).cloned(),
+                    body: exchange.body,
+                    latency: started.elapsed(),
+                    attempts: 1,
+                },
             },
             Err(err) => {
                 let error = format!("{err:#}");
                 let timed_out = error.contains("no complete answer within") || error.contains("timed out");
-                Forwarded::Failed { url: target.clone(), error, timed_out, latency: started.elapsed(), attempts: 1 }
+                Forwarded::Failed {
+                    url: target.clone(),
+                    error,
+                    timed_out,
+                    answered: None,
+                    latency: started.elapsed(),
+                    attempts: 1,
+                }
             }
         }
     }
+}
+
+/// Resolves once the listener is stopping; never when it cannot say (its side is gone).
+async fn stopped(stopping: &mut watch::Receiver<bool>) {
+    if stopping.wait_for(|stop| *stop).await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}
+
+/// An application's answer as held: its bytes and their share of [`ANSWERS_HELD`], given back
+/// when the last copy of the bytes (the one in the response to the sender) is dropped.
+struct HeldAnswer {
+    bytes: Vec<u8>,
+    _held: Option<OwnedSemaphorePermit>,
+}
+
+impl AsRef<[u8]> for HeldAnswer {
+    fn as_ref(&self) -> &[u8] {
+        &self.bytes
+    }
+}
+
+/// Reads an answer's body a frame at a time within [`MAX_ANSWER`] and the listener's share of
+/// [`ANSWERS_HELD`]. One that does not fit is not read further (the connection is dropped) and
+/// `refused` says why; the bytes returned are then empty.
+async fn read_answer(
+    mut body: Incoming,
+    answers: Arc<Semaphore>,
+    refused: &mut Option<String>,
+) -> anyhow::Result<Bytes> {
+    let mut bytes = Vec::new();
+    let mut held: Option<OwnedSemaphorePermit> = None;
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|err| anyhow::anyhow!("cannot read the answer's body: {err}"))?;
+        let Ok(data) = frame.into_data() else { continue };
+        if bytes.len() + data.len() > MAX_ANSWER {
+            *refused = Some(format!(
+                "with a body over {} KiB, which the listener does not pass back (a webhook's answer is an \
+                 acknowledgement)",
+                MAX_ANSWER / 1024
+            ));
+            return Ok(Bytes::new());
+        }
+        let share = u32::try_from(data.len()).unwrap_or(u32::MAX);
+        let Ok(permit) = Arc::clone(&answers).try_acquire_many_owned(share) else {
+            *refused = Some(format!(
+                "while the listener already held {} MiB of answers not yet sent on (many large answers at once)",
+                ANSWERS_HELD / (1024 * 1024)
+            ));
+            return Ok(Bytes::new());
+        };
+        match held.as_mut() {
+            Some(held) => held.merge(permit),
+            None => held = Some(permit),
+        }
+        bytes.extend_from_slice(&data);
+    }
+    Ok(Bytes::from_owner(HeldAnswer { bytes, _held: held }))
 }
 
 /// Refuses a forward target that is this listener itself: every delivery would come straight

@@ -17,6 +17,7 @@
 //! # Ok(()) }
 //! ```
 mod dedupe;
+mod detached;
 mod display;
 mod envelope;
 pub(crate) mod forward;
@@ -180,11 +181,13 @@ impl RunningListener {
         self.receiver.events.len()
     }
 
-    /// Stops accepting, lets deliveries in flight finish (up to a few seconds), flushes the
-    /// journal to disk, prints what the display still holds, and returns the counts.
+    /// Stops accepting, lets deliveries in flight finish (up to a few seconds), then waits for
+    /// those whose sender left (no more forward retries, the attempt under way finishes), flushes
+    /// the journal to disk, prints what the display still holds, and returns the counts.
     pub async fn shutdown(self) -> Summary {
         let RunningListener { receiver, task, .. } = self;
         task.stop().await;
+        receiver.detached.finish().await;
         let finishing = Arc::clone(&receiver);
         let _ = tokio::task::spawn_blocking(move || {
             if let Some(journal) = &finishing.journal {
@@ -219,12 +222,14 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         None => None,
     };
     let routes = config.all_routes();
+    let (detached, stopping) = detached::Detached::new();
     let forwarder = match routes.is_empty() {
         false => Some(forward::Forwarder::new(
             routes.clone(),
             config.forward_timeout,
             config.forward_http2,
             config.forward_retry,
+            stopping,
         )?),
         true => None,
     };
@@ -274,6 +279,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         re_sign,
         display,
         counter: summary::Counter::default(),
+        detached,
     });
     let shared = Arc::clone(&receiver);
     let task = ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {

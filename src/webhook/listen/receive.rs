@@ -14,6 +14,7 @@ use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 
 use super::dedupe::{Attempt, Claim, Envelope, EventTable, event_id, table_key};
+use super::detached::Detached;
 use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
 use super::summary::{Counted, Counter};
@@ -96,6 +97,17 @@ pub(super) struct Receiver {
     pub re_sign: Option<ReSign>,
     pub display: Display,
     pub counter: Counter,
+    /// Deliveries handled apart from their connection, waited for at shutdown.
+    pub detached: Detached,
+}
+
+impl Receiver {
+    /// Whether a delivery is handled in a task apart from its connection: when its handling
+    /// waits on something slow (a forward, `--delay`). Otherwise it only waits on the journal's
+    /// append (microseconds), and a line queued for it is written even if the sender hangs up.
+    fn detaches(&self) -> bool {
+        self.forwarder.is_some() || !self.delay.is_zero()
+    }
 }
 
 /// The request as it arrived, for the journal and the display.
@@ -169,7 +181,23 @@ pub(super) async fn handle(
             return Ok(reject(&receiver, &arrival, response, reason));
         }
     };
-    Ok(deliver(&receiver, arrival, parts, body).await)
+    if !receiver.detaches() {
+        return Ok(deliver(&receiver, arrival, parts, body).await);
+    }
+    // Forwarded (or delayed) deliveries take long, and a sender that gives up meanwhile drops this
+    // request's future: the application may have processed the forward already, so the forward
+    // (its retries included), the journal line and the counts must not go with it. They run in a
+    // task of their own, which the listener waits for when it stops.
+    let detached = receiver.detached.begin();
+    let shared = Arc::clone(&receiver);
+    let work = tokio::spawn(async move {
+        let _detached = detached;
+        deliver(&shared, arrival, parts, body).await
+    });
+    Ok(work.await.unwrap_or_else(|err| {
+        let detail = format!("the delivery's handling failed: {err}");
+        problem(StatusCode::INTERNAL_SERVER_ERROR, "delivery-failed", "Delivery failed", &detail)
+    }))
 }
 
 /// Judges the delivery against the time it arrived, with a hint for a mismatch when a hint worker
@@ -272,7 +300,8 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     receiver.counter.delivery(Counted {
         valid: authentic,
         duplicate: attempt.duplicate,
-        forwarded: decision.forwarded.as_ref().map(|forwarded| matches!(forwarded, Forwarded::Answered { .. })),
+        // The application got it if it answered at all, its answer passed back or not.
+        forwarded: decision.forwarded.as_ref().map(|forwarded| forwarded.status().is_some()),
         failed_on_purpose: decision.failed_on_purpose,
         journaled: receiver.journal.as_ref().map(|_| journal_error.is_none()),
         event_type: event_type.as_deref(),
@@ -374,6 +403,15 @@ async fn decide(
             }
             response
         }
+        Forwarded::Failed { error, answered: Some(_), .. } => {
+            let detail = format!("the forward target {} {error}", crate::http::url::Redacted(target));
+            problem(
+                StatusCode::BAD_GATEWAY,
+                "forward-answer-refused",
+                "Forward target's answer not passed back",
+                &detail,
+            )
+        }
         Forwarded::Failed { error, timed_out: true, attempts, .. } => {
             let detail = format!(
                 "the forward target {} did not answer in time ({attempts} attempt(s)): {error}",
@@ -469,9 +507,13 @@ fn forward_line(forwarded: &Forwarded) -> ForwardLine {
         Forwarded::Answered { status, .. } => {
             ForwardLine { url, status: Some(status.as_u16()), error: None, attempts, latency }
         }
-        Forwarded::Failed { error, .. } => {
-            ForwardLine { url, status: None, error: Some(error.clone()), attempts, latency }
-        }
+        Forwarded::Failed { error, answered, .. } => ForwardLine {
+            url,
+            status: answered.map(|status| status.as_u16()),
+            error: Some(error.clone()),
+            attempts,
+            latency,
+        },
     }
 }
 
