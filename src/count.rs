@@ -26,17 +26,90 @@ pub struct CountSource {
     pub insecure: bool,
 }
 
-/// The count before and after one step.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+/// The most a count answer may hold. A count is a number or a short JSON document; a listing of
+/// every charge a server ever made is not one, and parsed whole it would cost memory many times
+/// its size.
+pub(crate) const MAX_COUNT_BODY: usize = 1024 * 1024;
+
+/// How long a count that must rise but has not gets before it is read once more: a server that
+/// answers first and records afterwards may not have counted yet.
+const LATE_COUNT: Duration = Duration::from_millis(300);
+
+/// The count read twice before a step, with nothing sent in between: a count that moves then
+/// (one that counts its own reads, or that other traffic changes) cannot tell what the step did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Baseline {
+    pub first: u64,
+    pub second: u64,
+}
+
+/// What a step could have done to the count, to judge whether its change is believable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Step {
+    /// How many requests the step sent: a count of executions cannot rise by more.
+    pub requests: u64,
+    /// A request with a key never used before (or with no key) got a 2xx, so the server executed
+    /// at least once and the count must have risen.
+    pub must_rise: bool,
+}
+
+/// The count before and after one step, and why it cannot be believed, if it cannot.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CountChange {
     pub before: u64,
     pub after: u64,
+    /// Why this change does not show what the step did (it went down, rose by more than the
+    /// requests sent, stayed put after an execution, or moved with nothing sent), with what was
+    /// read. `None`: it can be believed.
+    #[serde(skip)]
+    pub doubt: Option<String>,
 }
 
 impl CountChange {
-    /// How many times the step executed, by the count.
-    pub fn executions(&self) -> u64 {
-        self.after.saturating_sub(self.before)
+    /// Judges the count read `after` a step against the `baseline` read before it; `source`
+    /// names where it was read, for the doubt.
+    pub fn judge(baseline: Baseline, after: u64, step: Step, source: &str) -> CountChange {
+        let before = baseline.second;
+        let doubt = if baseline.first != baseline.second {
+            Some(format!(
+                "unconfirmed: the count at {source} moved with nothing sent ({} → {} between two reads before the \
+                 step), so its change cannot be put down to the requests; does it count its own reads, or does \
+                 other traffic reach it? Give a --count-url that only this endpoint's executions change",
+                baseline.first, baseline.second
+            ))
+        } else if after < before {
+            Some(format!(
+                "unconfirmed: the count at {source} went down ({before} → {after}); a count of executions only \
+                 rises: is --count-url the count of what this endpoint creates, and --count-pointer the number in it?"
+            ))
+        } else if after - before > step.requests {
+            Some(format!(
+                "unconfirmed: the count at {source} rose by {} ({before} → {after}), more than the {} request{} \
+                 sent, so it counts something else too: give a --count-url that only this endpoint's executions \
+                 change",
+                after - before,
+                step.requests,
+                if step.requests == 1 { "" } else { "s" }
+            ))
+        } else if step.must_rise && after == before {
+            Some(format!(
+                "unconfirmed: the count at {source} did not move ({before} → {after}) though a request with a new \
+                 key got a 2xx, which the server executes; is --count-url the count of what this endpoint creates \
+                 (give --count-pointer for the number or array in its answer)?"
+            ))
+        } else {
+            None
+        };
+        CountChange { before, after, doubt }
+    }
+
+    /// How many times the step executed, by the count; the doubt instead when the count cannot
+    /// show it.
+    pub fn executions(&self) -> Result<u64, &str> {
+        match &self.doubt {
+            Some(doubt) => Err(doubt),
+            None => Ok(self.after - self.before),
+        }
     }
 }
 
@@ -78,7 +151,7 @@ impl CountSource {
             .body(Bytes::new())
             .context("cannot build the --count-url request")?;
         *request.headers_mut() = self.headers.clone();
-        let exchange = client.send(request).await.context("--count-url got no answer")?;
+        let exchange = client.send_capped(request, MAX_COUNT_BODY).await.context("--count-url gave no count")?;
         if !exchange.status.is_success() {
             bail!(
                 "--count-url {} answered {}, not a 2xx with the count (check the URL and its credentials; -H headers are sent with it)",
@@ -87,7 +160,33 @@ impl CountSource {
             );
         }
         let body = crate::http::content_encoding::decode(&exchange.headers, exchange.body).body;
+        if body.len() > MAX_COUNT_BODY {
+            bail!(
+                "--count-url {} answered a body that decodes to more than the {} limit for a count; point it at a count, \
+                 not a listing",
+                self.shown_url,
+                crate::units::format_size(MAX_COUNT_BODY as u64)
+            );
+        }
         count_in(&body, &self.pointer).map_err(|err| anyhow!("--count-url {}: {err}", self.shown_url))
+    }
+
+    /// The count before a step: read twice, so a count that moves by itself shows.
+    pub async fn baseline(&self) -> anyhow::Result<Baseline> {
+        let first = self.read().await?;
+        let second = self.read().await?;
+        Ok(Baseline { first, second })
+    }
+
+    /// The count after a step, judged against `baseline`. A count the step must have raised that
+    /// has not risen is read once more after a pause, for a server that counts after answering.
+    pub async fn change_since(&self, baseline: Baseline, step: Step) -> anyhow::Result<CountChange> {
+        let mut after = self.read().await?;
+        if step.must_rise && after == baseline.second && baseline.first == baseline.second {
+            tokio::time::sleep(LATE_COUNT).await;
+            after = self.read().await?;
+        }
+        Ok(CountChange::judge(baseline, after, step, &self.describe()))
     }
 
     /// Where the count comes from, for messages: `GET http://…/charges (/count)`.
@@ -146,9 +245,27 @@ mod tests {
         assert!(count_in(b"<html>", "").unwrap_err().contains("not JSON"));
     }
 
+    fn change(first: u64, second: u64, after: u64, requests: u64, must_rise: bool) -> CountChange {
+        CountChange::judge(Baseline { first, second }, after, Step { requests, must_rise }, "GET /count")
+    }
+
     #[test]
-    fn executions_never_go_negative() {
-        assert_eq!(CountChange { before: 5, after: 3 }.executions(), 0);
-        assert_eq!(CountChange { before: 2, after: 5 }.executions(), 3);
+    fn a_believable_change_counts_the_executions() {
+        assert_eq!(change(2, 2, 5, 5, true).executions(), Ok(3));
+        assert_eq!(change(7, 7, 7, 1, false).executions(), Ok(0), "a replay need not move the count");
+    }
+
+    #[test]
+    fn a_count_that_lies_is_doubted_with_what_was_read() {
+        let down = change(1000, 1000, 999, 3, true);
+        assert!(down.executions().unwrap_err().contains("went down (1000 → 999)"), "{down:?}");
+        let wrapped = change(u64::MAX, u64::MAX, 0, 3, true);
+        assert!(wrapped.executions().unwrap_err().contains("went down (18446744073709551615 → 0)"));
+        let jump = change(0, 0, 1_000_000, 3, true);
+        assert!(jump.executions().unwrap_err().contains("rose by 1000000 (0 → 1000000), more than the 3 requests"));
+        let still = change(5, 5, 5, 3, true);
+        assert!(still.executions().unwrap_err().contains("did not move (5 → 5)"), "{still:?}");
+        let by_itself = change(5, 6, 9, 3, true);
+        assert!(by_itself.executions().unwrap_err().contains("moved with nothing sent (5 → 6"), "{by_itself:?}");
     }
 }

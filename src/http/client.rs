@@ -77,6 +77,12 @@ impl HttpClient {
 
     /// Sends `request` and reads the whole response, within the timeout.
     pub async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
+        self.send_capped(request, MAX_RESPONSE_BODY).await
+    }
+
+    /// `send`, refusing a response body over `limit` bytes as soon as it passes it (read as it
+    /// arrives, never held whole).
+    pub async fn send_capped(&self, request: Request<Bytes>, limit: usize) -> anyhow::Result<Exchange> {
         let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
         let proxy = self.proxies.route_for(request.uri()).map(|proxy| {
             format!(
@@ -86,14 +92,14 @@ impl HttpClient {
             )
         });
         let started = Instant::now();
-        let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started))
+        let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started, limit))
             .await
             .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.timeout)))
             .and_then(|result| result);
         exchange.map_err(|err| err.context(format!("{target} failed{}", proxy.unwrap_or_default())))
     }
 
-    async fn exchange(&self, request: Request<Bytes>, started: Instant) -> anyhow::Result<Exchange> {
+    async fn exchange(&self, request: Request<Bytes>, started: Instant, limit: usize) -> anyhow::Result<Exchange> {
         let request = reqwest::Request::try_from(request)
             .map_err(|err| anyhow!("cannot send this request: {}", error_chain(&err)))?;
         let http2 = self.http2 && request.url().scheme() == "http";
@@ -105,8 +111,11 @@ impl HttpClient {
         while let Some(chunk) =
             response.chunk().await.map_err(|err| anyhow!("cannot read the response body: {}", error_chain(&err)))?
         {
-            if body.len() + chunk.len() > MAX_RESPONSE_BODY {
-                return Err(anyhow!("it answered with a body over the 64 MiB limit"));
+            if body.len() + chunk.len() > limit {
+                return Err(anyhow!(
+                    "it answered with a body over the {} limit",
+                    crate::units::format_size(limit as u64)
+                ));
             }
             body.extend_from_slice(&chunk);
         }

@@ -91,29 +91,36 @@ impl RequestSpec {
     }
 
     /// What the verdict knows besides the answers when `key` is sent: the request's values, and
-    /// the count change `before` → now when `--count-url` is given.
+    /// the count's change since `before` (judged against what `step` could have done to it) when
+    /// `--count-url` is given.
     pub async fn grounds(
         &self,
         key: Option<&str>,
-        before: Option<u64>,
+        before: Option<crate::count::Baseline>,
+        step: crate::count::Step,
     ) -> anyhow::Result<crate::idem::verdict::Grounds> {
         let mut grounds = crate::idem::verdict::Grounds::of(self, key);
         if let (Some(count), Some(before)) = (&self.count, before) {
-            let after = count.read().await?;
             grounds.count = Some(crate::idem::verdict::CountReading {
-                change: crate::count::CountChange { before, after },
+                change: count.change_since(before, step).await?,
                 source: count.describe(),
             });
         }
         Ok(grounds)
     }
 
-    /// The count before a step, when `--count-url` is given.
-    pub async fn count_before(&self) -> anyhow::Result<Option<u64>> {
+    /// The count before a step (read twice), when `--count-url` is given.
+    pub async fn count_before(&self) -> anyhow::Result<Option<crate::count::Baseline>> {
         match &self.count {
-            Some(count) => Ok(Some(count.read().await?)),
+            Some(count) => Ok(Some(count.baseline().await?)),
             None => Ok(None),
         }
+    }
+
+    /// Whether a key this spec draws is one no request has carried before: a generated key, not
+    /// the user's `--key` (which an earlier run may have used).
+    pub fn draws_fresh_keys(&self) -> bool {
+        !matches!(self.key_policy, KeyPolicy::Fixed(_))
     }
 
     /// Where the created resource's id is read from in an answer.

@@ -119,9 +119,15 @@ impl Observed {
         }
     }
 
-    fn is_success(&self) -> bool {
+    pub(crate) fn is_success(&self) -> bool {
         self.status.is_some_and(|status| (200..300).contains(&status))
     }
+}
+
+/// What a step of `requests` requests could have done to the count: with a key never used before
+/// (`fresh_key`), or none, a 2xx among `answers` is an execution the count must show.
+pub(crate) fn count_step(answers: &[Observed], requests: usize, fresh_key: bool) -> crate::count::Step {
+    crate::count::Step { requests: requests as u64, must_rise: fresh_key && answers.iter().any(Observed::is_success) }
 }
 
 fn header_text(headers: &HeaderMap, name: http::header::HeaderName) -> Option<String> {
@@ -294,12 +300,30 @@ pub struct CountReading {
 }
 
 impl CountReading {
-    fn evidence(&self) -> Evidence {
-        Evidence::Count {
+    /// The count as evidence, or why it is none (see `CountChange::doubt`).
+    pub(crate) fn evidence(&self) -> Result<Evidence, &str> {
+        Ok(Evidence::Count {
             source: self.source.clone(),
             before: self.change.before,
             after: self.change.after,
-            executions: self.change.executions(),
+            executions: self.change.executions()?,
+        })
+    }
+}
+
+/// A judgement whose count could not be believed: judged on the answers alone, it never holds on
+/// them (the user asked for the count's proof and the count proves nothing), while a problem the
+/// answers prove on their own still stands. `doubt` says what was read and why it is no proof.
+fn set_count_aside(judgement: &mut Judgement, doubt: &str) {
+    match judgement.verdict.outcome() {
+        Some(crate::exit::Outcome::ProblemFound) => judgement.notes.push(doubt.to_string()),
+        _ if matches!(judgement.verdict, Verdict::Errors | Verdict::NothingCreated) => {
+            judgement.notes.push(doubt.to_string())
+        }
+        _ => {
+            judgement.verdict = Verdict::Unconfirmed;
+            judgement.explanation = Some(doubt.to_string());
+            judgement.evidence.clear();
         }
     }
 }
@@ -466,8 +490,17 @@ pub(crate) fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grou
 fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Grounds) {
     let n = answers.len();
     if let Some(count) = &grounds.count {
-        let executions = count.change.executions() as usize;
-        judgement.evidence.push(count.evidence());
+        let evidence = match count.evidence() {
+            Ok(evidence) => evidence,
+            Err(doubt) => {
+                let doubt = doubt.to_string();
+                ground_control(judgement, answers, &Grounds { sent: grounds.sent.clone(), count: None });
+                set_count_aside(judgement, &doubt);
+                return;
+            }
+        };
+        let executions = count.change.executions().unwrap_or_default() as usize;
+        judgement.evidence.push(evidence);
         if matches!(judgement.verdict, Verdict::Errors | Verdict::NothingCreated) {
             return;
         }
@@ -512,8 +545,17 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
 /// an id the server made, or it is `unconfirmed`.
 fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Timing, grounds: &Grounds) {
     if let Some(count) = &grounds.count {
-        let executions = count.change.executions() as usize;
-        judgement.evidence.push(count.evidence());
+        let evidence = match count.evidence() {
+            Ok(evidence) => evidence,
+            Err(doubt) => {
+                let doubt = doubt.to_string();
+                ground_duplicates(judgement, answers, timing, &Grounds { sent: grounds.sent.clone(), count: None });
+                set_count_aside(judgement, &doubt);
+                return;
+            }
+        };
+        let executions = count.change.executions().unwrap_or_default() as usize;
+        judgement.evidence.push(evidence);
         let by_ids = judgement.resource_ids.len();
         let ids = judgement.resource_ids.join(", ");
         match judgement.verdict {
@@ -1003,8 +1045,32 @@ mod tests {
     fn counted(before: u64, after: u64) -> Grounds {
         Grounds {
             sent: Vec::new(),
-            count: Some(CountReading { change: CountChange { before, after }, source: "GET /charges".into() }),
+            count: Some(CountReading {
+                change: CountChange { before, after, doubt: None },
+                source: "GET /charges".into(),
+            }),
         }
+    }
+
+    fn doubted(doubt: &str) -> Grounds {
+        let change = CountChange { before: 5, after: 5, doubt: Some(doubt.to_string()) };
+        Grounds { sent: Vec::new(), count: Some(CountReading { change, source: "GET /charges".into() }) }
+    }
+
+    #[test]
+    fn a_count_that_cannot_be_believed_never_holds_but_proven_problems_stand() {
+        let body = r#"{"id":"pay_1"}"#;
+        let replayed = [answer(201, body, false), answer(201, body, true)];
+        let j = judge(&replayed, Timing::Sequential, &ids(), &doubted("unconfirmed: the count did not move (5 → 5)"));
+        assert_eq!(j.verdict, Verdict::Unconfirmed);
+        assert_eq!(j.explanation.as_deref(), Some("unconfirmed: the count did not move (5 → 5)"));
+        assert!(j.evidence.is_empty(), "{:?}", j.evidence);
+        let twice = [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"b"}"#, false)];
+        let j = judge(&twice, Timing::Sequential, &ids(), &doubted("unconfirmed: it went down"));
+        assert_eq!(j.verdict, Verdict::ExecutedMoreThanOnce, "the ids prove it on their own");
+        assert!(j.notes.iter().any(|n| n == "unconfirmed: it went down"), "{:?}", j.notes);
+        let control = judge_control(&twice, &ids(), &doubted("unconfirmed: it went down"));
+        assert_eq!(control.verdict, Verdict::Unconfirmed);
     }
 
     #[test]

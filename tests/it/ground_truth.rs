@@ -583,3 +583,163 @@ fn a_receiver_that_checks_content_is_not_said_to_reserialise() {
     assert!(evidence.contains("refuses its content, not its bytes"), "{evidence}");
     assert_eq!(code, 0, "the required checks hold: {outcomes:?}");
 }
+
+/// What the ledger at `GET /count` of `orders_api` says, whatever the API did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ledger {
+    /// How many times it charged.
+    Truthful,
+    /// Always 5.
+    NeverMoves,
+    /// 1000, less one per charge.
+    GoesDown,
+    /// The largest count JSON can carry, then 0 once anything was charged.
+    Wraps,
+    /// A million per charge.
+    Leaps,
+    /// Its charges plus every read of the ledger itself.
+    CountsItsReads,
+    /// An array of three charges that never grows.
+    ArrayNeverGrows,
+}
+
+impl Ledger {
+    fn count(self, charges: u64, reads: u64) -> String {
+        match self {
+            Ledger::Truthful => format!(r#"{{"count":{charges}}}"#),
+            Ledger::NeverMoves => r#"{"count":5}"#.to_string(),
+            Ledger::GoesDown => format!(r#"{{"count":{}}}"#, 1000 - charges),
+            Ledger::Wraps => format!(r#"{{"count":{}}}"#, if charges == 0 { u64::MAX } else { 0 }),
+            Ledger::Leaps => format!(r#"{{"count":{}}}"#, charges * 1_000_000),
+            Ledger::CountsItsReads => format!(r#"{{"count":{}}}"#, charges + reads),
+            Ledger::ArrayNeverGrows => r#"{"count":0,"charges":["ch_1","ch_2","ch_3"]}"#.to_string(),
+        }
+    }
+
+    fn pointer(self) -> &'static str {
+        if self == Ledger::ArrayNeverGrows { "/charges" } else { "/count" }
+    }
+}
+
+/// An orders API whose order id is the client's (so its answers look the same however often it
+/// charges). `every_request`: it charges for every POST; otherwise once per key, replaying the
+/// first answer to the key's later requests. Its ledger is at GET /count.
+fn orders_api(ledger: Ledger, every_request: bool) -> crate::support::CustomServer {
+    use std::sync::Mutex;
+    #[derive(Default)]
+    struct Books {
+        charges: u64,
+        reads: u64,
+        keys: std::collections::HashSet<String>,
+    }
+    let books = Mutex::new(Books::default());
+    crate::support::CustomServer::start(move |request| {
+        let mut books = books.lock().unwrap();
+        if request.method == "GET" && request.path == "/count" {
+            books.reads += 1;
+            return crate::support::Reply::json(200, ledger.count(books.charges, books.reads));
+        }
+        let key = request.headers.get("idempotency-key").map(|v| v.to_str().unwrap_or_default().to_string());
+        let replay = !every_request && key.as_ref().is_some_and(|key| books.keys.contains(key));
+        if !replay {
+            books.charges += 1;
+            books.keys.extend(key);
+        }
+        crate::support::Reply::json(201, r#"{"id":"ord_A-7","amount":500,"status":"paid"}"#)
+    })
+}
+
+/// The lies, what `idem send --repeat 3` must say it read from each, and what any step must.
+const LIES: &[(Ledger, &str, &str)] = &[
+    (Ledger::NeverMoves, "did not move (5 → 5)", "did not move ("),
+    (Ledger::GoesDown, "went down (1000 → 997)", "went down ("),
+    (Ledger::Wraps, "went down (18446744073709551615 → 0)", "went down ("),
+    (Ledger::Leaps, "rose by 3000000 (0 → 3000000), more than the 3 requests sent", "more than the"),
+    (
+        Ledger::CountsItsReads,
+        "moved with nothing sent (1 → 2 between two reads before the step)",
+        "moved with nothing sent (",
+    ),
+    (Ledger::ArrayNeverGrows, "did not move (3 → 3)", "did not move ("),
+];
+
+fn ledger_args(api: &crate::support::CustomServer, ledger: Ledger) -> Vec<String> {
+    ["--count-url", &api.url("/count"), "--count-pointer", ledger.pointer()].map(String::from).to_vec()
+}
+
+#[test]
+fn a_count_that_lies_is_never_a_check_mark_for_send_race_or_check() {
+    for &(ledger, read_by_send, read) in LIES {
+        // A fresh API for each command, so each meets the lie from the start.
+        let fresh = || {
+            let api = orders_api(ledger, true);
+            let (url, counted) = (api.url("/orders"), ledger_args(&api, ledger));
+            (api, url, counted)
+        };
+        let (_api, url, counted) = fresh();
+        let (code, stdout, stderr) = run(idem().args(["send", &url, "-d", ORDER, "--repeat", "3"]).args(&counted));
+        assert_eq!(code, 2, "send, {ledger:?}: {stdout}{stderr}");
+        assert!(!stdout.contains('✓'), "send, {ledger:?}: {stdout}");
+        assert!(stderr.contains("unconfirmed: the count at GET http://"), "send, {ledger:?}: {stderr}");
+        assert!(stderr.contains(read_by_send), "send, {ledger:?}: {stderr}");
+
+        let (_api, url, counted) = fresh();
+        let (code, stdout, stderr) = run(idem().args(["race", &url, "-d", ORDER, "-n", "5"]).args(&counted));
+        assert_eq!(code, 2, "race, {ledger:?}: {stdout}{stderr}");
+        assert!(!stdout.contains('✓'), "race, {ledger:?}: {stdout}");
+        assert!(stderr.contains(read) || stdout.contains(read), "race, {ledger:?}: {stdout}{stderr}");
+
+        let (_api, url, counted) = fresh();
+        let (code, stdout, stderr) = run(idem()
+            .args(["check", &url, "-d", ORDER, "-n", "5", "--window-max", "0", "--format", "json"])
+            .args(["--only", "retry-replays", "--only", "concurrent-once"])
+            .args(&counted));
+        assert_eq!(code, 2, "check, {ledger:?}: {stdout}{stderr}");
+        assert!(stderr.contains(read), "check, {ledger:?}: {stderr}");
+        let report: Value = serde_json::from_str(&stdout).unwrap();
+        crate::schemas::validate(&report);
+        let outcomes = crate::support::suite_outcomes(&report);
+        for id in ["retry-replays", "concurrent-once"] {
+            assert_eq!(outcomes[id], "unconfirmed", "check {id}, {ledger:?}: {outcomes:?}");
+            // Each names the values it read (a later step may meet the lie in another form).
+            let evidence = crate::support::suite_evidence(&report, id);
+            assert!(evidence.contains("unconfirmed: the count at GET http://"), "check {id}, {ledger:?}: {evidence}");
+            assert!(evidence.contains(" → "), "{id}, {ledger:?}: {evidence}");
+        }
+        assert_eq!(report["passed"], false, "{ledger:?}");
+    }
+}
+
+#[test]
+fn a_truthful_count_still_gives_a_check_mark() {
+    let api = orders_api(Ledger::Truthful, false);
+    let url = api.url("/orders");
+    let counted = ledger_args(&api, Ledger::Truthful);
+    let (code, stdout, stderr) = run(idem().args(["send", &url, "-d", ORDER, "--repeat", "3"]).args(&counted));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains('✓') && stdout.contains("the count went 0 → 1 (1 execution)"), "{stdout}");
+    let (code, stdout, stderr) = run(idem().args(["race", &url, "-d", ORDER, "-n", "5"]).args(&counted));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("✓ consistent"), "{stdout}");
+    let (code, stdout, stderr) = run(idem()
+        .args(["check", &url, "-d", ORDER, "-n", "5", "--format", "json"])
+        .args(["--only", "retry-replays", "--only", "concurrent-once"])
+        .args(&counted));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let outcomes = crate::support::suite_outcomes(&serde_json::from_str(&stdout).unwrap());
+    assert_eq!((outcomes["retry-replays"].as_str(), outcomes["concurrent-once"].as_str()), ("pass", "pass"));
+}
+
+#[test]
+fn a_count_body_over_the_cap_is_refused_naming_the_cap() {
+    // Ten million bytes of a JSON array whose length would be the count.
+    let listing = format!("[{}0]", "0,".repeat(5_000_000));
+    let api = crate::support::CustomServer::start(move |request| match request.path.as_str() {
+        "/count" => crate::support::Reply::json(200, listing.clone()),
+        _ => crate::support::Reply::json(201, r#"{"id":"pay_1"}"#),
+    });
+    let (code, stdout, stderr) =
+        run(idem().args(["send", &api.url("/orders"), "-d", ORDER, "--count-url", &api.url("/count")]));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("--count-url gave no count") && stderr.contains("over the 1MiB limit"), "{stderr}");
+}

@@ -8,12 +8,13 @@ use http::{HeaderMap, Method, StatusCode, Uri};
 
 use super::variant::{other_method, vary_body};
 use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::count::Step;
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::idem::key::KeyPolicy;
 use crate::idem::race::{KeyMode, Spread, SyncMode, race_round_spread};
 use crate::idem::request::{FoundId, RequestSpec};
 use crate::idem::verdict::{
-    BodyMatch, Observed, Verdict, compare_bodies, replay_marker, replay_marker_names, status_counts,
+    BodyMatch, CountReading, Observed, Verdict, compare_bodies, replay_marker, replay_marker_names, status_counts,
 };
 
 pub(super) const CREATE: CheckSpec = CheckSpec {
@@ -134,6 +135,10 @@ pub(super) struct Probe {
     pub error_answers: Vec<ErrorAnswer>,
     /// Other instances of the same API (`--also`).
     pub also: Vec<Uri>,
+    /// Why `--count-url` cannot be believed, when `create` showed it (it did not rise for the
+    /// first execution, went down, jumped, or moved by itself): every check that reads the count
+    /// is then unconfirmed, never passed on it.
+    pub count_doubt: Option<String>,
 }
 
 /// An error answer seen during the suite, for `problem-json`.
@@ -149,7 +154,7 @@ impl Probe {
         let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
         // The plain requests go through the user's proxy; `concurrent` races directly, as `idem race` does.
         let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
-        Ok(Probe { spec, client, error_answers: Vec::new(), also: Vec::new() })
+        Ok(Probe { spec, client, error_answers: Vec::new(), also: Vec::new(), count_doubt: None })
     }
 
     /// A fresh key in the user's `--key-format` (a fixed `--key` would collide across checks).
@@ -251,10 +256,22 @@ pub(super) struct Original {
 pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
     let started = Instant::now();
     let key = probe.fresh_key();
+    let before = probe.spec.count_before().await?;
     let exchange = probe.send(CREATE.id, Some(&key), None, None).await?;
     let status = exchange.status;
     let found = probe.found_id(&exchange);
     let mut evidence = vec![format!("key {key} → {status}")];
+    // The first execution is where a count shows whether it counts this endpoint's executions:
+    // one that does not rise for it cannot show that a retry did not execute either.
+    if let (Some(count), Some(before)) = (&probe.spec.count, before) {
+        let step = Step { requests: 1, must_rise: status.is_success() };
+        let change = count.change_since(before, step).await?;
+        evidence.push(format!("the count went {} → {} at {}", change.before, change.after, count.describe()));
+        if let Some(doubt) = &change.doubt {
+            evidence.push(doubt.clone());
+        }
+        probe.count_doubt = change.doubt;
+    }
     let original = match (status.is_success(), found) {
         (true, Some(FoundId { id, from })) => {
             evidence.push(format!("resource id {id} (from {from})"));
@@ -284,7 +301,8 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let elsewhere = probe.also.first().cloned();
     let before = probe.spec.count_before().await?;
     let retry = probe.send_to(elsewhere.as_ref(), RETRY.id, Some(&original.key), None, None).await?;
-    let grounds = probe.spec.grounds(Some(&original.key), before).await?;
+    // The key was used by `create`: a replay rightly leaves the count where it was.
+    let grounds = probe.spec.grounds(Some(&original.key), before, Step { requests: 1, must_rise: false }).await?;
     let id = probe.id_of(&retry);
     let mut evidence = vec![format!(
         "#1 {} {}, retry {} {}",
@@ -320,11 +338,22 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     // A matching answer is a replay only with evidence that the server recognised the key.
     let retry_result = match &grounds.count {
         Some(count) => {
-            let executions = count.change.executions();
             evidence.push(format!(
                 "the count went {} → {} on the retry at {}",
                 count.change.before, count.change.after, count.source
             ));
+            let executions = match believed(count, probe.count_doubt.as_deref()) {
+                Ok(executions) => executions,
+                // A different answer fails on its own; a matching one is a replay only by the count.
+                Err(_) if !looks_replayed => return Ok(retry_failed_and_unmarked(evidence, took)),
+                Err(doubt) => {
+                    evidence.push(doubt);
+                    return Ok(vec![
+                        RETRY.unconfirmed(evidence, took),
+                        REPLAY_MARKED.skipped("the retry was not judged"),
+                    ]);
+                }
+            };
             if executions > 0 && looks_replayed {
                 evidence.push(format!(
                     "the retry executed again (the count rose by {executions}) though its answer matches the first: the id {} comes from the request",
@@ -369,6 +398,21 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     Ok(vec![retry_result, marked])
 }
 
+/// `retry-replays` failed on the answers alone, and `replay-marked` with nothing to judge.
+fn retry_failed_and_unmarked(evidence: Vec<String>, took: Duration) -> Vec<CheckResult> {
+    vec![RETRY.judged(false, evidence, took), REPLAY_MARKED.skipped("the retry was not a replay")]
+}
+
+/// The executions the count shows for a step, or why it shows none: the step's own reading, or
+/// what `create` found wrong with the count (`doubt`).
+fn believed(count: &CountReading, doubt: Option<&str>) -> Result<u64, String> {
+    match (count.change.executions(), doubt) {
+        (Err(own), _) => Err(own.to_string()),
+        (Ok(_), Some(doubt)) => Err(format!("{doubt} (when `create` executed)")),
+        (Ok(executions), None) => Ok(executions),
+    }
+}
+
 /// The timing warning of `retry-replays`: the retry took as long as the first execution.
 fn as_slow_as_the_first(first: Duration, retry: Duration) -> Option<String> {
     (first >= Duration::from_millis(5) && retry >= first / 2).then(|| {
@@ -391,7 +435,7 @@ pub(super) async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::
     let mut evidence = vec![format!("same key, body changed ({change}) → {}", answer.status)];
     let id = probe.id_of(&answer);
     let replayed_old = answer.status.is_success() && answer.body == original.exchange.body;
-    let sent_id = probe.spec.grounds(Some(&original.key), None).await?.sent_as(&original.id).is_some();
+    let sent_id = crate::idem::verdict::Grounds::of(&probe.spec, Some(&original.key)).sent_as(&original.id).is_some();
     if replayed_old && sent_id {
         // An id made from the request is the same whether the server replayed or executed again.
         evidence.push(format!(
@@ -440,13 +484,21 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
     let key = probe.fresh_key();
     let before = probe.spec.count_before().await?;
     let answer = probe.send(NEW_KEY_CREATES.id, Some(&key), None, None).await?;
-    let grounds = probe.spec.grounds(Some(&key), before).await?;
+    let step = Step { requests: 1, must_rise: answer.status.is_success() };
+    let grounds = probe.spec.grounds(Some(&key), before, step).await?;
     let id = probe.id_of(&answer);
     let mut evidence = vec![format!("key {key} → {} {}", answer.status, id.as_deref().unwrap_or("(no id)"))];
     if let Some(count) = &grounds.count {
         // The count says what the server did, whatever id it answered with.
-        let executions = count.change.executions();
         evidence.push(format!("the count went {} → {} at {}", count.change.before, count.change.after, count.source));
+        let executions = match believed(count, probe.count_doubt.as_deref()) {
+            Ok(executions) => executions,
+            Err(doubt) if answer.status.is_success() => {
+                evidence.push(doubt);
+                return Ok(NEW_KEY_CREATES.unconfirmed(evidence, started.elapsed()));
+            }
+            Err(_) => 0,
+        };
         let created = answer.status.is_success() && executions >= 1;
         if !created {
             evidence.push(format!("a new key created nothing: {}", excerpt(&answer.body)));
@@ -516,7 +568,11 @@ pub(super) fn problem_json(probe: &Probe) -> CheckResult {
 pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Vec<CheckResult>> {
     let started = Instant::now();
     let mut spec = probe.spec.clone();
-    spec.key_policy = KeyPolicy::Fixed(probe.fresh_key());
+    // A generated key, which the round knows to be fresh (so a count that does not rise is doubted).
+    spec.key_policy = match &probe.spec.key_policy {
+        KeyPolicy::Generate(format) => KeyPolicy::Generate(*format),
+        _ => KeyPolicy::Generate(Default::default()),
+    };
     let round =
         race_round_spread(&spec, n, SyncMode::Auto, KeyMode::Same, &Spread { also: probe.also.clone(), stagger: None })
             .await
@@ -564,7 +620,10 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
         ));
     }
     evidence.extend(judgement.notes.iter().filter(|note| note.starts_with("the count and the ids")).cloned());
-    let once = if judgement.verdict == Verdict::Unconfirmed {
+    let once = if let (Some(doubt), Verdict::Consistent) = (&probe.count_doubt, &judgement.verdict) {
+        evidence.push(format!("{doubt} (when `create` executed)"));
+        CONCURRENT_ONCE.unconfirmed(evidence, started.elapsed())
+    } else if judgement.verdict == Verdict::Unconfirmed {
         CONCURRENT_ONCE.unconfirmed(evidence, started.elapsed())
     } else {
         CONCURRENT_ONCE.judged(judgement.verdict == Verdict::Consistent, evidence, started.elapsed())

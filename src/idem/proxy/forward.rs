@@ -63,6 +63,9 @@ pub(super) struct ProxyState {
     pub stopping: tokio::sync::watch::Sender<bool>,
     /// Requests that were not judged (GETs by default) and went straight through.
     pub passed_through: AtomicU64,
+    /// Requests sent to the upstream, judged or not: the most the upstream's count can have
+    /// risen by over the run.
+    pub forwarded: AtomicU64,
     /// Requests the upstream could not answer, and the last reason.
     pub upstream_failures: AtomicU64,
     pub last_upstream_error: Mutex<Option<String>>,
@@ -93,6 +96,7 @@ impl ProxyState {
         let mut request = Request::builder().method(method.clone()).uri(self.upstream_uri(uri)?).body(body)?;
         *request.headers_mut() = message_headers(headers);
         forwarding_loop::add_hop(request.headers_mut(), &self.via);
+        self.forwarded.fetch_add(1, Ordering::Relaxed);
         let result = self.client.send(request).await;
         if let Err(err) = &result {
             self.upstream_failures.fetch_add(1, Ordering::Relaxed);

@@ -348,14 +348,12 @@ pub(crate) fn judge_run_counted(
     count: Option<&verdict::CountReading>,
 ) -> (RunVerdict, Vec<OperationReport>) {
     let mut reports: Vec<OperationReport> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
-    if let (Some(count), [only]) = (count, reports.as_mut_slice()) {
-        let executions = count.change.executions() as usize;
-        only.evidence = vec![verdict::Evidence::Count {
-            source: count.source.clone(),
-            before: count.change.before,
-            after: count.change.after,
-            executions: count.change.executions(),
-        }];
+    // A count that cannot be believed decides nothing (the run says why).
+    if let (Some(count), Some(evidence), [only]) =
+        (count, count.and_then(|c| c.evidence().ok()), reports.as_mut_slice())
+    {
+        let executions = count.change.executions().unwrap_or_default() as usize;
+        only.evidence = vec![evidence];
         if executions != only.executions {
             only.findings.retain(|f| f.kind != FindingKind::UpstreamExecutedTwice);
             only.executions = executions;

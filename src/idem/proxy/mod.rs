@@ -183,7 +183,9 @@ fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyRe
         .lock()
         .map(|ops| (ops.folded().clone(), ops.open().into_iter().cloned().collect::<Vec<_>>()))
         .unwrap_or_default();
-    // The count over the run decides an operation's executions only when the run had one.
+    // The count over the run decides an operation's executions only when the run had one, and
+    // only a count that can be believed.
+    let count = count.filter(|count| count.change.doubt.is_none());
     let count_decides = count.filter(|_| tally.totals.operations == 0);
     let (_, open) = judge::judge_run_counted(&open, &state.id_field, count_decides);
     for report in open {
@@ -199,12 +201,7 @@ fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyRe
         last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
         client_exit: None,
         lines_not_shown: state.not_shown.load(Ordering::Relaxed),
-        count: count.map(|count| crate::idem::verdict::Evidence::Count {
-            source: count.source.clone(),
-            before: count.change.before,
-            after: count.change.after,
-            executions: count.change.executions(),
-        }),
+        count: count.and_then(|count| count.evidence().ok()),
     }
 }
 
@@ -247,6 +244,7 @@ pub async fn start(
         progress: tokio::sync::watch::Sender::new(0),
         stopping: tokio::sync::watch::Sender::new(false),
         passed_through: Default::default(),
+        forwarded: Default::default(),
         upstream_failures: Default::default(),
         last_upstream_error: Mutex::new(None),
         loops: Default::default(),
@@ -266,7 +264,7 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
     let stop = StopSignal::register()?;
     let (events, printed) = std::sync::mpsc::sync_channel::<print::ProxyEvent>(PRINT_QUEUE);
     let count_before = match &config.count {
-        Some(count) => Some(count.read().await?),
+        Some(count) => Some(count.baseline().await?),
         None => None,
     };
     let mut proxy = start(&config, Some(events)).await?;
@@ -307,12 +305,14 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         client.stop().await;
     }
     let client_exit = client_exit.transpose()?;
+    let mut count_doubt = None;
     if let (Some(count), Some(before)) = (&config.count, count_before) {
-        let after = count.read().await?;
-        proxy.set_count(judge::CountReading {
-            change: crate::count::CountChange { before, after },
-            source: count.describe(),
-        });
+        // The client's keys may have been used before the run, so a count that stays put is no
+        // sign of a lie here; one that falls, jumps or moves by itself is.
+        let requests = proxy.state.forwarded.load(Ordering::Relaxed);
+        let change = count.change_since(before, crate::count::Step { requests, must_rise: false }).await?;
+        count_doubt = change.doubt.clone();
+        proxy.set_count(judge::CountReading { change, source: count.describe() });
     }
     let state = Arc::clone(&proxy.state);
     let mut report = proxy.shutdown().await;
@@ -322,7 +322,7 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
         Format::Json => print_best_effort(&print::ProxyLine::Summary { summary: &report }.to_json()),
     }
-    outcome(&report, &state, &upstream)
+    outcome(&report, &state, &upstream, count_doubt)
 }
 
 /// Live lines waiting for the printer; beyond this they are counted, not queued (see
@@ -374,7 +374,12 @@ fn not_shown_line(count: u64, format: Format) -> String {
 
 /// The exit status the run earns, after its report is printed: a forwarding loop or an upstream
 /// that failed requests is exit 2 (the client could not be judged fairly), then the verdict.
-fn outcome(report: &ProxyReport, state: &ProxyState, upstream: &str) -> anyhow::Result<Outcome> {
+fn outcome(
+    report: &ProxyReport,
+    state: &ProxyState,
+    upstream: &str,
+    count_doubt: Option<String>,
+) -> anyhow::Result<Outcome> {
     let loops = state.loops.load(Ordering::Relaxed);
     if loops > 0 {
         bail!(
@@ -401,6 +406,8 @@ fn outcome(report: &ProxyReport, state: &ProxyState, upstream: &str) -> anyhow::
         );
     }
     match report.verdict {
+        // The user asked for the count's proof, and the count proves nothing.
+        RunVerdict::Safe if count_doubt.is_some() => bail!("{}", count_doubt.unwrap_or_default()),
         RunVerdict::Safe => Ok(Outcome::Holds),
         RunVerdict::ClientMistakes => Ok(Outcome::ProblemFound),
         RunVerdict::NoOperations => bail!(

@@ -185,8 +185,13 @@ pub async fn race_round_spread(
 
     let raced = race_synchronised(spec, &targets, requests, sync, stagger).await?;
     let keys = RoundKeys { mode: key_mode, shared: shared_key, per_request: keys };
-    let grounds = spec.grounds(keys.shared.as_deref(), before).await?;
-    let mut round = report(spec, keys, raced, &grounds);
+    let records = answer_records(spec, &keys, &raced.answers);
+    let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
+    // A shared key is fresh unless it is the user's --key; the controls' keys are fresh or absent.
+    let fresh = key_mode != KeyMode::Same || spec.draws_fresh_keys();
+    let step = verdict::count_step(&observed, observed.len(), fresh);
+    let grounds = spec.grounds(keys.shared.as_deref(), before, step).await?;
+    let mut round = report(keys, raced, records, &grounds, &spec.id_source());
     if targets.len() > 1 {
         round.targets = targets.iter().map(super::connect::authority).collect();
         for (index, answer) in round.answers.iter_mut().enumerate() {
@@ -367,17 +372,16 @@ struct Raced {
     release: Option<ReleaseRecord>,
 }
 
-fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced, grounds: &verdict::Grounds) -> RoundReport {
-    let RoundKeys { mode: key_mode, shared: shared_key, per_request: keys } = keys;
-    let Raced { sync, reason: sync_reason, answers, release } = raced;
+/// Each answer as the report records it, numbered from 1.
+fn answer_records(spec: &RequestSpec, keys: &RoundKeys, answers: &[Answer]) -> Vec<AnswerRecord> {
     let ids = spec.id_source();
-    let records: Vec<AnswerRecord> = answers
+    answers
         .iter()
-        .zip(keys)
+        .zip(&keys.per_request)
         .enumerate()
         .map(|(index, (answer, key))| AnswerRecord {
             number: index + 1,
-            key: if key_mode == KeyMode::Distinct { key } else { None },
+            key: if keys.mode == KeyMode::Distinct { key.clone() } else { None },
             observed: match &answer.outcome {
                 Ok(response) => {
                     let mut observed =
@@ -390,12 +394,23 @@ fn report(spec: &RequestSpec, keys: RoundKeys, raced: Raced, grounds: &verdict::
             latency: answer.latency,
             target: None,
         })
-        .collect();
+        .collect()
+}
+
+fn report(
+    keys: RoundKeys,
+    raced: Raced,
+    records: Vec<AnswerRecord>,
+    grounds: &verdict::Grounds,
+    ids: &crate::idem::request::IdSource,
+) -> RoundReport {
+    let RoundKeys { mode: key_mode, shared: shared_key, per_request: _ } = keys;
+    let Raced { sync, reason: sync_reason, answers: _, release } = raced;
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
     // A control shares no key, so it is judged on whether every duplicate executed.
     let judgement = match key_mode {
-        KeyMode::Same => verdict::judge(&observed, Timing::Concurrent, &ids, grounds),
-        KeyMode::Distinct | KeyMode::None => verdict::judge_control(&observed, &ids, grounds),
+        KeyMode::Same => verdict::judge(&observed, Timing::Concurrent, ids, grounds),
+        KeyMode::Distinct | KeyMode::None => verdict::judge_control(&observed, ids, grounds),
     };
     let latencies = || records.iter().filter_map(|r| r.latency);
     let latency_spread = latencies().max().zip(latencies().min()).map(|(max, min)| max - min);

@@ -69,7 +69,7 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     let target = format!("POST {} (--scheme {kind})", Redacted(&config.url));
 
     let count_before = match &config.count {
-        Some(count) => Some(count.read().await?),
+        Some(count) => Some(count.baseline().await?),
         None => None,
     };
     let started = std::time::Instant::now();

@@ -272,37 +272,41 @@ pub(crate) async fn refused_like_a_forgery(probe: &Probe, valid: &Answer) -> any
 /// duplicate: one rise is one processing.
 pub(crate) async fn processed_once(
     count: &crate::count::CountSource,
-    before: u64,
+    baseline: crate::count::Baseline,
     first: &Message,
     started: Instant,
 ) -> anyhow::Result<CheckResult> {
+    let before = baseline.second;
     let mut after = count.read().await?;
-    if after.saturating_sub(before) < 2 {
+    if after >= before && after - before < 2 {
         // A receiver that answers first and works afterwards may not have counted yet.
         tokio::time::sleep(Duration::from_millis(300)).await;
         after = count.read().await?;
     }
-    let rise = after.saturating_sub(before);
+    // Two deliveries, the first accepted: the count rose by one or two, or it shows nothing.
+    let step = crate::count::Step { requests: 2, must_rise: true };
+    let change = crate::count::CountChange::judge(baseline, after, step, &count.describe());
     let mut evidence = vec![format!(
         "delivery {} sent twice: the count went {before} → {after} at {}",
         first.delivery_id,
         count.describe()
     )];
     let took = started.elapsed();
-    Ok(match rise {
-        0 => {
-            evidence.push(
-                "unconfirmed: the count did not rise for an accepted delivery; is --count-url the receiver's count of \
-                 processed events (give --count-pointer for the number or array in its answer)?"
-                    .to_string(),
-            );
-            DUPLICATE_PROCESSED_ONCE.unconfirmed(evidence, took)
-        }
-        1 => {
+    Ok(match change.executions() {
+        Ok(1) => {
             evidence.push("processed once: the duplicate was recognised".to_string());
             DUPLICATE_PROCESSED_ONCE.judged(true, evidence, took)
         }
-        n => {
+        Err(doubt) => {
+            evidence.push(doubt.to_string());
+            DUPLICATE_PROCESSED_ONCE.unconfirmed(evidence, took)
+        }
+        // No rise for an accepted delivery is doubted by `judge` (`must_rise`); said here too.
+        Ok(0) => {
+            evidence.push("unconfirmed: the count did not rise for an accepted delivery".to_string());
+            DUPLICATE_PROCESSED_ONCE.unconfirmed(evidence, took)
+        }
+        Ok(n) => {
             evidence.push(format!(
                 "processed {n} times: the duplicate was processed again; de-duplicate on the delivery id before \
                  doing the work"
