@@ -160,6 +160,10 @@ pub(crate) struct SuiteReport {
     /// Why the suite could not run (exit 2); `checks` is then empty.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// When no check was judged (every one skipped, left out by `--only`/`--skip`, or unable to
+    /// judge): `nothing was checked: …` with why, and the run exits 2, never passes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nothing_checked: Option<String>,
     pub tally: Tally,
     /// The rules that decided the disputed verdicts (`idem check --profile`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -189,6 +193,7 @@ impl SuiteReport {
             target,
             passed: true,
             error: None,
+            nothing_checked: None,
             tally: Tally::default(),
             profile: None,
             checks,
@@ -214,7 +219,11 @@ impl SuiteReport {
         }
         let unconfirmed_required =
             self.checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
-        self.passed = tally.failed == 0 && !(self.strict && tally.unexpected_passes > 0) && !unconfirmed_required;
+        self.nothing_checked = nothing_checked(&self.checks);
+        self.passed = tally.failed == 0
+            && !(self.strict && tally.unexpected_passes > 0)
+            && !unconfirmed_required
+            && self.nothing_checked.is_none();
         self.tally = tally;
     }
 
@@ -265,6 +274,7 @@ impl SuiteReport {
             target: crate::http::url::redact_password(&target),
             passed: false,
             error: Some(crate::http::url::redact_password(&format!("{error:#}"))),
+            nothing_checked: None,
             tally: Tally::default(),
             profile: None,
             checks: Vec::new(),
@@ -277,11 +287,14 @@ impl SuiteReport {
         if self.passed { Outcome::Holds } else { Outcome::ProblemFound }
     }
 
-    /// Why the suite could not judge (exit 2): required checks left unconfirmed and nothing else
-    /// made it fail.
+    /// Why the suite could not judge (exit 2): no check was judged at all, or required checks
+    /// were left unconfirmed and nothing else made it fail.
     pub(crate) fn unconfirmed_reason(&self) -> Option<String> {
         if self.tally.failed > 0 || self.error.is_some() || (self.strict && self.tally.unexpected_passes > 0) {
             return None;
+        }
+        if let Some(nothing) = &self.nothing_checked {
+            return Some(nothing.clone());
         }
         let open: Vec<&CheckResult> = self
             .checks
@@ -345,7 +358,9 @@ impl SuiteReport {
             }
         }
         let tally = &self.tally;
-        let verdict = if self.passed {
+        let verdict = if let Some(nothing) = self.nothing_checked.as_ref().filter(|_| tally.failed == 0) {
+            palette.yellow(&format!("? {nothing}"))
+        } else if self.passed {
             palette.green("✓ every required check passed")
         } else if tally.failed == 0 && tally.unconfirmed > 0 {
             palette.yellow(&format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed))
@@ -389,7 +404,8 @@ impl SuiteReport {
                 let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
                 let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
                 let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
-                (self.checks.len(), failures, 0, skipped)
+                let nothing = usize::from(self.nothing_checked.is_some());
+                (self.checks.len() + nothing, failures, nothing, skipped)
             }
         };
         let _ = writeln!(
@@ -425,12 +441,21 @@ impl SuiteReport {
         let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
         let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
         let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
+        // A run of skipped cases alone reads as green on a dashboard: one error case says why not.
+        let nothing = usize::from(self.nothing_checked.is_some());
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"0\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
+            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{nothing}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
             xml_escape(name),
-            self.checks.len(),
+            self.checks.len() + nothing,
         );
+        if let Some(why) = &self.nothing_checked {
+            let _ = writeln!(
+                out,
+                "    <testcase classname=\"{suite}\" name=\"nothing-checked\" time=\"0.000\"><error message=\"nothing was checked\">{}</error></testcase>",
+                xml_escape(why)
+            );
+        }
         for (check, case) in self.checks.iter().zip(cases) {
             let _ = write!(
                 out,
@@ -492,6 +517,43 @@ impl SuiteReport {
             },
         }
     }
+}
+
+/// Why a run judged nothing, when it judged nothing: every check skipped, left out by `--only`
+/// and `--skip`, or run without being able to judge. `None` once one check was judged.
+fn nothing_checked(checks: &[CheckResult]) -> Option<String> {
+    let judged = |c: &&CheckResult| !matches!(c.outcome, CheckOutcome::Skip | CheckOutcome::Unconfirmed);
+    if checks.iter().any(|c| judged(&c)) {
+        return None;
+    }
+    let first_line = |c: &CheckResult| c.evidence.first().cloned().unwrap_or_default();
+    let not_selected = checks.iter().filter(|c| first_line(c).starts_with("not selected")).count();
+    let unable: Vec<&CheckResult> = checks
+        .iter()
+        .filter(|c| c.outcome == CheckOutcome::Unconfirmed || first_line(c).starts_with("could not judge"))
+        .collect();
+    let skipped = checks.len() - not_selected - unable.len();
+    if checks.is_empty() || not_selected == checks.len() {
+        return Some("nothing was checked: --only and --skip leave no check to run (see --list)".to_string());
+    }
+    let mut why = Vec::new();
+    if let Some(first) = unable.first() {
+        let reason = first.evidence.last().cloned().unwrap_or_default();
+        why.push(format!("{} could not be judged ({}: {reason})", unable.len(), first.id));
+    }
+    if skipped > 0 {
+        let first = checks.iter().find(|c| {
+            c.outcome == CheckOutcome::Skip
+                && !first_line(c).starts_with("not selected")
+                && !unable.iter().any(|u| u.id == c.id)
+        });
+        let example = first.map(|c| format!(" ({}: {})", c.id, first_line(c))).unwrap_or_default();
+        why.push(format!("{skipped} skipped{example}"));
+    }
+    if not_selected > 0 {
+        why.push(format!("{not_selected} not selected (--only/--skip)"));
+    }
+    Some(format!("nothing was checked: {}", why.join("; ")))
 }
 
 /// What one check becomes in JUnit.

@@ -337,3 +337,32 @@ fn the_profile_decides_whether_a_400_for_a_mismatch_fails_and_the_report_says_wh
     assert_eq!(code, 0);
     assert!(report["profile"]["rules"][0].as_str().unwrap().contains("any 4xx"), "{report:#}");
 }
+
+#[test]
+fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let suite = |extra: Vec<String>| {
+        let url = url.clone();
+        move |format: &str| {
+            let mut command = idem();
+            command.args(["check", &url, "-d", PAYMENT]).args(&extra).args(["--format", format]);
+            command
+        }
+    };
+    let every: Vec<String> = crate::support::suite_ids({
+        let mut list = idem();
+        list.arg("check");
+        list
+    })
+    .into_iter()
+    .flat_map(|id| ["--skip".to_string(), id])
+    .collect();
+    assert!(every.len() >= 38, "{every:?}");
+    crate::support::assert_nothing_checked(suite(every), "--only and --skip leave no check to run");
+    let both = ["--only", "retry-replays", "--skip", "retry-replays"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(both), "--only and --skip leave no check to run");
+    // Without --server-cmd, crash-recovers has nothing to kill: it is not judged, so neither is the run.
+    let crash = ["--only", "crash-recovers"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(crash), "1 skipped (crash-recovers: give the command");
+}

@@ -454,3 +454,35 @@ fn a_standard_secret_shorter_than_24_bytes_warns_on_secret_length() {
     assert!(suite_evidence(&report, "secret-length").contains("decodes to 16 bytes; the spec wants 24 to 64"));
     assert_eq!(output.status.code(), Some(0));
 }
+
+#[test]
+fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
+    // One event, answered 200 at once, sent by `webhook send`.
+    let send = format!("\"{}\" send \"$WEBHOOK_URL\" --scheme hmac -d '{{\"n\":1}}' >/dev/null", webhook_bin());
+    let suite = |extra: Vec<String>| {
+        let send = send.clone();
+        move |format: &str| {
+            let mut command = webhook();
+            command
+                .env("WEBHOOK_SECRET", SECRET)
+                .args(["check-sender", "--addr", "127.0.0.1:0", "--scheme", "hmac", "--script", "200"])
+                .args(&extra)
+                .args(["--format", format, "--", "sh", "-c", &send]);
+            command
+        }
+    };
+    let every: Vec<String> = crate::support::suite_ids({
+        let mut list = webhook();
+        list.arg("check-sender");
+        list
+    })
+    .into_iter()
+    .flat_map(|id| ["--skip".to_string(), id])
+    .collect();
+    crate::support::assert_nothing_checked(suite(every), "--only and --skip leave no check to run");
+    let both = ["--only", "signed", "--skip", "signed"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(both), "--only and --skip leave no check to run");
+    // A script with no 3xx step gives redirect-not-followed nothing to judge.
+    let unjudged = ["--only", "redirect-not-followed"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(unjudged), "1 skipped (redirect-not-followed: ");
+}

@@ -303,3 +303,40 @@ impl Drop for KillOnDrop {
         }
     }
 }
+
+/// Every check id of a suite, from its `--list --format json` (`suite` is the command up to the
+/// suite's name: `idem check`, `webhook check-sender`).
+pub(crate) fn suite_ids(mut suite: assert_cmd::Command) -> Vec<String> {
+    let output = suite.args(["--list", "--format", "json"]).output().expect("the suite lists its checks");
+    let list: serde_json::Value = serde_json::from_slice(&output.stdout).expect("--list --format json is JSON");
+    list["checks"].as_array().expect("a checks array").iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
+}
+
+/// Runs a suite that judges nothing (made fresh by `suite` for each run, with `--format` and the
+/// format it is given) in every format and asserts how it says so: exit 2, no ✓ verdict, `nothing was
+/// checked` with `why`, in the human table, the JSON report (`passed: false`, `nothing_checked`)
+/// and JUnit (an error test case).
+pub(crate) fn assert_nothing_checked(suite: impl Fn(&str) -> assert_cmd::Command, why: &str) {
+    for format in ["human", "json", "junit"] {
+        let output = suite(format).output().expect("the suite runs");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{format}: {stdout}{stderr}");
+        // (check-sender's live lines mark each verified signature with a ✓ of their own.)
+        assert!(!stdout.contains("✓ every required check passed"), "{format}: {stdout}");
+        assert!(stderr.contains("nothing was checked") && stderr.contains(why), "{format}: {stderr}");
+        match format {
+            "json" => {
+                let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
+                crate::schemas::validate(&report);
+                assert_eq!(report["passed"], false, "{stdout}");
+                let nothing = report["nothing_checked"].as_str().unwrap_or_default();
+                assert!(nothing.starts_with("nothing was checked") && nothing.contains(why), "{stdout}");
+            }
+            "junit" => {
+                assert!(stdout.contains(r#"name="nothing-checked""#) && stdout.contains(r#"errors="1""#), "{stdout}");
+            }
+            _ => assert!(stdout.contains("? nothing was checked"), "{stdout}"),
+        }
+    }
+}

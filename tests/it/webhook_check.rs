@@ -285,3 +285,34 @@ fn an_unreachable_receiver_or_bad_usage_is_exit_2() {
     let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
     assert!(stderr.contains("name the receiver's signing scheme with --scheme"), "{stderr}");
 }
+
+#[test]
+fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
+    let server = receiver(SchemeKind::Standard, Flaws::default());
+    let url = server.url("/hook");
+    let suite = |extra: Vec<String>| {
+        let url = url.clone();
+        move |format: &str| {
+            let mut command = webhook();
+            command
+                .args(["check", &url, "--scheme", "standard", "--secret", SECRET])
+                .args(&extra)
+                .args(["--format", format]);
+            command
+        }
+    };
+    let every: Vec<String> = crate::support::suite_ids({
+        let mut list = webhook();
+        list.arg("check");
+        list
+    })
+    .into_iter()
+    .flat_map(|id| ["--skip".to_string(), id])
+    .collect();
+    crate::support::assert_nothing_checked(suite(every), "--only and --skip leave no check to run");
+    let both = ["--only", "fast-ack", "--skip", "fast-ack"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(both), "--only and --skip leave no check to run");
+    // Without --count-url the duplicate's processing cannot be judged.
+    let unjudged = ["--only", "duplicate-processed-once"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(unjudged), "1 skipped (duplicate-processed-once: a 2xx");
+}

@@ -98,6 +98,10 @@ pub(crate) async fn run(config: CheckSenderConfig) -> anyhow::Result<Outcome> {
     let mut stdout = std::io::stdout().lock();
     std::io::Write::write_all(&mut stdout, report.render(format, palette).as_bytes())?;
     std::io::Write::flush(&mut stdout)?;
+    // Nothing judged, or required checks unconfirmed: exit 2, as every suite does.
+    if let Some(reason) = report.suite.unconfirmed_reason() {
+        bail!("{reason}");
+    }
     Ok(report.outcome())
 }
 
