@@ -186,6 +186,18 @@ impl RunningChild {
         Ok(status)
     }
 
+    /// Whether the child or anything it started still runs (zombies aside): once the child has
+    /// exited, whether something it left in the background could still act for it.
+    pub(crate) fn anything_running(&mut self) -> bool {
+        if self.exited.is_none() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                self.exited = Some(status);
+            }
+        }
+        let (alive, settling) = self.alive();
+        self.exited.is_none() || !alive.is_empty() || settling
+    }
+
     /// Stops the child and everything it started that still runs, also when the child itself has
     /// already exited: SIGTERM, then SIGKILL to whatever is left after the grace period. Returns
     /// the child's exit status (`None` if it could not be read).

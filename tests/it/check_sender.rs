@@ -458,7 +458,7 @@ fn a_standard_secret_shorter_than_24_bytes_warns_on_secret_length() {
 #[test]
 fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
     // One event, answered 200 at once, sent by `webhook send`.
-    let send = format!("\"{}\" send \"$WEBHOOK_URL\" --scheme hmac -d '{{\"n\":1}}' >/dev/null", webhook_bin());
+    let send = format!("\"{}\" send \"$WEBHOOK_URL\" --scheme hmac --event ping >/dev/null", webhook_bin());
     let suite = |extra: Vec<String>| {
         let send = send.clone();
         move |format: &str| {
@@ -485,4 +485,35 @@ fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
     // A script with no 3xx step gives redirect-not-followed nothing to judge.
     let unjudged = ["--only", "redirect-not-followed"].map(String::from).to_vec();
     crate::support::assert_nothing_checked(suite(unjudged), "1 skipped (redirect-not-followed: ");
+}
+
+#[test]
+fn a_sender_that_exits_without_delivering_everything_ends_the_wait() {
+    // `true` delivers nothing and leaves nothing running: said at once, not after --timeout.
+    let output = webhook()
+        .args(["check-sender", "--addr", "127.0.0.1:0", "--secret", SECRET, "--timeout", "60s", "--", "true"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("the sender exited (exit status 0) without delivering"), "{stderr}");
+    assert!(!stderr.contains("waiting up to"), "{stderr}");
+
+    // One event of the three the script waits for, then gone: judged on what arrived.
+    let one = format!("\"{}\" send \"$WEBHOOK_URL\" --scheme hmac --event ping >/dev/null", webhook_bin());
+    let (status, report, stderr) =
+        check_sender(&["--scheme", "hmac", "--script", "200;200;200", "--timeout", "60s"], &["sh", "-c", &one]);
+    assert_eq!(report["events"].as_array().unwrap().len(), 1, "{report:#}");
+    assert_eq!(report["sender"]["exit"], "exit status 0", "{report:#}");
+    assert!(stderr.contains("the sender exited and left nothing running"), "{stderr}");
+    assert!(!stderr.contains("waiting up to"), "{stderr}");
+    assert_eq!(status, 0, "what arrived is signed and answered as scripted: {report:#}");
+
+    // What it left running in the background may still deliver, so that is waited for.
+    let later = format!("(sleep 1; {one}) &");
+    let (status, report, stderr) =
+        check_sender(&["--scheme", "hmac", "--script", "200", "--timeout", "60s"], &["sh", "-c", &later]);
+    assert!(stderr.contains("waiting up to"), "{stderr}");
+    assert_eq!(report["events"].as_array().unwrap().len(), 1, "{report:#}");
+    assert_eq!(status, 0, "{report:#}");
 }

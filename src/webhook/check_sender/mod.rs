@@ -52,6 +52,14 @@ const POLL: Duration = Duration::from_millis(25);
 /// attempts that should not come (after a 2xx, after a 410).
 const GRACE: Duration = Duration::from_secs(2);
 
+/// Once the sender and everything it started are gone, how long the receiver still takes to file
+/// what they sent before they went (requests already in its socket).
+const LAST_ARRIVALS: Duration = Duration::from_millis(250);
+
+/// How often a run whose sender exited looks whether what it left in the background still runs
+/// (a walk over /proc, so not at every poll).
+const BACKGROUND_POLL: Duration = Duration::from_millis(250);
+
 /// Everything `webhook check-sender` was told, as plain values.
 #[derive(Debug, Clone)]
 pub struct CheckSenderConfig {
@@ -87,6 +95,8 @@ enum WaitEnd {
     Interrupted,
     /// The sender exited with a failure before anything arrived.
     SenderFailed,
+    /// The sender exited, and nothing it started still runs: nothing more can arrive.
+    SenderGone,
 }
 
 /// `webhook check-sender`: runs the suite, prints the report, and exits 0 when every required
@@ -219,7 +229,7 @@ async fn stop_sender(
     let said = match end {
         WaitEnd::Interrupted => format!("interrupted after {}; stopped the sender", format_duration(started.elapsed())),
         WaitEnd::TimedOut => format!("the sender was still running after {}; stopped it", format_duration(timeout)),
-        WaitEnd::PlayedOut | WaitEnd::SenderFailed => {
+        WaitEnd::PlayedOut | WaitEnd::SenderFailed | WaitEnd::SenderGone => {
             "the sender was still running once the script had played out; stopped it".to_string()
         }
     };
@@ -276,6 +286,7 @@ async fn wait(
 ) -> WaitEnd {
     let deadline = started + config.timeout;
     let mut interrupted = std::pin::pin!(interrupted);
+    let mut background_looked = Instant::now();
     loop {
         let now = Instant::now();
         if now >= deadline {
@@ -291,6 +302,16 @@ async fn wait(
             }
             return WaitEnd::PlayedOut;
         }
+        // An exited sender delivers more only through what it left running (a queue worker it
+        // started); with nothing left, waiting for the rest of --timeout would wait for nothing.
+        if let Some(process) = sender.as_mut().filter(|process| process.exited().is_some()) {
+            if background_looked.elapsed() >= BACKGROUND_POLL {
+                background_looked = Instant::now();
+                if !process.anything_running() {
+                    return sender_gone(book, config, live).await;
+                }
+            }
+        }
         tokio::select! {
             _ = &mut interrupted => return WaitEnd::Interrupted,
             status = sender_exit(sender) => {
@@ -298,6 +319,9 @@ async fn wait(
                 // deliver later: report that now rather than after the whole --timeout.
                 if status.is_some_and(|status| !status.success()) && book.is_empty() {
                     return WaitEnd::SenderFailed;
+                }
+                if sender.as_mut().is_some_and(|process| !process.anything_running()) {
+                    return sender_gone(book, config, live).await;
                 }
                 if !book.played_out(config.events) {
                     live.line(&format!(
@@ -311,6 +335,20 @@ async fn wait(
             _ = tokio::time::sleep(POLL) => {}
         }
     }
+}
+
+/// The end of a run whose sender is gone with nothing left running: the last requests it sent are
+/// filed, and what the script still waited for is said.
+async fn sender_gone(book: &Book, config: &CheckSenderConfig, live: Live) -> WaitEnd {
+    tokio::time::sleep(LAST_ARRIVALS).await;
+    if !book.played_out(config.events) {
+        live.line(&format!(
+            "the sender exited and left nothing running, so nothing more can arrive; judging what did (the script \
+             still waited for: {})",
+            book.waiting_for(config.events).join(", ")
+        ));
+    }
+    WaitEnd::SenderGone
 }
 
 /// Resolves when a running sender exits; never for none, or one that already has.

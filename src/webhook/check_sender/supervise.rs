@@ -38,6 +38,12 @@ impl SenderProcess {
         self.child.exited()
     }
 
+    /// Whether the sender, or anything it left in the background, still runs: only then can more
+    /// deliveries come.
+    pub(super) fn anything_running(&mut self) -> bool {
+        self.child.anything_running()
+    }
+
     /// Stops the sender if it still runs at the end of the run, and whatever it left running.
     pub(super) async fn stop(&mut self) {
         self.child.stop().await;
