@@ -10,6 +10,12 @@
 //! then SIGKILL after a grace period; it runs on every way out: an explicit [`RunningChild::stop`],
 //! a drop (an error, a panic, a returned early `?`), and Ctrl-C or SIGTERM to us, which the
 //! commands catch and turn into a stop.
+//!
+//! When we die without a chance to stop it (SIGKILL, a crash), the child dies with us: on Linux
+//! it asks the kernel for SIGKILL when its parent goes (`PR_SET_PDEATHSIG`), and a small watchdog
+//! (`sh`, holding the read end of a pipe only we write to) kills the child's whole process group
+//! when that pipe closes, which it does when we die however we die. Otherwise the next run would
+//! meet a server left from this one on its port.
 use std::collections::HashSet;
 use std::ffi::OsString;
 use std::io;
@@ -31,6 +37,13 @@ const KILL_WAIT: Duration = Duration::from_secs(5);
 
 /// How often a stop looks whether everything has gone.
 const POLL: Duration = Duration::from_millis(20);
+
+/// How much of the child's stderr is kept, from its end, for the error when it fails.
+const STDERR_TAIL: usize = 2048;
+
+/// The watchdog: reads one line from the pipe only we write to; EOF (we died) kills the group
+/// named by `$1`, a line (we stopped the child ourselves) ends it quietly.
+const WATCHDOG: &str = "read _ || kill -s KILL -- \"-$1\" 2>/dev/null";
 
 /// Where the child's standard output goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,6 +69,8 @@ pub(crate) struct ChildCommand {
     shown: String,
     /// What the command is, for messages: `the sender`, `the client command`.
     role: &'static str,
+    /// Keep the end of its stderr (still passed on to ours) for [`RunningChild::stderr_tail`].
+    keep_stderr_tail: bool,
 }
 
 impl ChildCommand {
@@ -77,7 +92,15 @@ impl ChildCommand {
             grace: DEFAULT_GRACE,
             shown,
             role,
+            keep_stderr_tail: false,
         })
+    }
+
+    /// Keeps the last lines of the child's stderr, which still reaches ours, for the error that
+    /// says why it failed.
+    pub(crate) fn keep_stderr_tail(mut self) -> ChildCommand {
+        self.keep_stderr_tail = true;
+        self
     }
 
     pub(crate) fn env(mut self, name: impl Into<OsString>, value: impl Into<OsString>) -> ChildCommand {
@@ -113,7 +136,8 @@ impl ChildCommand {
         let tag = new_tag();
         let mut command = tokio::process::Command::new(&self.program);
         command.args(&self.args).envs(self.env.iter().map(|(name, value)| (name, value))).env(TAG_VARIABLE, &tag);
-        command.stdin(Stdio::null()).stderr(Stdio::inherit()).stdout(match self.stdout {
+        let stderr = if self.keep_stderr_tail { Stdio::piped() } else { Stdio::inherit() };
+        command.stdin(Stdio::null()).stderr(stderr).stdout(match self.stdout {
             ChildOutput::ToStderr => stderr_for_child(),
             ChildOutput::Inherit => Stdio::inherit(),
             ChildOutput::Null => Stdio::null(),
@@ -121,13 +145,25 @@ impl ChildCommand {
         });
         #[cfg(unix)]
         command.process_group(0);
+        die_with_us(&mut command);
         // Only a last resort: our Drop stops the whole tree before tokio's would kill the child.
         command.kill_on_drop(true);
-        let child = command
+        let mut child = command
             .spawn()
             .with_context(|| format!("cannot start {} `{}`; is it installed and on PATH?", self.role, self.shown))?;
         let pid = child.id().context("the child exited before its pid could be read")?;
-        Ok(RunningChild { child, pid, exited: None, tag, grace: self.grace, known: HashSet::new(), finished: false })
+        let stderr_tail = child.stderr.take().map(pass_on_and_keep_tail);
+        Ok(RunningChild {
+            child,
+            pid,
+            exited: None,
+            tag,
+            grace: self.grace,
+            known: HashSet::new(),
+            finished: false,
+            stderr_tail,
+            watchdog: Watchdog::start(pid),
+        })
     }
 }
 
@@ -147,6 +183,10 @@ pub(crate) struct RunningChild {
     known: HashSet<u32>,
     /// Stopped and swept: nothing left to do on drop.
     finished: bool,
+    /// The end of the child's stderr, when the command asked to keep it.
+    stderr_tail: Option<std::sync::Arc<std::sync::Mutex<Vec<u8>>>>,
+    /// Kills the child's process group if we die without stopping it.
+    watchdog: Option<Watchdog>,
 }
 
 /// A signal to send to the child's processes.
@@ -172,6 +212,20 @@ impl RunningChild {
     /// How the child exited, if it has been seen to.
     pub(crate) fn exited(&self) -> Option<ExitStatus> {
         self.exited
+    }
+
+    /// The last lines the child wrote to stderr (when the command kept them), terminal-safe;
+    /// `None` when it wrote nothing.
+    pub(crate) fn stderr_tail(&self) -> Option<String> {
+        let tail = self.stderr_tail.as_ref()?.lock().ok()?;
+        let text = String::from_utf8_lossy(&tail);
+        // The first line may be cut; the tail starts at the first whole one.
+        let text = match (tail.len() >= STDERR_TAIL, text.split_once('\n')) {
+            (true, Some((_, rest))) => rest,
+            _ => &text,
+        };
+        let text = crate::output::terminal_safe(text.trim());
+        (!text.is_empty()).then(|| text.into_owned())
     }
 
     /// Waits for the child itself to exit (what it started may still run; [`stop`] ends that).
@@ -218,6 +272,7 @@ impl RunningChild {
             tokio::time::sleep(pause).await;
         }
         self.finished = true;
+        self.release_watchdog();
         self.exited
     }
 
@@ -229,6 +284,14 @@ impl RunningChild {
             std::thread::sleep(pause);
         }
         self.finished = true;
+        self.release_watchdog();
+    }
+
+    /// Ends the watchdog without its kill: the group is gone, and its id may be reused.
+    fn release_watchdog(&mut self) {
+        if let Some(watchdog) = self.watchdog.take() {
+            watchdog.release();
+        }
     }
 
     /// One round of a stop: notes the child's exit, reaps the orphans that died, escalates to
@@ -331,6 +394,94 @@ fn signal_each(pids: &[u32], signal: Signal) {
     }
     #[cfg(not(unix))]
     let _ = (pids, signal);
+}
+
+/// Asks the kernel to SIGKILL the child when we die (Linux), checked against a parent that died
+/// while it was being forked.
+fn die_with_us(command: &mut tokio::process::Command) {
+    #[cfg(target_os = "linux")]
+    {
+        let parent = std::process::id();
+        // SAFETY: the closure runs in the forked child before exec and only makes the
+        // async-signal-safe calls prctl and getppid; it allocates nothing.
+        unsafe {
+            command.pre_exec(move || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL, 0, 0, 0) != 0 {
+                    return Err(io::Error::last_os_error());
+                }
+                // We died before the request took effect: nothing will send the signal now.
+                if u32::try_from(libc::getppid()).ok() != Some(parent) {
+                    return Err(io::Error::other("the parent exited while the child started"));
+                }
+                Ok(())
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = command;
+}
+
+/// The watchdog process of one child: `sh` reading a pipe whose write end only we hold.
+struct Watchdog {
+    process: std::process::Child,
+}
+
+impl Watchdog {
+    /// Starts the watchdog for the process group `group`; `None` when it cannot start (then the
+    /// child is stopped only by us and by `PR_SET_PDEATHSIG`).
+    fn start(group: u32) -> Option<Watchdog> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            let process = std::process::Command::new("sh")
+                .args(["-c", WATCHDOG, "idem-watchdog", &group.to_string()])
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                // Its own group: a Ctrl-C at the terminal is ours to handle, not its.
+                .process_group(0)
+                .spawn()
+                .ok()?;
+            Some(Watchdog { process })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = group;
+            None
+        }
+    }
+
+    /// Tells the watchdog the child is stopped (a line on its pipe), and reaps it.
+    fn release(mut self) {
+        use std::io::Write;
+        if let Some(mut pipe) = self.process.stdin.take() {
+            let _ = pipe.write_all(b"\n");
+        }
+        let _ = self.process.wait();
+    }
+}
+
+/// Copies the child's stderr to ours as it comes, keeping its last `STDERR_TAIL` bytes.
+fn pass_on_and_keep_tail(mut stderr: tokio::process::ChildStderr) -> std::sync::Arc<std::sync::Mutex<Vec<u8>>> {
+    use tokio::io::AsyncReadExt;
+    let tail = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let kept = std::sync::Arc::clone(&tail);
+    tokio::spawn(async move {
+        let mut buffer = [0u8; 4096];
+        while let Ok(read) = stderr.read(&mut buffer).await {
+            if read == 0 {
+                break;
+            }
+            let chunk = &buffer[..read];
+            let _ = std::io::Write::write_all(&mut std::io::stderr(), chunk);
+            if let Ok(mut tail) = kept.lock() {
+                tail.extend_from_slice(chunk);
+                let excess = tail.len().saturating_sub(STDERR_TAIL);
+                tail.drain(..excess);
+            }
+        }
+    });
+    tail
 }
 
 /// A tag no other run in this process or another shares.

@@ -122,3 +122,34 @@ fn webhook_check_sender_stopped_with_sigterm_leaves_no_sender_process_behind() {
     assert_eq!(status.code(), Some(2), "nothing was delivered: {stderr:?}");
     assert_all_gone(&pids, "webhook check-sender stopped with SIGTERM");
 }
+
+#[test]
+fn idem_check_killed_with_sigkill_leaves_no_server_behind() {
+    let serve = assert_cmd::cargo::cargo_bin("idem");
+    // The server as the command itself, and as a background child of the shell that runs it.
+    for shape in ["echo $$ >> \"$PIDS\"; exec {SERVE}", "{SERVE} & echo $! >> \"$PIDS\"; echo $$ >> \"$PIDS\"; wait"] {
+        let dir = tempfile::tempdir().unwrap();
+        let pids_file = dir.path().join("pids");
+        let port = dead_port();
+        let server = format!("'{}' serve --addr 127.0.0.1:{port} --work 30s", serve.display());
+        let command = shape.replace("{SERVE}", &server);
+        let check = Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            .args(["check", &format!("http://127.0.0.1:{port}/payments"), "-d", "{\"amount\":1}"])
+            .args(["--server-cmd", &command])
+            .env("PIDS", &pids_file)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn idem check");
+        let mut check = KillOnDrop::new(check);
+        let pids = pids_in(&pids_file, if shape.contains("exec") { 1 } else { 2 });
+        let started = Instant::now();
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(started.elapsed() < Duration::from_secs(60), "the server never listened on {port}");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        signal(check.id(), "-KILL");
+        check.wait().expect("wait for idem check");
+        assert_all_gone(&pids, &format!("idem check killed with SIGKILL, server command `{command}`"));
+    }
+}
