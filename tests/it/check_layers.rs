@@ -339,3 +339,66 @@ fn asgi_idempotency_header_leaks_across_callers_and_endpoints_and_a_scoped_app_d
     let b = caller.lines().find(|l| l.starts_with("caller B")).unwrap().split_whitespace().last().unwrap();
     assert!(a.starts_with("pay_") && b.starts_with("pay_") && a != b, "each caller its own: {caller}");
 }
+
+/// `idem check --only crash-recovers --server-cmd COMMAND` against `url`: exit status, stdout,
+/// stderr.
+fn crash_check(url: &str, command: &str, extra: &[&str]) -> (i32, String, String) {
+    let output = idem()
+        .args(["check", url, "-d", PAYMENT, "--only", "crash-recovers", "--server-cmd", command])
+        .args(extra)
+        .output()
+        .unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (output.status.code().unwrap(), text(&output.stdout), text(&output.stderr))
+}
+
+#[test]
+fn server_cmd_refuses_a_port_something_else_already_listens_on() {
+    // A server left from an earlier run: it accepts, and would be judged in the command's place.
+    let stale = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = stale.local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let started = dir.path().join("started");
+    let command = format!("touch '{}'; exec sleep 1000", started.display());
+    let (code, stdout, stderr) = crash_check(&format!("http://127.0.0.1:{port}/payments"), &command, &[]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains(&format!("port {port} on 127.0.0.1 already accepts connections")), "{stderr}");
+    assert!(stderr.contains("something else listens there"), "{stderr}");
+    assert!(!started.exists(), "the command was started although the port was taken");
+    assert!(!stdout.contains('✓'), "{stdout}");
+}
+
+#[test]
+fn a_server_cmd_that_exits_at_once_fails_with_its_stderr() {
+    let url = format!("http://127.0.0.1:{}/payments", crate::support::dead_port());
+    let command = "echo 'cannot bind 127.0.0.1: address already in use' >&2; exit 3";
+    let (code, stdout, stderr) = crash_check(&url, command, &[]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("exited (exit status 3); its last stderr lines: cannot bind 127.0.0.1: address already in use"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_answer_that_beat_the_kill_is_not_a_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = crate::support::dead_port();
+    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/apps/answers_as_killed.py");
+    // Every answer of its first life ends 1.5s after it is written; the kill comes 1s in (half of
+    // --work-hint), so the kill is what ends the answer.
+    let command =
+        format!("exec python3 '{}' {port} '{}' 1.5", app.display(), dir.path().join("first-life-over").display());
+    let url = format!("http://127.0.0.1:{port}/payments");
+    let (code, stdout, stderr) = crash_check(&url, &command, &["--work-hint", "2s", "--format", "json"]);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    crate::schemas::validate(&report);
+    assert_eq!(suite_outcomes(&report)["crash-recovers"], "skip", "{report:#}");
+    let evidence = suite_evidence(&report, "crash-recovers");
+    assert!(
+        evidence.contains("could not judge: the request was answered (201 Created) as the server was killed"),
+        "{evidence}"
+    );
+    assert!(stderr.contains("nothing was checked: 1 could not be judged (crash-recovers"), "{stderr}");
+}

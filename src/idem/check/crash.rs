@@ -38,6 +38,9 @@ pub(super) async fn crash_recovers(
     let key = probe.fresh_key();
     // Halfway through the work when its length is known; otherwise soon after the server has it.
     let kill_after = work_hint.map(|hint| hint / 2).unwrap_or(Duration::from_millis(100));
+    if let Err(exited) = server.ensure_running() {
+        return Ok(CRASH_RECOVERS.skipped(format!("could not judge: {exited}, before idem killed it")));
+    }
     let first = match kill_mid_request(probe, server, &key, kill_after).await? {
         Ok(first) => first,
         Err(could_not_judge) => return Ok(could_not_judge),
@@ -52,6 +55,10 @@ pub(super) async fn crash_recovers(
 
     let retrying = Instant::now();
     let (statuses, ended) = retry_until_settled(probe, &key, stuck_for).await?;
+    // Answers from a server whose command has exited are not the restarted server's.
+    if let Err(exited) = server.ensure_running() {
+        return Ok(CRASH_RECOVERS.skipped(format!("could not judge: {exited} after the restart")));
+    }
     let tally = statuses.iter().map(|(status, n)| format!("{n} × {status}")).collect::<Vec<_>>().join(", ");
     let Some(ended) = ended else {
         let conflicts: usize = statuses.iter().filter(|(status, _)| status == "409").map(|(_, n)| n).sum();
@@ -94,8 +101,8 @@ pub(super) async fn crash_recovers(
 }
 
 /// Sends the request with `key` and kills the server `kill_after` later, while it is (presumably)
-/// executing. Says what that first request got; a request that ended before the kill makes the
-/// check unjudgeable (the inner `Err`).
+/// executing. Says what that first request got; a request that ended before the kill, or as it
+/// landed, makes the check unjudgeable (the inner `Err`).
 async fn kill_mid_request(
     probe: &Probe,
     server: &mut ServerCommand,
@@ -121,11 +128,18 @@ async fn kill_mid_request(
         _ = tokio::time::sleep(kill_after) => {}
     }
     server.kill_hard().await;
-    Ok(Ok(match first.await {
-        Ok(Ok(answer)) => format!("{} (answered before the kill took effect)", answer.status),
-        Ok(Err(err)) => format!("no answer ({})", err.root_cause()),
-        Err(err) => format!("no answer ({err})"),
-    }))
+    Ok(match first.await {
+        // It finished as the kill landed: nothing was cut off mid-request, so what follows shows
+        // nothing about recovering from a crash.
+        Ok(Ok(answer)) => Err(CRASH_RECOVERS.skipped(format!(
+            "could not judge: the request was answered ({}) as the server was killed {} after it was sent, so \
+             the kill did not cut it off; use a slower request and give its duration with --work-hint DUR",
+            answer.status,
+            format_duration(kill_after)
+        ))),
+        Ok(Err(err)) => Ok(format!("no answer ({})", err.root_cause())),
+        Err(err) => Ok(format!("no answer ({err})")),
+    })
 }
 
 /// Retries with `key`, backing off, until an answer settles it (a 2xx, or a 4xx other than 409)
