@@ -545,3 +545,23 @@ fn operations_idle_past_the_window_are_folded_into_the_counts_and_dropped() {
     assert_eq!(json["verdict"], "safe");
     assert_eq!(json["totals"]["operations"], 41);
 }
+
+#[test]
+fn an_upstream_count_that_goes_down_is_unconfirmed_not_safe() {
+    // Every payment lowers the ledger: it reads as no execution at all.
+    let charges = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let upstream = crate::support::CustomServer::start(move |request| {
+        use std::sync::atomic::Ordering;
+        if request.method == "GET" {
+            let count = 1000 - charges.load(Ordering::SeqCst);
+            return crate::support::Reply::json(200, format!(r#"{{"count":{count}}}"#));
+        }
+        charges.fetch_add(1, Ordering::SeqCst);
+        crate::support::Reply::json(201, r#"{"id":"pay_1"}"#)
+    });
+    let count = upstream.url("/count");
+    // The Python client retries its lost answer, as a correct client does: the run is safe but for the count.
+    let assert = proxy_python(&upstream.url(""), &["--count-url", &count, "--count-pointer", "/count"], &[]).code(2);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("unconfirmed: the count at GET") && stderr.contains("went down (1000 → 998)"), "{stderr}");
+}

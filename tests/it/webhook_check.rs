@@ -316,3 +316,24 @@ fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
     let unjudged = ["--only", "duplicate-processed-once"].map(String::from).to_vec();
     crate::support::assert_nothing_checked(suite(unjudged), "1 skipped (duplicate-processed-once: a 2xx");
 }
+
+#[test]
+fn a_receiver_count_that_leaps_is_unconfirmed_not_processed_many_times() {
+    // A thousand per delivery: more than the two deliveries of one event could ever make.
+    let deliveries = Arc::new(Mutex::new(0u64));
+    let server = CustomServer::start(move |request| {
+        let mut deliveries = deliveries.lock().unwrap();
+        if request.method == "GET" {
+            return Reply::json(200, format!(r#"{{"processed":{}}}"#, *deliveries * 1000));
+        }
+        *deliveries += 1;
+        Reply::json(200, "{}")
+    });
+    let count = server.url("/count");
+    let extra = ["--count-url", count.as_str(), "--count-pointer", "/processed"];
+    let (_, stdout) = check_with(&server.url("/hook"), "standard", "json", &extra);
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(suite_outcomes(&report)["duplicate-processed-once"], "unconfirmed", "{report:#}");
+    let evidence = suite_evidence(&report, "duplicate-processed-once");
+    assert!(evidence.contains("rose by 2000 (0 → 2000), more than the 2 requests sent"), "{evidence}");
+}
