@@ -199,34 +199,149 @@ impl CountSource {
     }
 }
 
-/// The count in a JSON body at `pointer`: a non-negative integer, or an array's length.
+/// The count in a JSON body at `pointer`: a non-negative integer, or an array's length. Read as
+/// the body is parsed, without building the document: a listing of half a million charges costs
+/// its own bytes, not a tree of values many times their size.
 pub(crate) fn count_in(body: &[u8], pointer: &str) -> Result<u64, String> {
-    let value: serde_json::Value = serde_json::from_slice(body)
-        .map_err(|err| format!("the answer is not JSON ({err}); the count must be a JSON number or array"))?;
+    let tokens: Vec<String> =
+        pointer.split('/').skip(1).map(|token| token.replace("~1", "/").replace("~0", "~")).collect();
+    let not_json =
+        |err: serde_json::Error| format!("the answer is not JSON ({err}); the count must be a JSON number or array");
+    let mut json = serde_json::Deserializer::from_slice(body);
+    let found = serde::de::DeserializeSeed::deserialize(AtPointer { tokens: &tokens }, &mut json).map_err(not_json)?;
+    json.end().map_err(not_json)?;
     let at = if pointer.is_empty() { "the body" } else { pointer };
-    match value.pointer(pointer) {
+    match found {
         None => Err(format!("nothing at {at} (give --count-pointer to the number or array)")),
-        Some(serde_json::Value::Array(items)) => Ok(items.len() as u64),
-        Some(serde_json::Value::Number(number)) => match (number.as_u64(), number.as_f64()) {
-            (Some(count), _) => Ok(count),
-            (None, Some(float)) if float >= 0.0 && float.fract() == 0.0 && float < 9e15 => Ok(float as u64),
-            _ => Err(format!("{at} is {number}, not a count (a whole number from 0)")),
-        },
-        Some(other) => Err(format!(
-            "{at} is {}, not a number or an array (give --count-pointer to the number or array)",
-            json_type(other)
-        )),
+        Some(Found::Count(count)) => Ok(count),
+        Some(Found::Number(number)) => Err(format!("{at} is {number}, not a count (a whole number from 0)")),
+        Some(Found::Other(kind)) => {
+            Err(format!("{at} is {kind}, not a number or an array (give --count-pointer to the number or array)"))
+        }
     }
 }
 
-fn json_type(value: &serde_json::Value) -> &'static str {
-    match value {
-        serde_json::Value::Null => "null",
-        serde_json::Value::Bool(_) => "a boolean",
-        serde_json::Value::String(_) => "a string",
-        serde_json::Value::Object(_) => "an object",
-        serde_json::Value::Array(_) => "an array",
-        serde_json::Value::Number(_) => "a number",
+/// What sits at the pointer.
+enum Found {
+    /// A whole number from 0, or an array's length.
+    Count(u64),
+    /// A number that is no count (negative, fractional, too large), as written.
+    Number(String),
+    /// Anything else: `a string`, `an object`.
+    Other(&'static str),
+}
+
+/// Walks one JSON value towards the rest of the pointer (`tokens`), skipping what is off the
+/// path unparsed; `None` when nothing is at the pointer.
+struct AtPointer<'a> {
+    tokens: &'a [String],
+}
+
+impl AtPointer<'_> {
+    fn at_target(&self) -> bool {
+        self.tokens.is_empty()
+    }
+
+    /// A value that is not a container: found when the pointer ends here, else nothing is at it.
+    fn leaf(&self, found: Found) -> Option<Found> {
+        self.at_target().then_some(found)
+    }
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for AtPointer<'_> {
+    type Value = Option<Found>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for AtPointer<'_> {
+    type Value = Option<Found>;
+
+    fn expecting(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str("a JSON value")
+    }
+
+    fn visit_u64<E>(self, count: u64) -> Result<Self::Value, E> {
+        Ok(self.leaf(Found::Count(count)))
+    }
+
+    fn visit_i64<E>(self, number: i64) -> Result<Self::Value, E> {
+        Ok(self.leaf(match u64::try_from(number) {
+            Ok(count) => Found::Count(count),
+            Err(_) => Found::Number(number.to_string()),
+        }))
+    }
+
+    fn visit_f64<E>(self, number: f64) -> Result<Self::Value, E> {
+        // 4.0 is a count; beyond 9e15 a float no longer holds every whole number exactly.
+        Ok(self.leaf(if number >= 0.0 && number.fract() == 0.0 && number < 9e15 {
+            Found::Count(number as u64)
+        } else {
+            Found::Number(number.to_string())
+        }))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(self.leaf(Found::Other("a boolean")))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(self.leaf(Found::Other("a string")))
+    }
+
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(self.leaf(Found::Other("null")))
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut items: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let wanted = match self.tokens.split_first() {
+            None => None,
+            // An array index is digits alone (no sign, no leading zero but 0 itself).
+            Some((token, _))
+                if token == "0" || (!token.starts_with('0') && token.bytes().all(|b| b.is_ascii_digit())) =>
+            {
+                token.parse::<u64>().ok()
+            }
+            Some(_) => Some(u64::MAX),
+        };
+        let mut length = 0u64;
+        let mut found = None;
+        loop {
+            let item = if Some(length) == wanted {
+                match items.next_element_seed(AtPointer { tokens: &self.tokens[1..] })? {
+                    Some(at) => {
+                        found = at;
+                        true
+                    }
+                    None => false,
+                }
+            } else {
+                items.next_element::<IgnoredAny>()?.is_some()
+            };
+            if !item {
+                break;
+            }
+            length += 1;
+        }
+        Ok(if self.at_target() { Some(Found::Count(length)) } else { found })
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut fields: A) -> Result<Self::Value, A::Error> {
+        use serde::de::IgnoredAny;
+        let mut found = None;
+        while let Some(name) = fields.next_key::<std::borrow::Cow<'de, str>>()? {
+            match self.tokens.split_first() {
+                // A repeated name: the last one counts, as a parsed document would keep it.
+                Some((token, rest)) if *token == name => found = fields.next_value_seed(AtPointer { tokens: rest })?,
+                _ => {
+                    fields.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(if self.at_target() { Some(Found::Other("an object")) } else { found })
     }
 }
 
@@ -243,6 +358,13 @@ mod tests {
         assert!(count_in(br#"{"n":"3"}"#, "/n").unwrap_err().contains("a string"));
         assert!(count_in(br#"{"n":3}"#, "/m").unwrap_err().contains("nothing at /m"));
         assert!(count_in(b"<html>", "").unwrap_err().contains("not JSON"));
+        assert_eq!(count_in(br#"{"data":{"a/b":[[1],[2,3]]}}"#, "/data/a~1b/1"), Ok(2));
+        assert_eq!(count_in(br#"{"n":1,"n":7}"#, "/n"), Ok(7), "the last of a repeated name");
+        assert!(count_in(br#"{"n":[1]}"#, "/n/01").unwrap_err().contains("nothing at /n/01"));
+        assert!(count_in(br#"{"n":{}}"#, "/n").unwrap_err().contains("an object"));
+        assert!(count_in(br#"{"n":1.5}"#, "/n").unwrap_err().contains("1.5, not a count"));
+        assert!(count_in(br#"{"n":1} x"#, "/n").unwrap_err().contains("not JSON"));
+        assert_eq!(count_in(b"18446744073709551615", ""), Ok(u64::MAX));
     }
 
     fn change(first: u64, second: u64, after: u64, requests: u64, must_rise: bool) -> CountChange {
