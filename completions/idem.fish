@@ -171,7 +171,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l expect-fail -d 'This
 complete -c idem -n "__fish_idem_using_subcommand check" -l junit-warnings -d 'How an advisory warning appears in --format junit' -r -f -a "skipped\t'`<skipped message="warning: …">`: dashboards show it, the build stays green'
 passed\t'A passing test case, the warning in its system-out'
 failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
-complete -c idem -n "__fish_idem_using_subcommand check" -l openapi -d 'Test every operation of this OpenAPI 3.0/3.1 document (a file or an http(s) URL, JSON or YAML) that declares the key header, instead of one URL' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l openapi -d 'Test every operation of this OpenAPI 3.0/3.1 document (a file, - for stdin, or an http(s) URL; JSON or YAML; at most 32 MiB) that declares the key header, instead of one URL' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l base-url -d 'Where the API is [default: the spec\'s first server, else the origin it was fetched from]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l include-path -d 'Test only operations with this path template, e.g. /payments/{id} (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l include-path-regex -d 'Test only operations whose path matches this regular expression (repeatable)' -r
@@ -204,6 +204,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l http2 -d 'HTTP/2: pr
 complete -c idem -n "__fish_idem_using_subcommand check" -l require-key -d 'The endpoint must refuse a request without a key with 400'
 complete -c idem -n "__fish_idem_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
 complete -c idem -n "__fish_idem_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
+complete -c idem -n "__fish_idem_using_subcommand check" -l allow-remote -d 'Send the requests (and your -H headers) to the spec\'s first server even when it is not this machine, or, for a spec fetched from a URL, not the host it came from'
 complete -c idem -n "__fish_idem_using_subcommand check" -l include-deprecated -d 'Test deprecated operations too'
 complete -c idem -n "__fish_idem_using_subcommand check" -l all-unsafe -d 'Also test every POST and PATCH that does not declare the key header'
 complete -c idem -n "__fish_idem_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'

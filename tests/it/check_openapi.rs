@@ -9,7 +9,7 @@ use std::time::Duration;
 use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
-use crate::support::{KillOnDrop, TestServer, idem};
+use crate::support::{CustomServer, KillOnDrop, Reply, TestServer, idem};
 
 const ADYEN: &str = "tests/fixtures/openapi/adyen-checkout-v71-excerpt.json";
 
@@ -305,5 +305,408 @@ fn wait_for(url: &str) {
     while std::net::TcpStream::connect(&address).is_err() {
         assert!(std::time::Instant::now() < deadline, "the app at {url} never answered");
         std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// A loopback listener that records every connection made to it and answers none. A connection
+/// waits in the accept queue even after its client has gone, so once the child has exited
+/// `connections` counts everything that reached it.
+struct Capture {
+    listener: std::net::TcpListener,
+}
+
+impl Capture {
+    fn start() -> Capture {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.set_nonblocking(true).unwrap();
+        Capture { listener }
+    }
+
+    fn port(&self) -> u16 {
+        self.listener.local_addr().unwrap().port()
+    }
+
+    fn connections(&self) -> usize {
+        std::iter::from_fn(|| self.listener.accept().ok()).count()
+    }
+}
+
+/// A POST that declares the key header and takes a JSON body.
+fn keyed_operation(body_schema: Value) -> Value {
+    serde_json::json!({"post": {
+        "operationId": "create",
+        "parameters": [{"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}],
+        "requestBody": {"required": true, "content": {"application/json": {"schema": body_schema}}},
+        "responses": {"201": {"description": "created"}}
+    }})
+}
+
+/// Writes an OpenAPI 3.1 document with these servers and paths; its path.
+fn write_spec(dir: &tempfile::TempDir, name: &str, servers: Value, paths: Value) -> String {
+    let document = serde_json::json!({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "servers": servers, "paths": paths
+    });
+    let path = dir.path().join(name);
+    std::fs::write(&path, document.to_string()).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+/// `idem check --openapi SPEC ARGS…` with a credential header and a short timeout: the exit
+/// status and stdout and stderr together.
+fn run_check(spec: &str, args: &[&str]) -> (i32, String) {
+    let output = idem()
+        .args(["check", "--openapi", spec, "-H", "Authorization: Bearer sk_test_credential"])
+        .args(["--timeout", "1s", "--window-max", "0"])
+        .args(args)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    (output.status.code().unwrap_or(-1), text)
+}
+
+#[test]
+fn path_keys_that_are_not_paths_are_refused_before_any_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let api = Capture::start();
+    let elsewhere = Capture::start();
+    let api_base = format!("http://127.0.0.1:{}", api.port());
+    let port = elsewhere.port();
+    // Appended as text to the base: `@…` made the base its userinfo, a digit lengthened its port
+    // (the base's port is the other server's without its last digit), `.localhost` its host.
+    let cases = [
+        (format!("@127.0.0.1:{port}/stolen"), api_base.clone()),
+        (format!("{}/stolen", port % 10), format!("http://127.0.0.1:{}", port / 10)),
+        (".localhost/stolen".to_string(), api_base.clone()),
+    ];
+    for (index, (key, base)) in cases.iter().enumerate() {
+        let paths = serde_json::json!({ key.as_str(): keyed_operation(serde_json::json!({"type": "object"})) });
+        let spec = write_spec(&dir, &format!("key{index}.json"), serde_json::json!([{"url": base}]), paths);
+        for args in [vec!["--base-url", base.as_str()], vec![]] {
+            let (code, text) = run_check(&spec, &args);
+            assert_eq!(code, 2, "{key} {args:?}: {text}");
+            assert!(text.contains(&format!("the path key `{key}` does not start with `/`")), "{key}: {text}");
+            assert!(!text.contains("sk_test_credential"), "{text}");
+        }
+    }
+    assert_eq!(elsewhere.connections(), 0, "a request reached the other server");
+    assert_eq!(api.connections(), 0, "a request was sent before the refusal");
+}
+
+#[test]
+fn servers_the_user_did_not_name_are_refused_before_any_request() {
+    let dir = tempfile::tempdir().unwrap();
+    // Every request goes through this proxy, so even a broken refusal sends nothing off this
+    // machine; `--only create` keeps the suite to plain requests (its race connects directly).
+    let proxy = Capture::start();
+    let proxy_url = format!("http://127.0.0.1:{}", proxy.port());
+    let through_proxy = ["--proxy", proxy_url.as_str(), "--only", "create"];
+    let paths = serde_json::json!({"/payments": keyed_operation(serde_json::json!({"type": "object"}))});
+    let metadata =
+        write_spec(&dir, "metadata.json", serde_json::json!([{"url": "http://169.254.169.254/latest"}]), paths.clone());
+    let variable = write_spec(
+        &dir,
+        "variable.json",
+        serde_json::json!([{"url": "http://{host}:8080/v1", "variables": {"host": {"default": "10.0.0.1"}}}]),
+        paths.clone(),
+    );
+    for (spec, complaint) in [
+        (&metadata, "points at 169.254.169.254, a link-local address"),
+        (&variable, "points at 10.0.0.1, a private-range address"),
+    ] {
+        let (code, text) = run_check(spec, &through_proxy);
+        assert_eq!(code, 2, "{text}");
+        assert!(text.contains(complaint) && text.contains("may only point at this machine"), "{text}");
+        assert!(text.contains("give --base-url URL") && text.contains("--allow-remote"), "{text}");
+        assert!(!text.contains("requests go to"), "announced a target it refused: {text}");
+    }
+    // A spec fetched from this machine whose server is protocol-relative: another host.
+    let fetched = serde_json::json!({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "//169.254.169.254/x"}], "paths": paths
+    })
+    .to_string();
+    let spec_server = CustomServer::start(move |_| Reply::json(200, fetched.clone()));
+    let (code, text) = run_check(&spec_server.url("/openapi.json"), &through_proxy);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("may not move the requests to another host"), "{text}");
+    assert!(text.contains("169.254.169.254, a link-local address"), "{text}");
+    assert_eq!(proxy.connections(), 0, "a request was sent before the refusal");
+
+    // Named by --allow-remote, the document's server is used (here: reached through the proxy).
+    let (_, text) = run_check(&variable, &[&through_proxy[..], &["--allow-remote"][..]].concat());
+    assert!(text.contains("requests go to http://10.0.0.1:8080/v1 (from the document's servers[0])"), "{text}");
+    assert!(proxy.connections() >= 1, "--allow-remote sent nothing: {text}");
+}
+
+#[test]
+fn the_target_and_who_chose_it_are_printed_before_the_first_request() {
+    use std::io::Read;
+    let dir = tempfile::tempdir().unwrap();
+    let api = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    api.set_nonblocking(true).unwrap();
+    let port = api.local_addr().unwrap().port();
+    let paths = serde_json::json!({"/payments": keyed_operation(serde_json::json!({"type": "object"}))});
+    let spec =
+        write_spec(&dir, "local.json", serde_json::json!([{"url": format!("http://127.0.0.1:{port}/v1")}]), paths);
+    let child = Command::new(assert_cmd::cargo::cargo_bin("idem"))
+        .args(["check", "--openapi", &spec, "--timeout", "60s", "--window-max", "0"])
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = KillOnDrop::new(child);
+    let mut stream = loop {
+        if let Ok((stream, _)) = api.accept() {
+            break stream;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "idem ended before sending a request");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // The first request has arrived and is not answered: what idem printed so far came before it.
+    stream.set_nonblocking(false).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut head = [0u8; 64];
+    let read = stream.read(&mut head).unwrap();
+    child.kill().unwrap();
+    let output = child.wait_with_output();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.starts_with(&format!(
+            "idem check --openapi: requests go to http://127.0.0.1:{port}/v1 (from the document's servers[0])\n"
+        )),
+        "stdout: {stdout}\nstderr: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The server's path prefix is kept before the operation's path.
+    assert!(String::from_utf8_lossy(&head[..read]).starts_with("POST /v1/payments "), "{:?}", &head[..read]);
+}
+
+#[test]
+fn bodies_the_document_would_make_huge_are_skipped_with_the_bound_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // `anyOf` of two references to the next level, `depth` levels, ending in a schema nothing
+    // satisfies: every alternative is explored and fails.
+    let nested = |depth: usize| -> Value {
+        let mut schemas = serde_json::Map::new();
+        for level in 0..depth {
+            let next = serde_json::json!({"$ref": format!("#/components/schemas/L{}", level + 1)});
+            schemas.insert(format!("L{level}"), serde_json::json!({"anyOf": [next.clone(), next]}));
+        }
+        schemas.insert(format!("L{depth}"), Value::Bool(false));
+        Value::Object(schemas)
+    };
+    let cases = [
+        (
+            serde_json::json!({"type": "array", "minItems": 100_000_000u64}),
+            None,
+            "`minItems: 100000000` asks for more items than fit in a body of 1 MiB",
+        ),
+        (
+            serde_json::json!({"type": "array", "minItems": 1u64 << 62}),
+            None,
+            "`minItems: 4611686018427387904` asks for more items",
+        ),
+        (
+            serde_json::json!({"type": "string", "pattern": "^a{4294967295}$"}),
+            None,
+            "asks for a string longer than fits in a body of 1 MiB",
+        ),
+        (
+            serde_json::json!({"type": "string", "minLength": 1_000_000_000_000u64}),
+            None,
+            "`minLength: 1000000000000` asks for a string longer",
+        ),
+        (
+            serde_json::json!({"type": "integer", "minimum": 9_000_000_000_000_000_000u64, "multipleOf": 7_000_000_000_000_000_000u64}),
+            None,
+            "no multiple of 7000000000000000000 at least 9000000000000000000 fits in a 64-bit integer",
+        ),
+        (serde_json::json!({"$ref": "#/components/schemas/L0"}), Some(nested(20)), "visits more than 100000 schemas"),
+        (serde_json::json!({"$ref": "#/components/schemas/L0"}), Some(nested(40)), "visits more than 100000 schemas"),
+    ];
+    for (index, (schema, components, reason)) in cases.into_iter().enumerate() {
+        let mut document = serde_json::json!({
+            "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/payments": keyed_operation(schema.clone())}
+        });
+        if let Some(schemas) = components {
+            document["components"] = serde_json::json!({"schemas": schemas});
+        }
+        let path = dir.path().join(format!("body{index}.json"));
+        std::fs::write(&path, document.to_string()).unwrap();
+        let base = format!("http://127.0.0.1:{}", crate::support::dead_port());
+        let (code, text) = run_check(path.to_str().unwrap(), &["--base-url", &base]);
+        assert_eq!(code, 2, "{schema}: {text}");
+        assert!(text.contains("no operation of") && text.contains(reason), "{schema}: {text}");
+        assert!(text.len() < 4096, "{schema}: a {}-byte message", text.len());
+    }
+}
+
+#[test]
+fn a_deeply_nested_document_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("deep.json");
+    std::fs::write(&json, format!("{}{}", "[".repeat(200_000), "]".repeat(200_000))).unwrap();
+    let yaml = dir.path().join("deep.yaml");
+    std::fs::write(&yaml, format!("openapi: 3.1.0\npaths:\n{}x\n", "- ".repeat(200_000))).unwrap();
+    for (spec, line) in [(&json, 1), (&yaml, 3)] {
+        let (code, text) = run_check(spec.to_str().unwrap(), &["--base-url", "http://127.0.0.1:1"]);
+        assert_eq!(code, 2, "{text}");
+        assert!(
+            text.contains(&format!("nests more than 128 levels deep (at line {line})")),
+            "{}: {text}",
+            spec.display()
+        );
+        assert!(!text.contains("neither JSON nor YAML"), "it was parsed: {text}");
+    }
+}
+
+/// Runs the command to its end; its exit status, stdout and the peak resident memory of the
+/// child (its own `ru_maxrss` from wait4, in KiB), so other tests' children do not count.
+fn run_measured(command: &mut Command) -> (i32, String, String, u64) {
+    let child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let readers = {
+        let mut child = child;
+        let mut stdout = child.stdout.take().unwrap();
+        let mut stderr = child.stderr.take().unwrap();
+        let out = std::thread::spawn(move || {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut stdout, &mut text).unwrap();
+            text
+        });
+        let err = std::thread::spawn(move || {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut stderr, &mut text).unwrap();
+            text
+        });
+        // The child is reaped by wait4 below, not by `Child`.
+        std::mem::forget(child);
+        (out, err)
+    };
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is this process's child, not yet reaped; both pointers are to live locals.
+    let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    assert_eq!(reaped, pid);
+    let (stdout, stderr) = (readers.0.join().unwrap(), readers.1.join().unwrap());
+    let code = if libc::WIFEXITED(status) { libc::WEXITSTATUS(status) } else { -1 };
+    (code, stdout, stderr, usage.ru_maxrss as u64)
+}
+
+#[test]
+fn a_document_of_a_hundred_thousand_operations_runs_in_bounded_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = serde_json::Map::new();
+    for index in 0..100_000 {
+        paths.insert(
+            format!("/things/{index}"),
+            serde_json::json!({"post": {
+                "parameters": [{"$ref": "#/components/parameters/Key"}],
+                "responses": {"201": {"description": "created"}}
+            }}),
+        );
+    }
+    let document = serde_json::json!({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": paths,
+        "components": {"parameters": {"Key": {"name": "Idempotency-Key", "in": "header", "schema": {"type": "string"}}}}
+    });
+    let spec = dir.path().join("many.json");
+    std::fs::write(&spec, document.to_string()).unwrap();
+    // Nothing listens: every operation's suite ends at once with "could not run", so the run is
+    // quick and its memory is what holding the operations costs.
+    let base = format!("http://127.0.0.1:{}", crate::support::dead_port());
+    let (code, stdout, stderr, peak_kib) = run_measured(
+        Command::new(assert_cmd::cargo::cargo_bin("idem"))
+            .args(["check", "--openapi", spec.to_str().unwrap(), "--base-url", &base, "--window-max", "0"])
+            .args(["--format", "json", "--concurrent-operations", "8"])
+            .env("NO_COLOR", "1"),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stderr}"));
+    assert_eq!(report["errors"], 100_000, "{stderr}");
+    assert!(peak_kib < 500 * 1024, "a 100k-operation run peaked at {} MiB", peak_kib / 1024);
+}
+
+#[test]
+fn a_million_skipped_operations_are_summarised_in_a_few_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from(r#"{"openapi":"3.1.0","info":{"title":"t","version":"1"},"paths":{"#);
+    for index in 0..1_000_000 {
+        if index > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(r#""/p{index}":{{"get":{{}}}}"#));
+    }
+    text.push_str("}}");
+    let spec = dir.path().join("skipped.json");
+    std::fs::write(&spec, text).unwrap();
+    let (code, text) = run_check(spec.to_str().unwrap(), &["--base-url", "http://127.0.0.1:1"]);
+    assert_eq!(code, 2, "{}", &text[..text.len().min(4096)]);
+    assert!(
+        text.contains("1000000 operation(s), each skipped:\n  1000000 operations (e.g. GET /p0): declares no Idempotency-Key header"),
+        "{}",
+        &text[..text.len().min(4096)]
+    );
+    assert!(text.len() < 1024, "a {}-byte message", text.len());
+}
+
+#[test]
+fn malformed_path_keys_and_servers_say_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let operation = keyed_operation(serde_json::json!({"type": "object"}));
+    let local = serde_json::json!([{"url": "http://127.0.0.1:1"}]);
+    let cases = [
+        (local.clone(), "/{", "the path key `/{` is a malformed template: a `{` without its `}`"),
+        (local.clone(), "/payments?admin=1", "the path key `/payments?admin=1` holds a query (`?`)"),
+        (local.clone(), "/payments#x", "the path key `/payments#x` holds a fragment (`#`)"),
+        (serde_json::json!([{"url": "gopher://127.0.0.1:70/"}]), "/p", "uses the unsupported scheme `gopher`"),
+        (serde_json::json!([{"url": "file:///etc/passwd"}]), "/p", "uses the unsupported scheme `file`"),
+        (serde_json::json!([{"url": "http://{region}.example.com"}]), "/p", "is a malformed template: `{region}`"),
+    ];
+    for (index, (servers, key, complaint)) in cases.into_iter().enumerate() {
+        let spec = write_spec(&dir, &format!("m{index}.json"), servers, serde_json::json!({ key: operation.clone() }));
+        let (code, text) = run_check(&spec, &[]);
+        assert_eq!(code, 2, "{key}: {text}");
+        assert!(text.contains(complaint), "{key}: {text}");
+        assert!(!text.contains("relative"), "{key}: {text}");
+    }
+}
+
+#[test]
+fn a_spec_over_32_mib_is_refused_alike_from_a_file_stdin_or_a_url() {
+    let dir = tempfile::tempdir().unwrap();
+    // Valid JSON, so only the size can refuse it: a document whose description fills 33 MiB.
+    let big = format!(
+        r#"{{"openapi":"3.1.0","info":{{"title":"t","version":"1","description":"{}"}},"paths":{{}}}}"#,
+        "x".repeat(33 << 20)
+    );
+    let file = dir.path().join("big.json");
+    std::fs::write(&file, &big).unwrap();
+    let served = big.clone();
+    let server = CustomServer::start(move |_| Reply::json(200, served.clone()));
+    let url = server.url("/openapi.json");
+    let from_stdin = idem()
+        .args(["check", "--openapi", "-", "--base-url", "http://127.0.0.1:1"])
+        .write_stdin(big)
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let (file_code, from_file) = run_check(file.to_str().unwrap(), &["--base-url", "http://127.0.0.1:1"]);
+    let (url_code, from_url) = run_check(&url, &["--base-url", "http://127.0.0.1:1"]);
+    let stdin_text = String::from_utf8_lossy(&from_stdin.stderr).to_string();
+    for (code, text, named) in [
+        (file_code, from_file, file.to_str().unwrap().to_string()),
+        (from_stdin.status.code().unwrap(), stdin_text, "from stdin".to_string()),
+        (url_code, from_url, url.clone()),
+    ] {
+        assert_eq!(code, 2, "{text}");
+        assert!(
+            text.contains(&format!("the OpenAPI document {named} is larger than 32 MiB, the most idem reads")),
+            "{named}: {text}"
+        );
     }
 }

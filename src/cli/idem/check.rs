@@ -140,6 +140,7 @@ impl CheckArgs {
         Ok(CheckCommand::OpenApi(Box::new(OpenApiConfig {
             spec,
             base_url: openapi_args.base_url,
+            allow_remote: openapi_args.allow_remote,
             selection: operations,
             max_operations: openapi_args.max_operations.map(|max| max as usize),
             concurrency: openapi_args.concurrent_operations as usize,

@@ -10,14 +10,19 @@ use crate::idem::check::openapi::plan::{Filter, FilterOn, Pattern, filter_name};
 #[derive(Debug, clap::Args)]
 #[command(next_help_heading = "OpenAPI")]
 pub struct OpenApiArgs {
-    /// Test every operation of this OpenAPI 3.0/3.1 document (a file or an http(s) URL, JSON or
-    /// YAML) that declares the key header, instead of one URL
+    /// Test every operation of this OpenAPI 3.0/3.1 document (a file, - for stdin, or an http(s)
+    /// URL; JSON or YAML; at most 32 MiB) that declares the key header, instead of one URL
     #[arg(long, value_name = "SPEC", conflicts_with_all = ["also", "other_url", "server_cmd"])]
     pub openapi: Option<String>,
 
     /// Where the API is [default: the spec's first server, else the origin it was fetched from]
     #[arg(long, value_name = "URL", requires = "openapi")]
     pub base_url: Option<String>,
+
+    /// Send the requests (and your -H headers) to the spec's first server even when it is not
+    /// this machine, or, for a spec fetched from a URL, not the host it came from
+    #[arg(long, requires = "openapi", conflicts_with = "base_url")]
+    pub allow_remote: bool,
 
     /// Test only operations with this path template, e.g. /payments/{id} (repeatable)
     #[arg(long, value_name = "PATH", requires = "openapi")]

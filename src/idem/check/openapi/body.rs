@@ -1,12 +1,45 @@
 //! Request bodies for an operation: the operation's own example first, then the schema's, else
 //! a minimal valid instance generated from the JSON Schema. Every body is validated against its
 //! schema before it is sent; one that cannot be made valid is a skip reason, never garbage sent.
+use std::cell::{Cell, OnceCell};
+
 use serde_json::{Map, Value, json};
 
 use super::document::{Document, Version};
 
 /// How deep generation follows nested schemas before it calls the schema recursive.
 const MAX_DEPTH: usize = 32;
+
+/// The largest body generated: request bodies are payments and orders, not files, and a
+/// document's `minItems`, `minLength` or pattern quantifier must not decide how much memory
+/// idem takes.
+pub(crate) const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// How many schemas one body's generation may visit: alternatives nested in alternatives
+/// (`anyOf` of `anyOf`s through `$ref`s) multiply, and a small document could otherwise ask
+/// for millions.
+const MAX_STEPS: usize = 100_000;
+
+/// The longest reason kept (in characters): nested alternatives each add their own.
+const MAX_REASON_CHARS: usize = 1000;
+
+/// `reason`, cut to [`MAX_REASON_CHARS`] with a note saying so.
+pub(crate) fn bounded_reason(reason: String) -> String {
+    match reason.char_indices().nth(MAX_REASON_CHARS) {
+        None => reason,
+        Some((end, _)) => format!("{}… (cut at {MAX_REASON_CHARS} characters)", &reason[..end]),
+    }
+}
+
+/// The refusal of a body that grows past [`MAX_BODY_BYTES`].
+fn too_large() -> String {
+    format!("the body would be larger than {}, the most idem generates", max_body())
+}
+
+/// "1 MiB", for messages.
+fn max_body() -> String {
+    crate::http::body::format_size(MAX_BODY_BYTES as u64)
+}
 
 /// Where a body came from, for the report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
@@ -21,22 +54,64 @@ pub(crate) enum BodyOrigin {
 }
 
 /// A minimal instance of `schema` (which may be a `$ref`), or why none can be made.
+#[cfg(test)]
 pub(crate) fn generate(document: &Document, schema: &Value) -> Result<Value, String> {
-    Generator { document }.instance(schema, 0)
+    generate_within(document, schema, &DocumentBudget::new())
+}
+
+/// [`generate`], drawing its steps from the whole document's allowance as well as its own.
+pub(crate) fn generate_within(document: &Document, schema: &Value, budget: &DocumentBudget) -> Result<Value, String> {
+    let generator =
+        Generator { document, budget, steps: Cell::new(0), bytes: Cell::new(0), exhausted: OnceCell::new() };
+    // Once the steps run out, that is the reason, whichever alternative was being tried.
+    generator.instance(schema, 0).map_err(|reason| bounded_reason(generator.exhausted.into_inner().unwrap_or(reason)))
+}
+
+/// How many schemas the bodies of a whole document may visit: each operation's body has its
+/// own allowance ([`MAX_STEPS`]), and this keeps a document of many operations that each
+/// nest alternatives from multiplying it.
+pub(crate) struct DocumentBudget {
+    allowance: usize,
+    steps_left: Cell<usize>,
+}
+
+/// [`DocumentBudget`]'s allowance: ten operations' worth of the worst case.
+const MAX_DOCUMENT_STEPS: usize = 10 * MAX_STEPS;
+
+impl DocumentBudget {
+    pub(crate) fn new() -> DocumentBudget {
+        DocumentBudget::with_allowance(MAX_DOCUMENT_STEPS)
+    }
+
+    fn with_allowance(allowance: usize) -> DocumentBudget {
+        DocumentBudget { allowance, steps_left: Cell::new(allowance) }
+    }
+
+    fn take_step(&self) -> Result<(), String> {
+        let left = self.steps_left.get();
+        if left == 0 {
+            return Err(format!(
+                "the document's bodies together took more than {} steps to generate; the rest are not generated \
+                 (test fewer operations at a time with the --include-… filters)",
+                self.allowance
+            ));
+        }
+        self.steps_left.set(left - 1);
+        Ok(())
+    }
 }
 
 /// The schema's own `example`, `examples[0]` or `default`, when it has one (after `$ref`s).
 pub(crate) fn schema_example(document: &Document, schema: &Value) -> Option<Value> {
     let (schema, _) = document.deref(schema).ok()?;
-    own_example(schema)
+    own_example(schema.as_object()?).cloned()
 }
 
-fn own_example(schema: &Value) -> Option<Value> {
+fn own_example(schema: &Map<String, Value>) -> Option<&Value> {
     schema
         .get("example")
         .or_else(|| schema.get("examples").and_then(Value::as_array).and_then(|examples| examples.first()))
         .or_else(|| schema.get("default"))
-        .cloned()
 }
 
 /// Validates bodies against schemas of one document. The document is registered once, so every
@@ -92,10 +167,56 @@ impl<'a> BodyValidator<'a> {
 
 struct Generator<'a> {
     document: &'a Document,
+    budget: &'a DocumentBudget,
+    /// Schemas visited so far, against [`MAX_STEPS`].
+    steps: Cell<usize>,
+    /// The size of the JSON generated so far (a close estimate), against [`MAX_BODY_BYTES`]:
+    /// charged before a value is built, so a refused one is never allocated.
+    bytes: Cell<usize>,
+    /// Set when the steps (its own or the document's) run out: generation stops there, no
+    /// further alternative is tried.
+    exhausted: OnceCell<String>,
 }
 
 impl Generator<'_> {
+    fn charge(&self, bytes: usize) -> Result<(), String> {
+        let total = self.bytes.get().saturating_add(bytes);
+        self.bytes.set(total);
+        if total > MAX_BODY_BYTES {
+            return Err(too_large());
+        }
+        Ok(())
+    }
+
+    /// Charges a value taken whole from the document (`const`, `example`, `enum`).
+    fn charge_value(&self, value: &Value) -> Result<(), String> {
+        let room = MAX_BODY_BYTES.saturating_sub(self.bytes.get());
+        match json_size_within(value, room) {
+            Some(size) => self.charge(size),
+            None => self.charge(room.saturating_add(1)),
+        }
+    }
+
+    /// A value taken from the document, once charged.
+    fn taken(&self, value: &Value) -> Result<Value, String> {
+        self.charge_value(value)?;
+        Ok(value.clone())
+    }
+
     fn instance(&self, schema: &Value, depth: usize) -> Result<Value, String> {
+        self.steps.set(self.steps.get() + 1);
+        let out_of_steps = if self.steps.get() > MAX_STEPS {
+            Some(format!(
+                "generating it visits more than {MAX_STEPS} schemas (alternatives nested in alternatives, or \
+                 very many items?)"
+            ))
+        } else {
+            self.budget.take_step().err()
+        };
+        if let Some(reason) = out_of_steps {
+            let _ = self.exhausted.set(reason.clone());
+            return Err(reason);
+        }
         if depth > MAX_DEPTH {
             return Err(format!(
                 "the schema nests more than {MAX_DEPTH} levels deep (a required property that refers back to its own schema?)"
@@ -103,24 +224,23 @@ impl Generator<'_> {
         }
         let (schema, _) = self.document.deref(schema).map_err(|err| format!("{err:#}"))?;
         let schema = match schema {
-            Value::Bool(true) => return Ok(json!("idem")),
+            Value::Bool(true) => return self.taken(&json!("idem")),
             Value::Bool(false) => return Err("a `false` schema admits no value".into()),
             Value::Object(schema) => schema,
-            other => return Err(format!("`{other}` is not a schema")),
+            other => return Err(bounded_reason(format!("`{other}` is not a schema"))),
         };
         if let Some(value) = schema.get("const") {
-            return Ok(value.clone());
+            return self.taken(value);
         }
-        if let Some(value) = own_example(&Value::Object(schema.clone())) {
-            return Ok(value);
+        if let Some(value) = own_example(schema) {
+            return self.taken(value);
         }
         if let Some(choices) = schema.get("enum").and_then(Value::as_array) {
-            return choices
-                .iter()
-                .find(|choice| !choice.is_null())
-                .or(choices.first())
-                .cloned()
-                .ok_or_else(|| "an empty `enum` admits no value".to_string());
+            let choice = choices.iter().find(|choice| !choice.is_null()).or(choices.first());
+            return match choice {
+                Some(choice) => self.taken(choice),
+                None => Err("an empty `enum` admits no value".to_string()),
+            };
         }
         if let Some(parts) = schema.get("allOf").and_then(Value::as_array) {
             let merged = self.merge_all_of(schema, parts)?;
@@ -128,25 +248,42 @@ impl Generator<'_> {
         }
         for keyword in ["oneOf", "anyOf"] {
             if let Some(alternatives) = schema.get(keyword).and_then(Value::as_array) {
-                let mut reasons = Vec::new();
+                let mut reasons = String::new();
+                let mut untold = 0;
                 for alternative in alternatives {
+                    // A failed alternative's partial value is dropped: its size is given back.
+                    let spent = self.bytes.get();
                     match self.instance(alternative, depth + 1) {
                         Ok(value) => return Ok(value),
-                        Err(reason) => reasons.push(reason),
+                        Err(reason) if self.exhausted.get().is_some() => return Err(reason),
+                        Err(reason) if reasons.len() < MAX_REASON_CHARS => {
+                            if !reasons.is_empty() {
+                                reasons.push_str("; ");
+                            }
+                            reasons.push_str(&reason);
+                        }
+                        Err(_) => untold += 1,
                     }
+                    self.bytes.set(spent);
                 }
-                return Err(format!("no alternative of `{keyword}` can be generated: {}", reasons.join("; ")));
+                let more = if untold > 0 { format!(" (and {untold} more)") } else { String::new() };
+                return Err(bounded_reason(format!("no alternative of `{keyword}` can be generated: {reasons}{more}")));
             }
         }
         match type_of(schema) {
             "object" => self.object(schema, depth),
             "array" => self.array(schema, depth),
-            "string" => string(schema),
-            "integer" => integer(schema, self.document.version),
-            "number" => number(schema, self.document.version),
-            "boolean" => Ok(json!(true)),
-            "null" => Ok(Value::Null),
-            other => Err(format!("the type `{other}` is not one JSON Schema knows")),
+            "string" => {
+                let room = MAX_BODY_BYTES.saturating_sub(self.bytes.get());
+                let text = string(schema, room)?;
+                self.charge(text.len() + 2)?;
+                Ok(Value::String(text))
+            }
+            "integer" => self.taken(&integer(schema, self.document.version)?),
+            "number" => self.taken(&number(schema, self.document.version)?),
+            "boolean" => self.taken(&json!(true)),
+            "null" => self.taken(&Value::Null),
+            other => Err(bounded_reason(format!("the type `{other}` is not one JSON Schema knows"))),
         }
     }
 
@@ -186,7 +323,9 @@ impl Generator<'_> {
         let required: Vec<&str> =
             schema.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).collect();
         let mut object = Map::new();
+        self.charge(2)?;
         for name in &required {
+            self.charge(name.len() + 4)?;
             let property = properties
                 .and_then(|properties| properties.get(*name))
                 .or_else(|| schema.get("additionalProperties").filter(|extra| extra.is_object()))
@@ -202,6 +341,7 @@ impl Generator<'_> {
                     break;
                 }
                 if !object.contains_key(name) {
+                    self.charge(name.len() + 4)?;
                     let value = self.instance(property, depth + 1).map_err(|reason| format!("`{name}`: {reason}"))?;
                     object.insert(name.clone(), value);
                 }
@@ -211,19 +351,32 @@ impl Generator<'_> {
     }
 
     fn array(&self, schema: &Map<String, Value>, depth: usize) -> Result<Value, String> {
-        let count = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let count = schema.get("minItems").and_then(Value::as_u64).unwrap_or(0);
+        // Every item takes at least two bytes (`0,`): refused before a single one is made.
+        if count > (MAX_BODY_BYTES / 2) as u64 {
+            return Err(format!(
+                "`minItems: {count}` asks for more items than fit in a body of {}, the most idem generates",
+                max_body()
+            ));
+        }
+        let count = count as usize;
+        self.charge(2 + count)?;
         let prefix = schema.get("prefixItems").and_then(Value::as_array);
         let items =
             schema.get("items").filter(|items| items.is_object() || items.is_boolean()).cloned().unwrap_or(json!({}));
         let unique = schema.get("uniqueItems").and_then(Value::as_bool).unwrap_or(false);
-        let mut out = Vec::with_capacity(count);
+        let mut out = Vec::with_capacity(count.min(1024));
+        // The items so far as JSON text, so uniqueness is checked in constant time per item.
+        let mut seen = std::collections::HashSet::new();
         for index in 0..count {
             let item_schema = prefix.and_then(|prefix| prefix.get(index)).unwrap_or(&items);
             let mut item = self.instance(item_schema, depth + 1).map_err(|reason| format!("item {index}: {reason}"))?;
-            if unique && out.contains(&item) {
+            if unique && !seen.insert(item.to_string()) {
+                self.charge(20)?;
                 item = distinct(item, index).ok_or_else(|| {
                     format!("`uniqueItems` asks for {count} different items and only one value can be generated")
                 })?;
+                seen.insert(item.to_string());
             }
             out.push(item);
         }
@@ -249,21 +402,57 @@ fn type_of(schema: &Map<String, Value>) -> &str {
     }
 }
 
+/// The size of `value` as compact JSON (a close estimate), or `None` once it passes `limit`:
+/// a large value is not walked to its end.
+fn json_size_within(value: &Value, limit: usize) -> Option<usize> {
+    let mut size = 0usize;
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        size += match value {
+            Value::Null | Value::Bool(_) => 5,
+            Value::Number(_) => 24,
+            Value::String(text) => text.len() + 2,
+            Value::Array(items) => {
+                pending.extend(items);
+                2 + items.len()
+            }
+            Value::Object(map) => {
+                pending.extend(map.values());
+                2 + map.keys().map(|key| key.len() + 4).sum::<usize>()
+            }
+        };
+        if size > limit {
+            return None;
+        }
+    }
+    Some(size)
+}
+
 /// Another value of the same kind, for `uniqueItems`.
 fn distinct(value: Value, index: usize) -> Option<Value> {
     match value {
         Value::String(text) => Some(Value::String(format!("{text}{index}"))),
-        Value::Number(number) => number.as_i64().map(|n| json!(n + index as i64)),
+        Value::Number(number) => number.as_i64()?.checked_add(i64::try_from(index).ok()?).map(|n| json!(n)),
         _ => None,
     }
 }
 
-fn string(schema: &Map<String, Value>) -> Result<Value, String> {
-    let min_length = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0) as usize;
+/// A string for the schema, at most `room` bytes long (the rest of the body's allowance).
+fn string(schema: &Map<String, Value>, room: usize) -> Result<String, String> {
+    let min_length = schema.get("minLength").and_then(Value::as_u64).unwrap_or(0);
+    if min_length > MAX_BODY_BYTES as u64 {
+        return Err(format!(
+            "`minLength: {min_length}` asks for a string longer than fits in a body of {}, the most idem generates",
+            max_body()
+        ));
+    }
+    if min_length > room as u64 {
+        return Err(too_large());
+    }
+    let min_length = min_length as usize;
     let max_length = schema.get("maxLength").and_then(Value::as_u64).map(|max| max as usize);
     if let Some(pattern) = schema.get("pattern").and_then(Value::as_str) {
-        let text = matching_string(pattern)?;
-        return Ok(Value::String(text));
+        return matching_string(pattern, room);
     }
     let now = chrono::Utc::now();
     let mut text = match schema.get("format").and_then(Value::as_str).unwrap_or("") {
@@ -288,7 +477,7 @@ fn string(schema: &Map<String, Value>) -> Result<Value, String> {
     {
         text = text.chars().take(max).collect();
     }
-    Ok(Value::String(text))
+    Ok(text)
 }
 
 /// The lower and upper bounds of a number schema, with whether each is exclusive, in both the
@@ -308,8 +497,17 @@ fn bounds(schema: &Map<String, Value>, version: Version) -> (Bound, Bound) {
     (bound("minimum", "exclusiveMinimum"), bound("maximum", "exclusiveMaximum"))
 }
 
+/// The largest magnitude an integer bound may have: beyond it `as i64` would saturate and the
+/// arithmetic below could overflow.
+const INTEGER_BOUND: f64 = 9.0e18;
+
 fn integer(schema: &Map<String, Value>, version: Version) -> Result<Value, String> {
     let (low, high) = bounds(schema, version);
+    for (bound, _) in low.iter().chain(high.iter()) {
+        if !bound.is_finite() || bound.abs() > INTEGER_BOUND {
+            return Err(format!("the bound {bound} lies beyond what idem generates integers within (±9e18)"));
+        }
+    }
     let low = low.map(|(n, exclusive)| if exclusive { n.floor() as i64 + 1 } else { n.ceil() as i64 });
     let high = high.map(|(n, exclusive)| if exclusive { n.ceil() as i64 - 1 } else { n.floor() as i64 });
     let mut value = match (low, high) {
@@ -318,7 +516,13 @@ fn integer(schema: &Map<String, Value>, version: Version) -> Result<Value, Strin
         _ => 1,
     };
     if let Some(step) = schema.get("multipleOf").and_then(Value::as_i64).filter(|step| *step > 0) {
-        value = value.div_euclid(step) * step + if value.rem_euclid(step) == 0 { 0 } else { step };
+        // The next multiple at or above `value`, refused rather than wrapped when it is past i64.
+        let remainder = value.rem_euclid(step);
+        if remainder != 0 {
+            value = value.checked_add(step - remainder).ok_or_else(|| {
+                format!("no multiple of {step} at least {value} fits in a 64-bit integer (`multipleOf: {step}`)")
+            })?;
+        }
     }
     match high {
         Some(high) if value > high => {
@@ -349,16 +553,24 @@ fn number(schema: &Map<String, Value>, version: Version) -> Result<Value, String
 }
 
 /// A string the regular expression matches: the first branch of every alternation, the least
-/// repetitions every quantifier allows, and a plain character of every class.
-fn matching_string(pattern: &str) -> Result<String, String> {
+/// repetitions every quantifier allows, and a plain character of every class; refused when it
+/// would be longer than `limit` bytes (`a{4294967295}`).
+fn matching_string(pattern: &str, limit: usize) -> Result<String, String> {
     use regex_syntax::hir::{Class, Hir, HirKind};
-    fn walk(hir: &Hir, out: &mut String) -> Result<(), String> {
+    /// Why the string is refused; the pattern is named by the caller.
+    const TOO_LONG: &str = "too long";
+    fn walk(hir: &Hir, out: &mut String, limit: usize) -> Result<(), String> {
         match hir.kind() {
             HirKind::Empty | HirKind::Look(_) => Ok(()),
             HirKind::Literal(literal) => {
+                if out.len() + literal.0.len() > limit {
+                    return Err(TOO_LONG.into());
+                }
                 out.push_str(&String::from_utf8_lossy(&literal.0));
                 Ok(())
             }
+            // A class gives one character, at most four bytes.
+            HirKind::Class(_) if out.len() + 4 > limit => Err(TOO_LONG.into()),
             HirKind::Class(Class::Unicode(class)) => {
                 let contains = |c: char| class.ranges().iter().any(|r| r.start() <= c && c <= r.end());
                 let pick = ['a', 'A', '0', '_', '-', ' ', '.'].into_iter().find(|c| contains(*c));
@@ -372,22 +584,47 @@ fn matching_string(pattern: &str) -> Result<String, String> {
                 Ok(())
             }
             HirKind::Repetition(repetition) => {
+                if repetition.min == 0 {
+                    return Ok(());
+                }
+                // The walk is deterministic: the sub-expression gives the same text each time,
+                // made once and repeated when the total fits (an empty one is not repeated at
+                // all, so `(){4294967295}` costs nothing).
+                let mut once = String::new();
+                walk(&repetition.sub, &mut once, limit - out.len())?;
+                if once.is_empty() {
+                    return Ok(());
+                }
+                let total = once.len().checked_mul(repetition.min as usize).ok_or(TOO_LONG)?;
+                if out.len() + total > limit {
+                    return Err(TOO_LONG.into());
+                }
                 for _ in 0..repetition.min {
-                    walk(&repetition.sub, out)?;
+                    out.push_str(&once);
                 }
                 Ok(())
             }
-            HirKind::Capture(capture) => walk(&capture.sub, out),
-            HirKind::Concat(parts) => parts.iter().try_for_each(|part| walk(part, out)),
-            HirKind::Alternation(branches) => walk(branches.first().ok_or("an empty alternation")?, out),
+            HirKind::Capture(capture) => walk(&capture.sub, out, limit),
+            HirKind::Concat(parts) => parts.iter().try_for_each(|part| walk(part, out, limit)),
+            HirKind::Alternation(branches) => walk(branches.first().ok_or("an empty alternation")?, out, limit),
         }
     }
+    let shown = bounded_reason(pattern.to_string());
     let hir = regex_syntax::ParserBuilder::new()
         .build()
         .parse(pattern)
-        .map_err(|err| format!("the pattern `{pattern}` is beyond what idem generates from ({err})"))?;
+        .map_err(|err| bounded_reason(format!("the pattern `{shown}` is beyond what idem generates from ({err})")))?;
     let mut out = String::new();
-    walk(&hir, &mut out)?;
+    walk(&hir, &mut out, limit).map_err(|reason| {
+        if reason == TOO_LONG {
+            format!(
+                "the pattern `{shown}` asks for a string longer than fits in a body of {}, the most idem generates",
+                max_body()
+            )
+        } else {
+            reason
+        }
+    })?;
     Ok(out)
 }
 
@@ -512,6 +749,74 @@ mod tests {
             let err = generate(&document, &json!({"$ref": "#/components/schemas/Body"})).unwrap_err();
             assert!(err.contains(reason), "{schema}: {err}");
         }
+    }
+
+    #[test]
+    fn sizes_the_document_asks_for_are_refused_before_they_are_made() {
+        let cases = [
+            (
+                json!({"type": "array", "minItems": 100_000_000u64}),
+                "`minItems: 100000000` asks for more items than fit in a body of 1 MiB",
+            ),
+            (json!({"type": "array", "minItems": 1u64 << 62}), "`minItems: 4611686018427387904` asks for more items"),
+            (
+                json!({"type": "string", "pattern": "^a{4294967295}$"}),
+                "asks for a string longer than fits in a body of 1 MiB",
+            ),
+            (json!({"type": "string", "pattern": "((a{1000}){1000}){1000}"}), "asks for a string longer"),
+            (json!({"type": "string", "minLength": 2_000_000}), "`minLength: 2000000` asks for a string longer"),
+            (
+                json!({"type": "array", "minItems": 20_000, "items": {"type": "string", "minLength": 100}}),
+                "larger than 1 MiB, the most idem generates",
+            ),
+            (
+                json!({"type": "integer", "minimum": 9_000_000_000_000_000_000u64, "multipleOf": 7_000_000_000_000_000_000u64}),
+                "no multiple of 7000000000000000000 at least 9000000000000000000 fits in a 64-bit integer",
+            ),
+            (json!({"type": "integer", "maximum": -1e300}), "beyond what idem generates integers within"),
+        ];
+        for (schema, reason) in cases {
+            let document = document("3.1.0", schema.clone());
+            let err = generate(&document, &json!({"$ref": "#/components/schemas/Body"})).unwrap_err();
+            assert!(err.contains(reason), "{schema}: {err}");
+        }
+        // Repetitions of nothing cost nothing; a big array of small items is still made.
+        let empty_repeated =
+            document("3.1.0", json!({"type": "string", "pattern": "^(?:(?:){4294967295}){4294967295}x$"}));
+        assert_eq!(generate(&empty_repeated, &json!({"$ref": "#/components/schemas/Body"})), Ok(json!("x")));
+        let many = generated(
+            "3.1.0",
+            json!({"type": "array", "minItems": 5_000, "uniqueItems": true, "items": {"type": "integer"}}),
+        );
+        assert_eq!(many.as_array().unwrap().len(), 5_000);
+        // An alternative that grew too large gives its share back to the next one.
+        let two_large = json!({"type": "array", "minItems": 2, "items": {"type": "string", "minLength": 600_000}});
+        let one_large = json!({"type": "string", "minLength": 900_000});
+        let chosen = generated("3.1.0", json!({"anyOf": [two_large, one_large]}));
+        assert_eq!(chosen.as_str().map(str::len), Some(900_000));
+    }
+
+    #[test]
+    fn alternatives_nested_in_alternatives_stop_at_the_step_bound_with_a_short_reason() {
+        let mut schemas = serde_json::Map::new();
+        for level in 0..40 {
+            let next = json!({"$ref": format!("#/components/schemas/L{}", level + 1)});
+            schemas.insert(format!("L{level}"), json!({"anyOf": [next.clone(), next]}));
+        }
+        schemas.insert("L40".into(), json!(false));
+        let root = json!({"openapi": "3.1.0", "paths": {}, "components": {"schemas": schemas}});
+        let document = Document::from_value(root, "test", None).unwrap();
+        let err = generate(&document, &json!({"$ref": "#/components/schemas/L0"})).unwrap_err();
+        assert!(err.starts_with("generating it visits more than 100000 schemas"), "{err}");
+        assert!(err.len() <= MAX_REASON_CHARS + 50, "{} bytes", err.len());
+        // Shared by the document: once it is spent, later operations' bodies stop at once.
+        let budget = DocumentBudget::with_allowance(1000);
+        let first = generate_within(&document, &json!({"$ref": "#/components/schemas/L0"}), &budget).unwrap_err();
+        assert!(first.starts_with("the document's bodies together took more than 1000 steps"), "{first}");
+        let spent = generate_within(&document, &json!({"type": "integer"}), &budget).unwrap_err();
+        assert!(spent.starts_with("the document's bodies together took more than 1000 steps"), "{spent}");
+        let long = bounded_reason("é".repeat(5000));
+        assert!(long.ends_with("… (cut at 1000 characters)") && long.chars().count() < 1100, "{long}");
     }
 
     #[test]

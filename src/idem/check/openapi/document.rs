@@ -1,14 +1,18 @@
 //! An OpenAPI document: read from a file or a URL, JSON or YAML, version 3.0 or 3.1, with its
 //! local `$ref`s followed on demand.
+use std::io::Read;
+
 use anyhow::{Context, bail};
 use bytes::Bytes;
 use http::{Method, Request, Uri};
 use serde_json::Value;
 
+use super::nesting;
 use crate::http::client::{ClientOptions, HttpClient};
-use crate::http::url::parse_url;
+use crate::http::url::{Redacted, parse_url};
 
-/// The largest spec read: published specs of whole payment APIs are a few MiB.
+/// The largest spec read, from a file, stdin or a URL alike: published specs of whole payment
+/// APIs are a few MiB.
 const MAX_SPEC_BYTES: u64 = 32 * 1024 * 1024;
 
 /// How many `$ref`s one lookup may follow before it is called a loop.
@@ -32,18 +36,26 @@ pub(crate) struct Document {
 }
 
 impl Document {
-    /// Reads SPEC: an http(s) URL is fetched, anything else is a file path.
+    /// Reads SPEC: an http(s) URL is fetched, `-` is stdin, anything else is a file path. Its
+    /// size and nesting are checked before any parser runs.
     pub(crate) async fn load(source: &str, insecure: bool) -> anyhow::Result<Document> {
         let (text, fetched_from) = if source.starts_with("http://") || source.starts_with("https://") {
-            let url = parse_url(source).with_context(|| format!("--openapi {}", crate::http::url::Redacted(source)))?;
+            let url = parse_url(source).with_context(|| format!("--openapi {}", Redacted(source)))?;
             (fetch(&url, insecure).await?, Some(url))
+        } else if source == "-" {
+            (read_capped(std::io::stdin().lock(), None, "from stdin")?, None)
         } else {
-            let bytes = crate::http::body::BodySource::parse(&format!("@{source}"))
-                .read_capped(MAX_SPEC_BYTES, None)
-                .with_context(|| format!("cannot read the OpenAPI document {source}"))?;
-            (bytes, None)
+            let file =
+                std::fs::File::open(source).with_context(|| format!("cannot read the OpenAPI document {source}"))?;
+            // A regular file's size is known: refused before a byte is read.
+            let size = file.metadata().ok().filter(|meta| meta.is_file()).map(|meta| meta.len());
+            (read_capped(file, size, source)?, None)
         };
-        let root = parse(&text).with_context(|| format!("{source} is neither JSON nor YAML"))?;
+        if text.len() as u64 > MAX_SPEC_BYTES {
+            bail!("{}", too_large(source));
+        }
+        nesting::check(&text).with_context(|| format!("{} cannot be read", Redacted(source)))?;
+        let root = parse(&text).with_context(|| format!("{} is neither JSON nor YAML", Redacted(source)))?;
         Document::from_value(root, source, fetched_from)
     }
 
@@ -69,6 +81,32 @@ impl Document {
         }
         bail!("more than {MAX_REF_HOPS} `$ref`s in a row: a reference loop")
     }
+}
+
+/// The refusal of a document over [`MAX_SPEC_BYTES`], the same whatever it was read from.
+fn too_large(source: &str) -> String {
+    format!(
+        "the OpenAPI document {} is larger than {}, the most idem reads (from a file, stdin or a URL alike)",
+        Redacted(source),
+        crate::http::body::format_size(MAX_SPEC_BYTES)
+    )
+}
+
+/// Reads `reader` to its end, refusing more than [`MAX_SPEC_BYTES`]; a `known_size` (a
+/// file's) over it is refused before a byte is read.
+fn read_capped(reader: impl std::io::Read, known_size: Option<u64>, source: &str) -> anyhow::Result<Vec<u8>> {
+    if known_size.is_some_and(|size| size > MAX_SPEC_BYTES) {
+        bail!("{}", too_large(source));
+    }
+    let mut text = Vec::with_capacity(known_size.unwrap_or(0) as usize);
+    reader
+        .take(MAX_SPEC_BYTES + 1)
+        .read_to_end(&mut text)
+        .with_context(|| format!("cannot read the OpenAPI document {source}"))?;
+    if text.len() as u64 > MAX_SPEC_BYTES {
+        bail!("{}", too_large(source));
+    }
+    Ok(text)
 }
 
 /// The JSON pointer of a reference within the document (`#/components/schemas/Payment`).
@@ -165,9 +203,14 @@ async fn fetch(url: &Uri, insecure: bool) -> anyhow::Result<Vec<u8>> {
         .uri(url.clone())
         .header(http::header::ACCEPT, "application/json, application/yaml;q=0.9, */*;q=0.5")
         .body(Bytes::new())?;
-    let exchange = client.send(request).await.with_context(|| format!("cannot fetch the OpenAPI document {url}"))?;
+    let exchange =
+        client.send(request).await.with_context(|| format!("cannot fetch the OpenAPI document {}", Redacted(url)))?;
     if !exchange.status.is_success() {
-        bail!("fetching the OpenAPI document {url} answered {}", exchange.status);
+        bail!("fetching the OpenAPI document {} answered {}", Redacted(url), exchange.status);
+    }
+    // The client holds at most its own response limit; the spec's is the same for every source.
+    if exchange.body.len() as u64 > MAX_SPEC_BYTES {
+        bail!("{}", too_large(&url.to_string()));
     }
     Ok(exchange.body.to_vec())
 }

@@ -3,12 +3,16 @@
 //! status for CI.
 pub(crate) mod body;
 pub(crate) mod document;
+pub(crate) mod nesting;
+pub(crate) mod path_template;
 pub(crate) mod plan;
 pub(crate) mod report;
+pub(crate) mod target;
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::io::Write as _;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use bytes::Bytes;
 use http::header::{AUTHORIZATION, CONTENT_TYPE};
 use http::{HeaderValue, Uri};
@@ -16,21 +20,27 @@ use http::{HeaderValue, Uri};
 use super::CheckConfig;
 use crate::conformance::{SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
-use crate::http::url::{Redacted, parse_url, split_credentials};
+use crate::http::url::{Redacted, split_credentials};
 use crate::output::Palette;
 use document::Document;
 use plan::{Operation, OperationSelection};
 use report::{OpenApiReport, OperationOutcome, OperationReport};
+use target::Target;
 
 /// The `schema` value of `idem check --openapi --format json`.
 pub(crate) const SCHEMA: &str = "check-openapi/1";
 
+/// How many skip reasons an error that nothing can be tested names (the rest are counted).
+const REASONS_SHOWN: usize = 5;
+
 #[derive(Debug, Clone)]
 pub(crate) struct OpenApiConfig {
-    /// A file path or an http(s) URL.
+    /// A file path, `-` for stdin, or an http(s) URL.
     pub spec: String,
     /// `--base-url`; else the document's first `servers` entry, else the spec's own origin.
     pub base_url: Option<String>,
+    /// `--allow-remote`: the document's server may be a host the user did not name.
+    pub allow_remote: bool,
     pub selection: OperationSelection,
     /// The check suite's settings; its request (headers, key header and policy, timeout, TLS,
     /// proxies) is the template each operation's request is made from.
@@ -44,14 +54,17 @@ pub(crate) struct OpenApiConfig {
 
 pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     let document = Document::load(&config.spec, config.check.request.insecure).await?;
+    let shown_target = target::resolve(config.base_url.as_deref(), config.allow_remote, &document)?;
     // As for `idem check URL` (curl's way): the base URL's userinfo is sent as Basic auth unless
-    // -H gives an Authorization, and leaves the URL, so no URL printed or serialised carries it.
-    let given_base = base_url(&config, &document)?;
-    let (base, credentials) = split_credentials(given_base.clone())?;
+    // -H gives an Authorization, and leaves the URL, so no request URL printed or serialised
+    // carries it; the target line and the report name it as `user:***`.
+    let (base, credentials) = split_credentials(shown_target.base.clone())?;
     if let Some(credentials) = credentials.filter(|_| !config.check.request.headers.contains_key(AUTHORIZATION)) {
         config.check.request.headers.insert(AUTHORIZATION, credentials.authorization()?);
     }
+    let target = target::Target { base, source: shown_target.source };
     let mut operations = plan::plan(&document, &config.selection)?;
+    drop(document);
     if let Some(max) = config.max_operations {
         let mut chosen = 0;
         for operation in &mut operations {
@@ -64,19 +77,11 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
         }
     }
     if !operations.iter().any(|op| op.plan.is_ok()) {
-        let skipped: Vec<String> = operations
-            .iter()
-            .map(|op| format!("  {} {}: {}", op.method, op.path, op.plan.as_ref().err().map_or("", String::as_str)))
-            .collect();
-        bail!(
-            "no operation of {} can be tested{}{}",
-            Redacted(&config.spec),
-            if skipped.is_empty() { " (it has no operations)" } else { ":\n" },
-            skipped.join("\n")
-        );
+        bail!("no operation of {} can be tested{}", Redacted(&config.spec), skip_summary(&operations));
     }
-    let reports = check_all(&config, &base, operations).await;
-    let report = OpenApiReport::new(config.spec.clone(), Redacted(&given_base).to_string(), reports);
+    announce(&shown_target, config.format)?;
+    let reports = check_all(&config, &target, operations).await;
+    let report = OpenApiReport::new(config.spec.clone(), &shown_target, reports);
     report.print(config.format, config.palette)?;
     if report.tested == 0 {
         bail!("no operation could be tested: every chosen operation's suite could not run");
@@ -84,70 +89,78 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     Ok(if report.passed { Outcome::Holds } else { Outcome::ProblemFound })
 }
 
-/// The base URL every path is appended to.
-fn base_url(config: &OpenApiConfig, document: &Document) -> anyhow::Result<Uri> {
-    if let Some(given) = &config.base_url {
-        return parse_url(given).with_context(|| format!("--base-url {}", Redacted(given)));
+/// Says where the requests go, and who chose it, before the first one is sent: on stdout with
+/// the human report, on stderr beside a machine-read one.
+fn announce(target: &Target, format: SuiteFormat) -> anyhow::Result<()> {
+    let line = format!("idem check --openapi: {}\n", target.describe());
+    if format == SuiteFormat::Human {
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(line.as_bytes())?;
+        stdout.flush()?;
+    } else {
+        std::io::stderr().lock().write_all(line.as_bytes())?;
     }
-    let server = document.root.get("servers").and_then(|s| s.as_array()).and_then(|s| s.first());
-    if let Some(server) = server.and_then(|s| s.get("url")).and_then(|u| u.as_str()) {
-        let filled = fill_server_variables(server, server_variables(document));
-        if filled.starts_with("http://") || filled.starts_with("https://") {
-            return parse_url(&filled).with_context(|| format!("the spec's server URL `{}`", Redacted(&filled)));
+    Ok(())
+}
+
+/// Why nothing can be tested, in a few lines whatever the number of operations: the count, the
+/// most common reasons with how many operations each and one of them, and how many other
+/// reasons there were.
+fn skip_summary(operations: &[Operation]) -> String {
+    if operations.is_empty() {
+        return " (it has no operations)".to_string();
+    }
+    let mut by_reason: HashMap<&str, (usize, usize)> = HashMap::new();
+    for (index, operation) in operations.iter().enumerate() {
+        let reason = operation.plan.as_ref().err().map_or("", String::as_str);
+        by_reason.entry(reason).or_insert((0, index)).0 += 1;
+    }
+    let mut reasons: Vec<(&str, usize, usize)> =
+        by_reason.into_iter().map(|(reason, (count, first))| (reason, count, first)).collect();
+    reasons.sort_by_key(|(_, count, first)| (std::cmp::Reverse(*count), *first));
+    let mut out = format!(": {} operation(s), each skipped:", operations.len());
+    for (reason, count, first) in reasons.iter().take(REASONS_SHOWN) {
+        let example = &operations[*first];
+        let reason = body::bounded_reason(reason.to_string());
+        let reason = crate::output::terminal_safe(&reason);
+        let path = body::bounded_reason(example.path.clone());
+        let path = crate::output::terminal_safe(&path);
+        if *count == 1 {
+            out.push_str(&format!("\n  {} {path}: {reason}", example.method));
+        } else {
+            out.push_str(&format!("\n  {count} operations (e.g. {} {path}): {reason}", example.method));
         }
-        let Some(origin) = &document.fetched_from else {
-            bail!(
-                "the spec's first server URL `{}` is relative and the spec was read from a file: give --base-url",
-                Redacted(&filled)
-            );
-        };
-        return parse_url(&resolve_relative(origin, &filled)).context("the spec's relative server URL");
     }
-    match &document.fetched_from {
-        Some(url) => Ok(parse_url(&format!(
-            "{}://{}",
-            url.scheme_str().unwrap_or("http"),
-            url.authority().map_or("", |a| a.as_str())
-        ))?),
-        None => bail!("{} names no servers: give --base-url", Redacted(&config.spec)),
+    if reasons.len() > REASONS_SHOWN {
+        let rest: usize = reasons.iter().skip(REASONS_SHOWN).map(|(_, count, _)| count).sum();
+        out.push_str(&format!(
+            "\n  and {rest} more operation(s) for {} other reason(s)",
+            reasons.len() - REASONS_SHOWN
+        ));
     }
-}
-
-fn server_variables(document: &Document) -> Vec<(String, String)> {
-    let variables = document.root.pointer("/servers/0/variables").and_then(|v| v.as_object());
-    variables
-        .into_iter()
-        .flatten()
-        .filter_map(|(name, variable)| Some((name.clone(), variable.get("default")?.as_str()?.to_string())))
-        .collect()
-}
-
-fn fill_server_variables(url: &str, variables: Vec<(String, String)>) -> String {
-    variables.into_iter().fold(url.to_string(), |url, (name, value)| url.replace(&format!("{{{name}}}"), &value))
-}
-
-/// A relative server URL (`/v1`, `v1`, `//host/v1`) resolved against the URL the spec came from.
-fn resolve_relative(origin: &Uri, relative: &str) -> String {
-    let scheme = origin.scheme_str().unwrap_or("http");
-    let authority = origin.authority().map_or("", |a| a.as_str());
-    if let Some(rest) = relative.strip_prefix("//") {
-        return format!("{scheme}://{rest}");
-    }
-    if relative.starts_with('/') {
-        return format!("{scheme}://{authority}{relative}");
-    }
-    let dir = origin.path().rsplit_once('/').map_or("", |(dir, _)| dir);
-    format!("{scheme}://{authority}{dir}/{relative}")
+    out
 }
 
 /// Runs the suite on every chosen operation, `concurrency` at a time, printing a line as each
-/// ends; the reports come back in document order.
-async fn check_all(config: &OpenApiConfig, base: &Uri, operations: Vec<Operation>) -> Vec<OperationReport> {
+/// ends; the reports come back in document order. An operation's request is made only when
+/// its turn comes, so a document of many operations holds `concurrency` of them in flight,
+/// not all of them.
+async fn check_all(config: &OpenApiConfig, target: &Target, operations: Vec<Operation>) -> Vec<OperationReport> {
     let chosen = operations.iter().filter(|op| op.plan.is_ok()).count() as u64;
     let bar = crate::output::progress_bar(chosen, "operations");
-    let limit = Arc::new(tokio::sync::Semaphore::new(config.concurrency.max(1)));
+    let limit = config.concurrency.max(1);
+    let human = config.format == SuiteFormat::Human;
     let mut tasks = tokio::task::JoinSet::new();
     let mut reports: Vec<Option<OperationReport>> = vec![None; operations.len()];
+    let record = |joined: Result<(usize, OperationReport), tokio::task::JoinError>,
+                  reports: &mut Vec<Option<OperationReport>>| {
+        let Ok((index, report)) = joined else { return };
+        if human {
+            bar.suspend(|| println!("{}", report.live_line(config.palette)));
+        }
+        bar.inc(1);
+        reports[index] = Some(report);
+    };
     for (index, operation) in operations.into_iter().enumerate() {
         let planned = match &operation.plan {
             Ok(planned) => planned.clone(),
@@ -156,28 +169,26 @@ async fn check_all(config: &OpenApiConfig, base: &Uri, operations: Vec<Operation
                 continue;
             }
         };
-        let check = match operation_config(&config.check, base, &operation, &planned) {
+        let check = match operation_config(&config.check, &target.base, &operation, &planned) {
             Ok(check) => check,
             Err(err) => {
                 reports[index] = Some(OperationReport::skipped(&operation, format!("{err:#}")));
                 continue;
             }
         };
-        let limit = Arc::clone(&limit);
+        while tasks.len() >= limit {
+            match tasks.join_next().await {
+                Some(joined) => record(joined, &mut reports),
+                None => break,
+            }
+        }
         tasks.spawn(async move {
-            let _permit = limit.acquire_owned().await;
             let result = super::execute(&check).await;
             (index, OperationReport::finished(&operation, &planned, &check, result))
         });
     }
-    let human = config.format == SuiteFormat::Human;
     while let Some(joined) = tasks.join_next().await {
-        let Ok((index, report)) = joined else { continue };
-        if human {
-            bar.suspend(|| println!("{}", report.live_line(config.palette)));
-        }
-        bar.inc(1);
-        reports[index] = Some(report);
+        record(joined, &mut reports);
     }
     bar.finish_and_clear();
     reports.into_iter().flatten().collect()
@@ -192,8 +203,11 @@ fn operation_config(
     planned: &plan::Planned,
 ) -> anyhow::Result<CheckConfig> {
     let mut check = template.clone();
-    let url = format!("{}{}", base.to_string().trim_end_matches('/'), planned.path_and_query);
-    check.request.url = parse_url(&url).with_context(|| format!("the URL {}", Redacted(&url)))?;
+    let (path, query) = match planned.path_and_query.split_once('?') {
+        Some((path, query)) => (path, Some(query)),
+        None => (planned.path_and_query.as_str(), None),
+    };
+    check.request.url = target::request_url(base, path, query)?;
     check.request.method = operation.method.clone();
     for (name, value) in &planned.headers {
         check.request.headers.insert(name.clone(), value.clone());
@@ -239,20 +253,5 @@ impl OperationReport {
             tally: Some(suite.tally.clone()),
             checks: suite.checks,
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn relative_servers_resolve_against_the_spec_url() {
-        let origin: Uri = "https://api.example.com/specs/openapi.yaml".parse().unwrap();
-        assert_eq!(resolve_relative(&origin, "/v1"), "https://api.example.com/v1");
-        assert_eq!(resolve_relative(&origin, "v2"), "https://api.example.com/specs/v2");
-        assert_eq!(resolve_relative(&origin, "//other.example.com/v1"), "https://other.example.com/v1");
-        let variables = vec![("region".to_string(), "eu".to_string())];
-        assert_eq!(fill_server_variables("https://{region}.example.com", variables), "https://eu.example.com");
     }
 }

@@ -4,8 +4,9 @@
 use http::{HeaderName, HeaderValue, Method};
 use serde_json::Value;
 
-use super::body::{self, BodyOrigin, BodyValidator};
+use super::body::{self, BodyOrigin, BodyValidator, DocumentBudget};
 use super::document::Document;
+use super::path_template;
 
 /// The methods an OpenAPI path item may hold, in the order the specification lists them.
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -84,14 +85,25 @@ pub(crate) struct Planned {
     pub id_field: String,
 }
 
+/// What every operation's body is generated and checked with.
+struct Bodies<'a> {
+    validator: BodyValidator<'a>,
+    budget: DocumentBudget,
+}
+
 /// Every operation of the document in document order, each chosen (with its plan) or skipped
 /// (with the reason).
 pub(crate) fn plan(document: &Document, selection: &OperationSelection) -> anyhow::Result<Vec<Operation>> {
-    let validator = BodyValidator::new(document)?;
+    let bodies = Bodies { validator: BodyValidator::new(document)?, budget: DocumentBudget::new() };
     let mut operations = Vec::new();
     let Some(paths) = document.root.get("paths").and_then(Value::as_object) else {
         return Ok(operations);
     };
+    // A path key that is not a path could reshape the URL it is set in: the whole document is
+    // refused before anything is sent, naming the key.
+    for path in paths.keys() {
+        path_template::check(path).map_err(anyhow::Error::msg)?;
+    }
     for (path, item) in paths {
         let (item, item_pointer) = document.deref(item)?;
         let item_pointer = item_pointer.unwrap_or_else(|| format!("/paths/{}", escape(path)));
@@ -117,7 +129,7 @@ pub(crate) fn plan(document: &Document, selection: &OperationSelection) -> anyho
                 Err(reason) => Err(reason),
                 Ok(()) => {
                     let pointer = format!("{item_pointer}/{method_name}");
-                    plan_one(document, &validator, selection, path, operation, &pointer, &parameters)
+                    plan_one(document, &bodies, selection, path, operation, &pointer, &parameters)
                 }
             };
             operations.push(Operation { method, path: path.clone(), operation_id, declares_key, plan });
@@ -211,7 +223,7 @@ fn parameters(document: &Document, item: &Value, operation: &Value) -> anyhow::R
 
 fn plan_one(
     document: &Document,
-    validator: &BodyValidator<'_>,
+    bodies: &Bodies<'_>,
     selection: &OperationSelection,
     path: &str,
     operation: &Value,
@@ -266,8 +278,9 @@ fn plan_one(
             filled_path[start..end].trim_matches(|c| c == '{' || c == '}')
         ));
     }
+    let filled_path = path_template::encode(&filled_path);
     let path_and_query = if query.is_empty() { filled_path } else { format!("{filled_path}?{}", query.join("&")) };
-    let (body, body_origin) = match request_body(document, validator, operation, pointer)? {
+    let (body, body_origin) = match request_body(document, bodies, operation, pointer)? {
         Some((content_type, value, origin)) => (Some((content_type, value)), Some(origin)),
         None => (None, None),
     };
@@ -306,7 +319,7 @@ fn first_example(document: &Document, examples: Option<&Value>) -> Option<Value>
 /// body, or why none can be sent.
 fn request_body(
     document: &Document,
-    validator: &BodyValidator<'_>,
+    bodies: &Bodies<'_>,
     operation: &Value,
     pointer: &str,
 ) -> Result<Option<(String, Value, BodyOrigin)>, String> {
@@ -345,13 +358,13 @@ fn request_body(
         candidates.push((example, BodyOrigin::SchemaExample));
     }
     let mut reasons = Vec::new();
-    match body::generate(document, &schema) {
+    match body::generate_within(document, &schema, &bodies.budget) {
         Ok(generated) => candidates.push((generated, BodyOrigin::Generated)),
         Err(reason) => reasons.push(format!("no body can be generated from its schema: {reason}")),
     }
     let has_schema = media.get("schema").is_some();
     for (candidate, origin) in candidates {
-        let verdict = if has_schema { validator.validate(&schema_pointer, &candidate) } else { Ok(()) };
+        let verdict = if has_schema { bodies.validator.validate(&schema_pointer, &candidate) } else { Ok(()) };
         match verdict {
             Ok(()) => return Ok(Some((content_type.clone(), candidate, origin))),
             Err(reason) => {
@@ -359,7 +372,7 @@ fn request_body(
             }
         }
     }
-    Err(reasons.join("; "))
+    Err(body::bounded_reason(reasons.join("; ")))
 }
 
 fn origin_name(origin: BodyOrigin) -> &'static str {

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::body::BodyOrigin;
 use super::plan::Operation;
+use super::target::{Target, TargetSource};
 use crate::conformance::{CheckOutcome, CheckResult, SuiteFormat, SuiteReport, Tally};
 use crate::idem::request::RequestSpec;
 use crate::output::{Palette, terminal_safe};
@@ -109,6 +110,9 @@ pub(crate) struct OpenApiReport {
     /// The document, as given to --openapi.
     pub spec: String,
     pub base_url: String,
+    /// Who chose `base_url`: `--base-url`, the document's `servers[0]`, or the URL the document
+    /// was fetched from.
+    pub base_url_from: TargetSource,
     /// `true` when every tested operation passed its required checks.
     pub passed: bool,
     /// Operations whose suite ran.
@@ -121,7 +125,7 @@ pub(crate) struct OpenApiReport {
 }
 
 impl OpenApiReport {
-    pub(crate) fn new(spec: String, base_url: String, operations: Vec<OperationReport>) -> OpenApiReport {
+    pub(crate) fn new(spec: String, target: &Target, operations: Vec<OperationReport>) -> OpenApiReport {
         let count = |outcome: OperationOutcome| operations.iter().filter(|op| op.outcome == outcome).count();
         let (passed, failed, skipped, errors) = (
             count(OperationOutcome::Pass),
@@ -132,7 +136,8 @@ impl OpenApiReport {
         // Printed and serialised as they are, so no userinfo may stay in them.
         OpenApiReport {
             spec: crate::http::url::redact_password(&spec),
-            base_url: crate::http::url::redact_password(&base_url),
+            base_url: crate::http::url::Redacted(&target.base).to_string(),
+            base_url_from: target.source,
             passed: failed == 0 && errors == 0,
             tested: passed + failed,
             failed,
@@ -159,7 +164,15 @@ impl OpenApiReport {
     pub(crate) fn render_human(&self, palette: Palette) -> String {
         let mut out = format!("\n{} {} against {}\n\n", palette.bold("idem check --openapi"), self.spec, self.base_url);
         let name_width = self.operations.iter().map(|op| op.name().chars().count()).max().unwrap_or(0).min(60);
+        let mut skips_listed = 0;
         for op in &self.operations {
+            // A document of thousands of operations is not a table of thousands of skips.
+            if op.outcome == OperationOutcome::Skip {
+                skips_listed += 1;
+                if skips_listed > SKIPS_LISTED {
+                    continue;
+                }
+            }
             let mark = match op.outcome {
                 OperationOutcome::Pass => palette.green("PASS "),
                 OperationOutcome::Fail => palette.red("FAIL "),
@@ -182,6 +195,14 @@ impl OpenApiReport {
             };
             let name = terminal_safe(&op.name()).into_owned();
             let _ = writeln!(out, "{mark}  {name:<name_width$}  {}", terminal_safe(&detail));
+        }
+        if skips_listed > SKIPS_LISTED {
+            let _ = writeln!(
+                out,
+                "{}  … and {} more skipped operations (--format json lists each with its reason)",
+                palette.dim("SKIP "),
+                skips_listed - SKIPS_LISTED
+            );
         }
         for op in
             self.operations.iter().filter(|op| matches!(op.outcome, OperationOutcome::Fail | OperationOutcome::Error))
@@ -254,8 +275,16 @@ impl OpenApiReport {
     }
 }
 
+/// How many skipped operations the human table lists; the rest are counted.
+const SKIPS_LISTED: usize = 50;
+
+/// The largest body the reproduction command embeds; a larger one is named as a file to send
+/// instead, so the command stays a command.
+const MAX_EMBEDDED_BODY: usize = 4 * 1024;
+
 /// A curl command that sends the operation's first request: its method, URL, headers (secrets
-/// redacted, a fresh key) and body.
+/// redacted, a fresh key) and body (embedded up to [`MAX_EMBEDDED_BODY`]; a larger one is sent
+/// from `BODY_FILE`, as a note after the command says).
 pub(crate) fn curl_command(request: &RequestSpec) -> String {
     let quote = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
     let url = crate::http::url::Redacted(&request.url).to_string();
@@ -270,7 +299,15 @@ pub(crate) fn curl_command(request: &RequestSpec) -> String {
         parts.push("-H".into());
         parts.push(format!("\"{}: $(uuidgen)\"", crate::output::header_display_name(request.key_header.as_str())));
     }
-    if !request.body.is_empty() {
+    if request.body.len() > MAX_EMBEDDED_BODY {
+        parts.push("--data-binary".into());
+        parts.push("@BODY_FILE".into());
+        parts.push(format!(
+            "# BODY_FILE: the request's {} body, not embedded (bodies over {} are left out of this command)",
+            crate::http::body::format_size(request.body.len() as u64),
+            crate::http::body::format_size(MAX_EMBEDDED_BODY as u64)
+        ));
+    } else if !request.body.is_empty() {
         parts.push("--data-raw".into());
         parts.push(quote(&String::from_utf8_lossy(&request.body)));
     }
@@ -294,5 +331,16 @@ mod tests {
         assert!(curl.contains(r#"-H "Idempotency-Key: $(uuidgen)""#), "{curl}");
         assert!(curl.contains(r#"--data-raw '{"a":"it'\''s"}'"#), "{curl}");
         assert!(curl.starts_with("curl -X POST 'http://127.0.0.1:1/pay'\\''ments'"), "{curl}");
+    }
+
+    #[test]
+    fn a_large_body_is_named_not_embedded_in_the_curl_command() {
+        let body = format!(r#"{{"note":"{}"}}"#, "x".repeat(30 * 1024 * 1024));
+        let spec = RequestSpec::new(Method::POST, "http://127.0.0.1:1/p", body.clone()).unwrap();
+        let curl = curl_command(&spec);
+        assert!(curl.len() < 1024, "{} bytes", curl.len());
+        assert!(curl.ends_with("--data-binary @BODY_FILE # BODY_FILE: the request's 30.0 MiB body, not embedded (bodies over 4 KiB are left out of this command)"), "{curl}");
+        let small = RequestSpec::new(Method::POST, "http://127.0.0.1:1/p", "y".repeat(4096)).unwrap();
+        assert!(curl_command(&small).contains(&"y".repeat(4096)));
     }
 }
