@@ -117,9 +117,15 @@ fn own_example(schema: &Map<String, Value>) -> Option<&Value> {
 /// Validates bodies against schemas of one document. The document is registered once, so every
 /// operation's `$ref`s (recursive ones included) resolve without copying it.
 pub(crate) struct BodyValidator<'a> {
+    document: &'a Document,
     registry: jsonschema::Registry<'a>,
     draft: jsonschema::Draft,
 }
+
+/// How many subschemas a body's schema may unfold into (each `$ref` followed once per path, each
+/// alternative counted) before it is validated: a validator tries every alternative of an `anyOf`
+/// that fails, so thirty nested `anyOf`s of two `$ref`s cost 2^30 evaluations of one example.
+const MAX_VALIDATION_UNFOLD: usize = 100_000;
 
 /// The URI the document is registered under; schemas are referenced as `URI#/json/pointer`.
 const DOCUMENT_URI: &str = "urn:idem:openapi";
@@ -137,12 +143,30 @@ impl<'a> BodyValidator<'a> {
             .retrieve_known_draft_meta_schemas(false)
             .add(DOCUMENT_URI, &document.root)?
             .prepare()?;
-        Ok(BodyValidator { registry, draft })
+        Ok(BodyValidator { document, registry, draft })
+    }
+
+    /// Refuses, before any validator runs, a schema whose unfolding passes
+    /// [`MAX_VALIDATION_UNFOLD`]. A `$ref` already being followed on the current path counts once:
+    /// a recursive schema is walked as deep as the instance, which is finite.
+    fn check_unfolding(&self, pointer: &str) -> Result<(), String> {
+        let Some(schema) = self.document.root.pointer(pointer) else { return Ok(()) };
+        let mut left = MAX_VALIDATION_UNFOLD;
+        let mut following = Vec::new();
+        if unfold(&self.document.root, schema, &mut following, &mut left) {
+            Ok(())
+        } else {
+            Err(format!(
+                "its schema unfolds into more than {MAX_VALIDATION_UNFOLD} subschemas (alternatives nested through \
+                 `$ref`s), too many to validate a body against in bounded time"
+            ))
+        }
     }
 
     /// `Ok` when `body` is valid against the schema at `pointer` (a JSON pointer in the document),
     /// else the first few reasons.
     pub(crate) fn validate(&self, pointer: &str, body: &Value) -> Result<(), String> {
+        self.check_unfolding(pointer)?;
         // A JSON pointer may hold any character; a URI fragment only these, the rest escaped.
         let mut fragment = String::with_capacity(pointer.len());
         for byte in pointer.bytes() {
@@ -163,6 +187,53 @@ impl<'a> BodyValidator<'a> {
             validator.iter_errors(body).take(3).map(|err| format!("{} at `{}`", err, err.instance_path())).collect();
         if errors.is_empty() { Ok(()) } else { Err(errors.join("; ")) }
     }
+}
+
+/// Walks `schema`'s subschemas, counting each visit against `left`; `false` once it runs out.
+fn unfold<'v>(root: &'v Value, schema: &'v Value, following: &mut Vec<&'v str>, left: &mut usize) -> bool {
+    if *left == 0 {
+        return false;
+    }
+    *left -= 1;
+    let Value::Object(keywords) = schema else { return true };
+    if let Some(reference) = keywords.get("$ref").and_then(Value::as_str) {
+        let target = reference.strip_prefix('#').and_then(|pointer| root.pointer(pointer));
+        if let Some(target) = target.filter(|_| !following.contains(&reference)) {
+            following.push(reference);
+            let within = unfold(root, target, following, left);
+            following.pop();
+            if !within {
+                return false;
+            }
+        }
+    }
+    for (keyword, value) in keywords {
+        let children: Vec<&Value> = match (keyword.as_str(), value) {
+            ("anyOf" | "oneOf" | "allOf" | "prefixItems" | "items", Value::Array(list)) => list.iter().collect(),
+            ("properties" | "patternProperties" | "dependentSchemas", Value::Object(map)) => map.values().collect(),
+            (
+                "items"
+                | "additionalProperties"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "contains"
+                | "propertyNames"
+                | "unevaluatedItems"
+                | "unevaluatedProperties"
+                | "additionalItems",
+                Value::Object(_),
+            ) => vec![value],
+            _ => continue,
+        };
+        for child in children {
+            if !unfold(root, child, following, left) {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 struct Generator<'a> {
@@ -717,6 +788,26 @@ mod tests {
         let validator = BodyValidator::new(&document).unwrap();
         assert!(validator.validate("/components/schemas/Body", &value).is_ok());
         assert!(validator.validate("/components/schemas/Body", &json!({"name": "a", "child": {}})).is_err());
+    }
+
+    /// Thirty nested `anyOf`s of two `$ref`s: a validator would try 2^30 alternatives for one
+    /// example that fits none; the unfolding bound refuses it first.
+    #[test]
+    fn a_schema_that_unfolds_exponentially_is_refused_before_validation() {
+        let mut schemas = serde_json::Map::new();
+        for level in 0..30 {
+            let next = json!({"$ref": format!("#/components/schemas/L{}", level + 1)});
+            schemas.insert(format!("L{level}"), json!({"anyOf": [next.clone(), next]}));
+        }
+        schemas.insert("L30".into(), json!({"type": "string"}));
+        let root = json!({"openapi": "3.1.0", "info": {}, "paths": {}, "components": {"schemas": schemas}});
+        let document = Document::from_value(root, "test", None).unwrap();
+        let validator = BodyValidator::new(&document).unwrap();
+        let reason = validator.validate("/components/schemas/L0", &json!({"a": 1})).unwrap_err();
+        assert!(reason.contains("unfolds into more than 100000 subschemas"), "{reason}");
+        // Ten levels (2^10 paths) are validated as before.
+        assert!(validator.validate("/components/schemas/L20", &json!("text")).is_ok());
+        assert!(validator.validate("/components/schemas/L20", &json!(1)).is_err());
     }
 
     #[test]
