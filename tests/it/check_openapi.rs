@@ -710,3 +710,23 @@ fn a_spec_over_32_mib_is_refused_alike_from_a_file_stdin_or_a_url() {
         );
     }
 }
+
+/// An operation whose suite judged no check (here `--only caller-scoped`, which needs a second
+/// caller) is a skip with the suite's reason, not a failure with a reproduction command; with no
+/// operation tested, the run cannot say anything and exits 2.
+#[test]
+fn an_operation_whose_suite_judged_nothing_is_a_skip_not_a_failure() {
+    let server = TestServer::start(ServeConfig {
+        any_path: true,
+        work: Duration::from_millis(5),
+        ..ServeConfig::local(Mode::Correct)
+    });
+    let base = server.url("");
+    let (code, report) = check_openapi(&["--openapi", ADYEN, "--base-url", &base, "--only", "caller-scoped"]);
+    assert_eq!(code, 2, "{report:#}");
+    let op = operation(&report, "post-cancels");
+    assert_eq!(op["outcome"], "skip", "{op:#}");
+    assert!(op["reason"].as_str().unwrap().contains("nothing was checked"), "{op:#}");
+    assert!(op["curl"].is_null(), "{op:#}");
+    assert_eq!(report["failed"], 0, "{report:#}");
+}

@@ -235,10 +235,13 @@ impl OperationReport {
     ) -> OperationReport {
         let target = format!("{} {}", check.request.method, Redacted(&check.request.url));
         let suite = result.unwrap_or_else(|err| SuiteReport::could_not_run("idem check", target, &err));
-        let outcome = match (&suite.error, suite.passed) {
-            (Some(_), _) => OperationOutcome::Error,
-            (None, true) => OperationOutcome::Pass,
-            (None, false) => OperationOutcome::Fail,
+        // A suite that judged no check (every one skipped for want of evidence) neither passed
+        // nor failed the operation: it is a skip, with the suite's reason.
+        let outcome = match (&suite.error, &suite.nothing_checked, suite.passed) {
+            (Some(_), _, _) => OperationOutcome::Error,
+            (None, Some(_), _) => OperationOutcome::Skip,
+            (None, None, true) => OperationOutcome::Pass,
+            (None, None, false) => OperationOutcome::Fail,
         };
         OperationReport {
             method: operation.method.to_string(),
@@ -246,10 +249,11 @@ impl OperationReport {
             operation_id: operation.operation_id.clone(),
             declares_key: operation.declares_key,
             outcome,
-            reason: suite.error.clone(),
+            reason: suite.error.clone().or_else(|| suite.nothing_checked.clone()),
             url: Some(Redacted(&check.request.url).to_string()),
             body_origin: planned.body_origin,
-            curl: (outcome != OperationOutcome::Pass).then(|| report::curl_command(&check.request)),
+            curl: matches!(outcome, OperationOutcome::Fail | OperationOutcome::Error)
+                .then(|| report::curl_command(&check.request)),
             tally: Some(suite.tally.clone()),
             checks: suite.checks,
         }
