@@ -113,6 +113,14 @@ impl CountChange {
     }
 }
 
+/// The count before and after the step, and where it was read.
+#[derive(Debug, Clone)]
+pub struct CountReading {
+    pub change: CountChange,
+    /// `GET http://…/charges at /count`.
+    pub source: String,
+}
+
 impl CountSource {
     pub fn new(
         url: &str,

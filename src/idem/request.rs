@@ -90,25 +90,6 @@ impl RequestSpec {
         self.url.scheme_str() == Some("https")
     }
 
-    /// What the verdict knows besides the answers when `key` is sent: the request's values, and
-    /// the count's change since `before` (judged against what `step` could have done to it) when
-    /// `--count-url` is given.
-    pub async fn grounds(
-        &self,
-        key: Option<&str>,
-        before: Option<crate::count::Baseline>,
-        step: crate::count::Step,
-    ) -> anyhow::Result<crate::idem::verdict::Grounds> {
-        let mut grounds = crate::idem::verdict::Grounds::of(self, key);
-        if let (Some(count), Some(before)) = (&self.count, before) {
-            grounds.count = Some(crate::idem::verdict::CountReading {
-                change: count.change_since(before, step).await?,
-                source: count.describe(),
-            });
-        }
-        Ok(grounds)
-    }
-
     /// The count before a step (read twice), when `--count-url` is given.
     pub async fn count_before(&self) -> anyhow::Result<Option<crate::count::Baseline>> {
         match &self.count {

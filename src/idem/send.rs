@@ -117,7 +117,7 @@ pub(crate) async fn execute(
     let observed: Vec<Observed> = attempts.iter().map(|a| a.observed.clone()).collect();
     // Each retry of a lost answer is one more request the count may show.
     let step = verdict::count_step(&observed, attempts.len() + retries.len(), spec.draws_fresh_keys());
-    let grounds = spec.grounds(key.as_deref(), before, step).await?;
+    let grounds = crate::idem::verdict::Grounds::gather(spec, key.as_deref(), before, step).await?;
     let judgement = verdict::judge(&observed, Timing::Sequential, &ids, &grounds);
     Ok(SendReport {
         method: spec.method.to_string(),

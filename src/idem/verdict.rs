@@ -14,7 +14,7 @@ use bytes::Bytes;
 use http::HeaderMap;
 use serde::Serialize;
 
-use crate::count::CountChange;
+use crate::count::{Baseline, CountReading, Step};
 use crate::http::client::Exchange;
 use crate::http::content_encoding;
 use crate::idem::request::{IdSource, RequestSpec};
@@ -255,6 +255,16 @@ pub enum Evidence {
 }
 
 impl Evidence {
+    /// The count as evidence, or why it is none (see `CountChange::doubt`).
+    pub(crate) fn of_count(count: &CountReading) -> Result<Evidence, &str> {
+        Ok(Evidence::Count {
+            source: count.source.clone(),
+            before: count.change.before,
+            after: count.change.after,
+            executions: count.change.executions()?,
+        })
+    }
+
     /// A short phrase for the human output: `count 3 → 4 at GET …`, `Idempotent-Replayed on #2, #3`.
     pub fn phrase(&self) -> String {
         let numbers = |answers: &[usize]| answers.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", ");
@@ -284,31 +294,11 @@ fn plural(n: usize) -> &'static str {
 /// What the tool knows besides the answers: what the client sent (an id made from it proves
 /// nothing) and the count at `--count-url`, when given.
 #[derive(Debug, Clone, Default)]
-pub struct Grounds {
+pub(crate) struct Grounds {
     /// Values the request carried, with where: body values, URL path segments and query values,
     /// the key.
     pub sent: Vec<(String, &'static str)>,
     pub count: Option<CountReading>,
-}
-
-/// The count before and after the step, and where it was read.
-#[derive(Debug, Clone)]
-pub struct CountReading {
-    pub change: CountChange,
-    /// `GET http://…/charges at /count`.
-    pub source: String,
-}
-
-impl CountReading {
-    /// The count as evidence, or why it is none (see `CountChange::doubt`).
-    pub(crate) fn evidence(&self) -> Result<Evidence, &str> {
-        Ok(Evidence::Count {
-            source: self.source.clone(),
-            before: self.change.before,
-            after: self.change.after,
-            executions: self.change.executions()?,
-        })
-    }
 }
 
 /// A judgement whose count could not be believed: judged on the answers alone, it never holds on
@@ -329,8 +319,25 @@ fn set_count_aside(judgement: &mut Judgement, doubt: &str) {
 }
 
 impl Grounds {
+    /// What the verdict knows besides the answers when `key` is sent with `spec`: the request's
+    /// values, and the count's change since `before` (judged against what `step` could have done
+    /// to it) when `--count-url` is given.
+    pub(crate) async fn gather(
+        spec: &RequestSpec,
+        key: Option<&str>,
+        before: Option<Baseline>,
+        step: Step,
+    ) -> anyhow::Result<Grounds> {
+        let mut grounds = Grounds::of(spec, key);
+        if let (Some(count), Some(before)) = (&spec.count, before) {
+            grounds.count =
+                Some(CountReading { change: count.change_since(before, step).await?, source: count.describe() });
+        }
+        Ok(grounds)
+    }
+
     /// The values `spec` sends with `key`.
-    pub fn of(spec: &RequestSpec, key: Option<&str>) -> Grounds {
+    pub(crate) fn of(spec: &RequestSpec, key: Option<&str>) -> Grounds {
         let mut sent = Vec::new();
         if let Ok(body) = serde_json::from_slice::<serde_json::Value>(&spec.body) {
             json_values(&body, &mut sent);
@@ -360,7 +367,7 @@ impl Grounds {
     }
 
     /// Where the request carried `id` (or the value it was made from: `ord_A-7` from `A-7`), if it did.
-    pub fn sent_as(&self, id: &str) -> Option<(&str, &'static str)> {
+    pub(crate) fn sent_as(&self, id: &str) -> Option<(&str, &'static str)> {
         // A Location path names the resource by its last segment; the collection is the URL's.
         let core = if id.contains('/') { id.rsplit('/').find(|s| !s.is_empty()).unwrap_or(id) } else { id };
         self.sent
@@ -490,7 +497,7 @@ pub(crate) fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grou
 fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Grounds) {
     let n = answers.len();
     if let Some(count) = &grounds.count {
-        let evidence = match count.evidence() {
+        let evidence = match Evidence::of_count(count) {
             Ok(evidence) => evidence,
             Err(doubt) => {
                 let doubt = doubt.to_string();
@@ -545,7 +552,7 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
 /// an id the server made, or it is `unconfirmed`.
 fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Timing, grounds: &Grounds) {
     if let Some(count) = &grounds.count {
-        let evidence = match count.evidence() {
+        let evidence = match Evidence::of_count(count) {
             Ok(evidence) => evidence,
             Err(doubt) => {
                 let doubt = doubt.to_string();
@@ -838,6 +845,7 @@ fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::count::CountChange;
     use http::HeaderValue;
 
     fn answer(status: u16, body: &str, replayed: bool) -> Observed {

@@ -5,19 +5,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 
+use super::catalogue::CRASH_RECOVERS;
+use super::probe::{Probe, send_decoded};
 use super::server_cmd::ServerCommand;
-use super::suite::{Probe, send_decoded};
-use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::conformance::CheckResult;
 use crate::http::client::Exchange;
 use crate::units::format_duration;
-
-pub(super) const CRASH_RECOVERS: CheckSpec = CheckSpec {
-    id: "crash-recovers",
-    title: "after the server is killed mid-request and restarted, retries with the key end in one execution",
-    why: "a claim written before the work and never released after a crash answers every retry 409 until its TTL ends",
-    level: Level::Required,
-    fix: "give in-flight claims a lease that runs out (renewed while the work runs), so a crashed owner's key comes back",
-};
 
 /// The first retry after the restart waits this long, doubling up to `MAX_BACKOFF`.
 const FIRST_BACKOFF: Duration = Duration::from_millis(100);

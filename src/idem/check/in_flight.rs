@@ -7,27 +7,13 @@ use bytes::Bytes;
 use http::StatusCode;
 use tokio::task::JoinHandle;
 
+use super::catalogue::{LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT};
+use super::probe::{Probe, excerpt, send_decoded};
 use super::profile::Profile;
-use super::suite::{Probe, excerpt, send_decoded};
 use super::variant::vary_body;
-use crate::conformance::{CheckResult, CheckSpec, Level};
+use crate::conformance::CheckResult;
 use crate::http::client::Exchange;
 use crate::units::format_duration;
-
-pub(super) const LEASE_OUTLIVES_WORK: CheckSpec = CheckSpec {
-    id: "lease-outlives-work",
-    title: "retries while the first request still runs get 409 or the replay, at every delay; none executes",
-    why: "a lock whose lease ends before the work (a 60 s lease on a job that can take longer) lets a retry execute a second time",
-    level: Level::Required,
-    fix: "renew the lease while the work runs, or make it longer than the slowest request",
-};
-pub(super) const MISMATCH_IN_FLIGHT: CheckSpec = CheckSpec {
-    id: "mismatch-in-flight",
-    title: "a different body with the same key while the first is in flight gets 422 (or 409, then 422) and never executes",
-    why: "a fingerprint compared only after completion lets the other body execute, or answers 409 and runs it later",
-    level: Level::Recommended,
-    fix: "store the fingerprint with the in-flight claim and compare it before anything else",
-};
 
 /// The delays after the first request at which `lease-outlives-work` retries: growing, so short
 /// and long leases are both caught, up to `--max-work`. With `--work-hint` one more retry lands

@@ -1,23 +1,35 @@
 //! `idem check`: does this endpoint handle Idempotency-Key correctly? One command, a verdict per
 //! check, an exit status for CI.
+mod catalogue;
+mod concurrency;
 mod crash;
+mod create;
 mod in_flight;
+mod mismatch;
+mod missing_key;
 pub(crate) mod openapi;
+mod probe;
+mod problem_json;
 mod profile;
 mod race_window;
+mod replay;
 mod replay_shape;
 mod scope;
 pub(crate) mod server_cmd;
-mod suite;
 mod variant;
 
+pub(crate) use catalogue::CHECKS;
 pub(crate) use profile::Profile;
-pub(crate) use suite::CHECKS;
 
 use crate::conformance::{CheckOutcome, CheckResult, CheckSpec, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
 use crate::output::Palette;
+use catalogue::{
+    CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, CREATE, KEY_SCOPED, MISMATCH_422, MISMATCH_REJECTED, NEW_KEY_CREATES,
+    RACE_WINDOW, REPLAY_MARKED, RETRY,
+};
+use probe::{Original, Probe};
 
 #[derive(Debug, Clone)]
 pub(crate) struct CheckConfig {
@@ -61,32 +73,32 @@ async fn execute_with(
     config: &CheckConfig,
     server: Option<&mut server_cmd::ServerCommand>,
 ) -> anyhow::Result<SuiteReport> {
-    let mut probe = suite::Probe::new(config.request.clone())?;
+    let mut probe = Probe::new(config.request.clone())?;
     probe.also = config.also.clone();
     let mut checks = Vec::new();
-    let (created, original) = suite::create(&mut probe).await?;
+    let (created, original) = create::create(&mut probe).await?;
     checks.push(created);
     match &original {
         Some(original) => checks.extend(retry_and_race(&mut probe, config, original).await?),
         None => checks.extend(skipped(RETRY_AND_RACE, NO_RESOURCE)),
     }
-    checks.push(suite::missing_key(&mut probe, config.require_key).await?);
+    checks.push(missing_key::missing_key(&mut probe, config.require_key).await?);
     match &original {
         Some(original) => {
-            checks.push(suite::new_key_creates(&mut probe, original).await?);
-            checks.push(suite::key_scoped(&mut probe, original).await?);
+            checks.push(create::new_key_creates(&mut probe, original).await?);
+            checks.push(scope::key_scoped(&mut probe, original).await?);
         }
-        None => checks.extend(skipped(&[suite::NEW_KEY_CREATES, suite::KEY_SCOPED], NO_RESOURCE)),
+        None => checks.extend(skipped(&[NEW_KEY_CREATES, KEY_SCOPED], NO_RESOURCE)),
     }
     match &original {
         Some(original) => checks.extend(layer_mistakes(&mut probe, config, original).await?),
-        None => checks.extend(skipped(LAYER_MISTAKES, NO_RESOURCE)),
+        None => checks.extend(LAYER_MISTAKES.iter().map(|check| check.spec().skipped(NO_RESOURCE))),
     }
     checks.extend(in_flight_and_crash(&mut probe, config, server).await?);
-    checks.push(suite::problem_json(&probe));
+    checks.push(problem_json::problem_json(&probe));
     config.profile.apply(&mut checks);
     let target = target_of(config);
-    let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[suite::CREATE.id]);
+    let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[CREATE.id]);
     report.profile = Some(config.profile.note());
     Ok(report)
 }
@@ -98,23 +110,88 @@ const NO_RESOURCE: &str = "`create` did not yield a resource, so there is nothin
 const NOT_SELECTED: &str = "not selected";
 
 /// The checks of retries, mismatched reuse and concurrent duplicates, in report order.
-const RETRY_AND_RACE: &[CheckSpec] = &[
-    suite::RETRY,
-    suite::REPLAY_MARKED,
-    suite::MISMATCH_REJECTED,
-    suite::MISMATCH_422,
-    suite::CONCURRENT_ONCE,
-    suite::CONFLICT_RETRY_AFTER,
-];
+const RETRY_AND_RACE: &[CheckSpec] =
+    &[RETRY, REPLAY_MARKED, MISMATCH_REJECTED, MISMATCH_422, CONCURRENT_ONCE, CONFLICT_RETRY_AFTER];
 
 /// The checks for what real idempotency layers get wrong, in report order.
-const LAYER_MISTAKES: &[CheckSpec] = &[
-    scope::CALLER_SCOPED,
-    scope::PATH_SCOPED,
-    replay_shape::REPLAY_FAITHFUL,
-    replay_shape::EQUAL_JSON_REPLAYS,
-    replay_shape::KEY_SYNTAX,
+const LAYER_MISTAKES: &[LayerCheck] = &[
+    LayerCheck::CallerScoped,
+    LayerCheck::PathScoped,
+    LayerCheck::ReplayFaithful,
+    LayerCheck::EqualJsonReplays,
+    LayerCheck::KeySyntax,
 ];
+
+/// A check for what real idempotency layers get wrong: its catalogue entry and the function that
+/// runs it, matched by type so a new one cannot be left without either.
+#[derive(Debug, Clone, Copy)]
+enum LayerCheck {
+    CallerScoped,
+    PathScoped,
+    ReplayFaithful,
+    EqualJsonReplays,
+    KeySyntax,
+}
+
+impl LayerCheck {
+    fn spec(self) -> CheckSpec {
+        match self {
+            LayerCheck::CallerScoped => catalogue::CALLER_SCOPED,
+            LayerCheck::PathScoped => catalogue::PATH_SCOPED,
+            LayerCheck::ReplayFaithful => catalogue::REPLAY_FAITHFUL,
+            LayerCheck::EqualJsonReplays => catalogue::EQUAL_JSON_REPLAYS,
+            LayerCheck::KeySyntax => catalogue::KEY_SYNTAX,
+        }
+    }
+
+    async fn run(self, probe: &mut Probe, config: &CheckConfig, original: &Original) -> anyhow::Result<CheckResult> {
+        match self {
+            LayerCheck::CallerScoped => scope::caller_scoped(probe, original, &config.other_caller).await,
+            LayerCheck::PathScoped => scope::path_scoped(probe, original, config.other_url.as_ref()).await,
+            LayerCheck::ReplayFaithful => replay_shape::replay_faithful(probe, original).await,
+            LayerCheck::EqualJsonReplays => replay_shape::equal_json_replays(probe, original).await,
+            LayerCheck::KeySyntax => replay_shape::key_syntax(probe, original).await,
+        }
+    }
+}
+
+/// The slow checks of a request still executing and of a server that crashes mid-request, in
+/// report order.
+const IN_FLIGHT_AND_CRASH: &[SlowCheck] =
+    &[SlowCheck::LeaseOutlivesWork, SlowCheck::MismatchInFlight, SlowCheck::CrashRecovers];
+
+/// A slow check: its catalogue entry and the function that runs it, matched by type.
+#[derive(Debug, Clone, Copy)]
+enum SlowCheck {
+    LeaseOutlivesWork,
+    MismatchInFlight,
+    CrashRecovers,
+}
+
+impl SlowCheck {
+    fn spec(self) -> CheckSpec {
+        match self {
+            SlowCheck::LeaseOutlivesWork => catalogue::LEASE_OUTLIVES_WORK,
+            SlowCheck::MismatchInFlight => catalogue::MISMATCH_IN_FLIGHT,
+            SlowCheck::CrashRecovers => catalogue::CRASH_RECOVERS,
+        }
+    }
+
+    async fn run(
+        self,
+        probe: &mut Probe,
+        config: &CheckConfig,
+        server: Option<&mut server_cmd::ServerCommand>,
+    ) -> anyhow::Result<CheckResult> {
+        match self {
+            SlowCheck::LeaseOutlivesWork => {
+                in_flight::lease_outlives_work(probe, config.work_hint, config.max_work).await
+            }
+            SlowCheck::MismatchInFlight => in_flight::mismatch_in_flight(probe, config.profile).await,
+            SlowCheck::CrashRecovers => crash::crash_recovers(probe, server, config.work_hint, config.stuck_for).await,
+        }
+    }
+}
 
 fn skipped(specs: &[CheckSpec], reason: &str) -> Vec<CheckResult> {
     specs.iter().map(|spec| spec.skipped(reason)).collect()
@@ -133,19 +210,19 @@ fn target_of(config: &CheckConfig) -> String {
 /// A retry replays, a changed body is refused, concurrent duplicates create once, and (when they
 /// did not) how wide the race window is.
 async fn retry_and_race(
-    probe: &mut suite::Probe,
+    probe: &mut Probe,
     config: &CheckConfig,
-    original: &suite::Original,
+    original: &Original,
 ) -> anyhow::Result<Vec<CheckResult>> {
-    let mut checks = suite::retry(probe, original).await?;
-    checks.extend(suite::mismatch(probe, original).await?);
+    let mut checks = replay::retry(probe, original).await?;
+    checks.extend(mismatch::mismatch(probe, original).await?);
     // The race is the costly part: left out, it is not run.
-    if config.selection.runs_any(&[suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER, race_window::RACE_WINDOW]) {
-        checks.extend(suite::concurrent(probe, config.concurrency).await?);
+    if config.selection.runs_any(&[CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, RACE_WINDOW]) {
+        checks.extend(concurrency::concurrent(probe, config.concurrency).await?);
     } else {
-        checks.extend([suite::CONCURRENT_ONCE, suite::CONFLICT_RETRY_AFTER].map(|spec| spec.skipped("")));
+        checks.extend([CONCURRENT_ONCE, CONFLICT_RETRY_AFTER].map(|spec| spec.skipped("")));
     }
-    let raced_twice = checks.iter().any(|c| c.id == suite::CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
+    let raced_twice = checks.iter().any(|c| c.id == CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
     if let (true, Some(max)) = (raced_twice, config.window_max) {
         checks.push(race_window::race_window(&probe.spec, max).await);
     }
@@ -155,24 +232,16 @@ async fn retry_and_race(
 /// The checks for what real idempotency layers get wrong; not even run when `--only` or `--skip`
 /// leave them out.
 async fn layer_mistakes(
-    probe: &mut suite::Probe,
+    probe: &mut Probe,
     config: &CheckConfig,
-    original: &suite::Original,
+    original: &Original,
 ) -> anyhow::Result<Vec<CheckResult>> {
     let mut checks = Vec::new();
-    for spec in LAYER_MISTAKES {
-        if !config.selection.runs(spec.id) {
-            checks.push(spec.skipped(NOT_SELECTED));
-            continue;
-        }
-        checks.push(match spec.id {
-            id if id == scope::CALLER_SCOPED.id => scope::caller_scoped(probe, original, &config.other_caller).await?,
-            id if id == scope::PATH_SCOPED.id => scope::path_scoped(probe, original, config.other_url.as_ref()).await?,
-            id if id == replay_shape::REPLAY_FAITHFUL.id => replay_shape::replay_faithful(probe, original).await?,
-            id if id == replay_shape::EQUAL_JSON_REPLAYS.id => {
-                replay_shape::equal_json_replays(probe, original).await?
-            }
-            _ => replay_shape::key_syntax(probe, original).await?,
+    for check in LAYER_MISTAKES {
+        let spec = check.spec();
+        checks.push(match config.selection.runs(spec.id) {
+            true => check.run(probe, config, original).await?,
+            false => spec.skipped(NOT_SELECTED),
         });
     }
     Ok(checks)
@@ -181,28 +250,20 @@ async fn layer_mistakes(
 /// The slow checks of a request still executing and of a server that crashes mid-request, each
 /// run only when selected.
 async fn in_flight_and_crash(
-    probe: &mut suite::Probe,
+    probe: &mut Probe,
     config: &CheckConfig,
     server: Option<&mut server_cmd::ServerCommand>,
 ) -> anyhow::Result<Vec<CheckResult>> {
-    let selected = |id: &str| config.selection.runs(id);
-    Ok(vec![
-        if selected(in_flight::LEASE_OUTLIVES_WORK.id) {
-            in_flight::lease_outlives_work(probe, config.work_hint, config.max_work).await?
-        } else {
-            in_flight::LEASE_OUTLIVES_WORK.skipped(NOT_SELECTED)
-        },
-        if selected(in_flight::MISMATCH_IN_FLIGHT.id) {
-            in_flight::mismatch_in_flight(probe, config.profile).await?
-        } else {
-            in_flight::MISMATCH_IN_FLIGHT.skipped(NOT_SELECTED)
-        },
-        if selected(crash::CRASH_RECOVERS.id) {
-            crash::crash_recovers(probe, server, config.work_hint, config.stuck_for).await?
-        } else {
-            crash::CRASH_RECOVERS.skipped(NOT_SELECTED)
-        },
-    ])
+    let mut server = server;
+    let mut checks = Vec::new();
+    for check in IN_FLIGHT_AND_CRASH {
+        let spec = check.spec();
+        checks.push(match config.selection.runs(spec.id) {
+            true => check.run(probe, config, server.as_deref_mut()).await?,
+            false => spec.skipped(NOT_SELECTED),
+        });
+    }
+    Ok(checks)
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {

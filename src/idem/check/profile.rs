@@ -4,7 +4,7 @@
 //! stored; a profile picks one reading and the report names it.
 use crate::conformance::{CheckOutcome, CheckResult, Level, ProfileNote};
 
-use super::suite::{MISMATCH_422, REPLAY_MARKED};
+use super::catalogue::{MISMATCH_422, REPLAY_MARKED};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum Profile {

@@ -4,18 +4,11 @@
 //! milliseconds are every double-click.
 use std::time::{Duration, Instant};
 
-use crate::conformance::{CheckResult, CheckSpec, Level};
+use super::catalogue::RACE_WINDOW;
+use crate::conformance::CheckResult;
 use crate::idem::request::RequestSpec;
 use crate::idem::window::{self, WindowVerdict};
 use crate::units::format_duration;
-
-pub(super) const RACE_WINDOW: CheckSpec = CheckSpec {
-    id: "race-window",
-    title: "how far apart two duplicates can arrive and both still execute",
-    why: "a gap of microseconds is hit by synchronised attacks only; tens of milliseconds by every retry and double-click",
-    level: Level::Advisory,
-    fix: "close the window by claiming the key atomically before the work (see concurrent-once); the wider it is, the more urgent",
-};
 
 /// Measures the window of the endpoint `spec` describes, with fresh keys.
 pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResult {

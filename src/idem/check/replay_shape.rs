@@ -7,30 +7,9 @@ use http::header::{ETAG, LOCATION};
 use http::{HeaderValue, StatusCode};
 use serde_json::Value;
 
-use super::suite::{Original, Probe, excerpt};
-use crate::conformance::{CheckResult, CheckSpec, Level};
-
-pub(super) const REPLAY_FAITHFUL: CheckSpec = CheckSpec {
-    id: "replay-faithful",
-    title: "the replay has the first answer's status, Location and ETag",
-    why: "a 201 replayed as 200, or a replay without Location or ETag, breaks clients that read them from the answer they got",
-    level: Level::Recommended,
-    fix: "store the status and these headers with the body and replay all of them",
-};
-pub(super) const EQUAL_JSON_REPLAYS: CheckSpec = CheckSpec {
-    id: "equal-json-replays",
-    title: "the same JSON with other key order and whitespace is a replay, not a mismatch",
-    why: "a fingerprint over raw bytes rejects clients that re-serialise the body on retry: they can never retry",
-    level: Level::Advisory,
-    fix: "fingerprint the parsed JSON (canonical form), not the bytes",
-};
-pub(super) const KEY_SYNTAX: CheckSpec = CheckSpec {
-    id: "key-syntax",
-    title: "an empty key and a 256-character key get 400; the quoted form \"…\" of a key is that key",
-    why: "the draft's examples send the key as a quoted sf-string; an empty or unbounded key is a client bug to refuse",
-    level: Level::Advisory,
-    fix: "parse the header as a structured-field string, 1 to 255 characters",
-};
+use super::catalogue::{EQUAL_JSON_REPLAYS, KEY_SYNTAX, REPLAY_FAITHFUL};
+use super::probe::{Original, Probe, excerpt};
+use crate::conformance::CheckResult;
 
 /// `replay-faithful`: a second retry with the original key, its status and headers compared.
 pub(super) async fn replay_faithful(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {

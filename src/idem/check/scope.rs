@@ -1,28 +1,16 @@
-//! `caller-scoped` and `path-scoped`: a key belongs to one caller and one endpoint. A store keyed
+//! `caller-scoped`, `path-scoped` and `key-scoped`: a key belongs to one caller, one endpoint and
+//! one method. A store keyed
 //! by the header value alone hands caller A's stored answer (A's payment) to caller B, and answers
 //! `POST /refunds` with the stored `POST /payments` result, so the refund never runs.
 use std::time::Instant;
 
 use http::{HeaderName, HeaderValue, Uri};
 
-use super::suite::{Original, Probe, excerpt};
-use crate::conformance::{CheckResult, CheckSpec, Level};
+use super::catalogue::{CALLER_SCOPED, KEY_SCOPED, PATH_SCOPED};
+use super::probe::{Original, Probe, excerpt};
+use super::variant::other_method;
+use crate::conformance::CheckResult;
 use crate::http::client::Exchange;
-
-pub(super) const CALLER_SCOPED: CheckSpec = CheckSpec {
-    id: "caller-scoped",
-    title: "another caller sending the same key and body does not receive the first caller's answer",
-    why: "a store keyed by the header value alone hands caller A's resource to caller B: a cross-tenant leak",
-    level: Level::Required,
-    fix: "key the store by (caller, key), the caller being the authenticated account",
-};
-pub(super) const PATH_SCOPED: CheckSpec = CheckSpec {
-    id: "path-scoped",
-    title: "the same key and body on another endpoint is not answered with the first endpoint's stored answer",
-    why: "a key replayed across endpoints tells the client an operation ran that never did (a refund answered with the payment)",
-    level: Level::Required,
-    fix: "key the store by (method, path, key), or reject the reuse with 422",
-};
 
 /// What another request with the original key got, judged against the original.
 enum Scoped {
@@ -170,4 +158,17 @@ pub(super) async fn path_scoped(
         }
     };
     Ok(PATH_SCOPED.judged(held, evidence, started.elapsed()))
+}
+
+/// `key-scoped`.
+pub(super) async fn key_scoped(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let method = other_method(&probe.spec.method);
+    let answer = probe.send(KEY_SCOPED.id, Some(&original.key), Some(method.clone()), None).await?;
+    let replayed = answer.status.is_success() && answer.body == original.exchange.body;
+    let mut evidence = vec![format!("same key with {method} → {}", answer.status)];
+    if replayed {
+        evidence.push(format!("the stored response for {} was replayed to a {method}", probe.spec.method));
+    }
+    Ok(KEY_SCOPED.judged(!replayed, evidence, started.elapsed()))
 }

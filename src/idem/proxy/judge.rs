@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use serde::Serialize;
 
+use crate::count::CountReading;
 use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::operations::{Attempt, Operation};
 use crate::idem::request::IdSource;
-pub(crate) use crate::idem::verdict::CountReading;
 use crate::idem::verdict::{self, Observed, Timing};
 
 /// Retries closer than this to the previous answer count as immediate (the shared retry policy's
@@ -345,12 +345,12 @@ pub struct ClientExit {
 pub(crate) fn judge_run_counted(
     operations: &[Operation],
     id_field: &str,
-    count: Option<&verdict::CountReading>,
+    count: Option<&CountReading>,
 ) -> (RunVerdict, Vec<OperationReport>) {
     let mut reports: Vec<OperationReport> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
     // A count that cannot be believed decides nothing (the run says why).
     if let (Some(count), Some(evidence), [only]) =
-        (count, count.and_then(|c| c.evidence().ok()), reports.as_mut_slice())
+        (count, count.and_then(|c| verdict::Evidence::of_count(c).ok()), reports.as_mut_slice())
     {
         let executions = count.change.executions().unwrap_or_default() as usize;
         only.evidence = vec![evidence];

@@ -100,7 +100,7 @@ pub struct RunningProxy {
     state: Arc<ProxyState>,
     task: ServerTask,
     /// The upstream's count over the run (`--count-url`), once read at the end.
-    count: Option<judge::CountReading>,
+    count: Option<crate::count::CountReading>,
 }
 
 impl RunningProxy {
@@ -120,7 +120,7 @@ impl RunningProxy {
     }
 
     /// The upstream's count before and after the run, for the judgement.
-    pub fn set_count(&mut self, count: judge::CountReading) {
+    pub fn set_count(&mut self, count: crate::count::CountReading) {
         self.count = Some(count);
     }
 
@@ -176,7 +176,7 @@ impl RunningProxy {
     }
 }
 
-fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyReport {
+fn report_of(state: &ProxyState, count: Option<&crate::count::CountReading>) -> ProxyReport {
     // The folded operations were judged when they were dropped; the open ones are judged now.
     let (mut tally, open) = state
         .operations
@@ -201,7 +201,7 @@ fn report_of(state: &ProxyState, count: Option<&judge::CountReading>) -> ProxyRe
         last_upstream_error: state.last_upstream_error.lock().ok().and_then(|last| last.clone()),
         client_exit: None,
         lines_not_shown: state.not_shown.load(Ordering::Relaxed),
-        count: count.and_then(|count| count.evidence().ok()),
+        count: count.and_then(|count| crate::idem::verdict::Evidence::of_count(count).ok()),
     }
 }
 
@@ -312,7 +312,7 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         let requests = proxy.state.forwarded.load(Ordering::Relaxed);
         let change = count.change_since(before, crate::count::Step { requests, must_rise: false }).await?;
         count_doubt = change.doubt.clone();
-        proxy.set_count(judge::CountReading { change, source: count.describe() });
+        proxy.set_count(crate::count::CountReading { change, source: count.describe() });
     }
     let state = Arc::clone(&proxy.state);
     let mut report = proxy.shutdown().await;

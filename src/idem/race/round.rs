@@ -190,7 +190,7 @@ pub async fn race_round_spread(
     // A shared key is fresh unless it is the user's --key; the controls' keys are fresh or absent.
     let fresh = key_mode != KeyMode::Same || spec.draws_fresh_keys();
     let step = verdict::count_step(&observed, observed.len(), fresh);
-    let grounds = spec.grounds(keys.shared.as_deref(), before, step).await?;
+    let grounds = crate::idem::verdict::Grounds::gather(spec, keys.shared.as_deref(), before, step).await?;
     let mut round = report(keys, raced, records, &grounds, &spec.id_source());
     if targets.len() > 1 {
         round.targets = targets.iter().map(super::connect::authority).collect();

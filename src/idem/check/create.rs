@@ -1,0 +1,100 @@
+//! `create` (the first execution every other check compares with) and `new-key-creates` (a second
+//! fresh key really creates a second resource, so a replay is not a cache answering everything alike).
+use std::time::Instant;
+
+use super::catalogue::{CREATE, NEW_KEY_CREATES};
+use super::probe::{Original, Probe, believed, excerpt};
+use crate::conformance::CheckResult;
+use crate::count::Step;
+use crate::idem::request::FoundId;
+use crate::idem::verdict::Grounds;
+
+pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
+    let started = Instant::now();
+    let key = probe.fresh_key();
+    let before = probe.spec.count_before().await?;
+    let exchange = probe.send(CREATE.id, Some(&key), None, None).await?;
+    let status = exchange.status;
+    let found = probe.found_id(&exchange);
+    let mut evidence = vec![format!("key {key} → {status}")];
+    // The first execution is where a count shows whether it counts this endpoint's executions:
+    // one that does not rise for it cannot show that a retry did not execute either.
+    if let (Some(count), Some(before)) = (&probe.spec.count, before) {
+        let step = Step { requests: 1, must_rise: status.is_success() };
+        let change = count.change_since(before, step).await?;
+        evidence.push(format!("the count went {} → {} at {}", change.before, change.after, count.describe()));
+        if let Some(doubt) = &change.doubt {
+            evidence.push(doubt.clone());
+        }
+        probe.count_doubt = change.doubt;
+    }
+    let original = match (status.is_success(), found) {
+        (true, Some(FoundId { id, from })) => {
+            evidence.push(format!("resource id {id} (from {from})"));
+            Some(Original { key, exchange, id })
+        }
+        (true, None) => {
+            evidence.push(format!(
+                "no resource id at {} in: {} (set --id-field to the JSON pointer of the created id, or --id-header)",
+                probe.spec.id_source().describe(),
+                excerpt(&exchange.body)
+            ));
+            None
+        }
+        (false, _) => {
+            evidence.push(format!("the endpoint refused the request: {}", excerpt(&exchange.body)));
+            None
+        }
+    };
+    let held = original.is_some();
+    Ok((CREATE.judged(held, evidence, started.elapsed()), original))
+}
+
+/// `new-key-creates`.
+pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let key = probe.fresh_key();
+    let before = probe.spec.count_before().await?;
+    let answer = probe.send(NEW_KEY_CREATES.id, Some(&key), None, None).await?;
+    let step = Step { requests: 1, must_rise: answer.status.is_success() };
+    let grounds = Grounds::gather(&probe.spec, Some(&key), before, step).await?;
+    let id = probe.id_of(&answer);
+    let mut evidence = vec![format!("key {key} → {} {}", answer.status, id.as_deref().unwrap_or("(no id)"))];
+    if let Some(count) = &grounds.count {
+        // The count says what the server did, whatever id it answered with.
+        evidence.push(format!("the count went {} → {} at {}", count.change.before, count.change.after, count.source));
+        let executions = match believed(count, probe.count_doubt.as_deref()) {
+            Ok(executions) => executions,
+            Err(doubt) if answer.status.is_success() => {
+                evidence.push(doubt);
+                return Ok(NEW_KEY_CREATES.unconfirmed(evidence, started.elapsed()));
+            }
+            Err(_) => 0,
+        };
+        let created = answer.status.is_success() && executions >= 1;
+        if !created {
+            evidence.push(format!("a new key created nothing: {}", excerpt(&answer.body)));
+        }
+        return Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()));
+    }
+    let same_sent_id = id.as_deref() == Some(original.id.as_str()) && grounds.sent_as(&original.id).is_some();
+    if answer.status.is_success() && same_sent_id {
+        evidence.push(format!(
+            "unconfirmed: the new key got the same id {}, which is in your request, so it does not show whether the server created a second resource: give --count-url URL (a GET that counts what the server created)",
+            original.id
+        ));
+        return Ok(NEW_KEY_CREATES.unconfirmed(evidence, started.elapsed()));
+    }
+    let created = answer.status.is_success() && id.as_ref().is_some_and(|id| *id != original.id);
+    if !created {
+        if id.as_deref() == Some(original.id.as_str()) {
+            evidence.push(format!(
+                "a new key got the first resource {} back: the endpoint answers without creating",
+                original.id
+            ));
+        } else {
+            evidence.push(excerpt(&answer.body));
+        }
+    }
+    Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()))
+}

@@ -1,0 +1,23 @@
+//! `missing-key`: what a request without a key gets (required to be 400 with `--require-key`).
+use std::time::Instant;
+
+use http::StatusCode;
+
+use super::catalogue::{MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED};
+use super::probe::{Probe, excerpt};
+use crate::conformance::CheckResult;
+
+/// `missing-key`: required to be 400 with `--require-key`, otherwise reported.
+pub(super) async fn missing_key(probe: &mut Probe, require_key: bool) -> anyhow::Result<CheckResult> {
+    let spec = if require_key { MISSING_KEY_REQUIRED } else { MISSING_KEY_REPORTED };
+    let started = Instant::now();
+    let answer = probe.send(spec.id, None, None, None).await?;
+    let mut evidence = vec![format!("no key → {}", answer.status)];
+    if let Some(id) = probe.id_of(&answer).filter(|_| answer.status.is_success()) {
+        evidence.push(format!("executed without a key: {id}"));
+    } else if !answer.status.is_success() {
+        evidence.push(excerpt(&answer.body));
+    }
+    let held = !require_key || answer.status == StatusCode::BAD_REQUEST;
+    Ok(spec.judged(held, evidence, started.elapsed()))
+}

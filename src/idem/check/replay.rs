@@ -1,0 +1,130 @@
+//! `retry-replays` (a sequential retry with the same key is answered from the store, not executed
+//! again) and `replay-marked` (that answer says it is a replay).
+use std::time::{Duration, Instant};
+
+use super::catalogue::{REPLAY_MARKED, RETRY};
+use super::probe::{Original, Probe, believed};
+use crate::conformance::CheckResult;
+use crate::count::Step;
+use crate::idem::verdict::{BodyMatch, Grounds, compare_bodies, replay_marker, replay_marker_names};
+
+/// `retry-replays` and `replay-marked`.
+pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+    let started = Instant::now();
+    // A replay must not depend on which instance stored the original.
+    let elsewhere = probe.also.first().cloned();
+    let before = probe.spec.count_before().await?;
+    let retry = probe.send_to(elsewhere.as_ref(), RETRY.id, Some(&original.key), None, None).await?;
+    // The key was used by `create`: a replay rightly leaves the count where it was.
+    let grounds =
+        Grounds::gather(&probe.spec, Some(&original.key), before, Step { requests: 1, must_rise: false }).await?;
+    let id = probe.id_of(&retry);
+    let mut evidence = vec![format!(
+        "#1 {} {}, retry {} {}",
+        original.exchange.status,
+        original.id,
+        retry.status,
+        id.as_deref().unwrap_or("(no id)")
+    )];
+    let same_status = retry.status == original.exchange.status;
+    let same_id = id.as_deref() == Some(original.id.as_str());
+    let body = compare_bodies(&original.exchange.body, &retry.body);
+    if !same_status {
+        evidence.push(format!("the status changed: {} → {}", original.exchange.status, retry.status));
+    }
+    if id.is_some() && !same_id {
+        evidence.push(format!(
+            "a second resource was created: {} and {}",
+            original.id,
+            id.as_deref().unwrap_or_default()
+        ));
+    }
+    match &body {
+        Ok(BodyMatch::Identical) => evidence.push("the body is byte-identical".to_string()),
+        Ok(BodyMatch::EqualAsJson) => evidence.push("the body is equal as JSON, not byte-identical".to_string()),
+        Err(difference) => evidence.push(format!("the body differs: {difference}")),
+    }
+    if let Some(url) = &elsewhere {
+        evidence.push(format!("the retry went to the other instance, {url}"));
+    }
+    let looks_replayed = same_status && same_id && body.is_ok();
+    let marker = replay_marker(&retry.headers);
+    let took = started.elapsed();
+    // A matching answer is a replay only with evidence that the server recognised the key.
+    let retry_result = match &grounds.count {
+        Some(count) => {
+            evidence.push(format!(
+                "the count went {} → {} on the retry at {}",
+                count.change.before, count.change.after, count.source
+            ));
+            let executions = match believed(count, probe.count_doubt.as_deref()) {
+                Ok(executions) => executions,
+                // A different answer fails on its own; a matching one is a replay only by the count.
+                Err(_) if !looks_replayed => return Ok(retry_failed_and_unmarked(evidence, took)),
+                Err(doubt) => {
+                    evidence.push(doubt);
+                    return Ok(vec![
+                        RETRY.unconfirmed(evidence, took),
+                        REPLAY_MARKED.skipped("the retry was not judged"),
+                    ]);
+                }
+            };
+            if executions > 0 && looks_replayed {
+                evidence.push(format!(
+                    "the retry executed again (the count rose by {executions}) though its answer matches the first: the id {} comes from the request",
+                    original.id
+                ));
+            }
+            RETRY.judged(looks_replayed && executions == 0, evidence, took)
+        }
+        None if !looks_replayed => RETRY.judged(false, evidence, took),
+        None => match (marker, grounds.sent_as(&original.id)) {
+            (Some(header), _) => {
+                evidence.push(format!("marked as a replay ({header}: true)"));
+                RETRY.judged(true, evidence, took)
+            }
+            (None, None) => {
+                evidence.push(format!("{} is the server's id (not in the request)", original.id));
+                RETRY.judged(true, evidence, took)
+            }
+            (None, Some((value, place))) => {
+                if let Some(warning) = as_slow_as_the_first(original.exchange.latency, retry.latency) {
+                    evidence.push(warning);
+                }
+                let made = if value == original.id { String::new() } else { format!(" (made from {value})") };
+                evidence.push(format!(
+                    "unconfirmed: the id {} is in your request {place}{made}, so it does not show how many times the server executed: give --count-url URL (a GET that counts what the server created)",
+                    original.id
+                ));
+                RETRY.unconfirmed(evidence, took)
+            }
+        },
+    };
+    let replayed = retry_result.outcome == crate::conformance::CheckOutcome::Pass;
+
+    let marked = if !replayed {
+        REPLAY_MARKED.skipped("the retry was not a replay")
+    } else {
+        match marker {
+            Some(header) => REPLAY_MARKED.judged(true, vec![format!("{header}: true")], Duration::ZERO),
+            None => REPLAY_MARKED.judged(false, vec![format!("none of {}", replay_marker_names())], Duration::ZERO),
+        }
+    };
+    Ok(vec![retry_result, marked])
+}
+
+/// `retry-replays` failed on the answers alone, and `replay-marked` with nothing to judge.
+fn retry_failed_and_unmarked(evidence: Vec<String>, took: Duration) -> Vec<CheckResult> {
+    vec![RETRY.judged(false, evidence, took), REPLAY_MARKED.skipped("the retry was not a replay")]
+}
+
+/// The timing warning of `retry-replays`: the retry took as long as the first execution.
+fn as_slow_as_the_first(first: Duration, retry: Duration) -> Option<String> {
+    (first >= Duration::from_millis(5) && retry >= first / 2).then(|| {
+        format!(
+            "warning: the retry took as long as the first ({} against {}): a replay from a store is usually much faster",
+            crate::units::format_duration(retry),
+            crate::units::format_duration(first)
+        )
+    })
+}
