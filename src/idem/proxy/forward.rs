@@ -25,8 +25,9 @@ use crate::http::problem::problem;
 use crate::http::server::{BodyStalled, read_body_within};
 use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
-use crate::idem::proxy::operations::{Arrival, Attempt, Operations, Placement};
+use crate::idem::proxy::operations::{Arrival, Operations, Placement};
 use crate::idem::proxy::print::{ProxyEvent, RefusedLine};
+use crate::idem::proxy::records::Attempt;
 use crate::idem::request::IdSource;
 use crate::idem::verdict::Observed;
 

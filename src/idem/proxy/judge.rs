@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::count::CountReading;
 use crate::idem::proxy::answer::UpstreamAnswer;
-use crate::idem::proxy::operations::{Attempt, Operation};
+use crate::idem::proxy::records::{Attempt, Operation};
 use crate::idem::request::IdSource;
 use crate::idem::verdict::{self, Observed, Timing};
 
@@ -17,10 +17,11 @@ pub(crate) use crate::retry::IMMEDIATE;
 /// `Retry-After` is honoured when the retry comes no earlier than this before the time asked.
 const RETRY_AFTER_TOLERANCE: Duration = Duration::from_millis(100);
 
-/// How an operation went for the client.
+// Not the run's exit status, which is `crate::exit::Outcome`.
+/// What the proxy concluded about how a client retried one operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
-pub enum Outcome {
+pub enum RetryConduct {
     /// Faulted, retried with the same key and body, executed at most once.
     Safe,
     /// No fault applied: nothing to judge, nothing wrong.
@@ -31,9 +32,9 @@ pub enum Outcome {
     Mistake,
 }
 
-impl Outcome {
+impl RetryConduct {
     pub fn is_fine(self) -> bool {
-        matches!(self, Outcome::Safe | Outcome::NotFaulted)
+        matches!(self, RetryConduct::Safe | RetryConduct::NotFaulted)
     }
 }
 
@@ -74,9 +75,10 @@ pub struct Finding {
     pub message: String,
 }
 
-/// The judgement of one operation; also its entry in the JSON summary.
+/// One operation as the proxy judged it: its attempts, keys, faults, executions and how the
+/// client retried; also its entry in the JSON summary.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub struct OperationReport {
+pub struct JudgedOperation {
     pub operation: usize,
     pub method: String,
     pub path: String,
@@ -87,7 +89,7 @@ pub struct OperationReport {
     /// Distinct resource ids in the upstream's 2xx answers: how many times it executed.
     pub executions: usize,
     pub resource_ids: Vec<String>,
-    pub outcome: Outcome,
+    pub outcome: RetryConduct,
     pub findings: Vec<Finding>,
     /// How the operation ended for the client when it gave up after retrying (its retry budget ran
     /// out on faulted attempts): how many attempts and what it was last given.
@@ -98,7 +100,7 @@ pub struct OperationReport {
     pub evidence: Vec<verdict::Evidence>,
 }
 
-pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> OperationReport {
+pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> JudgedOperation {
     let attempts = &operation.attempts;
     let mut keys: Vec<Option<String>> = Vec::new();
     for attempt in attempts.iter() {
@@ -169,15 +171,15 @@ pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> Operatio
     let faulted = attempts.iter().any(|a| a.fault.is_some());
     let gave_up = gave_up(attempts, keys.len());
     let outcome = if findings.iter().any(|f| f.kind.is_mistake()) {
-        Outcome::Mistake
+        RetryConduct::Mistake
     } else if !findings.is_empty() {
-        Outcome::Warning
+        RetryConduct::Warning
     } else if faulted {
-        Outcome::Safe
+        RetryConduct::Safe
     } else {
-        Outcome::NotFaulted
+        RetryConduct::NotFaulted
     };
-    OperationReport {
+    JudgedOperation {
         operation: operation.number,
         method: operation.route.method.to_string(),
         path: operation.route.path.to_string(),
@@ -311,7 +313,7 @@ pub enum RunVerdict {
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub struct ProxyReport {
     pub verdict: RunVerdict,
-    pub operations: Vec<OperationReport>,
+    pub operations: Vec<JudgedOperation>,
     /// Requests not judged (GET by default) that went straight through.
     pub passed_through: u64,
     /// Requests the upstream did not answer (the client got 502, or its answer was to be dropped).
@@ -346,8 +348,8 @@ pub(crate) fn judge_run_counted(
     operations: &[Operation],
     id_field: &str,
     count: Option<&CountReading>,
-) -> (RunVerdict, Vec<OperationReport>) {
-    let mut reports: Vec<OperationReport> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
+) -> (RunVerdict, Vec<JudgedOperation>) {
+    let mut reports: Vec<JudgedOperation> = operations.iter().map(|op| judge_operation(op, id_field)).collect();
     // A count that cannot be believed decides nothing (the run says why).
     if let (Some(count), Some(evidence), [only]) =
         (count, count.and_then(|c| verdict::Evidence::of_count(c).ok()), reports.as_mut_slice())
@@ -366,7 +368,7 @@ pub(crate) fn judge_run_counted(
                     count.change.before, count.change.after, count.source
                 ),
             });
-            only.outcome = Outcome::Mistake;
+            only.outcome = RetryConduct::Mistake;
         }
     }
     let verdict = if reports.is_empty() {
@@ -405,19 +407,19 @@ pub struct Totals {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Tally {
     pub totals: Totals,
-    listed: Vec<OperationReport>,
+    listed: Vec<JudgedOperation>,
     listed_findings: usize,
 }
 
 impl Tally {
-    pub(crate) fn add(&mut self, report: OperationReport) {
+    pub(crate) fn add(&mut self, report: JudgedOperation) {
         let totals = &mut self.totals;
         totals.operations += 1;
         *match report.outcome {
-            Outcome::Safe => &mut totals.safe,
-            Outcome::NotFaulted => &mut totals.not_faulted,
-            Outcome::Warning => &mut totals.warning,
-            Outcome::Mistake => &mut totals.mistake,
+            RetryConduct::Safe => &mut totals.safe,
+            RetryConduct::NotFaulted => &mut totals.not_faulted,
+            RetryConduct::Warning => &mut totals.warning,
+            RetryConduct::Mistake => &mut totals.mistake,
         } += 1;
         let findings = report.findings.len();
         totals.findings += findings as u64;
@@ -433,7 +435,7 @@ impl Tally {
     }
 
     /// The listed reports in operation order, and the verdict on every operation counted.
-    pub(crate) fn into_run(mut self) -> (RunVerdict, Vec<OperationReport>, Totals) {
+    pub(crate) fn into_run(mut self) -> (RunVerdict, Vec<JudgedOperation>, Totals) {
         self.listed.sort_by_key(|report| report.operation);
         let totals = self.totals;
         let verdict = if totals.operations == 0 {
@@ -503,12 +505,12 @@ mod tests {
             self
         }
 
-        fn judge(&self) -> OperationReport {
+        fn judge(&self) -> JudgedOperation {
             judge_operation(self.ops.open()[0], "/id")
         }
     }
 
-    fn kinds(report: &OperationReport) -> Vec<FindingKind> {
+    fn kinds(report: &JudgedOperation) -> Vec<FindingKind> {
         report.findings.iter().map(|f| f.kind).collect()
     }
 
@@ -518,7 +520,7 @@ mod tests {
             .attempt(Some("k1"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0)
             .attempt(Some("k1"), "a", None, Some((201, "pay_1")), 300)
             .judge();
-        assert_eq!(report.outcome, Outcome::Safe);
+        assert_eq!(report.outcome, RetryConduct::Safe);
         assert_eq!(report.resource_ids, ["pay_1"]);
     }
 
@@ -528,7 +530,7 @@ mod tests {
             .attempt(Some("key-one-aaaa"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0)
             .attempt(Some("key-two-bbbb"), "a", None, Some((201, "pay_2")), 300)
             .judge();
-        assert_eq!(report.outcome, Outcome::Mistake);
+        assert_eq!(report.outcome, RetryConduct::Mistake);
         assert_eq!(kinds(&report), [FindingKind::NewKey]);
         assert!(report.findings[0].message.contains("pay_1, pay_2"), "{}", report.findings[0].message);
     }
@@ -555,7 +557,7 @@ mod tests {
     #[test]
     fn no_retry_no_backoff_retry_after_and_4xx_are_warnings() {
         let lone = Script::new().attempt(Some("k"), "a", Some(Fault::LoseAnswer), Some((201, "p")), 0).judge();
-        assert_eq!((lone.outcome, kinds(&lone)), (Outcome::Warning, vec![FindingKind::NoRetry]));
+        assert_eq!((lone.outcome, kinds(&lone)), (RetryConduct::Warning, vec![FindingKind::NoRetry]));
 
         let hasty = Script::new()
             .attempt(Some("k"), "a", Some(Fault::Reset), None, 0)
@@ -590,7 +592,7 @@ mod tests {
     fn the_tally_lists_the_first_operations_and_findings_and_counts_every_one() {
         let fine = Script::new().attempt(Some("k"), "a", None, Some((201, "p")), 0).judge();
         let warned = Script::new().attempt(Some("k"), "a", Some(Fault::LoseAnswer), Some((201, "p")), 0).judge();
-        assert_eq!((fine.outcome, warned.findings.len()), (Outcome::NotFaulted, 1));
+        assert_eq!((fine.outcome, warned.findings.len()), (RetryConduct::NotFaulted, 1));
         let mut tally = Tally::default();
         for number in 1..=3_000 {
             let mut report = if number % 2 == 0 { warned.clone() } else { fine.clone() };

@@ -9,6 +9,7 @@ mod forward;
 pub(crate) mod judge;
 pub(crate) mod operations;
 pub(crate) mod print;
+mod records;
 
 use std::net::SocketAddr;
 use std::sync::atomic::Ordering;

@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use crate::idem::proxy::fault::Fault;
-use crate::idem::proxy::judge::{Outcome, ProxyReport, RunVerdict, short_key};
-use crate::idem::proxy::operations::Attempt;
+use crate::idem::proxy::judge::{ProxyReport, RetryConduct, RunVerdict, short_key};
+use crate::idem::proxy::records::Attempt;
 use crate::output::{Palette, terminal_safe};
 
 /// One attempt, as a person reads it: time, operation, attempt, request, key, fault, what the
@@ -165,10 +165,10 @@ pub(crate) fn summary(report: &ProxyReport, palette: Palette) -> String {
     let mut text = String::new();
     for op in &report.operations {
         let mark = match op.outcome {
-            Outcome::Safe => palette.green("✓"),
-            Outcome::NotFaulted => palette.dim("·"),
-            Outcome::Warning => palette.yellow("!"),
-            Outcome::Mistake => palette.red("✗"),
+            RetryConduct::Safe => palette.green("✓"),
+            RetryConduct::NotFaulted => palette.dim("·"),
+            RetryConduct::Warning => palette.yellow("!"),
+            RetryConduct::Mistake => palette.red("✗"),
         };
         let keys = match op.keys.as_slice() {
             [Some(_)] => "one key".to_string(),
@@ -180,9 +180,9 @@ pub(crate) fn summary(report: &ProxyReport, palette: Palette) -> String {
             ids => format!(", {}", ids.iter().map(|id| terminal_safe(id).into_owned()).collect::<Vec<_>>().join(", ")),
         };
         let headline = match op.outcome {
-            Outcome::Safe => "  retried with the same key and body; executed at most once",
-            Outcome::NotFaulted => "  no fault applied",
-            Outcome::Warning | Outcome::Mistake => "",
+            RetryConduct::Safe => "  retried with the same key and body; executed at most once",
+            RetryConduct::NotFaulted => "  no fault applied",
+            RetryConduct::Warning | RetryConduct::Mistake => "",
         };
         text.push_str(&format!(
             "{mark} op {} {} {}: {} attempt{}, {keys}, executed {}{ids}{headline}\n",
