@@ -50,7 +50,7 @@ fn checks(page: &str) -> &'static [crate::conformance::CheckSpec] {
     match page {
         "idem-check" => crate::idem::check::CHECKS,
         "webhook-check" => crate::webhook::check::suite::CHECKS,
-        "webhook-check-sender" => crate::webhook::check_sender::checks::CHECKS,
+        "webhook-check-sender" => &crate::webhook::check_sender::catalogue::SPECS,
         _ => &[],
     }
 }

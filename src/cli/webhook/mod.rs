@@ -92,7 +92,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         }
         WebhookCommand::Check(args) => block_on(webhook::check::run(args.into_config(palette)?)),
         WebhookCommand::CheckSender(args) if args.suite.list => {
-            print_list("webhook check-sender", webhook::check_sender::checks::CHECKS, args.format, palette)
+            print_list("webhook check-sender", &webhook::check_sender::catalogue::SPECS, args.format, palette)
         }
         WebhookCommand::CheckSender(args) => block_on(webhook::check_sender::run(args.into_config(palette)?)),
         WebhookCommand::Listen(args) => block_on(webhook::listen::run(args.into_config(palette)?)),

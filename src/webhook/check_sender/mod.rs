@@ -4,17 +4,30 @@
 //! by hand), and the checks grade what it did: signatures, stable ids and bodies, retries,
 //! backoff, Retry-After, stopping, timestamps, headers.
 //!
-//! `script` parses the script, `receiver` answers by it, `book` groups attempts into events,
-//! `checks/` judges them, `supervise` runs the sender command, `live` prints a line per attempt,
-//! `report` is the result.
+//! The suite's files have the roles every suite folder has: `catalogue` (every check's spec and
+//! the function that judges it), `probe` (what the receiving side saw, as the checks read it),
+//! one file per group of checks about one of the sender's duties (`identity`: signature, event
+//! id, body; `retries`: after a 5xx, after no answer, backoff, Retry-After; `stops`: after 2xx
+//! and 410; `timestamps`; `headers`; `sender_mistakes`: redirects, throttling, the secret's
+//! length), and this entry point. The receiving side behind the probe: `script` parses the
+//! script, `receiver` answers by it, `book` groups attempts into events, `signature` verifies
+//! them, `live` prints a line per attempt; `supervise` runs the sender command; `report` is the
+//! result.
 mod book;
-pub(crate) mod checks;
+pub(crate) mod catalogue;
+mod headers;
+mod identity;
 mod live;
+mod probe;
 mod receiver;
 pub(crate) mod report;
+mod retries;
 pub(crate) mod script;
+mod sender_mistakes;
 mod signature;
+mod stops;
 mod supervise;
+mod timestamps;
 
 use std::ffi::OsString;
 use std::future::Future;
@@ -27,7 +40,7 @@ use anyhow::bail;
 use hyper::service::service_fn;
 use tokio::sync::watch;
 
-use crate::conformance::{Selection, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckOutcome, CheckResult, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::http::server::{ServerTask, StopSignal};
 use crate::output::Palette;
@@ -36,8 +49,8 @@ use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::{SchemeKind, SchemeOptions};
 use crate::webhook::secret::Secret;
 use book::Book;
-use checks::{Observed, SenderEnd};
 use live::Live;
+use probe::{Observed, SecretForm, SenderEnd};
 use receiver::Receiver;
 use report::{SenderReport, SenderSummary};
 use script::Script;
@@ -180,7 +193,7 @@ pub(crate) async fn execute(
         tolerance: config.tolerance,
         redirected: receiver.book.redirected(),
         scheme: config.scheme,
-        secret: checks::SecretForm::of(config.secret.expose()),
+        secret: SecretForm::of(config.secret.expose()),
     };
     Ok(sender_report(&config, url, &scheme, sender.as_ref(), &sender_end, &observed))
 }
@@ -260,7 +273,7 @@ fn sender_report(
         None => format!("{url} (--scheme {scheme}, script {})", config.script),
     };
     SenderReport {
-        suite: SuiteReport::new("webhook check-sender", target, checks::judge(observed)).select(&config.selection, &[]),
+        suite: SuiteReport::new("webhook check-sender", target, judge(observed)).select(&config.selection, &[]),
         url,
         script: config.script.to_string(),
         sender: sender.map(|process| SenderSummary {
@@ -272,6 +285,22 @@ fn sender_report(
         }),
         events: report::summarise(&observed.events),
     }
+}
+
+/// Every check of the catalogue, in its order. Each is graded after the fact, so its duration is
+/// the span of the events it judged: from the first attempt's arrival to the last attempt's end.
+fn judge(observed: &Observed) -> Vec<CheckResult> {
+    let span = observed.span();
+    catalogue::CHECKS
+        .iter()
+        .map(|check| {
+            let mut result = (check.judge)(observed).result(&check.spec);
+            if result.outcome != CheckOutcome::Skip {
+                result.duration = span;
+            }
+            result
+        })
+        .collect()
 }
 
 /// Waits until the sender (if any) has exited and the first `--events` events have played out,

@@ -1,5 +1,5 @@
 //! The headers a well-behaved sender adds: a JSON content type for JSON, and its name.
-use super::{Finding, Observed, bounded};
+use super::probe::{Finding, Observed, bounded};
 use crate::http::body::looks_like_json;
 use crate::output::terminal_safe;
 

@@ -1,12 +1,22 @@
 //! Whether the sender stops when told to: after a 2xx (delivered) and after 410 (gone).
 use http::StatusCode;
 
-use super::{Finding, Observed, bounded};
+use super::probe::{Finding, Observed, bounded};
 use crate::units::format_duration;
+
+/// `stops-after-2xx`: nothing after the answer that delivered the event.
+pub(super) fn after_2xx(observed: &Observed) -> Finding {
+    after_status(observed, |status| status.is_success(), "a 2xx")
+}
+
+/// `stops-after-410`: nothing after the answer that said the endpoint is gone.
+pub(super) fn after_410(observed: &Observed) -> Finding {
+    after_status(observed, |status| status == StatusCode::GONE, "410")
+}
 
 /// Judges that no attempt of an event followed the first answer `matches` accepts (`what` names it
 /// in the evidence).
-pub(super) fn after_status(observed: &Observed, matches: impl Fn(StatusCode) -> bool, what: &str) -> Finding {
+fn after_status(observed: &Observed, matches: impl Fn(StatusCode) -> bool, what: &str) -> Finding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     for event in &observed.events {
@@ -35,8 +45,8 @@ pub(super) fn after_status(observed: &Observed, matches: impl Fn(StatusCode) -> 
 mod tests {
     use std::time::Instant;
 
-    use super::super::SenderEnd;
-    use super::super::fixtures::{answer, event, observed, spec};
+    use super::super::probe::SenderEnd;
+    use super::super::probe::fixtures::{answer, event, observed, spec};
     use super::*;
 
     #[test]

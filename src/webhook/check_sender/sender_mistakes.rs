@@ -5,73 +5,12 @@ use std::time::Duration;
 
 use http::StatusCode;
 
-use super::super::book::{Attempt, Event};
-use super::super::script::Step;
-use super::retries::IMMEDIATE;
-use super::{Finding, Observed, bounded};
-use crate::conformance::{CheckSpec, Level};
+use super::probe::{Attempt, Event, Finding, IMMEDIATE, Observed, SecretForm, Step, bounded};
 use crate::units::format_duration;
 use crate::webhook::scheme::SchemeKind;
 
-pub(crate) const REDIRECT_NOT_FOLLOWED: CheckSpec = CheckSpec {
-    id: "redirect-not-followed",
-    title: "a 3xx answer is not followed, and the original URL is tried again later",
-    why: "Standard Webhooks treats 3xx as a failure: following redirects loads both sides and hides a URL that \
-          should be updated; the event must still reach the registered endpoint",
-    level: Level::Required,
-    fix: "do not follow redirects when delivering (e.g. redirect: \"manual\", \
-                            allow_redirects=False, Policy::none()); count a 3xx as a failed attempt and retry the \
-                            registered URL",
-};
-
-pub(crate) const THROTTLES_AFTER_429: CheckSpec = CheckSpec {
-    id: "throttles-after-429",
-    title: "after 429, 502 or 504 the next attempt waits at least the Retry-After, or backs off",
-    why: "Standard Webhooks: 429 is a rate limit and 502/504 a receiver under load; the sender is to throttle, \
-          not retry at once or faster than before",
-    level: Level::Advisory,
-    fix: "after 429, 502 or 504 wait the Retry-After when there is one, else a backoff at \
-                            least as long as the last wait, before trying again",
-};
-
-pub(crate) const SECRET_LENGTH: CheckSpec = CheckSpec {
-    id: "secret-length",
-    title: "the Standard Webhooks secret is 24 to 64 bytes",
-    why: "the spec's symmetric secret is random, at least 24 bytes (192 bits) and at most 512 bits; a shorter one \
-          can be guessed, a longer one some libraries refuse",
-    level: Level::Advisory,
-    fix: "generate the secret as 24 to 64 random bytes, base64-encoded after whsec_ \
-                                 (`webhook secret --scheme standard` makes a 32-byte one)",
-};
-
 /// The spec's bounds on a symmetric secret, in bytes.
 const SECRET_BYTES: (usize, usize) = (24, 64);
-
-/// What the secret the receiver checks with is, for `secret-length`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum SecretForm {
-    /// `whsec_` + base64 (or bare base64) of this many bytes.
-    Decoded(usize),
-    /// A `whsk_`/`whpk_` Ed25519 key: its size is fixed.
-    Asymmetric,
-    /// Not base64: not a Standard Webhooks secret at all.
-    NotBase64,
-}
-
-impl SecretForm {
-    pub(crate) fn of(secret: &[u8]) -> SecretForm {
-        use crate::webhook::scheme::ed25519::{PUBLIC_PREFIX, SECRET_PREFIX};
-        use base64::Engine;
-        if secret.starts_with(SECRET_PREFIX.as_bytes()) || secret.starts_with(PUBLIC_PREFIX.as_bytes()) {
-            return SecretForm::Asymmetric;
-        }
-        let encoded = secret.strip_prefix(b"whsec_").unwrap_or(secret);
-        match crate::webhook::scheme::BASE64.decode(encoded) {
-            Ok(bytes) => SecretForm::Decoded(bytes.len()),
-            Err(_) => SecretForm::NotBase64,
-        }
-    }
-}
 
 /// The attempt after `attempt` in its event.
 fn next<'e>(event: &'e Event, attempt: &Attempt) -> Option<&'e Attempt> {
@@ -198,9 +137,9 @@ pub(super) fn secret_length(observed: &Observed) -> Finding {
 mod tests {
     use std::time::Instant;
 
-    use super::super::super::book::Redirected;
-    use super::super::SenderEnd;
-    use super::super::fixtures::{answer, event, observed, spec};
+    use super::super::probe::Redirected;
+    use super::super::probe::SenderEnd;
+    use super::super::probe::fixtures::{answer, event, observed, spec};
     use super::*;
 
     fn exited() -> SenderEnd {

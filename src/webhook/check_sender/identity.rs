@@ -1,6 +1,6 @@
 //! What makes a delivery trustworthy and de-duplicable: a valid signature, one event id per event,
 //! the same body on every attempt.
-use super::{Finding, Observed, bounded};
+use super::probe::{Finding, Observed, bounded};
 use crate::output::terminal_safe;
 
 pub(super) fn signed(observed: &Observed) -> Finding {
@@ -96,8 +96,8 @@ pub(super) fn body_stable(observed: &Observed) -> Finding {
 mod tests {
     use std::time::Instant;
 
-    use super::super::fixtures::{answer, event, observed, spec};
-    use super::super::{Finding, SenderEnd};
+    use super::super::probe::fixtures::{answer, event, observed, spec};
+    use super::super::probe::{Finding, SenderEnd};
     use super::*;
 
     #[test]

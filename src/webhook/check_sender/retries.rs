@@ -2,13 +2,8 @@
 //! grow, and no sooner than a Retry-After asks.
 use std::time::Duration;
 
-use super::super::book::{Attempt, Ending, Event};
-use super::super::script::Step;
-use super::{Finding, Observed, bounded};
+use super::probe::{Attempt, Ending, Event, Finding, IMMEDIATE, Observed, Step, bounded};
 use crate::units::format_duration;
-
-/// A retry within this long of the failure counts as immediate.
-pub(super) const IMMEDIATE: Duration = Duration::from_millis(100);
 
 /// Full jitter draws each wait at random below a growing cap, so one wait may come out shorter
 /// than the last; only a wait under half the previous one counts as shrinking.
@@ -267,9 +262,9 @@ pub(super) fn honours_retry_after(observed: &Observed) -> Finding {
 mod tests {
     use std::time::Instant;
 
-    use super::super::super::book::Ending;
-    use super::super::fixtures::{answer, event, observed, spec};
-    use super::super::{Finding, SenderEnd};
+    use super::super::probe::Ending;
+    use super::super::probe::fixtures::{answer, event, observed, spec};
+    use super::super::probe::{Finding, SenderEnd};
     use super::*;
 
     fn retry_after(status: u16, seconds: u64) -> Step {
@@ -281,7 +276,7 @@ mod tests {
 
     /// The default script's first event, played by a sender that waits `gaps` after each failure
     /// and gives up on the hold after `timeout` seconds.
-    fn played(gaps: [f64; 3], timeout: f64) -> super::super::super::book::Event {
+    fn played(gaps: [f64; 3], timeout: f64) -> super::super::probe::Event {
         let second = gaps[0];
         let third = second + timeout + gaps[1];
         let fourth = third + gaps[2];

@@ -2,7 +2,7 @@
 //! renewed on every retry.
 use std::time::Duration;
 
-use super::{Finding, Observed, bounded};
+use super::probe::{Finding, Observed, bounded};
 use crate::units::format_duration;
 use crate::webhook::scheme::{self, SchemeOptions};
 
@@ -123,11 +123,11 @@ pub(super) fn skew(observed: &Observed) -> Finding {
 mod tests {
     use std::time::Instant;
 
-    use super::super::SenderEnd;
-    use super::super::fixtures::{answer, event, observed, spec};
+    use super::super::probe::SenderEnd;
+    use super::super::probe::fixtures::{answer, event, observed, spec};
     use super::*;
 
-    fn signed_event(timestamps: [i64; 3]) -> super::super::super::book::Event {
+    fn signed_event(timestamps: [i64; 3]) -> super::super::probe::Event {
         let now = chrono::Utc::now().timestamp();
         let specs = [0.0, 1.0, 3.0]
             .into_iter()
