@@ -49,7 +49,7 @@ fn page(command: &clap::Command) -> std::io::Result<ManPage> {
 fn checks(page: &str) -> &'static [crate::conformance::CheckSpec] {
     match page {
         "idem-check" => crate::idem::check::CHECKS,
-        "webhook-check" => crate::webhook::check::suite::CHECKS,
+        "webhook-check" => crate::webhook::check::catalogue::CHECKS,
         "webhook-check-sender" => &crate::webhook::check_sender::catalogue::SPECS,
         _ => &[],
     }

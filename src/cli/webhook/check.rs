@@ -71,7 +71,7 @@ pub struct CheckArgs {
 
 impl CheckArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<CheckConfig> {
-        let selection = self.suite.selection("webhook check", crate::webhook::check::suite::CHECKS)?;
+        let selection = self.suite.selection("webhook check", crate::webhook::check::catalogue::CHECKS)?;
         let url = parse_url(self.url.as_deref().context("give the receiver's URL")?)?;
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0");

@@ -88,7 +88,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         },
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
         WebhookCommand::Check(args) if args.suite.list => {
-            print_list("webhook check", webhook::check::suite::CHECKS, args.format, palette)
+            print_list("webhook check", webhook::check::catalogue::CHECKS, args.format, palette)
         }
         WebhookCommand::Check(args) => block_on(webhook::check::run(args.into_config(palette)?)),
         WebhookCommand::CheckSender(args) if args.suite.list => {

@@ -9,20 +9,12 @@ use base64::Engine;
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Request};
 
-use crate::conformance::{CheckResult, CheckSpec, Level};
-use crate::webhook::check::probe::{Answer, Probe};
+use super::catalogue::CROSS_SCHEME_REPLAY_REJECTED;
+use super::probe::{Answer, NotRefused, Probe};
+use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::{Signing, describe_status};
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::scheme::{BASE64, SchemeKind, SigningKey};
-
-pub(super) const CROSS_SCHEME_REPLAY_REJECTED: CheckSpec = CheckSpec {
-    id: "cross-scheme-replay-rejected",
-    title: "a captured signature re-sent under an untimestamped scheme's header (GitHub, Shopify, hmac) gets a 4xx",
-    why: "the same secret keys both schemes, so a receiver that detects the scheme per request turns any old \
-          signature into a valid one with no timestamp to expire",
-    level: Level::Required,
-    fix: "verify with the one scheme you configured, never the one a request's headers suggest",
-};
 
 /// The untimestamped forms the captured signature is re-sent in: signature header, how the tag is
 /// written, and the delivery-id header a fresh id goes into.
@@ -78,10 +70,10 @@ pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Res
             Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
             Answer::Failed(err) => format!("no answer: {err}"),
         };
-        let verdict = match super::suite::not_refused(&answer) {
+        let verdict = match NotRefused::of(&answer) {
             _ if refused => String::new(),
-            "accepted" => " (accepted a forgery: verify with the one scheme the sender uses)".to_string(),
-            crashed => format!(" ({crashed})"),
+            NotRefused::Accepted => " (accepted a forgery: verify with the one scheme the sender uses)".to_string(),
+            crashed => format!(" ({})", crashed.says()),
         };
         evidence.push(format!(
             "a {kind} signature from {} ago, re-sent as a {name} one → {said}{verdict}",

@@ -4,32 +4,12 @@
 //! several projects). Providers do not promise order; an `updated` may arrive before its `created`.
 use std::time::Instant;
 
-use crate::conformance::{CheckResult, CheckSpec, Level};
-use crate::webhook::check::payload::unknown_type;
-use crate::webhook::check::probe::{Answer, Probe};
+use super::catalogue::{OUT_OF_ORDER_ACCEPTED, UNKNOWN_EVENT_ACKNOWLEDGED};
+use super::payload::unknown_type;
+use super::probe::{Answer, Probe};
+use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::describe_status;
 use crate::webhook::delivery::{fresh_id, unix_now};
-
-pub(crate) const UNKNOWN_EVENT_ACKNOWLEDGED: CheckSpec = CheckSpec {
-    id: "unknown-event-acknowledged",
-    title: "a valid delivery of an event type no receiver can know gets a 2xx",
-    why: "Standard Webhooks says to acknowledge events you ignore; a 4xx or 5xx makes the provider retry it, and \
-          after enough failures disable the endpoint, losing the events you do handle",
-    level: Level::Advisory,
-    fix: "answer 2xx (and do nothing) for event types you do not handle, after \
-                                 verifying the signature",
-};
-
-pub(crate) const OUT_OF_ORDER_ACCEPTED: CheckSpec = CheckSpec {
-    id: "out-of-order-accepted",
-    title: "an object's `updated` event delivered before its `created` event: both get a 2xx",
-    why: "providers deliver concurrently and retry failures later, so order is not guaranteed; a receiver that \
-          refuses an update for an object it has not seen yet loses it or has it retried until it gives up",
-    level: Level::Advisory,
-    fix: "accept events in any order: store an update for an unknown object (or fetch \
-                                the object from the provider's API), and compare timestamps or versions instead \
-                                of assuming arrival order",
-};
 
 fn said(answer: &Answer) -> String {
     match answer {

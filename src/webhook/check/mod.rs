@@ -1,11 +1,22 @@
 //! `webhook check URL`: does this receiver verify, de-duplicate and acknowledge webhooks as it
 //! must? The suite shape of `idem check`: ids, levels, evidence, human/JSON/JUnit, exit 0/1/2.
+//!
+//! The suite's files have the roles every suite folder has: `catalogue` (every check's spec, in
+//! report order), `probe` (sending, and reading answers), one file per group of checks
+//! (`acceptance`, `duplicates`, `raw_body`, `forgeries`, `signature_lists`, `events`,
+//! `timestamps`, `cross_scheme`), and this entry point, which runs them. `payload` is what the
+//! deliveries carry.
+mod acceptance;
+pub(crate) mod catalogue;
 mod cross_scheme;
+mod duplicates;
 mod events;
+mod forgeries;
 pub(crate) mod payload;
 mod probe;
+mod raw_body;
 mod signature_lists;
-pub(crate) mod suite;
+mod timestamps;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,6 +32,11 @@ use crate::webhook::scheme::Scheme;
 use crate::webhook::secret::SecretSource;
 use payload::CheckPayload;
 use probe::{Answer, Probe};
+
+/// Why the rejection checks are skipped when the valid delivery was refused.
+pub(crate) const NOTHING_ACCEPTED: &str = "nothing is ever accepted, so its rejections prove nothing";
+/// The hint when a correctly signed delivery is refused exactly as a forged one is.
+pub(crate) const WRONG_SECRET_HINT: &str = "is --secret the receiver's endpoint secret and --scheme its scheme?";
 
 /// How far from now the stale and future timestamps are: the issue's 10 minutes, or twice the
 /// receiver's tolerance when that is longer, so the request is clearly outside the window.
@@ -74,53 +90,55 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     };
     let started = std::time::Instant::now();
     let first = probe.event();
-    let (valid, answer) = suite::valid(&probe, &first).await?;
+    let (valid, answer) = acceptance::valid(&probe, &first).await?;
     ensure_answered(&config.url, &answer)?;
     let accepted = valid.outcome == crate::conformance::CheckOutcome::Pass;
-    let mut checks = vec![valid, suite::fast_ack(&answer, config.ack_within)];
+    let mut checks = vec![valid, acceptance::fast_ack(&answer, config.ack_within)];
     let not_accepted = "the valid delivery was not accepted, so there is nothing to repeat";
     checks.push(if accepted {
-        suite::duplicate(&probe, &first).await?
+        duplicates::duplicate(&probe, &first).await?
     } else {
-        suite::DUPLICATE_ACCEPTED.skipped(not_accepted)
+        catalogue::DUPLICATE_ACCEPTED.skipped(not_accepted)
     });
     checks.push(match (&config.count, count_before) {
-        _ if !accepted => suite::DUPLICATE_PROCESSED_ONCE.skipped(not_accepted),
-        (Some(count), Some(before)) => suite::processed_once(count, before, &first, started).await?,
-        _ => suite::DUPLICATE_PROCESSED_ONCE.skipped(
+        _ if !accepted => catalogue::DUPLICATE_PROCESSED_ONCE.skipped(not_accepted),
+        (Some(count), Some(before)) => duplicates::processed_once(count, before, &first, started).await?,
+        _ => catalogue::DUPLICATE_PROCESSED_ONCE.skipped(
             "a 2xx to the duplicate does not show whether it was processed again: give --count-url URL (a GET on the \
              receiver that returns how many deliveries it processed) to prove de-duplication",
         ),
     });
-    let raw = suite::raw_body(&probe, accepted).await?;
+    let raw = raw_body::raw_body(&probe, accepted).await?;
     if !accepted {
         explain_refusal(&probe, &config.url, &answer, &raw, &mut checks[0]).await?;
     }
     checks.push(raw.check);
     if !accepted {
         checks.extend(skipped_as_nothing_accepted(&probe, scheme.as_ref()).await?);
-        return Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]));
+        return Ok(
+            SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id])
+        );
     }
-    checks.push(suite::bad_signature(&probe).await?);
-    checks.push(suite::missing_signature(&probe).await?);
-    checks.push(suite::tampered_body(&probe).await?);
+    checks.push(forgeries::bad_signature(&probe).await?);
+    checks.push(forgeries::missing_signature(&probe).await?);
+    checks.push(forgeries::tampered_body(&probe).await?);
     checks.extend(receiver_mistakes(&probe, accepted).await?);
     if scheme.is_timestamped() {
-        checks.extend(suite::timestamps(&probe, skew).await?);
-        checks.push(suite::replay(&probe, &first, skew).await?);
+        checks.extend(timestamps::timestamps(&probe, skew).await?);
+        checks.push(timestamps::replay(&probe, &first, skew).await?);
         checks.push(cross_scheme::cross_scheme_replay(&probe, skew).await?);
     } else {
         let reason = format!("--scheme {kind} signs no timestamp, so a receiver cannot tell a replay by its age");
         for spec in [
-            suite::STALE_TIMESTAMP_REJECTED,
-            suite::FUTURE_TIMESTAMP_REJECTED,
-            suite::REPLAY_REJECTED,
-            cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+            catalogue::STALE_TIMESTAMP_REJECTED,
+            catalogue::FUTURE_TIMESTAMP_REJECTED,
+            catalogue::REPLAY_REJECTED,
+            catalogue::CROSS_SCHEME_REPLAY_REJECTED,
         ] {
             checks.push(spec.skipped(reason.clone()));
         }
     }
-    Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[suite::VALID_ACCEPTED.id]))
+    Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id]))
 }
 
 /// A receiver that could not be reached, or never answered, could not be tested: exit 2 like
@@ -146,7 +164,7 @@ async fn explain_refusal(
     probe: &Probe,
     url: &Uri,
     answer: &Answer,
-    raw: &suite::RawBody,
+    raw: &raw_body::RawBody,
     valid: &mut CheckResult,
 ) -> anyhow::Result<()> {
     let valid_status = match answer {
@@ -160,10 +178,10 @@ async fn explain_refusal(
             crate::webhook::deliver::engine::describe_status(valid_status.unwrap_or_default())
         );
     }
-    if raw.accepted_style.is_none() && suite::refused_like_a_forgery(probe, answer).await? {
+    if raw.accepted_style.is_none() && raw_body::refused_like_a_forgery(probe, answer).await? {
         valid
             .evidence
-            .push(format!("refused exactly like a delivery signed with a wrong secret: {}", suite::WRONG_SECRET_HINT));
+            .push(format!("refused exactly like a delivery signed with a wrong secret: {}", WRONG_SECRET_HINT));
     }
     if let Some(style) = raw.accepted_style {
         valid.evidence.push(format!(
@@ -176,24 +194,24 @@ async fn explain_refusal(
 /// The rest of the suite when the valid delivery was refused: a receiver that refuses everything
 /// would pass every rejection for the wrong reason, so they are skipped.
 async fn skipped_as_nothing_accepted(probe: &Probe, scheme: &dyn Scheme) -> anyhow::Result<Vec<CheckResult>> {
-    let rejections = [suite::BAD_SIGNATURE_REJECTED, suite::MISSING_SIGNATURE_REJECTED, suite::TAMPERED_BODY_REJECTED];
-    let mut checks: Vec<CheckResult> =
-        rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)).collect();
+    let rejections =
+        [catalogue::BAD_SIGNATURE_REJECTED, catalogue::MISSING_SIGNATURE_REJECTED, catalogue::TAMPERED_BODY_REJECTED];
+    let mut checks: Vec<CheckResult> = rejections.into_iter().map(|spec| spec.skipped(NOTHING_ACCEPTED)).collect();
     checks.extend(receiver_mistakes(probe, false).await?);
     let mut rejections = Vec::new();
     if scheme.is_timestamped() {
         rejections.extend([
-            suite::STALE_TIMESTAMP_REJECTED,
+            catalogue::STALE_TIMESTAMP_REJECTED,
             if scheme.accepts_future_timestamps() {
-                suite::FUTURE_TIMESTAMP_ADVISED
+                catalogue::FUTURE_TIMESTAMP_ADVISED
             } else {
-                suite::FUTURE_TIMESTAMP_REJECTED
+                catalogue::FUTURE_TIMESTAMP_REJECTED
             },
-            suite::REPLAY_REJECTED,
-            cross_scheme::CROSS_SCHEME_REPLAY_REJECTED,
+            catalogue::REPLAY_REJECTED,
+            catalogue::CROSS_SCHEME_REPLAY_REJECTED,
         ]);
     }
-    checks.extend(rejections.into_iter().map(|spec| spec.skipped(suite::NOTHING_ACCEPTED)));
+    checks.extend(rejections.into_iter().map(|spec| spec.skipped(NOTHING_ACCEPTED)));
     Ok(checks)
 }
 
@@ -201,10 +219,10 @@ async fn skipped_as_nothing_accepted(probe: &Probe, scheme: &dyn Scheme) -> anyh
 /// Each needs the valid delivery accepted: otherwise a refusal says nothing about the mistake.
 async fn receiver_mistakes(probe: &Probe, accepted: bool) -> anyhow::Result<Vec<CheckResult>> {
     let specs = [
-        signature_lists::ANY_LISTED_SIGNATURE_ACCEPTED,
-        signature_lists::TRUNCATED_SIGNATURE_REJECTED,
-        events::UNKNOWN_EVENT_ACKNOWLEDGED,
-        events::OUT_OF_ORDER_ACCEPTED,
+        catalogue::ANY_LISTED_SIGNATURE_ACCEPTED,
+        catalogue::TRUNCATED_SIGNATURE_REJECTED,
+        catalogue::UNKNOWN_EVENT_ACKNOWLEDGED,
+        catalogue::OUT_OF_ORDER_ACCEPTED,
     ];
     if !accepted {
         let reason = format!(

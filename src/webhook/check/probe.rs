@@ -1,16 +1,19 @@
-//! What `webhook check` sends with: the receiver's URL, the right key and a wrong one, and answers
-//! told apart as a status, a timeout or no answer at all.
+//! What `webhook check` sends with and how it reads what comes back: the receiver's URL, the
+//! right key and a wrong one, answers told apart as a status, a timeout or no answer at all, and
+//! the refusal every rejection check expects. A leaf: it imports no check group.
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Request, Uri};
 
+use super::payload::{AMOUNT, CheckPayload, DEFAULT_TYPE};
+use crate::conformance::{CheckResult, CheckSpec};
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::http::outbound_proxy::Proxies;
-use crate::webhook::check::payload::{AMOUNT, CheckPayload, DEFAULT_TYPE};
-use crate::webhook::deliver::engine::Message;
+use crate::units::format_duration;
+use crate::webhook::deliver::engine::{Message, describe_status};
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::scheme::new_secret;
 use crate::webhook::scheme::{Scheme, SigningKey};
@@ -184,6 +187,84 @@ impl Probe {
             Err(_) => Answer::TimedOut(self.timeout),
         }
     }
+}
+
+/// What every check reports: the request, the answer, the time it took.
+pub(crate) struct Sent {
+    pub answer: Answer,
+    pub took: Duration,
+}
+
+pub(crate) async fn timed_send(probe: &Probe, request: http::Request<bytes::Bytes>) -> Sent {
+    let started = Instant::now();
+    let answer = probe.send(request).await;
+    Sent { answer, took: started.elapsed() }
+}
+
+pub(crate) fn describe(answer: &Answer) -> String {
+    match answer {
+        Answer::Status(exchange) => {
+            format!("{} in {}", describe_status(exchange.status.as_u16()), format_duration(exchange.latency))
+        }
+        Answer::TimedOut(limit) => format!("no answer within {}", format_duration(*limit)),
+        Answer::Failed(err) => format!("no answer: {err}"),
+    }
+}
+
+/// Why an answer to a request that must be refused is not a 4xx: a 5xx, a reset or a hang on a
+/// hostile input is a crash, never an acceptance.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotRefused {
+    Accepted,
+    ServerError,
+    ConnectionClosed,
+    Hung,
+    /// Another status (a 1xx or 3xx): not the 4xx expected.
+    OtherStatus,
+}
+
+impl NotRefused {
+    /// What `answer` is, when it is not the 4xx a refusal check expects.
+    pub(crate) fn of(answer: &Answer) -> NotRefused {
+        match answer {
+            Answer::Status(exchange) if exchange.status.is_success() => NotRefused::Accepted,
+            Answer::Status(exchange) if exchange.status.is_server_error() => NotRefused::ServerError,
+            Answer::Failed(_) => NotRefused::ConnectionClosed,
+            Answer::TimedOut(_) => NotRefused::Hung,
+            Answer::Status(_) => NotRefused::OtherStatus,
+        }
+    }
+
+    /// What a refusal check's evidence says of it.
+    pub(crate) fn says(self) -> &'static str {
+        match self {
+            NotRefused::Accepted => "accepted",
+            NotRefused::ServerError => {
+                "crashed on this input instead of refusing it with a 4xx (a 5xx also makes the provider retry it)"
+            }
+            NotRefused::ConnectionClosed => {
+                "crashed on this input instead of refusing it with a 4xx (the connection closed without an answer)"
+            }
+            NotRefused::Hung => "hung on this input instead of refusing it with a 4xx",
+            NotRefused::OtherStatus => "expected a 4xx",
+        }
+    }
+}
+
+/// A check that passes when the receiver refuses `request` with a 4xx.
+pub(crate) async fn refusal(
+    spec: CheckSpec,
+    probe: &Probe,
+    what: String,
+    request: http::Request<bytes::Bytes>,
+) -> CheckResult {
+    let sent = timed_send(probe, request).await;
+    let mut evidence = vec![format!("{what} → {}", describe(&sent.answer))];
+    let held = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_client_error());
+    if !held {
+        evidence.push(NotRefused::of(&sent.answer).says().to_string());
+    }
+    spec.judged(held, evidence, sent.took)
 }
 
 /// `value` pretty-printed with three-space indents and every `/` escaped as `\/` (a `/` in JSON

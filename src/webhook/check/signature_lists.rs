@@ -8,31 +8,12 @@ use std::time::Instant;
 
 use http::HeaderValue;
 
-use crate::conformance::{CheckResult, CheckSpec, Level};
-use crate::webhook::check::probe::{Answer, Probe};
+use super::catalogue::{ANY_LISTED_SIGNATURE_ACCEPTED, TRUNCATED_SIGNATURE_REJECTED};
+use super::probe::{Answer, Probe};
+use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::describe_status;
 use crate::webhook::delivery::unix_now;
 use crate::webhook::scheme::{SchemeKind, spelled};
-
-pub(crate) const ANY_LISTED_SIGNATURE_ACCEPTED: CheckSpec = CheckSpec {
-    id: "any-listed-signature-accepted",
-    title: "a signature header listing another secret's signature first and the valid one second gets a 2xx",
-    why: "the header is a list so secrets can rotate with no downtime (Standard Webhooks, Stripe); a receiver that \
-          checks only the first entry refuses every delivery during a rotation",
-    level: Level::Required,
-    fix: "try every entry of the header and accept when any one verifies (the providers' \
-                              libraries do); do not stop at the first",
-};
-
-pub(crate) const TRUNCATED_SIGNATURE_REJECTED: CheckSpec = CheckSpec {
-    id: "truncated-signature-rejected",
-    title: "the valid signature cut in half, and the version prefix alone, get a 4xx",
-    why: "a prefix comparison, or one that stops at the shorter string, accepts a signature an attacker can guess \
-          one character at a time, or none at all",
-    level: Level::Required,
-    fix: "decode the whole signature and compare it in full, in constant time (HMAC compare \
-                             of equal-length values); refuse an empty or short one",
-};
 
 /// The signature lengths the schemes write, as text: Ed25519 in base64, HMAC-SHA256 in hex and in
 /// base64. The signature is the header value's tail of one of these lengths, after a prefix that
