@@ -18,13 +18,15 @@ mod raw_body;
 mod signature_lists;
 mod timestamps;
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
 use http::Uri;
 
-use crate::conformance::{CheckResult, Selection, SuiteFormat, SuiteReport};
+use crate::conformance::{CheckResult, CheckSpec, Selection, SuiteFormat, SuiteReport};
 use crate::exit::Outcome;
 use crate::http::url::Redacted;
 use crate::output::Palette;
@@ -215,29 +217,34 @@ async fn skipped_as_nothing_accepted(probe: &Probe, scheme: &dyn Scheme) -> anyh
     Ok(checks)
 }
 
-/// The checks for mistakes real receivers make with lists, truncation, unknown types and order.
-/// Each needs the valid delivery accepted: otherwise a refusal says nothing about the mistake.
+/// A check that needs nothing but the probe, run once the valid delivery was accepted.
+type ProbeCheck = for<'p> fn(&'p Probe) -> Pin<Box<dyn Future<Output = anyhow::Result<CheckResult>> + 'p>>;
+
+/// The checks for mistakes real receivers make with lists, truncation, unknown types and order,
+/// in report order: each spec with the function that runs it.
+const RECEIVER_MISTAKES: [(CheckSpec, ProbeCheck); 4] = [
+    (catalogue::ANY_LISTED_SIGNATURE_ACCEPTED, |probe| Box::pin(signature_lists::any_listed(probe))),
+    (catalogue::TRUNCATED_SIGNATURE_REJECTED, |probe| Box::pin(signature_lists::truncated(probe))),
+    (catalogue::UNKNOWN_EVENT_ACKNOWLEDGED, |probe| Box::pin(events::unknown_event(probe))),
+    (catalogue::OUT_OF_ORDER_ACCEPTED, |probe| Box::pin(events::out_of_order(probe))),
+];
+
+/// Runs [`RECEIVER_MISTAKES`]. Each needs the valid delivery accepted: otherwise a refusal says
+/// nothing about the mistake.
 async fn receiver_mistakes(probe: &Probe, accepted: bool) -> anyhow::Result<Vec<CheckResult>> {
-    let specs = [
-        catalogue::ANY_LISTED_SIGNATURE_ACCEPTED,
-        catalogue::TRUNCATED_SIGNATURE_REJECTED,
-        catalogue::UNKNOWN_EVENT_ACKNOWLEDGED,
-        catalogue::OUT_OF_ORDER_ACCEPTED,
-    ];
     if !accepted {
         let reason = format!(
             "could not judge: the valid delivery ({}) was not accepted; choose what the receiver handles with \
              --event TYPE or -d BODY",
             probe.payload.describe()
         );
-        return Ok(specs.iter().map(|spec| spec.skipped(reason.clone())).collect());
+        return Ok(RECEIVER_MISTAKES.iter().map(|(spec, _)| spec.skipped(reason.clone())).collect());
     }
-    Ok(vec![
-        signature_lists::any_listed(probe).await?,
-        signature_lists::truncated(probe).await?,
-        events::unknown_event(probe).await?,
-        events::out_of_order(probe).await?,
-    ])
+    let mut checks = Vec::with_capacity(RECEIVER_MISTAKES.len());
+    for (_, run) in RECEIVER_MISTAKES {
+        checks.push(run(probe).await?);
+    }
+    Ok(checks)
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
