@@ -10,9 +10,9 @@ use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Request};
 
 use super::catalogue::CROSS_SCHEME_REPLAY_REJECTED;
-use super::probe::{Answer, NotRefused, Probe};
+use super::probe::{Answer, NotRefused, Probe, said};
 use crate::conformance::CheckResult;
-use crate::webhook::deliver::engine::{Signing, describe_status};
+use crate::webhook::deliver::engine::Signing;
 use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::scheme::{BASE64, SchemeKind, SigningKey};
 
@@ -65,11 +65,7 @@ pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Res
         let answer = probe.send(request).await;
         let refused = matches!(&answer, Answer::Status(exchange) if exchange.status.is_client_error());
         refused_all &= refused;
-        let said = match &answer {
-            Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
-            Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
-            Answer::Failed(err) => format!("no answer: {err}"),
-        };
+        let said = said(&answer);
         let verdict = match NotRefused::of(&answer) {
             _ if refused => String::new(),
             NotRefused::Accepted => " (accepted a forgery: verify with the one scheme the sender uses)".to_string(),

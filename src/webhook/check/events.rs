@@ -6,18 +6,9 @@ use std::time::Instant;
 
 use super::catalogue::{OUT_OF_ORDER_ACCEPTED, UNKNOWN_EVENT_ACKNOWLEDGED};
 use super::payload::unknown_type;
-use super::probe::{Answer, Probe};
+use super::probe::{Answer, Probe, said};
 use crate::conformance::CheckResult;
-use crate::webhook::deliver::engine::describe_status;
 use crate::webhook::delivery::{fresh_id, unix_now};
-
-fn said(answer: &Answer) -> String {
-    match answer {
-        Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
-        Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
-        Answer::Failed(err) => format!("no answer: {err}"),
-    }
-}
 
 fn succeeded(answer: &Answer) -> bool {
     matches!(answer, Answer::Status(exchange) if exchange.status.is_success())

@@ -121,9 +121,9 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
             SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id])
         );
     }
-    checks.push(forgeries::bad_signature(&probe).await?);
-    checks.push(forgeries::missing_signature(&probe).await?);
-    checks.push(forgeries::tampered_body(&probe).await?);
+    for (_, run) in FORGERIES {
+        checks.push(run(&probe).await?);
+    }
     checks.extend(receiver_mistakes(&probe, accepted).await?);
     if scheme.is_timestamped() {
         checks.extend(timestamps::timestamps(&probe, skew).await?);
@@ -196,9 +196,7 @@ async fn explain_refusal(
 /// The rest of the suite when the valid delivery was refused: a receiver that refuses everything
 /// would pass every rejection for the wrong reason, so they are skipped.
 async fn skipped_as_nothing_accepted(probe: &Probe, scheme: &dyn Scheme) -> anyhow::Result<Vec<CheckResult>> {
-    let rejections =
-        [catalogue::BAD_SIGNATURE_REJECTED, catalogue::MISSING_SIGNATURE_REJECTED, catalogue::TAMPERED_BODY_REJECTED];
-    let mut checks: Vec<CheckResult> = rejections.into_iter().map(|spec| spec.skipped(NOTHING_ACCEPTED)).collect();
+    let mut checks: Vec<CheckResult> = FORGERIES.iter().map(|(spec, _)| spec.skipped(NOTHING_ACCEPTED)).collect();
     checks.extend(receiver_mistakes(probe, false).await?);
     let mut rejections = Vec::new();
     if scheme.is_timestamped() {
@@ -219,6 +217,14 @@ async fn skipped_as_nothing_accepted(probe: &Probe, scheme: &dyn Scheme) -> anyh
 
 /// A check that needs nothing but the probe, run once the valid delivery was accepted.
 type ProbeCheck = for<'p> fn(&'p Probe) -> Pin<Box<dyn Future<Output = anyhow::Result<CheckResult>> + 'p>>;
+
+/// The deliveries the secret did not sign as they stand, in report order: each spec with the
+/// function that runs it. Skipped as proving nothing when nothing is accepted.
+const FORGERIES: [(CheckSpec, ProbeCheck); 3] = [
+    (catalogue::BAD_SIGNATURE_REJECTED, |probe| Box::pin(forgeries::bad_signature(probe))),
+    (catalogue::MISSING_SIGNATURE_REJECTED, |probe| Box::pin(forgeries::missing_signature(probe))),
+    (catalogue::TAMPERED_BODY_REJECTED, |probe| Box::pin(forgeries::tampered_body(probe))),
+];
 
 /// The checks for mistakes real receivers make with lists, truncation, unknown types and order,
 /// in report order: each spec with the function that runs it.

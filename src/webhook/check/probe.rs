@@ -211,6 +211,15 @@ pub(crate) fn describe(answer: &Answer) -> String {
     }
 }
 
+/// An answer in a few words, without its latency: the status, or that none came.
+pub(crate) fn said(answer: &Answer) -> String {
+    match answer {
+        Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
+        Answer::TimedOut(limit) => format!("no answer within {}", format_duration(*limit)),
+        Answer::Failed(err) => format!("no answer: {err}"),
+    }
+}
+
 /// Why an answer to a request that must be refused is not a 4xx: a 5xx, a reset or a hang on a
 /// hostile input is a crash, never an acceptance.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

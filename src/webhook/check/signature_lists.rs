@@ -9,9 +9,8 @@ use std::time::Instant;
 use http::HeaderValue;
 
 use super::catalogue::{ANY_LISTED_SIGNATURE_ACCEPTED, TRUNCATED_SIGNATURE_REJECTED};
-use super::probe::{Answer, Probe};
+use super::probe::{Answer, Probe, said};
 use crate::conformance::CheckResult;
-use crate::webhook::deliver::engine::describe_status;
 use crate::webhook::delivery::unix_now;
 use crate::webhook::scheme::{SchemeKind, spelled};
 
@@ -41,14 +40,6 @@ fn listed(kind: SchemeKind, wrong: &str, valid: &str) -> Option<String> {
             Some(format!("{wrong},v1={valid_signature}"))
         }
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify => None,
-    }
-}
-
-fn said(answer: &Answer) -> String {
-    match answer {
-        Answer::Status(exchange) => describe_status(exchange.status.as_u16()),
-        Answer::TimedOut(limit) => format!("no answer within {}", crate::units::format_duration(*limit)),
-        Answer::Failed(err) => format!("no answer: {err}"),
     }
 }
 
