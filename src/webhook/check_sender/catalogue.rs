@@ -2,7 +2,7 @@
 //! catches, and the function that judges it from what the receiver saw. `--list`, the man page,
 //! the ids `--only`, `--skip` and `--expect-fail` accept, and the report's order all come from
 //! [`CHECKS`]. A new check is one entry here and one function in the group file of its duty.
-use super::probe::{Finding, Observed};
+use super::probe::{SenderFinding, SenderObservation};
 use super::{headers, identity, retries, sender_mistakes, stops, timestamps};
 use crate::conformance::{CheckSpec, Level};
 
@@ -10,7 +10,7 @@ use crate::conformance::{CheckSpec, Level};
 #[derive(Clone, Copy)]
 pub(crate) struct Check {
     pub spec: CheckSpec,
-    pub judge: fn(&Observed) -> Finding,
+    pub judge: fn(&SenderObservation) -> SenderFinding,
 }
 
 pub(crate) const SIGNED: CheckSpec = CheckSpec {

@@ -1,5 +1,5 @@
 //! The headers a well-behaved sender adds: a JSON content type for JSON, and its name.
-use super::probe::{Finding, Observed, bounded};
+use super::probe::{SenderFinding, SenderObservation, bounded};
 use crate::http::body::looks_like_json;
 use crate::output::terminal_safe;
 
@@ -10,7 +10,7 @@ fn is_json_type(content_type: &str) -> bool {
     essence == "application/json" || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
 
-pub(super) fn content_type_json(observed: &Observed) -> Finding {
+pub(super) fn content_type_json(observed: &SenderObservation) -> SenderFinding {
     let mut json = 0;
     let mut bad = Vec::new();
     for (event, attempt) in observed.attempts() {
@@ -34,16 +34,16 @@ pub(super) fn content_type_json(observed: &Observed) -> Finding {
         }
     }
     if json == 0 {
-        return Finding::Skipped("no attempt had a JSON body".to_string());
+        return SenderFinding::Skipped("no attempt had a JSON body".to_string());
     }
     if bad.is_empty() {
-        Finding::Held(vec![format!("all {json} JSON bodies were sent as application/json")])
+        SenderFinding::Held(vec![format!("all {json} JSON bodies were sent as application/json")])
     } else {
-        Finding::Broken(bounded(bad))
+        SenderFinding::Broken(bounded(bad))
     }
 }
 
-pub(super) fn identifies_itself(observed: &Observed) -> Finding {
+pub(super) fn identifies_itself(observed: &SenderObservation) -> SenderFinding {
     let mut agents: Vec<String> = Vec::new();
     let mut without = 0;
     let mut total = 0;
@@ -60,12 +60,12 @@ pub(super) fn identifies_itself(observed: &Observed) -> Finding {
         }
     }
     if total == 0 {
-        return Finding::Skipped("no attempt arrived".to_string());
+        return SenderFinding::Skipped("no attempt arrived".to_string());
     }
     if without > 0 {
-        return Finding::Broken(vec![format!("{without} of {total} attempts carried no User-Agent")]);
+        return SenderFinding::Broken(vec![format!("{without} of {total} attempts carried no User-Agent")]);
     }
-    Finding::Held(bounded(agents.into_iter().map(|agent| format!("User-Agent: {agent}")).collect()))
+    SenderFinding::Held(bounded(agents.into_iter().map(|agent| format!("User-Agent: {agent}")).collect()))
 }
 
 #[cfg(test)]

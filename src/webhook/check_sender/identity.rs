@@ -1,9 +1,9 @@
 //! What makes a delivery trustworthy and de-duplicable: a valid signature, one event id per event,
 //! the same body on every attempt.
-use super::probe::{Finding, Observed, bounded};
+use super::probe::{SenderFinding, SenderObservation, bounded};
 use crate::output::terminal_safe;
 
-pub(super) fn signed(observed: &Observed) -> Finding {
+pub(super) fn signed(observed: &SenderObservation) -> SenderFinding {
     let mut bad = Vec::new();
     let mut schemes: Vec<String> = Vec::new();
     let mut total = 0;
@@ -20,20 +20,20 @@ pub(super) fn signed(observed: &Observed) -> Finding {
         }
     }
     if total == 0 {
-        return Finding::Skipped("no attempt arrived".to_string());
+        return SenderFinding::Skipped("no attempt arrived".to_string());
     }
     if bad.is_empty() {
         let schemes = if schemes.is_empty() { String::new() } else { format!(" ({})", schemes.join(", ")) };
-        return Finding::Held(vec![format!("all {total} attempts carried a valid signature{schemes}")]);
+        return SenderFinding::Held(vec![format!("all {total} attempts carried a valid signature{schemes}")]);
     }
     let mut evidence = vec![format!("{} of {total} attempts carried no valid signature", bad.len())];
     evidence.extend(bad);
-    Finding::Broken(bounded(evidence))
+    SenderFinding::Broken(bounded(evidence))
 }
 
-pub(super) fn event_id_stable(observed: &Observed) -> Finding {
+pub(super) fn event_id_stable(observed: &SenderObservation) -> SenderFinding {
     if observed.events.is_empty() {
-        return Finding::Skipped("no attempt arrived".to_string());
+        return SenderFinding::Skipped("no attempt arrived".to_string());
     }
     let mut bad = Vec::new();
     let mut good = Vec::new();
@@ -59,10 +59,10 @@ pub(super) fn event_id_stable(observed: &Observed) -> Finding {
             good.push(format!("{}: {} attempt(s) under one id", event.name(), event.attempts.len()));
         }
     }
-    if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
+    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
 
-pub(super) fn body_stable(observed: &Observed) -> Finding {
+pub(super) fn body_stable(observed: &SenderObservation) -> SenderFinding {
     let mut bad = Vec::new();
     let mut retries = 0;
     for event in &observed.events {
@@ -83,12 +83,12 @@ pub(super) fn body_stable(observed: &Observed) -> Finding {
         }
     }
     if retries == 0 {
-        return Finding::Skipped("no event was sent more than once".to_string());
+        return SenderFinding::Skipped("no event was sent more than once".to_string());
     }
     if bad.is_empty() {
-        Finding::Held(vec![format!("all {retries} retries repeated their event's body byte for byte")])
+        SenderFinding::Held(vec![format!("all {retries} retries repeated their event's body byte for byte")])
     } else {
-        Finding::Broken(bounded(bad))
+        SenderFinding::Broken(bounded(bad))
     }
 }
 
@@ -97,7 +97,7 @@ mod tests {
     use std::time::Instant;
 
     use super::super::probe::fixtures::{answer, event, observed, spec};
-    use super::super::probe::{Finding, SenderEnd};
+    use super::super::probe::{SenderFinding, SenderEnd};
     use super::*;
 
     #[test]
@@ -108,9 +108,9 @@ mod tests {
         let mut second = spec(1.0, answer(200));
         second.id = Some("msg_b");
         let seen = observed(vec![event(1, start, vec![first, second])], SenderEnd::External);
-        let Finding::Broken(evidence) = event_id_stable(&seen) else { panic!("must fail") };
+        let SenderFinding::Broken(evidence) = event_id_stable(&seen) else { panic!("must fail") };
         assert_eq!(evidence, ["event 1: the same body arrived under 2 ids: msg_a, msg_b"]);
-        assert!(matches!(body_stable(&seen), Finding::Held(_)));
+        assert!(matches!(body_stable(&seen), SenderFinding::Held(_)));
     }
 
     #[test]
@@ -119,9 +119,9 @@ mod tests {
         let mut second = spec(1.0, answer(200));
         second.body = "{\"id\":\"evt_1\",\"attempt\":2}";
         let seen = observed(vec![event(1, start, vec![spec(0.0, answer(500)), second])], SenderEnd::External);
-        let Finding::Broken(evidence) = body_stable(&seen) else { panic!("must fail") };
+        let SenderFinding::Broken(evidence) = body_stable(&seen) else { panic!("must fail") };
         assert_eq!(evidence, ["event 1 (evt_1) attempt 2 differs from attempt 1 (26 vs 14 bytes, from byte 13)"]);
-        assert!(matches!(event_id_stable(&seen), Finding::Held(_)));
+        assert!(matches!(event_id_stable(&seen), SenderFinding::Held(_)));
     }
 
     #[test]
@@ -129,7 +129,7 @@ mod tests {
         let mut only = spec(0.0, answer(200));
         only.id = None;
         let seen = observed(vec![event(1, Instant::now(), vec![only])], SenderEnd::External);
-        assert!(matches!(event_id_stable(&seen), Finding::Broken(_)));
-        assert!(matches!(body_stable(&seen), Finding::Skipped(_)));
+        assert!(matches!(event_id_stable(&seen), SenderFinding::Broken(_)));
+        assert!(matches!(body_stable(&seen), SenderFinding::Skipped(_)));
     }
 }

@@ -50,7 +50,7 @@ use crate::webhook::scheme::{SchemeKind, SchemeOptions};
 use crate::webhook::secret::Secret;
 use book::Book;
 use live::Live;
-use probe::{Observed, SecretForm, SenderEnd};
+use probe::{SenderObservation, SecretForm, SenderEnd};
 use receiver::Receiver;
 use report::{SenderReport, SenderSummary};
 use script::Script;
@@ -186,7 +186,7 @@ pub(crate) async fn execute(
         let why = why_nothing_arrived(&sender_end, end, waited);
         bail!("no webhook arrived at {url}: {why}; is the sender configured to deliver to that URL ({URL_ENV})?");
     }
-    let observed = Observed {
+    let observed = SenderObservation {
         events,
         sender: sender_end.clone(),
         waited,
@@ -266,7 +266,7 @@ fn sender_report(
     scheme: &str,
     sender: Option<&SenderProcess>,
     sender_end: &SenderEnd,
-    observed: &Observed,
+    observed: &SenderObservation,
 ) -> SenderReport {
     let target = match sender {
         Some(process) => format!("{} (--scheme {scheme}, script {}) ← {}", url, config.script, process.shown),
@@ -289,7 +289,7 @@ fn sender_report(
 
 /// Every check of the catalogue, in its order. Each is graded after the fact, so its duration is
 /// the span of the events it judged: from the first attempt's arrival to the last attempt's end.
-fn judge(observed: &Observed) -> Vec<CheckResult> {
+fn judge(observed: &SenderObservation) -> Vec<CheckResult> {
     let span = observed.span();
     catalogue::CHECKS
         .iter()

@@ -25,7 +25,7 @@ pub(crate) enum SenderEnd {
 
 /// Everything the checks judge.
 #[derive(Debug, Clone)]
-pub(crate) struct Observed {
+pub(crate) struct SenderObservation {
     pub events: Vec<Event>,
     pub sender: SenderEnd,
     /// How long the run waited, for "not within …" evidence.
@@ -40,7 +40,7 @@ pub(crate) struct Observed {
     pub secret: SecretForm,
 }
 
-impl Observed {
+impl SenderObservation {
     /// Why an expected attempt did not come: a verdict when the sender has exited, a skip reason
     /// otherwise. `Err` holds the skip reason.
     pub(crate) fn missing(&self, what: &str) -> Result<String, String> {
@@ -70,18 +70,18 @@ impl Observed {
 }
 
 /// A check's finding before it becomes a result.
-pub(crate) enum Finding {
+pub(crate) enum SenderFinding {
     Held(Vec<String>),
     Broken(Vec<String>),
     Skipped(String),
 }
 
-impl Finding {
+impl SenderFinding {
     pub(crate) fn result(self, spec: &CheckSpec) -> CheckResult {
         match self {
-            Finding::Held(evidence) => spec.judged(true, evidence, Duration::ZERO),
-            Finding::Broken(evidence) => spec.judged(false, evidence, Duration::ZERO),
-            Finding::Skipped(reason) => spec.skipped(reason),
+            SenderFinding::Held(evidence) => spec.judged(true, evidence, Duration::ZERO),
+            SenderFinding::Broken(evidence) => spec.judged(false, evidence, Duration::ZERO),
+            SenderFinding::Skipped(reason) => spec.skipped(reason),
         }
     }
 }
@@ -135,7 +135,7 @@ pub(crate) mod fixtures {
 
     use super::super::book::{Arrival, Attempt, Ending, Event, Signature};
     use super::super::script::Step;
-    use super::{Observed, SenderEnd};
+    use super::{SenderObservation, SenderEnd};
 
     /// One attempt: `at` seconds after the start, answered (or given up on) `took` seconds later.
     pub(crate) struct Spec {
@@ -184,8 +184,8 @@ pub(crate) mod fixtures {
         Event { number, attempts }
     }
 
-    pub(crate) fn observed(events: Vec<Event>, sender: SenderEnd) -> Observed {
-        Observed {
+    pub(crate) fn observed(events: Vec<Event>, sender: SenderEnd) -> SenderObservation {
+        SenderObservation {
             events,
             sender,
             waited: Duration::from_secs(10),

@@ -2,7 +2,7 @@
 //! grow, and no sooner than a Retry-After asks.
 use std::time::Duration;
 
-use super::probe::{Attempt, Ending, Event, Finding, IMMEDIATE, Observed, Step, bounded};
+use super::probe::{Attempt, Ending, Event, SenderFinding, IMMEDIATE, SenderObservation, Step, bounded};
 use crate::units::format_duration;
 
 /// Full jitter draws each wait at random below a growing cap, so one wait may come out shorter
@@ -27,7 +27,7 @@ fn after(gap: Option<Duration>) -> String {
     gap.map_or_else(String::new, |gap| format!(" {} later", format_duration(gap)))
 }
 
-pub(super) fn after_5xx(observed: &Observed) -> Finding {
+pub(super) fn after_5xx(observed: &SenderObservation) -> SenderFinding {
     let mut retried = Vec::new();
     let mut missing = Vec::new();
     for event in &observed.events {
@@ -56,31 +56,31 @@ pub(super) fn after_5xx(observed: &Observed) -> Finding {
 
 /// Held when every situation was followed by a retry; broken when one was not and the sender has
 /// exited; skipped when nothing could be seen yet.
-fn judge_follow_ups(observed: &Observed, retried: Vec<String>, missing: Vec<String>, no_situation: &str) -> Finding {
+fn judge_follow_ups(observed: &SenderObservation, retried: Vec<String>, missing: Vec<String>, no_situation: &str) -> SenderFinding {
     if retried.is_empty() && missing.is_empty() {
-        return Finding::Skipped(no_situation.to_string());
+        return SenderFinding::Skipped(no_situation.to_string());
     }
     let Some(first_missing) = missing.first() else {
-        return Finding::Held(bounded(retried));
+        return SenderFinding::Held(bounded(retried));
     };
     match observed.missing(first_missing) {
-        Ok(_) => Finding::Broken(bounded(missing.iter().filter_map(|line| observed.missing(line).ok()).collect())),
+        Ok(_) => SenderFinding::Broken(bounded(missing.iter().filter_map(|line| observed.missing(line).ok()).collect())),
         // Not seen yet: what was retried still holds; with nothing retried there is no verdict.
-        Err(reason) if retried.is_empty() => Finding::Skipped(reason),
+        Err(reason) if retried.is_empty() => SenderFinding::Skipped(reason),
         Err(reason) => {
             let mut evidence = retried;
             evidence.push(reason);
-            Finding::Held(bounded(evidence))
+            SenderFinding::Held(bounded(evidence))
         }
     }
 }
 
 /// The held attempts, each with its event.
-fn held(observed: &Observed) -> impl Iterator<Item = (&Event, &Attempt)> {
+fn held(observed: &SenderObservation) -> impl Iterator<Item = (&Event, &Attempt)> {
     observed.attempts().filter(|(_, attempt)| attempt.step == Step::Hold)
 }
 
-fn no_hold(observed: &Observed) -> String {
+fn no_hold(observed: &SenderObservation) -> String {
     let reached = observed.events.iter().map(|event| event.attempts.len()).max().unwrap_or(0);
     format!(
         "no attempt was held: the script has no hold, or the sender never reached it (at most {reached} attempt(s) of an \
@@ -88,7 +88,7 @@ fn no_hold(observed: &Observed) -> String {
     )
 }
 
-pub(super) fn after_timeout(observed: &Observed) -> Finding {
+pub(super) fn after_timeout(observed: &SenderObservation) -> SenderFinding {
     let mut retried = Vec::new();
     let mut missing = Vec::new();
     let mut outlasted = Vec::new();
@@ -122,14 +122,14 @@ pub(super) fn after_timeout(observed: &Observed) -> Finding {
     }
     if retried.is_empty() && missing.is_empty() {
         return match outlasted.first() {
-            Some(line) => Finding::Skipped(format!("{line}: it never timed out, so it never had to retry")),
-            None => Finding::Skipped(no_hold(observed)),
+            Some(line) => SenderFinding::Skipped(format!("{line}: it never timed out, so it never had to retry")),
+            None => SenderFinding::Skipped(no_hold(observed)),
         };
     }
     judge_follow_ups(observed, retried, missing, "")
 }
 
-pub(super) fn sender_timeout(observed: &Observed) -> Finding {
+pub(super) fn sender_timeout(observed: &SenderObservation) -> SenderFinding {
     let (shortest, longest) = SENDER_TIMEOUT_RANGE;
     let mut good = Vec::new();
     let mut bad = Vec::new();
@@ -161,9 +161,9 @@ pub(super) fn sender_timeout(observed: &Observed) -> Finding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(no_hold(observed));
+        return SenderFinding::Skipped(no_hold(observed));
     }
-    if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
+    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
 
 /// The sender's own waits in one event: the gap before each retry that followed a failure the
@@ -185,7 +185,7 @@ fn backoff_gaps(event: &Event) -> Vec<(u32, Duration)> {
         .collect()
 }
 
-pub(super) fn backoff_grows(observed: &Observed) -> Finding {
+pub(super) fn backoff_grows(observed: &SenderObservation) -> SenderFinding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     for event in &observed.events {
@@ -220,12 +220,12 @@ pub(super) fn backoff_grows(observed: &Observed) -> Finding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped("no event was retried after a failure, so there is no backoff to see".to_string());
+        return SenderFinding::Skipped("no event was retried after a failure, so there is no backoff to see".to_string());
     }
-    if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
+    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
 
-pub(super) fn honours_retry_after(observed: &Observed) -> Finding {
+pub(super) fn honours_retry_after(observed: &SenderObservation) -> SenderFinding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     let mut unanswered = Vec::new();
@@ -249,13 +249,13 @@ pub(super) fn honours_retry_after(observed: &Observed) -> Finding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(unanswered.into_iter().next().unwrap_or_else(|| {
+        return SenderFinding::Skipped(unanswered.into_iter().next().unwrap_or_else(|| {
             "no attempt was answered with a Retry-After: the script has no step like 429:3, or the sender never \
                      reached it"
                 .to_string()
         }));
     }
-    if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
+    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
 
 #[cfg(test)]
@@ -264,7 +264,7 @@ mod tests {
 
     use super::super::probe::Ending;
     use super::super::probe::fixtures::{answer, event, observed, spec};
-    use super::super::probe::{Finding, SenderEnd};
+    use super::super::probe::{SenderFinding, SenderEnd};
     use super::*;
 
     fn retry_after(status: u16, seconds: u64) -> Step {
@@ -299,30 +299,30 @@ mod tests {
             backoff_grows(&seen),
             honours_retry_after(&seen),
         ] {
-            assert!(matches!(finding, Finding::Held(_)));
+            assert!(matches!(finding, SenderFinding::Held(_)));
         }
     }
 
     #[test]
     fn immediate_retries_and_an_ignored_retry_after_are_flagged() {
         let seen = observed(vec![played([0.001, 0.001, 0.001], 1.0)], SenderEnd::Exited("exit status 0".into()));
-        let Finding::Broken(backoff) = backoff_grows(&seen) else { panic!("backoff must warn") };
+        let SenderFinding::Broken(backoff) = backoff_grows(&seen) else { panic!("backoff must warn") };
         assert!(backoff[0].contains("immediate"), "{backoff:?}");
-        let Finding::Broken(retry) = honours_retry_after(&seen) else { panic!("Retry-After must warn") };
+        let SenderFinding::Broken(retry) = honours_retry_after(&seen) else { panic!("Retry-After must warn") };
         assert!(retry[0].contains("429 with Retry-After: 3"), "{retry:?}");
-        let Finding::Broken(timeout) = sender_timeout(&seen) else { panic!("1s is too short") };
+        let SenderFinding::Broken(timeout) = sender_timeout(&seen) else { panic!("1s is too short") };
         assert!(timeout[0].contains("gave up after 1.00s, sooner than the 5.00s"), "{timeout:?}");
-        assert!(matches!(after_5xx(&seen), Finding::Held(_)));
+        assert!(matches!(after_5xx(&seen), SenderFinding::Held(_)));
     }
 
     #[test]
     fn shrinking_waits_are_flagged_beyond_the_jitter_tolerance() {
         let seen = observed(vec![played([2.0, 0.5, 3.2], 10.0)], SenderEnd::External);
-        let Finding::Broken(evidence) = backoff_grows(&seen) else { panic!("must warn") };
+        let SenderFinding::Broken(evidence) = backoff_grows(&seen) else { panic!("must warn") };
         assert!(evidence[0].contains("under half the one before it"), "{evidence:?}");
         assert!(matches!(
             backoff_grows(&observed(vec![played([2.0, 1.5, 3.2], 10.0)], SenderEnd::External)),
-            Finding::Held(_)
+            SenderFinding::Held(_)
         ));
     }
 
@@ -330,9 +330,9 @@ mod tests {
     fn a_missing_retry_fails_only_once_the_sender_has_exited() {
         let lone = || event(1, Instant::now(), vec![spec(0.0, answer(500))]);
         let exited = observed(vec![lone()], SenderEnd::Exited("exit status 0".into()));
-        let Finding::Broken(evidence) = after_5xx(&exited) else { panic!("must fail") };
+        let SenderFinding::Broken(evidence) = after_5xx(&exited) else { panic!("must fail") };
         assert!(evidence[0].contains("never sent again, and the sender exited (exit status 0)"), "{evidence:?}");
-        let Finding::Skipped(reason) = after_5xx(&observed(vec![lone()], SenderEnd::External)) else {
+        let SenderFinding::Skipped(reason) = after_5xx(&observed(vec![lone()], SenderEnd::External)) else {
             panic!("must skip")
         };
         assert!(reason.contains("pass --timeout"), "{reason}");
@@ -343,7 +343,7 @@ mod tests {
         let mut hold = event(1, Instant::now(), vec![spec(0.0, answer(500)), spec(0.5, Step::Hold)]);
         hold.attempts[1].ending = Ending::Outlasted;
         let seen = observed(vec![hold], SenderEnd::StillRunning);
-        assert!(matches!(after_timeout(&seen), Finding::Skipped(reason) if reason.contains("never timed out")));
-        assert!(matches!(sender_timeout(&seen), Finding::Broken(_)));
+        assert!(matches!(after_timeout(&seen), SenderFinding::Skipped(reason) if reason.contains("never timed out")));
+        assert!(matches!(sender_timeout(&seen), SenderFinding::Broken(_)));
     }
 }

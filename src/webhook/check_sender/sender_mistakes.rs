@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use http::StatusCode;
 
-use super::probe::{Attempt, Event, Finding, IMMEDIATE, Observed, SecretForm, Step, bounded};
+use super::probe::{Attempt, Event, SenderFinding, IMMEDIATE, SenderObservation, SecretForm, Step, bounded};
 use crate::units::format_duration;
 use crate::webhook::scheme::SchemeKind;
 
@@ -17,7 +17,7 @@ fn next<'e>(event: &'e Event, attempt: &Attempt) -> Option<&'e Attempt> {
     event.attempts.get(usize::try_from(attempt.number).ok()?)
 }
 
-pub(super) fn redirect_not_followed(observed: &Observed) -> Finding {
+pub(super) fn redirect_not_followed(observed: &SenderObservation) -> SenderFinding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     let mut pending = Vec::new();
@@ -42,14 +42,14 @@ pub(super) fn redirect_not_followed(observed: &Observed) -> Finding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(pending.into_iter().next().unwrap_or_else(|| {
+        return SenderFinding::Skipped(pending.into_iter().next().unwrap_or_else(|| {
             "no attempt was answered 3xx: give the script a step like 307 (e.g. --script '307,200')".to_string()
         }));
     }
     if bad.is_empty() {
-        return Finding::Held(bounded(good));
+        return SenderFinding::Held(bounded(good));
     }
-    Finding::Broken(bounded(bad))
+    SenderFinding::Broken(bounded(bad))
 }
 
 /// Whether a status asks the sender to slow down.
@@ -62,7 +62,7 @@ fn gap(attempt: &Attempt, next: &Attempt) -> Option<Duration> {
     attempt.ended_at().map(|ended| next.arrival.at.saturating_duration_since(ended))
 }
 
-pub(super) fn throttles_after_429(observed: &Observed) -> Finding {
+pub(super) fn throttles_after_429(observed: &SenderObservation) -> SenderFinding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     for event in &observed.events {
@@ -96,38 +96,38 @@ pub(super) fn throttles_after_429(observed: &Observed) -> Finding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(
+        return SenderFinding::Skipped(
             "no retry followed a 429, 502 or 504: give the script such a step (e.g. --script '502,429:2,200')"
                 .to_string(),
         );
     }
     if bad.is_empty() {
-        return Finding::Held(bounded(good));
+        return SenderFinding::Held(bounded(good));
     }
-    Finding::Broken(bounded(bad))
+    SenderFinding::Broken(bounded(bad))
 }
 
-pub(super) fn secret_length(observed: &Observed) -> Finding {
+pub(super) fn secret_length(observed: &SenderObservation) -> SenderFinding {
     let standard = match observed.scheme {
         Some(SchemeKind::Standard) => true,
-        Some(other) => return Finding::Skipped(format!("a Standard Webhooks rule; --scheme {other} sets no length")),
+        Some(other) => return SenderFinding::Skipped(format!("a Standard Webhooks rule; --scheme {other} sets no length")),
         None => observed.attempts().any(|(_, attempt)| attempt.arrival.signature.scheme == Some(SchemeKind::Standard)),
     };
     if !standard {
-        return Finding::Skipped("a Standard Webhooks rule, and no attempt was signed that way".to_string());
+        return SenderFinding::Skipped("a Standard Webhooks rule, and no attempt was signed that way".to_string());
     }
     let (shortest, longest) = SECRET_BYTES;
     match observed.secret {
-        SecretForm::Asymmetric => Finding::Skipped(
+        SecretForm::Asymmetric => SenderFinding::Skipped(
             "an Ed25519 key pair (whsk_/whpk_) has its fixed size; the rule is for whsec_ secrets".into(),
         ),
-        SecretForm::NotBase64 => Finding::Broken(vec![
+        SecretForm::NotBase64 => SenderFinding::Broken(vec![
             "the secret is not whsec_ followed by base64, so it is no Standard Webhooks secret".to_string(),
         ]),
         SecretForm::Decoded(bytes) if (shortest..=longest).contains(&bytes) => {
-            Finding::Held(vec![format!("the secret decodes to {bytes} bytes ({shortest} to {longest} allowed)")])
+            SenderFinding::Held(vec![format!("the secret decodes to {bytes} bytes ({shortest} to {longest} allowed)")])
         }
-        SecretForm::Decoded(bytes) => Finding::Broken(vec![format!(
+        SecretForm::Decoded(bytes) => SenderFinding::Broken(vec![format!(
             "the secret decodes to {bytes} bytes; the spec wants {shortest} to {longest}"
         )]),
     }
@@ -150,17 +150,17 @@ mod tests {
     fn a_followed_redirect_or_a_missing_retry_fails_and_a_retry_passes() {
         let start = Instant::now();
         let retried = observed(vec![event(1, start, vec![spec(0.0, answer(307)), spec(1.0, answer(200))])], exited());
-        assert!(matches!(redirect_not_followed(&retried), Finding::Held(_)));
+        assert!(matches!(redirect_not_followed(&retried), SenderFinding::Held(_)));
         let mut followed = retried.clone();
         followed.redirected.push(Redirected { id: Some("evt_1".into()), at: start + Duration::from_millis(10) });
-        let Finding::Broken(evidence) = redirect_not_followed(&followed) else { panic!("must fail") };
+        let SenderFinding::Broken(evidence) = redirect_not_followed(&followed) else { panic!("must fail") };
         assert!(evidence[0].contains("followed it"), "{evidence:?}");
         let lone = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], exited());
-        assert!(matches!(redirect_not_followed(&lone), Finding::Broken(_)));
+        assert!(matches!(redirect_not_followed(&lone), SenderFinding::Broken(_)));
         let running = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], SenderEnd::External);
-        assert!(matches!(redirect_not_followed(&running), Finding::Skipped(_)));
+        assert!(matches!(redirect_not_followed(&running), SenderFinding::Skipped(_)));
         let none = observed(vec![event(1, start, vec![spec(0.0, answer(200))])], exited());
-        assert!(matches!(redirect_not_followed(&none), Finding::Skipped(reason) if reason.contains("307")));
+        assert!(matches!(redirect_not_followed(&none), SenderFinding::Skipped(reason) if reason.contains("307")));
     }
 
     #[test]
@@ -170,12 +170,12 @@ mod tests {
             vec![event(1, start, vec![spec(0.0, answer(502)), spec(1.0, answer(504)), spec(3.0, answer(200))])],
             exited(),
         );
-        assert!(matches!(throttles_after_429(&patient), Finding::Held(_)));
+        assert!(matches!(throttles_after_429(&patient), SenderFinding::Held(_)));
         let hasty = observed(
             vec![event(1, start, vec![spec(0.0, answer(502)), spec(2.0, answer(429)), spec(2.01, answer(200))])],
             exited(),
         );
-        let Finding::Broken(evidence) = throttles_after_429(&hasty) else { panic!("must warn") };
+        let SenderFinding::Broken(evidence) = throttles_after_429(&hasty) else { panic!("must warn") };
         assert!(evidence[0].contains("429 on attempt 2"), "{evidence:?}");
     }
 
@@ -190,9 +190,9 @@ mod tests {
         seen.scheme = Some(SchemeKind::Standard);
         for (bytes, held) in [(23, false), (24, true), (64, true), (65, false)] {
             seen.secret = SecretForm::of(encoded(bytes).as_bytes());
-            assert_eq!(matches!(secret_length(&seen), Finding::Held(_)), held, "{bytes}");
+            assert_eq!(matches!(secret_length(&seen), SenderFinding::Held(_)), held, "{bytes}");
         }
         seen.scheme = Some(SchemeKind::Github);
-        assert!(matches!(secret_length(&seen), Finding::Skipped(_)));
+        assert!(matches!(secret_length(&seen), SenderFinding::Skipped(_)));
     }
 }

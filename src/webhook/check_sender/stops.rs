@@ -1,22 +1,22 @@
 //! Whether the sender stops when told to: after a 2xx (delivered) and after 410 (gone).
 use http::StatusCode;
 
-use super::probe::{Finding, Observed, bounded};
+use super::probe::{SenderFinding, SenderObservation, bounded};
 use crate::units::format_duration;
 
 /// `stops-after-2xx`: nothing after the answer that delivered the event.
-pub(super) fn after_2xx(observed: &Observed) -> Finding {
+pub(super) fn after_2xx(observed: &SenderObservation) -> SenderFinding {
     after_status(observed, |status| status.is_success(), "a 2xx")
 }
 
 /// `stops-after-410`: nothing after the answer that said the endpoint is gone.
-pub(super) fn after_410(observed: &Observed) -> Finding {
+pub(super) fn after_410(observed: &SenderObservation) -> SenderFinding {
     after_status(observed, |status| status == StatusCode::GONE, "410")
 }
 
 /// Judges that no attempt of an event followed the first answer `matches` accepts (`what` names it
 /// in the evidence).
-fn after_status(observed: &Observed, matches: impl Fn(StatusCode) -> bool, what: &str) -> Finding {
+fn after_status(observed: &SenderObservation, matches: impl Fn(StatusCode) -> bool, what: &str) -> SenderFinding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     for event in &observed.events {
@@ -36,9 +36,9 @@ fn after_status(observed: &Observed, matches: impl Fn(StatusCode) -> bool, what:
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(format!("no attempt was answered {what} within {}", format_duration(observed.waited)));
+        return SenderFinding::Skipped(format!("no attempt was answered {what} within {}", format_duration(observed.waited)));
     }
-    if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
+    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
 
 #[cfg(test)]
@@ -54,8 +54,8 @@ mod tests {
         let gone =
             event(2, Instant::now(), vec![spec(0.0, answer(410)), spec(0.2, answer(410)), spec(0.4, answer(410))]);
         let seen = observed(vec![gone], SenderEnd::Exited("exit status 1".into()));
-        let Finding::Broken(evidence) = after_status(&seen, |s| s == StatusCode::GONE, "410") else { panic!() };
+        let SenderFinding::Broken(evidence) = after_status(&seen, |s| s == StatusCode::GONE, "410") else { panic!() };
         assert_eq!(evidence, ["event 2 (evt_1): 410 on attempt 1, and it was sent 2 more time(s)"]);
-        assert!(matches!(after_status(&seen, |s| s.is_success(), "a 2xx"), Finding::Skipped(_)));
+        assert!(matches!(after_status(&seen, |s| s.is_success(), "a 2xx"), SenderFinding::Skipped(_)));
     }
 }

@@ -2,7 +2,7 @@
 //! renewed on every retry.
 use std::time::Duration;
 
-use super::probe::{Finding, Observed, bounded};
+use super::probe::{SenderFinding, SenderObservation, bounded};
 use crate::units::format_duration;
 use crate::webhook::scheme::{self, SchemeOptions};
 
@@ -11,7 +11,7 @@ use crate::webhook::scheme::{self, SchemeOptions};
 const FRESH_SLACK: Duration = Duration::from_millis(1_500);
 
 /// Why there are no timestamps to judge.
-fn untimestamped(observed: &Observed) -> String {
+fn untimestamped(observed: &SenderObservation) -> String {
     let kinds: Vec<String> = {
         let mut kinds = Vec::new();
         for (_, attempt) in observed.attempts() {
@@ -34,7 +34,7 @@ fn untimestamped(observed: &Observed) -> String {
     }
 }
 
-pub(super) fn fresh(observed: &Observed) -> Finding {
+pub(super) fn fresh(observed: &SenderObservation) -> SenderFinding {
     let mut good = Vec::new();
     let mut bad = Vec::new();
     let mut any_timestamp = false;
@@ -70,19 +70,19 @@ pub(super) fn fresh(observed: &Observed) -> Finding {
         good.extend(judged);
     }
     if !any_timestamp {
-        return Finding::Skipped(untimestamped(observed));
+        return SenderFinding::Skipped(untimestamped(observed));
     }
     if good.is_empty() && bad.is_empty() {
-        return Finding::Skipped(format!(
+        return SenderFinding::Skipped(format!(
             "no retry came more than {} after its event's first attempt: too soon to tell a fresh signature from a \
              re-sent one",
             format_duration(FRESH_SLACK)
         ));
     }
-    if bad.is_empty() { Finding::Held(bounded(good)) } else { Finding::Broken(bounded(bad)) }
+    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
 
-pub(super) fn skew(observed: &Observed) -> Finding {
+pub(super) fn skew(observed: &SenderObservation) -> SenderFinding {
     let tolerance = i64::try_from(observed.tolerance.as_secs()).unwrap_or(i64::MAX);
     let mut worst: Option<i64> = None;
     let mut bad = Vec::new();
@@ -105,18 +105,18 @@ pub(super) fn skew(observed: &Observed) -> Finding {
         }
     }
     let Some(worst) = worst else {
-        return Finding::Skipped(untimestamped(observed));
+        return SenderFinding::Skipped(untimestamped(observed));
     };
     let tolerance = format_duration(observed.tolerance);
     if bad.is_empty() {
-        return Finding::Held(vec![format!(
+        return SenderFinding::Held(vec![format!(
             "{count} signed times, at most {}s from this receiver's clock (tolerance {tolerance})",
             worst.unsigned_abs()
         )]);
     }
     let mut evidence = vec![format!("{} of {count} signed times are outside the {tolerance} tolerance", bad.len())];
     evidence.extend(bad);
-    Finding::Broken(bounded(evidence))
+    SenderFinding::Broken(bounded(evidence))
 }
 
 #[cfg(test)]
@@ -144,23 +144,23 @@ mod tests {
     #[test]
     fn a_resent_signature_is_caught_once_retries_come_late_enough() {
         let fresh_one = observed(vec![signed_event([0, 1, 3])], SenderEnd::External);
-        assert!(matches!(fresh(&fresh_one), Finding::Held(_)));
+        assert!(matches!(fresh(&fresh_one), SenderFinding::Held(_)));
         let resent = observed(vec![signed_event([0, 0, 0])], SenderEnd::External);
-        let Finding::Broken(evidence) = fresh(&resent) else { panic!("must warn") };
+        let SenderFinding::Broken(evidence) = fresh(&resent) else { panic!("must warn") };
         assert!(
             evidence[0].contains("attempt 3 arrived 3.00s after attempt 1 and was signed 0s after it"),
             "{evidence:?}"
         );
-        assert!(matches!(skew(&resent), Finding::Held(_)));
+        assert!(matches!(skew(&resent), SenderFinding::Held(_)));
     }
 
     #[test]
     fn skew_beyond_the_tolerance_fails() {
         let skewed = observed(vec![signed_event([-600, -599, -597])], SenderEnd::External);
-        let Finding::Broken(evidence) = skew(&skewed) else { panic!("must fail") };
+        let SenderFinding::Broken(evidence) = skew(&skewed) else { panic!("must fail") };
         assert!(evidence[0].starts_with("3 of 3 signed times"), "{evidence:?}");
         assert!(evidence[1].contains("600s behind"), "{evidence:?}");
         let unsigned = observed(vec![event(1, Instant::now(), vec![spec(0.0, answer(200))])], SenderEnd::External);
-        assert!(matches!(skew(&unsigned), Finding::Skipped(_)));
+        assert!(matches!(skew(&unsigned), SenderFinding::Skipped(_)));
     }
 }

@@ -248,7 +248,7 @@ pub(crate) struct Deliverer {
 }
 
 /// What one attempt's answer means for the delivery.
-enum Verdict {
+enum NextStep {
     Delivered,
     Gone,
     Retry { retry_after: Option<Duration> },
@@ -305,7 +305,7 @@ impl Deliverer {
                 error: None,
                 retry_after: None,
             };
-            let verdict = match self.client.send(request).await {
+            let step = match self.client.send(request).await {
                 Ok(exchange) => {
                     report.status = Some(exchange.status.as_u16());
                     report.latency = Some(exchange.latency);
@@ -313,22 +313,22 @@ impl Deliverer {
                     report.retry_after =
                         retry_after.map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
                     if exchange.status.is_success() {
-                        Verdict::Delivered
+                        NextStep::Delivered
                     } else if exchange.status == StatusCode::GONE {
-                        Verdict::Gone
+                        NextStep::Gone
                     } else {
-                        Verdict::Retry {
+                        NextStep::Retry {
                             retry_after: retry_after.and_then(|v| parse_retry_after(v, SystemTime::now())),
                         }
                     }
                 }
                 Err(err) => {
                     report.error = Some(describe_error(&err, message.body.len()));
-                    Verdict::Retry { retry_after: None }
+                    NextStep::Retry { retry_after: None }
                 }
             };
-            let next = match verdict {
-                Verdict::Retry { retry_after } if attempt < max_attempts => Some(match retry_after {
+            let next = match step {
+                NextStep::Retry { retry_after } if attempt < max_attempts => Some(match retry_after {
                     Some(asked) => self.policy.retry_after_wait(asked),
                     None => self.policy.planned_wait(attempt + 1, &mut rand::rng()),
                 }),
@@ -336,11 +336,11 @@ impl Deliverer {
             };
             observer.attempted(message, &report, next.as_ref());
             attempts.push(report);
-            match (verdict, next) {
-                (Verdict::Delivered, _) => break DeliveryOutcome::Delivered,
-                (Verdict::Gone, _) => break DeliveryOutcome::Gone,
-                (Verdict::Retry { .. }, Some(next)) => planned = next,
-                (Verdict::Retry { .. }, None) => break DeliveryOutcome::Exhausted,
+            match (step, next) {
+                (NextStep::Delivered, _) => break DeliveryOutcome::Delivered,
+                (NextStep::Gone, _) => break DeliveryOutcome::Gone,
+                (NextStep::Retry { .. }, Some(next)) => planned = next,
+                (NextStep::Retry { .. }, None) => break DeliveryOutcome::Exhausted,
             }
             attempt += 1;
         };

@@ -28,7 +28,7 @@ use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::TimeWindow;
 use crate::webhook::scheme::{self, SchemeKind, SchemeOptions};
 use crate::webhook::secret::Secret;
-use crate::webhook::verify::verifier::{Verdict, Verifier};
+use crate::webhook::verify::verifier::{SignatureCheck, Verifier};
 
 /// Headers that name the event type, for schemes that carry it outside the body.
 const EVENT_TYPE_HEADERS: [HeaderName; 2] =
@@ -202,27 +202,28 @@ pub(super) async fn handle(
 
 /// Judges the delivery against the time it arrived, with a hint for a mismatch when a hint worker
 /// is free.
-async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body: &Bytes) -> Verdict {
+async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body: &Bytes) -> SignatureCheck {
     // The arrival's clock reading, not another one: the clock is read as few times as it can be.
     let window = TimeWindow { now: arrival.received.timestamp(), tolerance: receiver.tolerance };
-    let mut verdict = receiver.verifier.check(&parts.headers, body, window);
-    if !verdict.failure.as_ref().is_some_and(|failure| failure.hintable) {
-        return verdict;
+    let mut signature = receiver.verifier.check(&parts.headers, body, window);
+    if !signature.failure.as_ref().is_some_and(|failure| failure.hintable) {
+        return signature;
     }
     let Ok(permit) = Arc::clone(&receiver.hints).try_acquire_owned() else {
-        return verdict;
+        return signature;
     };
-    let (shared, headers, bytes, judged) = (Arc::clone(receiver), parts.headers.clone(), body.clone(), verdict.clone());
+    let (shared, headers, bytes, judged) =
+        (Arc::clone(receiver), parts.headers.clone(), body.clone(), signature.clone());
     let hint = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         shared.verifier.hint(&judged, &headers, &bytes, window)
     })
     .await
     .unwrap_or_default();
-    if let Some(failure) = verdict.failure.as_mut() {
+    if let Some(failure) = signature.failure.as_mut() {
         failure.hint = hint;
     }
-    verdict
+    signature
 }
 
 /// What was decided for a delivery before it is journaled.
@@ -233,24 +234,24 @@ struct Decision {
 }
 
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
-    let mut verdict = judge(receiver, &arrival, &parts, &body).await;
+    let mut signature = judge(receiver, &arrival, &parts, &body).await;
     let mut envelope = Envelope::read(&body);
-    // Taken, not cloned: nothing after this reads the verdict's id.
-    let (event_id, id_source) = event_id(verdict.delivery_id.take(), &mut envelope, &body);
+    // Taken, not cloned: nothing after this reads the signature's id.
+    let (event_id, id_source) = event_id(signature.delivery_id.take(), &mut envelope, &body);
     let event_type = header_event_type(&parts.headers).or_else(|| envelope.event_type());
-    let authentic = verdict.failure.is_none();
+    let authentic = signature.failure.is_none();
     let accepted = authentic || receiver.accept_invalid;
     let status_accepts = receiver.status.is_none_or(|status| status.is_success());
     // Only deliveries accepted as authentic claim, repeat or count against an event: a forgery that
     // reuses a real event's id is no duplicate of it, and forged ids take no memory.
-    let key = table_key(verdict.scheme, id_source, &event_id);
+    let key = table_key(signature.scheme, id_source, &event_id);
     let attempt = if accepted {
         receiver.events.register_at(&key, arrival.started, |number| number > receiver.fail_first && status_accepts)
     } else {
         Attempt::UNCOUNTED
     };
     let claim = Claim::new(&receiver.events, &key, attempt);
-    let decision = decide(receiver, &parts, &body, &verdict, &event_id, event_type.as_deref(), attempt).await;
+    let decision = decide(receiver, &parts, &body, &signature, &event_id, event_type.as_deref(), attempt).await;
     let mut response = decision.response;
     let forward_error = match &decision.forwarded {
         Some(Forwarded::Failed { error, .. }) => Some(error.clone()),
@@ -262,7 +263,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     let mut journal_error = None;
     if let Some(journal) = &receiver.journal {
         let received_at = arrival.time();
-        let reason = verdict.failure.as_ref().map(|failure| failure.with_hint());
+        let reason = signature.failure.as_ref().map(|failure| failure.with_hint());
         let forward = decision.forwarded.as_ref().map(journal_forward);
         // Borrows the request's headers and body: nothing of the delivery is copied but into
         // the journal's own buffer.
@@ -274,9 +275,9 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             headers: &parts.headers,
             body: &body,
             valid: authentic,
-            scheme: verdict.scheme.map(SchemeKind::name),
+            scheme: signature.scheme.map(SchemeKind::name),
             reason: reason.as_deref(),
-            code: verdict.failure.as_ref().map(|failure| failure.code),
+            code: signature.failure.as_ref().map(|failure| failure.code),
             event_id: &event_id,
             event_type: event_type.as_deref(),
             duplicate: attempt.duplicate,
@@ -307,7 +308,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
         event_type: event_type.as_deref(),
     });
     if !receiver.display.is_quiet() {
-        let failure = verdict.failure;
+        let failure = signature.failure;
         receiver.display.delivery(DeliveryLine {
             received: arrival.received,
             remote: arrival.remote,
@@ -316,7 +317,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             event_id,
             event_type,
             valid: authentic,
-            scheme: verdict.scheme,
+            scheme: signature.scheme,
             reason_code: failure.as_ref().map(|failure| failure.code),
             hint: failure.as_ref().and_then(|failure| failure.hint.clone()),
             reason: failure.map(|failure| failure.message),
@@ -343,13 +344,13 @@ async fn decide(
     receiver: &Receiver,
     parts: &Parts,
     body: &Bytes,
-    verdict: &Verdict,
+    signature: &SignatureCheck,
     event_id: &str,
     event_type: Option<&str>,
     attempt: Attempt,
 ) -> Decision {
     let answer = |response| Decision { response, forwarded: None, failed_on_purpose: false };
-    if let Some(failure) = verdict.failure.as_ref().filter(|_| !receiver.accept_invalid) {
+    if let Some(failure) = signature.failure.as_ref().filter(|_| !receiver.accept_invalid) {
         let detail = format!("{}; the delivery was recorded but not accepted", failure.with_hint());
         return answer(problem(StatusCode::UNAUTHORIZED, "invalid-signature", "Invalid signature", &detail));
     }
@@ -377,7 +378,7 @@ async fn decide(
     else {
         return answer(acknowledge());
     };
-    let headers = match (&receiver.re_sign, verdict.scheme) {
+    let headers = match (&receiver.re_sign, signature.scheme) {
         (Some(re_sign), Some(kind)) => match re_sign.headers(kind, &parts.headers, body, event_type) {
             Ok(headers) => headers,
             Err(err) => {

@@ -1,5 +1,5 @@
 //! The one verification path of `webhook verify` and `webhook listen`: the schemes and their keys,
-//! derived once at start-up, and one verdict shape (code, message, hint) both commands report.
+//! derived once at start-up, and one result shape (code, message, hint) both commands report.
 //!
 //! Auto detection is where signature confusion comes from: Stripe, GitHub, Slack, Shopify and the
 //! generic `hmac` scheme all key the HMAC with the secret as given, and the schemes without a
@@ -49,9 +49,9 @@ pub(crate) struct Verifier {
     options: SchemeOptions,
 }
 
-/// What checking one delivery found.
+/// What checking one delivery's signature found.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Verdict {
+pub(crate) struct SignatureCheck {
     /// The scheme that judged; `None` when no allowed scheme's signature header was present.
     pub scheme: Option<SchemeKind>,
     /// The signed timestamp, when the scheme has one and it could be read.
@@ -147,20 +147,20 @@ impl Verifier {
     }
 
     /// Judges a delivery, without a hint (see [`hint`](Self::hint)).
-    pub(crate) fn check(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Verdict {
+    pub(crate) fn check(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> SignatureCheck {
         let Some(index) = self.choose(headers) else {
             return self.no_scheme(headers);
         };
         let candidate = &self.candidates[index];
         let scheme = candidate.scheme.as_ref();
-        let verdict = match scheme.verify(headers, body, &candidate.key, window) {
-            Ok(verified) => Verdict {
+        let signature = match scheme.verify(headers, body, &candidate.key, window) {
+            Ok(verified) => SignatureCheck {
                 scheme: Some(verified.scheme),
                 timestamp: verified.timestamp,
                 delivery_id: verified.id.or_else(|| scheme.delivery_id(headers)),
                 failure: None,
             },
-            Err(err) => Verdict {
+            Err(err) => SignatureCheck {
                 scheme: Some(scheme.kind()),
                 timestamp: match err {
                     VerifyError::TimestampOutsideTolerance { timestamp, .. } => Some(timestamp),
@@ -170,27 +170,27 @@ impl Verifier {
                 failure: Some(Failure::from_error(&err)),
             },
         };
-        if verdict.failure.is_none() && self.lock_on_first_valid {
+        if signature.failure.is_none() && self.lock_on_first_valid {
             // Only the first valid delivery sets it; concurrent ones of another scheme lose the race
             // and are judged by the winner from their next delivery on.
             let _ = self.locked.set(index);
         }
-        verdict
+        signature
     }
 
     /// The hint for a failure [`check`](Self::check) found, when a common mistake explains it. It
     /// costs several more verifications, so it is only tried for a mismatch on a well-formed header.
     pub(crate) fn hint(
         &self,
-        verdict: &Verdict,
+        signature: &SignatureCheck,
         headers: &HeaderMap,
         body: &[u8],
         window: TimeWindow,
     ) -> Option<String> {
-        if verdict.failure.as_ref().is_some_and(|failure| failure.code == "header_missing") {
+        if signature.failure.as_ref().is_some_and(|failure| failure.code == "header_missing") {
             return self.other_scheme_hint(headers);
         }
-        if !verdict.failure.as_ref().is_some_and(|failure| failure.hintable) {
+        if !signature.failure.as_ref().is_some_and(|failure| failure.hintable) {
             return None;
         }
         let index = self.choose(headers)?;
@@ -211,13 +211,13 @@ impl Verifier {
     }
 
     /// [`check`](Self::check) then [`hint`](Self::hint), for one request (`webhook verify`).
-    pub(crate) fn verify(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> Verdict {
-        let mut verdict = self.check(headers, body, window);
-        let hint = self.hint(&verdict, headers, body, window);
-        if let Some(failure) = verdict.failure.as_mut() {
+    pub(crate) fn verify(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> SignatureCheck {
+        let mut signature = self.check(headers, body, window);
+        let hint = self.hint(&signature, headers, body, window);
+        if let Some(failure) = signature.failure.as_mut() {
             failure.hint = hint;
         }
-        verdict
+        signature
     }
 
     /// The candidate that judges this request: the locked one, else the first (most specific)
@@ -235,7 +235,7 @@ impl Verifier {
         self.candidates.iter().position(|candidate| headers.contains_key(candidate.scheme.signature_header()))
     }
 
-    fn no_scheme(&self, headers: &HeaderMap) -> Verdict {
+    fn no_scheme(&self, headers: &HeaderMap) -> SignatureCheck {
         let failure = match self.locked.get() {
             Some(locked) => {
                 let locked = self.candidates[*locked].scheme.kind();
@@ -268,7 +268,7 @@ impl Verifier {
                 hintable: false,
             },
         };
-        Verdict { scheme: None, timestamp: None, delivery_id: None, failure: Some(failure) }
+        SignatureCheck { scheme: None, timestamp: None, delivery_id: None, failure: Some(failure) }
     }
 
     fn signature_headers(&self) -> Vec<String> {
@@ -389,8 +389,8 @@ mod tests {
         assert!(github.unwrap().check(&forged, forged_body.as_bytes(), window()).failure.is_none());
         let stripe_only =
             Verifier::new(&SchemeSelection::Fixed(SchemeKind::Stripe), SchemeOptions::default(), secret());
-        let verdict = stripe_only.unwrap().check(&forged, forged_body.as_bytes(), window());
-        assert_eq!(verdict.failure.unwrap().code, "header_missing");
+        let signature = stripe_only.unwrap().check(&forged, forged_body.as_bytes(), window());
+        assert_eq!(signature.failure.unwrap().code, "header_missing");
     }
 
     #[test]
@@ -414,14 +414,14 @@ mod tests {
         let verifier =
             Verifier::new(&SchemeSelection::Fixed(SchemeKind::Github), SchemeOptions::default(), secret()).unwrap();
         let headers = signed(SchemeKind::Github, "{\"a\":1}", 0);
-        let verdict = verifier.verify(&headers, b"{\"a\":1}\n", window());
-        let failure = verdict.failure.unwrap();
+        let signature = verifier.verify(&headers, b"{\"a\":1}\n", window());
+        let failure = signature.failure.unwrap();
         assert_eq!((failure.code, failure.message.as_str()), ("signature_mismatch", "the signature does not match"));
         assert!(failure.hint.unwrap().contains("trailing newline"));
         let mut malformed = HeaderMap::new();
         malformed.insert("x-hub-signature-256", HeaderValue::from_static("md5=1"));
-        let verdict = verifier.check(&malformed, b"{}", window());
-        assert!(!verdict.failure.as_ref().unwrap().hintable);
-        assert_eq!(verifier.hint(&verdict, &malformed, b"{}", window()), None);
+        let signature = verifier.check(&malformed, b"{}", window());
+        assert!(!signature.failure.as_ref().unwrap().hintable);
+        assert_eq!(verifier.hint(&signature, &malformed, b"{}", window()), None);
     }
 }
