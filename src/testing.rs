@@ -27,7 +27,7 @@ pub mod server {
 
 /// `idem serve`, the reference payments API, started in-process.
 pub mod serve {
-    pub use crate::idem::serve::log::{RequestOutcome, Summary};
+    pub use crate::idem::serve::log::{RequestOutcome, ServeTally};
     pub use crate::idem::serve::store::location::StoreLocation;
     pub use crate::idem::serve::{Mode, RunningServer, ServeConfig, start_quiet};
 }
@@ -68,7 +68,7 @@ pub mod delivery {
 /// `webhook listen`, started in-process.
 pub mod listen {
     pub use crate::webhook::listen::forward::{ForwardRetry, Route};
-    pub use crate::webhook::listen::summary::Summary;
+    pub use crate::webhook::listen::summary::ListenerTally;
     pub use crate::webhook::listen::{ListenConfig, RunningListener, start};
     pub use crate::webhook::verify::verifier::SchemeSelection;
 }

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use idem::testing::listen::{self, ListenConfig, RunningListener, Summary as ListenSummary};
+use idem::testing::listen::{self, ListenConfig, ListenerTally, RunningListener};
 use idem::testing::scheme::SchemeKind;
 use idem::testing::scheme::Secret;
 use idem::testing::serve::{self, RunningServer, ServeConfig};
@@ -32,7 +32,7 @@ impl TestServer {
         self.server.as_ref().expect("running").url(path)
     }
 
-    pub(crate) fn summary(&self) -> serve::Summary {
+    pub(crate) fn summary(&self) -> serve::ServeTally {
         self.server.as_ref().expect("running").summary()
     }
 }
@@ -230,7 +230,7 @@ impl Listener {
         self.running.as_ref().unwrap().local_addr()
     }
 
-    pub(crate) fn summary(&self) -> ListenSummary {
+    pub(crate) fn summary(&self) -> ListenerTally {
         self.running.as_ref().unwrap().summary()
     }
 
@@ -238,7 +238,7 @@ impl Listener {
         self.running.as_ref().unwrap().remembered_events()
     }
 
-    pub(crate) fn shutdown(mut self) -> ListenSummary {
+    pub(crate) fn shutdown(mut self) -> ListenerTally {
         runtime().block_on(self.running.take().unwrap().shutdown())
     }
 }

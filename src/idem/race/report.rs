@@ -60,7 +60,7 @@ pub(crate) struct RaceReport {
     pub n: usize,
     pub sync_requested: SyncMode,
     pub verdict: RaceVerdict,
-    pub summary: Summary,
+    pub summary: RaceTally,
     pub rounds: Vec<RoundReport>,
 }
 
@@ -115,7 +115,8 @@ impl RaceVerdict {
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
-pub(crate) struct Summary {
+/// The rounds counted by what each one showed, and the spreads across them.
+pub(crate) struct RaceTally {
     pub rounds: usize,
     pub safe: usize,
     pub executed_more_than_once: usize,
@@ -193,7 +194,7 @@ impl RaceReport {
         rounds: Vec<RoundReport>,
     ) -> RaceReport {
         let count = |verdict: Verdict| rounds.iter().filter(|r| r.judgement.verdict == verdict).count();
-        let summary = Summary {
+        let summary = RaceTally {
             rounds: rounds.len(),
             safe: count(Verdict::Consistent),
             executed_more_than_once: count(Verdict::ExecutedMoreThanOnce),

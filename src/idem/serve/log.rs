@@ -28,7 +28,7 @@ pub(crate) enum ServeLine<'a> {
         warning: Option<&'static str>,
     },
     /// The last line, at shutdown.
-    Summary { summary: &'a Summary },
+    Summary { summary: &'a ServeTally },
     /// Request lines the terminal could not keep up with, counted instead of printed.
     NotShown { count: u64 },
     /// One request; these lines carry no `event`.
@@ -137,13 +137,13 @@ impl RequestLine {
 
 /// Counts for the shutdown summary.
 #[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
-pub struct Summary {
+pub struct ServeTally {
     pub requests: u64,
     pub outcomes: BTreeMap<RequestOutcome, u64>,
     pub payments_created: usize,
 }
 
-impl Summary {
+impl ServeTally {
     pub fn count(&self, outcome: RequestOutcome) -> u64 {
         self.outcomes.get(&outcome).copied().unwrap_or(0)
     }
@@ -167,14 +167,14 @@ impl Summary {
 /// Counts every request and, when printing is on, hands the line to the shared bounded live log,
 /// so a slow terminal neither stalls a request nor grows memory.
 pub(crate) struct RequestLog {
-    counts: Mutex<Summary>,
+    counts: Mutex<ServeTally>,
     printer: LiveLog<RequestLine>,
 }
 
 impl RequestLog {
     /// A log that only counts (in-process servers for the demo and tests).
     pub(crate) fn counting() -> RequestLog {
-        RequestLog { counts: Mutex::new(Summary::default()), printer: LiveLog::quiet() }
+        RequestLog { counts: Mutex::new(ServeTally::default()), printer: LiveLog::quiet() }
     }
 
     /// A log that also prints each line on stdout; `finish` prints what is left.
@@ -190,7 +190,7 @@ impl RequestLog {
                 Format::Human => palette.dim(&format!("… {skipped} more requests not shown")),
             }),
         })?;
-        Ok(RequestLog { counts: Mutex::new(Summary::default()), printer })
+        Ok(RequestLog { counts: Mutex::new(ServeTally::default()), printer })
     }
 
     /// Prints what is queued, then stops the printer. Blocks: call it off the async runtime.
@@ -207,7 +207,7 @@ impl RequestLog {
         self.printer.offer(line);
     }
 
-    pub(crate) fn summary(&self) -> Summary {
+    pub(crate) fn summary(&self) -> ServeTally {
         lock(&self.counts).clone()
     }
 }

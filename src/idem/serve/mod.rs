@@ -7,7 +7,7 @@ mod payments;
 pub(crate) mod store;
 
 use log::Banner;
-pub(crate) use log::{LINE_SCHEMA, RequestOutcome, ServeLine, Summary};
+pub(crate) use log::{LINE_SCHEMA, RequestOutcome, ServeLine, ServeTally};
 pub(crate) use store::{RedisAddress, StoreLocation};
 
 use std::net::SocketAddr;
@@ -151,12 +151,12 @@ impl RunningServer {
 
     /// Counts so far. Payments are this instance's own (other instances sharing its store
     /// count theirs; `GET /payments` lists them all).
-    pub fn summary(&self) -> Summary {
+    pub fn summary(&self) -> ServeTally {
         summary_of(&self.state)
     }
 
     /// Stops accepting, lets requests in flight finish (up to a few seconds) and returns the counts.
-    pub async fn shutdown(self) -> Summary {
+    pub async fn shutdown(self) -> ServeTally {
         let RunningServer { state, task, .. } = self;
         task.stop().await;
         let finishing = Arc::clone(&state);
@@ -165,7 +165,7 @@ impl RunningServer {
     }
 }
 
-fn summary_of(state: &AppState) -> Summary {
+fn summary_of(state: &AppState) -> ServeTally {
     let mut summary = state.log.summary();
     // Every created answer is one payment this instance recorded.
     summary.payments_created = summary.count(RequestOutcome::Created) as usize;

@@ -7,7 +7,7 @@ use std::time::Duration;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::summary::Summary;
+use super::summary::ListenerTally;
 use crate::live_log::{LiveLog, Printer};
 use crate::output::{Format, Palette, indent, render_body, terminal_safe};
 use crate::webhook::journal::record::{HeaderText, JournalBody};
@@ -31,7 +31,7 @@ pub(crate) enum ListenLine<'a> {
         count: u64,
     },
     Summary {
-        summary: &'a Summary,
+        summary: &'a ListenerTally,
     },
 }
 

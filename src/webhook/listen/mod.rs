@@ -27,7 +27,7 @@ pub(crate) mod summary;
 pub(crate) use display::{LINE_SCHEMA, ListenLine, ListeningLine};
 pub(crate) use forward::glob_matches;
 pub(crate) use forward::{ForwardRetry, Route};
-pub(crate) use summary::Summary;
+pub(crate) use summary::ListenerTally;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -172,7 +172,7 @@ impl RunningListener {
     }
 
     /// Counts so far.
-    pub fn summary(&self) -> Summary {
+    pub fn summary(&self) -> ListenerTally {
         summary_of(&self.receiver)
     }
 
@@ -184,7 +184,7 @@ impl RunningListener {
     /// Stops accepting, lets deliveries in flight finish (up to a few seconds), then waits for
     /// those whose sender left (no more forward retries, the attempt under way finishes), flushes
     /// the journal to disk, prints what the display still holds, and returns the counts.
-    pub async fn shutdown(self) -> Summary {
+    pub async fn shutdown(self) -> ListenerTally {
         let RunningListener { receiver, task, .. } = self;
         task.stop().await;
         receiver.detached.finish().await;
@@ -201,7 +201,7 @@ impl RunningListener {
     }
 }
 
-fn summary_of(receiver: &Receiver) -> Summary {
+fn summary_of(receiver: &Receiver) -> ListenerTally {
     let mut summary = receiver.counter.snapshot();
     summary.not_shown = receiver.display.not_shown();
     summary

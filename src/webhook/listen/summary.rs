@@ -13,7 +13,7 @@ pub(crate) const UNTYPED: &str = "(none)";
 /// What the listener saw. Deliveries are POSTs whose body was read and checked (each one is
 /// journaled); rejected requests are the others (wrong path or method, too large, unreadable).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-pub struct Summary {
+pub struct ListenerTally {
     pub received: u64,
     pub valid: u64,
     pub invalid: u64,
@@ -45,7 +45,7 @@ pub(super) struct Counted<'a> {
 
 #[derive(Default)]
 pub(super) struct Counter {
-    summary: Mutex<Summary>,
+    summary: Mutex<ListenerTally>,
 }
 
 impl Counter {
@@ -82,12 +82,12 @@ impl Counter {
         lock(&self.summary).rejected += 1;
     }
 
-    pub(super) fn snapshot(&self) -> Summary {
+    pub(super) fn snapshot(&self) -> ListenerTally {
         lock(&self.summary).clone()
     }
 }
 
-impl Summary {
+impl ListenerTally {
     /// For example:
     /// ```text
     /// summary: 12 deliveries: 9 valid, 3 invalid, 2 duplicates, 4 forwarded, 1 failed on purpose; 1 rejected request
