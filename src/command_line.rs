@@ -14,6 +14,7 @@
 use std::ffi::OsStr;
 
 use crate::http::url::redact_password;
+use crate::text::shell_quote;
 
 /// What a hidden secret is shown as.
 const HIDDEN: &str = "***";
@@ -298,12 +299,9 @@ fn looks_like_a_token(text: &str) -> bool {
     charset && (known_prefix || (text.len() >= 24 && mixed && !text.starts_with('-')))
 }
 
+/// An argument as shown: quoted only when it would not read as one word.
 fn quote(arg: &str) -> String {
-    if arg.is_empty() || arg.contains(char::is_whitespace) {
-        format!("'{}'", arg.replace('\'', "'\\''"))
-    } else {
-        arg.to_string()
-    }
+    if arg.is_empty() || arg.contains(char::is_whitespace) { shell_quote(arg) } else { arg.to_string() }
 }
 
 #[cfg(test)]

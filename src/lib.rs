@@ -18,6 +18,7 @@ mod output;
 mod retry;
 mod sync;
 pub mod testing;
+mod text;
 mod units;
 mod webhook;
 

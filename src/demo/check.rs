@@ -9,6 +9,7 @@ use crate::exit::Outcome;
 use crate::idem::check::{self, CheckConfig};
 use crate::idem::request::RequestSpec;
 use crate::idem::serve::{self, Mode, ServeConfig};
+use crate::text::ellipsis;
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":44}"#;
 /// Evidence lines longer than this are cut, so twenty payment ids do not flood the story.
@@ -73,16 +74,8 @@ async fn check_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<Su
         narrator.say(&format!("    {} {}: {}", palette.red("FAIL"), check.id, check.title))?;
         // The first line says what was sent; the second, when there is one, what went wrong.
         if let Some(line) = check.evidence.get(1).or(check.evidence.first()) {
-            narrator.say(&format!("         {}", palette.dim(&shorten(line))))?;
+            narrator.say(&format!("         {}", palette.dim(&ellipsis(line, EVIDENCE_WIDTH))))?;
         }
     }
     Ok(report)
-}
-
-fn shorten(line: &str) -> String {
-    if line.chars().count() <= EVIDENCE_WIDTH {
-        line.to_string()
-    } else {
-        format!("{}…", line.chars().take(EVIDENCE_WIDTH).collect::<String>())
-    }
 }

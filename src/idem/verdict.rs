@@ -18,6 +18,7 @@ use crate::count::{Baseline, CountReading, Step};
 use crate::http::client::Exchange;
 use crate::http::content_encoding;
 use crate::idem::request::{IdSource, RequestSpec};
+use crate::text::{ellipsis, plural};
 
 /// The headers servers use to mark a replayed response: Stripe's `Idempotent-Replayed`, and the
 /// spellings idempotency middlewares send (`Idempotent-Replay` in several Express and ASGI ones,
@@ -271,8 +272,8 @@ impl Evidence {
         match self {
             Evidence::Count { source, before, after, executions } => {
                 format!(
-                    "the count went {before} → {after} ({executions} execution{}) at {source}",
-                    plural(*executions as usize)
+                    "the count went {before} → {after} ({}) at {source}",
+                    plural(*executions, "execution", "executions")
                 )
             }
             Evidence::ReplayMarker { header, answers } => {
@@ -285,10 +286,6 @@ impl Evidence {
             Evidence::DistinctIds { ids } => format!("{} distinct resource ids", ids.len()),
         }
     }
-}
-
-fn plural(n: usize) -> &'static str {
-    if n == 1 { "" } else { "s" }
 }
 
 /// What the tool knows besides the answers: what the client sent (an id made from it proves
@@ -471,10 +468,9 @@ pub(crate) fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grou
         (
             Verdict::Collapsed,
             Some(format!(
-                "the server collapsed {collapsed} of {n} duplicates that had no shared key (it may fingerprint bodies): {}, {} distinct resource{}",
+                "the server collapsed {collapsed} of {n} duplicates that had no shared key (it may fingerprint bodies): {}, {} distinct",
                 status_counts(answers),
-                resource_ids.len(),
-                if resource_ids.len() == 1 { "" } else { "s" }
+                plural(resource_ids.len(), "resource", "resources")
             )),
         )
     };
@@ -833,13 +829,9 @@ fn same_number(left: &serde_json::Number, right: &serde_json::Number) -> bool {
     (left.is_f64() || right.is_f64()) && left.as_f64().is_some_and(|l| right.as_f64() == Some(l))
 }
 
+/// A body or header as evidence quotes it: at most this many characters.
 fn shorten(text: &str) -> String {
-    const LIMIT: usize = 60;
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(LIMIT).collect::<String>())
-    }
+    ellipsis(text, 60)
 }
 
 #[cfg(test)]

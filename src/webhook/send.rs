@@ -19,6 +19,7 @@ use tokio::task::JoinSet;
 use crate::exit::Outcome;
 use crate::http::body::BodySource;
 use crate::output::{Format, Palette};
+use crate::text::plural;
 use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport, Message};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::delivery::{DeliveryBody, fresh_id, unix_now};
@@ -117,8 +118,8 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
             config.palette.bold("POST"),
             config.url,
             config.palette.dim(&format!(
-                "{kind}, event {event_id}, delivery {delivery_id}, up to {max_attempts} attempt{}",
-                if max_attempts == 1 { "" } else { "s" }
+                "{kind}, event {event_id}, delivery {delivery_id}, up to {}",
+                plural(max_attempts, "attempt", "attempts")
             ))
         )?;
         stdout.flush()?;

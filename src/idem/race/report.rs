@@ -45,6 +45,7 @@ use super::round::{RoundReport, SyncMode};
 use crate::idem::print::render_round;
 use crate::idem::verdict::Verdict;
 use crate::output::Palette;
+use crate::text::plural;
 use crate::units::format_duration;
 
 /// The `schema` value of `idem race --format json`.
@@ -114,8 +115,8 @@ impl RaceVerdict {
     ];
 }
 
-#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 /// The rounds counted by what each one showed, and the spreads across them.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub(crate) struct RaceTally {
     pub rounds: usize,
     pub safe: usize,
@@ -272,17 +273,17 @@ impl RaceReport {
         if first.key_mode == super::round::KeyMode::Same {
             out.push_str(&format!(
                 "{}: {} safe, {} executed more than once (worst: {}), {} inconsistent, {} without a verdict\n",
-                plural(s.rounds, "round"),
+                plural(s.rounds, "round", "rounds"),
                 s.safe,
                 s.executed_more_than_once,
-                plural(s.worst_executions, "execution"),
+                plural(s.worst_executions, "execution", "executions"),
                 s.inconsistent,
                 s.errors + s.nothing_created + s.cannot_tell + s.unconfirmed
             ));
         } else {
             out.push_str(&format!(
                 "{}: {} as expected (every duplicate executed), {} collapsed, {} without a verdict\n",
-                plural(s.rounds, "control round"),
+                plural(s.rounds, "control round", "control rounds"),
                 s.as_expected,
                 s.collapsed,
                 s.errors + s.nothing_created + s.cannot_tell + s.unconfirmed
@@ -331,11 +332,6 @@ impl RoundDetail {
             },
         }
     }
-}
-
-/// `1 round`, `5 rounds`.
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 { format!("1 {noun}") } else { format!("{count} {noun}s") }
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::live_log::{LiveLog, Printer};
 use crate::output::{Format, Palette};
 use crate::sync::lock;
+use crate::text::{ellipsis, plural};
 use crate::units::format_duration;
 
 /// The `schema` value of every `idem serve --format json` line.
@@ -109,8 +110,7 @@ pub(crate) struct RequestLine {
 impl RequestLine {
     fn render_human(&self, palette: Palette) -> String {
         let key = match &self.key {
-            Some(key) if key.chars().count() > 12 => format!("{}…", key.chars().take(12).collect::<String>()),
-            Some(key) => key.clone(),
+            Some(key) => ellipsis(key, 12),
             None => "-".to_string(),
         };
         let outcome = match self.outcome {
@@ -151,10 +151,7 @@ impl ServeTally {
     pub fn render_human(&self, palette: Palette) -> String {
         let outcomes: Vec<String> =
             self.outcomes.iter().map(|(outcome, count)| format!("{count} {}", outcome.as_str())).collect();
-        let payments = match self.payments_created {
-            1 => "1 payment created".to_string(),
-            n => format!("{n} payments created"),
-        };
+        let payments = plural(self.payments_created, "payment created", "payments created");
         format!(
             "{} {} requests ({}), {payments}",
             palette.bold("summary:"),

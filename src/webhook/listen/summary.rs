@@ -6,6 +6,7 @@ use serde::Serialize;
 
 use crate::output::{Palette, terminal_safe};
 use crate::sync::lock;
+use crate::text::plural;
 
 /// The key for deliveries whose event type is unknown.
 pub(crate) const UNTYPED: &str = "(none)";
@@ -136,10 +137,6 @@ impl ListenerTally {
         }
         text
     }
-}
-
-fn plural(count: u64, one: &str, many: &str) -> String {
-    format!("{count} {}", if count == 1 { one } else { many })
 }
 
 #[cfg(test)]

@@ -21,6 +21,7 @@ pub(crate) use source::{Entry, Filter, ReplayMode};
 
 use crate::exit::Outcome;
 use crate::output::{Format, Palette, terminal_safe};
+use crate::text::plural;
 use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport, Message};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
@@ -249,7 +250,7 @@ fn human_summary(selected: usize, total: usize, delivered: usize, not_attempted:
         summary.push_str(&format!(", {not_attempted} not attempted after 410 Gone"));
     }
     if skipped > 0 {
-        summary.push_str(&format!(", {skipped} unreadable line{} skipped", if skipped == 1 { "" } else { "s" }));
+        summary.push_str(&format!(", {} skipped", plural(skipped, "unreadable line", "unreadable lines")));
     }
     summary
 }

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use super::signed::Signed;
 use crate::http::body::looks_like_json;
+use crate::text::shell_quote;
 use crate::webhook::delivery::DeliveryBody;
 use crate::webhook::scheme::{SchemeKind, spelled};
 
@@ -171,20 +172,4 @@ fn content_type(body: &DeliveryBody) -> anyhow::Result<Option<&'static str>> {
         }
     };
     Ok(is_json.then_some("application/json"))
-}
-
-/// `text` as one POSIX shell word: single-quoted, with embedded quotes closed, escaped and reopened.
-fn shell_quote(text: &str) -> String {
-    format!("'{}'", text.replace('\'', r"'\''"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shell_quoting_survives_quotes() {
-        assert_eq!(shell_quote("it's"), r"'it'\''s'");
-        assert_eq!(shell_quote("a b\n$c"), "'a b\n$c'");
-    }
 }

@@ -59,12 +59,7 @@ fn segments(path: &str) -> anyhow::Result<Vec<&str>> {
 
 /// `text` as an error quotes it: its start when it is long, control characters escaped.
 fn shortened(text: &str) -> String {
-    const SHOWN: usize = 60;
-    let mut start: String = text.chars().take(SHOWN).collect();
-    if start.len() < text.len() {
-        start.push('…');
-    }
-    crate::output::terminal_safe(&start).into_owned()
+    crate::output::terminal_safe(&crate::text::ellipsis(text, 60)).into_owned()
 }
 
 /// The container that holds the last segment, creating missing objects on the way.

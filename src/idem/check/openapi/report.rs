@@ -286,7 +286,7 @@ const MAX_EMBEDDED_BODY: usize = 4 * 1024;
 /// redacted, a fresh key) and body (embedded up to [`MAX_EMBEDDED_BODY`]; a larger one is sent
 /// from `BODY_FILE`, as a note after the command says).
 pub(crate) fn curl_command(request: &RequestSpec) -> String {
-    let quote = |text: &str| format!("'{}'", text.replace('\'', r"'\''"));
+    let quote = crate::text::shell_quote;
     let url = crate::http::url::Redacted(&request.url).to_string();
     let mut parts = vec!["curl".to_string(), "-X".into(), request.method.to_string(), quote(&url)];
     for (name, value) in &request.headers {
