@@ -4,6 +4,7 @@
 use anyhow::{Context, bail};
 use base64::Engine;
 use http::{HeaderValue, Uri};
+use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 
 /// Parses and checks a URL: http or https, with a host. A URL without a scheme gets `http://`, as
 /// curl and xh do. Errors show the URL with its password redacted.
@@ -143,6 +144,39 @@ impl<T: std::fmt::Display> std::fmt::Display for Redacted<T> {
     }
 }
 
+/// What a path segment or a query name or value leaves as it is: RFC 3986's unreserved
+/// characters. Everything else, non-ASCII bytes included, becomes `%XX`.
+const OUTSIDE_UNRESERVED: &AsciiSet = &NON_ALPHANUMERIC.remove(b'-').remove(b'.').remove(b'_').remove(b'~');
+
+/// What a URI fragment also leaves as it is (RFC 3986's `pchar`, `/` and `?`): a JSON pointer
+/// stays readable in a `$ref` (`#/paths/~1payments/post`).
+const OUTSIDE_FRAGMENT: &AsciiSet = &OUTSIDE_UNRESERVED
+    .remove(b'!')
+    .remove(b'$')
+    .remove(b'&')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')')
+    .remove(b'*')
+    .remove(b'+')
+    .remove(b',')
+    .remove(b';')
+    .remove(b'=')
+    .remove(b':')
+    .remove(b'@')
+    .remove(b'/')
+    .remove(b'?');
+
+/// `text` as one path segment, query name or query value: only unreserved characters kept.
+pub(crate) fn percent_encode_component(text: &str) -> String {
+    utf8_percent_encode(text, OUTSIDE_UNRESERVED).to_string()
+}
+
+/// `text` as a URI fragment (after `#`).
+pub(crate) fn percent_encode_fragment(text: &str) -> String {
+    utf8_percent_encode(text, OUTSIDE_FRAGMENT).to_string()
+}
+
 /// `%40` → `@`, as curl decodes the user and password of a URL.
 fn percent_decode(text: &str) -> String {
     percent_encoding::percent_decode_str(text).decode_utf8_lossy().into_owned()
@@ -151,6 +185,20 @@ fn percent_decode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_component_keeps_only_unreserved_characters() {
+        assert_eq!(percent_encode_component("a-b._~Z9"), "a-b._~Z9");
+        assert_eq!(percent_encode_component("a b/c?d=e&f"), "a%20b%2Fc%3Fd%3De%26f");
+        assert_eq!(percent_encode_component("é"), "%C3%A9");
+    }
+
+    #[test]
+    fn a_fragment_keeps_a_json_pointer_readable() {
+        assert_eq!(percent_encode_fragment("/paths/~1pay:ments/post"), "/paths/~1pay:ments/post");
+        assert_eq!(percent_encode_fragment("/a b/%/\"/é"), "/a%20b/%25/%22/%C3%A9");
+        assert_eq!(percent_encode_fragment("!$&'()*+,;=:@/?"), "!$&'()*+,;=:@/?");
+    }
 
     #[test]
     fn urls_need_http_and_a_host() {

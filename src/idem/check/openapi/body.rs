@@ -6,6 +6,7 @@ use std::cell::{Cell, OnceCell};
 use serde_json::{Map, Value, json};
 
 use super::document::{Document, Version};
+use crate::http::url::percent_encode_fragment;
 
 /// How deep generation follows nested schemas before it calls the schema recursive.
 const MAX_DEPTH: usize = 32;
@@ -167,15 +168,8 @@ impl<'a> BodyValidator<'a> {
     /// else the first few reasons.
     pub(crate) fn validate(&self, pointer: &str, body: &Value) -> Result<(), String> {
         self.check_unfolding(pointer)?;
-        // A JSON pointer may hold any character; a URI fragment only these, the rest escaped.
-        let mut fragment = String::with_capacity(pointer.len());
-        for byte in pointer.bytes() {
-            if byte.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@/?".contains(&byte) {
-                fragment.push(char::from(byte));
-            } else {
-                fragment.push_str(&format!("%{byte:02X}"));
-            }
-        }
+        // A JSON pointer may hold any character; a URI fragment only some, the rest escaped.
+        let fragment = percent_encode_fragment(pointer);
         let reference = json!({ "$ref": format!("{DOCUMENT_URI}#{fragment}") });
         let validator = jsonschema::options()
             .with_draft(self.draft)

@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::body::{self, BodyOrigin, BodyValidator, DocumentBudget};
 use super::document::Document;
 use super::path_template;
+use crate::http::url::percent_encode_component;
 
 /// The methods an OpenAPI path item may hold, in the order the specification lists them.
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -258,8 +259,8 @@ fn plan_one(
             continue;
         };
         match location {
-            "path" => filled_path = filled_path.replace(&format!("{{{name}}}"), &percent_encode(&value)),
-            "query" => query.push(format!("{}={}", percent_encode(name), percent_encode(&value))),
+            "path" => filled_path = filled_path.replace(&format!("{{{name}}}"), &percent_encode_component(&value)),
+            "query" => query.push(format!("{}={}", percent_encode_component(name), percent_encode_component(&value))),
             "header" => {
                 let header = HeaderName::from_bytes(name.as_bytes())
                     .map_err(|_| format!("the header parameter `{name}` is not a valid header name"))?;
@@ -431,18 +432,6 @@ fn id_field_of(document: &Document, operation: &Value) -> Option<String> {
 /// A key as a JSON pointer segment.
 pub(crate) fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
-}
-
-fn percent_encode(text: &str) -> String {
-    let mut out = String::new();
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || b"-._~".contains(&byte) {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
