@@ -20,7 +20,7 @@ use crate::exit::Outcome;
 use crate::http::body::BodySource;
 use crate::output::{Format, Palette};
 use crate::text::plural;
-use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport, Message};
+use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport, Message, RunDelivery};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::delivery::{DeliveryBody, fresh_id, unix_now};
 use crate::webhook::payload::{Payload, PayloadSource};
@@ -65,8 +65,8 @@ pub(crate) struct SendReport {
     /// How many of the `times` deliveries got a 2xx.
     pub delivered: usize,
     /// `delivered` when every delivery got a 2xx, else `not-delivered`.
-    #[schemars(extend("enum" = ["delivered", "not-delivered"]))]
-    pub outcome: &'static str,
+    #[schemars(with = "String", extend("enum" = ["delivered", "not-delivered"]))]
+    pub outcome: RunDelivery,
     pub deliveries: Vec<NumberedDelivery>,
 }
 
@@ -143,7 +143,7 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
                 time_scale: config.delivery.policy.time_scale,
                 times: config.times,
                 delivered,
-                outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
+                outcome: RunDelivery::of(outcome),
                 deliveries: reports,
             };
             crate::json_output::write_pretty(&mut stdout, SCHEMA, &report)?;

@@ -178,6 +178,22 @@ pub(crate) struct AttemptReport {
     pub retry_after: Option<String>,
 }
 
+/// What a whole run came to in `webhook send` and `webhook replay`'s JSON `outcome`: every
+/// delivery got a 2xx, or not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum RunDelivery {
+    Delivered,
+    NotDelivered,
+}
+
+impl RunDelivery {
+    /// The run's exit outcome, as the JSON names it: only `Holds` is `delivered`.
+    pub(crate) fn of(outcome: crate::exit::Outcome) -> RunDelivery {
+        if outcome == crate::exit::Outcome::Holds { RunDelivery::Delivered } else { RunDelivery::NotDelivered }
+    }
+}
+
 /// How a delivery ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]

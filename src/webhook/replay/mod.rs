@@ -22,7 +22,9 @@ pub(crate) use source::{Entry, Filter, ReplayMode};
 use crate::exit::Outcome;
 use crate::output::{Format, Palette, terminal_safe};
 use crate::text::plural;
-use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport, Message};
+use crate::webhook::deliver::engine::{
+    DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport, Message, RunDelivery,
+};
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
 use crate::webhook::secret::SecretSource;
@@ -73,8 +75,8 @@ pub(crate) struct ReplayReport {
     /// Entries not attempted because an earlier one was answered 410 Gone.
     pub not_attempted: usize,
     /// `delivered` when every selected entry got a 2xx and no line was skipped, else `not-delivered`.
-    #[schemars(extend("enum" = ["delivered", "not-delivered"]))]
-    pub outcome: &'static str,
+    #[schemars(with = "String", extend("enum" = ["delivered", "not-delivered"]))]
+    pub outcome: RunDelivery,
     /// Lines of the file that could not be read and were skipped (torn, binary, not JSON), each
     /// named and described; any makes the replay exit 1.
     pub skipped_lines: Vec<String>,
@@ -149,7 +151,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
                 skipped_invalid,
                 delivered,
                 not_attempted,
-                outcome: if outcome == Outcome::Holds { "delivered" } else { "not-delivered" },
+                outcome: RunDelivery::of(outcome),
                 skipped_lines: issues.skipped.clone(),
                 notes: issues.unnamed().into_iter().chain(issues.notes.iter().cloned()).collect(),
                 deliveries,
