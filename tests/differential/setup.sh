@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the providers' own libraries that tests/it/differential.rs judges our verifier against:
+# Installs the providers' own libraries that tests/it/contracts/differential.rs judges our verifier against:
 # a Python virtualenv in target/differential/venv (requirements.txt) and Node packages in
 # target/differential/node (package.json + package-lock.json, via npm ci). Pinned, so a new
 # release cannot change a verdict under us. Idempotent: when the installed set matches the pins

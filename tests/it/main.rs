@@ -1,42 +1,54 @@
 //! The one integration-test binary: real servers on port 0, the real binaries through assert_cmd.
-mod behind_proxy;
-mod check;
-mod check_layers;
-mod check_openapi;
-mod check_sender;
-mod child_processes;
-mod ci_friendly;
-mod completions;
-mod could_not_run;
-mod demo;
-mod differential;
-mod docs;
-mod evidence;
-mod ground_truth;
-mod hardening;
-mod input_limits;
-mod proxy;
-mod race;
-mod readme;
-mod retries;
-mod schemas;
-mod secrets;
-mod send;
-mod serve;
-mod stores;
+//! Tests are filed by the command they exercise (`idem/`, `webhook/`); what every command owes
+//! (exit statuses, schemas, secrets, documentation, generated files) is in `contracts/`; what
+//! several files need is in `support/`.
+mod contracts {
+    mod behind_proxy;
+    mod child_processes;
+    mod differential;
+    mod docs;
+    mod exit_status;
+    mod generated;
+    mod input_limits;
+    mod readme;
+    mod schemas;
+    mod secrets;
+    mod suite_selection;
+    mod vectors;
+}
+mod idem {
+    mod check;
+    mod check_layers;
+    mod check_openapi;
+    mod counted_evidence;
+    mod demo;
+    mod proxy;
+    mod race;
+    mod send;
+    mod send_race_evidence;
+    mod send_retries;
+    mod serve;
+    mod serve_stores;
+    mod window;
+}
 mod support;
-mod webhook_check;
-mod webhook_cli;
-mod webhook_end_to_end;
-mod webhook_gateway;
-mod webhook_hostile;
-mod webhook_journal;
-mod webhook_listen;
-mod webhook_malformed;
-mod webhook_properties;
-mod webhook_replay;
-mod webhook_send;
-mod webhook_sign_verify;
-mod webhook_templates;
-mod webhook_vectors;
-mod window;
+// `idem/check_openapi.rs` is kept as it was before the tests were filed by command, so that a
+// pending branch's additions to it merge; it reaches these two helpers by their older paths.
+use support::reference_libraries as differential;
+use support::schemas;
+mod webhook {
+    mod check;
+    mod check_sender;
+    mod cli;
+    mod hostile_input;
+    mod journal;
+    mod listen;
+    mod listen_gateway;
+    mod malformed_input;
+    mod replay;
+    mod send;
+    mod send_templates;
+    mod send_to_listen;
+    mod sign_verify;
+    mod sign_verify_properties;
+}

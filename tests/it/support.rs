@@ -2,6 +2,13 @@
 //! the binaries under test can talk to them from another process.
 #![allow(dead_code)]
 
+pub(crate) mod generated_files;
+pub(crate) mod listen_process;
+pub(crate) mod reference_libraries;
+pub(crate) mod schemas;
+pub(crate) mod signed_deliveries;
+pub(crate) mod webhook_receivers;
+
 use std::sync::OnceLock;
 
 use idem::testing::listen::{self, ListenConfig, ListenerTally, RunningListener};
@@ -198,7 +205,8 @@ pub(crate) fn webhook_vectors() -> serde_json::Value {
     serde_json::from_str(&text).expect("the vectors file is JSON")
 }
 
-/// The Standard Webhooks example secret the listener tests sign with.
+/// The Standard Webhooks example secret the tests sign with (whsec_ + base64), which every other
+/// scheme takes as raw bytes.
 pub(crate) const SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 pub(crate) fn secret() -> Secret {
@@ -328,7 +336,7 @@ pub(crate) fn assert_nothing_checked(suite: impl Fn(&str) -> assert_cmd::Command
         match format {
             "json" => {
                 let report: serde_json::Value = serde_json::from_str(&stdout).expect("a JSON report");
-                crate::schemas::validate(&report);
+                crate::support::schemas::validate(&report);
                 assert_eq!(report["passed"], false, "{stdout}");
                 let nothing = report["nothing_checked"].as_str().unwrap_or_default();
                 assert!(nothing.starts_with("nothing was checked") && nothing.contains(why), "{stdout}");
@@ -339,4 +347,13 @@ pub(crate) fn assert_nothing_checked(suite: impl Fn(&str) -> assert_cmd::Command
             _ => assert!(stdout.contains("? nothing was checked"), "{stdout}"),
         }
     }
+}
+
+/// A field of /proc/PID/status in KiB (VmRSS:, VmHWM:, ...).
+pub(crate) fn status_kib(status: &str, field: &str) -> u64 {
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix(field))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or_else(|| panic!("no {field} in {status}"))
 }

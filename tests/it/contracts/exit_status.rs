@@ -1,0 +1,49 @@
+//! A suite that could not run ends the same way in both tools: exit 2, the reason on stderr, and
+//! with `--format junit` still a valid JUnit document holding one error test case, so a CI job's
+//! `> report.xml` is never an empty file.
+use predicates::prelude::PredicateBooleanExt;
+
+use crate::support::{SECRET, dead_port, idem, webhook};
+
+/// A listener that accepts connections and never answers; kept open while the test runs.
+fn silent_listener() -> (std::net::TcpListener, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/hooks", listener.local_addr().unwrap());
+    (listener, url)
+}
+
+fn assert_one_error_case(xml: &str, suite: &str) {
+    let document = roxmltree::Document::parse(xml).unwrap_or_else(|err| panic!("not XML ({err}): {xml}"));
+    let cases: Vec<_> = document.descendants().filter(|node| node.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), 1, "{xml}");
+    assert_eq!(cases[0].attribute("classname"), Some(suite));
+    assert!(cases[0].children().any(|child| child.has_tag_name("error")), "{xml}");
+}
+
+#[test]
+fn webhook_check_against_a_receiver_that_never_answers_exits_2() {
+    let (_listener, url) = silent_listener();
+    let assert = webhook()
+        .args(["check", &url, "--scheme", "hmac", "--secret", SECRET, "--timeout", "300ms", "--format", "junit"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("did not answer within").or(predicates::str::contains("no complete answer")));
+    let xml = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert_one_error_case(&xml, "webhook check");
+    assert!(!xml.contains(SECRET), "{xml}");
+}
+
+#[test]
+fn idem_check_that_cannot_run_still_writes_junit_and_json() {
+    let (_listener, silent) = silent_listener();
+    let dead = format!("http://127.0.0.1:{}/payments", dead_port());
+    for url in [&silent, &dead] {
+        let assert = idem().args(["check", url, "--timeout", "300ms", "--format", "junit"]).assert().code(2);
+        assert_one_error_case(&String::from_utf8_lossy(&assert.get_output().stdout), "idem check");
+    }
+    let assert = idem().args(["check", &dead, "--format", "json"]).assert().code(2);
+    let report: serde_json::Value = serde_json::from_slice(&assert.get_output().stdout).unwrap();
+    crate::support::schemas::validate(&report);
+    assert_eq!(report["passed"], false);
+    assert!(report["error"].as_str().unwrap().contains("cannot connect"), "{report}");
+}

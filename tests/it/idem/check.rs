@@ -1,0 +1,368 @@
+//! `idem check` against the reference server's three modes and against servers that each get one
+//! thing wrong, asserting the exact outcome of every check; JSON and JUnit parsed back.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use idem::testing::serve::{Mode, ServeConfig};
+use serde_json::Value;
+
+use crate::support::{CustomServer, Reply, TestServer, idem, suite_evidence, suite_outcomes};
+
+const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
+
+/// Runs `idem check --format json` and returns the exit code and the outcome of every check by id.
+fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
+    let output = idem().args(["check", url, "-d", PAYMENT, "--format", "json"]).args(extra).output().unwrap();
+    let report: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
+    crate::support::schemas::validate(&report);
+    (output.status.code().unwrap(), suite_outcomes(&report), report)
+}
+
+/// The checks for what real idempotency layers get wrong, judged mode by mode in
+/// check_layers.rs; here they only have to be present when a list leaves them out.
+const LAYER_CHECKS: [&str; 8] = [
+    "caller-scoped",
+    "path-scoped",
+    "replay-faithful",
+    "equal-json-replays",
+    "key-syntax",
+    "lease-outlives-work",
+    "mismatch-in-flight",
+    "crash-recovers",
+];
+
+fn expect(outcomes: &HashMap<String, String>, expected: &[(&str, &str)]) {
+    for (id, outcome) in expected {
+        assert_eq!(outcomes.get(*id).map(String::as_str), Some(*outcome), "check {id}: {outcomes:?}");
+    }
+    for id in LAYER_CHECKS {
+        assert!(outcomes.contains_key(id), "check {id} missing: {outcomes:?}");
+    }
+    let unlisted =
+        outcomes.keys().filter(|id| !expected.iter().any(|(e, _)| e == id) && !LAYER_CHECKS.contains(&id.as_str()));
+    assert_eq!(unlisted.count(), 0, "{outcomes:?}");
+}
+
+#[test]
+fn the_correct_reference_server_passes_everything() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, outcomes, _) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "pass"),
+            ("concurrent-once", "pass"),
+            ("conflict-retry-after", "pass"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("caller-scoped", "skip"),
+            ("path-scoped", "skip"),
+            ("replay-faithful", "pass"),
+            ("equal-json-replays", "pass"),
+            ("key-syntax", "pass"),
+            ("lease-outlives-work", "pass"),
+            ("mismatch-in-flight", "pass"),
+            ("crash-recovers", "skip"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn naive_mode_is_caught_by_the_concurrency_check_with_the_duplicate_ids() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let (code, outcomes, report) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "pass"),
+            ("concurrent-once", "fail"),
+            ("race-window", "warn"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+    let concurrent = suite_evidence(&report, "concurrent-once");
+    assert!(concurrent.matches("pay_").count() >= 2, "the duplicate ids are named: {concurrent}");
+    let window = suite_evidence(&report, "race-window");
+    assert!(window.contains("window ≈") && window.contains("charges twice"), "{window}");
+}
+
+#[test]
+fn none_mode_fails_the_plain_retry() {
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let (code, outcomes, _) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "fail"),
+            ("replay-marked", "skip"),
+            ("mismatch-rejected", "fail"),
+            ("mismatch-is-422", "skip"),
+            ("concurrent-once", "fail"),
+            ("race-window", "warn"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn require_key_expects_a_400_without_a_key() {
+    let lenient = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, outcomes, _) = check(&lenient.url("/payments"), &["--require-key"]);
+    assert_eq!(outcomes["missing-key"], "fail");
+    assert_eq!(code, 1);
+    let strict = TestServer::start(ServeConfig { require_key: true, ..ServeConfig::local(Mode::Correct) });
+    let (code, outcomes, _) = check(&strict.url("/payments"), &["--require-key"]);
+    assert_eq!(outcomes["missing-key"], "pass");
+    assert_eq!(code, 0);
+}
+
+/// A payments endpoint with one deliberate flaw, chosen by the flags.
+#[derive(Clone, Copy)]
+struct Flaws {
+    /// Keys are matched without looking at the body, so another body gets the old answer.
+    ignores_body: bool,
+    /// Looks the key up, works, then stores it: concurrent duplicates all execute.
+    look_then_store: bool,
+    /// The status for a key reused with another body.
+    mismatch_status: u16,
+}
+
+/// key → (the body it was first used with, the stored answer)
+type KeyTable = HashMap<String, (Vec<u8>, String)>;
+
+fn flawed_server(flaws: Flaws) -> CustomServer {
+    let store: Arc<Mutex<KeyTable>> = Arc::default();
+    let counter = Arc::new(Mutex::new(0u32));
+    CustomServer::start_async(move |request| {
+        let store = Arc::clone(&store);
+        let counter = Arc::clone(&counter);
+        Box::pin(async move {
+            let problem = |status: u16| Reply {
+                status,
+                headers: vec![("content-type", "application/problem+json".to_string())],
+                body: format!(r#"{{"status":{status}}}"#),
+            };
+            if request.method != "POST" {
+                return problem(405);
+            }
+            let key = request.headers.get("idempotency-key").map(|v| v.to_str().unwrap().to_string());
+            let create = |counter: &Mutex<u32>| {
+                let mut n = counter.lock().unwrap();
+                *n += 1;
+                format!(r#"{{"id":"pay_{n}","amount":1990}}"#)
+            };
+            let Some(key) = key else { return Reply::json(201, create(&counter)) };
+            let stored = store.lock().unwrap().get(&key).cloned();
+            if let Some((body, answer)) = stored {
+                if body != request.body.as_ref() && !flaws.ignores_body {
+                    return problem(flaws.mismatch_status);
+                }
+                let mut reply = Reply::json(201, answer);
+                reply.headers.push(("idempotent-replayed", "true".to_string()));
+                return reply;
+            }
+            if flaws.look_then_store {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let answer = create(&counter);
+                store.lock().unwrap().insert(key, (request.body.to_vec(), answer.clone()));
+                return Reply::json(201, answer);
+            }
+            // Atomic: claim and complete in one critical section (no simulated work).
+            let mut store = store.lock().unwrap();
+            let answer = create(&counter);
+            store.insert(key, (request.body.to_vec(), answer.clone()));
+            Reply::json(201, answer)
+        })
+    })
+}
+
+const SOUND: Flaws = Flaws { ignores_body: false, look_then_store: false, mismatch_status: 422 };
+
+#[test]
+fn a_server_that_replays_the_old_answer_for_another_body_fails_the_mismatch_check() {
+    let server = flawed_server(Flaws { ignores_body: true, ..SOUND });
+    let (code, outcomes, report) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "fail"),
+            ("mismatch-is-422", "skip"),
+            ("concurrent-once", "pass"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(suite_evidence(&report, "mismatch-rejected").contains("the old response was replayed"));
+}
+
+#[test]
+fn a_server_that_executes_duplicates_only_under_concurrency_fails_only_the_concurrency_check() {
+    let server = flawed_server(Flaws { look_then_store: true, ..SOUND });
+    let (code, outcomes, _) = check(&server.url("/payments"), &["-n", "10"]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "pass"),
+            ("concurrent-once", "fail"),
+            ("race-window", "warn"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_server_that_rejects_a_mismatch_with_400_only_warns() {
+    let server = flawed_server(Flaws { mismatch_status: 400, ..SOUND });
+    let (code, outcomes, report) = check(&server.url("/payments"), &[]);
+    expect(
+        &outcomes,
+        &[
+            ("create", "pass"),
+            ("retry-replays", "pass"),
+            ("replay-marked", "pass"),
+            ("mismatch-rejected", "pass"),
+            ("mismatch-is-422", "warn"),
+            ("concurrent-once", "pass"),
+            ("conflict-retry-after", "skip"),
+            ("missing-key", "pass"),
+            ("new-key-creates", "pass"),
+            ("key-scoped", "pass"),
+            ("problem-json", "pass"),
+        ],
+    );
+    assert_eq!(code, 0, "an advisory warning does not fail the suite");
+    assert!(suite_evidence(&report, "mismatch-is-422").contains("400"));
+}
+
+#[test]
+fn an_endpoint_without_ids_skips_what_depends_on_them() {
+    let server = CustomServer::start(|_| Reply::json(200, r#"{"ok":true}"#));
+    let (code, outcomes, report) = check(&server.url("/p"), &[]);
+    assert_eq!(outcomes["create"], "fail");
+    assert_eq!(outcomes["retry-replays"], "skip");
+    assert_eq!(outcomes["concurrent-once"], "skip");
+    assert!(suite_evidence(&report, "create").contains("--id-field"));
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn an_unreachable_endpoint_exits_2() {
+    let url = format!("http://127.0.0.1:{}/payments", crate::support::dead_port());
+    idem().args(["check", &url, "-d", PAYMENT]).assert().code(2).stderr(predicates::str::contains("cannot connect"));
+}
+
+#[test]
+fn junit_output_parses_with_one_testcase_per_check() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let output = idem().args(["check", &server.url("/payments"), "-d", PAYMENT, "--format", "junit"]).output().unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    let xml = String::from_utf8(output.stdout).unwrap();
+    let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
+    let suite = document.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();
+    assert_eq!(suite.attribute("tests"), Some("20"), "19 checks and the advisory race-window");
+    assert_eq!(suite.attribute("failures"), Some("2"));
+    let cases: Vec<_> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), 20);
+    let failed: Vec<_> = cases
+        .iter()
+        .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
+        .map(|c| c.attribute("name").unwrap())
+        .collect();
+    assert_eq!(failed.len(), 2);
+    assert!(failed[0].starts_with("concurrent-once"), "{failed:?}");
+    assert!(failed[1].starts_with("lease-outlives-work"), "the retry 10 ms into the work executed: {failed:?}");
+    assert!(cases.iter().any(|c| c.children().any(|n| n.has_tag_name("skipped"))));
+}
+
+#[test]
+fn the_human_table_names_every_check() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output = idem().args(["check", &server.url("/payments"), "-d", PAYMENT]).assert().success();
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    for id in ["create", "retry-replays", "concurrent-once", "problem-json"] {
+        assert!(stdout.contains(id), "{id} missing from {stdout}");
+    }
+    assert!(stdout.contains("every required check passed"), "{stdout}");
+}
+
+#[test]
+fn the_profile_decides_whether_a_400_for_a_mismatch_fails_and_the_report_says_which() {
+    let server = flawed_server(Flaws { mismatch_status: 400, ..SOUND });
+    let (code, outcomes, report) = check(&server.url("/payments"), &["--profile", "strict"]);
+    assert_eq!(outcomes["mismatch-is-422"], "fail");
+    assert_eq!(code, 1);
+    assert_eq!(report["profile"]["name"], "strict");
+    let (code, outcomes, report) = check(&server.url("/payments"), &["--profile", "stripe"]);
+    assert_eq!(outcomes["mismatch-is-422"], "warn");
+    assert_eq!(code, 0);
+    assert!(report["profile"]["rules"][0].as_str().unwrap().contains("any 4xx"), "{report:#}");
+}
+
+#[test]
+fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let suite = |extra: Vec<String>| {
+        let url = url.clone();
+        move |format: &str| {
+            let mut command = idem();
+            command.args(["check", &url, "-d", PAYMENT]).args(&extra).args(["--format", format]);
+            command
+        }
+    };
+    let every: Vec<String> = crate::support::suite_ids({
+        let mut list = idem();
+        list.arg("check");
+        list
+    })
+    .into_iter()
+    .flat_map(|id| ["--skip".to_string(), id])
+    .collect();
+    assert!(every.len() >= 38, "{every:?}");
+    crate::support::assert_nothing_checked(suite(every), "--only and --skip leave no check to run");
+    let both = ["--only", "retry-replays", "--skip", "retry-replays"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(both), "--only and --skip leave no check to run");
+    // Without --server-cmd, crash-recovers has nothing to kill: it is not judged, so neither is the run.
+    let crash = ["--only", "crash-recovers"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(crash), "1 skipped (crash-recovers: give the command");
+}

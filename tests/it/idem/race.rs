@@ -1,0 +1,281 @@
+//! `idem race` against the reference server in each mode, over HTTP/1.1, h2c and HTTPS with ALPN
+//! h2; and the single-packet property at the byte level.
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::Method;
+use idem::testing::race::h2_single_packet;
+use idem::testing::race::{DATA, FLAG_END_STREAM};
+use idem::testing::request::RequestSpec;
+use idem::testing::serve::{Mode, ServeConfig};
+use predicates::prelude::PredicateBooleanExt;
+use serde_json::Value;
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use crate::support::{CustomServer, Reply, TestServer, idem, runtime};
+
+const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB"}"#;
+
+fn tls_server(mode: Mode) -> TestServer {
+    TestServer::start(ServeConfig { tls: true, ..ServeConfig::local(mode) })
+}
+
+fn race_json(args: &[&str]) -> (i32, Value) {
+    let output = idem().arg("race").args(args).args(["-d", PAYMENT, "--format", "json"]).output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let document = serde_json::from_str(&stdout).unwrap_or_else(|err| {
+        panic!("not JSON ({err}): {stdout}\nstderr: {}", String::from_utf8_lossy(&output.stderr))
+    });
+    crate::support::schemas::validate(&document);
+    (output.status.code().unwrap(), document)
+}
+
+#[test]
+fn naive_server_is_caught_over_http1_with_ids_named() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let assert = idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "8"]).assert().code(1);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(stdout.contains("sync: last-byte (http:// without --http2"), "{stdout}");
+    assert!(stdout.contains("✗ executed 8 times"), "{stdout}");
+    assert_eq!(stdout.matches("pay_").count(), 16, "each id in its answer line and in the verdict: {stdout}");
+    assert_eq!(server.summary().payments_created, 8);
+}
+
+#[test]
+fn correct_server_is_safe_over_h2c_single_packet() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let assert = idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "--http2"]).assert().code(0);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(stdout.contains("sync: single-packet (--http2 given"), "{stdout}");
+    assert!(stdout.contains("20 final frames in one write"), "{stdout}");
+    assert!(stdout.contains("✓ consistent: 20 answers, one resource"), "{stdout}");
+    assert_eq!(server.summary().payments_created, 1);
+}
+
+#[test]
+fn naive_server_is_caught_over_https_alpn_h2_in_json() {
+    let server = tls_server(Mode::Naive);
+    let (code, report) = race_json(&[&server.url("/payments"), "-k", "-n", "10", "--rounds", "2"]);
+    assert_eq!(code, 1);
+    assert_eq!(report["verdict"], "executed_more_than_once");
+    assert_eq!(report["summary"]["rounds"], 2);
+    assert_eq!(report["summary"]["executed_more_than_once"], 2);
+    assert_eq!(report["summary"]["worst_executions"], 10);
+    for round in report["rounds"].as_array().unwrap() {
+        assert_eq!(round["sync"], "single-packet");
+        assert_eq!(round["sync_reason"], "the server negotiated h2 in ALPN");
+        assert_eq!(round["release"]["writes"], 1);
+        assert_eq!(round["judgement"]["resource_ids"].as_array().unwrap().len(), 10);
+        assert_eq!(round["answers"].as_array().unwrap().len(), 10);
+    }
+    assert_ne!(report["rounds"][0]["key"], report["rounds"][1]["key"], "a fresh key per round");
+}
+
+#[test]
+fn correct_server_is_safe_over_https_last_byte_in_json() {
+    let server = tls_server(Mode::Correct);
+    let (code, report) = race_json(&[&server.url("/payments"), "-k", "-n", "6", "--sync", "last-byte"]);
+    assert_eq!(code, 0);
+    assert_eq!(report["verdict"], "safe");
+    let round = &report["rounds"][0];
+    assert_eq!(round["sync"], "last-byte");
+    assert_eq!(round["release"]["writes"], 6);
+    assert_eq!(round["judgement"]["executions"], 1);
+    let statuses: Vec<u64> =
+        round["answers"].as_array().unwrap().iter().map(|a| a["status"].as_u64().unwrap()).collect();
+    assert_eq!(statuses.iter().filter(|s| **s == 201).count(), 1, "{statuses:?}");
+}
+
+#[test]
+fn unsynchronised_and_control_modes_say_what_they_did() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (_, report) = race_json(&[&server.url("/payments"), "-n", "4", "--sync", "none"]);
+    assert_eq!(report["rounds"][0]["sync"], "none");
+    assert_eq!(report["rounds"][0]["release"], Value::Null);
+    // A key per request: every request executes, which is the control working.
+    let (code, report) = race_json(&[&server.url("/payments"), "-n", "4", "--distinct-keys", "--http2"]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["verdict"], "as_expected");
+    assert_eq!(report["rounds"][0]["judgement"]["executions"], 4);
+    assert_eq!(report["rounds"][0]["judgement"]["verdict"]["kind"], "all_executed");
+    assert_eq!(report["rounds"][0]["key_mode"], "distinct");
+    assert!(report["rounds"][0]["answers"][0]["key"].is_string());
+}
+
+#[test]
+fn controls_pass_when_every_duplicate_executes() {
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    for control in ["--distinct-keys", "--no-key"] {
+        let assert =
+            idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "10", control]).assert().code(0);
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+        assert!(stdout.contains("✓ control: as expected: all 10 executed"), "{control}: {stdout}");
+        assert!(!stdout.contains("for one key"), "{control}: {stdout}");
+    }
+    assert_eq!(server.summary().payments_created, 20);
+}
+
+/// Collapses requests by body, whatever their key: the first of each body creates, the others
+/// get the same payment back.
+fn body_fingerprinting_server() -> CustomServer {
+    let seen: Arc<Mutex<HashMap<Bytes, String>>> = Default::default();
+    CustomServer::start(move |request| {
+        let mut seen = seen.lock().unwrap();
+        let fresh = !seen.contains_key(&request.body);
+        let id = seen.entry(request.body.clone()).or_insert_with(|| format!("pay_{}", request.sequence)).clone();
+        Reply::json(if fresh { 201 } else { 200 }, format!(r#"{{"id":"{id}"}}"#))
+    })
+}
+
+#[test]
+fn controls_fail_with_the_explanation_when_the_server_collapses_them() {
+    let server = body_fingerprinting_server();
+    for control in ["--distinct-keys", "--no-key"] {
+        let assert =
+            idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "10", control]).assert().code(1);
+        let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+        // One payment for the body, the other nine answered with it.
+        let explanation = "the server collapsed 9 of 10 duplicates that had no shared key (it may fingerprint bodies)";
+        assert!(stdout.contains(explanation), "{control}: {stdout}");
+        assert!(!stdout.contains("✓"), "{control}: {stdout}");
+    }
+    let (code, report) = race_json(&[&server.url("/payments"), "-n", "4", "--no-key"]);
+    assert_eq!((code, report["verdict"].as_str()), (1, Some("collapsed")), "{report:#}");
+}
+
+#[test]
+fn too_many_streams_for_the_server_is_said_plainly() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    idem()
+        .args(["race", &server.url("/payments"), "-d", PAYMENT, "--http2", "-n", "300"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("concurrent streams").and(predicates::str::contains("-n")));
+}
+
+/// A server that answers anything with garbage and hangs up.
+fn garbage_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut stream = stream;
+                let mut buffer = [0u8; 1024];
+                let _ = stream.set_read_timeout(Some(Duration::from_millis(300)));
+                let _ = stream.read(&mut buffer);
+                let _ = stream.write_all(b"\x00\x00\x12garbage that is not HTTP\r\n\r\n");
+            });
+        }
+    });
+    format!("http://{addr}/payments")
+}
+
+#[test]
+fn a_misbehaving_server_is_an_error_not_a_panic() {
+    let url = garbage_server();
+    for extra in [&[][..], &["--http2"][..]] {
+        let assert =
+            idem().args(["race", &url, "-d", PAYMENT, "-n", "3", "--timeout", "5s"]).args(extra).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+        assert!(stderr.starts_with("error: "), "{stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    idem()
+        .args(["race", "http://127.0.0.1:1/payments", "-n", "2"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot connect"));
+}
+
+/// Records every write call's bytes.
+struct CountingStream<S> {
+    inner: S,
+    writes: Arc<Mutex<Vec<Vec<u8>>>>,
+}
+
+impl<S: AsyncRead + Unpin> AsyncRead for CountingStream<S> {
+    fn poll_read(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &mut ReadBuf<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl<S: AsyncWrite + Unpin> AsyncWrite for CountingStream<S> {
+    fn poll_write(mut self: Pin<&mut Self>, cx: &mut Context<'_>, buf: &[u8]) -> Poll<std::io::Result<usize>> {
+        let poll = Pin::new(&mut self.inner).poll_write(cx, buf);
+        if let Poll::Ready(Ok(written)) = &poll {
+            self.writes.lock().unwrap().push(buf[..*written].to_vec());
+        }
+        poll
+    }
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_flush(cx)
+    }
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
+    }
+}
+
+/// (kind, flags, stream, index of the write call the frame ended in) for every frame written.
+fn frames_by_write(writes: &[Vec<u8>]) -> Vec<(u8, u8, u32, usize)> {
+    let mut ends = Vec::new();
+    let mut all = Vec::new();
+    for write in writes {
+        all.extend_from_slice(write);
+        ends.push(all.len());
+    }
+    let write_of = |offset: usize| ends.iter().position(|end| offset <= *end).unwrap();
+    let preface = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".len();
+    let mut frames = Vec::new();
+    let mut at = preface;
+    while at + 9 <= all.len() {
+        let length = u32::from_be_bytes([0, all[at], all[at + 1], all[at + 2]]) as usize;
+        let stream = u32::from_be_bytes([all[at + 5], all[at + 6], all[at + 7], all[at + 8]]);
+        let end = at + 9 + length;
+        frames.push((all[at + 3], all[at + 4], stream, write_of(end)));
+        // A frame never straddles two writes.
+        assert_eq!(write_of(at + 1), write_of(end), "frame at {at} split across writes");
+        at = end;
+    }
+    frames
+}
+
+#[test]
+fn single_packet_releases_every_final_frame_in_one_write_call() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let url = server.url("/payments");
+    let n = 12;
+    let (writes, answers, release) = runtime().block_on(async {
+        let spec = RequestSpec::new(Method::POST, &url, Bytes::from(PAYMENT)).unwrap();
+        let requests: Vec<_> = (0..n).map(|_| spec.build(Some("same-key-for-all")).unwrap()).collect();
+        let addr = url.trim_start_matches("http://").trim_end_matches("/payments").to_string();
+        let tcp = tokio::net::TcpStream::connect(addr).await.unwrap();
+        tcp.set_nodelay(true).unwrap();
+        let writes = Arc::new(Mutex::new(Vec::new()));
+        let stream = CountingStream { inner: tcp, writes: Arc::clone(&writes) };
+        let (answers, release) =
+            h2_single_packet::race(stream, &requests, Duration::from_secs(20), None).await.unwrap();
+        let writes = writes.lock().unwrap().clone();
+        (writes, answers, release)
+    });
+    assert_eq!(release.writes, 1);
+    assert_eq!(release.bytes, n * (9 + 1), "a 9-byte frame header and the withheld byte per stream");
+    let frames = frames_by_write(&writes);
+    let finals: Vec<_> =
+        frames.iter().filter(|(kind, flags, _, _)| *kind == DATA && flags & FLAG_END_STREAM != 0).collect();
+    assert_eq!(finals.len(), n);
+    let release_write = finals[0].3;
+    assert!(finals.iter().all(|f| f.3 == release_write), "every END_STREAM frame in one write: {finals:?}");
+    assert_eq!(writes[release_write].len(), release.bytes, "the release write holds nothing else");
+    let mut streams: Vec<u32> = finals.iter().map(|f| f.2).collect();
+    streams.sort();
+    assert_eq!(streams, (0..n as u32).map(|i| 1 + 2 * i).collect::<Vec<_>>());
+    // Every stream's other bytes went out before the release.
+    assert!(frames.iter().filter(|(kind, ..)| *kind == DATA).all(|f| f.3 <= release_write));
+    assert!(answers.iter().all(|a| a.outcome.as_ref().is_ok_and(|r| r.status == 201)));
+}

@@ -1,0 +1,264 @@
+//! `idem send` through the real binary: every verdict, every exit status, and bad input.
+use idem::testing::serve::{Mode, ServeConfig};
+use predicates::prelude::*;
+use serde_json::Value;
+
+use crate::support::{CustomServer, Reply, TestServer, dead_port, idem, payment_ids, status_kib};
+
+const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
+
+#[test]
+fn correct_mode_repeat_3_is_consistent_with_one_id() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output = idem().args(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"]).assert().success();
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    assert_eq!(payment_ids(&stdout).len(), 1, "{stdout}");
+    assert!(stdout.contains("consistent"), "{stdout}");
+    assert!(stdout.contains("replayed"), "{stdout}");
+    assert!(stdout.contains("Idempotency-Key: "), "the key is printed so the user can retry: {stdout}");
+    assert_eq!(server.summary().payments_created, 1);
+}
+
+#[test]
+fn none_mode_repeat_3_exits_1_and_names_three_ids() {
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let output = idem().args(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"]).assert().code(1);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    assert!(stdout.contains("executed 3 times"), "{stdout}");
+    let verdict = stdout.lines().find(|line| line.contains("executed 3 times")).unwrap();
+    assert_eq!(payment_ids(verdict).len(), 3, "{verdict}");
+}
+
+#[test]
+fn json_output_holds_the_key_every_attempt_and_the_verdict() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output = idem()
+        .args([
+            "send",
+            &server.url("/payments"),
+            "-d",
+            PAYMENT,
+            "--repeat",
+            "2",
+            "--format",
+            "json",
+            "--key",
+            "fixed-key-1",
+        ])
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&output.get_output().stdout).expect("one JSON document");
+    crate::support::schemas::validate(&report);
+    assert_eq!(report["key"], "fixed-key-1");
+    assert_eq!(report["key_header"], "idempotency-key");
+    assert_eq!(report["attempts"].as_array().unwrap().len(), 2);
+    assert_eq!(report["attempts"][0]["status"], 201);
+    assert_eq!(report["attempts"][1]["replayed"], true);
+    assert_eq!(report["attempts"][0]["body"]["amount"], 1990);
+    assert_eq!(report["attempts"][1]["headers"]["idempotent-replayed"], "true");
+    assert_eq!(report["judgement"]["verdict"]["kind"], "consistent");
+    assert_eq!(report["judgement"]["executions"], 1);
+    assert_eq!(report["judgement"]["body_match"], "identical");
+}
+
+#[test]
+fn a_replay_with_a_different_body_is_an_inconsistent_replay() {
+    let server = CustomServer::start(|request| {
+        Reply::json(
+            201,
+            format!(
+                r#"{{"id":"pay_same","status":"{}"}}"#,
+                if request.sequence == 0 { "pending" } else { "succeeded" }
+            ),
+        )
+    });
+    let output = idem().args(["send", &server.url("/p"), "-d", PAYMENT, "--repeat", "2"]).assert().code(1);
+    let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    assert!(stdout.contains("inconsistent replay"), "{stdout}");
+    assert!(stdout.contains(r#"at /status: "pending" → "succeeded""#), "the difference is shown: {stdout}");
+}
+
+#[test]
+fn a_retry_answered_with_another_status_is_inconsistent() {
+    let server = CustomServer::start(|request| {
+        if request.sequence == 0 { Reply::json(201, r#"{"id":"pay_1"}"#) } else { Reply::json(409, "{}") }
+    });
+    idem()
+        .args(["send", &server.url("/p"), "-d", PAYMENT, "--repeat", "2"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("#2 answered 409 where #1 answered 201"));
+}
+
+#[test]
+fn the_key_header_the_key_and_no_key_reach_the_server() {
+    let server = CustomServer::start(|request| {
+        let seen = |name: &str| request.headers.get(name).map(|v| v.to_str().unwrap().to_string());
+        Reply::json(
+            200,
+            serde_json::json!({ "id": "x", "key": seen("x-request-key"), "idem": seen("idempotency-key") }).to_string(),
+        )
+    });
+    let output = idem()
+        .args(["send", &server.url("/p"), "--key", "k-123", "--key-header", "X-Request-Key", "--format", "json"])
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::support::schemas::validate(&report);
+    assert_eq!(report["attempts"][0]["body"]["key"], "k-123");
+    let output = idem().args(["send", &server.url("/p"), "--no-key", "--format", "json"]).assert().success();
+    let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::support::schemas::validate(&report);
+    assert_eq!(report["key"], Value::Null);
+    assert_eq!(report["attempts"][0]["body"]["idem"], Value::Null);
+}
+
+#[test]
+fn generated_keys_follow_the_key_format() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let output = idem()
+        .args(["send", &server.url("/payments"), "-d", PAYMENT, "--key-format", "uuid7", "--format", "json"])
+        .assert()
+        .success();
+    let report: Value = serde_json::from_slice(&output.get_output().stdout).unwrap();
+    crate::support::schemas::validate(&report);
+    let key = report["key"].as_str().unwrap();
+    assert_eq!(key.len(), 36);
+    assert_eq!(&key[14..15], "7", "a UUID v7: {key}");
+}
+
+#[test]
+fn the_body_can_come_from_a_file_or_stdin() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("payment.json");
+    std::fs::write(&file, PAYMENT).unwrap();
+    idem().args(["send", &server.url("/payments"), "-d", &format!("@{}", file.display())]).assert().success();
+    idem().args(["send", &server.url("/payments"), "-d", "@-"]).write_stdin(PAYMENT).assert().success();
+    assert_eq!(server.summary().payments_created, 2);
+}
+
+#[test]
+fn http2_prior_knowledge_works() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    idem().args(["send", &server.url("/payments"), "-d", PAYMENT, "--http2", "--repeat", "2"]).assert().success();
+}
+
+#[test]
+fn an_unreachable_host_exits_2_with_a_clear_message() {
+    let url = format!("http://127.0.0.1:{}/payments", dead_port());
+    idem()
+        .args(["send", &url, "-d", PAYMENT])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("cannot connect").and(predicate::str::contains("refused")));
+}
+
+#[test]
+fn bad_input_exits_2_without_a_panic() {
+    let cases: [&[&str]; 7] = [
+        &["send", "http://127.0.0.1:1/p", "-d", "@/no/such/file.json"],
+        &["send", "http://127.0.0.1:1/p", "-H", "no colon here"],
+        &["send", "http://127.0.0.1:1/p", "-H", "bad name: x"],
+        &["send", "ftp://127.0.0.1/p"],
+        &["send", "http://127.0.0.1:1/p", "--repeat", "0"],
+        &["send", "http://127.0.0.1:1/p", "--interval", "soon"],
+        &["send", "http://127.0.0.1:1/p", "--id-field", "id"],
+    ];
+    for args in cases {
+        let assert = idem().args(args).assert().code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).to_string();
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.trim().is_empty(), "{args:?} says nothing");
+    }
+}
+
+#[test]
+fn a_timeout_exits_2() {
+    // A listener that accepts and never answers.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/p", listener.local_addr().unwrap());
+    idem()
+        .args(["send", &url, "--timeout", "200ms"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no complete answer within 200ms"));
+    drop(listener);
+}
+
+/// `-d @/dev/zero` is refused at the cap having cost the cap in memory and a small constant, not
+/// two or three times the cap (growing a buffer by doubling copies it). The child's high-water
+/// mark (VmHWM) is read from /proc while it runs.
+#[test]
+fn an_endless_body_is_refused_at_the_cap_without_costing_more_than_the_cap() {
+    const CAP_KIB: u64 = 256 * 1024;
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("idem"))
+        .args(["send", "http://127.0.0.1:1/p", "-d", "@/dev/zero", "--max-body", "256MiB"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let status_path = format!("/proc/{}/status", child.id());
+    let mut child = crate::support::KillOnDrop::new(child);
+    let mut peak = 0;
+    while child.try_wait().expect("try_wait").is_none() {
+        if let Ok(status) = std::fs::read_to_string(&status_path) {
+            if status.contains("VmHWM:") {
+                peak = peak.max(status_kib(&status, "VmHWM:"));
+            }
+        }
+    }
+    let output = child.wait_with_output();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("larger than 256 MiB"), "{stderr}");
+    assert!(peak >= CAP_KIB / 2, "the read was not observed (peak {peak} KiB)");
+    assert!(peak <= CAP_KIB + 48 * 1024, "refusing the body cost {peak} KiB for a cap of {CAP_KIB} KiB");
+}
+
+/// An upstream that answers badly is described by what it did, not as unreachable.
+#[test]
+fn upstream_errors_say_what_the_upstream_did() {
+    use std::io::{Read, Write};
+    let answers: [(&[u8], &str); 3] = [
+        (b"SSH-2.0-OpenSSH_9.6\r\n", "something that is not HTTP"),
+        (b"HTTP/1.1 999999 Odd\r\nContent-Length: 0\r\n\r\n", "an invalid status"),
+        (b"HTTP/1.1 200 OK\r\nX-Big: ", "a response head over"),
+    ];
+    for (answer, described) in answers {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let url = format!("http://{}/p", listener.local_addr().expect("addr"));
+        let answer = answer.to_vec();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut request = [0u8; 4096];
+                let _ = stream.read(&mut request);
+                let _ = stream.write_all(&answer);
+                if answer.ends_with(b"X-Big: ") {
+                    let _ = stream.write_all(&vec![b'a'; 1 << 20]);
+                }
+            }
+        });
+        let output = idem().args(["send", &url, "-d", "{}", "--timeout", "10s"]).output().expect("runs");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(described) && !stderr.contains("is it running"), "{described}: {stderr}");
+        let output = idem()
+            .args(["proxy", "--addr", "127.0.0.1:0", "--first", "0", "--upstream", &url])
+            .args([
+                "--",
+                "sh",
+                "-c",
+                &format!(
+                    "exec '{}' send \"$IDEM_PROXY_URL/p\" -d '{{}}'",
+                    assert_cmd::cargo::cargo_bin("idem").display()
+                ),
+            ])
+            .output()
+            .expect("runs");
+        let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert_eq!(output.status.code(), Some(2), "{all}");
+        assert!(all.contains(described) && !all.contains("is it running"), "{described}: {all}");
+    }
+}

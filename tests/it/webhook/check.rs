@@ -1,0 +1,288 @@
+//! `webhook check` against a correct receiver and receivers that each get one thing wrong,
+//! asserting the exact outcome of every check; JSON and JUnit parsed back.
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use idem::testing::scheme::SchemeKind;
+use serde_json::Value;
+
+use crate::support::webhook_receivers::{Flaws, receiver};
+use crate::support::{CustomServer, Reply, SECRET, dead_port, suite_evidence, suite_outcomes, webhook};
+
+fn check(url: &str, kind: &str, format: &str) -> (i32, String) {
+    check_with(url, kind, format, &[])
+}
+
+fn check_with(url: &str, kind: &str, format: &str, extra: &[&str]) -> (i32, String) {
+    let output = webhook()
+        .args(["check", url, "--scheme", kind, "--secret", SECRET, "--format", format])
+        .args(extra)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains(SECRET) && !String::from_utf8_lossy(&output.stdout).contains(SECRET));
+    (output.status.code().unwrap(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+/// Runs the suite with `--format json`: the exit code, every check's outcome by id, the report.
+fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
+    let (code, stdout) = check(url, kind, "json");
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
+    crate::support::schemas::validate(&report);
+    (code, suite_outcomes(&report), report)
+}
+
+const IDS: [&str; 16] = [
+    "valid-accepted",
+    "fast-ack",
+    "duplicate-accepted",
+    "duplicate-processed-once",
+    "raw-body-verified",
+    "bad-signature-rejected",
+    "missing-signature-rejected",
+    "tampered-body-rejected",
+    "any-listed-signature-accepted",
+    "truncated-signature-rejected",
+    "unknown-event-acknowledged",
+    "out-of-order-accepted",
+    "stale-timestamp-rejected",
+    "future-timestamp-rejected",
+    "replay-rejected",
+    "cross-scheme-replay-rejected",
+];
+
+/// Every check passes except those listed.
+fn expect(outcomes: &HashMap<String, String>, except: &[(&str, &str)]) {
+    for id in IDS {
+        // Without --count-url, de-duplication cannot be proven: skipped with the hint.
+        let default = if id == "duplicate-processed-once" { "skip" } else { "pass" };
+        let expected = except.iter().find(|(name, _)| *name == id).map_or(default, |(_, outcome)| *outcome);
+        assert_eq!(outcomes.get(id).map(String::as_str), Some(expected), "check {id}: {outcomes:?}");
+    }
+    assert_eq!(outcomes.len(), IDS.len(), "{outcomes:?}");
+}
+
+#[test]
+fn a_correct_receiver_passes_every_check() {
+    let server = receiver(SchemeKind::Standard, Flaws::default());
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "standard");
+    // Standard Webhooks keys with the decoded secret, so no other scheme's signature can pass for it.
+    expect(&outcomes, &[("cross-scheme-replay-rejected", "skip")]);
+    assert_eq!(code, 0);
+    assert!(suite_evidence(&report, "raw-body-verified").contains("→ 200 OK"));
+    assert_eq!(report["suite"], "webhook check");
+    assert_eq!(report["passed"], true);
+    assert!(suite_evidence(&report, "stale-timestamp-rejected").contains("signed 10m ago → 401 Unauthorized"));
+}
+
+#[test]
+fn stripe_future_timestamps_are_advisory_because_stripes_sdk_accepts_them() {
+    // Our verifier accepts a future Stripe timestamp as stripe-python and stripe-node do.
+    let server = receiver(SchemeKind::Stripe, Flaws::default());
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "stripe");
+    expect(&outcomes, &[("future-timestamp-rejected", "warn")]);
+    assert_eq!(code, 0, "an advisory warning does not fail the suite");
+    let check = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == "future-timestamp-rejected").unwrap();
+    assert_eq!(check["level"], "advisory");
+    let evidence = suite_evidence(&report, "future-timestamp-rejected");
+    assert!(
+        evidence.contains("200 OK") && evidence.contains("stripe's own SDK accepts future timestamps"),
+        "{evidence}"
+    );
+}
+
+#[test]
+fn a_receiver_that_verifies_a_reserialised_body_fails_raw_body_verified_with_the_reason() {
+    let server = receiver(SchemeKind::Github, Flaws { reserialises: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "github");
+    expect(
+        &outcomes,
+        &[
+            ("raw-body-verified", "fail"),
+            ("any-listed-signature-accepted", "skip"),
+            ("stale-timestamp-rejected", "skip"),
+            ("future-timestamp-rejected", "skip"),
+            ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
+    );
+    assert_eq!(code, 1);
+    let evidence = suite_evidence(&report, "raw-body-verified");
+    assert!(evidence.contains("401 Unauthorized"), "{evidence}");
+    assert!(evidence.contains("the receiver verifies a re-serialised body, not the raw bytes"), "{evidence}");
+}
+
+#[test]
+fn a_scheme_without_timestamps_skips_the_timestamp_checks_with_the_reason() {
+    let server = receiver(SchemeKind::Hmac, Flaws::default());
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "hmac");
+    expect(
+        &outcomes,
+        &[
+            ("any-listed-signature-accepted", "skip"),
+            ("stale-timestamp-rejected", "skip"),
+            ("future-timestamp-rejected", "skip"),
+            ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
+    );
+    assert_eq!(code, 0);
+    assert!(suite_evidence(&report, "replay-rejected").contains("--scheme hmac signs no timestamp"));
+}
+
+#[test]
+fn a_receiver_that_accepts_any_signature_fails_every_rejection() {
+    let server = receiver(SchemeKind::Stripe, Flaws { accepts_bad_signature: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "stripe");
+    expect(
+        &outcomes,
+        &[
+            ("bad-signature-rejected", "fail"),
+            ("missing-signature-rejected", "fail"),
+            ("tampered-body-rejected", "fail"),
+            ("truncated-signature-rejected", "fail"),
+            ("stale-timestamp-rejected", "fail"),
+            ("future-timestamp-rejected", "warn"),
+            ("replay-rejected", "fail"),
+            ("cross-scheme-replay-rejected", "fail"),
+        ],
+    );
+    assert_eq!(code, 1);
+    assert!(suite_evidence(&report, "missing-signature-rejected").contains("without Stripe-Signature → 200 OK"));
+}
+
+#[test]
+fn a_receiver_that_ignores_timestamps_fails_the_age_checks() {
+    let server = receiver(SchemeKind::Standard, Flaws { ignores_timestamps: true, ..Flaws::default() });
+    let (code, outcomes, _) = check_json(&server.url("/hook"), "standard");
+    expect(
+        &outcomes,
+        &[
+            ("stale-timestamp-rejected", "fail"),
+            ("future-timestamp-rejected", "fail"),
+            ("replay-rejected", "fail"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
+    );
+    assert_eq!(code, 1);
+}
+
+#[test]
+fn a_receiver_that_answers_a_duplicate_with_500_fails_duplicate_accepted() {
+    let server = receiver(SchemeKind::Slack, Flaws { duplicate_500: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&server.url("/hook"), "slack");
+    expect(&outcomes, &[("duplicate-accepted", "fail"), ("any-listed-signature-accepted", "skip")]);
+    assert_eq!(code, 1);
+    assert!(suite_evidence(&report, "duplicate-accepted").contains("500 Internal Server Error"));
+}
+
+#[test]
+fn a_slow_receiver_gets_an_advisory_warning_and_still_passes() {
+    let server = receiver(SchemeKind::Github, Flaws { slow_first: true, ..Flaws::default() });
+    let (code, stdout) = check_with(&server.url("/hook"), "github", "json", &["--ack-within", "300ms"]);
+    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
+    crate::support::schemas::validate(&report);
+    let outcomes = suite_outcomes(&report);
+    expect(
+        &outcomes,
+        &[
+            ("fast-ack", "warn"),
+            ("any-listed-signature-accepted", "skip"),
+            ("stale-timestamp-rejected", "skip"),
+            ("future-timestamp-rejected", "skip"),
+            ("replay-rejected", "skip"),
+            ("cross-scheme-replay-rejected", "skip"),
+        ],
+    );
+    assert_eq!(code, 0, "advisory warnings do not fail the suite");
+    let evidence = suite_evidence(&report, "fast-ack");
+    assert!(evidence.contains("limit 300ms") && evidence.contains("Slack allows 3.00s, GitHub 10.00s"), "{evidence}");
+}
+
+#[test]
+fn junit_and_human_output_carry_the_same_verdicts() {
+    let server = receiver(SchemeKind::Stripe, Flaws { duplicate_500: true, ..Flaws::default() });
+    let (code, xml) = check(&server.url("/hook"), "stripe", "junit");
+    assert_eq!(code, 1);
+    let document = roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("not XML ({err}): {xml}"));
+    let cases: Vec<roxmltree::Node> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(cases.len(), IDS.len());
+    let failed: Vec<&str> = cases
+        .iter()
+        .filter(|case| case.children().any(|child| child.has_tag_name("failure")))
+        .map(|case| case.attribute("name").unwrap())
+        .collect();
+    assert_eq!(failed.len(), 1);
+    assert!(failed[0].starts_with("duplicate-accepted:"), "{failed:?}");
+
+    let (code, human) = check(&server.url("/hook"), "stripe", "human");
+    assert_eq!(code, 1);
+    assert!(human.lines().any(|line| line.starts_with("FAIL") && line.contains("duplicate-accepted")), "{human}");
+    assert!(human.lines().any(|line| line.starts_with("PASS") && line.contains("replay-rejected")), "{human}");
+}
+
+#[test]
+fn an_unreachable_receiver_or_bad_usage_is_exit_2() {
+    let url = format!("http://127.0.0.1:{}/hook", dead_port());
+    let output = webhook().args(["check", &url, "--scheme", "hmac", "--secret", "hunter2-secret"]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+    assert!(stderr.contains("cannot reach the receiver") && stderr.contains("Connection refused"), "{stderr}");
+    assert!(!stderr.contains("hunter2-secret"));
+    let output = webhook().args(["check", &url, "--scheme", "hmac"]).assert().code(2);
+    assert!(String::from_utf8_lossy(&output.get_output().stderr).contains("no signing secret"));
+    let output = webhook().args(["check", &url, "--secret", "hunter2-secret"]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
+    assert!(stderr.contains("name the receiver's signing scheme with --scheme"), "{stderr}");
+}
+
+#[test]
+fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
+    let server = receiver(SchemeKind::Standard, Flaws::default());
+    let url = server.url("/hook");
+    let suite = |extra: Vec<String>| {
+        let url = url.clone();
+        move |format: &str| {
+            let mut command = webhook();
+            command
+                .args(["check", &url, "--scheme", "standard", "--secret", SECRET])
+                .args(&extra)
+                .args(["--format", format]);
+            command
+        }
+    };
+    let every: Vec<String> = crate::support::suite_ids({
+        let mut list = webhook();
+        list.arg("check");
+        list
+    })
+    .into_iter()
+    .flat_map(|id| ["--skip".to_string(), id])
+    .collect();
+    crate::support::assert_nothing_checked(suite(every), "--only and --skip leave no check to run");
+    let both = ["--only", "fast-ack", "--skip", "fast-ack"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(both), "--only and --skip leave no check to run");
+    // Without --count-url the duplicate's processing cannot be judged.
+    let unjudged = ["--only", "duplicate-processed-once"].map(String::from).to_vec();
+    crate::support::assert_nothing_checked(suite(unjudged), "1 skipped (duplicate-processed-once: a 2xx");
+}
+
+#[test]
+fn a_receiver_count_that_leaps_is_unconfirmed_not_processed_many_times() {
+    // A thousand per delivery: more than the two deliveries of one event could ever make.
+    let deliveries = Arc::new(Mutex::new(0u64));
+    let server = CustomServer::start(move |request| {
+        let mut deliveries = deliveries.lock().unwrap();
+        if request.method == "GET" {
+            return Reply::json(200, format!(r#"{{"processed":{}}}"#, *deliveries * 1000));
+        }
+        *deliveries += 1;
+        Reply::json(200, "{}")
+    });
+    let count = server.url("/count");
+    let extra = ["--count-url", count.as_str(), "--count-pointer", "/processed"];
+    let (_, stdout) = check_with(&server.url("/hook"), "standard", "json", &extra);
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(suite_outcomes(&report)["duplicate-processed-once"], "unconfirmed", "{report:#}");
+    let evidence = suite_evidence(&report, "duplicate-processed-once");
+    assert!(evidence.contains("rose by 2000 (0 → 2000), more than the 2 requests sent"), "{evidence}");
+}
