@@ -2,6 +2,7 @@
 //! the binaries under test can talk to them from another process.
 #![allow(dead_code)]
 
+pub(crate) mod apps;
 pub(crate) mod generated_files;
 pub(crate) mod listen_process;
 pub(crate) mod reference_libraries;

@@ -888,27 +888,15 @@ fn webhook_check_passes_a_v1a_receiver_on_nodes_own_ed25519_and_fails_it_with_an
     assert_eq!((code, outcomes["valid-accepted"].as_str()), (1, "fail"));
 }
 
-/// Signs like a v1a sender would, with Node's built-in Ed25519 from the `whsk_` key's seed; prints
-/// the webhook-signature value.
-const NODE_V1A_SIGNER: &str = r#"
-const crypto = require("node:crypto");
-const [secret, id, timestamp, body] = process.argv.slice(1);
-const pair = Buffer.from(secret.replace(/^whsk_/, ""), "base64");
-const key = crypto.createPrivateKey({
-  key: { kty: "OKP", crv: "Ed25519", d: pair.subarray(0, 32).toString("base64url"), x: pair.subarray(32).toString("base64url") },
-  format: "jwk",
-});
-const signature = crypto.sign(null, Buffer.from(`${id}.${timestamp}.${body}`), key);
-process.stdout.write(`v1,AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA= v1a,${signature.toString("base64")}`);
-"#;
-
 #[test]
 fn v1a_signatures_made_by_nodes_ed25519_verify_with_ours_and_a_changed_body_does_not() {
     let (secret, public) = asymmetric_pair();
     let timestamp = idem::testing::delivery::unix_now().to_string();
     let body = r#"{"type":"invoice.paid"}"#;
     let output = std::process::Command::new("node")
-        .args(["-e", NODE_V1A_SIGNER, &secret, "msg_v1a", &timestamp, body])
+        // Signs like a v1a sender would, with Node's built-in Ed25519; prints the webhook-signature value.
+        .arg(crate::support::apps::app_path("standard_webhooks_v1a_signer.mjs"))
+        .args([&secret, "msg_v1a", &timestamp, body])
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));

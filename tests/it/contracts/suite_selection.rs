@@ -321,15 +321,8 @@ fn junit_warnings_are_chosen_by_flag() {
 /// An HTTP/1.1-only server on a free port, answering what it cannot parse (the HTTP/2 preface
 /// among it) with `400 Bad Request`, as h11 (uvicorn) and most HTTP/1.1 servers do; its URL.
 fn http1_only_server() -> (KillOnDrop, String) {
-    let script = "import socketserver\n\
-                  class Handler(socketserver.BaseRequestHandler):\n\
-                  \x20   def handle(self):\n\
-                  \x20       self.request.recv(65536)\n\
-                  \x20       self.request.sendall(b'HTTP/1.1 400 Bad Request\\r\\ncontent-length: 0\\r\\nconnection: close\\r\\n\\r\\n')\n\
-                  server = socketserver.ThreadingTCPServer(('127.0.0.1', 0), Handler)\n\
-                  print(server.server_address[1], flush=True)\n\
-                  server.serve_forever()\n";
-    let mut child = Command::new("python3").args(["-c", script]).stdout(Stdio::piped()).spawn().unwrap();
+    let script = crate::support::apps::app_path("http1_only_server_answering_400.py");
+    let mut child = Command::new("python3").arg(script).stdout(Stdio::piped()).spawn().unwrap();
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     (KillOnDrop::new(child), format!("http://127.0.0.1:{}/payments", line.trim()))

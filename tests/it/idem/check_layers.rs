@@ -222,11 +222,12 @@ struct PythonApp {
 }
 
 impl PythonApp {
-    fn start(source: &str, port: u16) -> PythonApp {
+    fn start(app: &str, port: u16) -> PythonApp {
         crate::support::reference_libraries::references();
         let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/differential/venv/bin/python");
         let child = Command::new(python)
-            .args(["-c", source, &port.to_string()])
+            .arg(crate::support::apps::app_path(app))
+            .arg(port.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -247,74 +248,9 @@ impl Drop for PythonApp {
     }
 }
 
-/// PyPI `asgi-idempotency-header` 0.2.0 in front of a two-endpoint Starlette app, as its README
-/// shows it: the store is keyed by the header value alone.
-const ASGI_IDEMPOTENCY_HEADER_APP: &str = r#"
-import sys, uuid
-import uvicorn
-from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.responses import JSONResponse
-from starlette.routing import Route
-from idempotency_header_middleware import IdempotencyHeaderMiddleware
-from idempotency_header_middleware.backends.memory import MemoryBackend
-
-def create(prefix):
-    async def endpoint(request):
-        body = await request.json()
-        return JSONResponse({"id": prefix + uuid.uuid4().hex, **body}, status_code=201)
-    return endpoint
-
-app = Starlette(
-    routes=[Route("/payments", create("pay_"), methods=["POST"]), Route("/refunds", create("re_"), methods=["POST"])],
-    middleware=[Middleware(IdempotencyHeaderMiddleware, backend=MemoryBackend())],
-)
-uvicorn.run(app, host="127.0.0.1", port=int(sys.argv[1]), log_level="warning")
-"#;
-
-/// A correctly scoped layer in a few lines of stdlib Python: keyed by (caller, path, key), the
-/// body compared, 409 while in flight.
-const SCOPED_APP: &str = r#"
-import json, sys, threading, uuid
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-
-store, lock = {}, threading.Lock()
-
-class Handler(BaseHTTPRequestHandler):
-    def answer(self, status, body):
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        if self.path not in ("/payments", "/refunds"):
-            return self.answer(404, {"error": "not found"})
-        key = self.headers.get("Idempotency-Key")
-        scoped = (self.headers.get("Authorization"), self.path, key)
-        with lock:
-            if key is not None and scoped in store:
-                first_body, answer = store[scoped]
-                if first_body != body:
-                    return self.answer(422, {"error": "key reused"})
-                return self.answer(*answer)
-            made = {"id": ("re_" if self.path == "/refunds" else "pay_") + uuid.uuid4().hex, **json.loads(body)}
-            if key is not None:
-                store[scoped] = (body, (201, made))
-        self.answer(201, made)
-
-    def log_message(self, *args):
-        pass
-
-ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
-"#;
-
-fn check_python(source: &str) -> (HashMap<String, String>, Value) {
+fn check_python(app: &str) -> (HashMap<String, String>, Value) {
     let port = crate::support::dead_port();
-    let _app = PythonApp::start(source, port);
+    let _app = PythonApp::start(app, port);
     let url = format!("http://127.0.0.1:{port}/payments");
     let refunds = format!("http://127.0.0.1:{port}/refunds");
     let (_, outcomes, report) = check(&url, &["--as", "Authorization: Bearer bob", "--other-url", &refunds]);
@@ -323,7 +259,7 @@ fn check_python(source: &str) -> (HashMap<String, String>, Value) {
 
 #[test]
 fn asgi_idempotency_header_leaks_across_callers_and_endpoints_and_a_scoped_app_does_not() {
-    let (outcomes, report) = check_python(ASGI_IDEMPOTENCY_HEADER_APP);
+    let (outcomes, report) = check_python("asgi_idempotency_header_starlette_app.py");
     let caller = suite_evidence(&report, "caller-scoped");
     assert_eq!(outcomes["caller-scoped"], "fail", "{caller}");
     assert_eq!(outcomes["path-scoped"], "fail", "{}", suite_evidence(&report, "path-scoped"));
@@ -331,7 +267,7 @@ fn asgi_idempotency_header_leaks_across_callers_and_endpoints_and_a_scoped_app_d
     let b = caller.lines().find(|l| l.starts_with("caller B")).unwrap().split_whitespace().last().unwrap();
     assert!(a.starts_with("pay_") && a == b, "B got A's id: {caller}");
 
-    let (outcomes, report) = check_python(SCOPED_APP);
+    let (outcomes, report) = check_python("idempotency_scoped_by_caller_and_path.py");
     let caller = suite_evidence(&report, "caller-scoped");
     assert_eq!(outcomes["caller-scoped"], "pass", "{caller}");
     assert_eq!(outcomes["path-scoped"], "pass", "{}", suite_evidence(&report, "path-scoped"));

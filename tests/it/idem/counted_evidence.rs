@@ -1,120 +1,23 @@
-//! A ✓ needs evidence of execution (issue #22): small Python apps written the way developers write
+//! A ✓ needs evidence of execution: small Python apps written the way developers write
 //! them at work, each with its own ledger behind a count URL, and the verdicts checked against
 //! that ledger through the real binaries.
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::support::{KillOnDrop, idem, webhook};
-
-/// A Python app on a free loopback port: it prints the port on its first line.
-struct PyApp {
-    _child: KillOnDrop,
-    base: String,
-    _script: tempfile::TempPath,
-}
-
-impl PyApp {
-    fn start(source: &str) -> PyApp {
-        let script = tempfile::Builder::new().suffix(".py").tempfile().expect("temp file");
-        let prelude = "import hashlib, hmac, json, sys, threading, time, uuid\n\
-                       from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer\n";
-        let serve = "\nclass Server(ThreadingHTTPServer):\n    daemon_threads = True\n\
-                     server = Server(('127.0.0.1', 0), App)\n\
-                     print(server.server_address[1], flush=True)\n\
-                     server.serve_forever()\n";
-        std::fs::write(script.path(), format!("{prelude}{source}{serve}")).expect("write the app");
-        let script = script.into_temp_path();
-        let mut child = KillOnDrop::new(
-            Command::new("python3")
-                .arg(&*script)
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("python3 runs"),
-        );
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the port");
-        let port: u16 = line.trim().parse().unwrap_or_else(|_| panic!("no port from the app: {line:?}"));
-        PyApp { _child: child, base: format!("http://127.0.0.1:{port}"), _script: script }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("{}{path}", self.base)
-    }
-}
-
-/// Shared by the apps: JSON answers.
-const REPLY: &str = r#"
-def reply(handler, status, body, headers=()):
-    data = json.dumps(body).encode()
-    handler.send_response(status)
-    handler.send_header("Content-Type", "application/json")
-    handler.send_header("Content-Length", str(len(data)))
-    for name, value in headers:
-        handler.send_header(name, value)
-    handler.end_headers()
-    handler.wfile.write(data)
-
-def read_body(handler):
-    return handler.rfile.read(int(handler.headers.get("Content-Length", 0)))
-"#;
+use crate::support::apps::PythonApp;
+use crate::support::{idem, webhook};
 
 /// An orders API with no idempotency layer: the order id is the client's business key, and every
 /// request charges (a common upsert-style design). Its ledger is at GET /charges.
-fn business_key_api() -> PyApp {
-    PyApp::start(&format!(
-        r#"{REPLY}
-charges = []
-class App(BaseHTTPRequestHandler):
-    def log_message(self, *args): pass
-    def do_GET(self):
-        if self.path == "/charges":
-            reply(self, 200, {{"count": len(charges), "charges": charges}})
-        else:
-            reply(self, 404, {{"error": "not found"}})
-    def do_POST(self):
-        order = json.loads(read_body(self) or b"{{}}")
-        time.sleep(0.01)
-        charges.append(order.get("order_id"))
-        reply(self, 201, {{"id": "ord_" + str(order.get("order_id")), "amount": order.get("amount"), "status": "paid"}})
-"#
-    ))
+fn business_key_api() -> PythonApp {
+    PythonApp::start("orders_charged_per_request.py", &[])
 }
 
 /// A correct API that marks nothing as a replay: it stores each key's answer (under a lock, so
 /// concurrent duplicates wait and get the replay), refuses a reused key with another body with
 /// 422, and makes its own ids.
-fn correct_api_without_marker() -> PyApp {
-    PyApp::start(&format!(
-        r#"{REPLY}
-charges = []
-stored = {{}}
-lock = threading.Lock()
-class App(BaseHTTPRequestHandler):
-    def log_message(self, *args): pass
-    def do_GET(self):
-        if self.path == "/charges":
-            reply(self, 200, charges)
-        else:
-            reply(self, 404, {{"error": "not found"}})
-    def do_POST(self):
-        body = read_body(self)
-        key = self.headers.get("Idempotency-Key")
-        with lock:
-            if key in stored:
-                status, answer, seen = stored[key]
-                if seen != body:
-                    return reply(self, 422, {{"error": "key reused with another body"}})
-                return reply(self, status, answer)
-            charges.append(1)
-            answer = {{"id": "ord_" + uuid.uuid4().hex[:12], "status": "paid"}}
-            if key is not None:
-                stored[key] = (201, answer, body)
-        reply(self, 201, answer)
-"#
-    ))
+fn correct_api_without_marker() -> PythonApp {
+    PythonApp::start("orders_replayed_without_a_marker.py", &[])
 }
 
 const ORDER: &str = r#"{"order_id":"A-7","amount":500}"#;
@@ -128,7 +31,7 @@ fn run(command: &mut assert_cmd::Command) -> (i32, String, String) {
     )
 }
 
-fn charges(app: &PyApp) -> u64 {
+fn charges(app: &PythonApp) -> u64 {
     let body = reqwest_get(&app.url("/charges"));
     let value: Value = serde_json::from_str(&body).unwrap();
     value["count"].as_u64().or_else(|| value.as_array().map(|a| a.len() as u64)).unwrap()
@@ -305,51 +208,8 @@ fn a_correct_api_without_a_replay_marker_passes_on_its_own_ids() {
 /// `json.dumps(json.loads(body))`, Python's default style), `strict-schema` (verifies the raw
 /// bytes, then refuses with 422 an event whose `data` has fields it does not know), `ledger-auth`
 /// (correct, but its ledger answers only `Authorization: Bearer ledger-token`).
-fn receiver(flaw: &str) -> PyApp {
-    PyApp::start(&format!(
-        r#"{REPLY}
-SECRET = b"whsec_ground_truth"
-FLAW = "{flaw}"
-processed = []
-seen = set()
-lock = threading.Lock()
-class App(BaseHTTPRequestHandler):
-    def log_message(self, *args): pass
-    def do_GET(self):
-        if FLAW == "ledger-auth" and self.headers.get("Authorization") != "Bearer ledger-token":
-            reply(self, 401, {{"error": "the ledger needs a token"}})
-        elif self.path == "/processed":
-            reply(self, 200, {{"processed": processed}})
-        else:
-            reply(self, 404, {{"error": "not found"}})
-    def do_POST(self):
-        if self.path != "/hooks":
-            return reply(self, 404, {{"error": "not found"}})
-        raw = read_body(self)
-        signed = json.dumps(json.loads(raw)).encode() if FLAW == "json-dumps" else raw
-        header = self.headers.get("X-Signature")
-        if FLAW == "crashes":
-            given = header.split("=", 1)[1]
-        elif header is None:
-            return reply(self, 400, {{"error": "missing signature"}})
-        else:
-            given = header.split("=", 1)[-1]
-        expected = hmac.new(SECRET, signed, hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(given, expected):
-            if FLAW == "crashes":
-                return reply(self, 500, {{"error": "Traceback: SignatureError"}})
-            return reply(self, 401, {{"error": "invalid signature"}})
-        event = json.loads(raw)
-        if FLAW == "strict-schema" and set(event.get("data", {{}})) - {{"amount", "currency"}}:
-            return reply(self, 422, {{"error": "unexpected fields in data"}})
-        with lock:
-            if event["id"] in seen and FLAW != "fulfils-duplicates":
-                return reply(self, 200, {{"duplicate": True}})
-            seen.add(event["id"])
-            processed.append(event["id"])
-        reply(self, 200, {{"ok": True}})
-"#
-    ))
+fn receiver(flaw: &str) -> PythonApp {
+    PythonApp::start("hmac_receiver_with_a_flaw.py", &[flaw])
 }
 
 fn webhook_check(url: &str, secret: &str, extra: &[&str]) -> (i32, Value, String) {
@@ -488,32 +348,8 @@ fn python_json_dumps_reserialisation_is_named() {
 /// A Shopify app's webhook endpoint as its docs show it: the HMAC over the raw body, the shop from
 /// `X-Shopify-Shop-Domain` (a delivery for a shop it does not serve is refused), duplicates
 /// dropped by `X-Shopify-Webhook-Id`.
-fn shopify_app() -> PyApp {
-    PyApp::start(&format!(
-        r#"{REPLY}
-import base64
-SECRET = b"shpss_ground_truth"
-SHOPS = {{"idem-test.myshopify.com"}}
-processed = []
-seen = set()
-lock = threading.Lock()
-class App(BaseHTTPRequestHandler):
-    def log_message(self, *args): pass
-    def do_POST(self):
-        raw = read_body(self)
-        digest = base64.b64encode(hmac.new(SECRET, raw, hashlib.sha256).digest()).decode()
-        if not hmac.compare_digest(self.headers.get("X-Shopify-Hmac-Sha256", ""), digest):
-            return reply(self, 401, {{"error": "invalid hmac"}})
-        if self.headers.get("X-Shopify-Shop-Domain") not in SHOPS:
-            return reply(self, 400, {{"error": "unknown shop"}})
-        with lock:
-            webhook_id = self.headers.get("X-Shopify-Webhook-Id")
-            if webhook_id not in seen:
-                seen.add(webhook_id)
-                processed.append(self.headers.get("X-Shopify-Topic"))
-        reply(self, 200, {{"ok": True}})
-"#
-    ))
+fn shopify_app() -> PythonApp {
+    PythonApp::start("shopify_app_endpoint.py", &[])
 }
 
 #[test]
@@ -542,22 +378,8 @@ fn a_provider_template_carries_the_headers_a_receiver_routes_on() {
 
 /// A GitHub App's webhook endpoint: the HMAC over the raw body, then a push must name its
 /// repository (anything else is a 400).
-fn github_app() -> PyApp {
-    PyApp::start(&format!(
-        r#"{REPLY}
-SECRET = b"gh_ground_truth"
-class App(BaseHTTPRequestHandler):
-    def log_message(self, *args): pass
-    def do_POST(self):
-        raw = read_body(self)
-        expected = "sha256=" + hmac.new(SECRET, raw, hashlib.sha256).hexdigest()
-        if not hmac.compare_digest(self.headers.get("X-Hub-Signature-256", ""), expected):
-            return reply(self, 401, {{"error": "invalid signature"}})
-        if "repository" not in json.loads(raw):
-            return reply(self, 400, {{"error": "not a repository event"}})
-        reply(self, 200, {{"ok": True}})
-"#
-    ))
+fn github_app() -> PythonApp {
+    PythonApp::start("github_app_endpoint.py", &[])
 }
 
 #[test]

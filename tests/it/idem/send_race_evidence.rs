@@ -1,4 +1,4 @@
-//! No green verdict without evidence (issue #13): `idem send` and `idem race` against servers that
+//! No green verdict without evidence: `idem send` and `idem race` against servers that
 //! each get one thing subtly wrong, through the real binary.
 use std::io::Write;
 use std::sync::Arc;

@@ -8,6 +8,7 @@ use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
+use crate::support::apps::app_path;
 use crate::support::{SECRET, suite_evidence, suite_outcomes, webhook};
 
 /// The `webhook` binary the tests run as the sender.
@@ -99,52 +100,6 @@ fn webhook_send_honours_retry_after_in_real_time() {
     assert!(suite_evidence(&report, "honours-retry-after").contains("429 with Retry-After: 1 on attempt 1"));
 }
 
-/// A Standard Webhooks sender in a few lines of Python: three events, exponential backoff from
-/// 200ms, Retry-After honoured, a 1-second timeout; `FLAW` (its argument) breaks one of those.
-const PYTHON_SENDER: &str = r#"
-import base64, hashlib, hmac, json, os, sys, time, urllib.error, urllib.parse, urllib.request
-url, flaw = os.environ["WEBHOOK_URL"], sys.argv[1]
-key = base64.b64decode(os.environ["WEBHOOK_SECRET"].removeprefix("whsec_"))
-
-def post(msg_id, timestamp, body, signature):
-    headers = {"content-type": "application/json", "user-agent": "flawed-sender/1", "webhook-id": msg_id,
-               "webhook-timestamp": str(timestamp), "webhook-signature": signature}
-    try:
-        with urllib.request.urlopen(urllib.request.Request(url, body, headers), timeout=1) as answer:
-            return answer.status, None
-    except urllib.error.HTTPError as answer:
-        if flaw == "follow-redirect" and 300 <= answer.code < 400:
-            moved = urllib.parse.urljoin(url, answer.headers["location"])
-            with urllib.request.urlopen(urllib.request.Request(moved, body, headers), timeout=1) as followed:
-                return followed.status, None
-        return answer.code, answer.headers.get("retry-after")
-    except OSError:
-        return None, None  # no answer in time: retry
-
-def deliver(n):
-    body = json.dumps({"id": f"evt_{n}", "type": "test.event", "data": {"n": n}}).encode()
-    first_signed = None
-    for attempt in range(1, 40 if flaw == "immediate" else 6):
-        msg_id = f"msg_{n}_{attempt}" if flaw == "new-id" else f"msg_{n}"
-        timestamp = int(time.time())
-        mac = hmac.new(key, f"{msg_id}.{timestamp}.".encode() + body, hashlib.sha256).digest()
-        signed = (timestamp, "v1," + base64.b64encode(mac).decode())
-        if flaw == "stale-signature":
-            first_signed = first_signed or signed
-            signed = first_signed
-        status, retry_after = post(msg_id, signed[0], body, signed[1])
-        if status is not None and 200 <= status < 300 or status == 410 and flaw != "ignore-410":
-            return
-        if flaw == "never-retry":
-            return
-        if flaw != "immediate":
-            wait = 0.2 * 1.5 ** (attempt - 1)
-            time.sleep(float(retry_after) if retry_after and flaw != "ignore-retry-after" else wait)
-
-for n in (1, 2, 3):
-    deliver(n)
-"#;
-
 /// The outcome of every check for the Python sender without a flaw: all pass but sender-timeout,
 /// because its 1-second timeout is shorter than providers allow.
 fn sound() -> HashMap<String, String> {
@@ -180,10 +135,8 @@ fn python_sender(flaw: &str, timeout: &str) -> (i32, Value) {
 }
 
 fn python_sender_with(flaw: &str, timeout: &str, script: &str) -> (i32, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let sender = dir.path().join("sender.py");
-    std::fs::write(&sender, PYTHON_SENDER).unwrap();
-    let sender = sender.display().to_string();
+    // A Standard Webhooks sender in a few lines of Python; `flaw` breaks one thing it does.
+    let sender = app_path("standard_webhooks_sender_with_a_flaw.py").display().to_string();
     let args = ["--scheme", "standard", "--script", script, "--timeout", timeout];
     let (status, report, _) = check_sender(&args, &["python3", &sender, flaw]);
     (status, report)

@@ -1,4 +1,4 @@
-//! The webhook side against hostile input (issue #12): signature confusion, torn journals, forged
+//! The webhook side against hostile input: signature confusion, torn journals, forged
 //! floods, silent connections, forwarding loops and terminal injection, each through real sockets.
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};

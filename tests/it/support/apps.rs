@@ -1,0 +1,41 @@
+//! The programs under `tests/apps/` that stand in for a user's application: small Python (stdlib
+//! unless a test says otherwise) and Node programs, each a real file named for what it is.
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use crate::support::KillOnDrop;
+
+/// Where the app `name` (with its extension) lives.
+pub(crate) fn app_path(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/apps").join(name)
+}
+
+/// A Python app from `tests/apps/` on a free loopback port it prints on its first line, killed
+/// when dropped.
+pub(crate) struct PythonApp {
+    _child: KillOnDrop,
+    base: String,
+}
+
+impl PythonApp {
+    pub(crate) fn start(name: &str, args: &[&str]) -> PythonApp {
+        let mut child = KillOnDrop::new(
+            Command::new("python3")
+                .arg(app_path(name))
+                .args(args)
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("python3 runs"),
+        );
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the port");
+        let port: u16 = line.trim().parse().unwrap_or_else(|_| panic!("no port from {name}: {line:?}"));
+        PythonApp { _child: child, base: format!("http://127.0.0.1:{port}") }
+    }
+
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+}
