@@ -40,10 +40,10 @@ mod webhook {
     mod check;
     mod check_sender;
     mod cli;
-    mod hostile_input;
     mod journal;
     mod listen;
     mod listen_gateway;
+    mod listen_hostile_input;
     mod malformed_input;
     mod replay;
     mod send;

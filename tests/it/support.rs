@@ -6,6 +6,7 @@ pub(crate) mod apps;
 pub(crate) mod generated_files;
 pub(crate) mod listen_process;
 pub(crate) mod reference_libraries;
+pub(crate) mod run;
 pub(crate) mod schemas;
 pub(crate) mod signed_deliveries;
 pub(crate) mod webhook_receivers;

@@ -24,6 +24,7 @@ use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
 
 use crate::support::reference_libraries::references;
+use crate::support::run::Run;
 use crate::support::{suite_evidence, suite_outcomes, webhook};
 
 /// Cases per reference library.
@@ -672,15 +673,11 @@ fn check_with(
     secret: &str,
     extra: &[&str],
 ) -> (i32, HashMap<String, String>, Value) {
-    let output = webhook()
-        .args(["check", &receiver.url(), "--scheme", scheme, "--secret", secret, "--format", "json"])
-        .args(extra)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let report: Value = serde_json::from_str(&stdout)
-        .unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}\n{}", String::from_utf8_lossy(&output.stderr)));
-    (output.status.code().unwrap(), suite_outcomes(&report), report)
+    let (code, report) =
+        Run::webhook(["check", &receiver.url(), "--scheme", scheme, "--secret", secret, "--format", "json"])
+            .args(extra)
+            .code_and_json();
+    (code, suite_outcomes(&report), report)
 }
 
 #[test]

@@ -8,18 +8,14 @@ use idem::testing::scheme::SchemeKind;
 use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::webhook_receivers::{Flaws, receiver};
 use crate::support::{KillOnDrop, TestServer, idem, suite_outcomes, webhook};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
-fn run(mut command: assert_cmd::Command) -> (i32, String, String) {
-    let output = command.output().unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+fn run(command: assert_cmd::Command) -> (i32, String, String) {
+    Run::command(command).finish().parts()
 }
 
 fn idem_check(url: &str, args: &[&str]) -> (i32, String, String) {

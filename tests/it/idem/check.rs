@@ -7,17 +7,15 @@ use std::time::Duration;
 use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::{CustomServer, Reply, TestServer, idem, suite_evidence, suite_outcomes};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
 /// Runs `idem check --format json` and returns the exit code and the outcome of every check by id.
 fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
-    let output = idem().args(["check", url, "-d", PAYMENT, "--format", "json"]).args(extra).output().unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
-    crate::support::schemas::validate(&report);
-    (output.status.code().unwrap(), suite_outcomes(&report), report)
+    let (code, report) = Run::idem(["check", url, "-d", PAYMENT, "--format", "json"]).args(extra).code_and_json();
+    (code, suite_outcomes(&report), report)
 }
 
 /// The checks for what real idempotency layers get wrong, judged mode by mode in

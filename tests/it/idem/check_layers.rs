@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
-use crate::support::{TestServer, idem, suite_evidence, suite_outcomes};
+use crate::support::run::Run;
+use crate::support::{TestServer, suite_evidence, suite_outcomes};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 const HTTP1: &[&str] = &[];
@@ -20,15 +21,10 @@ const H2C: &[&str] = &["--http2"];
 /// `idem check --format json` with the flags every test here shares; the report is validated
 /// against its schema.
 fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
-    let output = idem()
-        .args(["check", url, "-d", PAYMENT, "--format", "json", "-n", "5", "--window-max", "0"])
+    let (code, report) = Run::idem(["check", url, "-d", PAYMENT, "--format", "json", "-n", "5", "--window-max", "0"])
         .args(extra)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
-    crate::support::schemas::validate(&report);
-    (output.status.code().unwrap(), suite_outcomes(&report), report)
+        .code_and_json();
+    (code, suite_outcomes(&report), report)
 }
 
 fn served(mode: Mode, work_ms: u64) -> TestServer {
@@ -279,13 +275,10 @@ fn asgi_idempotency_header_leaks_across_callers_and_endpoints_and_a_scoped_app_d
 /// `idem check --only crash-recovers --server-cmd COMMAND` against `url`: exit status, stdout,
 /// stderr.
 fn crash_check(url: &str, command: &str, extra: &[&str]) -> (i32, String, String) {
-    let output = idem()
-        .args(["check", url, "-d", PAYMENT, "--only", "crash-recovers", "--server-cmd", command])
+    Run::idem(["check", url, "-d", PAYMENT, "--only", "crash-recovers", "--server-cmd", command])
         .args(extra)
-        .output()
-        .unwrap();
-    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
-    (output.status.code().unwrap(), text(&output.stdout), text(&output.stderr))
+        .finish()
+        .parts()
 }
 
 #[test]

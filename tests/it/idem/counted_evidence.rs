@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::support::apps::PythonApp;
+use crate::support::run::{Finished, Run};
 use crate::support::{idem, webhook};
 
 /// An orders API with no idempotency layer: the order id is the client's business key, and every
@@ -23,12 +24,7 @@ fn correct_api_without_marker() -> PythonApp {
 const ORDER: &str = r#"{"order_id":"A-7","amount":500}"#;
 
 fn run(command: &mut assert_cmd::Command) -> (i32, String, String) {
-    let output = command.output().expect("the command runs");
-    (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    Finished::from(command.output().expect("the command runs")).parts()
 }
 
 fn charges(app: &PythonApp) -> u64 {
@@ -213,14 +209,12 @@ fn receiver(flaw: &str) -> PythonApp {
 }
 
 fn webhook_check(url: &str, secret: &str, extra: &[&str]) -> (i32, Value, String) {
-    let (code, stdout, stderr) =
-        run(webhook().args(["check", url, "--scheme", "hmac", "--secret", secret, "--format", "json"]).args(extra));
-    if stdout.trim().is_empty() {
-        return (code, Value::Null, stderr);
+    let finished =
+        Run::webhook(["check", url, "--scheme", "hmac", "--secret", secret, "--format", "json"]).args(extra).finish();
+    if finished.stdout.trim().is_empty() {
+        return (finished.code, Value::Null, finished.stderr);
     }
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stdout}"));
-    crate::support::schemas::validate(&report);
-    (code, report, stderr)
+    (finished.code, finished.json(), finished.stderr)
 }
 
 #[test]

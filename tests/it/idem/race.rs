@@ -17,6 +17,7 @@ use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use crate::support::run::Run;
 use crate::support::{CustomServer, Reply, TestServer, idem, runtime};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB"}"#;
@@ -26,13 +27,7 @@ fn tls_server(mode: Mode) -> TestServer {
 }
 
 fn race_json(args: &[&str]) -> (i32, Value) {
-    let output = idem().arg("race").args(args).args(["-d", PAYMENT, "--format", "json"]).output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let document = serde_json::from_str(&stdout).unwrap_or_else(|err| {
-        panic!("not JSON ({err}): {stdout}\nstderr: {}", String::from_utf8_lossy(&output.stderr))
-    });
-    crate::support::schemas::validate(&document);
-    (output.status.code().unwrap(), document)
+    Run::idem(["race"]).args(args).args(["-d", PAYMENT]).format_json().code_and_json()
 }
 
 #[test]

@@ -18,6 +18,7 @@ use idem::testing::client::{ClientOptions, Exchange, HttpClient};
 use idem::testing::serve::{Mode, RequestOutcome, ServeConfig, StoreLocation};
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::{TestServer, idem, runtime};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
@@ -154,16 +155,10 @@ fn sqlite_in(dir: &tempfile::TempDir) -> StoreLocation {
 
 /// `idem check` against `url` (plus `--also` targets): the JSON report and the exit code.
 fn check(url: &str, also: &[&str]) -> (Value, i32) {
-    let mut command = idem();
-    command.args(["check", url, "-d", PAYMENT, "-n", "10", "--format", "json"]);
-    for other in also {
-        command.args(["--also", other]);
-    }
-    let output = command.output().unwrap();
-    let report = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("a JSON report; stderr: {}", String::from_utf8_lossy(&output.stderr)));
-    crate::support::schemas::validate(&report);
-    (report, output.status.code().unwrap_or(-1))
+    let also = also.iter().flat_map(|other| ["--also", other]);
+    let (code, report) =
+        Run::idem(["check", url, "-d", PAYMENT, "-n", "10", "--format", "json"]).args(also).code_and_json();
+    (report, code)
 }
 
 #[test]
@@ -503,16 +498,10 @@ fn local_lock_is_correct_on_one_instance() {
 
 /// `idem race` against `url` plus `--also` targets, JSON: the report and the exit code.
 fn race(url: &str, also: &[&str], extra: &[&str]) -> (Value, i32) {
-    let mut command = idem();
-    command.args(["race", url, "-d", PAYMENT, "--format", "json"]).args(extra);
-    for other in also {
-        command.args(["--also", other]);
-    }
-    let output = command.output().unwrap();
-    let report = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("a JSON report; stderr: {}", String::from_utf8_lossy(&output.stderr)));
-    crate::support::schemas::validate(&report);
-    (report, output.status.code().unwrap_or(-1))
+    let also = also.iter().flat_map(|other| ["--also", other]);
+    let (code, report) =
+        Run::idem(["race", url, "-d", PAYMENT, "--format", "json"]).args(extra).args(also).code_and_json();
+    (report, code)
 }
 
 #[test]

@@ -16,6 +16,7 @@ use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use crate::support::run::Run;
 use crate::support::{TestServer, idem, runtime};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB"}"#;
@@ -25,13 +26,7 @@ const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB"}"#;
 static TIMING: Mutex<()> = Mutex::new(());
 
 fn window_json(url: &str, extra: &[&str]) -> (i32, Value) {
-    let output = idem().args(["window", url, "-d", PAYMENT, "--format", "json"]).args(extra).output().unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let document = serde_json::from_str(&stdout).unwrap_or_else(|err| {
-        panic!("not JSON ({err}): {stdout}\nstderr: {}", String::from_utf8_lossy(&output.stderr))
-    });
-    crate::support::schemas::validate(&document);
-    (output.status.code().unwrap(), document)
+    Run::idem(["window", url, "-d", PAYMENT, "--format", "json"]).args(extra).code_and_json()
 }
 
 /// The window measured against `idem serve --mode naive --work W` is W, within 10% or 200 µs. The

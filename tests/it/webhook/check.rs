@@ -6,29 +6,27 @@ use std::sync::{Arc, Mutex};
 use idem::testing::scheme::SchemeKind;
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::webhook_receivers::{Flaws, receiver};
-use crate::support::{CustomServer, Reply, SECRET, dead_port, suite_evidence, suite_outcomes, webhook};
+use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, suite_evidence, suite_outcomes, webhook};
 
 fn check(url: &str, kind: &str, format: &str) -> (i32, String) {
     check_with(url, kind, format, &[])
 }
 
 fn check_with(url: &str, kind: &str, format: &str, extra: &[&str]) -> (i32, String) {
-    let output = webhook()
-        .args(["check", url, "--scheme", kind, "--secret", SECRET, "--format", format])
+    let finished = Run::webhook(["check", url, "--scheme", kind, "--secret", SECRET, "--format", format])
         .args(extra)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(!stderr.contains(SECRET) && !String::from_utf8_lossy(&output.stdout).contains(SECRET));
-    (output.status.code().unwrap(), String::from_utf8_lossy(&output.stdout).into_owned())
+        .never_printing(SECRET)
+        .finish();
+    (finished.code, finished.stdout)
 }
 
 /// Runs the suite with `--format json`: the exit code, every check's outcome by id, the report.
 fn check_json(url: &str, kind: &str) -> (i32, HashMap<String, String>, Value) {
-    let (code, stdout) = check(url, kind, "json");
-    let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
-    crate::support::schemas::validate(&report);
+    let (code, report) = Run::webhook(["check", url, "--scheme", kind, "--secret", SECRET, "--format", "json"])
+        .never_printing(SECRET)
+        .code_and_json();
     (code, suite_outcomes(&report), report)
 }
 
@@ -285,4 +283,33 @@ fn a_receiver_count_that_leaps_is_unconfirmed_not_processed_many_times() {
     assert_eq!(suite_outcomes(&report)["duplicate-processed-once"], "unconfirmed", "{report:#}");
     let evidence = suite_evidence(&report, "duplicate-processed-once");
     assert!(evidence.contains("rose by 2000 (0 → 2000), more than the 2 requests sent"), "{evidence}");
+}
+
+/// `webhook check --scheme stripe URL --format json`: the exit code and the outcome of every check.
+fn check_suite(url: &str) -> (i32, std::collections::HashMap<String, String>, String) {
+    let finished = Run::webhook(["check", url, "--scheme", "stripe", "--secret", SECRET, "--format", "json"]).finish();
+    (finished.code, finished.outcomes(), finished.evidence("cross-scheme-replay-rejected"))
+}
+
+#[test]
+fn webhook_check_sends_the_cross_scheme_replay() {
+    let listener = Listener::with(SchemeKind::Stripe, |_| {});
+    let (code, outcomes, _) = check_suite(&listener.url("/"));
+    assert_eq!(outcomes["cross-scheme-replay-rejected"], "pass");
+    assert_eq!(code, 0);
+
+    // A receiver that picks the scheme from whichever signature header arrives, as auto did.
+    let naive = CustomServer::start(|request| {
+        let options = idem::testing::scheme::SchemeOptions::default();
+        let verified = idem::testing::scheme::detect(&request.headers, &options).is_some_and(|scheme| {
+            let key = scheme.key(&crate::support::secret()).unwrap();
+            let window = idem::testing::scheme::TimeWindow::around_now(std::time::Duration::from_secs(300));
+            scheme.verify(&request.headers, &request.body, &key, window).is_ok()
+        });
+        Reply::json(if verified { 200 } else { 401 }, "{}")
+    });
+    let (code, outcomes, evidence) = check_suite(&naive.url("/"));
+    assert_eq!(outcomes["cross-scheme-replay-rejected"], "fail", "{evidence}");
+    assert!(evidence.contains("re-sent as a github one → 200"), "{evidence}");
+    assert_eq!(code, 1);
 }

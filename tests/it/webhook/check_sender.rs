@@ -9,6 +9,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 
 use crate::support::apps::app_path;
+use crate::support::run::Run;
 use crate::support::{SECRET, suite_evidence, suite_outcomes, webhook};
 
 /// The `webhook` binary the tests run as the sender.
@@ -20,20 +21,14 @@ fn webhook_bin() -> String {
 /// in WEBHOOK_SECRET (so the sender inherits it). Returns the exit status, the report and stderr
 /// (the live lines).
 fn check_sender(args: &[&str], command: &[&str]) -> (i32, Value, String) {
-    let output = webhook()
+    let finished = Run::webhook(["check-sender", "--addr", "127.0.0.1:0", "--format", "json"])
         .env("WEBHOOK_SECRET", SECRET)
-        .args(["check-sender", "--addr", "127.0.0.1:0", "--format", "json"])
         .args(args)
-        .arg("--")
+        .args(["--"])
         .args(command)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET), "the secret leaked");
-    let report = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}\n{stderr}"));
-    crate::support::schemas::validate(&report);
-    (output.status.code().unwrap(), report, stderr)
+        .never_printing(SECRET)
+        .finish();
+    (finished.code, finished.json(), finished.stderr)
 }
 
 /// Three events sent one after the other by `webhook send` with its default policy, scaled down.

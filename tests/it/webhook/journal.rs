@@ -6,6 +6,7 @@ use std::process::{Command, Stdio};
 use http::StatusCode;
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::signed_deliveries::{Signed, post, stripe_event};
 use crate::support::{KillOnDrop, Listener, SECRET, dead_port, webhook};
 use idem::testing::scheme::{SchemeKind, Secret};
@@ -36,12 +37,7 @@ fn written_journal(dir: &std::path::Path) -> std::path::PathBuf {
 }
 
 fn journal(args: &[&str]) -> (i32, String, String) {
-    let output = webhook().arg("journal").args(args).env("NO_COLOR", "1").output().unwrap();
-    (
-        output.status.code().unwrap(),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
-    )
+    Run::webhook(["journal"]).args(args).env("NO_COLOR", "1").finish().parts()
 }
 
 fn ids(stdout: &str) -> Vec<String> {

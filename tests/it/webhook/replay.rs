@@ -11,6 +11,7 @@ use idem::testing::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use serde_json::Value;
 
 use crate::support::SECRET as STANDARD_SECRET;
+use crate::support::run::Run;
 use crate::support::{CustomServer, Reply, webhook};
 
 const BINARY_BODY: &[u8] = &[0xff, 0x00, 0x80, b'{', 0xfe];
@@ -85,11 +86,8 @@ fn receiver() -> (CustomServer, Arc<Mutex<Vec<Seen>>>) {
 }
 
 fn replay(file: &Path, url: &str, extra: &[&str]) -> (i32, Value, String) {
-    let output = webhook().arg("replay").arg(file).arg(url).args(["--format", "json"]).args(extra).output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    let report = serde_json::from_slice(&output.stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stderr}"));
-    crate::support::schemas::validate(&report);
-    (output.status.code().unwrap(), report, stderr)
+    let finished = Run::webhook(["replay".as_ref(), file.as_os_str(), url.as_ref()]).format_json().args(extra).finish();
+    (finished.code, finished.json(), finished.stderr)
 }
 
 fn resign() -> [&'static str; 4] {

@@ -9,21 +9,16 @@ use idem::testing::scheme::{self, SchemeKind, SchemeOptions, TimeWindow};
 use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::{CustomServer, Reply, dead_port, webhook};
 
 pub(crate) const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
 /// Runs `webhook send URL --format json …` and returns the exit code and the document.
 fn send(url: &str, extra: &[&str]) -> (i32, Value) {
-    let output = webhook()
-        .args(["send", url, "--secret", "s3cr3t", "--event", "invoice.paid", "--format", "json"])
+    Run::webhook(["send", url, "--secret", "s3cr3t", "--event", "invoice.paid", "--format", "json"])
         .args(extra)
-        .output()
-        .unwrap();
-    let report = serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|err| panic!("not JSON ({err}): {}", String::from_utf8_lossy(&output.stderr)));
-    crate::support::schemas::validate(&report);
-    (output.status.code().unwrap(), report)
+        .code_and_json()
 }
 
 fn attempts(report: &Value) -> &Vec<Value> {

@@ -4,6 +4,7 @@ use idem::testing::journal::read_journal;
 use idem::testing::scheme::SchemeKind;
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::{Listener, SECRET, webhook};
 
 /// `webhook send URL --scheme standard … --format json`, the secret from the environment, with a
@@ -11,19 +12,13 @@ use crate::support::{Listener, SECRET, webhook};
 fn send(url: &str, extra: &[&str]) -> (i32, Value) {
     let backoff: &[&str] =
         if extra.contains(&"--schedule") { &[] } else { &["--backoff", "10ms", "--backoff-max", "20ms"] };
-    let output = webhook()
+    Run::webhook(["send", url, "--scheme", "standard", "--event", "payment.succeeded", "--data", r#"{"amount":1990}"#])
         .env("WEBHOOK_SECRET", SECRET)
-        .args(["send", url, "--scheme", "standard", "--event", "payment.succeeded", "--data", r#"{"amount":1990}"#])
-        .args(["--format", "json"])
+        .format_json()
         .args(backoff)
         .args(extra)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    assert!(!stdout.contains(SECRET) && !String::from_utf8_lossy(&output.stderr).contains(SECRET));
-    let report = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("not JSON ({err}): {stdout}"));
-    crate::support::schemas::validate(&report);
-    (output.status.code().unwrap(), report)
+        .never_printing(SECRET)
+        .code_and_json()
 }
 
 fn statuses(report: &Value, delivery: usize) -> Vec<u64> {
