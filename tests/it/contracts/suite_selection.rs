@@ -222,9 +222,7 @@ fn list_prints_every_check_and_the_man_page_carries_the_same_table() {
 
 #[test]
 fn webhook_check_selection_and_expected_failures_in_every_format() {
-    let mut flaws = Flaws::default();
-    flaws.accepts_bad_signature = true;
-    let server = receiver(SchemeKind::Github, flaws);
+    let server = receiver(SchemeKind::Github, Flaws { accepts_bad_signature: true, ..Flaws::default() });
     let url = server.url("/hook");
     let args = |format: &str| {
         let mut command = webhook();

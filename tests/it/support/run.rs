@@ -59,6 +59,12 @@ impl Run {
         self
     }
 
+    /// What the command reads on stdin.
+    pub(crate) fn stdin(mut self, bytes: &[u8]) -> Run {
+        self.command.write_stdin(bytes.to_vec());
+        self
+    }
+
     /// Appends `--format json`.
     pub(crate) fn format_json(self) -> Run {
         self.args(["--format", "json"])

@@ -3,6 +3,7 @@
 //! any output.
 use predicates::str::contains;
 
+use crate::support::run::Run;
 use crate::support::webhook;
 
 /// Distinctive, so finding it in an output cannot be a coincidence; valid base64 so every scheme
@@ -12,13 +13,14 @@ const SECRET: &str = "S3cr3tDoNotPrint9f8e7dAB";
 /// Runs `args` with the secret on the command line and checks the exit code, that no panic
 /// happened, that the secret is not in stdout or stderr, and that stderr says `message`.
 fn run_expecting(args: &[&str], stdin: &[u8], code: i32, message: &str) {
-    let assert = webhook().args(args).args(["--secret", SECRET]).write_stdin(stdin.to_vec()).assert();
-    let output = assert.get_output();
-    let (stdout, stderr) = (String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
-    assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET), "the secret leaked for {args:?}");
-    assert!(!stderr.contains("panicked"), "panic for {args:?}: {stderr}");
-    assert_eq!(output.status.code(), Some(code), "{args:?}\nstdout: {stdout}\nstderr: {stderr}");
-    assert!(stdout.contains(message) || stderr.contains(message), "{args:?} should say {message:?}: {stderr}");
+    let finished =
+        Run::webhook(args).args(["--secret", SECRET]).stdin(stdin).never_printing(SECRET).expect_exit(code).finish();
+    assert!(!finished.stderr.contains("panicked"), "panic for {args:?}: {}", finished.stderr);
+    assert!(
+        finished.stdout.contains(message) || finished.stderr.contains(message),
+        "{args:?} should say {message:?}: {}",
+        finished.stderr
+    );
 }
 
 #[test]
