@@ -10,6 +10,7 @@ mod contracts {
     mod exit_status;
     mod generated;
     mod input_limits;
+    mod module_graph;
     mod readme;
     mod schemas;
     mod secrets;

@@ -97,7 +97,7 @@ mod tests {
     use std::time::Instant;
 
     use super::super::probe::fixtures::{answer, event, observed, spec};
-    use super::super::probe::{SenderFinding, SenderEnd};
+    use super::super::probe::{SenderEnd, SenderFinding};
     use super::*;
 
     #[test]

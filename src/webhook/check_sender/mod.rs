@@ -50,7 +50,7 @@ use crate::webhook::scheme::{SchemeKind, SchemeOptions};
 use crate::webhook::secret::Secret;
 use book::Book;
 use live::Live;
-use probe::{SenderObservation, SecretForm, SenderEnd};
+use probe::{SecretForm, SenderEnd, SenderObservation};
 use receiver::Receiver;
 use report::{SenderReport, SenderSummary};
 use script::Script;

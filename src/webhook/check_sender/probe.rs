@@ -135,7 +135,7 @@ pub(crate) mod fixtures {
 
     use super::super::book::{Arrival, Attempt, Ending, Event, Signature};
     use super::super::script::Step;
-    use super::{SenderObservation, SenderEnd};
+    use super::{SenderEnd, SenderObservation};
 
     /// One attempt: `at` seconds after the start, answered (or given up on) `took` seconds later.
     pub(crate) struct Spec {

@@ -2,7 +2,7 @@
 //! grow, and no sooner than a Retry-After asks.
 use std::time::Duration;
 
-use super::probe::{Attempt, Ending, Event, SenderFinding, IMMEDIATE, SenderObservation, Step, bounded};
+use super::probe::{Attempt, Ending, Event, IMMEDIATE, SenderFinding, SenderObservation, Step, bounded};
 use crate::units::format_duration;
 
 /// Full jitter draws each wait at random below a growing cap, so one wait may come out shorter
@@ -56,7 +56,12 @@ pub(super) fn after_5xx(observed: &SenderObservation) -> SenderFinding {
 
 /// Held when every situation was followed by a retry; broken when one was not and the sender has
 /// exited; skipped when nothing could be seen yet.
-fn judge_follow_ups(observed: &SenderObservation, retried: Vec<String>, missing: Vec<String>, no_situation: &str) -> SenderFinding {
+fn judge_follow_ups(
+    observed: &SenderObservation,
+    retried: Vec<String>,
+    missing: Vec<String>,
+    no_situation: &str,
+) -> SenderFinding {
     if retried.is_empty() && missing.is_empty() {
         return SenderFinding::Skipped(no_situation.to_string());
     }
@@ -64,7 +69,9 @@ fn judge_follow_ups(observed: &SenderObservation, retried: Vec<String>, missing:
         return SenderFinding::Held(bounded(retried));
     };
     match observed.missing(first_missing) {
-        Ok(_) => SenderFinding::Broken(bounded(missing.iter().filter_map(|line| observed.missing(line).ok()).collect())),
+        Ok(_) => {
+            SenderFinding::Broken(bounded(missing.iter().filter_map(|line| observed.missing(line).ok()).collect()))
+        }
         // Not seen yet: what was retried still holds; with nothing retried there is no verdict.
         Err(reason) if retried.is_empty() => SenderFinding::Skipped(reason),
         Err(reason) => {
@@ -220,7 +227,9 @@ pub(super) fn backoff_grows(observed: &SenderObservation) -> SenderFinding {
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return SenderFinding::Skipped("no event was retried after a failure, so there is no backoff to see".to_string());
+        return SenderFinding::Skipped(
+            "no event was retried after a failure, so there is no backoff to see".to_string(),
+        );
     }
     if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
@@ -264,7 +273,7 @@ mod tests {
 
     use super::super::probe::Ending;
     use super::super::probe::fixtures::{answer, event, observed, spec};
-    use super::super::probe::{SenderFinding, SenderEnd};
+    use super::super::probe::{SenderEnd, SenderFinding};
     use super::*;
 
     fn retry_after(status: u16, seconds: u64) -> Step {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use http::StatusCode;
 
-use super::probe::{Attempt, Event, SenderFinding, IMMEDIATE, SenderObservation, SecretForm, Step, bounded};
+use super::probe::{Attempt, Event, IMMEDIATE, SecretForm, SenderFinding, SenderObservation, Step, bounded};
 use crate::units::format_duration;
 use crate::webhook::scheme::SchemeKind;
 
@@ -110,7 +110,9 @@ pub(super) fn throttles_after_429(observed: &SenderObservation) -> SenderFinding
 pub(super) fn secret_length(observed: &SenderObservation) -> SenderFinding {
     let standard = match observed.scheme {
         Some(SchemeKind::Standard) => true,
-        Some(other) => return SenderFinding::Skipped(format!("a Standard Webhooks rule; --scheme {other} sets no length")),
+        Some(other) => {
+            return SenderFinding::Skipped(format!("a Standard Webhooks rule; --scheme {other} sets no length"));
+        }
         None => observed.attempts().any(|(_, attempt)| attempt.arrival.signature.scheme == Some(SchemeKind::Standard)),
     };
     if !standard {

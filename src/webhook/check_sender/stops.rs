@@ -36,7 +36,10 @@ fn after_status(observed: &SenderObservation, matches: impl Fn(StatusCode) -> bo
         }
     }
     if good.is_empty() && bad.is_empty() {
-        return SenderFinding::Skipped(format!("no attempt was answered {what} within {}", format_duration(observed.waited)));
+        return SenderFinding::Skipped(format!(
+            "no attempt was answered {what} within {}",
+            format_duration(observed.waited)
+        ));
     }
     if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
 }
