@@ -243,10 +243,10 @@ impl RunningChild {
     /// Whether the child or anything it started still runs (zombies aside): once the child has
     /// exited, whether something it left in the background could still act for it.
     pub(crate) fn anything_running(&mut self) -> bool {
-        if self.exited.is_none() {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.exited = Some(status);
-            }
+        if self.exited.is_none()
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.exited = Some(status);
         }
         let (alive, settling) = self.alive();
         self.exited.is_none() || !alive.is_empty() || settling
@@ -297,10 +297,10 @@ impl RunningChild {
     /// One round of a stop: notes the child's exit, reaps the orphans that died, escalates to
     /// SIGKILL when the grace period is over. `None` when everything is gone (or we gave up).
     fn step(&mut self, stopping: &mut Stopping) -> Option<Duration> {
-        if self.exited.is_none() {
-            if let Ok(Some(status)) = self.child.try_wait() {
-                self.exited = Some(status);
-            }
+        if self.exited.is_none()
+            && let Ok(Some(status)) = self.child.try_wait()
+        {
+            self.exited = Some(status);
         }
         let (alive, settling) = self.alive();
         if alive.is_empty() && !settling && self.exited.is_some() {

@@ -204,10 +204,13 @@ fn redact_argument(arg: &str) -> String {
         return HIDDEN.to_string();
     }
     // `X-Api-Key:abc`, a header as httpie and xh take it.
-    if let Some((name, value)) = arg.split_once(':') {
-        if is_header_name(name) && !value.starts_with("//") && !value.is_empty() && names_a_secret(name) {
-            return format!("{name}:{HIDDEN}");
-        }
+    if let Some((name, value)) = arg.split_once(':')
+        && is_header_name(name)
+        && !value.starts_with("//")
+        && !value.is_empty()
+        && names_a_secret(name)
+    {
+        return format!("{name}:{HIDDEN}");
     }
     redact_password(arg)
 }

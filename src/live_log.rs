@@ -75,10 +75,10 @@ impl<T: Send + 'static> LiveLog<T> {
     /// Queues an entry unless the queue is full, in which case it is only counted: a slow terminal
     /// must never hold up an answer.
     pub(crate) fn offer(&self, entry: T) {
-        if let Some(sender) = &self.sender {
-            if let Err(TrySendError::Full(_)) = sender.try_send(Message::Entry(entry)) {
-                self.not_shown.fetch_add(1, Ordering::Relaxed);
-            }
+        if let Some(sender) = &self.sender
+            && let Err(TrySendError::Full(_)) = sender.try_send(Message::Entry(entry))
+        {
+            self.not_shown.fetch_add(1, Ordering::Relaxed);
         }
     }
 

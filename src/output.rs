@@ -169,11 +169,11 @@ pub(crate) fn render_body(body: &[u8]) -> String {
     if body.is_empty() {
         return "(empty body)".to_string();
     }
-    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body) {
-        if let Ok(pretty) = serde_json::to_string_pretty(&value) {
-            // JSON escapes C0 controls in strings, but not C1 controls or bidi overrides.
-            return terminal_safe_lines(&pretty).into_owned();
-        }
+    if let Ok(value) = serde_json::from_slice::<serde_json::Value>(body)
+        && let Ok(pretty) = serde_json::to_string_pretty(&value)
+    {
+        // JSON escapes C0 controls in strings, but not C1 controls or bidi overrides.
+        return terminal_safe_lines(&pretty).into_owned();
     }
     match std::str::from_utf8(body) {
         Ok(text) => terminal_safe_lines(text.trim_end()).into_owned(),

@@ -32,10 +32,10 @@ pub(crate) fn format_flag_duration(duration: Duration) -> String {
     let millis = duration.as_millis();
     match millis {
         0 => "0".to_string(),
-        _ if millis % 3_600_000 == 0 => format!("{}h", millis / 3_600_000),
-        _ if millis % 60_000 == 0 => format!("{}m", millis / 60_000),
-        _ if millis % 1_000 == 0 => format!("{}s", millis / 1_000),
-        _ if duration.subsec_micros() % 1_000 == 0 => format!("{millis}ms"),
+        _ if millis.is_multiple_of(3_600_000) => format!("{}h", millis / 3_600_000),
+        _ if millis.is_multiple_of(60_000) => format!("{}m", millis / 60_000),
+        _ if millis.is_multiple_of(1_000) => format!("{}s", millis / 1_000),
+        _ if duration.subsec_micros().is_multiple_of(1_000) => format!("{millis}ms"),
         _ => format_duration(duration),
     }
 }
@@ -52,7 +52,7 @@ pub(crate) fn parse_size_at_most(text: &str, max: u64) -> Result<u64, String> {
 /// A size for people in the largest binary unit that divides it: `64MiB`, `1GiB`, `1500` bytes.
 pub(crate) fn format_size(bytes: u64) -> String {
     for (unit, shift) in [("GiB", 30), ("MiB", 20), ("KiB", 10)] {
-        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{}{unit}", bytes >> shift);
         }
     }
@@ -85,7 +85,7 @@ pub(crate) fn format_duration(duration: Duration) -> String {
     let micros = duration.as_micros();
     if micros < 1_000 {
         format!("{micros}µs")
-    } else if micros < 100_000 && micros % 1_000 != 0 {
+    } else if micros < 100_000 && !micros.is_multiple_of(1_000) {
         format!("{:.1}ms", micros as f64 / 1_000.0)
     } else if micros < 1_000_000 {
         format!("{}ms", micros / 1_000)

@@ -87,10 +87,10 @@ fn from_environment(command: &clap::Command, err: &clap::Error) -> Option<String
 /// through every subcommand.
 fn env_arg(command: &clap::Command, shown: &str) -> Option<(String, String)> {
     for arg in command.get_arguments() {
-        if let (Some(long), Some(variable)) = (arg.get_long(), arg.get_env()) {
-            if shown.split([' ', '=']).next() == Some(&format!("--{long}")) {
-                return Some((long.to_string(), variable.to_string_lossy().into_owned()));
-            }
+        if let (Some(long), Some(variable)) = (arg.get_long(), arg.get_env())
+            && shown.split([' ', '=']).next() == Some(&format!("--{long}"))
+        {
+            return Some((long.to_string(), variable.to_string_lossy().into_owned()));
         }
     }
     command.get_subcommands().find_map(|sub| env_arg(sub, shown))

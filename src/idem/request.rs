@@ -180,14 +180,14 @@ pub(crate) fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
 
 /// A JSON number written one way: integers without a fraction, whatever form they arrived in.
 fn canonical_number(number: &serde_json::Number) -> String {
-    if number.is_f64() {
-        if let Some(float) = number.as_f64() {
-            // Integral floats within the exactly representable range are the integer they equal.
-            if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 {
-                return format!("{}", float as i64);
-            }
-            return format!("{float}");
+    if number.is_f64()
+        && let Some(float) = number.as_f64()
+    {
+        // Integral floats within the exactly representable range are the integer they equal.
+        if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 {
+            return format!("{}", float as i64);
         }
+        return format!("{float}");
     }
     number.to_string()
 }

@@ -631,25 +631,27 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
                 judgement.evidence.push(Evidence::ServerId { id: id.clone(), from });
             }
             let marked = judgement.evidence.iter().any(|e| matches!(e, Evidence::ReplayMarker { .. }));
-            if !marked && timing == Timing::Sequential {
-                if let Some(warning) = as_slow_as_the_first(answers) {
-                    judgement.notes.push(warning);
-                }
+            if !marked
+                && timing == Timing::Sequential
+                && let Some(warning) = as_slow_as_the_first(answers)
+            {
+                judgement.notes.push(warning);
             }
-            if answers.len() > 1 && judgement.evidence.is_empty() {
-                if let Some((id, Some((value, place)))) = sent {
-                    judgement.verdict = Verdict::Unconfirmed;
-                    let made = if value == id {
-                        String::new()
-                    } else {
-                        format!(" (made from {})", crate::output::terminal_safe(&value))
-                    };
-                    judgement.explanation = Some(format!(
-                        "unconfirmed: every answer names {}, but this id is in your request {place}{made}, so it does not show how many times the server executed: give --count-url URL (a GET that counts what the server created), or have the server mark replays ({})",
-                        crate::output::terminal_safe(&id),
-                        "Idempotent-Replayed: true"
-                    ));
-                }
+            if answers.len() > 1
+                && judgement.evidence.is_empty()
+                && let Some((id, Some((value, place)))) = sent
+            {
+                judgement.verdict = Verdict::Unconfirmed;
+                let made = if value == id {
+                    String::new()
+                } else {
+                    format!(" (made from {})", crate::output::terminal_safe(&value))
+                };
+                judgement.explanation = Some(format!(
+                    "unconfirmed: every answer names {}, but this id is in your request {place}{made}, so it does not show how many times the server executed: give --count-url URL (a GET that counts what the server created), or have the server mark replays ({})",
+                    crate::output::terminal_safe(&id),
+                    "Idempotent-Replayed: true"
+                ));
             }
         }
         _ => {}

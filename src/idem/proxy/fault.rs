@@ -190,7 +190,7 @@ impl FaultPlan {
         self.matched += 1;
         let applies = match self.selection {
             Selection::First(n) => attempt <= n,
-            Selection::Every(k) => k > 0 && self.matched % k == 0,
+            Selection::Every(k) => k > 0 && self.matched.is_multiple_of(k),
             Selection::Probability(p) => self.rng.random_bool(p.clamp(0.0, 1.0)),
         };
         applies.then_some(self.fault)

@@ -125,12 +125,11 @@ impl ProxyState {
 
     /// Hands an event to the live printer, if there is one.
     fn report(&self, event: ProxyEvent) {
-        if let Ok(events) = self.events.lock() {
-            if let Some(events) = events.as_ref() {
-                if let Err(std::sync::mpsc::TrySendError::Full(_)) = events.try_send(event) {
-                    self.not_shown.fetch_add(1, Ordering::Relaxed);
-                }
-            }
+        if let Ok(events) = self.events.lock()
+            && let Some(events) = events.as_ref()
+            && let Err(std::sync::mpsc::TrySendError::Full(_)) = events.try_send(event)
+        {
+            self.not_shown.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -299,10 +298,10 @@ async fn with_fault(
         }
         Some(Fault::Delay(delay)) => {
             let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
-            if let Ok(mut operations) = state.operations.lock() {
-                if let Some(attempt) = operations.attempt_mut(placement) {
-                    attempt.upstream = Some(observe(&result));
-                }
+            if let Ok(mut operations) = state.operations.lock()
+                && let Some(attempt) = operations.attempt_mut(placement)
+            {
+                attempt.upstream = Some(observe(&result));
             }
             state.wait_or_stop(delay).await;
             Ok(answer_observed(&result, state, placement, observe(&result)))

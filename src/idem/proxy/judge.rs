@@ -220,17 +220,17 @@ fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
     let mut findings = Vec::new();
     // "Did not retry" means never retried: one attempt, faulted. A client that retried and then
     // stopped had a finite budget (see `gave_up`).
-    if let (Some(last), 1) = (attempts.last(), attempts.len()) {
-        if let Some(fault) = last.fault.filter(|f| f.calls_for_a_retry()) {
-            findings.push(Finding {
-                kind: FindingKind::NoRetry,
-                message: format!(
-                    "did not retry after {} on attempt #{}: the user was left not knowing whether it went through",
-                    fault.name(),
-                    last.number
-                ),
-            });
-        }
+    if let (Some(last), 1) = (attempts.last(), attempts.len())
+        && let Some(fault) = last.fault.filter(|f| f.calls_for_a_retry())
+    {
+        findings.push(Finding {
+            kind: FindingKind::NoRetry,
+            message: format!(
+                "did not retry after {} on attempt #{}: the user was left not knowing whether it went through",
+                fault.name(),
+                last.number
+            ),
+        });
     }
     let gaps: Vec<(u32, Duration)> = attempts
         .windows(2)
@@ -251,18 +251,18 @@ fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
         let (previous, next) = (&pair[0], &pair[1]);
         let Some(finished) = previous.finished else { continue };
         let gap = next.arrived.saturating_duration_since(finished);
-        if let Some(asked) = previous.client_retry_after {
-            if gap + RETRY_AFTER_TOLERANCE < asked {
-                findings.push(Finding {
-                    kind: FindingKind::IgnoredRetryAfter,
-                    message: format!(
-                        "attempt #{} came {} after a Retry-After of {}",
-                        next.number,
-                        crate::units::format_duration(gap),
-                        crate::units::format_duration(asked)
-                    ),
-                });
-            }
+        if let Some(asked) = previous.client_retry_after
+            && gap + RETRY_AFTER_TOLERANCE < asked
+        {
+            findings.push(Finding {
+                kind: FindingKind::IgnoredRetryAfter,
+                message: format!(
+                    "attempt #{} came {} after a Retry-After of {}",
+                    next.number,
+                    crate::units::format_duration(gap),
+                    crate::units::format_duration(asked)
+                ),
+            });
         }
         if let Some(status) = previous.client_status.filter(|s| is_final_4xx(*s)) {
             findings.push(Finding {

@@ -161,10 +161,11 @@ impl Operations {
         method.as_str().hash(&mut hasher);
         path.hash(&mut hasher);
         let hash = hasher.finish();
-        if let Some(route) = self.routes.get(&hash) {
-            if route.method == *method && *route.path == *path {
-                return Arc::clone(route);
-            }
+        if let Some(route) = self.routes.get(&hash)
+            && route.method == *method
+            && *route.path == *path
+        {
+            return Arc::clone(route);
         }
         if self.routes.len() >= ROUTES_KEPT {
             // Many distinct paths (ids in them): keep only the routes open attempts still hold.
@@ -318,10 +319,10 @@ impl Listed {
 
 /// Removes `number` from the operations listed under `fingerprint`.
 fn unlist(by_fingerprint: &mut HashMap<u64, Listed>, fingerprint: u64, number: usize) {
-    if let Some(listed) = by_fingerprint.get_mut(&fingerprint) {
-        if !listed.retain(|n| n != number) {
-            by_fingerprint.remove(&fingerprint);
-        }
+    if let Some(listed) = by_fingerprint.get_mut(&fingerprint)
+        && !listed.retain(|n| n != number)
+    {
+        by_fingerprint.remove(&fingerprint);
     }
 }
 

@@ -185,14 +185,14 @@ async fn handshake<S: AsyncRead + AsyncWrite + Unpin>(
 /// it allows, or bodies its flow-control windows cannot hold before the release. Returns the
 /// bytes the staged bodies take from the connection window.
 fn check_room(requests: &[Request<Bytes>], peer: &PeerSettings, connection_window: i64) -> anyhow::Result<usize> {
-    if let Some(limit) = peer.max_concurrent_streams {
-        if requests.len() > limit as usize {
-            bail!(
-                "the server allows {limit} concurrent streams on one connection, fewer than the {} duplicates asked for; \
+    if let Some(limit) = peer.max_concurrent_streams
+        && requests.len() > limit as usize
+    {
+        bail!(
+            "the server allows {limit} concurrent streams on one connection, fewer than the {} duplicates asked for; \
                  use -n {limit} or fewer, or --sync last-byte",
-                requests.len()
-            );
-        }
+            requests.len()
+        );
     }
     let withheld: usize = requests.iter().map(|r| r.body().len().saturating_sub(1)).sum();
     let needed = withheld + requests.len();
@@ -204,13 +204,13 @@ fn check_room(requests: &[Request<Bytes>], peer: &PeerSettings, connection_windo
             requests.first().map_or(0, |r| r.body().len())
         );
     }
-    if let Some(largest) = requests.iter().map(|r| r.body().len()).max() {
-        if largest as i64 > peer.initial_window {
-            bail!(
-                "a {largest}-byte body does not fit the server's {}-byte stream window; use a smaller body or --sync last-byte",
-                peer.initial_window
-            );
-        }
+    if let Some(largest) = requests.iter().map(|r| r.body().len()).max()
+        && largest as i64 > peer.initial_window
+    {
+        bail!(
+            "a {largest}-byte body does not fit the server's {}-byte stream window; use a smaller body or --sync last-byte",
+            peer.initial_window
+        );
     }
     Ok(needed)
 }
@@ -385,7 +385,7 @@ fn header_block(request: &Request<Bytes>) -> Vec<u8> {
 }
 
 fn apply_settings(peer: &mut PeerSettings, payload: &[u8]) -> anyhow::Result<()> {
-    if payload.len() % 6 != 0 {
+    if !payload.len().is_multiple_of(6) {
         bail!("the server sent a malformed SETTINGS frame");
     }
     for setting in payload.chunks_exact(6) {
@@ -483,15 +483,15 @@ async fn handle_frame<S: AsyncRead + AsyncWrite + Unpin>(
         f::DATA => receive_data(io, index.map(|i| &mut streams[i]), &frame).await?,
         f::RST_STREAM => {
             let code = f::be_u32(&frame.payload, 0).context("the server sent a malformed RST_STREAM")?;
-            if let Some(state) = index.map(|i| &mut streams[i]) {
-                if state.result.is_none() {
-                    let reset = format!("the server reset the stream ({})", f::error_name(code));
-                    let error = match &state.headers {
-                        Some((status, _)) => format!("{status} headers received, then {reset}"),
-                        None => reset,
-                    };
-                    finish(state, Err(error));
-                }
+            if let Some(state) = index.map(|i| &mut streams[i])
+                && state.result.is_none()
+            {
+                let reset = format!("the server reset the stream ({})", f::error_name(code));
+                let error = match &state.headers {
+                    Some((status, _)) => format!("{status} headers received, then {reset}"),
+                    None => reset,
+                };
+                finish(state, Err(error));
             }
         }
         f::SETTINGS if !frame.has(f::FLAG_ACK) => {

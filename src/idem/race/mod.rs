@@ -51,14 +51,14 @@ pub(crate) struct RaceConfig {
 /// Runs every round (a fresh key each), with a progress bar on a terminal.
 pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let spec = &config.request;
-    if let report::RoundDetail::Number(n) = config.detail {
-        if n > config.rounds {
-            bail!(
-                "--detail {n}: there are only {} (--rounds {})",
-                if config.rounds == 1 { "1 round".to_string() } else { format!("{} rounds", config.rounds) },
-                config.rounds
-            );
-        }
+    if let report::RoundDetail::Number(n) = config.detail
+        && n > config.rounds
+    {
+        bail!(
+            "--detail {n}: there are only {} (--rounds {})",
+            if config.rounds == 1 { "1 round".to_string() } else { format!("{} rounds", config.rounds) },
+            config.rounds
+        );
     }
     if config.rounds > 1 && matches!(spec.key_policy, KeyPolicy::Fixed(_)) && config.key_mode == KeyMode::Same {
         let key = config.request.key_named;

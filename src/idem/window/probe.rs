@@ -89,10 +89,10 @@ impl Prober {
             race_round_spread(&self.spec, 2, SyncMode::Auto, KeyMode::Same, &Spread { stagger, ..Spread::default() })
                 .await?;
         self.sync.get_or_insert_with(|| (round.sync, round.sync_reason.clone()));
-        if round.judgement.executions < 2 {
-            if let Some(error) = round.answers.iter().find_map(|answer| answer.observed.error.as_deref()) {
-                bail!("a pair {} apart got no complete answer: {error}", format_duration(spacing));
-            }
+        if round.judgement.executions < 2
+            && let Some(error) = round.answers.iter().find_map(|answer| answer.observed.error.as_deref())
+        {
+            bail!("a pair {} apart got no complete answer: {error}", format_duration(spacing));
         }
         // A pair that shows nothing (no 2xx, no id, only an id the request carried) is not "executed
         // once": the measurement stops with the reason, as `send` and `race` do.

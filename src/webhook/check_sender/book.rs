@@ -187,10 +187,10 @@ impl Book {
     /// Records how an attempt ended (the first ending counts).
     pub(super) fn end(&self, at: AttemptRef, ending: Ending) {
         let mut state = self.state();
-        if let Some(attempt) = state.events.get_mut(at.event).and_then(|event| event.attempts.get_mut(at.index)) {
-            if attempt.ending == Ending::Open {
-                attempt.ending = ending;
-            }
+        if let Some(attempt) = state.events.get_mut(at.event).and_then(|event| event.attempts.get_mut(at.index))
+            && attempt.ending == Ending::Open
+        {
+            attempt.ending = ending;
         }
     }
 

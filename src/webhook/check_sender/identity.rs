@@ -9,10 +9,10 @@ pub(super) fn signed(observed: &SenderObservation) -> SenderFinding {
     let mut total = 0;
     for (event, attempt) in observed.attempts() {
         total += 1;
-        if let Some(kind) = attempt.arrival.signature.scheme {
-            if !schemes.contains(&kind.to_string()) {
-                schemes.push(kind.to_string());
-            }
+        if let Some(kind) = attempt.arrival.signature.scheme
+            && !schemes.contains(&kind.to_string())
+        {
+            schemes.push(kind.to_string());
         }
         if !attempt.arrival.signature.matched {
             let problem = attempt.arrival.signature.problem.as_deref().unwrap_or("no valid signature");

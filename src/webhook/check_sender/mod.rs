@@ -333,12 +333,12 @@ async fn wait(
         }
         // An exited sender delivers more only through what it left running (a queue worker it
         // started); with nothing left, waiting for the rest of --timeout would wait for nothing.
-        if let Some(process) = sender.as_mut().filter(|process| process.exited().is_some()) {
-            if background_looked.elapsed() >= BACKGROUND_POLL {
-                background_looked = Instant::now();
-                if !process.anything_running() {
-                    return sender_gone(book, config, live).await;
-                }
+        if let Some(process) = sender.as_mut().filter(|process| process.exited().is_some())
+            && background_looked.elapsed() >= BACKGROUND_POLL
+        {
+            background_looked = Instant::now();
+            if !process.anything_running() {
+                return sender_gone(book, config, live).await;
             }
         }
         tokio::select! {

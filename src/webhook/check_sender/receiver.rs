@@ -47,11 +47,11 @@ pub(super) async fn handle(
     if parts.uri.path().starts_with(REDIRECTED_PATH) {
         return Ok(followed_redirect(&receiver, &parts.headers, body).await);
     }
-    if let Some(expected) = &receiver.path {
-        if parts.uri.path() != expected {
-            let detail = format!("this receiver takes webhooks on {expected} only");
-            return Ok(problem(StatusCode::NOT_FOUND, "not-found", "Not found", &detail));
-        }
+    if let Some(expected) = &receiver.path
+        && parts.uri.path() != expected
+    {
+        let detail = format!("this receiver takes webhooks on {expected} only");
+        return Ok(problem(StatusCode::NOT_FOUND, "not-found", "Not found", &detail));
     }
     if parts.method != Method::POST {
         let detail = "webhooks are POSTed; only POST is accepted";

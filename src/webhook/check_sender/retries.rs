@@ -203,11 +203,10 @@ pub(super) fn backoff_grows(observed: &SenderObservation) -> SenderFinding {
         let shown: Vec<String> =
             gaps.iter().map(|(number, gap)| format!("{} before attempt {number}", format_duration(*gap))).collect();
         let mut problems = Vec::new();
-        if let Some((2, first)) = gaps.first() {
-            if *first < IMMEDIATE {
-                problems
-                    .push(format!("the first retry came {} after the failure (immediate)", format_duration(*first)));
-            }
+        if let Some((2, first)) = gaps.first()
+            && *first < IMMEDIATE
+        {
+            problems.push(format!("the first retry came {} after the failure (immediate)", format_duration(*first)));
         }
         for pair in gaps.windows(2) {
             let ((_, before), (number, now)) = (pair[0], pair[1]);

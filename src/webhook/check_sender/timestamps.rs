@@ -15,10 +15,10 @@ fn untimestamped(observed: &SenderObservation) -> String {
     let kinds: Vec<String> = {
         let mut kinds = Vec::new();
         for (_, attempt) in observed.attempts() {
-            if let Some(kind) = attempt.arrival.signature.scheme {
-                if !kinds.contains(&kind) {
-                    kinds.push(kind);
-                }
+            if let Some(kind) = attempt.arrival.signature.scheme
+                && !kinds.contains(&kind)
+            {
+                kinds.push(kind);
             }
         }
         kinds

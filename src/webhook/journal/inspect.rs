@@ -37,10 +37,10 @@ pub enum StatusFilter {
 impl StatusFilter {
     pub fn parse(text: &str) -> anyhow::Result<StatusFilter> {
         let lower = text.trim().to_ascii_lowercase();
-        if let Some(class) = lower.strip_suffix("xx").and_then(|digit| digit.parse::<u16>().ok()) {
-            if (1..=5).contains(&class) {
-                return Ok(StatusFilter::Class(class));
-            }
+        if let Some(class) = lower.strip_suffix("xx").and_then(|digit| digit.parse::<u16>().ok())
+            && (1..=5).contains(&class)
+        {
+            return Ok(StatusFilter::Class(class));
         }
         match lower.parse::<u16>() {
             Ok(status) if (100..=599).contains(&status) => Ok(StatusFilter::Exact(status)),

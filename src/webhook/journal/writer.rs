@@ -72,14 +72,14 @@ impl JournalWriter {
     /// a regular file (a FIFO would block here until a reader came). A last line without its line
     /// feed, left by a crash or a full disk, is repaired first; what was done is returned to be said.
     pub fn open(path: &Path, fsync: bool) -> anyhow::Result<(JournalWriter, Option<String>)> {
-        if let Ok(metadata) = std::fs::metadata(path) {
-            if !metadata.is_file() {
-                bail!(
-                    "the journal `{}` is not a regular file (a FIFO, device or directory); --record needs a file it \
+        if let Ok(metadata) = std::fs::metadata(path)
+            && !metadata.is_file()
+        {
+            bail!(
+                "the journal `{}` is not a regular file (a FIFO, device or directory); --record needs a file it \
                      can append to",
-                    path.display()
-                );
-            }
+                path.display()
+            );
         }
         let file = OpenOptions::new()
             .create(true)
@@ -171,10 +171,8 @@ impl JournalWriter {
             // Once woken (or after writing a batch), looked at first without registering: the
             // append whose line that batch held (the usual case) returns without touching the
             // notifier's list at all. Just queued, the line is seldom written yet.
-            if woken {
-                if let Some(result) = self.outcome(mine) {
-                    return result;
-                }
+            if woken && let Some(result) = self.outcome(mine) {
+                return result;
             }
             woken = true;
             // Registered before looking again, so a batch finishing in between is not missed.

@@ -125,10 +125,10 @@ impl EventTable {
     /// failed, a journal that could not be written), which reopens the event for a retry.
     pub(super) fn finish(&self, key: &str, acknowledged: bool) {
         let mut inner = lock(&self.inner);
-        if let Some(state) = inner.events.get_mut(key) {
-            if state.progress == Progress::InFlight {
-                state.progress = if acknowledged { Progress::Acknowledged } else { Progress::Open };
-            }
+        if let Some(state) = inner.events.get_mut(key)
+            && state.progress == Progress::InFlight
+        {
+            state.progress = if acknowledged { Progress::Acknowledged } else { Progress::Open };
         }
     }
 

@@ -138,12 +138,12 @@ pub(super) async fn handle(
         method: parts.method.clone(),
         path: parts.uri.path_and_query().map_or_else(|| "/".to_string(), |path| path.as_str().to_string()),
     };
-    if let Some(expected) = &receiver.path {
-        if parts.uri.path() != expected {
-            let reason = format!("this listener receives webhooks on {expected} only");
-            let response = problem(StatusCode::NOT_FOUND, "not-found", "Not found", &reason);
-            return Ok(reject(&receiver, &arrival, response, reason));
-        }
+    if let Some(expected) = &receiver.path
+        && parts.uri.path() != expected
+    {
+        let reason = format!("this listener receives webhooks on {expected} only");
+        let response = problem(StatusCode::NOT_FOUND, "not-found", "Not found", &reason);
+        return Ok(reject(&receiver, &arrival, response, reason));
     }
     if parts.method != Method::POST {
         let reason = "webhooks are POSTed; only POST is accepted".to_string();

@@ -49,13 +49,13 @@ fn write_headers(signed: &Signed<'_>, out: &mut impl Write) -> anyhow::Result<()
     for line in header_lines(signed) {
         writeln!(out, "{line}")?;
     }
-    if signed.generated {
-        if let DeliveryBody::Bytes(body) = &signed.delivery.body {
-            writeln!(out)?;
-            out.write_all(body)?;
-            // The newline is for the terminal; it is not part of the signed body.
-            writeln!(out)?;
-        }
+    if signed.generated
+        && let DeliveryBody::Bytes(body) = &signed.delivery.body
+    {
+        writeln!(out)?;
+        out.write_all(body)?;
+        // The newline is for the terminal; it is not part of the signed body.
+        writeln!(out)?;
     }
     Ok(())
 }

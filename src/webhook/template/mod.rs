@@ -106,10 +106,10 @@ fn templates() -> anyhow::Result<Vec<TemplateFile>> {
 
 /// The bundled templates, of one provider or all, sorted by provider and event.
 pub(crate) fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> {
-    if let Some(provider) = provider {
-        if !PROVIDERS.iter().any(|(name, _)| name.eq_ignore_ascii_case(provider)) {
-            bail!("no templates for `{}`; providers: {}", terminal_safe(provider), provider_names());
-        }
+    if let Some(provider) = provider
+        && !PROVIDERS.iter().any(|(name, _)| name.eq_ignore_ascii_case(provider))
+    {
+        bail!("no templates for `{}`; providers: {}", terminal_safe(provider), provider_names());
     }
     let mut infos: Vec<TemplateInfo> = templates()?
         .into_iter()

@@ -202,10 +202,10 @@ fn an_endless_body_is_refused_at_the_cap_without_costing_more_than_the_cap() {
     let mut child = crate::support::KillOnDrop::new(child);
     let mut peak = 0;
     while child.try_wait().expect("try_wait").is_none() {
-        if let Ok(status) = std::fs::read_to_string(&status_path) {
-            if status.contains("VmHWM:") {
-                peak = peak.max(status_kib(&status, "VmHWM:"));
-            }
+        if let Ok(status) = std::fs::read_to_string(&status_path)
+            && status.contains("VmHWM:")
+        {
+            peak = peak.max(status_kib(&status, "VmHWM:"));
         }
     }
     let output = child.wait_with_output();
