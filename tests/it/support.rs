@@ -192,12 +192,14 @@ pub(crate) fn webhook() -> assert_cmd::Command {
 /// The client commands honour curl's proxy variables; the machine's own must not send the tests'
 /// loopback requests elsewhere.
 fn without_proxy_variables(command: &mut assert_cmd::Command) {
-    for name in
-        ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"]
-    {
+    for name in PROXY_VARIABLES {
         command.env_remove(name);
     }
 }
+
+/// curl's proxy variables, which every command run by the tests is started without.
+pub(crate) const PROXY_VARIABLES: [&str; 8] =
+    ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY", "no_proxy", "NO_PROXY"];
 
 /// The published webhook signature vectors (each names where it was published), committed under
 /// `tests/fixtures/` so a bare clone runs every test.

@@ -123,9 +123,8 @@ pub(super) async fn send_decoded(
 
 /// A short, single-line excerpt of a body for evidence.
 pub(super) fn excerpt(body: &[u8]) -> String {
-    const LIMIT: usize = 160;
     let text = String::from_utf8_lossy(body).split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() > LIMIT { format!("{}…", text.chars().take(LIMIT).collect::<String>()) } else { text }
+    crate::text::ellipsis(&text, 160)
 }
 
 /// The first execution every other check compares with.

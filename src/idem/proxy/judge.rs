@@ -288,13 +288,7 @@ pub(crate) fn short_key(key: &str) -> String {
 }
 
 fn shorten(text: &str) -> String {
-    const LIMIT: usize = 120;
-    let text = text.trim();
-    if text.chars().count() <= LIMIT {
-        text.to_string()
-    } else {
-        format!("{}…", text.chars().take(LIMIT).collect::<String>())
-    }
+    crate::text::ellipsis(text.trim(), 120)
 }
 
 /// The verdict on the whole run.

@@ -9,7 +9,7 @@
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 /// A `$ command` of a console block and the lines the README shows after it.
@@ -84,17 +84,11 @@ fn line_matches(shown: &str, line: &str) -> bool {
     regex::Regex::new(&format!("^{}$", pattern.join(".*"))).unwrap().is_match(&normalised(line))
 }
 
-/// A server the tour started with `&`: its output so far, kept by a reader thread.
+/// A server the tour started with `&` (stopped when dropped): its output so far, kept by a
+/// reader thread.
 struct Background {
-    child: Child,
+    _child: crate::support::KillOnDrop,
     output: Arc<Mutex<Vec<String>>>,
-}
-
-impl Drop for Background {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
 }
 
 /// The tour as one shell session: the binaries on PATH, `$SECRET` set, a scratch directory.
@@ -123,7 +117,7 @@ impl Session {
             .env("SECRET", "whsec_the_readme_tour_secret")
             .env("NO_COLOR", "1")
             .env("COLUMNS", "200");
-        for name in ["http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"] {
+        for name in crate::support::PROXY_VARIABLES {
             shell.env_remove(name);
         }
         shell
@@ -177,7 +171,7 @@ impl Session {
             }
         };
         self.ports.insert(shown_port, real_port);
-        self.servers.push(Background { child, output });
+        self.servers.push(Background { _child: crate::support::KillOnDrop::new(child), output });
         self.servers.len() - 1
     }
 

@@ -2,14 +2,14 @@
 //! strings) and the secrets the tools are given, looked for in every output of a command (stdout
 //! and stderr, in each `--format` it has). Each planted secret holds `PLANTED`; each test also
 //! checks that the redacted form is shown, so the redaction did not hide the whole line.
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::time::Duration;
 
 use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
-use crate::support::{KillOnDrop, TestServer, idem, webhook};
+use crate::support::apps::PythonApp;
+use crate::support::{TestServer, idem, webhook};
 
 const ADYEN: &str = "tests/fixtures/openapi/adyen-checkout-v71-excerpt.json";
 
@@ -25,25 +25,15 @@ fn assert_nothing_planted(what: &str, output: &Output) {
 
 /// tests/apps/ledger_behind_basic_auth.py on a free port, its ledger's password `password`.
 struct LedgerApp {
-    _child: KillOnDrop,
+    _app: PythonApp,
     port: u16,
 }
 
 impl LedgerApp {
     fn start(password: &str) -> LedgerApp {
-        let app = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/apps/ledger_behind_basic_auth.py");
-        let mut child = KillOnDrop::new(
-            Command::new("python3")
-                .args([app, password])
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .spawn()
-                .expect("python3 runs"),
-        );
-        let mut line = String::new();
-        BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut line).expect("the port");
-        let port = line.trim().parse().unwrap_or_else(|_| panic!("no port from the app: {line:?}"));
-        LedgerApp { _child: child, port }
+        let app = PythonApp::start("ledger_behind_basic_auth.py", &[password]);
+        let port = app.url("").rsplit(':').next().and_then(|port| port.parse().ok()).expect("the app's port");
+        LedgerApp { _app: app, port }
     }
 
     fn payments(&self) -> String {
