@@ -15,6 +15,7 @@ mod json_output;
 mod json_text;
 mod live_log;
 mod output;
+mod race;
 mod retry;
 mod sync;
 pub mod testing;

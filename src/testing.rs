@@ -46,10 +46,10 @@ pub mod request {
 
 /// `idem race`'s engine, for the race bench and the tests that drive the HTTP/2 single packet.
 pub mod race {
-    pub use crate::idem::race::h2_frames::{DATA, FLAG_END_STREAM};
-    pub use crate::idem::race::h2_single_packet;
     pub use crate::idem::race::round::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
     pub use crate::idem::verdict::Verdict;
+    pub use crate::race::h2_frames::{DATA, FLAG_END_STREAM};
+    pub use crate::race::h2_single_packet;
 }
 
 /// The signature schemes, to sign deliveries the way providers do and check vectors.

@@ -90,6 +90,11 @@ impl RequestSpec {
         self.url.scheme_str() == Some("https")
     }
 
+    /// Where the race engine connects for this request.
+    pub(crate) fn race_target(&self) -> crate::race::connect::Target {
+        crate::race::connect::Target { url: self.url.clone(), insecure: self.insecure, timeout: self.timeout }
+    }
+
     /// The count before a step (read twice), when `--count-url` is given.
     pub async fn count_before(&self) -> anyhow::Result<Option<crate::count::Baseline>> {
         match &self.count {

@@ -6,9 +6,9 @@ use anyhow::Context;
 use bytes::Bytes;
 use http::Request;
 
-use super::answer::{Answer, Response};
 use crate::http::client::{ClientOptions, HttpClient};
 use crate::idem::request::RequestSpec;
+use crate::race::answer::{Answer, Response};
 
 /// Sends every request at once on its own task and waits for all answers.
 pub(crate) async fn race(spec: &RequestSpec, requests: Vec<Request<Bytes>>) -> anyhow::Result<Vec<Answer>> {

@@ -1,21 +1,11 @@
 //! `idem race`: N duplicates of one request, synchronised to arrive at the same instant, judged by
 //! the shared verdict; repeated over rounds with a fresh key each.
 //!
-//! One file per job: `round` is the engine (choose the synchronisation, send, judge),
-//! `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet sender,
-//! `h1_last_byte` the HTTP/1.1 last-byte sender, `concurrent` the unsynchronised baseline,
-//! `connect` the TCP/TLS connections, `across` the spread over instances of `--also`, `pacing`
-//! the exact waits of `--stagger`, `report` what is printed.
-pub(crate) mod across;
-pub(crate) mod answer;
+//! One file per job: `round` chooses the synchronisation, sends through the shared engine
+//! (`crate::race`: the HTTP/2 single-packet and HTTP/1.1 last-byte senders, the spread over
+//! instances of `--also`, the exact waits of `--stagger`) and judges; `concurrent` is the
+//! unsynchronised baseline, `report` what is printed.
 pub(crate) mod concurrent;
-pub(crate) mod connect;
-pub(crate) mod h1_last_byte;
-pub(crate) mod h2_frames;
-pub mod h2_single_packet;
-pub(crate) mod hpack;
-mod hpack_huffman;
-pub(crate) mod pacing;
 pub(crate) mod report;
 pub(crate) mod round;
 

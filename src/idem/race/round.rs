@@ -8,12 +8,13 @@ use bytes::Bytes;
 use http::{Request, Uri};
 use serde::Serialize;
 
-use super::answer::{Answer, Release};
-use super::connect::{BoxStream, Connector};
-use super::{across, concurrent, h1_last_byte, h2_single_packet};
+use super::concurrent;
 use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
 use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
+use crate::race::answer::{Answer, Release};
+use crate::race::connect::{BoxStream, Connector};
+use crate::race::{across, h1_last_byte, h2_frames, h2_single_packet};
 
 /// `--sync`: how the duplicates are made to arrive together.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum, Serialize, schemars::JsonSchema)]
@@ -193,7 +194,7 @@ pub async fn race_round_spread(
     let grounds = crate::idem::verdict::Grounds::gather(spec, keys.shared.as_deref(), before, step).await?;
     let mut round = report(keys, raced, records, &grounds, &spec.id_source());
     if targets.len() > 1 {
-        round.targets = targets.iter().map(super::connect::authority).collect();
+        round.targets = targets.iter().map(|target| target.race_target().authority()).collect();
         for (index, answer) in round.answers.iter_mut().enumerate() {
             answer.target = Some(round.targets[across::target_of(index, targets.len())].clone());
         }
@@ -219,7 +220,7 @@ fn duplicate_keys(spec: &RequestSpec, n: usize, key_mode: KeyMode) -> (Option<St
 
 /// One connector per target, offering `alpn`.
 fn connectors(targets: &[RequestSpec], alpn: &[&[u8]]) -> anyhow::Result<Vec<Connector>> {
-    targets.iter().map(|target| Connector::new(target, alpn)).collect()
+    targets.iter().map(|target| Connector::new(&target.race_target(), alpn)).collect()
 }
 
 /// Sends the requests through the synchronisation `sync` names, or the one `auto` settles on.
@@ -265,7 +266,7 @@ async fn race_h2_or_fall_back(
 ) -> anyhow::Result<(SyncMode, String, Vec<Answer>, Release)> {
     let offered: &[&[u8]] =
         if sync == SyncMode::SinglePacket || spec.http2 { &[ALPN_H2] } else { &[ALPN_H2, ALPN_HTTP11] };
-    let connector = Connector::new(spec, offered)?;
+    let connector = Connector::new(&spec.race_target(), offered)?;
     let wants_h2 = if spec.is_https() { true } else { sync == SyncMode::SinglePacket || spec.http2 };
     if !wants_h2 {
         // Plain http:// without --http2: an h2c probe would show up as a malformed request in an
@@ -339,7 +340,7 @@ async fn race_h2_across(
 /// An HTTP/1 answer to the HTTP/2 preface, said as what it is and what to do instead of as a
 /// 4.7 MB frame.
 fn answered_in_http1(err: anyhow::Error, spec: &RequestSpec, sync: SyncMode) -> anyhow::Error {
-    let Some(found) = err.chain().find_map(|cause| cause.downcast_ref::<super::h2_frames::AnsweredInHttp1>()) else {
+    let Some(found) = err.chain().find_map(|cause| cause.downcast_ref::<h2_frames::AnsweredInHttp1>()) else {
         return err;
     };
     let advice = if spec.http2 && sync != SyncMode::SinglePacket {

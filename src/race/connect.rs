@@ -8,8 +8,30 @@ use rustls::pki_types::ServerName;
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::TcpStream;
 
+use http::Uri;
+
 use crate::http::tls;
-use crate::idem::request::RequestSpec;
+
+/// Where a race goes and how: what the engines need of a request, whichever tool sends it.
+#[derive(Debug, Clone)]
+pub(crate) struct Target {
+    pub url: Uri,
+    /// Accept any TLS certificate (`-k`).
+    pub insecure: bool,
+    /// How long connecting (and each answer) may take.
+    pub timeout: Duration,
+}
+
+impl Target {
+    pub(crate) fn is_https(&self) -> bool {
+        self.url.scheme_str() == Some("https")
+    }
+
+    /// The `:authority` / `Host` value of the URL.
+    pub(crate) fn authority(&self) -> String {
+        self.url.authority().map(|a| a.as_str().to_string()).unwrap_or_default()
+    }
+}
 
 /// A connection, plain or TLS, behind one type.
 pub(crate) trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {}
@@ -40,21 +62,21 @@ pub(crate) struct Connector {
 
 impl Connector {
     /// A connector offering `alpn` on https (ignored on http).
-    pub(crate) fn new(spec: &RequestSpec, alpn: &[&[u8]]) -> anyhow::Result<Connector> {
-        let host = spec.url.host().context("the URL has no host")?;
+    pub(crate) fn new(target: &Target, alpn: &[&[u8]]) -> anyhow::Result<Connector> {
+        let host = target.url.host().context("the URL has no host")?;
         // IPv6 literals come bracketed in URLs.
         let host = host.trim_start_matches('[').trim_end_matches(']').to_string();
-        let https = spec.is_https();
-        let port = spec.url.port_u16().unwrap_or(if https { 443 } else { 80 });
+        let https = target.is_https();
+        let port = target.url.port_u16().unwrap_or(if https { 443 } else { 80 });
         let tls = if https {
-            let config = tls::client_config(spec.insecure, alpn)?;
+            let config = tls::client_config(target.insecure, alpn)?;
             let name = ServerName::try_from(host.clone())
                 .with_context(|| format!("`{host}` cannot be used as a TLS server name"))?;
             Some((tokio_rustls::TlsConnector::from(Arc::new(config)), name))
         } else {
             None
         };
-        Ok(Connector { host, port, tls, timeout: spec.timeout })
+        Ok(Connector { host, port, tls, timeout: target.timeout })
     }
 
     /// Connects (and handshakes), within the request timeout.
@@ -83,9 +105,4 @@ impl Connector {
             anyhow!("cannot connect to {address}: no answer within {}", crate::units::format_duration(self.timeout))
         })?
     }
-}
-
-/// The `:authority` / `Host` value of the URL.
-pub(crate) fn authority(spec: &RequestSpec) -> String {
-    spec.url.authority().map(|a| a.as_str().to_string()).unwrap_or_default()
 }
