@@ -31,6 +31,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('secret', 'secret', [CompletionResultType]::ParameterValue, 'Print a new random signing secret in the scheme''s usual form')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
+            [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
@@ -168,11 +169,45 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'webhook;race' {
+            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
+            [CompletionResult]::new('--data', '--data', [CompletionResultType]::ParameterName, 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`')
+            [CompletionResult]::new('--event', '--event', [CompletionResultType]::ParameterName, 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)')
+            [CompletionResult]::new('--set', '--set', [CompletionResultType]::ParameterName, 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)')
+            [CompletionResult]::new('--unset', '--unset', [CompletionResultType]::ParameterName, 'With --event: remove a field of the built body (repeatable)')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme the receiver verifies [default: the template''s provider with --event PROVIDER:TYPE]')
+            [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
+            [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
+            [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
+            [CompletionResult]::new('--encoding', '--encoding', [CompletionResultType]::ParameterName, '--scheme hmac: how the signature is written [default: hex]')
+            [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this delivery id (and envelope event id) instead of a fresh one per round')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'Identical copies released together per round (at least 2, at most 1000)')
+            [CompletionResult]::new('--requests', '--requests', [CompletionResultType]::ParameterName, 'Identical copies released together per round (at least 2, at most 1000)')
+            [CompletionResult]::new('--rounds', '--rounds', [CompletionResultType]::ParameterName, 'Rounds to run, each with a fresh delivery (at most 10000)')
+            [CompletionResult]::new('--count-url', '--count-url', [CompletionResultType]::ParameterName, 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed')
+            [CompletionResult]::new('--count-pointer', '--count-pointer', [CompletionResultType]::ParameterName, 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]')
+            [CompletionResult]::new('--count-header', '--count-header', [CompletionResultType]::ParameterName, 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'How long each copy''s answer may take (at most 1h)')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
+            [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the copies go as one HTTP/2 single packet (on https, ALPN decides)')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'webhook;check' {
             [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)')
             [CompletionResult]::new('--count-url', '--count-url', [CompletionResultType]::ParameterName, 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed')
             [CompletionResult]::new('--count-pointer', '--count-pointer', [CompletionResultType]::ParameterName, 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]')
             [CompletionResult]::new('--count-header', '--count-header', [CompletionResultType]::ParameterName, 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)')
             [CompletionResult]::new('--secret', '--secret', [CompletionResultType]::ParameterName, 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users')
             [CompletionResult]::new('--secret-file', '--secret-file', [CompletionResultType]::ParameterName, 'Read the secret from this file (one trailing newline is dropped)')
             [CompletionResult]::new('--signature-header', '--signature-header', [CompletionResultType]::ParameterName, '--scheme hmac: the header that carries the signature [default: X-Signature]')
@@ -192,6 +227,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--expect-fail', '--expect-fail', [CompletionResultType]::ParameterName, 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)')
             [CompletionResult]::new('--junit-warnings', '--junit-warnings', [CompletionResultType]::ParameterName, 'How an advisory warning appears in --format junit')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--http2', '--http2', [CompletionResultType]::ParameterName, 'The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the concurrent copies go as one HTTP/2 single packet (on https, ALPN decides)')
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
@@ -372,6 +408,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('secret', 'secret', [CompletionResultType]::ParameterValue, 'Print a new random signing secret in the scheme''s usual form')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
+            [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones')
             [CompletionResult]::new('check-sender', 'check-sender', [CompletionResultType]::ParameterValue, 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids')
             [CompletionResult]::new('listen', 'listen', [CompletionResultType]::ParameterValue, 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose')
@@ -393,6 +430,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;replay' {
+            break
+        }
+        'webhook;help;race' {
             break
         }
         'webhook;help;check' {

@@ -28,6 +28,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand secret 'Print a new random signing secret in the scheme''s usual form'
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+            cand race 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
@@ -159,11 +160,44 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'webhook;race'= {
+            cand -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand --data 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope''s `data`'
+            cand --event 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)'
+            cand --set 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)'
+            cand --unset 'With --event: remove a field of the built body (repeatable)'
+            cand --scheme 'The signing scheme the receiver verifies [default: the template''s provider with --event PROVIDER:TYPE]'
+            cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
+            cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
+            cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
+            cand --encoding '--scheme hmac: how the signature is written [default: hex]'
+            cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
+            cand --id 'Use this delivery id (and envelope event id) instead of a fresh one per round'
+            cand -n 'Identical copies released together per round (at least 2, at most 1000)'
+            cand --requests 'Identical copies released together per round (at least 2, at most 1000)'
+            cand --rounds 'Rounds to run, each with a fresh delivery (at most 10000)'
+            cand --count-url 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed'
+            cand --count-pointer 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]'
+            cand --count-header 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H'
+            cand --timeout 'How long each copy''s answer may take (at most 1h)'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand --http2 'The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the copies go as one HTTP/2 single packet (on https, ALPN decides)'
+            cand -k 'Accept any TLS certificate (self-signed local receivers)'
+            cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'webhook;check'= {
             cand --scheme 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)'
             cand --count-url 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed'
             cand --count-pointer 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]'
             cand --count-header 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H'
+            cand -n 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)'
+            cand --concurrency 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'
@@ -183,6 +217,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --expect-fail 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)'
             cand --junit-warnings 'How an advisory warning appears in --format junit'
             cand --color 'When to color the output'
+            cand --http2 'The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the concurrent copies go as one HTTP/2 single packet (on https, ALPN decides)'
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
             cand -k 'Accept any TLS certificate (self-signed local receivers)'
             cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
@@ -350,6 +385,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand secret 'Print a new random signing secret in the scheme''s usual form'
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+            cand race 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
             cand check 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
             cand check-sender 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
             cand listen 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
@@ -366,6 +402,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;send'= {
         }
         &'webhook;help;replay'= {
+        }
+        &'webhook;help;race'= {
         }
         &'webhook;help;check'= {
         }

@@ -34,6 +34,7 @@ complete -c webhook -n "__fish_webhook_needs_command" -f -a "verify" -d 'Check a
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+complete -c webhook -n "__fish_webhook_needs_command" -f -a "race" -d 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
@@ -192,6 +193,39 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l include-inval
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand race" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l unset -d 'With --event: remove a field of the built body (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l scheme -d 'The signing scheme the receiver verifies [default: the template\'s provider with --event PROVIDER:TYPE]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
+stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
+base64\t'Standard base64 with padding'"
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one per round' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -s n -l requests -d 'Identical copies released together per round (at least 2, at most 1000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh delivery (at most 10000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l timeout -d 'How long each copy\'s answer may take (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l http2 -d 'The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the copies go as one HTTP/2 single packet (on https, ALPN decides)'
+complete -c webhook -n "__fish_webhook_using_subcommand race" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
+complete -c webhook -n "__fish_webhook_using_subcommand race" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand race" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme -d 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -201,6 +235,7 @@ shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -s n -l concurrency -d 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -226,6 +261,7 @@ failed\t'A `<failure>`: dashboards turn red (the exit status is unchanged)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l http2 -d 'The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the concurrent copies go as one HTTP/2 single packet (on https, ALPN decides)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
@@ -391,17 +427,18 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "journal" -d 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay check check-sender listen journal completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "race" -d 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "journal" -d 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "list" -d 'List the deliveries (the default)'
 complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "show" -d 'Print one delivery in full: headers, pretty body, the verification and the forward'
 complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'

@@ -199,10 +199,22 @@ fn webhook_examples(page: &str) -> Examples {
             "Re-deliver what a listener journaled, signed afresh:",
             "webhook replay deliveries.jsonl http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt",
         )],
-        "webhook-check" => &[(
-            "Check a receiver's defences:",
-            "webhook check http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt",
+        "webhook-race" => &[(
+            "Fire 10 identical copies of one delivery together; the receiver's count says how many were processed:",
+            "webhook race http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt --event order.paid \
+             -n 10 --count-url http://127.0.0.1:3000/processed",
         )],
+        "webhook-check" => &[
+            (
+                "Check a receiver's defences:",
+                "webhook check http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt",
+            ),
+            (
+                "Also race 10 identical copies of one delivery at it, judged by its count of processed deliveries:",
+                "webhook check http://127.0.0.1:3000/webhooks --scheme stripe --secret-file whsec.txt \
+                 --count-url http://127.0.0.1:3000/processed",
+            ),
+        ],
         "webhook-listen" => &[
             (
                 "Fail the first two attempts of every event to test a sender's retries:",

@@ -56,6 +56,7 @@ pub fn all() -> Vec<SchemaFile> {
             "webhook send --list-events --format json",
         ),
         file::<replay::ReplayReport>(replay::SCHEMA, "webhook replay --format json"),
+        file::<crate::webhook::race::RaceReport>(crate::webhook::race::SCHEMA, "webhook race --format json"),
         file::<SuiteReport>(&suite_schema("webhook check"), "webhook check --format json"),
         file::<SenderReport>(&suite_schema("webhook check-sender"), "webhook check-sender --format json"),
         file::<Catalogue>(&Catalogue::schema("webhook check"), "webhook check --list --format json"),

@@ -6,7 +6,8 @@
 //! One file per job: `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet
 //! sender, `h1_last_byte` the HTTP/1.1 last-byte sender, `across` the single packet over several
 //! instances, `connect` the TCP/TLS connections, `pacing` the exact waits of a staggered release,
-//! `answer` what every sender hands back.
+//! `answer` what every sender hands back, `together` the choice between the two senders for one
+//! receiver.
 pub(crate) mod across;
 pub(crate) mod answer;
 pub(crate) mod connect;
@@ -16,3 +17,4 @@ pub mod h2_single_packet;
 pub(crate) mod hpack;
 mod hpack_huffman;
 pub(crate) mod pacing;
+pub(crate) mod together;

@@ -3,7 +3,8 @@
 //! `scheme/` signs and verifies (one file per provider), `secret` is where a secret comes from,
 //! `delivery` what gets signed, `payload` how the command line describes it. Then one folder per
 //! job: `sign/`, `verify/` (the one verifier `verify` and `listen` share), `deliver/` (the engine,
-//! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `check/`.
+//! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `race`
+//! (identical copies released together, through the shared race engine), `check/`.
 pub(crate) mod check;
 pub(crate) mod check_sender;
 pub(crate) mod deliver;
@@ -12,6 +13,7 @@ pub(crate) mod journal;
 pub(crate) mod listen;
 pub(crate) mod order;
 pub(crate) mod payload;
+pub(crate) mod race;
 pub(crate) mod replay;
 pub(crate) mod scheme;
 pub(crate) mod secret;

@@ -24,7 +24,7 @@ use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport,
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::delivery::{DeliveryBody, fresh_id, unix_now};
 use crate::webhook::payload::{Payload, PayloadSource};
-use crate::webhook::scheme::{Scheme, SchemeKind};
+use crate::webhook::scheme::{Scheme, SchemeKind, SigningKey};
 use crate::webhook::secret::SecretSource;
 
 #[derive(Debug)]
@@ -78,13 +78,20 @@ pub(crate) struct NumberedDelivery {
     pub report: DeliveryReport,
 }
 
-pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
-    let secret = config.secret.load()?;
-    let kind = config.scheme.kind();
-    let key = config.scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {kind}"))?;
-    let mut delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
-    let mut event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));
-    let Payload { body, event, provider, .. } = config.payload.load(&event_id, unix_now(), config.id.as_deref())?;
+/// The one delivery a command signs from the payload options: its body (read whole), its event and
+/// delivery ids (fresh, `--id`'s, or the provider template's), the template's own headers, and
+/// Basic auth from the URL's `user:password@`. `webhook send` delivers it; `webhook race` fires
+/// copies of it.
+pub(crate) fn signed_message(
+    scheme: &Arc<dyn Scheme>,
+    key: &SigningKey,
+    payload: PayloadSource,
+    id: Option<&str>,
+    credentials: Option<&crate::http::url::Credentials>,
+) -> anyhow::Result<Message> {
+    let mut delivery_id = id.map_or_else(|| fresh_id("msg_"), str::to_string);
+    let mut event_id = id.map_or_else(|| fresh_id("evt_"), str::to_string);
+    let Payload { body, event, provider, .. } = payload.load(&event_id, unix_now(), id)?;
     let mut provider_headers = Vec::new();
     if let Some(parts) = provider {
         (event_id, delivery_id, provider_headers) = (parts.event_id, parts.delivery_id, parts.headers);
@@ -95,15 +102,29 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
         // the limit in the message, rather than read whole whatever its size.
         DeliveryBody::File(path) => Bytes::from(BodySource::File(path).read()?),
     };
-    let scheme: Arc<dyn Scheme> = config.scheme.into();
-    let mut message = Message::signed(body, &event_id, event, &delivery_id, scheme, key);
+    let mut message = Message::signed(body, &event_id, event, &delivery_id, Arc::clone(scheme), key.clone());
     // The provider's own headers; the scheme's signature headers replace any of the same name.
     for (name, value) in provider_headers {
         message.headers.insert(name, value);
     }
-    if let Some(credentials) = &config.credentials {
+    if let Some(credentials) = credentials {
         message.headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
     }
+    Ok(message)
+}
+
+/// The key `scheme` signs with, from the secret where the user keeps it.
+pub(crate) fn signing_key(scheme: &dyn Scheme, secret: SecretSource) -> anyhow::Result<SigningKey> {
+    let kind = scheme.kind();
+    scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))
+}
+
+pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
+    let kind = config.scheme.kind();
+    let key = signing_key(config.scheme.as_ref(), config.secret)?;
+    let scheme: Arc<dyn Scheme> = config.scheme.into();
+    let message = signed_message(&scheme, &key, config.payload, config.id.as_deref(), config.credentials.as_ref())?;
+    let (event_id, delivery_id) = (message.event_id.clone(), message.delivery_id.clone());
     let message = Arc::new(message);
     let human = config.format == Format::Human;
     let deliverer =

@@ -39,6 +39,7 @@ use support::reference_libraries as differential;
 use support::schemas;
 mod webhook {
     mod check;
+    mod check_concurrent_duplicates;
     mod check_sender;
     mod cli;
     mod journal;
@@ -46,6 +47,7 @@ mod webhook {
     mod listen_gateway;
     mod listen_hostile_input;
     mod malformed_input;
+    mod race;
     mod replay;
     mod send;
     mod send_templates;

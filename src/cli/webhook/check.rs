@@ -29,6 +29,16 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
+    /// How many identical copies of one delivery concurrent-duplicates-processed-once releases
+    /// together (at least 2, at most 1000)
+    #[arg(short = 'n', long = "concurrency", value_name = "N", default_value_t = 10, value_parser = clap::value_parser!(u32).range(2..=1000))]
+    pub concurrency: u32,
+
+    /// The receiver speaks HTTP/2 with prior knowledge on http:// (h2c): the concurrent copies go
+    /// as one HTTP/2 single packet (on https, ALPN decides)
+    #[arg(long)]
+    pub http2: bool,
+
     #[command(flatten)]
     pub signing: SigningArgs,
 
@@ -88,6 +98,8 @@ impl CheckArgs {
             url,
             scheme: scheme::build(kind, &options),
             count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
+            concurrency: self.concurrency as usize,
+            http2: self.http2,
             secret: self.signing.secret_source()?,
             payload: CheckPayload::from_flags(self.event, self.data.as_deref())?,
             tolerance: self.tolerance,

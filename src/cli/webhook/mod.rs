@@ -5,6 +5,7 @@ mod check_sender;
 mod journal;
 mod listen;
 mod order_args;
+mod race;
 mod replay;
 mod retry_args;
 mod secret;
@@ -47,6 +48,8 @@ pub enum WebhookCommand {
     Send(send::SendArgs),
     /// Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)
     Replay(replay::ReplayArgs),
+    /// Fire identical copies of one signed delivery at a receiver at the same instant: processed once?
+    Race(race::RaceArgs),
     /// Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones
     Check(check::CheckArgs),
     /// Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids
@@ -87,6 +90,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             None => block_on(webhook::send::run(args.into_config(palette)?)),
         },
         WebhookCommand::Replay(args) => block_on(webhook::replay::run(args.into_config(palette)?)),
+        WebhookCommand::Race(args) => block_on(webhook::race::run(args.into_config(palette)?)),
         WebhookCommand::Check(args) if args.suite.list => {
             print_list("webhook check", webhook::check::catalogue::CHECKS, args.format, palette)
         }

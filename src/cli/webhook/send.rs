@@ -63,13 +63,7 @@ impl SendArgs {
         let Some(url) = self.url.as_deref() else { anyhow::bail!("give the URL to deliver to") };
         let (url, credentials) = split_credentials(parse_url(url)?)?;
         if let Some(id) = &self.id {
-            // The id goes into a header and onto the terminal: a CR/LF would split both.
-            if id.is_empty() || id.chars().any(|c| c.is_control() || c == ' ') {
-                anyhow::bail!(
-                    "--id `{}` must be visible characters without spaces or line breaks",
-                    crate::output::terminal_safe(id)
-                );
-            }
+            check_id(id)?;
         }
         let payload = self.payload.source()?;
         let kind = self.scheme.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
@@ -88,4 +82,16 @@ impl SendArgs {
             palette,
         })
     }
+}
+
+/// Refuses an `--id` a header cannot carry: it goes into a header and onto the terminal, where a
+/// CR/LF would split both.
+pub(super) fn check_id(id: &str) -> anyhow::Result<()> {
+    if id.is_empty() || id.chars().any(|c| c.is_control() || c == ' ') {
+        anyhow::bail!(
+            "--id `{}` must be visible characters without spaces or line breaks",
+            crate::output::terminal_safe(id)
+        );
+    }
+    Ok(())
 }

@@ -80,6 +80,22 @@ pub(crate) const DUPLICATE_PROCESSED_ONCE: CheckSpec = CheckSpec {
     level: Level::Required,
     fix: "record each delivery id when its work is done, and answer 2xx without doing the work again when the id is already recorded",
 };
+pub(crate) const CONCURRENT_DUPLICATES_PROCESSED_ONCE: CheckSpec = CheckSpec {
+    id: "concurrent-duplicates-processed-once",
+    title: "identical copies of one delivery arriving together (-n, default 10) are processed once, by the receiver's own count (--count-url)",
+    why: "providers retry while the first delivery is still being processed and queues redeliver in bursts; a receiver \
+          that checks \"seen this id?\", works, then records the id lets copies that arrive together all pass the check",
+    level: Level::Required,
+    fix: "claim the delivery id atomically before doing the work (a unique insert, SET NX, or a lock held from the check to the record), and answer 2xx without working when the claim fails",
+};
+/// `concurrent-duplicates-processed-once` when the receiver processed the event once but answered
+/// a copy with a 5xx: the loser of a unique insert reported as a failure, which the provider
+/// retries. Processed once is what matters, so this is advice.
+pub(crate) const CONCURRENT_DUPLICATES_ANSWERED_5XX: CheckSpec = CheckSpec {
+    level: Level::Advisory,
+    fix: "when the claim on the delivery id fails because another copy holds it, answer 2xx (a duplicate, already being handled), not a 5xx the provider retries",
+    ..CONCURRENT_DUPLICATES_PROCESSED_ONCE
+};
 
 pub(crate) const REPLAY_REJECTED: CheckSpec = CheckSpec {
     id: "replay-rejected",
@@ -147,6 +163,7 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     FAST_ACK,
     DUPLICATE_ACCEPTED,
     DUPLICATE_PROCESSED_ONCE,
+    CONCURRENT_DUPLICATES_PROCESSED_ONCE,
     RAW_BODY_VERIFIED,
     BAD_SIGNATURE_REJECTED,
     MISSING_SIGNATURE_REJECTED,

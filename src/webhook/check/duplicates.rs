@@ -1,8 +1,12 @@
-//! `duplicate-accepted` and `duplicate-processed-once`: providers deliver at least once, so the
-//! same delivery again must get a 2xx and must not be processed again.
+//! `duplicate-accepted`, `duplicate-processed-once` and `concurrent-duplicates-processed-once`:
+//! providers deliver at least once, so the same delivery again, later or at the same instant,
+//! must get a 2xx and must not be processed again.
 use std::time::{Duration, Instant};
 
-use super::catalogue::{DUPLICATE_ACCEPTED, DUPLICATE_PROCESSED_ONCE};
+use super::catalogue::{
+    CONCURRENT_DUPLICATES_ANSWERED_5XX, CONCURRENT_DUPLICATES_PROCESSED_ONCE, DUPLICATE_ACCEPTED,
+    DUPLICATE_PROCESSED_ONCE,
+};
 use super::probe::{Answer, Probe, describe, timed_send};
 use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::Message;
@@ -67,6 +71,83 @@ pub(crate) async fn processed_once(
                  doing the work"
             ));
             DUPLICATE_PROCESSED_ONCE.judged(false, evidence, took)
+        }
+    })
+}
+
+/// `concurrent-duplicates-processed-once`: `copies` identical copies of one fresh event (same
+/// delivery id, same signature, signed once) released together by the race engine; the receiver's
+/// count must rise by one. A copy answered with a 5xx when it rose by one is a warning: processed
+/// once, but the provider will deliver that copy again.
+pub(crate) async fn concurrent_processed_once(
+    probe: &Probe,
+    count: &crate::count::CountSource,
+    copies: usize,
+    http2: bool,
+) -> anyhow::Result<CheckResult> {
+    let started = Instant::now();
+    let message = probe.event();
+    let request = probe.request(&message, unix_now())?;
+    let requests = vec![request; copies];
+    let baseline = count.baseline().await?;
+    let together = match crate::race::together::release(&probe.race_target(), http2, &requests).await {
+        Ok(together) => together,
+        // The rest of the suite still stands: this check alone could not be judged.
+        Err(err) => {
+            let evidence = vec![format!(
+                "could not release {copies} copies of delivery {} together: {err:#}",
+                message.delivery_id
+            )];
+            return Ok(CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(evidence, started.elapsed()));
+        }
+    };
+    let tally = crate::race::together::Tally::of(&together.answers);
+    let acknowledged = tally.within(200..300);
+    let step = crate::count::Step { requests: copies as u64, must_rise: acknowledged > 0 };
+    let change = count.change_since(baseline, step).await?;
+    let (before, after) = (change.before, change.after);
+    let mut evidence = vec![
+        format!(
+            "{copies} identical copies of delivery {} released together ({} sync: {}) → {}",
+            message.delivery_id,
+            together.sync.as_str(),
+            crate::race::together::ReleaseSummary::from(&together.release).describe(together.sync, copies),
+            tally.describe()
+        ),
+        format!("the count went {before} → {after} at {}", count.describe()),
+    ];
+    let took = started.elapsed();
+    let server_errors = tally.within(500..600);
+    Ok(match change.executions() {
+        Err(doubt) => {
+            evidence.push(doubt.to_string());
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(evidence, took)
+        }
+        Ok(0) => {
+            evidence.push(format!(
+                "unconfirmed: the count did not rise, and {} of {copies} copies got a 2xx, so nothing shows the \
+                 event was processed at all",
+                acknowledged
+            ));
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(evidence, took)
+        }
+        Ok(1) if server_errors > 0 => {
+            evidence.push(format!(
+                "processed once, but {} answered with a 5xx, which the provider delivers again",
+                crate::text::plural(server_errors, "copy was", "copies were")
+            ));
+            CONCURRENT_DUPLICATES_ANSWERED_5XX.judged(false, evidence, took)
+        }
+        Ok(1) => {
+            evidence.push("processed once: the copies that arrived together were recognised".to_string());
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.judged(true, evidence, took)
+        }
+        Ok(n) => {
+            evidence.push(format!(
+                "processed {n} times: copies that arrived together each passed the \"already seen?\" check before \
+                 any of them recorded the id"
+            ));
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.judged(false, evidence, took)
         }
     })
 }

@@ -62,8 +62,14 @@ pub struct CheckConfig {
     pub proxies: crate::http::outbound_proxy::Proxies,
     pub format: SuiteFormat,
     pub palette: Palette,
-    /// `--count-url`: the receiver's count of processed deliveries, for `duplicate-processed-once`.
+    /// `--count-url`: the receiver's count of processed deliveries, for `duplicate-processed-once`
+    /// and `concurrent-duplicates-processed-once`.
     pub count: Option<crate::count::CountSource>,
+    /// `-n`: how many identical copies `concurrent-duplicates-processed-once` releases together.
+    pub concurrency: usize,
+    /// `--http2`: the receiver speaks HTTP/2 with prior knowledge on http:// (h2c), so the copies
+    /// go as one HTTP/2 single packet instead of HTTP/1.1 last bytes.
+    pub http2: bool,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub(crate) selection: Selection,
 }
@@ -108,6 +114,24 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         _ => catalogue::DUPLICATE_PROCESSED_ONCE.skipped(
             "a 2xx to the duplicate does not show whether it was processed again: give --count-url URL (a GET on the \
              receiver that returns how many deliveries it processed) to prove de-duplication",
+        ),
+    });
+    let concurrent = catalogue::CONCURRENT_DUPLICATES_PROCESSED_ONCE;
+    checks.push(match &config.count {
+        _ if !accepted => concurrent.skipped(not_accepted),
+        // Left out anyway: not worth N deliveries and their side effects.
+        _ if !selection.runs(concurrent.id) => concurrent.skipped("left out"),
+        // The race engine opens its own connections: copies released together cannot be relayed
+        // through a proxy and still arrive together.
+        Some(_) if config.proxies.route_for(&config.url).is_some() => concurrent.skipped(format!(
+            "requests to the receiver go through the proxy {}, and copies released together through it would no \
+             longer arrive together; run where the receiver is reachable directly (--noproxy)",
+            config.proxies.route_for(&config.url).map(|proxy| proxy.shown().to_string()).unwrap_or_default()
+        )),
+        Some(count) => duplicates::concurrent_processed_once(&probe, count, config.concurrency, config.http2).await?,
+        None => concurrent.skipped(
+            "2xx answers to copies that arrive together do not show how many were processed: give --count-url URL \
+             (a GET on the receiver that returns how many deliveries it processed) to race duplicates at it",
         ),
     });
     let raw = raw_body::raw_body(&probe, accepted).await?;

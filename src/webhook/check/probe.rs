@@ -48,6 +48,8 @@ pub(crate) struct Probe {
     wrong_key: SigningKey,
     client: HttpClient,
     pub timeout: Duration,
+    /// Accept any TLS certificate (`-k`), for the race's own connections too.
+    pub insecure: bool,
     /// What the valid deliveries carry.
     pub payload: CheckPayload,
 }
@@ -73,7 +75,7 @@ impl Probe {
         // receiver from one that cannot be reached.
         let options = ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false };
         let client = HttpClient::with_proxies(options, proxies)?;
-        Ok(Probe { url, scheme, key, wrong_key, client, timeout, payload })
+        Ok(Probe { url, scheme, key, wrong_key, client, timeout, insecure, payload })
     }
 
     /// A fresh event of the chosen payload, signed with the right key.
@@ -174,6 +176,12 @@ impl Probe {
     /// `message`'s body changed, as an attacker (or a proxy) would after signing.
     pub(crate) fn tampered_body(&self, message: &Message) -> Bytes {
         Bytes::from(self.payload.tampered(&message.body))
+    }
+
+    /// Where the race engine connects: the receiver, straight (no outbound proxy would keep the
+    /// copies together).
+    pub(crate) fn race_target(&self) -> crate::race::connect::Target {
+        crate::race::connect::Target { url: self.url.clone(), insecure: self.insecure, timeout: self.timeout }
     }
 
     pub(crate) fn request(&self, message: &Message, timestamp: i64) -> anyhow::Result<Request<Bytes>> {

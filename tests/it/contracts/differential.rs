@@ -750,13 +750,13 @@ fn webhook_check_passes_receivers_built_on_each_providers_library() {
                 Some((_, outcome)) => *outcome,
                 None if id == "cross-scheme-replay-rejected" => cross_scheme,
                 // No --count-url here: de-duplication cannot be proven, so it is skipped.
-                None if id == "duplicate-processed-once" => "skip",
+                None if id.ends_with("processed-once") => "skip",
                 None if id == "any-listed-signature-accepted" => listed,
                 None => "pass",
             };
             assert_eq!(outcome, expected, "{name}: check {id}: {report:#}");
         }
-        assert_eq!(outcomes.len(), 16, "{name}: {outcomes:?}");
+        assert_eq!(outcomes.len(), 17, "{name}: {outcomes:?}");
         assert_eq!(code, 0, "{name}: {report:#}");
         if timestamps[1].1 == "warn" {
             let evidence = suite_evidence(&report, "future-timestamp-rejected");
@@ -799,12 +799,13 @@ fn each_receiver_mistake_check_fails_a_library_receiver_with_that_very_flaw() {
     let skip = "cross-scheme-replay-rejected=skip".to_string();
     // Without --count-url, de-duplication cannot be proven: skipped with the hint.
     let dedupe = "duplicate-processed-once=skip".to_string();
+    let racing = "concurrent-duplicates-processed-once=skip".to_string();
     // Verifies only the first entry of webhook-signature: refuses the list a rotation sends.
     let receiver = LibraryReceiver::python("first-signature-only", STANDARD_SECRET);
     let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
     assert_eq!(
         not_passed(&outcomes),
-        ["any-listed-signature-accepted=fail".to_string(), skip.clone(), dedupe.clone()],
+        ["any-listed-signature-accepted=fail".to_string(), racing.clone(), skip.clone(), dedupe.clone()],
         "{report:#}"
     );
     assert_eq!(code, 1);
@@ -817,7 +818,7 @@ fn each_receiver_mistake_check_fails_a_library_receiver_with_that_very_flaw() {
     let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
     assert_eq!(
         not_passed(&outcomes),
-        [skip.clone(), dedupe.clone(), "truncated-signature-rejected=fail".to_string()],
+        [racing.clone(), skip.clone(), dedupe.clone(), "truncated-signature-rejected=fail".to_string()],
         "{report:#}"
     );
     assert_eq!(code, 1);
@@ -836,7 +837,7 @@ fn each_receiver_mistake_check_fails_a_library_receiver_with_that_very_flaw() {
         check_with(&receiver, "standard", STANDARD_SECRET, &["--event", "invoice.paid", "-d", r#"{"amount":5}"#]);
     assert_eq!(
         not_passed(&outcomes),
-        [skip.clone(), dedupe.clone(), "unknown-event-acknowledged=warn".to_string()],
+        [racing.clone(), skip.clone(), dedupe.clone(), "unknown-event-acknowledged=warn".to_string()],
         "{report:#}"
     );
     assert_eq!(code, 0, "an advisory warning does not fail the suite: {report:#}");
@@ -854,7 +855,7 @@ fn each_receiver_mistake_check_fails_a_library_receiver_with_that_very_flaw() {
     // Refuses an update for an object it has not seen created.
     let receiver = LibraryReceiver::python("requires-order", STANDARD_SECRET);
     let (code, outcomes, report) = check(&receiver, "standard", STANDARD_SECRET);
-    assert_eq!(not_passed(&outcomes), [skip, dedupe, "out-of-order-accepted=warn".to_string()], "{report:#}");
+    assert_eq!(not_passed(&outcomes), [racing, skip, dedupe, "out-of-order-accepted=warn".to_string()], "{report:#}");
     assert_eq!(code, 0);
     let evidence = suite_evidence(&report, "out-of-order-accepted");
     assert!(evidence.contains("customer.updated of obj_") && evidence.contains("409 Conflict"), "{evidence}");
@@ -876,7 +877,11 @@ fn webhook_check_passes_a_v1a_receiver_on_nodes_own_ed25519_and_fails_it_with_an
     let (code, outcomes, report) = check(&receiver, "standard", &secret);
     assert_eq!(
         not_passed(&outcomes),
-        ["cross-scheme-replay-rejected=skip".to_string(), "duplicate-processed-once=skip".to_string()],
+        [
+            "concurrent-duplicates-processed-once=skip".to_string(),
+            "cross-scheme-replay-rejected=skip".to_string(),
+            "duplicate-processed-once=skip".to_string()
+        ],
         "{report:#}"
     );
     assert_eq!(code, 0);

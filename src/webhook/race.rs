@@ -1,0 +1,310 @@
+//! `webhook race URL`: `idem race` for receivers. Each round signs one delivery (a fresh event
+//! unless `--id` pins it), fires N identical copies of it (same ids, same signature) so they
+//! arrive at the same instant, and reads the receiver's count before and after: a receiver that
+//! checks "seen this id?", works, then records the id runs the work once per copy.
+//!
+//! The copies go through the shared race engine (`crate::race`): the HTTP/2 single packet where
+//! the receiver speaks h2 or h2c, else the HTTP/1.1 last byte.
+use std::io::Write;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::bail;
+use http::Uri;
+use serde::Serialize;
+
+use crate::count::{CountChange, CountSource, Step};
+use crate::exit::Outcome;
+use crate::output::{Format, Palette};
+use crate::race::connect::Target;
+use crate::race::together::{self, ReleaseSummary, Sync, Tally};
+use crate::text::plural;
+use crate::webhook::delivery::unix_now;
+use crate::webhook::payload::PayloadSource;
+use crate::webhook::scheme::{Scheme, SchemeKind};
+use crate::webhook::secret::SecretSource;
+use crate::webhook::send::{signed_message, signing_key};
+
+#[derive(Debug)]
+pub struct RaceConfig {
+    /// Without credentials: those are in `credentials`, so the URL can be printed.
+    pub url: Uri,
+    /// `user:password@` from the URL, sent as Basic auth with every copy.
+    pub credentials: Option<crate::http::url::Credentials>,
+    pub scheme: Arc<dyn Scheme>,
+    pub secret: SecretSource,
+    pub payload: PayloadSource,
+    /// `--id`: pins the delivery id (and the envelope's event id); fresh each round when `None`.
+    pub id: Option<String>,
+    /// `-n`: identical copies per round.
+    pub copies: usize,
+    pub rounds: usize,
+    /// `--count-url`: the receiver's count of processed deliveries; without it nothing shows
+    /// how many copies were processed.
+    pub count: Option<CountSource>,
+    /// `--http2`: HTTP/2 with prior knowledge on http:// (h2c).
+    pub http2: bool,
+    pub insecure: bool,
+    pub timeout: Duration,
+    pub format: Format,
+    pub palette: Palette,
+}
+
+/// The `schema` value of `webhook race --format json` (schemas/webhook-race.json).
+pub(crate) const SCHEMA: &str = "webhook-race/1";
+
+/// The `--format json` document.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub(crate) struct RaceReport {
+    pub url: String,
+    pub scheme: SchemeKind,
+    /// `-n`: identical copies per round.
+    pub copies: usize,
+    pub rounds: Vec<RaceRound>,
+    /// The most times one round's delivery was processed, by the count (`null` without
+    /// `--count-url`, or when no round's count could be believed).
+    pub most_executions: Option<u64>,
+    pub verdict: RaceVerdict,
+    /// The verdict in a sentence.
+    pub explanation: String,
+}
+
+/// One round: one delivery, its copies' answers, the release, and the count.
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub(crate) struct RaceRound {
+    pub round: usize,
+    pub event_id: String,
+    pub delivery_id: String,
+    /// How the copies were made to arrive together.
+    pub sync: Sync,
+    /// Why that synchronisation.
+    pub sync_reason: String,
+    /// The copies' answers, counted by status.
+    pub answers: Tally,
+    pub release: ReleaseSummary,
+    /// The count before and after (`null` without `--count-url`).
+    pub count: Option<CountChange>,
+    /// How many times the delivery was processed, by the count (`null` without `--count-url` or
+    /// when the count cannot be believed: see `doubt`).
+    pub executions: Option<u64>,
+    /// Why the count does not show what the copies did, when it does not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doubt: Option<String>,
+}
+
+/// What the rounds show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum RaceVerdict {
+    /// Every round's delivery was processed exactly once, by the count (exit 0).
+    ExecutedOnce,
+    /// Some round's delivery was processed more than once, by the count (exit 1).
+    ExecutedMoreThanOnce,
+    /// No `--count-url`: the answers are reported, the executions are not known (exit 0).
+    NotCounted,
+    /// The count could not show what the copies did, or no copy was answered (exit 2).
+    Unconfirmed,
+}
+
+/// Runs every round. An error means the race could not run (no secret, receiver unreachable).
+pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
+    let scheme = &config.scheme;
+    if config.rounds > 1 && config.id.is_some() {
+        bail!(
+            "--id pins the delivery, so every round after the first would repeat one the receiver has already \
+             seen; drop --id or use --rounds 1"
+        );
+    }
+    let key = signing_key(scheme.as_ref(), config.secret.clone())?;
+    let target = Target { url: config.url.clone(), insecure: config.insecure, timeout: config.timeout };
+    let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
+    let mut rounds = Vec::with_capacity(config.rounds);
+    for number in 1..=config.rounds {
+        let message =
+            signed_message(scheme, &key, config.payload.clone(), config.id.as_deref(), config.credentials.as_ref())?;
+        // Signed once: every copy carries the same signature, as a provider's retry of a delivery
+        // still in flight or a queue's redelivery does.
+        let request = message.request(&config.url, unix_now())?;
+        let requests = vec![request; config.copies];
+        let baseline = match &config.count {
+            Some(count) => Some(count.baseline().await?),
+            None => None,
+        };
+        let released = together::release(&target, config.http2, &requests).await?;
+        let answers = Tally::of(&released.answers);
+        let step = Step { requests: config.copies as u64, must_rise: answers.within(200..300) > 0 };
+        let count = match (&config.count, baseline) {
+            (Some(count), Some(baseline)) => Some(count.change_since(baseline, step).await?),
+            _ => None,
+        };
+        let (executions, doubt) = match count.as_ref().map(CountChange::executions) {
+            Some(Ok(n)) => (Some(n), None),
+            Some(Err(doubt)) => (None, Some(doubt.to_string())),
+            None => (None, None),
+        };
+        rounds.push(RaceRound {
+            round: number,
+            event_id: message.event_id,
+            delivery_id: message.delivery_id,
+            sync: released.sync,
+            sync_reason: released.reason,
+            release: ReleaseSummary::from(&released.release),
+            answers,
+            count,
+            executions,
+            doubt,
+        });
+        if let Some(bar) = &progress {
+            bar.inc(1);
+        }
+    }
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let (verdict, explanation) = judge(&rounds, config.copies, config.count.is_some());
+    Ok(RaceReport {
+        url: config.url.to_string(),
+        scheme: scheme.kind(),
+        copies: config.copies,
+        most_executions: rounds.iter().filter_map(|round| round.executions).max(),
+        rounds,
+        verdict,
+        explanation,
+    })
+}
+
+/// The verdict over every round: one round processed more than once is the bug, whatever the
+/// others show; otherwise every round must show exactly one execution.
+fn judge(rounds: &[RaceRound], copies: usize, counted: bool) -> (RaceVerdict, String) {
+    let doubled: Vec<&RaceRound> = rounds.iter().filter(|round| round.executions.is_some_and(|n| n > 1)).collect();
+    if let Some(worst) = doubled.iter().max_by_key(|round| round.executions) {
+        let most = worst.executions.unwrap_or_default();
+        let which = if rounds.len() == 1 {
+            String::new()
+        } else {
+            format!(" (the most in one round; {} of {} rounds processed more than one)", doubled.len(), rounds.len())
+        };
+        return (
+            RaceVerdict::ExecutedMoreThanOnce,
+            format!(
+                "{most} of {copies} identical copies arriving together were processed{which}: each passed the \
+                 receiver's \"already seen?\" check before any recorded the delivery id; claim the id atomically \
+                 before the work (a unique insert, SET NX, or a lock held from the check to the record)"
+            ),
+        );
+    }
+    if let Some(silent) = rounds.iter().find(|round| round.answers.statuses.is_empty()) {
+        let first = silent.answers.unanswered.first().map(String::as_str).unwrap_or("no answer");
+        return (
+            RaceVerdict::Unconfirmed,
+            format!("no copy was answered in round {}: {first}; is the receiver running?", silent.round),
+        );
+    }
+    if !counted {
+        return (
+            RaceVerdict::NotCounted,
+            "executions not counted: give --count-url (a GET on the receiver that returns how many deliveries it \
+             processed); 2xx answers do not show how many copies were processed"
+                .to_string(),
+        );
+    }
+    if let Some(doubted) = rounds.iter().find(|round| round.executions.is_none()) {
+        let doubt = doubted.doubt.clone().unwrap_or_else(|| "the count could not be read".to_string());
+        return (RaceVerdict::Unconfirmed, format!("round {}: {doubt}", doubted.round));
+    }
+    if let Some(none) = rounds.iter().find(|round| round.executions == Some(0)) {
+        return (
+            RaceVerdict::Unconfirmed,
+            format!(
+                "unconfirmed: the count did not move in round {} and no copy got a 2xx ({}); does the receiver \
+                 accept this delivery (--scheme, the secret, the payload)?",
+                none.round,
+                none.answers.describe()
+            ),
+        );
+    }
+    let rounds_text = if rounds.len() == 1 { String::new() } else { format!(" in each of {} rounds", rounds.len()) };
+    (RaceVerdict::ExecutedOnce, format!("{copies} identical copies arriving together were processed once{rounds_text}"))
+}
+
+pub(crate) async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
+    let report = execute(&config).await?;
+    let mut stdout = std::io::stdout().lock();
+    match config.format {
+        Format::Human => write!(stdout, "{}", render_human(&report, config.palette))?,
+        Format::Json => {
+            // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
+            let document = crate::json_output::pretty(SCHEMA, &report)?;
+            writeln!(stdout, "{document}")?;
+        }
+    }
+    stdout.flush()?;
+    match report.verdict {
+        RaceVerdict::ExecutedOnce | RaceVerdict::NotCounted => Ok(Outcome::Holds),
+        RaceVerdict::ExecutedMoreThanOnce => Ok(Outcome::ProblemFound),
+        RaceVerdict::Unconfirmed => bail!("{}", report.explanation),
+    }
+}
+
+/// The report as people read it: what was raced, a line per round, the verdict.
+fn render_human(report: &RaceReport, palette: Palette) -> String {
+    let mut out = String::new();
+    let rounds = plural(report.rounds.len(), "round", "rounds");
+    out.push_str(&format!(
+        "{} {}  {}\n",
+        palette.bold("POST"),
+        report.url,
+        palette.dim(&format!("{}, {} identical copies per round, {rounds}", report.scheme, report.copies))
+    ));
+    if let Some(first) = report.rounds.first() {
+        out.push_str(&palette.dim(&format!("sync: {} ({})", first.sync.as_str(), first.sync_reason)));
+        out.push('\n');
+    }
+    for round in &report.rounds {
+        let executions = match (&round.count, round.executions) {
+            (Some(count), Some(n)) => {
+                let text = format!("executed {} (count {} → {})", times(n), count.before, count.after);
+                if n > 1 { palette.red(&text) } else { text }
+            }
+            (Some(count), None) => format!("count {} → {}: unconfirmed", count.before, count.after),
+            (None, _) => "executions not counted".to_string(),
+        };
+        out.push_str(&format!(
+            "round {}  {}  {}  {executions}\n",
+            round.round,
+            round.event_id,
+            round.answers.describe()
+        ));
+        out.push_str(&palette.dim(&format!("  release: {}", round.release.describe(round.sync, report.copies))));
+        out.push('\n');
+        let server_errors = round.answers.within(500..600);
+        if server_errors > 0 && round.executions == Some(1) {
+            out.push_str(&palette.yellow(&format!(
+                "  ! {} answered with a 5xx: the provider delivers {} again; answer 2xx to a copy whose id another \
+                 copy has claimed",
+                plural(server_errors, "copy was", "copies were"),
+                if server_errors == 1 { "it" } else { "them" }
+            )));
+            out.push('\n');
+        }
+    }
+    let verdict = match report.verdict {
+        RaceVerdict::ExecutedOnce => palette.green("✓ executed once (counted):"),
+        RaceVerdict::ExecutedMoreThanOnce => {
+            palette.red(&format!("✗ executed {}:", times(report.most_executions.unwrap_or_default())))
+        }
+        RaceVerdict::NotCounted => palette.yellow("?"),
+        RaceVerdict::Unconfirmed => palette.red("✗ no verdict:"),
+    };
+    out.push_str(&format!("{verdict} {}\n", report.explanation));
+    out
+}
+
+/// `once`, `twice`, `3 times`.
+fn times(n: u64) -> String {
+    match n {
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    }
+}
