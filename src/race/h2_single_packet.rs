@@ -188,31 +188,48 @@ fn check_room(requests: &[Request<Bytes>], peer: &PeerSettings, connection_windo
     if let Some(limit) = peer.max_concurrent_streams
         && requests.len() > limit as usize
     {
-        bail!(
+        return Err(no_room(format!(
             "the server allows {limit} concurrent streams on one connection, fewer than the {} duplicates asked for; \
                  use -n {limit} or fewer, or --sync last-byte",
             requests.len()
-        );
+        )));
     }
     let withheld: usize = requests.iter().map(|r| r.body().len().saturating_sub(1)).sum();
     let needed = withheld + requests.len();
     if needed as i64 > connection_window {
-        bail!(
+        return Err(no_room(format!(
             "the server's flow-control window ({connection_window} bytes) cannot hold {} bodies of {} bytes; \
              use a smaller body, fewer duplicates, or --sync last-byte",
             requests.len(),
             requests.first().map_or(0, |r| r.body().len())
-        );
+        )));
     }
     if let Some(largest) = requests.iter().map(|r| r.body().len()).max()
         && largest as i64 > peer.initial_window
     {
-        bail!(
+        return Err(no_room(format!(
             "a {largest}-byte body does not fit the server's {}-byte stream window; use a smaller body or --sync last-byte",
             peer.initial_window
-        );
+        )));
     }
     Ok(needed)
+}
+
+/// The server's HTTP/2 limits cannot hold the round on one connection: refused after the
+/// handshake, before any request was sent, so a caller may race the same requests another way.
+#[derive(Debug)]
+pub(crate) struct NoRoom(pub String);
+
+impl std::fmt::Display for NoRoom {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter) -> std::fmt::Result {
+        formatter.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for NoRoom {}
+
+fn no_room(message: String) -> anyhow::Error {
+    anyhow::Error::new(NoRoom(message))
 }
 
 impl<S: AsyncRead + AsyncWrite + Unpin> Staged<S> {

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::answer::{Answer, Release};
 use super::connect::{Connector, Target};
 use super::h2_frames::AnsweredInHttp1;
+use super::h2_single_packet::NoRoom;
 use super::{h1_last_byte, h2_single_packet};
 use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
 
@@ -74,11 +75,24 @@ pub(crate) async fn release(target: &Target, http2: bool, requests: &[Request<By
     } else {
         "--http2 given: HTTP/2 with prior knowledge (h2c)"
     };
-    let (answers, release) = h2_single_packet::race(connected.stream, requests, timeout, None)
-        .await
-        .map_err(answered_in_http1)
-        .with_context(|| format!("single-packet race against {} failed", target.url))?;
-    Ok(Together { sync: Sync::SinglePacket, reason: reason.to_string(), answers, release })
+    match h2_single_packet::race(connected.stream, requests, timeout, None).await {
+        Ok((answers, release)) => {
+            Ok(Together { sync: Sync::SinglePacket, reason: reason.to_string(), answers, release })
+        }
+        // Refused before any request was sent: the copies go one connection each instead.
+        Err(err) if err.chain().any(|cause| cause.is::<NoRoom>()) => {
+            let connector = Connector::new(target, &[ALPN_HTTP11])?;
+            let (answers, release) = h1_last_byte::race(&[connector], None, requests, timeout, None).await?;
+            let reason = format!(
+                "the receiver speaks HTTP/2, but its limits cannot hold {} copies on one connection, so HTTP/1.1",
+                requests.len()
+            );
+            Ok(Together { sync: Sync::LastByte, reason, answers, release })
+        }
+        Err(err) => {
+            Err(answered_in_http1(err)).with_context(|| format!("single-packet race against {} failed", target.url))
+        }
+    }
 }
 
 /// An HTTP/1 answer to the HTTP/2 preface, said as what it is and what to do instead.

@@ -193,3 +193,30 @@ fn over_h2c_the_copies_go_in_one_single_packet_with_one_signature() {
     assert_eq!(signatures.iter().collect::<HashSet<_>>().len(), 1, "identical copies: {signatures:?}");
     assert!(!signatures[0].is_empty());
 }
+
+#[test]
+fn more_copies_than_the_receivers_http2_streams_go_one_connection_each_instead() {
+    // De-duplicates atomically; hyper's HTTP/2 allows 200 concurrent streams per connection.
+    let seen: Arc<Mutex<HashSet<String>>> = Arc::default();
+    let seen_by = Arc::clone(&seen);
+    let server = CustomServer::start(move |request| {
+        let mut seen = seen_by.lock().unwrap();
+        if request.method == "GET" {
+            return Reply::json(200, format!(r#"{{"count":{}}}"#, seen.len()));
+        }
+        let event: Value = serde_json::from_slice(&request.body).unwrap();
+        seen.insert(event["id"].as_str().unwrap().to_string());
+        Reply::json(200, "{}")
+    });
+    let count = server.url("/count");
+    let (code, report) = Run::webhook(["race", &server.url("/hooks"), "--scheme", "hmac", "--secret", SECRET])
+        .args(["--event", "order.paid", "-n", "300", "--http2", "--count-url", &count, "--count-pointer", "/count"])
+        .format_json()
+        .code_and_json();
+    assert_eq!(code, 0, "{report:#}");
+    let round = &report["rounds"][0];
+    assert_eq!(round["sync"], "last-byte", "{report:#}");
+    assert!(round["sync_reason"].as_str().unwrap().contains("cannot hold 300 copies on one connection"), "{report:#}");
+    assert_eq!(round["answers"]["statuses"]["200"], 300, "{report:#}");
+    assert_eq!(round["executions"], 1, "{report:#}");
+}
