@@ -308,3 +308,73 @@ fn times(n: u64) -> String {
         n => format!("{n} times"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A round of `copies` copies all answered `status`, with the count's verdict on it.
+    fn round(number: usize, status: u16, copies: usize, counted: Option<Result<u64, &str>>) -> RaceRound {
+        let mut answers = Tally::default();
+        answers.statuses.insert(status, copies);
+        let (count, executions, doubt) = match counted {
+            Some(Ok(n)) => (Some(CountChange { before: 0, after: n, doubt: None }), Some(n), None),
+            Some(Err(doubt)) => {
+                let change = CountChange { before: 0, after: 0, doubt: Some(doubt.to_string()) };
+                (Some(change), None, Some(doubt.to_string()))
+            }
+            None => (None, None, None),
+        };
+        RaceRound {
+            round: number,
+            event_id: format!("evt_{number}"),
+            delivery_id: format!("msg_{number}"),
+            sync: Sync::LastByte,
+            sync_reason: String::new(),
+            answers,
+            release: ReleaseSummary { writes: copies, bytes: copies, spread: Duration::ZERO },
+            count,
+            executions,
+            doubt,
+        }
+    }
+
+    #[test]
+    fn one_round_processed_more_than_once_decides_whatever_the_others_show() {
+        let rounds = [round(1, 200, 10, Some(Err("unconfirmed: the count went down"))), round(2, 200, 10, Some(Ok(3)))];
+        let (verdict, explanation) = judge(&rounds, 10, true);
+        assert_eq!(verdict, RaceVerdict::ExecutedMoreThanOnce);
+        assert!(explanation.starts_with("3 of 10 identical copies"), "{explanation}");
+        assert!(explanation.contains("1 of 2 rounds processed more than one"), "{explanation}");
+    }
+
+    #[test]
+    fn a_count_that_cannot_be_believed_is_unconfirmed_with_its_doubt() {
+        let rounds = [round(1, 200, 10, Some(Ok(1))), round(2, 200, 10, Some(Err("unconfirmed: it moved")))];
+        assert_eq!(judge(&rounds, 10, true), (RaceVerdict::Unconfirmed, "round 2: unconfirmed: it moved".to_string()));
+        let refused = [round(1, 401, 10, Some(Ok(0)))];
+        let (verdict, explanation) = judge(&refused, 10, true);
+        assert_eq!(verdict, RaceVerdict::Unconfirmed);
+        assert!(explanation.contains("no copy got a 2xx (10 × 401)"), "{explanation}");
+    }
+
+    #[test]
+    fn once_in_every_round_holds_and_no_count_is_said_as_such() {
+        let rounds = [round(1, 200, 10, Some(Ok(1))), round(2, 200, 10, Some(Ok(1)))];
+        let (verdict, explanation) = judge(&rounds, 10, true);
+        assert_eq!(verdict, RaceVerdict::ExecutedOnce);
+        assert!(explanation.ends_with("processed once in each of 2 rounds"), "{explanation}");
+        let (verdict, explanation) = judge(&[round(1, 200, 10, None)], 10, false);
+        assert_eq!(verdict, RaceVerdict::NotCounted);
+        assert!(explanation.starts_with("executions not counted: give --count-url"), "{explanation}");
+    }
+
+    #[test]
+    fn a_round_with_no_answer_at_all_leaves_nothing_to_judge() {
+        let mut silent = round(1, 200, 0, None);
+        silent.answers = Tally { statuses: Default::default(), unanswered: vec!["no answer within 10s".into(); 3] };
+        let (verdict, explanation) = judge(&[silent], 3, false);
+        assert_eq!(verdict, RaceVerdict::Unconfirmed);
+        assert!(explanation.contains("no copy was answered in round 1: no answer within 10s"), "{explanation}");
+    }
+}
