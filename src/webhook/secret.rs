@@ -14,10 +14,17 @@ pub struct Secret {
 }
 
 impl Secret {
-    /// Refuses an empty secret: an HMAC with an empty key signs anything anyone can forge.
+    /// Refuses an empty secret: an HMAC with an empty key signs anything anyone can forge. A
+    /// secret of spaces, tabs or newlines alone is as empty (a variable set from an unquoted blank,
+    /// a file of a newline and a space): slack_sdk refuses both, and so does every command here.
     pub fn new(bytes: Vec<u8>) -> anyhow::Result<Secret> {
         if bytes.is_empty() {
             bail!("the secret is empty; pass the webhook's signing secret (`webhook secret` makes a new one)");
+        }
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            bail!(
+                "the secret is only whitespace; pass the webhook's signing secret (`webhook secret` makes a new one)"
+            );
         }
         Ok(Secret { bytes })
     }
@@ -91,7 +98,7 @@ impl SecretSource {
             }
             (None, Some(path), _) => Ok(SecretSource::File(path)),
             (None, None, Some(value)) => Secret::new(value.into_encoded_bytes())
-                .context("WEBHOOK_SECRET (from the environment) is set but empty")
+                .context("WEBHOOK_SECRET (from the environment) is set but holds no secret")
                 .map(SecretSource::Given),
             (None, None, None) => bail!(
                 "no signing secret: pass --secret S, set WEBHOOK_SECRET, or point --secret-file at a file holding it"
@@ -135,6 +142,16 @@ mod tests {
     fn empty_secrets_are_refused() {
         assert!(Secret::new(Vec::new()).is_err());
         assert!(parse_secret_arg("").is_err());
+    }
+
+    #[test]
+    fn whitespace_only_secrets_are_refused_as_empty() {
+        for blank in [" ", "   ", "\t", " \r\n "] {
+            let err = Secret::new(blank.as_bytes().to_vec()).unwrap_err().to_string();
+            assert!(err.contains("only whitespace"), "{blank:?}: {err}");
+        }
+        // Whitespace around a secret is the secret's own: kept, not trimmed.
+        assert_eq!(Secret::new(b" s3cret ".to_vec()).unwrap().expose(), b" s3cret ");
     }
 
     #[test]

@@ -245,7 +245,7 @@ fn event_type(headers: &HeaderMap, body: &[u8]) -> Option<String> {
         #[serde(rename = "type")]
         event_type: Option<serde_json::Value>,
     }
-    let from_header = ["x-github-event", "x-shopify-topic"]
+    let from_header = ["x-github-event", "shopify-topic", "x-shopify-topic"]
         .iter()
         .find_map(|name| headers.get(*name))
         .and_then(|value| value.to_str().ok())

@@ -14,8 +14,15 @@ pub(crate) const EVENT: HeaderName = HeaderName::from_static("x-github-event");
 pub(crate) fn github() -> BodySignedProvider {
     BodySignedProvider {
         kind: SchemeKind::Github,
-        signature: BodySignature { header: SIGNATURE, encoding: Encoding::Hex, prefix: "sha256=", exact_text: true },
+        signature: BodySignature {
+            header: SIGNATURE,
+            encoding: Encoding::Hex,
+            prefix: "sha256=",
+            alias: None,
+            exact_text: true,
+        },
         delivery_header: DELIVERY,
+        delivery_alias: None,
         event_header: EVENT,
     }
 }

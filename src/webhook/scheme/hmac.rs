@@ -36,6 +36,10 @@ pub(super) struct BodySignature<'a> {
     pub header: HeaderName,
     pub encoding: Encoding,
     pub prefix: &'a str,
+    /// Another name the provider's libraries read the signature from, before `header` when both
+    /// are present (Shopify's `shopify-hmac-sha256`: shopify-api-ruby and @shopify/shopify-api
+    /// read it first). Signing still writes `header`.
+    pub alias: Option<HeaderName>,
     /// Compare the text as the provider's library does (GitHub's and Shopify's compare the
     /// lower-case hex or padded base64 they compute with the header, so `A1…` or a missing `=`
     /// is a mismatch); otherwise compare the decoded bytes, for in-house senders that differ in
@@ -53,15 +57,31 @@ impl BodySignature<'_> {
         )
     }
 
+    /// The header the signature is read from: the alias when the request carries it, else `header`.
+    fn received_under(&self, headers: &HeaderMap) -> &HeaderName {
+        self.alias.as_ref().filter(|alias| headers.contains_key(*alias)).unwrap_or(&self.header)
+    }
+
     /// Whether the header holds the body's signature; `Err` when it is missing or unreadable.
     pub(super) fn matches(&self, headers: &HeaderMap, body: &[u8], key: &SigningKey) -> Result<bool, VerifyError> {
-        let text = header_text(headers, &self.header)?;
-        let encoded = text.strip_prefix(self.prefix).ok_or_else(|| {
-            VerifyError::malformed(&self.header, format!("`{text}` does not start with `{}`", self.prefix))
-        })?;
-        let candidate = self.encoding.decode(encoded).ok_or_else(|| {
-            VerifyError::malformed(&self.header, format!("`{encoded}` is not {}", self.encoding.name()))
-        })?;
+        let name = self.received_under(headers);
+        if let Some(alias) = &self.alias
+            && !headers.contains_key(name)
+        {
+            // Both names are missing: say both, so a receiver behind a proxy that renames
+            // headers knows either would do.
+            return Err(VerifyError::HeaderMissing {
+                header: format!("{} or {}", super::spelled(&self.header), super::spelled(alias)),
+            });
+        }
+        let text = header_text(headers, name)?;
+        let encoded = text
+            .strip_prefix(self.prefix)
+            .ok_or_else(|| VerifyError::malformed(name, format!("`{text}` does not start with `{}`", self.prefix)))?;
+        let candidate = self
+            .encoding
+            .decode(encoded)
+            .ok_or_else(|| VerifyError::malformed(name, format!("`{encoded}` is not {}", self.encoding.name())))?;
         let tag = key.tag(&[body]);
         Ok(if self.exact_text {
             any_equal(self.encoding.encode(tag.as_ref()).as_bytes(), [encoded.as_bytes()])
@@ -86,6 +106,7 @@ impl GenericHmac {
             header: self.options.header.clone(),
             encoding: self.options.encoding,
             prefix: &self.options.prefix,
+            alias: None,
             exact_text: false,
         }
     }

@@ -22,6 +22,20 @@ pub const BASE64: GeneralPurpose = GeneralPurpose::new(
     GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
+/// How `whsec_` secrets are decoded: as the reference libraries decode them. standardwebhooks
+/// (Python, which svix delegates to) appends `==` and calls `b64decode`; the Node library's
+/// base64 takes the text as it is. Both accept a secret without its padding and a last digit
+/// whose unused low bits are not zero (`whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS` keys with the 23
+/// bytes of `…LaLaS=`), so this engine does too. Only the standard alphabet is read: Python
+/// silently drops other characters (a URL-safe `-` or `_`, a space) and so keys with other bytes
+/// than the sender's, which is refused here rather than followed.
+const WHSEC_BASE64: GeneralPurpose = GeneralPurpose::new(
+    &alphabet::STANDARD,
+    GeneralPurposeConfig::new()
+        .with_decode_padding_mode(DecodePaddingMode::Indifferent)
+        .with_decode_allow_trailing_bits(true),
+);
+
 /// How a scheme turns the secret string into HMAC key bytes. Getting this wrong is the most common
 /// reason a correct signature does not verify, so it is explicit, and `verify` tries the other form
 /// to say so.
@@ -50,7 +64,7 @@ impl KeyForm {
                     return Ok(key);
                 }
                 let encoded = text.strip_prefix(WHSEC_PREFIX.as_bytes()).unwrap_or(text);
-                let key = BASE64.decode(encoded).map_err(|_| SecretError::NotBase64)?;
+                let key = WHSEC_BASE64.decode(encoded).map_err(|_| SecretError::NotBase64)?;
                 if key.is_empty() {
                     return Err(SecretError::EmptyKey);
                 }
@@ -219,6 +233,24 @@ mod tests {
         assert_eq!(with.tag(&[b"x"]).as_ref(), without.tag(&[b"x"]).as_ref());
         assert_eq!(KeyForm::WhsecBase64.derive(&secret("whsec_not base64!")).unwrap_err(), SecretError::NotBase64);
         assert_eq!(KeyForm::WhsecBase64.derive(&secret("whsec_")).unwrap_err(), SecretError::EmptyKey);
+    }
+
+    #[test]
+    fn unpadded_whsec_secrets_key_as_their_padded_form() {
+        // standardwebhooks' test_signature_verification_with_unpadded_secret: one and two `=`
+        // missing, each last digit carrying non-zero unused bits.
+        for (unpadded, padded) in [
+            ("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaS="),
+            ("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwBr", "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwBr=="),
+        ] {
+            let unpadded = KeyForm::WhsecBase64.derive(&secret(&format!("whsec_{unpadded}"))).unwrap();
+            let padded = KeyForm::WhsecBase64.derive(&secret(padded)).unwrap();
+            assert_eq!(unpadded.tag(&[b"x"]).as_ref(), padded.tag(&[b"x"]).as_ref());
+        }
+        // What Python drops silently and Node refuses is refused: a URL-safe or spaced secret.
+        for refused in ["whsec_ab-_cd", "whsec_ab cd", "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSwB"] {
+            assert_eq!(KeyForm::WhsecBase64.derive(&secret(refused)).unwrap_err(), SecretError::NotBase64, "{refused}");
+        }
     }
 
     #[test]

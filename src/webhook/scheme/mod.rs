@@ -176,6 +176,17 @@ pub trait Scheme: fmt::Debug + Send + Sync {
     /// The header that carries the signature; its presence identifies the scheme.
     fn signature_header(&self) -> HeaderName;
 
+    /// Every name the signature is read from, [`signature_header`](Self::signature_header)
+    /// first: Shopify's libraries also read `shopify-hmac-sha256`.
+    fn accepted_signature_headers(&self) -> Vec<HeaderName> {
+        vec![self.signature_header()]
+    }
+
+    /// Whether the request carries this scheme's signature under any name it is read from.
+    fn carries_signature(&self, headers: &HeaderMap) -> bool {
+        self.accepted_signature_headers().iter().any(|name| headers.contains_key(name))
+    }
+
     /// The header that carries the delivery id receivers de-duplicate on, if the scheme has one.
     fn delivery_id_header(&self) -> Option<HeaderName>;
 
@@ -232,12 +243,17 @@ fn candidates(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
 
 /// The scheme whose signature header the request carries (`--scheme auto`).
 pub fn detect(headers: &HeaderMap, options: &SchemeOptions) -> Option<Box<dyn Scheme>> {
-    candidates(options).into_iter().find(|scheme| headers.contains_key(scheme.signature_header()))
+    candidates(options).into_iter().find(|scheme| scheme.carries_signature(headers))
 }
 
-/// The signature headers `detect` looks for, for the error when none is present.
+/// The signature headers `detect` looks for, for the error when none is present, and every one a
+/// replay drops before it signs afresh.
 pub(crate) fn detectable_headers(options: &SchemeOptions) -> Vec<String> {
-    candidates(options).iter().map(|scheme| spelled(&scheme.signature_header()).into_owned()).collect()
+    candidates(options)
+        .iter()
+        .flat_map(|scheme| scheme.accepted_signature_headers())
+        .map(|name| spelled(&name).into_owned())
+        .collect()
 }
 
 /// Header names as the providers' documentation spells them. HTTP names are case-insensitive and
@@ -258,6 +274,9 @@ const DOCUMENTED_SPELLINGS: &[&str] = &[
     "X-Shopify-Hmac-Sha256",
     "X-Shopify-Webhook-Id",
     "X-Shopify-Topic",
+    "shopify-hmac-sha256",
+    "shopify-webhook-id",
+    "shopify-topic",
 ];
 
 /// `name` as documented, or in Title-Case for names we do not know.
@@ -285,6 +304,9 @@ mod tests {
         headers.insert("svix-signature", HeaderValue::from_static("x"));
         let svix = detect(&headers, &options).unwrap();
         assert_eq!(svix.delivery_id_header().unwrap(), "svix-id");
+        let mut headers = HeaderMap::new();
+        headers.insert("shopify-hmac-sha256", HeaderValue::from_static("x"));
+        assert_eq!(detect(&headers, &options).map(|found| found.kind()), Some(SchemeKind::Shopify));
         assert!(detect(&HeaderMap::new(), &options).is_none());
     }
 

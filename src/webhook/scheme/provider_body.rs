@@ -14,6 +14,8 @@ pub(crate) struct BodySignedProvider {
     pub(super) signature: BodySignature<'static>,
     /// Carries the delivery id receivers de-duplicate on.
     pub(super) delivery_header: HeaderName,
+    /// Another name of that header, read first when present (Shopify's `shopify-webhook-id`).
+    pub(super) delivery_alias: Option<HeaderName>,
     /// Carries the event type, when the delivery has one.
     pub(super) event_header: HeaderName,
 }
@@ -31,8 +33,18 @@ impl Scheme for BodySignedProvider {
         self.signature.header.clone()
     }
 
+    fn accepted_signature_headers(&self) -> Vec<HeaderName> {
+        [Some(self.signature.header.clone()), self.signature.alias.clone()].into_iter().flatten().collect()
+    }
+
     fn delivery_id_header(&self) -> Option<HeaderName> {
         Some(self.delivery_header.clone())
+    }
+
+    fn delivery_id(&self, headers: &HeaderMap) -> Option<String> {
+        let name =
+            self.delivery_alias.as_ref().filter(|alias| headers.contains_key(*alias)).unwrap_or(&self.delivery_header);
+        headers.get(name)?.to_str().ok().map(str::to_string)
     }
 
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {

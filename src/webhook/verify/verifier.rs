@@ -203,9 +203,15 @@ impl Verifier {
         if self.candidates.iter().any(|candidate| candidate.scheme.kind() == found.kind()) {
             return None;
         }
+        // The name it arrived under (Shopify's signature has two).
+        let carried = found
+            .accepted_signature_headers()
+            .into_iter()
+            .find(|name| headers.contains_key(name))
+            .unwrap_or_else(|| found.signature_header());
         Some(format!(
             "this request carries {}: try --scheme {}",
-            crate::webhook::scheme::spelled(&found.signature_header()),
+            crate::webhook::scheme::spelled(&carried),
             found.kind()
         ))
     }
@@ -225,14 +231,14 @@ impl Verifier {
     fn choose(&self, headers: &HeaderMap) -> Option<usize> {
         if let Some(locked) = self.locked.get() {
             let locked = *locked;
-            let present = |index: usize| headers.contains_key(self.candidates[index].scheme.signature_header());
+            let present = |index: usize| self.candidates[index].scheme.carries_signature(headers);
             let other = (0..self.candidates.len()).any(|index| index != locked && present(index));
             return (present(locked) || !other).then_some(locked);
         }
         if !self.auto {
             return Some(0);
         }
-        self.candidates.iter().position(|candidate| headers.contains_key(candidate.scheme.signature_header()))
+        self.candidates.iter().position(|candidate| candidate.scheme.carries_signature(headers))
     }
 
     fn no_scheme(&self, headers: &HeaderMap) -> SignatureCheck {
@@ -242,7 +248,7 @@ impl Verifier {
                 let other = self
                     .candidates
                     .iter()
-                    .find(|candidate| headers.contains_key(candidate.scheme.signature_header()))
+                    .find(|candidate| candidate.scheme.carries_signature(headers))
                     .map_or_else(|| "another".to_string(), |candidate| candidate.scheme.kind().to_string());
                 Failure {
                     code: "other_scheme",
@@ -274,9 +280,11 @@ impl Verifier {
     fn signature_headers(&self) -> Vec<String> {
         let mut names: Vec<String> = Vec::new();
         for candidate in &self.candidates {
-            let name = scheme::spelled(&candidate.scheme.signature_header()).into_owned();
-            if !names.contains(&name) {
-                names.push(name);
+            for name in candidate.scheme.accepted_signature_headers() {
+                let name = scheme::spelled(&name).into_owned();
+                if !names.contains(&name) {
+                    names.push(name);
+                }
             }
         }
         names

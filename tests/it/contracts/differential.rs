@@ -123,6 +123,7 @@ const STANDARD: &[&str] = &[
     "double-space",
     "many-signatures",
     "secret-without-whsec-prefix",
+    "secret-unpadded-spare-bits-set",
     "id-changed",
     "id-header-missing",
     "timestamp-header-missing",
@@ -187,6 +188,26 @@ fn random_secret(rng: &mut StdRng, kind: SchemeKind) -> String {
             random_token(rng, length)
         }
     }
+}
+
+/// `secret` (`whsec_` + base64) without its `=` padding and with the unused low bits of its last
+/// digit set: the same key bytes to standardwebhooks (Python appends `==` and decodes leniently,
+/// Node's base64 ignores them), as in its `test_signature_verification_with_unpadded_secret`.
+fn unpadded_with_spare_bits_set(secret: &str) -> String {
+    const DIGITS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let padding = secret.len() - secret.trim_end_matches('=').len();
+    let mut digits = secret.trim_end_matches('=').as_bytes().to_vec();
+    // One `=` leaves 2 spare bits in the last digit, two leave 4.
+    let spare = match padding {
+        1 => 0b11,
+        2 => 0b1111,
+        _ => 0,
+    };
+    if let Some(last) = digits.last_mut() {
+        let value = DIGITS.iter().position(|digit| digit == last).unwrap();
+        *last = DIGITS[value | spare];
+    }
+    String::from_utf8(digits).unwrap()
 }
 
 fn standard_key(secret: &str) -> Vec<u8> {
@@ -283,6 +304,7 @@ fn generate(id: usize, reference: Reference, kind: &'static str, rng: &mut StdRn
             signed.signed_timestamp = signed.header_timestamp.clone();
         }
         "secret-without-whsec-prefix" => receiver_secret = secret.trim_start_matches("whsec_").to_string(),
+        "secret-unpadded-spare-bits-set" => receiver_secret = unpadded_with_spare_bits_set(&secret),
         "body-byte-changed" | "trailing-newline-added" => signed.body_signed = Some(signed.body.clone()),
         _ => {}
     }

@@ -1,5 +1,7 @@
 //! The providers' published examples: every one verifies, `sign` reproduces it byte for byte given
-//! the same id and timestamp, and the published invalid signatures fail.
+//! the same id and timestamp, and the published invalid signatures fail. Among them the cases the
+//! providers' own test suites pin down at the edges: Standard Webhooks secrets without their base64
+//! padding, Shopify's unprefixed header names, and the blank secrets slack_sdk refuses.
 use std::time::Duration;
 
 use http::{HeaderMap, HeaderName, HeaderValue};
@@ -18,6 +20,9 @@ struct Vector {
     headers: Vec<(String, String)>,
     also_valid: Vec<String>,
     invalid: Vec<String>,
+    /// For headers as received under another name than `sign` writes (Shopify's unprefixed
+    /// ones): the name `sign` writes each under.
+    sign_writes: Vec<(String, String)>,
 }
 
 fn strings(value: &Value) -> Vec<String> {
@@ -50,6 +55,12 @@ fn vectors() -> Vec<Vector> {
                 .collect(),
             also_valid: strings(&vector["also_valid_signature_headers"]),
             invalid: strings(&vector["invalid_signature_headers"]),
+            sign_writes: vector["sign_writes"]
+                .as_object()
+                .map(|names| {
+                    names.iter().map(|(name, written)| (name.clone(), written.as_str().unwrap().to_string())).collect()
+                })
+                .unwrap_or_default(),
         })
         .collect()
 }
@@ -67,14 +78,22 @@ impl Vector {
         TimeWindow { now: self.timestamp.unwrap_or(0), tolerance: Duration::from_secs(300) }
     }
 
+    /// The vector's signature header: whichever of the names the scheme reads it carries.
     fn signature_header(&self) -> HeaderName {
-        scheme::build(self.kind, &SchemeOptions::default()).signature_header()
+        let scheme = scheme::build(self.kind, &SchemeOptions::default());
+        let names = scheme.accepted_signature_headers();
+        self.header_map().keys().find(|name| names.contains(name)).cloned().unwrap_or_else(|| scheme.signature_header())
     }
 
     fn with_signature(&self, value: &str) -> HeaderMap {
         let mut headers = self.header_map();
         headers.insert(self.signature_header(), HeaderValue::from_str(value).unwrap());
         headers
+    }
+
+    /// The header `sign` writes in place of the vector's `name`.
+    fn written_as<'n>(&'n self, name: &'n str) -> &'n str {
+        self.sign_writes.iter().find(|(received, _)| received == name).map_or(name, |(_, written)| written.as_str())
     }
 
     fn verify(&self, headers: &HeaderMap) -> Result<scheme::Verified, VerifyError> {
@@ -148,7 +167,70 @@ fn sign_reproduces_every_vector_byte_for_byte() {
         let document: Value = serde_json::from_slice(&output).expect("sign --format json prints JSON");
         crate::support::schemas::validate(&document);
         for (name, value) in &vector.headers {
-            assert_eq!(document["headers"][name], Value::from(value.as_str()), "{}: {name}", vector.kind);
+            let written = vector.written_as(name);
+            assert_eq!(document["headers"][written], Value::from(value.as_str()), "{}: {name}", vector.kind);
+        }
+    }
+}
+
+/// The secrets a provider's library refuses to be constructed with.
+fn refused_secrets() -> Vec<(String, String)> {
+    let document = webhook_vectors();
+    let refused = document["refused_secrets"].as_array().expect("a refused_secrets array");
+    refused
+        .iter()
+        .flat_map(|entry| {
+            let scheme = entry["scheme"].as_str().expect("scheme").to_string();
+            strings(&entry["secrets"]).into_iter().map(move |secret| (scheme.clone(), secret))
+        })
+        .collect()
+}
+
+#[test]
+fn a_secret_the_providers_library_refuses_as_blank_is_refused_by_every_command_and_every_source() {
+    let refused = refused_secrets();
+    assert!(refused.iter().any(|(_, secret)| secret.is_empty()) && refused.iter().any(|(_, secret)| secret == "   "));
+    let dir = tempfile::tempdir().unwrap();
+    let events = dir.path().join("events.jsonl");
+    std::fs::write(&events, "{\"id\":\"evt_1\",\"type\":\"a\"}\n").unwrap();
+    let events = events.to_str().unwrap();
+    // Nothing listens on port 9: a command that got past the secret would fail otherwise, later.
+    let url = "http://127.0.0.1:9/hook";
+    for (scheme, secret) in refused {
+        let commands: Vec<Vec<&str>> = vec![
+            vec!["sign", "--scheme", &scheme, "-d", "{}"],
+            vec!["verify", "--scheme", &scheme, "-d", "{}", "-H", "X-Slack-Signature: v0=00"],
+            vec!["send", url, "--scheme", &scheme, "-d", "{}", "--max-attempts", "1"],
+            vec!["listen", "--scheme", &scheme, "--addr", "127.0.0.1:0"],
+            vec!["replay", events, url, "--scheme", &scheme],
+            vec!["check", url, "--scheme", &scheme],
+            vec!["check-sender", "--scheme", &scheme, "--addr", "127.0.0.1:0", "--", "true"],
+        ];
+        let file = dir.path().join("secret");
+        std::fs::write(&file, format!("{secret}\n")).unwrap();
+        for command in &commands {
+            let sources: [(Vec<&str>, Option<&str>); 3] = [
+                (vec!["--secret", &secret], None),
+                (vec!["--secret-file", file.to_str().unwrap()], None),
+                (vec![], Some(&secret)),
+            ];
+            for (flags, env) in sources {
+                let mut run = webhook();
+                // The secret flags before the rest, which may end with `-- SENDER_CMD`.
+                run.env_remove("WEBHOOK_SECRET").arg(command[0]).args(&flags).args(&command[1..]);
+                run.timeout(std::time::Duration::from_secs(60));
+                if let Some(value) = env {
+                    run.env("WEBHOOK_SECRET", value);
+                }
+                let output = run.output().unwrap();
+                let stderr = String::from_utf8_lossy(&output.stderr);
+                let what = format!("{command:?} {flags:?} env {env:?} ({scheme} secret {secret:?})");
+                assert_eq!(output.status.code(), Some(2), "{what}: {stderr}");
+                assert!(
+                    stderr.contains("the secret is empty") || stderr.contains("the secret is only whitespace"),
+                    "{what}: {stderr}"
+                );
+            }
         }
     }
 }
