@@ -128,7 +128,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;replay'= {
-            cand --scheme 'The signing scheme to re-sign with'
+            cand --scheme 'The signing scheme to re-sign with [default: the one each journal line recorded; a line that recorded none, or a file of events, needs --scheme]'
             cand --secret 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users'
             cand --secret-file 'Read the secret from this file (one trailing newline is dropped)'
             cand --signature-header '--scheme hmac: the header that carries the signature [default: X-Signature]'

@@ -1,7 +1,6 @@
 //! `webhook journal`: its flags, and the config they become.
 use std::path::PathBuf;
 
-use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 
 use super::retry_args::DeliveryArgs;
@@ -9,8 +8,8 @@ use super::signing::SigningArgs;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
 use crate::webhook::journal::inspect::{self, JournalFilter, ListConfig, StatusFilter};
-use crate::webhook::replay::{Filter, ReplayConfig, ReplaySigning};
-use crate::webhook::scheme::{self, SchemeKind};
+use crate::webhook::replay::{Filter, ReplayConfig, ReplayScheme, ReplaySigning};
+use crate::webhook::scheme::SchemeKind;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Without an action, lists the deliveries (a line each: line number, time, event id and \
@@ -116,14 +115,13 @@ impl JournalArgs {
                 let signing = if args.verbatim {
                     ReplaySigning::Verbatim
                 } else {
+                    // The recorded scheme, as `webhook replay` follows it: the options are checked
+                    // against it here, the replay refuses a delivery that recorded none.
                     let recorded =
                         record.verdict.scheme.as_deref().and_then(|name| SchemeKind::from_str(name, true).ok());
-                    let kind = args.scheme.or(recorded).context(
-                        "the delivery was not verified with any scheme: give --scheme to re-sign it, or --verbatim",
-                    )?;
-                    let options = args.signing.scheme_options(Some(kind))?;
+                    let options = args.signing.scheme_options(args.scheme.or(recorded))?;
                     ReplaySigning::Resign {
-                        scheme: scheme::build(kind, &options),
+                        scheme: args.scheme.map_or(ReplayScheme::Recorded, ReplayScheme::Given),
                         options,
                         secret: args.signing.secret_source()?,
                     }

@@ -8,8 +8,8 @@ use super::retry_args::DeliveryArgs;
 use super::signing::SigningArgs;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
-use crate::webhook::replay::{Filter, Rate, ReplayConfig, ReplaySigning, parse_rate};
-use crate::webhook::scheme::{self, SchemeKind};
+use crate::webhook::replay::{Filter, Rate, ReplayConfig, ReplayScheme, ReplaySigning, parse_rate};
+use crate::webhook::scheme::SchemeKind;
 
 #[derive(Debug, Args)]
 #[command(after_help = "Entries are delivered one after another in file order, each with the retries \
@@ -25,9 +25,10 @@ pub struct ReplayArgs {
     #[arg(value_name = "URL")]
     pub url: String,
 
-    /// The signing scheme to re-sign with
-    #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
-    pub scheme: SchemeKind,
+    /// The signing scheme to re-sign with [default: the one each journal line recorded; a line
+    /// that recorded none, or a file of events, needs --scheme]
+    #[arg(long, value_enum)]
+    pub scheme: Option<SchemeKind>,
 
     #[command(flatten)]
     pub signing: SigningArgs,
@@ -73,9 +74,10 @@ impl ReplayArgs {
         let signing = if self.verbatim {
             ReplaySigning::Verbatim
         } else {
-            let options = self.signing.scheme_options(Some(self.scheme))?;
+            // Without --scheme every scheme's options may apply: each line brings its own.
+            let options = self.signing.scheme_options(self.scheme)?;
             ReplaySigning::Resign {
-                scheme: scheme::build(self.scheme, &options),
+                scheme: self.scheme.map_or(ReplayScheme::Recorded, ReplayScheme::Given),
                 options,
                 secret: self.signing.secret_source()?,
             }

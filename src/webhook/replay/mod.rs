@@ -1,23 +1,25 @@
 //! `webhook replay FILE URL`: re-deliver what `webhook listen --record` journaled (or a JSON-lines
 //! file of events), one entry after another in file order, each with the retries of `send`.
-//! Re-signed by default; `--verbatim` sends the recorded headers unchanged to check that a receiver
-//! refuses a stale replayed signature. The body bytes are sent exactly as recorded.
+//! Re-signed by default, with `--scheme` or else the scheme each line recorded (`signers.rs`);
+//! `--verbatim` sends the recorded headers unchanged to check that a receiver refuses a stale
+//! replayed signature. The body bytes are sent exactly as recorded.
 //!
 //! A 410 Gone stops the whole replay: the endpoint is gone for every later entry too, which is how
 //! providers treat it (they disable the endpoint).
 mod rate;
+mod signers;
 pub(crate) mod source;
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::Context;
 use http::Uri;
 use serde::Serialize;
 
 pub(crate) use rate::{Rate, parse_rate};
-pub(crate) use source::{Entry, Filter, ReplayMode};
+pub(crate) use signers::ReplayScheme;
+pub(crate) use source::{Entry, Filter};
 
 use crate::exit::Outcome;
 use crate::output::{Format, Palette, terminal_safe};
@@ -26,13 +28,15 @@ use crate::webhook::deliver::engine::{
     DeliverOptions, Deliverer, DeliveryOutcome, DeliveryReport, Message, RunDelivery,
 };
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
-use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions};
+use crate::webhook::scheme::{SchemeKind, SchemeOptions};
 use crate::webhook::secret::SecretSource;
+use signers::{SchemeFrom, Signers};
+use source::ReplayMode;
 
 /// How entries are signed, before the secret is read.
 #[derive(Debug)]
 pub enum ReplaySigning {
-    Resign { scheme: Box<dyn Scheme>, options: SchemeOptions, secret: SecretSource },
+    Resign { scheme: ReplayScheme, options: SchemeOptions, secret: SecretSource },
     Verbatim,
 }
 
@@ -63,8 +67,13 @@ pub(crate) struct ReplayReport {
     /// `resign` or `verbatim`.
     #[schemars(extend("enum" = ["resign", "verbatim"]))]
     pub mode: &'static str,
-    /// The scheme entries were re-signed with (`null` with --verbatim).
+    /// The scheme entries were re-signed with: `--scheme`'s, or the one every entry recorded
+    /// (`null` with --verbatim, or when the entries recorded different schemes: each delivery
+    /// names its own).
     pub scheme: Option<SchemeKind>,
+    /// Where the scheme came from: `flag` (--scheme) or `journal` (each line's recorded scheme);
+    /// `null` with --verbatim.
+    pub scheme_from: Option<SchemeFrom>,
     /// Entries in the file, and how many the filters kept.
     pub entries: usize,
     pub selected: usize,
@@ -89,6 +98,8 @@ pub(crate) struct ReplayReport {
 pub(crate) struct ReplayedEntry {
     /// The entry's 1-based line in the file.
     pub line: usize,
+    /// The scheme this entry was re-signed with (`null` with --verbatim).
+    pub scheme: Option<SchemeKind>,
     #[serde(flatten)]
     pub report: DeliveryReport,
 }
@@ -121,15 +132,33 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
     if let Some(seed) = config.order.arrange(&mut selected) {
         eprintln!("note: shuffled {} entries with --seed {seed} (give it again to repeat this order)", selected.len());
     }
-    let (mode, scheme) = replay_mode(config.signing)?;
+    let signers = signers(config.signing, &selected, &config.file)?;
     // Every message is built before the first is sent, so a bad entry stops the replay before it
     // has half happened.
-    let messages = selected.iter().map(|entry| source::message(entry, &mode)).collect::<anyhow::Result<Vec<_>>>()?;
+    let mut messages = Vec::with_capacity(selected.len());
+    for entry in &selected {
+        let (kind, mode) = match &signers {
+            Some(signers) => {
+                let (kind, mode) = signers.for_entry(entry, &config.file)?;
+                (Some(kind), mode)
+            }
+            None => (None, &ReplayMode::Verbatim),
+        };
+        messages.push(Signed { scheme: kind, message: source::message(entry, mode)? });
+    }
+    let scheme_from = signers.as_ref().map(Signers::scheme_from);
+    let one_scheme = |signed: &[Signed]| {
+        let first = signed.first()?.scheme?;
+        signed.iter().all(|each| each.scheme == Some(first)).then_some(first)
+    };
+    let scheme = one_scheme(&messages);
 
     let human = config.format == Format::Human;
     let deliverer = Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human);
-    let lines =
-        human.then(|| AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() });
+    let lines = human.then(|| Lines {
+        attempts: AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() },
+        scheme_from,
+    });
     let deliveries = deliver_in_turn(&deliverer, &selected, &messages, config.rate, lines).await?;
 
     let delivered = deliveries.iter().filter(|entry| entry.report.delivered).count();
@@ -144,8 +173,9 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             let report = ReplayReport {
                 file: config.file.display().to_string(),
                 url: crate::http::url::Redacted(&config.url).to_string(),
-                mode: if scheme.is_some() { "resign" } else { "verbatim" },
+                mode: if scheme_from.is_some() { "resign" } else { "verbatim" },
                 scheme,
+                scheme_from,
                 entries: total,
                 selected: selected.len(),
                 skipped_invalid,
@@ -161,7 +191,14 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
             writeln!(stdout, "{document}")?;
         }
         Format::Human => {
-            let summary = human_summary(selected.len(), total, delivered, not_attempted, issues.skipped_total);
+            let signed_with = match (scheme_from, scheme) {
+                (None, _) => String::new(),
+                (Some(SchemeFrom::Flag), Some(kind)) => format!(" re-signed with --scheme {kind}"),
+                (Some(SchemeFrom::Journal), Some(kind)) => format!(" re-signed with {kind}, the scheme recorded"),
+                (Some(_), None) => " re-signed, each with the scheme it recorded".to_string(),
+            };
+            let summary =
+                human_summary(selected.len(), total, &signed_with, delivered, not_attempted, issues.skipped_total);
             let summary =
                 if outcome == Outcome::Holds { config.palette.green(&summary) } else { config.palette.red(&summary) };
             writeln!(stdout, "{summary}")?;
@@ -190,17 +227,28 @@ fn nothing_to_replay(file: &std::path::Path, total: usize, matched: usize, lines
     )
 }
 
-/// How entries go out (re-signed with the loaded secret, or verbatim) and the scheme to report.
-fn replay_mode(signing: ReplaySigning) -> anyhow::Result<(ReplayMode, Option<SchemeKind>)> {
-    Ok(match signing {
+/// The signers of a re-signed replay (the secret loaded, a key per scheme the entries need), or
+/// `None` for `--verbatim`.
+fn signers(signing: ReplaySigning, entries: &[Entry], file: &std::path::Path) -> anyhow::Result<Option<Signers>> {
+    match signing {
         ReplaySigning::Resign { scheme, options, secret } => {
-            let kind = scheme.kind();
-            let key = scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
-            let stale_headers = source::stale_signature_headers(&options);
-            (ReplayMode::Resign { scheme: scheme.into(), key: Box::new(key), stale_headers }, Some(kind))
+            Signers::for_entries(scheme, &options, &secret.load()?, entries, file).map(Some)
         }
-        ReplaySigning::Verbatim => (ReplayMode::Verbatim, None),
-    })
+        ReplaySigning::Verbatim => Ok(None),
+    }
+}
+
+/// An entry's message, and the scheme it was re-signed with (`None` verbatim).
+struct Signed {
+    scheme: Option<SchemeKind>,
+    message: Message,
+}
+
+/// What the human output prints as it goes: each attempt, and where each line's scheme came from.
+#[derive(Clone, Copy)]
+struct Lines {
+    attempts: AttemptLines,
+    scheme_from: Option<SchemeFrom>,
 }
 
 /// Delivers the entries one after another, no faster than `rate`, printing each one's attempts
@@ -208,13 +256,13 @@ fn replay_mode(signing: ReplaySigning) -> anyhow::Result<(ReplayMode, Option<Sch
 async fn deliver_in_turn(
     deliverer: &Deliverer,
     selected: &[Entry],
-    messages: &[Message],
+    messages: &[Signed],
     rate: Option<Rate>,
-    lines: Option<AttemptLines>,
+    lines: Option<Lines>,
 ) -> anyhow::Result<Vec<ReplayedEntry>> {
     let mut deliveries = Vec::with_capacity(messages.len());
     let mut last_start: Option<Instant> = None;
-    for (entry, message) in selected.iter().zip(messages) {
+    for (entry, Signed { scheme, message }) in selected.iter().zip(messages) {
         if let (Some(rate), Some(last)) = (rate, last_start) {
             tokio::time::sleep_until((last + rate.interval()).into()).await;
         }
@@ -222,22 +270,27 @@ async fn deliver_in_turn(
         if let Some(lines) = lines {
             let event = [message.event_type.as_deref(), Some(message.event_id.as_str())];
             let event: Vec<&str> = event.into_iter().flatten().collect();
-            let heading = lines.palette.bold(&format!("line {}", entry.line));
+            let heading = lines.attempts.palette.bold(&format!("line {}", entry.line));
+            let signed_with = match (scheme, lines.scheme_from) {
+                (Some(kind), Some(SchemeFrom::Journal)) => format!(" · {kind}, as recorded"),
+                (Some(kind), _) => format!(" · --scheme {kind}"),
+                (None, _) => String::new(),
+            };
             // The event's type and id were recorded off the network.
-            writeln!(std::io::stdout().lock(), "{heading} {}", terminal_safe(&event.join(" ")))?;
+            writeln!(std::io::stdout().lock(), "{heading} {}{signed_with}", terminal_safe(&event.join(" ")))?;
         }
         let observer = |_: &_, attempt: &_, next: Option<&_>| {
             if let Some(lines) = lines {
-                lines.print("", attempt, next);
+                lines.attempts.print("", attempt, next);
             }
         };
         let report = deliverer.deliver(message, &observer).await?;
         if let Some(lines) = lines {
-            let summary = attempt_lines::summary(&report, lines.max_attempts, lines.palette);
+            let summary = attempt_lines::summary(&report, lines.attempts.max_attempts, lines.attempts.palette);
             writeln!(std::io::stdout().lock(), "  {summary}")?;
         }
         let gone = report.outcome == DeliveryOutcome::Gone;
-        deliveries.push(ReplayedEntry { line: entry.line, report });
+        deliveries.push(ReplayedEntry { line: entry.line, scheme: *scheme, report });
         if gone {
             break;
         }
@@ -245,9 +298,17 @@ async fn deliver_in_turn(
     Ok(deliveries)
 }
 
-/// The human summary line: how many went out, were delivered, were cut short or unreadable.
-fn human_summary(selected: usize, total: usize, delivered: usize, not_attempted: usize, skipped: usize) -> String {
-    let mut summary = format!("replayed {selected} of {total} entries: {delivered} delivered");
+/// The human summary line: how many went out (and with which scheme), were delivered, were cut
+/// short or unreadable.
+fn human_summary(
+    selected: usize,
+    total: usize,
+    signed_with: &str,
+    delivered: usize,
+    not_attempted: usize,
+    skipped: usize,
+) -> String {
+    let mut summary = format!("replayed {selected} of {total} entries{signed_with}: {delivered} delivered");
     if not_attempted > 0 {
         summary.push_str(&format!(", {not_attempted} not attempted after 410 Gone"));
     }

@@ -30,6 +30,9 @@ pub struct Entry {
     pub event_type: Option<String>,
     /// Whether the listener found the recorded signature valid; `None` for an event line.
     pub recorded_valid: Option<bool>,
+    /// The scheme the listener verified it with (`verdict.scheme`), which re-signs it when
+    /// `--scheme` is not given; `None` for an event line, or a record verified with none.
+    pub recorded_scheme: Option<String>,
 }
 
 /// How entries are signed.
@@ -105,6 +108,7 @@ pub(crate) fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssue
             body: Bytes::from(line.text.into_bytes()),
             headers: None,
             recorded_valid: None,
+            recorded_scheme: None,
         });
     }
     Ok((entries, issues))
@@ -147,6 +151,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
         event_id: Some(record.event_id),
         event_type: record.event_type,
         recorded_valid: Some(record.verdict.valid),
+        recorded_scheme: record.verdict.scheme,
     })
 }
 

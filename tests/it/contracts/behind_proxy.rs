@@ -217,7 +217,7 @@ fn webhook_send_replay_and_check_honour_the_proxy() {
         .env("http_proxy", proxy.url())
         .arg("replay")
         .arg(&events)
-        .args([&url, "--secret", "s"])
+        .args([&url, "--scheme", "hmac", "--secret", "s"])
         .assert()
         .success();
     assert_eq!(proxy.lines().len(), 3);

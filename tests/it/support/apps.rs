@@ -39,3 +39,41 @@ impl PythonApp {
         format!("{}{path}", self.base)
     }
 }
+
+/// `tests/apps/stripe_sdk_receiver.py` on the pinned stripe SDK (tests/differential/setup.sh):
+/// each delivery is judged by `stripe.Webhook.construct_event` with `secret`, and what it parsed
+/// (or the SDK's error) is read back a JSON line per delivery. Killed when dropped.
+pub(crate) struct StripeSdkReceiver {
+    _child: KillOnDrop,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+    port: u16,
+}
+
+impl StripeSdkReceiver {
+    pub(crate) fn start(secret: &str) -> StripeSdkReceiver {
+        let installed = crate::support::reference_libraries::references();
+        let mut child = KillOnDrop::new(
+            Command::new(installed.python())
+                .arg(app_path("stripe_sdk_receiver.py"))
+                .env("WEBHOOK_SECRET", secret)
+                .stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .spawn()
+                .expect("the virtualenv's python runs"),
+        );
+        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+        let first = lines.next().expect("a first line").expect("the port");
+        let port = first.trim().parse().unwrap_or_else(|_| panic!("no port from the stripe SDK receiver: {first:?}"));
+        StripeSdkReceiver { _child: child, lines, port }
+    }
+
+    pub(crate) fn url(&self, path: &str) -> String {
+        format!("http://127.0.0.1:{}{path}", self.port)
+    }
+
+    /// What the SDK made of the next delivery: the parsed event's fields, or `{"error": …}`.
+    pub(crate) fn next_parsed(&mut self) -> serde_json::Value {
+        let line = self.lines.next().expect("a line per delivery").expect("readable");
+        serde_json::from_str(&line).expect("a JSON line")
+    }
+}

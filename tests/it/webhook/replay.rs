@@ -321,3 +321,127 @@ fn a_record_with_too_many_headers_is_skipped_naming_its_line_and_the_others_are_
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("skipped line 2") && !stderr.contains("internal error"), "{stderr}");
 }
+
+/// A journal recorded by `webhook listen --scheme stripe`: two Stripe events, as the real sender
+/// (`webhook send --event stripe:…`) signed them.
+fn stripe_journal(dir: &Path) -> PathBuf {
+    let path = dir.join("stripe.jsonl");
+    let recorder = crate::support::Listener::with(SchemeKind::Stripe, |config| config.record = Some(path.clone()));
+    for _ in 0..2 {
+        Run::webhook(["send", &recorder.url("/hook"), "--event", "stripe:payment_intent.succeeded"])
+            .args(["--secret", STANDARD_SECRET, "--max-attempts", "1"])
+            .expect_exit(0)
+            .finish();
+    }
+    assert_eq!(recorder.shutdown().valid, 2);
+    path
+}
+
+#[test]
+fn a_stripe_journal_replays_as_stripe_without_scheme_and_stripes_own_sdk_accepts_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let journal = stripe_journal(dir.path());
+    let mut receiver = crate::support::apps::StripeSdkReceiver::start(STANDARD_SECRET);
+
+    let (code, report, stderr) = replay(&journal, &receiver.url("/stripe"), &["--secret", STANDARD_SECRET]);
+    let parsed = [receiver.next_parsed(), receiver.next_parsed()];
+    for event in &parsed {
+        assert_eq!(event["error"], Value::Null, "stripe's construct_event refused the replay: {event}");
+        assert_eq!(event["type"], "payment_intent.succeeded");
+    }
+    assert_eq!(code, 0, "{report:#}\n{stderr}");
+    assert_eq!((report["scheme"].as_str(), report["scheme_from"].as_str()), (Some("stripe"), Some("journal")));
+    let schemes: Vec<&Value> = report["deliveries"].as_array().unwrap().iter().map(|d| &d["scheme"]).collect();
+    assert_eq!(schemes, ["stripe", "stripe"], "each delivery names its scheme");
+
+    // The human output names the scheme on each line and in the summary.
+    let finished = Run::webhook(["replay".as_ref(), journal.as_os_str(), receiver.url("/stripe").as_ref()])
+        .args(["--secret", STANDARD_SECRET, "--id", parsed[0]["id"].as_str().unwrap()])
+        .never_printing(STANDARD_SECRET)
+        .expect_exit(0)
+        .finish();
+    assert_eq!(receiver.next_parsed()["error"], Value::Null);
+    assert!(finished.stdout.contains("· stripe, as recorded"), "{}", finished.stdout);
+    assert!(finished.stdout.contains("re-signed with stripe, the scheme recorded"), "{}", finished.stdout);
+}
+
+#[test]
+fn an_explicit_scheme_overrides_the_one_the_journal_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = journal(dir.path());
+    let (server, seen) = receiver();
+    let (code, report, _) =
+        replay(&file, &server.url("/hook"), &["--scheme", "hmac", "--secret", STANDARD_SECRET, "--id", "evt_1"]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!((report["scheme"].as_str(), report["scheme_from"].as_str()), (Some("hmac"), Some("flag")));
+    let seen = seen.lock().unwrap();
+    assert!(seen[0].headers.contains_key("x-signature"), "signed as --scheme hmac");
+    assert!(!seen[0].valid, "so the receiver's Standard Webhooks check refuses it");
+    assert!(seen[0].headers.get("webhook-signature").is_none(), "the recorded signature is dropped");
+}
+
+#[test]
+fn without_scheme_a_line_that_recorded_none_is_refused_with_the_fix_before_anything_is_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("unverified.jsonl");
+    let (writer, _) = JournalWriter::open(&path, false).unwrap();
+    writer.append(&record("evt_ok", "invoice.paid", br#"{"id":"evt_ok"}"#, &[])).unwrap();
+    for id in ["evt_none1", "evt_none2"] {
+        let mut unverified = record(id, "invoice.paid", br#"{}"#, &[]);
+        unverified.verdict = JournalVerdict { valid: true, scheme: None, reason: None, code: None };
+        writer.append(&unverified).unwrap();
+    }
+    let events = dir.path().join("events.jsonl");
+    std::fs::write(&events, "{\"id\":\"evt_a\",\"type\":\"a.created\"}\n").unwrap();
+    let (server, seen) = receiver();
+    for (file, expected) in [
+        (&path, "line 2 of `"),
+        (&path, "records no signing scheme (the listener verified it with none) (and 1 more of the selected entries)"),
+        (&events, "line 1 of `"),
+        (&events, "is an event, not a journal record, so no signing scheme was recorded for it"),
+    ] {
+        let finished = Run::webhook(["replay".as_ref(), file.as_os_str(), server.url("/").as_ref()])
+            .args(["--secret", STANDARD_SECRET])
+            .never_printing(STANDARD_SECRET)
+            .expect_exit(2)
+            .finish();
+        assert!(finished.stderr.contains(expected), "{expected}: {}", finished.stderr);
+        assert!(finished.stderr.contains("give --scheme S to re-sign with S"), "{}", finished.stderr);
+        assert!(finished.stdout.is_empty());
+    }
+    assert_eq!(seen.lock().unwrap().len(), 0, "nothing is sent, not even the line that recorded a scheme");
+    // Named, the scheme re-signs them all.
+    let (code, report, _) = replay(&path, &server.url("/"), &resign());
+    assert_eq!((code, report["delivered"].as_u64()), (0, Some(3)), "{report:#}");
+}
+
+#[test]
+fn lines_recorded_under_different_schemes_are_each_re_signed_with_their_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mixed.jsonl");
+    let (writer, _) = JournalWriter::open(&path, false).unwrap();
+    writer.append(&record("evt_std", "invoice.paid", br#"{"id":"evt_std"}"#, &[])).unwrap();
+    let mut hmac = record("evt_hmac", "invoice.paid", br#"{"id":"evt_hmac"}"#, &[("x-signature", "sha256=00")]);
+    hmac.verdict = JournalVerdict { valid: true, scheme: Some("hmac".into()), reason: None, code: None };
+    writer.append(&hmac).unwrap();
+    let (server, seen) = receiver();
+    let (code, report, _) = replay(&path, &server.url("/"), &["--secret", STANDARD_SECRET]);
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!((&report["scheme"], report["scheme_from"].as_str()), (&Value::Null, Some("journal")));
+    let schemes: Vec<&Value> = report["deliveries"].as_array().unwrap().iter().map(|d| &d["scheme"]).collect();
+    assert_eq!(schemes, ["standard", "hmac"]);
+    let seen = seen.lock().unwrap();
+    assert!(seen[0].valid, "the standard line verifies as Standard Webhooks");
+    let signature = seen[1].headers["x-signature"].to_str().unwrap();
+    assert!(signature.starts_with("sha256=") && signature != "sha256=00", "the hmac line is signed afresh as hmac");
+    assert!(seen[1].headers.get("webhook-signature").is_none());
+    drop(seen);
+    let human = Run::webhook(["replay".as_ref(), path.as_os_str(), server.url("/").as_ref()])
+        .args(["--secret", STANDARD_SECRET])
+        .expect_exit(0)
+        .finish();
+    for expected in ["· standard, as recorded", "· hmac, as recorded", "re-signed, each with the scheme it recorded"]
+    {
+        assert!(human.stdout.contains(expected), "{expected}: {}", human.stdout);
+    }
+}
