@@ -23,9 +23,19 @@ pub(crate) async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(C
     Ok((VALID_ACCEPTED.judged(accepted, evidence, sent.took), sent.answer))
 }
 
-/// `limit` is `--ack-within`: Slack's 3 seconds unless the user expects another provider's.
+/// `limit` is `--ack-within`: Slack's 3 seconds unless the user expects another provider's. A
+/// refusal (a 4xx or 5xx) is not an acknowledgement, however fast: the provider retries it. So a
+/// quick refusal cannot tell how fast the receiver acknowledges (skipped, saying why), and a slow
+/// one was too slow either way.
 pub(crate) fn fast_ack(answer: &Answer, limit: Duration) -> CheckResult {
     match answer {
+        Answer::Status(exchange) if !exchange.status.is_success() && exchange.latency <= limit => {
+            FAST_ACK.skipped(format!(
+                "could not judge: the valid delivery was refused ({}), and a refusal is not an acknowledgement \
+                 however fast it comes; make valid-accepted pass first",
+                describe(answer)
+            ))
+        }
         Answer::Status(exchange) => {
             let took = exchange.latency;
             let mut evidence = vec![format!(
@@ -37,6 +47,12 @@ pub(crate) fn fast_ack(answer: &Answer, limit: Duration) -> CheckResult {
             )];
             if took > GITHUB_LIMIT {
                 evidence.push("GitHub would have given up on this delivery as well".to_string());
+            }
+            if !exchange.status.is_success() {
+                evidence.push(format!(
+                    "and it was refused ({}), which is no acknowledgement at all",
+                    crate::webhook::deliver::engine::describe_status(exchange.status.as_u16())
+                ));
             }
             FAST_ACK.judged(took <= limit, evidence, took)
         }

@@ -17,10 +17,12 @@ use crate::webhook::delivery::{fresh_id, unix_now};
 use crate::webhook::scheme::{BASE64, SchemeKind, SigningKey};
 
 /// The untimestamped forms the captured signature is re-sent in: signature header, how the tag is
-/// written, and the delivery-id header a fresh id goes into.
-const DISGUISES: [(&str, &str, Encoding, Option<&str>); 3] = [
+/// written, and the delivery-id header a fresh id goes into. Shopify's twice: its libraries read
+/// the unprefixed names too.
+const DISGUISES: [(&str, &str, Encoding, Option<&str>); 4] = [
     ("github", "x-hub-signature-256", Encoding::PrefixedHex, Some("x-github-delivery")),
     ("shopify", "x-shopify-hmac-sha256", Encoding::Base64, Some("x-shopify-webhook-id")),
+    ("shopify (unprefixed headers)", "shopify-hmac-sha256", Encoding::Base64, Some("shopify-webhook-id")),
     ("hmac", "x-signature", Encoding::PrefixedHex, None),
 ];
 

@@ -312,5 +312,54 @@ fn webhook_check_sends_the_cross_scheme_replay() {
     let (code, outcomes, evidence) = check_suite(&naive.url("/"));
     assert_eq!(outcomes["cross-scheme-replay-rejected"], "fail", "{evidence}");
     assert!(evidence.contains("re-sent as a github one → 200"), "{evidence}");
+    assert!(evidence.contains("re-sent as a shopify (unprefixed headers) one → 200"), "{evidence}");
     assert_eq!(code, 1);
+}
+
+#[test]
+fn out_of_order_is_not_blamed_when_the_receiver_refuses_both_types_whatever_their_order() {
+    let secret = "whsec_known_types";
+    let run = |handled: &[&str]| {
+        let app = crate::support::apps::PythonApp::start(
+            "hmac_receiver_of_some_event_types.py",
+            &[&[secret], handled].concat(),
+        );
+        Run::webhook(["check", &app.url("/hooks"), "--scheme", "hmac", "--secret", secret, "--event", "invoice.paid"])
+            .format_json()
+            .never_printing(secret)
+            .finish()
+    };
+    // Neither invoice.updated nor invoice.created is handled: the order was never the reason.
+    let finished = run(&["invoice.paid"]);
+    let outcomes = finished.outcomes();
+    assert_eq!(outcomes["valid-accepted"], "pass");
+    assert_eq!(outcomes["unknown-event-acknowledged"], "warn", "it does refuse types it does not handle");
+    assert_eq!(outcomes["out-of-order-accepted"], "skip", "{outcomes:?}");
+    let evidence = finished.evidence("out-of-order-accepted");
+    assert!(evidence.contains("could not judge ordering: both were refused"), "{evidence}");
+    assert!(evidence.contains("invoice.created") && evidence.contains("400 Bad Request"), "{evidence}");
+    assert!(evidence.contains("--event TYPE"), "the fix: {evidence}");
+    assert_eq!(finished.code, 0, "advisory outcomes only");
+
+    // The created is handled and the early update is not: that is the ordering mistake.
+    let finished = run(&["invoice.paid", "invoice.created"]);
+    assert_eq!(finished.outcomes()["out-of-order-accepted"], "warn");
+    let evidence = finished.evidence("out-of-order-accepted");
+    assert!(evidence.contains("invoice.updated") && !evidence.contains("could not judge"), "{evidence}");
+}
+
+#[test]
+fn a_fast_refusal_is_not_a_fast_acknowledgement() {
+    let app = crate::support::apps::PythonApp::start("gateway_answering_403.py", &[]);
+    let finished = Run::webhook(["check", &app.url("/hooks"), "--scheme", "hmac", "--secret", SECRET])
+        .format_json()
+        .never_printing(SECRET)
+        .finish();
+    let outcomes = finished.outcomes();
+    assert_eq!(outcomes["valid-accepted"], "fail");
+    assert_eq!(outcomes["fast-ack"], "skip", "a 403 in microseconds acknowledged nothing: {outcomes:?}");
+    let evidence = finished.evidence("fast-ack");
+    assert!(evidence.contains("could not judge") && evidence.contains("403 Forbidden"), "{evidence}");
+    assert!(evidence.contains("a refusal is not an acknowledgement"), "{evidence}");
+    assert_eq!(finished.code, 1);
 }
