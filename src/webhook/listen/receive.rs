@@ -62,6 +62,11 @@ impl ReSign {
             event: event.map(str::to_string),
         };
         let mut headers = headers.clone();
+        // The provider's signature goes, under every name it may have come in: Shopify's
+        // libraries read an unprefixed `shopify-hmac-sha256` before the `X-` one written here.
+        for name in scheme.accepted_signature_headers() {
+            headers.remove(name);
+        }
         for (name, value) in scheme.sign(&delivery, &key)? {
             headers.insert(name, value);
         }

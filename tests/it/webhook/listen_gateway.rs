@@ -266,6 +266,32 @@ fn re_sign_verifies_the_providers_signature_and_forwards_with_the_local_secret()
 }
 
 #[test]
+fn re_sign_replaces_a_signature_that_came_under_shopifys_unprefixed_header() {
+    let local = Secret::new(b"shpss_local_development".to_vec()).unwrap();
+    let app = Listener::with(SchemeKind::Shopify, |config| config.secret = local.clone());
+    let gateway = Listener::with(SchemeKind::Shopify, |config| {
+        config.forward_to = Some(app.url("/app").parse().unwrap());
+        config.re_sign = Some(local.clone());
+    });
+    // As Shopify now sends it: the same headers without their `X-`.
+    let mut delivery = crate::support::signed_deliveries::sign(
+        SchemeKind::Shopify,
+        "b1234-eefd-4c9e-9520-049845a02082",
+        idem::testing::delivery::unix_now(),
+        Some("orders/create"),
+        br#"{"id":820982911946154508}"#,
+    );
+    for (name, _) in &mut delivery.headers {
+        let unprefixed = name.as_str().strip_prefix("x-").unwrap().to_string();
+        *name = http::HeaderName::from_bytes(unprefixed.as_bytes()).unwrap();
+    }
+    assert!(delivery.headers.iter().any(|(name, _)| name == "shopify-hmac-sha256"));
+    let answer = post(&gateway.url("/"), &delivery);
+    assert_eq!(answer.status, StatusCode::OK, "{}", String::from_utf8_lossy(&answer.body));
+    assert_eq!((app.summary().valid, app.summary().invalid), (1, 0), "the provider's signature did not reach the app");
+}
+
+#[test]
 fn gateway_flags_are_checked_before_listening() {
     for (args, says) in [
         (vec!["--route", "nourl"], "GLOB=URL"),
