@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --count-url --count-pointer --count-header --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --allow-remote --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --concurrent-operations --proxy --data --method --color --help --version"
+            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --allow-remote --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --concurrent-operations --proxy --data --method --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -150,6 +150,14 @@ _idem() {
                     return 0
                     ;;
                 --count-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -509,7 +517,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__proxy)
-            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --idle-timeout --format --count-url --count-pointer --count-header --color --help --version"
+            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --idle-timeout --format --count-url --count-pointer --count-header --count-settle --count-settle-max --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -595,6 +603,14 @@ _idem() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -607,7 +623,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --count-url --count-pointer --count-header --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --count-url --count-pointer --count-header --count-settle --count-settle-max --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,6 +690,14 @@ _idem() {
                     return 0
                     ;;
                 --count-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -729,7 +753,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__send)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --count-url --count-pointer --count-header --repeat --interval --max-attempts --retry --retry-on --backoff --backoff-max --new-key-per-retry --json --format --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --proxy --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --repeat --interval --max-attempts --retry --retry-on --backoff --backoff-max --new-key-per-retry --json --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -804,6 +828,14 @@ _idem() {
                     return 0
                     ;;
                 --count-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -901,7 +933,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__window)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --count-url --count-pointer --count-header --max --probes --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --count-url --count-pointer --count-header --count-settle --count-settle-max --max --probes --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -968,6 +1000,14 @@ _idem() {
                     return 0
                     ;;
                 --count-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

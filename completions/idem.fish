@@ -54,6 +54,8 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach the
 complete -c idem -n "__fish_idem_using_subcommand send" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l repeat -d 'Send the same request this many times with the same key, then judge the answers (at most 10000)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l interval -d 'Wait this long between repeats (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l max-attempts -d 'Send each request up to N times in all: a lost or failed answer is retried with the same key and body (at most 101)' -r
@@ -87,6 +89,8 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up o
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -s n -l requests -d 'Duplicates per round (at most 1000)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh key (at most 100000)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l detail -d 'Which round of several to print in full: worst (most executions, then most 2xx answers), first, last, or a round number' -r
@@ -123,6 +127,8 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did (at most 100)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
@@ -150,6 +156,8 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach th
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends (at most 1000)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
@@ -254,6 +262,8 @@ json\t'One JSON document (JSON Lines for streams), documented in docs/json-outpu
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

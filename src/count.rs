@@ -2,7 +2,13 @@
 //! after each step reads how many side effects the server has (charges, orders, processed
 //! deliveries); the difference is how many times it executed, whatever ids the answers show.
 //! Shared by `idem send|race|window|check|proxy` and `webhook check`.
-use std::time::Duration;
+//!
+//! Work after the answer is common (a queued charge, a receiver that acknowledges first, a layer
+//! that replays and then runs the handler anyway), so a count read the instant the answer
+//! arrives says too little: every read before and after a step is re-read until two reads a
+//! settle interval apart agree (`--count-settle`, bounded by `--count-settle-max`), and a closing
+//! re-read after the last step finds what arrived later still.
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow, bail};
 use bytes::Bytes;
@@ -24,16 +30,81 @@ pub struct CountSource {
     pub headers: HeaderMap,
     pub timeout: Duration,
     pub insecure: bool,
+    /// `--count-settle`, `--count-settle-max`: how the count is re-read until it holds still.
+    pub settle: Settle,
+}
+
+/// How a count is re-read until it holds still: two reads `interval` apart that agree, within
+/// `max` of the first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Settle {
+    /// `--count-settle`; `None`: adaptive, [`MIN_SETTLE`] or a few times the step's slowest
+    /// answer, whichever is longer (a server slow to answer is slow to work afterwards too).
+    pub interval: Option<Duration>,
+    /// `--count-settle-max`: past it, a count still moving is unconfirmed.
+    pub max: Duration,
+}
+
+/// The shortest adaptive settle interval: long enough for work a server queues behind its answer
+/// (a background thread, a job runner polling every 100 ms) to show.
+pub(crate) const MIN_SETTLE: Duration = Duration::from_millis(200);
+
+/// `--count-settle-max` by default.
+pub(crate) const DEFAULT_SETTLE_MAX: Duration = Duration::from_secs(5);
+
+/// The adaptive interval is this many times the step's slowest answer.
+const LATENCY_FACTOR: u32 = 3;
+
+/// The closing re-read waits this many settle intervals after the last step, and at least
+/// [`MIN_CLOSING_WAIT`]: work that outlasted settling is slow work, and it gets longer still.
+const CLOSING_INTERVALS: u32 = 4;
+const MIN_CLOSING_WAIT: Duration = Duration::from_secs(1);
+
+/// How many times the count before a step is re-read at most: one still moving after that many
+/// intervals moves by itself (it counts its own reads, or other traffic reaches it), and waiting
+/// longer would not make the step's change mean anything.
+const BASELINE_REREADS: usize = 4;
+
+/// The most values of a settling count kept for its report (the first and the latest ones).
+const MAX_READS_KEPT: usize = 16;
+
+impl Default for Settle {
+    fn default() -> Settle {
+        Settle { interval: None, max: DEFAULT_SETTLE_MAX }
+    }
+}
+
+impl Settle {
+    /// The interval for a step whose slowest answer took `slowest`.
+    pub fn interval_for(&self, slowest: Duration) -> Duration {
+        self.interval.unwrap_or_else(|| MIN_SETTLE.max(slowest.saturating_mul(LATENCY_FACTOR))).min(self.max)
+    }
+
+    /// How long the closing re-read waits after a step settled with `interval`.
+    pub fn closing_wait(&self, interval: Duration) -> Duration {
+        MIN_CLOSING_WAIT.max(interval.saturating_mul(CLOSING_INTERVALS)).min(self.max)
+    }
+}
+
+/// The count re-read until it held still, or until the bound.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Settled {
+    /// The last value read.
+    pub value: u64,
+    /// The value read before it (equal to `value` when the count settled).
+    pub previous: u64,
+    /// The distinct values read, in order (at most [`MAX_READS_KEPT`]: the first and the latest).
+    pub reads: Vec<u64>,
+    /// Two reads a settle interval apart agreed; `false`: the bound came with the count moving.
+    pub settled: bool,
+    /// From the first read to the one that agreed (or to the last, at the bound).
+    pub after: Duration,
 }
 
 /// The most a count answer may hold. A count is a number or a short JSON document; a listing of
 /// every charge a server ever made is not one, and parsed whole it would cost memory many times
 /// its size.
 pub(crate) const MAX_COUNT_BODY: usize = 1024 * 1024;
-
-/// How long a count that must rise but has not gets before it is read once more: a server that
-/// answers first and records afterwards may not have counted yet.
-const LATE_COUNT: Duration = Duration::from_millis(300);
 
 /// The count read twice before a step, with nothing sent in between: a count that moves then
 /// (one that counts its own reads, or that other traffic changes) cannot tell what the step did.
@@ -51,13 +122,24 @@ pub struct Step {
     /// A request with a key never used before (or with no key) got a 2xx, so the server executed
     /// at least once and the count must have risen.
     pub must_rise: bool,
+    /// The step's slowest answer, for the adaptive settle interval (zero when unknown).
+    pub slowest: Duration,
 }
 
 /// The count before and after one step, and why it cannot be believed, if it cannot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct CountChange {
     pub before: u64,
+    /// The settled count after the step, with any executions the closing re-read found later.
     pub after: u64,
+    /// How long after the step's first read the count held still (two reads a settle interval
+    /// apart agreed), in milliseconds; at the bound when it never did.
+    pub settled_after_ms: u64,
+    /// The distinct values read after the step, in order (the first and the latest, when many).
+    pub reads: Vec<u64>,
+    /// Executions the closing re-read found after the step was judged on its settled count
+    /// (counted in `after`); 0 when none or not re-read.
+    pub late_executions: u64,
     /// Why this change does not show what the step did (it went down, rose by more than the
     /// requests sent, stayed put after an execution, or moved with nothing sent), with what was
     /// read. `None`: it can be believed.
@@ -69,6 +151,18 @@ impl CountChange {
     /// Judges the count read `after` a step against the `baseline` read before it; `source`
     /// names where it was read, for the doubt.
     pub fn judge(baseline: Baseline, after: u64, step: Step, source: &str) -> CountChange {
+        CountChange::judge_after_waiting(baseline, after, step, source, None)
+    }
+
+    /// [`judge`](CountChange::judge), saying how long the count was re-read (`waited`) when it
+    /// did not move.
+    fn judge_after_waiting(
+        baseline: Baseline,
+        after: u64,
+        step: Step,
+        source: &str,
+        waited: Option<Duration>,
+    ) -> CountChange {
         let before = baseline.second;
         let doubt = if baseline.first != baseline.second {
             Some(format!(
@@ -95,12 +189,77 @@ impl CountChange {
             Some(format!(
                 "unconfirmed: the count at {source} did not move ({before} → {after}) though a request with a new \
                  key got a 2xx, which the server executes; is --count-url the count of what this endpoint creates \
-                 (give --count-pointer for the number or array in its answer)?"
+                 (give --count-pointer for the number or array in its answer)?{}",
+                waited.map(|waited| format!(
+                    " It was re-read for {} ms; give a longer --count-settle-max if the server works longer than that \
+                     after answering",
+                    waited.as_millis()
+                )).unwrap_or_default()
             ))
         } else {
             None
         };
-        CountChange { before, after, doubt }
+        CountChange { before, after, settled_after_ms: 0, reads: vec![after], late_executions: 0, doubt }
+    }
+
+    /// Judges the count `settled` after a step against the `baseline` read before it: a count
+    /// still moving at the bound shows nothing yet; one that held still is judged as [`judge`].
+    ///
+    /// [`judge`]: CountChange::judge
+    pub fn judge_settled(
+        baseline: Baseline,
+        settled: &Settled,
+        step: Step,
+        settle: Settle,
+        source: &str,
+    ) -> CountChange {
+        let mut change = CountChange::judge_after_waiting(baseline, settled.value, step, source, Some(settled.after));
+        change.settled_after_ms = settled.after.as_millis() as u64;
+        change.reads = settled.reads.clone();
+        if !settled.settled && change.doubt.is_none() {
+            change.doubt = Some(format!(
+                "unconfirmed: the count at {source} was still moving {} after the step (read {}), so it does not \
+                 show yet what the step did; give a longer --count-settle-max if the server works that long after \
+                 answering",
+                crate::units::format_flag_duration(settle.max),
+                shown_reads(&settled.reads)
+            ));
+        }
+        change
+    }
+
+    /// The count the closing re-read found, `closing`, judged again in place of the settled one:
+    /// what rose since counts as late executions of this step.
+    pub fn with_closing_read(&self, baseline: Baseline, closing: u64, step: Step, source: &str) -> CountChange {
+        if closing == self.after {
+            return self.clone();
+        }
+        let mut change = CountChange::judge(baseline, closing, step, source);
+        change.settled_after_ms = self.settled_after_ms;
+        change.reads = self.reads.clone();
+        push_read(&mut change.reads, closing);
+        change.late_executions = self.late_executions + closing.saturating_sub(self.after);
+        if change.doubt.is_none() && self.doubt.is_some() {
+            change.doubt = self.doubt.clone();
+        }
+        change
+    }
+
+    /// `(settled after 410 ms)`, `(settled after 410 ms; 2 executions arrived after it was judged)`.
+    pub fn settling_phrase(&self) -> String {
+        format!("({})", self.settling_words())
+    }
+
+    /// `settled after 410 ms`, `settled after 410 ms; 2 executions arrived after it was judged`.
+    pub fn settling_words(&self) -> String {
+        let mut words = format!("settled after {} ms", self.settled_after_ms);
+        if self.late_executions > 0 {
+            words.push_str(&format!(
+                "; {} arrived after it was judged",
+                crate::text::plural(self.late_executions, "execution", "executions")
+            ));
+        }
+        words
     }
 
     /// How many times the step executed, by the count; the doubt instead when the count cannot
@@ -147,7 +306,7 @@ impl CountSource {
         if let Some(credentials) = credentials {
             headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
         }
-        Ok(CountSource { url, shown_url, pointer, headers, timeout, insecure })
+        Ok(CountSource { url, shown_url, pointer, headers, timeout, insecure, settle: Settle::default() })
     }
 
     /// The count now: a GET, a 2xx with JSON, the number (or array length) at the pointer.
@@ -179,22 +338,65 @@ impl CountSource {
         count_in(&body, &self.pointer).map_err(|err| anyhow!("--count-url {}: {err}", self.shown_url))
     }
 
-    /// The count before a step: read twice, so a count that moves by itself shows.
+    /// The count before a step: re-read until it holds still, so work still landing from an
+    /// earlier step settles first, and a count that moves by itself (one that counts its own
+    /// reads, or that other traffic changes) shows as the two last values that differed.
     pub async fn baseline(&self) -> anyhow::Result<Baseline> {
-        let first = self.read().await?;
-        let second = self.read().await?;
-        Ok(Baseline { first, second })
+        let settled = self.settle_within(self.settle.interval_for(Duration::ZERO), BASELINE_REREADS, |_| false).await?;
+        Ok(Baseline { first: settled.previous, second: settled.value })
     }
 
-    /// The count after a step, judged against `baseline`. A count the step must have raised that
-    /// has not risen is read once more after a pause, for a server that counts after answering.
+    /// The count after a step, re-read until it holds still and judged against `baseline`. A
+    /// count the step must have raised is re-read until it rises or the bound, for a server that
+    /// counts after answering: an unmoved count is never taken as settled too early.
     pub async fn change_since(&self, baseline: Baseline, step: Step) -> anyhow::Result<CountChange> {
-        let mut after = self.read().await?;
-        if step.must_rise && after == baseline.second && baseline.first == baseline.second {
-            tokio::time::sleep(LATE_COUNT).await;
-            after = self.read().await?;
+        if baseline.first != baseline.second {
+            // A count that moved by itself before the step shows nothing whatever it does after.
+            let after = self.read().await?;
+            return Ok(CountChange::judge(baseline, after, step, &self.describe()));
         }
-        Ok(CountChange::judge(baseline, after, step, &self.describe()))
+        let unmoved = |value: u64| step.must_rise && value == baseline.second;
+        let settled = self.settle_within(self.settle.interval_for(step.slowest), usize::MAX, unmoved).await?;
+        Ok(CountChange::judge_settled(baseline, &settled, step, self.settle, &self.describe()))
+    }
+
+    /// The closing re-read after the last step: a wait longer than settling, one more read, and
+    /// `change` judged again with whatever arrived since as late executions of `step`.
+    pub async fn closing(&self, baseline: Baseline, change: &CountChange, step: Step) -> anyhow::Result<CountChange> {
+        tokio::time::sleep(self.settle.closing_wait(self.settle.interval_for(step.slowest))).await;
+        let closing = self.read().await?;
+        Ok(change.with_closing_read(baseline, closing, step, &self.describe()))
+    }
+
+    /// Reads until two reads `interval` apart agree and `keep_waiting` lets the value stand, or
+    /// until `settle.max` has passed since the first read or `rereads` reads followed it.
+    async fn settle_within(
+        &self,
+        interval: Duration,
+        rereads: usize,
+        keep_waiting: impl Fn(u64) -> bool,
+    ) -> anyhow::Result<Settled> {
+        let started = Instant::now();
+        let mut previous = self.read().await?;
+        let mut reads = vec![previous];
+        for _ in 0..rereads {
+            tokio::time::sleep(interval.min(self.settle.max.saturating_sub(started.elapsed()))).await;
+            let value = self.read().await?;
+            push_read(&mut reads, value);
+            let held = value == previous;
+            let bound = started.elapsed() >= self.settle.max;
+            if (held && !keep_waiting(value)) || bound {
+                return Ok(Settled { value, previous, reads, settled: held, after: started.elapsed() });
+            }
+            previous = value;
+        }
+        Ok(Settled {
+            value: previous,
+            previous: reads[reads.len().saturating_sub(2)],
+            reads,
+            settled: false,
+            after: started.elapsed(),
+        })
     }
 
     /// Where the count comes from, for messages: `GET http://…/charges (/count)`.
@@ -205,6 +407,23 @@ impl CountSource {
             format!("GET {} at {}", self.shown_url, self.pointer)
         }
     }
+}
+
+/// Adds a value read to `reads` when it differs from the last, keeping the first ones and the
+/// latest once there are many.
+fn push_read(reads: &mut Vec<u64>, value: u64) {
+    if reads.last() == Some(&value) {
+        return;
+    }
+    if reads.len() >= MAX_READS_KEPT {
+        reads.remove(MAX_READS_KEPT / 2);
+    }
+    reads.push(value);
+}
+
+/// `0 → 1 → 3`.
+fn shown_reads(reads: &[u64]) -> String {
+    reads.iter().map(u64::to_string).collect::<Vec<_>>().join(" → ")
 }
 
 /// The count in a JSON body at `pointer`: a non-negative integer, or an array's length. Read as
@@ -376,7 +595,12 @@ mod tests {
     }
 
     fn change(first: u64, second: u64, after: u64, requests: u64, must_rise: bool) -> CountChange {
-        CountChange::judge(Baseline { first, second }, after, Step { requests, must_rise }, "GET /count")
+        CountChange::judge(
+            Baseline { first, second },
+            after,
+            Step { requests, must_rise, slowest: Duration::ZERO },
+            "GET /count",
+        )
     }
 
     #[test]
@@ -397,5 +621,116 @@ mod tests {
         assert!(still.executions().unwrap_err().contains("did not move (5 → 5)"), "{still:?}");
         let by_itself = change(5, 6, 9, 3, true);
         assert!(by_itself.executions().unwrap_err().contains("moved with nothing sent (5 → 6"), "{by_itself:?}");
+    }
+
+    /// A count server on 127.0.0.1:0 whose count is how many of `rises` (times after it starts)
+    /// have passed; its `GET` URL.
+    async fn count_rising_at(rises: Vec<Duration>) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/count", listener.local_addr().unwrap());
+        let started = Instant::now();
+        tokio::spawn(async move {
+            loop {
+                let Ok((mut stream, _)) = listener.accept().await else { return };
+                let count = rises.iter().filter(|rise| started.elapsed() >= **rise).count();
+                tokio::spawn(async move {
+                    let mut request = Vec::new();
+                    let mut buffer = [0u8; 1024];
+                    while !request.windows(4).any(|w| w == b"\r\n\r\n") {
+                        match stream.read(&mut buffer).await {
+                            Ok(0) | Err(_) => return,
+                            Ok(n) => request.extend_from_slice(&buffer[..n]),
+                        }
+                    }
+                    let body = count.to_string();
+                    let answer = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    );
+                    let _ = stream.write_all(answer.as_bytes()).await;
+                });
+            }
+        });
+        url
+    }
+
+    fn source(url: &str, interval: Duration, max: Duration) -> CountSource {
+        let mut source = CountSource::new(url, None, HeaderMap::new(), Duration::from_secs(10), false).unwrap();
+        source.settle = Settle { interval: Some(interval), max };
+        source
+    }
+
+    fn step(requests: u64, must_rise: bool) -> Step {
+        Step { requests, must_rise, slowest: Duration::ZERO }
+    }
+
+    const FROM_ZERO: Baseline = Baseline { first: 0, second: 0 };
+
+    #[tokio::test]
+    async fn the_count_is_judged_once_two_reads_an_interval_apart_agree() {
+        // Two reads 500 ms apart cannot both fall between the rises, 200 ms apart: the count can
+        // only settle once both have landed, however late each read comes.
+        let url = count_rising_at(vec![Duration::from_millis(100), Duration::from_millis(300)]).await;
+        let count = source(&url, Duration::from_millis(500), Duration::from_secs(10));
+        let change = count.change_since(FROM_ZERO, step(3, false)).await.unwrap();
+        assert_eq!((change.before, change.after, change.executions()), (0, 2, Ok(2)), "{change:?}");
+        assert_eq!(change.reads.last(), Some(&2));
+        assert!(change.settled_after_ms >= 500, "at least one interval after the first read: {change:?}");
+    }
+
+    #[tokio::test]
+    async fn a_count_that_must_rise_is_re_read_until_it_does() {
+        let url = count_rising_at(vec![Duration::from_millis(700)]).await;
+        let count = source(&url, Duration::from_millis(100), Duration::from_secs(10));
+        let change = count.change_since(FROM_ZERO, step(1, true)).await.unwrap();
+        assert_eq!(change.executions(), Ok(1), "{change:?}");
+    }
+
+    #[tokio::test]
+    async fn a_count_still_moving_at_the_bound_is_unconfirmed_with_what_was_read() {
+        // A rise every 20 ms for a minute: no two reads 100 ms apart agree.
+        let rises = (1..3000).map(|n| Duration::from_millis(20 * n)).collect();
+        let url = count_rising_at(rises).await;
+        let count = source(&url, Duration::from_millis(100), Duration::from_millis(400));
+        let change = count.change_since(FROM_ZERO, step(10_000, false)).await.unwrap();
+        let doubt = change.executions().unwrap_err();
+        assert!(doubt.contains("was still moving 400ms after the step (read "), "{doubt}");
+        assert!(change.reads.len() >= 2, "{change:?}");
+
+        // Before a step, the same count is one that moves by itself.
+        let baseline = count.baseline().await.unwrap();
+        assert!(baseline.first < baseline.second, "{baseline:?}");
+        let change = count.change_since(baseline, step(1, false)).await.unwrap();
+        assert!(change.executions().unwrap_err().contains("moved with nothing sent"), "{change:?}");
+    }
+
+    #[test]
+    fn the_closing_re_read_counts_what_came_later_as_the_steps() {
+        let settled =
+            Settled { value: 1, previous: 1, reads: vec![0, 1], settled: true, after: Duration::from_millis(410) };
+        let settle = Settle::default();
+        let change = CountChange::judge_settled(FROM_ZERO, &settled, step(3, false), settle, "GET /count");
+        assert_eq!((change.executions(), change.settled_after_ms), (Ok(1), 410));
+        assert_eq!(change.settling_phrase(), "(settled after 410 ms)");
+        let closed = change.with_closing_read(FROM_ZERO, 3, step(3, false), "GET /count");
+        assert_eq!((closed.after, closed.late_executions, closed.executions()), (3, 2, Ok(3)));
+        assert_eq!(closed.reads, [0, 1, 3]);
+        assert_eq!(closed.settling_phrase(), "(settled after 410 ms; 2 executions arrived after it was judged)");
+        assert_eq!(change.with_closing_read(FROM_ZERO, 1, step(3, false), "GET /count"), change, "nothing came later");
+        let beyond = change.with_closing_read(FROM_ZERO, 9, step(3, false), "GET /count");
+        assert!(beyond.executions().unwrap_err().contains("more than the 3 requests"), "{beyond:?}");
+    }
+
+    #[test]
+    fn the_adaptive_interval_follows_the_slowest_answer_within_the_bound() {
+        let adaptive = Settle::default();
+        assert_eq!(adaptive.interval_for(Duration::from_millis(10)), MIN_SETTLE);
+        assert_eq!(adaptive.interval_for(Duration::from_millis(300)), Duration::from_millis(900));
+        assert_eq!(adaptive.interval_for(Duration::from_secs(60)), DEFAULT_SETTLE_MAX);
+        let fixed = Settle { interval: Some(Duration::from_millis(50)), max: DEFAULT_SETTLE_MAX };
+        assert_eq!(fixed.interval_for(Duration::from_secs(2)), Duration::from_millis(50));
+        assert_eq!(fixed.closing_wait(Duration::from_millis(50)), Duration::from_secs(1));
+        assert_eq!(adaptive.closing_wait(Duration::from_millis(900)), Duration::from_millis(3600));
     }
 }

@@ -6,9 +6,9 @@ use anyhow::Context;
 use clap::Args;
 use http::HeaderMap;
 
-use crate::count::CountSource;
+use crate::count::{CountSource, Settle};
 
-#[derive(Debug, Clone, Default, Args)]
+#[derive(Debug, Clone, Args)]
 pub struct CountArgs {
     /// A URL whose GET returns how many side effects the server has (charges, orders, processed
     /// deliveries): read before and after each step, it decides how many times the server executed
@@ -24,6 +24,17 @@ pub struct CountArgs {
     /// the command's own -H headers, which the GET carries too where the command has -H
     #[arg(long, value_name = "'NAME: VALUE'", requires = "count_url", help_heading = "Evidence")]
     pub count_header: Vec<String>,
+
+    /// Re-read the count until two reads this far apart agree, before and after each step, so work
+    /// the server does after answering is counted [default: 200ms, or 3 times the step's slowest
+    /// answer when longer] (at most 1m)
+    #[arg(long, value_name = "DUR", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, requires = "count_url", help_heading = "Evidence")]
+    pub count_settle: Option<Duration>,
+
+    /// The longest the count is re-read before it is judged: one still moving then is unconfirmed
+    /// (at most 10m)
+    #[arg(long, value_name = "DUR", default_value = "5s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE * 10), allow_hyphen_values = true, requires = "count_url", help_heading = "Evidence")]
+    pub count_settle_max: Duration,
 }
 
 impl CountArgs {
@@ -41,6 +52,13 @@ impl CountArgs {
             let (name, value) = crate::http::header::parse_header_line(line).context("--count-header")?;
             headers.append(name, value);
         }
-        Ok(Some(CountSource::new(&url, self.count_pointer, headers, timeout, insecure)?))
+        if self.count_settle == Some(Duration::ZERO) {
+            anyhow::bail!(
+                "--count-settle 0 would re-read the count without pause; give the time between reads, like 200ms"
+            );
+        }
+        let mut source = CountSource::new(&url, self.count_pointer, headers, timeout, insecure)?;
+        source.settle = Settle { interval: self.count_settle, max: self.count_settle_max };
+        Ok(Some(source))
     }
 }

@@ -61,7 +61,7 @@ async fn race_pair(narrator: &mut Narrator, mode: Mode, store: &StoreLocation) -
         DUPLICATES,
         SyncMode::Auto,
         KeyMode::Same,
-        &Spread { also: vec![also_url], stagger: None },
+        &Spread { also: vec![also_url], ..Spread::default() },
     )
     .await
     .context("the demo could not race its own reference servers")?;

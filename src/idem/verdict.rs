@@ -128,7 +128,11 @@ impl Observed {
 /// What a step of `requests` requests could have done to the count: with a key never used before
 /// (`fresh_key`), or none, a 2xx among `answers` is an execution the count must show.
 pub(crate) fn count_step(answers: &[Observed], requests: usize, fresh_key: bool) -> crate::count::Step {
-    crate::count::Step { requests: requests as u64, must_rise: fresh_key && answers.iter().any(Observed::is_success) }
+    crate::count::Step {
+        requests: requests as u64,
+        must_rise: fresh_key && answers.iter().any(Observed::is_success),
+        slowest: answers.iter().filter_map(|answer| answer.latency).max().unwrap_or_default(),
+    }
 }
 
 fn header_text(headers: &HeaderMap, name: http::header::HeaderName) -> Option<String> {
@@ -242,8 +246,10 @@ pub struct Judgement {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
 pub enum Evidence {
-    /// The count at `--count-url` before and after: `after - before` executions.
-    Count { source: String, before: u64, after: u64, executions: u64 },
+    /// The count at `--count-url` before and after: `after - before` executions. `after` is the
+    /// count once it held still (`settled_after_ms` after the step's first read), with what the
+    /// closing re-read found later (`late_executions`, counted in `after`).
+    Count { source: String, before: u64, after: u64, executions: u64, settled_after_ms: u64, late_executions: u64 },
     /// Answers (numbered from 1) that carried a replay marker header: the server recognised the key.
     ReplayMarker { header: String, answers: Vec<usize> },
     /// Concurrent duplicates (numbered from 1) refused with 409 while the first was in flight.
@@ -263,6 +269,8 @@ impl Evidence {
             before: count.change.before,
             after: count.change.after,
             executions: count.change.executions()?,
+            settled_after_ms: count.change.settled_after_ms,
+            late_executions: count.change.late_executions,
         })
     }
 
@@ -270,9 +278,13 @@ impl Evidence {
     pub fn phrase(&self) -> String {
         let numbers = |answers: &[usize]| answers.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", ");
         match self {
-            Evidence::Count { source, before, after, executions } => {
+            Evidence::Count { source, before, after, executions, settled_after_ms, late_executions } => {
+                let late = match late_executions {
+                    0 => String::new(),
+                    late => format!("; {} arrived after it was judged", plural(*late, "execution", "executions")),
+                };
                 format!(
-                    "the count went {before} → {after} ({}) at {source}",
+                    "the count went {before} → {after} ({}) at {source} (settled after {settled_after_ms} ms{late})",
                     plural(*executions, "execution", "executions")
                 )
             }
@@ -331,6 +343,21 @@ impl Grounds {
                 Some(CountReading { change: count.change_since(before, step).await?, source: count.describe() });
         }
         Ok(grounds)
+    }
+
+    /// The closing re-read after the run's last step (`before` and `step` as `gather` had them):
+    /// executions that arrived after the step was judged on its settled count count as this
+    /// step's.
+    pub(crate) async fn close(
+        &mut self,
+        spec: &RequestSpec,
+        before: Option<Baseline>,
+        step: Step,
+    ) -> anyhow::Result<()> {
+        if let (Some(count), Some(before), Some(reading)) = (&spec.count, before, self.count.as_mut()) {
+            reading.change = count.closing(before, &reading.change, step).await?;
+        }
+        Ok(())
     }
 
     /// The values `spec` sends with `key`.
@@ -504,6 +531,9 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
         };
         let executions = count.change.executions().unwrap_or_default() as usize;
         judgement.evidence.push(evidence);
+        if let Some(late) = late_note(count) {
+            judgement.notes.push(late);
+        }
         if matches!(judgement.verdict, Verdict::Errors | Verdict::NothingCreated) {
             return;
         }
@@ -543,6 +573,21 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
     }
 }
 
+/// The line naming executions the closing re-read found after the step was judged, if any.
+fn late_note(count: &CountReading) -> Option<String> {
+    let change = &count.change;
+    (change.late_executions > 0).then(|| {
+        format!(
+            "{} arrived after the count had settled at {} and the step was judged (the closing re-read found {} at \
+             {}): the server went on working after it answered, and that work is this step's",
+            plural(change.late_executions, "execution", "executions"),
+            change.after - change.late_executions,
+            change.after,
+            count.source
+        )
+    })
+}
+
 /// Grounds a same-key judgement: the count decides executions when given; otherwise a
 /// consistent verdict over duplicates needs a replay marker, a 409 among concurrent duplicates or
 /// an id the server made, or it is `unconfirmed`.
@@ -559,6 +604,9 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
         };
         let executions = count.change.executions().unwrap_or_default() as usize;
         judgement.evidence.push(evidence);
+        if let Some(late) = late_note(count) {
+            judgement.notes.push(late);
+        }
         let by_ids = judgement.resource_ids.len();
         let ids = judgement.resource_ids.join(", ");
         match judgement.verdict {
@@ -579,8 +627,11 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
                 }
                 judgement.verdict = Verdict::ExecutedMoreThanOnce;
                 judgement.explanation = Some(format!(
-                    "the count rose by {executions} for one key ({} → {} at {})",
-                    count.change.before, count.change.after, count.source
+                    "the count rose by {executions} for one key ({} → {} at {}, {})",
+                    count.change.before,
+                    count.change.after,
+                    count.source,
+                    count.change.settling_words()
                 ));
             }
             Verdict::ExecutedMoreThanOnce => {
@@ -1048,14 +1099,28 @@ mod tests {
         Grounds {
             sent: Vec::new(),
             count: Some(CountReading {
-                change: CountChange { before, after, doubt: None },
+                change: CountChange {
+                    before,
+                    after,
+                    settled_after_ms: 0,
+                    reads: vec![after],
+                    late_executions: 0,
+                    doubt: None,
+                },
                 source: "GET /charges".into(),
             }),
         }
     }
 
     fn doubted(doubt: &str) -> Grounds {
-        let change = CountChange { before: 5, after: 5, doubt: Some(doubt.to_string()) };
+        let change = CountChange {
+            before: 5,
+            after: 5,
+            settled_after_ms: 0,
+            reads: vec![5],
+            late_executions: 0,
+            doubt: Some(doubt.to_string()),
+        };
         Grounds { sent: Vec::new(), count: Some(CountReading { change, source: "GET /charges".into() }) }
     }
 

@@ -21,10 +21,15 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
         KeyPolicy::Generate(format) => KeyPolicy::Generate(*format),
         _ => KeyPolicy::Generate(Default::default()),
     };
-    let round =
-        race_round_spread(&spec, n, SyncMode::Auto, KeyMode::Same, &Spread { also: probe.also.clone(), stagger: None })
-            .await
-            .with_context(|| format!("check `{}` could not race", CONCURRENT_ONCE.id))?;
+    let round = race_round_spread(
+        &spec,
+        n,
+        SyncMode::Auto,
+        KeyMode::Same,
+        &Spread { also: probe.also.clone(), ..Spread::default() },
+    )
+    .await
+    .with_context(|| format!("check `{}` could not race", CONCURRENT_ONCE.id))?;
     let answers: Vec<&Observed> = round.answers.iter().map(|answer| &answer.observed).collect();
     for answer in &answers {
         if let Some(status) = answer.status.and_then(|s| StatusCode::from_u16(s).ok()) {

@@ -16,8 +16,8 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let before = probe.spec.count_before().await?;
     let retry = probe.send_to(elsewhere.as_ref(), RETRY.id, Some(&original.key), None, None).await?;
     // The key was used by `create`: a replay rightly leaves the count where it was.
-    let grounds =
-        Grounds::gather(&probe.spec, Some(&original.key), before, Step { requests: 1, must_rise: false }).await?;
+    let step = Step { requests: 1, must_rise: false, slowest: retry.latency.max(original.exchange.latency) };
+    let grounds = Grounds::gather(&probe.spec, Some(&original.key), before, step).await?;
     let id = probe.id_of(&retry);
     let mut evidence = vec![format!(
         "#1 {} {}, retry {} {}",
@@ -54,8 +54,11 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let retry_result = match &grounds.count {
         Some(count) => {
             evidence.push(format!(
-                "the count went {} → {} on the retry at {}",
-                count.change.before, count.change.after, count.source
+                "the count went {} → {} on the retry at {} {}",
+                count.change.before,
+                count.change.after,
+                count.source,
+                count.change.settling_phrase()
             ));
             let executions = match believed(count, probe.count_doubt.as_deref()) {
                 Ok(executions) => executions,

@@ -358,8 +358,11 @@ pub(crate) fn judge_run_counted(
             only.findings.push(Finding {
                 kind: FindingKind::UpstreamExecutedTwice,
                 message: format!(
-                    "the upstream's count rose by {executions} ({} → {} at {}) for one operation",
-                    count.change.before, count.change.after, count.source
+                    "the upstream's count rose by {executions} ({} → {} at {}, {}) for one operation",
+                    count.change.before,
+                    count.change.after,
+                    count.source,
+                    count.change.settling_words()
                 ),
             });
             only.outcome = RetryConduct::Mistake;

@@ -311,7 +311,11 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         // The client's keys may have been used before the run, so a count that stays put is no
         // sign of a lie here; one that falls, jumps or moves by itself is.
         let requests = proxy.state.forwarded.load(Ordering::Relaxed);
-        let change = count.change_since(before, crate::count::Step { requests, must_rise: false }).await?;
+        // The proxy knows no answer's latency here: the adaptive interval's floor applies.
+        let step = crate::count::Step { requests, must_rise: false, slowest: std::time::Duration::ZERO };
+        let settled = count.change_since(before, step).await?;
+        // The run ends here: what the upstream does later is this run's, by the closing re-read.
+        let change = count.closing(before, &settled, step).await?;
         count_doubt = change.doubt.clone();
         proxy.set_count(crate::count::CountReading { change, source: count.describe() });
     }

@@ -57,7 +57,7 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
-        let spread = Spread { also: config.also.clone(), stagger: config.stagger };
+        let spread = Spread { also: config.also.clone(), stagger: config.stagger, closing: number == config.rounds };
         let mut round = race_round_spread(spec, config.n, config.sync, config.key_mode, &spread).await?;
         round.round = number;
         rounds.push(round);

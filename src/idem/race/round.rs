@@ -156,6 +156,9 @@ pub struct Spread {
     /// Release the duplicates this far apart, in order (#1, #2 `stagger` later, …) through the
     /// same synchronisation, instead of together (`--stagger`, `idem window`).
     pub stagger: Option<Duration>,
+    /// The run's last round: after its count settles, the closing re-read (`--count-url`) finds
+    /// executions that came later still, and they count as this round's.
+    pub closing: bool,
 }
 
 /// `race_round`, spread over instances and in time as `spread` says.
@@ -190,8 +193,12 @@ pub async fn race_round_spread(
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
     // A shared key is fresh unless it is the user's --key; the controls' keys are fresh or absent.
     let fresh = key_mode != KeyMode::Same || spec.draws_fresh_keys();
-    let step = verdict::count_step(&observed, observed.len(), fresh);
-    let grounds = crate::idem::verdict::Grounds::gather(spec, keys.shared.as_deref(), before, step).await?;
+    let mut step = verdict::count_step(&observed, observed.len(), fresh);
+    step.slowest = records.iter().filter_map(|record| record.latency).max().unwrap_or_default();
+    let mut grounds = crate::idem::verdict::Grounds::gather(spec, keys.shared.as_deref(), before, step).await?;
+    if spread.closing {
+        grounds.close(spec, before, step).await?;
+    }
     let mut round = report(keys, raced, records, &grounds, &spec.id_source());
     if targets.len() > 1 {
         round.targets = targets.iter().map(|target| target.race_target().authority()).collect();

@@ -34,22 +34,30 @@ pub(crate) async fn processed_once(
     baseline: crate::count::Baseline,
     first: &Message,
     started: Instant,
+    slowest: Duration,
 ) -> anyhow::Result<CheckResult> {
-    let before = baseline.second;
-    let mut after = count.read().await?;
-    if after >= before && after - before < 2 {
-        // A receiver that answers first and works afterwards may not have counted yet.
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        after = count.read().await?;
-    }
     // Two deliveries, the first accepted: the count rose by one or two, or it shows nothing.
-    let step = crate::count::Step { requests: 2, must_rise: true };
-    let change = crate::count::CountChange::judge(baseline, after, step, &count.describe());
+    // Receivers acknowledge first and process afterwards as a rule: the count is judged once it
+    // holds still, and the closing re-read (the later checks send more deliveries, so it comes
+    // now) finds a duplicate processed later still.
+    let step = crate::count::Step { requests: 2, must_rise: true, slowest };
+    let settled = count.change_since(baseline, step).await?;
+    let change = count.closing(baseline, &settled, step).await?;
     let mut evidence = vec![format!(
-        "delivery {} sent twice: the count went {before} → {after} at {}",
+        "delivery {} sent twice: the count went {} → {} at {} {}",
         first.delivery_id,
-        count.describe()
+        change.before,
+        change.after,
+        count.describe(),
+        change.settling_phrase()
     )];
+    if change.late_executions > 0 {
+        evidence.push(format!(
+            "{} came after the count had settled at {}",
+            crate::text::plural(change.late_executions, "processing", "processings"),
+            settled.after
+        ));
+    }
     let took = started.elapsed();
     Ok(match change.executions() {
         Ok(1) => {

@@ -110,7 +110,15 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
     });
     checks.push(match (&config.count, count_before) {
         _ if !accepted => catalogue::DUPLICATE_PROCESSED_ONCE.skipped(not_accepted),
-        (Some(count), Some(before)) => duplicates::processed_once(count, before, &first, started).await?,
+        (Some(count), Some(before)) => {
+            // The slower of the two deliveries' answers, for the adaptive settle interval.
+            let first_took = match &answer {
+                probe::Answer::Status(exchange) => exchange.latency,
+                _ => Duration::ZERO,
+            };
+            let slowest = checks.iter().map(|check| check.duration).fold(first_took, std::cmp::Ord::max);
+            duplicates::processed_once(count, before, &first, started, slowest).await?
+        }
         _ => catalogue::DUPLICATE_PROCESSED_ONCE.skipped(
             "a 2xx to the duplicate does not show whether it was processed again: give --count-url URL (a GET on the \
              receiver that returns how many deliveries it processed) to prove de-duplication",
