@@ -30,6 +30,7 @@ mod idem {
     mod send_retries;
     mod serve;
     mod serve_stores;
+    mod settled_counts;
     mod window;
 }
 mod support;

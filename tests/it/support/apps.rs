@@ -38,6 +38,21 @@ impl PythonApp {
     pub(crate) fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base)
     }
+
+    /// The body of a GET on `path` (a ledger, for the test's own view of what the app did).
+    pub(crate) fn get(&self, path: &str) -> String {
+        let url = self.url(path);
+        crate::support::runtime().block_on(async {
+            let options = idem::testing::client::ClientOptions {
+                timeout: std::time::Duration::from_secs(10),
+                insecure: false,
+                http2: false,
+            };
+            let client = idem::testing::client::HttpClient::new(options).expect("client");
+            let request = http::Request::get(url).body(bytes::Bytes::new()).expect("a GET");
+            String::from_utf8_lossy(&client.send(request).await.expect("the app answers").body).into_owned()
+        })
+    }
 }
 
 /// `tests/apps/stripe_sdk_receiver.py` on the pinned stripe SDK (tests/differential/setup.sh):

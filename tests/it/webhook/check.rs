@@ -363,3 +363,40 @@ fn a_fast_refusal_is_not_a_fast_acknowledgement() {
     assert!(evidence.contains("a refusal is not an acknowledgement"), "{evidence}");
     assert_eq!(finished.code, 1);
 }
+
+/// A receiver for `--scheme hmac` that acknowledges at once and processes afterwards (`later`:
+/// a range of milliseconds), de-duplicating or not (`mode`: `dedupes`, `processes-duplicates`).
+fn acknowledges_then_processes(mode: &str, later: &str) -> crate::support::apps::PythonApp {
+    crate::support::apps::PythonApp::start("hmac_receiver_processing_after_ack.py", &[mode, later])
+}
+
+/// `webhook check` of the duplicate's processing, on the receiver's ledger.
+fn processed_once(app: &crate::support::apps::PythonApp) -> crate::support::run::Finished {
+    let count = app.url("/processed");
+    Run::webhook(["check", &app.url("/hooks"), "--scheme", "hmac", "--secret", "whsec_ground_truth"])
+        .args(["--count-url", &count, "--count-pointer", "/processed", "--format", "json"])
+        .args(["--only", "duplicate-accepted", "--only", "duplicate-processed-once"])
+        .finish()
+}
+
+#[test]
+fn a_receiver_that_processes_after_acknowledging_is_judged_on_its_settled_count() {
+    let correct = acknowledges_then_processes("dedupes", "100-150");
+    let finished = processed_once(&correct);
+    assert_eq!(finished.code, 0, "{}{}", finished.stdout, finished.stderr);
+    assert_eq!(finished.outcomes()["duplicate-processed-once"], "pass");
+    let evidence = finished.evidence("duplicate-processed-once");
+    assert!(evidence.contains("the count went 0 → 1") && evidence.contains("(settled after "), "{evidence}");
+
+    let twice = acknowledges_then_processes("processes-duplicates", "100-150");
+    let finished = processed_once(&twice);
+    assert_eq!(finished.code, 1, "{}{}", finished.stdout, finished.stderr);
+    assert_eq!(finished.outcomes()["duplicate-processed-once"], "fail");
+    assert!(finished.evidence("duplicate-processed-once").contains("processed 2 times"));
+
+    // A worker slower than any fixed pause: the count is re-read until the delivery shows.
+    let slow = acknowledges_then_processes("dedupes", "600-700");
+    let finished = processed_once(&slow);
+    assert_eq!(finished.code, 0, "{}{}", finished.stdout, finished.stderr);
+    assert_eq!(finished.outcomes()["duplicate-processed-once"], "pass");
+}
