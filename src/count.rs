@@ -106,8 +106,9 @@ pub struct Settled {
 /// its size.
 pub(crate) const MAX_COUNT_BODY: usize = 1024 * 1024;
 
-/// The count read twice before a step, with nothing sent in between: a count that moves then
-/// (one that counts its own reads, or that other traffic changes) cannot tell what the step did.
+/// The last two reads of the count before a step, with nothing sent in between (equal once it
+/// settled): a count that still moves then (one that counts its own reads, or that other traffic
+/// changes) cannot tell what the step did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Baseline {
     pub first: u64,

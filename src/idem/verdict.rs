@@ -248,8 +248,17 @@ pub struct Judgement {
 pub enum Evidence {
     /// The count at `--count-url` before and after: `after - before` executions. `after` is the
     /// count once it held still (`settled_after_ms` after the step's first read), with what the
-    /// closing re-read found later (`late_executions`, counted in `after`).
-    Count { source: String, before: u64, after: u64, executions: u64, settled_after_ms: u64, late_executions: u64 },
+    /// closing re-read found later (`late_executions`, counted in `after`); `reads`: the distinct
+    /// values read after the step, in order.
+    Count {
+        source: String,
+        before: u64,
+        after: u64,
+        executions: u64,
+        settled_after_ms: u64,
+        late_executions: u64,
+        reads: Vec<u64>,
+    },
     /// Answers (numbered from 1) that carried a replay marker header: the server recognised the key.
     ReplayMarker { header: String, answers: Vec<usize> },
     /// Concurrent duplicates (numbered from 1) refused with 409 while the first was in flight.
@@ -271,6 +280,7 @@ impl Evidence {
             executions: count.change.executions()?,
             settled_after_ms: count.change.settled_after_ms,
             late_executions: count.change.late_executions,
+            reads: count.change.reads.clone(),
         })
     }
 
@@ -278,7 +288,7 @@ impl Evidence {
     pub fn phrase(&self) -> String {
         let numbers = |answers: &[usize]| answers.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", ");
         match self {
-            Evidence::Count { source, before, after, executions, settled_after_ms, late_executions } => {
+            Evidence::Count { source, before, after, executions, settled_after_ms, late_executions, .. } => {
                 let late = match late_executions {
                     0 => String::new(),
                     late => format!("; {} arrived after it was judged", plural(*late, "execution", "executions")),

@@ -82,6 +82,7 @@ fn the_closing_re_read_fails_the_step_for_charges_later_than_settling() {
     let count = count_evidence(judgement);
     assert_eq!((count["before"].as_u64(), count["after"].as_u64()), (Some(0), Some(3)), "{count}");
     assert_eq!(count["late_executions"], 2, "{count}");
+    assert_eq!(count["reads"].as_array().unwrap().last(), Some(&Value::from(3)), "the closing read: {count}");
     let notes = judgement["notes"].to_string();
     assert!(notes.contains("2 executions arrived after the count had settled at 1"), "{notes}");
     assert_eq!(ledger(&app), 3);
