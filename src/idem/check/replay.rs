@@ -73,9 +73,18 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
                 }
             };
             if executions > 0 && looks_replayed {
+                // Either the id only looks the same because the request carries it, or the layer
+                // answered from its store and let the handler run anyway.
+                let why = match grounds.sent_as(&original.id) {
+                    Some(_) => format!("the id {} comes from the request", original.id),
+                    None => format!(
+                        "the first answer (id {}) was replayed{} and the work ran again behind it",
+                        original.id,
+                        if marker.is_some() { ", marked as a replay," } else { "" }
+                    ),
+                };
                 evidence.push(format!(
-                    "the retry executed again (the count rose by {executions}) though its answer matches the first: the id {} comes from the request",
-                    original.id
+                    "the retry executed again (the count rose by {executions}) though its answer matches the first: {why}"
                 ));
             }
             RETRY.judged(looks_replayed && executions == 0, evidence, took)

@@ -101,6 +101,7 @@ fn check_fails_a_retry_that_is_replayed_and_then_executed() {
     assert_eq!(finished.outcomes()["retry-replays"], "fail", "{}", finished.stdout);
     let evidence = finished.evidence("retry-replays");
     assert!(evidence.contains("the retry executed again (the count rose by 1)"), "{evidence}");
+    assert!(evidence.contains("was replayed, marked as a replay, and the work ran again behind it"), "{evidence}");
     assert!(evidence.contains("settled after"), "{evidence}");
 
     let finished = check(&correct_layer());
