@@ -74,9 +74,10 @@ fn send_counts_the_charges_a_layer_makes_after_replaying() {
 
 #[test]
 fn the_closing_re_read_fails_the_step_for_charges_later_than_settling() {
-    // Charged 700 ms after each replay: two reads 200 ms apart agree long before that.
-    let app = replays_then_charges_anyway("700");
-    let report = send(&app, &["--repeat", "3", "--count-settle", "200ms"]).format_json().expect_exit(1).json();
+    // Charged 1.5 s after each replay: two reads 500 ms apart agree long before that, and the
+    // closing re-read comes four intervals (2 s) after they did.
+    let app = replays_then_charges_anyway("1500");
+    let report = send(&app, &["--repeat", "3", "--count-settle", "500ms"]).format_json().expect_exit(1).json();
     let judgement = &report["judgement"];
     assert_eq!(judgement["verdict"]["kind"], "executed_more_than_once", "{judgement:#}");
     let count = count_evidence(judgement);
