@@ -364,6 +364,10 @@ impl CountSource {
     /// The closing re-read after the last step: a wait longer than settling, one more read, and
     /// `change` judged again with whatever arrived since as late executions of `step`.
     pub async fn closing(&self, baseline: Baseline, change: &CountChange, step: Step) -> anyhow::Result<CountChange> {
+        if change.doubt.is_some() {
+            // Unconfirmed already: nothing read later can make it a proof.
+            return Ok(change.clone());
+        }
         tokio::time::sleep(self.settle.closing_wait(self.settle.interval_for(step.slowest))).await;
         let closing = self.read().await?;
         Ok(change.with_closing_read(baseline, closing, step, &self.describe()))
