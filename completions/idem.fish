@@ -49,6 +49,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The he
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l max-requests -d 'Send at most this many requests to the target (--count-url reads not counted): the run stops before the request that would exceed it, with exit status 2' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
@@ -86,6 +87,7 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The he
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l max-requests -d 'Send at most this many requests to the target (--count-url reads not counted): the run stops before the request that would exceed it, with exit status 2' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
@@ -124,6 +126,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The 
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l max-requests -d 'Send at most this many requests to the target (--count-url reads not counted): the run stops before the request that would exceed it, with exit status 2' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
@@ -152,6 +155,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The h
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l max-requests -d 'Send at most this many requests to the target (--count-url reads not counted): the run stops before the request that would exceed it, with exit status 2' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
@@ -210,6 +214,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l no-key -d 'Send no k
 complete -c idem -n "__fish_idem_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand check" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
 complete -c idem -n "__fish_idem_using_subcommand check" -l require-key -d 'The endpoint must refuse a request without a key with 400'
+complete -c idem -n "__fish_idem_using_subcommand check" -l plan -d 'Print what a run would send (operations, URLs, bodies, the checks\' requests, the resources a correct API creates) and send nothing'
 complete -c idem -n "__fish_idem_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'
 complete -c idem -n "__fish_idem_using_subcommand check" -l list -d 'Print every check of this suite (id, level, what it proves, how to fix it) and exit'
 complete -c idem -n "__fish_idem_using_subcommand check" -l allow-remote -d 'Send the requests (and your -H headers) to the spec\'s first server even when it is not this machine, or, for a spec fetched from a URL, not the host it came from'

@@ -74,6 +74,11 @@ pub struct RequestArgs {
     #[arg(long, help_heading = "Connection")]
     pub http2: bool,
 
+    /// Send at most this many requests to the target (--count-url reads not counted): the run
+    /// stops before the request that would exceed it, with exit status 2
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Request")]
+    pub max_requests: Option<u64>,
+
     #[command(flatten)]
     pub proxy: OutboundProxyArgs,
 }
@@ -193,6 +198,7 @@ impl RequestArgs {
             id_header,
             count: None,
             key_named,
+            budget: crate::http::budget::RequestBudget::at_most(self.max_requests),
         })
     }
 }

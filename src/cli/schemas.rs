@@ -7,6 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::conformance::{Catalogue, SuiteReport, suite_schema};
 use crate::idem::check::openapi::{self, report::OpenApiReport};
+use crate::idem::check::plan_report::{self, PlanReport};
 use crate::idem::{proxy, race, send, serve, window};
 use crate::webhook::check_sender::report::SenderReport;
 use crate::webhook::journal::record::{self as journal, JournalRecord};
@@ -42,6 +43,7 @@ pub fn all() -> Vec<SchemaFile> {
         file::<SuiteReport>(&suite_schema("idem check"), "idem check --format json"),
         file::<Catalogue>(&Catalogue::schema("idem check"), "idem check --list --format json"),
         file::<OpenApiReport>(openapi::SCHEMA, "idem check --openapi SPEC --format json"),
+        file::<PlanReport>(plan_report::SCHEMA, "idem check --plan --format json"),
         file::<proxy::print::ProxyLine>(proxy::print::LINE_SCHEMA, "idem proxy --format json (each line)"),
         file::<serve::ServeLine>(serve::LINE_SCHEMA, "idem serve --format json (each line)"),
         file::<sign::SignDocument>(sign::SCHEMA, "webhook sign --format json"),

@@ -12,6 +12,7 @@ use anyhow::anyhow;
 use bytes::{Bytes, BytesMut};
 use http::{HeaderMap, Request, StatusCode, Version};
 
+use crate::http::budget::RequestBudget;
 use crate::http::outbound_proxy::Proxies;
 use crate::http::tls;
 
@@ -45,6 +46,8 @@ pub struct HttpClient {
     proxies: Proxies,
     /// HTTP/2 with prior knowledge on http:// (`--http2`), for the advice when that fails.
     http2: bool,
+    /// `--max-requests`: taken from before each request; unlimited unless `with_budget` set one.
+    budget: RequestBudget,
 }
 
 impl HttpClient {
@@ -72,7 +75,20 @@ impl HttpClient {
         }
         builder = proxies.configure(builder)?;
         let inner = builder.build().map_err(|err| anyhow!("cannot set up the HTTP client: {}", error_chain(&err)))?;
-        Ok(HttpClient { inner, timeout: options.timeout, proxies, http2: options.http2 })
+        Ok(HttpClient {
+            inner,
+            timeout: options.timeout,
+            proxies,
+            http2: options.http2,
+            budget: RequestBudget::unlimited(),
+        })
+    }
+
+    /// This client, sending only what `budget` allows: a request over it is refused before it
+    /// leaves, with a `BudgetExhausted` error.
+    pub fn with_budget(mut self, budget: RequestBudget) -> HttpClient {
+        self.budget = budget;
+        self
     }
 
     /// Sends `request` and reads the whole response, within the timeout.
@@ -83,6 +99,8 @@ impl HttpClient {
     /// `send`, refusing a response body over `limit` bytes as soon as it passes it (read as it
     /// arrives, never held whole).
     pub async fn send_capped(&self, request: Request<Bytes>, limit: usize) -> anyhow::Result<Exchange> {
+        // Refused as it is, without the "POST url failed" context: nothing was sent.
+        self.budget.take(1)?;
         let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
         let proxy = self.proxies.route_for(request.uri()).map(|proxy| {
             format!(

@@ -1,6 +1,7 @@
 //! Plain HTTP plumbing both tools use: bodies, the clients and their proxies, headers, the server loop, TLS, URLs and
 //! problem documents. Nothing here knows about idempotency keys or webhook signatures.
 pub(crate) mod body;
+pub(crate) mod budget;
 pub(crate) mod chunked;
 pub(crate) mod client;
 pub(crate) mod connect_error;

@@ -41,6 +41,8 @@ pub struct RequestSpec {
     pub count: Option<crate::count::CountSource>,
     /// Where a fixed key came from, for errors and notes: `--key`, or `IDEM_KEY (from the environment)`.
     pub key_named: &'static str,
+    /// `--max-requests`: shared by every clone of this spec, so the whole command draws on one count.
+    pub budget: crate::http::budget::RequestBudget,
 }
 
 impl RequestSpec {
@@ -66,6 +68,7 @@ impl RequestSpec {
             id_header: None,
             count: None,
             key_named: "--key",
+            budget: Default::default(),
         })
     }
 

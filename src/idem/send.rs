@@ -7,11 +7,13 @@ use anyhow::bail;
 use serde::Serialize;
 
 use crate::exit::Outcome;
+use crate::http::budget::{Needed, refusal_in};
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
 use crate::idem::print;
 use crate::idem::request::{IdSource, RequestSpec};
 use crate::idem::verdict::{self, Judgement, Observed, Timing, Verdict};
 use crate::output::{Format, Palette};
+use crate::text::plural;
 
 #[derive(Debug, Clone)]
 pub(crate) struct SendConfig {
@@ -100,7 +102,10 @@ pub(crate) async fn execute(
     let spec = &config.request;
     let ids = spec.id_source();
     let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
-    let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
+    let client = HttpClient::with_proxies(options, spec.proxies.clone())?.with_budget(spec.budget.clone());
+    let attempts_each = config.retry.as_ref().map_or(1, |retry| u64::from(retry.policy.max_attempts().max(1)));
+    let repeat = u64::from(config.repeat);
+    spec.budget.expect(Needed::Between(repeat, repeat.saturating_mul(attempts_each)));
     let mut attempts = Vec::new();
     let mut retries = Vec::new();
     let before = spec.count_before().await?;
@@ -110,6 +115,12 @@ pub(crate) async fn execute(
         }
         let result =
             crate::idem::send_retry::send(&client, spec, key.as_deref(), config.retry.as_ref(), &mut retries).await;
+        // Out of --max-requests: nothing more is sent, and the attempts so far are already shown.
+        if let Err(err) = &result
+            && let Some(refusal) = refusal_in(err)
+        {
+            bail!("{refusal}; stopped after {}", plural(attempts.len(), "attempt", "attempts"));
+        }
         let record = AttemptRecord::new(number, &result, &ids);
         on_attempt(&record);
         attempts.push(record);

@@ -100,6 +100,12 @@ pub(crate) async fn send(
     loop {
         let started = Instant::now();
         let result = client.send(spec.build(key.as_deref())?).await;
+        // A request --max-requests refused was never sent: there is nothing to retry.
+        if let Err(err) = &result
+            && crate::http::budget::refusal_in(err).is_some()
+        {
+            return result;
+        }
         let Some(retry) = retry.filter(|retry| attempt < retry.policy.max_attempts()) else { return result };
         let Some(reason) = retry_reason(&result, started.elapsed(), spec.timeout, retry.on) else { return result };
         let planned = match result.as_ref().ok().and_then(|exchange| retry_after_of(&exchange.headers)) {

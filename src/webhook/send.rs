@@ -130,6 +130,11 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let deliverer =
         Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human && config.concurrency == 1);
     let max_attempts = deliverer.policy().max_attempts();
+    let least = config.times as u64;
+    config
+        .delivery
+        .budget
+        .expect(crate::http::budget::Needed::Between(least, least.saturating_mul(u64::from(max_attempts.max(1)))));
     let lines = AttemptLines { palette: config.palette, max_attempts };
     let mut stdout = std::io::stdout().lock();
     if human {
@@ -210,7 +215,12 @@ async fn deliver_copies(
     }
     let mut reports = Vec::with_capacity(times);
     while let Some(joined) = tasks.join_next().await {
-        reports.push(joined.context("a delivery task failed")??);
+        let delivered = reports.len();
+        reports.push(
+            joined
+                .context("a delivery task failed")?
+                .with_context(|| format!("the deliveries stopped ({delivered} of {times} had ended before it)"))?,
+        );
     }
     reports.sort_by_key(|copy| copy.copy);
     Ok(reports)

@@ -77,6 +77,11 @@ pub struct CheckArgs {
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
 
+    /// Print what a run would send (operations, URLs, bodies, the checks' requests, the resources
+    /// a correct API creates) and send nothing
+    #[arg(long)]
+    pub plan: bool,
+
     #[command(flatten)]
     pub suite: SuiteArgs,
 
@@ -126,6 +131,7 @@ impl CheckArgs {
             max_work: args.max_work,
             server_cmd: args.server_cmd.filter(|command| !command.trim().is_empty()),
             stuck_for: args.stuck_for,
+            plan: args.plan,
         };
         let Some(spec) = openapi_args.openapi.clone() else { return Ok(CheckCommand::Endpoint(Box::new(config))) };
         let operations = OperationSelection {

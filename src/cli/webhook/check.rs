@@ -69,6 +69,11 @@ pub struct CheckArgs {
     #[arg(short = 'k', long)]
     pub insecure: bool,
 
+    /// Send at most this many requests to the receiver (--count-url reads not counted): the
+    /// suite stops before the one that would exceed it, with exit status 2
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_requests: Option<u64>,
+
     #[command(flatten)]
     pub proxy: OutboundProxyArgs,
 
@@ -110,6 +115,7 @@ impl CheckArgs {
             format: self.format,
             palette,
             selection,
+            budget: crate::http::budget::RequestBudget::at_most(self.max_requests),
         })
     }
 }

@@ -53,6 +53,11 @@ pub struct DeliveryArgs {
     #[arg(short = 'k', long)]
     pub insecure: bool,
 
+    /// Send at most this many requests, attempts and retries included: the run stops before the
+    /// one that would exceed it, with exit status 2
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_requests: Option<u64>,
+
     #[command(flatten)]
     pub proxy: OutboundProxyArgs,
 }
@@ -81,6 +86,7 @@ impl DeliveryArgs {
             timeout: self.timeout,
             insecure: self.insecure,
             proxies: self.proxy.resolve()?,
+            budget: crate::http::budget::RequestBudget::at_most(self.max_requests),
         })
     }
 }

@@ -160,6 +160,7 @@ async fn retry_until_settled(
                     return Ok((statuses, Some(answer)));
                 }
             }
+            Err(err) if crate::http::budget::refusal_in(&err).is_some() => return Err(err),
             Err(_) => note(&mut statuses, "no answer".to_string()),
         }
         tokio::time::sleep(backoff.min(stuck_for.saturating_sub(retrying.elapsed()))).await;

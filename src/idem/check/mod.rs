@@ -4,10 +4,12 @@ mod catalogue;
 mod concurrency;
 mod crash;
 mod create;
+pub(crate) mod estimate;
 mod in_flight;
 mod mismatch;
 mod missing_key;
 pub(crate) mod openapi;
+pub(crate) mod plan_report;
 mod probe;
 mod problem_json;
 mod profile;
@@ -61,6 +63,42 @@ pub(crate) struct CheckConfig {
     pub stuck_for: std::time::Duration,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub selection: Selection,
+    /// `--plan`: print what would be sent and send nothing.
+    pub plan: bool,
+}
+
+impl CheckConfig {
+    /// What the suite would send to this endpoint, check by check, before it sends anything.
+    pub(crate) fn cost(&self) -> estimate::SuiteCost {
+        estimate::estimate(&estimate::SuiteShape {
+            body: &self.request.body,
+            selection: &self.selection,
+            concurrency: self.concurrency,
+            require_key: self.require_key,
+            measures_window: self.window_max.is_some(),
+            second_caller: !self.other_caller.is_empty(),
+            other_url: self.other_url.is_some(),
+            work_hint: self.work_hint,
+            max_work: self.max_work,
+            server_cmd: self.server_cmd.is_some(),
+        })
+    }
+
+    /// `--plan` for one endpoint: its URL, body and the checks' requests.
+    fn plan_report(&self) -> plan_report::PlanReport {
+        let url = crate::http::url::Redacted(&self.request.url).to_string();
+        let operation = plan_report::PlannedOperation {
+            method: self.request.method.to_string(),
+            path: None,
+            operation_id: None,
+            skipped: None,
+            url: Some(url.clone()),
+            body: plan_report::PlannedOperation::shown_body(&self.request.body),
+            body_origin: None,
+            cost: Some(self.cost()),
+        };
+        plan_report::PlanReport::new(None, url, None, vec![operation], self.request.budget.limit())
+    }
 }
 
 /// Runs every check against the endpoint. An error means the suite could not run (no answer).
@@ -96,6 +134,11 @@ async fn execute_with(
     }
     checks.extend(in_flight_and_crash(&mut probe, config, server).await?);
     checks.push(problem_json::problem_json(&probe));
+    // A check that reads a refused request as "no answer" (the in-flight and crash checks do)
+    // judged nothing the server did: --max-requests ended the suite, whatever it concluded.
+    if let Some(refusal) = config.request.budget.refusal() {
+        return Err(anyhow::Error::new(refusal).context("the suite stopped"));
+    }
     config.profile.apply(&mut checks);
     let target = target_of(config);
     let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[CREATE.id]);
@@ -224,7 +267,7 @@ async fn retry_and_race(
     }
     let raced_twice = checks.iter().any(|c| c.id == CONCURRENT_ONCE.id && c.outcome == CheckOutcome::Fail);
     if let (true, Some(max)) = (raced_twice, config.window_max) {
-        checks.push(race_window::race_window(&probe.spec, max).await);
+        checks.push(race_window::race_window(&probe.spec, max).await?);
     }
     Ok(checks)
 }
@@ -267,6 +310,11 @@ async fn in_flight_and_crash(
 }
 
 pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
+    if config.plan {
+        config.plan_report().print(config.format, config.palette)?;
+        return Ok(Outcome::Holds);
+    }
+    config.request.budget.expect(crate::http::budget::Needed::About(config.cost().requests));
     let result = match &config.server_cmd {
         None => execute(&config).await,
         Some(command) => with_server(&config, command.clone()).await,

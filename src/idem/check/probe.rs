@@ -35,7 +35,7 @@ impl Probe {
     pub(super) fn new(spec: RequestSpec) -> anyhow::Result<Probe> {
         let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
         // The plain requests go through the user's proxy; `concurrent` races directly, as `idem race` does.
-        let client = HttpClient::with_proxies(options, spec.proxies.clone())?;
+        let client = HttpClient::with_proxies(options, spec.proxies.clone())?.with_budget(spec.budget.clone());
         Ok(Probe { spec, client, error_answers: Vec::new(), also: Vec::new(), count_doubt: None })
     }
 

@@ -11,9 +11,13 @@ use crate::idem::window::{self, WindowVerdict};
 use crate::units::format_duration;
 
 /// Measures the window of the endpoint `spec` describes, with fresh keys.
-pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResult {
+/// An error only when --max-requests stopped it: the suite stops there too.
+pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
-    match window::measure(spec, max, 3, |_| {}).await {
+    Ok(match window::measure(spec, max, 3, |_| {}).await {
+        Err(err) if crate::http::budget::refusal_in(&err).is_some() => {
+            return Err(err.context(format!("check `{}` stopped", RACE_WINDOW.id)));
+        }
         Err(err) => RACE_WINDOW.skipped(format!("the window could not be measured: {err:#}")),
         Ok(report) => {
             let mut evidence = Vec::new();
@@ -32,5 +36,5 @@ pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> CheckResul
             evidence.push(report.meaning.clone());
             RACE_WINDOW.judged(report.verdict == WindowVerdict::NoWindow, evidence, started.elapsed())
         }
-    }
+    })
 }

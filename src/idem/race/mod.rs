@@ -54,11 +54,22 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
         let key = config.request.key_named;
         bail!("{key} fixes the key, so every round after the first would only replay it; drop {key} or use --rounds 1");
     }
+    spec.budget.expect(crate::http::budget::Needed::Exactly((config.n as u64).saturating_mul(config.rounds as u64)));
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
         let spread = Spread { also: config.also.clone(), stagger: config.stagger, closing: number == config.rounds };
-        let mut round = race_round_spread(spec, config.n, config.sync, config.key_mode, &spread).await?;
+        let raced = race_round_spread(spec, config.n, config.sync, config.key_mode, &spread).await;
+        if let Err(err) = &raced
+            && crate::http::budget::refusal_in(err).is_some()
+        {
+            if let Some(bar) = &progress {
+                bar.finish_and_clear();
+            }
+            let done = stopped_after(&rounds);
+            return Err(raced.unwrap_err().context(format!("round {number} of {} was not sent{done}", config.rounds)));
+        }
+        let mut round = raced?;
         round.round = number;
         rounds.push(round);
         if let Some(bar) = &progress {
@@ -78,6 +89,19 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     );
     report.also = config.also.iter().map(ToString::to_string).collect();
     Ok(report)
+}
+
+/// What the rounds run before --max-requests stopped the race showed, for its message.
+fn stopped_after(rounds: &[RoundReport]) -> String {
+    if rounds.is_empty() {
+        return String::new();
+    }
+    let twice = rounds.iter().filter(|round| round.judgement.executions > 1).count();
+    format!(
+        " ({} run before it: {} executed more than once)",
+        crate::text::plural(rounds.len(), "round", "rounds"),
+        twice
+    )
 }
 
 pub(crate) async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {

@@ -185,6 +185,9 @@ pub async fn race_round_spread(
         .enumerate()
         .map(|(index, key)| targets[across::target_of(index, targets.len())].build(key.as_deref()))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // The engines write raw sockets, so the round takes its whole share of --max-requests before
+    // the first byte: a round is never cut short into a race of fewer duplicates.
+    spec.budget.take(n as u64)?;
     let before = spec.count_before().await?;
 
     let raced = race_synchronised(spec, &targets, requests, sync, stagger).await?;

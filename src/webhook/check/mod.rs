@@ -72,10 +72,24 @@ pub struct CheckConfig {
     pub http2: bool,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub(crate) selection: Selection,
+    /// `--max-requests`: every delivery the suite sends draws on it.
+    pub budget: crate::http::budget::RequestBudget,
 }
 
-/// Runs every check. An error means the suite could not run (no secret, receiver unreachable).
+/// Runs every check. An error means the suite could not run (no secret, receiver unreachable,
+/// `--max-requests` reached).
 pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> {
+    let budget = config.budget.clone();
+    let result = execute_checks(config).await;
+    // The probe reads a refused request as "no answer", which the checks would judge as the
+    // receiver's: when the budget refused one, the suite stopped there and judged nothing after.
+    match budget.refusal() {
+        Some(refusal) => Err(anyhow::Error::new(refusal).context("the suite stopped")),
+        None => result,
+    }
+}
+
+async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
     let selection = config.selection.clone();
     let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
@@ -88,7 +102,8 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
         config.insecure,
         config.proxies.clone(),
         config.payload.clone(),
-    )?;
+    )?
+    .with_budget(config.budget.clone());
     let skew = i64::try_from(MIN_SKEW.max(config.tolerance.saturating_mul(2)).as_secs()).unwrap_or(i64::MAX / 2);
     let target = format!("POST {} (--scheme {kind})", Redacted(&config.url));
 

@@ -78,6 +78,12 @@ impl Probe {
         Ok(Probe { url, scheme, key, wrong_key, client, timeout, insecure, payload })
     }
 
+    /// This probe, sending only what `--max-requests` allows.
+    pub(crate) fn with_budget(mut self, budget: crate::http::budget::RequestBudget) -> Probe {
+        self.client = self.client.with_budget(budget);
+        self
+    }
+
     /// A fresh event of the chosen payload, signed with the right key.
     pub(crate) fn event(&self) -> Message {
         let event_id = fresh_id("evt_");

@@ -21,6 +21,7 @@ use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
 use serde::Serialize;
 
 use crate::http::body::looks_like_json;
+use crate::http::budget::{RequestBudget, refusal_in};
 use crate::http::client::{ClientOptions, HttpClient};
 use crate::http::outbound_proxy::Proxies;
 use crate::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
@@ -39,6 +40,8 @@ pub struct DeliverOptions {
     pub insecure: bool,
     /// `--proxy`, `--noproxy` and the environment, resolved; direct by default.
     pub proxies: Proxies,
+    /// `--max-requests`: every attempt of every delivery draws on it.
+    pub budget: RequestBudget,
 }
 
 impl Default for DeliverOptions {
@@ -48,6 +51,7 @@ impl Default for DeliverOptions {
             timeout: DEFAULT_TIMEOUT,
             insecure: false,
             proxies: Proxies::direct(),
+            budget: RequestBudget::unlimited(),
         }
     }
 }
@@ -273,7 +277,8 @@ enum NextStep {
 impl Deliverer {
     pub(crate) fn new(url: Uri, options: &DeliverOptions) -> anyhow::Result<Deliverer> {
         let client_options = ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false };
-        let client = HttpClient::with_proxies(client_options, options.proxies.clone())?;
+        let client =
+            HttpClient::with_proxies(client_options, options.proxies.clone())?.with_budget(options.budget.clone());
         Ok(Deliverer { url, client, policy: options.policy.clone(), wait_bar: false })
     }
 
@@ -289,8 +294,8 @@ impl Deliverer {
     }
 
     /// Attempts `message` until it is delivered, the endpoint is gone or the policy runs out. An
-    /// error means the request could not even be built (an unsignable message), not a failed
-    /// delivery: network failures are attempts in the report.
+    /// error means the request could not even be built (an unsignable message) or `--max-requests`
+    /// refused the next attempt, not a failed delivery: network failures are attempts in the report.
     pub(crate) async fn deliver(
         &self,
         message: &Message,
@@ -338,6 +343,8 @@ impl Deliverer {
                         }
                     }
                 }
+                // Not an attempt: nothing was sent, and the run stops.
+                Err(err) if refusal_in(&err).is_some() => return Err(err),
                 Err(err) => {
                     report.error = Some(describe_error(&err, message.body.len()));
                     NextStep::Retry { retry_after: None }

@@ -14,6 +14,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
+use anyhow::Context;
 use http::Uri;
 use serde::Serialize;
 
@@ -155,6 +156,9 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
 
     let human = config.format == Format::Human;
     let deliverer = Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human);
+    let least = messages.len() as u64;
+    let most = least.saturating_mul(u64::from(deliverer.policy().max_attempts().max(1)));
+    config.delivery.budget.expect(crate::http::budget::Needed::Between(least, most));
     let lines = human.then(|| Lines {
         attempts: AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() },
         scheme_from,
@@ -284,7 +288,14 @@ async fn deliver_in_turn(
                 lines.attempts.print("", attempt, next);
             }
         };
-        let report = deliverer.deliver(message, &observer).await?;
+        let report = deliverer.deliver(message, &observer).await.with_context(|| {
+            format!(
+                "the replay stopped at line {} ({} of {} entries replayed before it)",
+                entry.line,
+                deliveries.len(),
+                messages.len()
+            )
+        })?;
         if let Some(lines) = lines {
             let summary = attempt_lines::summary(&report, lines.attempts.max_attempts, lines.attempts.palette);
             writeln!(std::io::stdout().lock(), "  {summary}")?;

@@ -6,6 +6,7 @@ pub(crate) mod document;
 pub(crate) mod nesting;
 pub(crate) mod path_template;
 pub(crate) mod plan;
+mod plan_print;
 pub(crate) mod report;
 pub(crate) mod target;
 
@@ -54,7 +55,12 @@ pub(crate) struct OpenApiConfig {
 
 pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     let document = Document::load(&config.spec, config.check.request.insecure).await?;
-    let shown_target = target::resolve(config.base_url.as_deref(), config.allow_remote, &document)?;
+    let resolved = target::resolve(config.base_url.as_deref(), config.allow_remote, &document);
+    // A plan sends nothing, so it shows where a refused run would have gone, and why it is refused.
+    let (shown_target, refused) = match resolved {
+        Err(err) if config.check.plan => (target::resolve(config.base_url.as_deref(), true, &document)?, Some(err)),
+        resolved => (resolved?, None),
+    };
     // As for `idem check URL` (curl's way): the base URL's userinfo is sent as Basic auth unless
     // -H gives an Authorization, and leaves the URL, so no request URL printed or serialised
     // carries it; the target line and the report name it as `user:***`.
@@ -76,13 +82,34 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
             }
         }
     }
+    let budget = config.check.request.budget.clone();
+    let request_of = |operation: &Operation, planned: &plan::Planned| {
+        operation_config(&config.check, &target.base, operation, planned)
+    };
+    if config.check.plan {
+        let refused = refused.map(|err| format!("{err:#}"));
+        let plan = plan_print::plan_of(&config.spec, &shown_target, refused, &operations, budget.limit(), request_of);
+        plan.print(config.format, config.palette)?;
+        return Ok(Outcome::Holds);
+    }
     if !operations.iter().any(|op| op.plan.is_ok()) {
         bail!("no operation of {} can be tested{}", Redacted(&config.spec), skip_summary(&operations));
+    }
+    // Only under a budget: the estimate makes every operation's request once more.
+    let needed = budget.limit().map(|_| plan_print::requests_of(&operations, request_of));
+    if let Some(needed) = needed {
+        budget.expect(crate::http::budget::Needed::About(needed));
     }
     announce(&shown_target, config.format)?;
     let reports = check_all(&config, &target, operations).await;
     let report = OpenApiReport::new(config.spec.clone(), &shown_target, reports);
     report.print(config.format, config.palette)?;
+    if let Some(refusal) = budget.refusal() {
+        return Err(anyhow::Error::new(refusal).context(format!(
+            "the run stopped before every operation was checked (`--plan` shows the {} requests it needs)",
+            needed.unwrap_or_default()
+        )));
+    }
     if report.tested == 0 {
         bail!("no operation could be tested: every chosen operation's suite could not run");
     }
@@ -181,6 +208,23 @@ async fn check_all(config: &OpenApiConfig, target: &Target, operations: Vec<Oper
                 Some(joined) => record(joined, &mut reports),
                 None => break,
             }
+        }
+        // --max-requests: an operation is not started once the budget has refused a request, nor
+        // when what is left of it would not see its suite through against a correct API.
+        let budget = &config.check.request.budget;
+        let needs = check.cost().requests;
+        if budget.refusal().is_some() || budget.remaining() < needs {
+            let left = budget.remaining();
+            let reason = format!(
+                "not run: --max-requests {} left {left} request(s), and its suite needs about {needs}",
+                budget.limit().unwrap_or_default()
+            );
+            if budget.refusal().is_none() {
+                // Recorded as the budget's refusal, so the run ends with exit status 2 and says why.
+                let _ = budget.take(needs);
+            }
+            reports[index] = Some(OperationReport::skipped(&operation, reason));
+            continue;
         }
         tasks.spawn(async move {
             let result = super::execute(&check).await;
