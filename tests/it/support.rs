@@ -164,6 +164,34 @@ impl Drop for CustomServer {
     }
 }
 
+/// A server that answers every request with `status` and an empty JSON object, and counts the
+/// requests that reached it: what `--max-requests` tests compare with the budget.
+pub(crate) struct CountingServer {
+    server: CustomServer,
+    requests: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl CountingServer {
+    pub(crate) fn start(status: u16) -> CountingServer {
+        let requests = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let counted = std::sync::Arc::clone(&requests);
+        let server = CustomServer::start(move |_| {
+            counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Reply::json(status, "{}")
+        });
+        CountingServer { server, requests }
+    }
+
+    pub(crate) fn url(&self, path: &str) -> String {
+        self.server.url(path)
+    }
+
+    /// How many requests reached it so far.
+    pub(crate) fn requests(&self) -> usize {
+        self.requests.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
 /// A loopback port with nothing listening on it.
 pub(crate) fn dead_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");

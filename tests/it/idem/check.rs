@@ -8,7 +8,7 @@ use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::run::Run;
-use crate::support::{CustomServer, Reply, TestServer, idem, suite_evidence, suite_outcomes};
+use crate::support::{CountingServer, CustomServer, Reply, TestServer, idem, suite_evidence, suite_outcomes};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
 
@@ -363,4 +363,78 @@ fn a_run_that_judges_nothing_is_exit_2_never_a_check_mark() {
     // Without --server-cmd, crash-recovers has nothing to kill: it is not judged, so neither is the run.
     let crash = ["--only", "crash-recovers"].map(String::from).to_vec();
     crate::support::assert_nothing_checked(suite(crash), "1 skipped (crash-recovers: give the command");
+}
+
+/// What a run takes out of the estimate: the in-flight checks (whose retries follow the server's
+/// timing) and the race window (which runs only after a failure).
+const DETERMINISTIC: [&str; 6] = ["-n", "5", "--window-max", "0", "--skip", "lease-outlives-work"];
+
+#[test]
+fn plan_sends_nothing_and_its_estimate_is_what_a_run_sends() {
+    let capture = CountingServer::start(201);
+    let plan_of = |url: &str| {
+        Run::idem(["check", url, "-d", PAYMENT, "--plan", "--skip", "mismatch-in-flight"])
+            .args(DETERMINISTIC)
+            .format_json()
+            .expect_exit(0)
+            .json()
+    };
+    let plan = plan_of(&capture.url("/payments"));
+    assert_eq!(capture.requests(), 0, "--plan sent a request");
+    assert_eq!(plan["schema"], "check-plan/1");
+    let operation = &plan["operations"][0];
+    assert_eq!(operation["method"], "POST");
+    assert_eq!(operation["body"], PAYMENT);
+    let checks: Vec<&str> =
+        operation["cost"]["checks"].as_array().unwrap().iter().map(|c| c["check"].as_str().unwrap()).collect();
+    assert!(checks.contains(&"concurrent-once") && !checks.contains(&"lease-outlives-work"), "{checks:?}");
+
+    let human = Run::idem(["check", &capture.url("/payments"), "-d", PAYMENT, "--plan"]).expect_exit(0).finish();
+    assert!(
+        human.stdout.contains("nothing is sent") && human.stdout.contains("concurrent-once 20"),
+        "{}",
+        human.stdout
+    );
+    assert_eq!(capture.requests(), 0, "--plan sent a request");
+
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let planned = plan_of(&url);
+    Run::idem(["check", &url, "-d", PAYMENT, "--skip", "mismatch-in-flight"])
+        .args(DETERMINISTIC)
+        .expect_exit(0)
+        .finish();
+    let summary = server.summary();
+    assert_eq!(summary.requests, planned["requests"].as_u64().unwrap(), "{planned:#}");
+    assert_eq!(summary.payments_created as u64, planned["creations"].as_u64().unwrap(), "{planned:#}");
+}
+
+#[test]
+fn max_requests_stops_the_suite_before_the_request_over_the_budget() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    // create, retry-replays and mismatch-rejected fit; the race of five would make eight.
+    let (code, stdout, stderr) =
+        Run::idem(["check", &url, "-d", PAYMENT, "-n", "5", "--max-requests", "7"]).finish().parts();
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(server.summary().requests, 3, "{stderr}");
+    assert!(
+        stderr.contains("check `concurrent-once` could not race")
+            && stderr.contains("--max-requests 7 reached: 3 requests were sent, and the next step needs 5 more")
+            && stderr.contains("the full run needs about"),
+        "{stderr}"
+    );
+    // A check that reads a refused request as "no answer" does not judge the server on it: the
+    // suite ends with exit 2 wherever the budget runs out.
+    for budget in ["9", "12"] {
+        let server = TestServer::start(ServeConfig::local(Mode::Correct));
+        let finished =
+            Run::idem(["check", &server.url("/payments"), "-d", PAYMENT, "-n", "5", "--max-requests", budget])
+                .format_json()
+                .finish();
+        assert_eq!(finished.code, 2, "{}{}", finished.stdout, finished.stderr);
+        assert!(server.summary().requests <= budget.parse().unwrap());
+        let report = finished.json();
+        assert!(report["error"].as_str().unwrap().contains(&format!("--max-requests {budget} reached")), "{report:#}");
+    }
 }

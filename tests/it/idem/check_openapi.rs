@@ -734,3 +734,93 @@ fn an_operation_whose_suite_judged_nothing_is_a_skip_not_a_failure() {
     assert!(op["curl"].is_null(), "{op:#}");
     assert_eq!(report["failed"], 0, "{report:#}");
 }
+
+#[test]
+fn a_server_on_another_host_is_refused_before_any_request_and_a_plan_shows_why() {
+    let dir = tempfile::tempdir().unwrap();
+    // Everything the client sends goes to this proxy, which would see the request (the name is
+    // the proxy's to resolve, so the refusal is made on the name: no lookup either).
+    let proxy = Capture::start();
+    let proxy_url = format!("http://127.0.0.1:{}", proxy.port());
+    let paths = serde_json::json!({"/payments": keyed_operation(serde_json::json!({"type": "object"}))});
+    let spec = write_spec(&dir, "production.json", serde_json::json!([{"url": "https://api.example.com/v1"}]), paths);
+    let (code, text) = run_check(&spec, &["--proxy", &proxy_url, "--only", "create"]);
+    assert_eq!(code, 2, "{text}");
+    assert!(text.contains("points at api.example.com, a remote host"), "{text}");
+    assert!(text.contains("give --base-url URL") && text.contains("--allow-remote"), "{text}");
+    assert!(!text.contains("requests go to"), "announced a target it refused: {text}");
+    assert!(!text.contains("sk_test_credential"), "{text}");
+
+    // The plan shows where a run would have gone and why it is refused, and sends nothing either.
+    let (code, text) = run_check(&spec, &["--proxy", &proxy_url, "--plan"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains("a run would send to https://api.example.com/v1 (from the document's servers[0])"), "{text}");
+    assert!(text.contains("a run would be refused:") && text.contains("a remote host"), "{text}");
+    assert_eq!(proxy.connections(), 0, "a request was sent");
+}
+
+/// Two operations that declare the key, and one that does not.
+fn two_keyed_operations() -> Value {
+    // Both bodies as idem serve takes them: an amount in minor units.
+    let mut refunds = keyed_operation(serde_json::json!({"type": "object", "required": ["amount"],
+        "properties": {"amount": {"type": "integer", "minimum": 500}}}));
+    refunds["post"]["operationId"] = "createRefund".into();
+    serde_json::json!({
+        "/payments": keyed_operation(serde_json::json!({"type": "object", "required": ["amount"],
+            "properties": {"amount": {"type": "integer", "minimum": 100}}})),
+        "/refunds": refunds,
+        "/status": {"get": {"operationId": "status", "responses": {"200": {"description": "up"}}}}
+    })
+}
+
+/// A run whose request count does not follow the server's timing (the in-flight checks do).
+const DETERMINISTIC: [&str; 6] = ["-n", "5", "--skip", "lease-outlives-work", "--skip", "mismatch-in-flight"];
+
+#[test]
+fn plan_lists_what_a_run_sends_sends_nothing_and_matches_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let capture = Capture::start();
+    let capture_base = format!("http://127.0.0.1:{}/v1", capture.port());
+    let spec = write_spec(&dir, "api.json", serde_json::json!([{"url": capture_base}]), two_keyed_operations());
+    let (code, text) = run_check(&spec, &["--plan"]);
+    assert_eq!(code, 0, "{text}");
+    assert!(text.contains(&format!("url    {capture_base}/payments")), "{text}");
+    assert!(text.contains(r#"body   {"amount":100} (generated from the schema)"#), "{text}");
+    assert!(text.contains("not checked: declares no Idempotency-Key header"), "{text}");
+    assert!(text.contains("total: 2 of 3 operations checked: "), "{text}");
+    let (code, plan) = check_openapi(&["--openapi", &spec, "--plan"]);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["schema"], "check-plan/1");
+    assert_eq!(plan["chosen"], 2);
+    assert_eq!(capture.connections(), 0, "--plan sent a request");
+
+    let server = TestServer::start(ServeConfig { any_path: true, ..ServeConfig::local(Mode::Correct) });
+    let base = server.url("");
+    let args = [&["--openapi", &spec, "--base-url", &base][..], &DETERMINISTIC[..]].concat();
+    let (_, planned) = check_openapi(&[&args[..], &["--plan"][..]].concat());
+    let each: Vec<u64> =
+        planned["operations"].as_array().unwrap().iter().filter_map(|op| op["cost"]["requests"].as_u64()).collect();
+    assert_eq!(each.len(), 2, "{planned:#}");
+    let (code, report) = check_openapi(&args);
+    assert_eq!(code, 0, "{report:#}");
+    let summary = server.summary();
+    assert_eq!(summary.requests, planned["requests"].as_u64().unwrap(), "{planned:#}");
+    assert_eq!(summary.payments_created as u64, planned["creations"].as_u64().unwrap(), "{planned:#}");
+
+    // Under a budget that covers the first operation and not the second, the second is not
+    // started: the report says so, and the run ends with exit status 2.
+    let server = TestServer::start(ServeConfig { any_path: true, ..ServeConfig::local(Mode::Correct) });
+    let base = server.url("");
+    let budget = (each[0] + each[1] - 1).to_string();
+    let args = [&["--openapi", &spec, "--base-url", &base, "--max-requests", &budget][..], &DETERMINISTIC[..]].concat();
+    let (code, report) = check_openapi(&args);
+    assert_eq!(code, 2, "{report:#}");
+    assert_eq!(server.summary().requests, each[0], "{report:#}");
+    assert_eq!(operation(&report, "create")["outcome"], "pass", "{report:#}");
+    let refunds = operation(&report, "createRefund");
+    assert_eq!(refunds["outcome"], "skip", "{report:#}");
+    assert!(
+        refunds["reason"].as_str().unwrap().contains(&format!("not run: --max-requests {budget} left")),
+        "{refunds:#}"
+    );
+}

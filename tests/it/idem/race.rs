@@ -274,3 +274,22 @@ fn single_packet_releases_every_final_frame_in_one_write_call() {
     assert!(frames.iter().filter(|(kind, ..)| *kind == DATA).all(|f| f.3 <= release_write));
     assert!(answers.iter().all(|a| a.outcome.as_ref().is_ok_and(|r| r.status == 201)));
 }
+
+#[test]
+fn max_requests_takes_a_whole_round_and_never_sends_one_cut_short() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let (code, stdout, stderr) =
+        Run::idem(["race", &url, "-d", r#"{"amount":100}"#, "-n", "5", "--rounds", "3", "--max-requests", "12"])
+            .finish()
+            .parts();
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    // Two rounds of five fit in 12; the third would need 15 and is not sent at all, not even the 2 left.
+    assert_eq!(server.summary().requests, 10, "{stderr}");
+    assert!(
+        stderr.contains("round 3 of 3 was not sent (2 rounds run before it")
+            && stderr.contains("--max-requests 12 reached: 10 requests were sent, and the next step needs 5 more")
+            && stderr.contains("the full run needs 15 requests"),
+        "{stderr}"
+    );
+}

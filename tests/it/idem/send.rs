@@ -3,6 +3,7 @@ use idem::testing::serve::{Mode, ServeConfig};
 use predicates::prelude::*;
 use serde_json::Value;
 
+use crate::support::run::Run;
 use crate::support::{CustomServer, Reply, TestServer, dead_port, idem, payment_ids, status_kib};
 
 const PAYMENT: &str = r#"{"amount":1990,"currency":"RUB","order_id":42}"#;
@@ -261,4 +262,21 @@ fn upstream_errors_say_what_the_upstream_did() {
         assert_eq!(output.status.code(), Some(2), "{all}");
         assert!(all.contains(described) && !all.contains("is it running"), "{described}: {all}");
     }
+}
+
+#[test]
+fn max_requests_stops_before_the_request_over_the_budget_with_exit_2() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, stdout, stderr) =
+        Run::idem(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "5", "--max-requests", "2"])
+            .finish()
+            .parts();
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(server.summary().requests, 2, "the server got more than the budget: {stdout}");
+    assert!(stdout.contains("#2 ") && !stdout.contains("#3 "), "the attempts sent are shown, no more: {stdout}");
+    assert!(
+        stderr.contains("--max-requests 2 reached: 2 requests were sent")
+            && stderr.contains("the full run needs 5 requests"),
+        "{stderr}"
+    );
 }

@@ -345,3 +345,19 @@ fn an_answer_cut_short_after_its_headers_says_what_arrived_over_http2() {
         predicates::str::contains("409 headers received, body never completed within 1.00s (7 of 100 body bytes)"),
     );
 }
+
+#[test]
+fn max_requests_stops_the_measurement_before_a_pair_over_the_budget() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, stdout, stderr) =
+        Run::idem(["window", &server.url("/payments"), "-d", r#"{"amount":100}"#, "--max-requests", "5"])
+            .finish()
+            .parts();
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    // Pairs of two: the third pair would make six.
+    assert_eq!(server.summary().requests, 4, "{stderr}");
+    assert!(
+        stderr.contains("--max-requests 5 reached: 4 requests were sent, and the next step needs 2 more"),
+        "{stderr}"
+    );
+}

@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use crate::support::run::Run;
 use crate::support::webhook_receivers::{Flaws, receiver};
-use crate::support::{CustomServer, Listener, Reply, SECRET, dead_port, suite_evidence, suite_outcomes, webhook};
+use crate::support::{
+    CountingServer, CustomServer, Listener, Reply, SECRET, dead_port, suite_evidence, suite_outcomes, webhook,
+};
 
 fn check(url: &str, kind: &str, format: &str) -> (i32, String) {
     check_with(url, kind, format, &[])
@@ -399,4 +401,18 @@ fn a_receiver_that_processes_after_acknowledging_is_judged_on_its_settled_count(
     let finished = processed_once(&slow);
     assert_eq!(finished.code, 0, "{}{}", finished.stdout, finished.stderr);
     assert_eq!(finished.outcomes()["duplicate-processed-once"], "pass");
+}
+
+#[test]
+fn max_requests_ends_the_suite_with_exit_2_before_the_request_over_it() {
+    let receiver = CountingServer::start(200);
+    let (code, report) = Run::webhook(["check", &receiver.url("/hook"), "--scheme", "standard", "--secret", SECRET])
+        .args(["--max-requests", "4"])
+        .format_json()
+        .never_printing(SECRET)
+        .code_and_json();
+    assert_eq!(code, 2, "{report:#}");
+    assert_eq!(receiver.requests(), 4, "{report:#}");
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("--max-requests 4 reached: 4 requests were sent"), "{error}");
 }

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::support::SECRET as STANDARD_SECRET;
 use crate::support::run::Run;
-use crate::support::{CustomServer, Reply, webhook};
+use crate::support::{CountingServer, CustomServer, Reply, webhook};
 
 const BINARY_BODY: &[u8] = &[0xff, 0x00, 0x80, b'{', 0xfe];
 /// Signed long ago: any receiver checking timestamps refuses it.
@@ -444,4 +444,25 @@ fn lines_recorded_under_different_schemes_are_each_re_signed_with_their_own() {
     {
         assert!(human.stdout.contains(expected), "{expected}: {}", human.stdout);
     }
+}
+
+#[test]
+fn max_requests_stops_the_replay_before_the_entry_over_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = journal(dir.path());
+    let receiver = CountingServer::start(200);
+    let finished = Run::webhook(["replay".as_ref(), file.as_os_str(), receiver.url("/hook").as_ref()])
+        .args(resign())
+        .args(["--max-requests", "2"])
+        .finish();
+    assert_eq!(finished.code, 2, "{}{}", finished.stdout, finished.stderr);
+    assert_eq!(receiver.requests(), 2);
+    assert!(finished.stdout.contains("line 2") && !finished.stdout.contains("replayed 3"), "{}", finished.stdout);
+    assert!(
+        finished.stderr.contains("the replay stopped at line 3 (2 of 3 entries replayed before it)")
+            && finished.stderr.contains("--max-requests 2 reached")
+            && finished.stderr.contains("the full run needs 3 to 15 requests"),
+        "{}",
+        finished.stderr
+    );
 }

@@ -10,7 +10,7 @@ use predicates::prelude::PredicateBooleanExt;
 use serde_json::Value;
 
 use crate::support::run::Run;
-use crate::support::{CustomServer, Reply, dead_port, webhook};
+use crate::support::{CountingServer, CustomServer, Reply, dead_port, webhook};
 
 pub(crate) const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
 
@@ -366,4 +366,21 @@ fn a_backoff_cap_below_the_first_backoff_is_refused() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("--backoff-max 1s is below --backoff 10s"), "{stderr}");
+}
+
+#[test]
+fn max_requests_counts_every_attempt_and_stops_before_the_one_over_it() {
+    let receiver = CountingServer::start(503);
+    let (code, stdout, stderr) = Run::webhook(["send", &receiver.url("/hook"), "--secret", "s3cr3t"])
+        .args(["--event", "invoice.paid", "--times", "2", "--max-attempts", "5", "--backoff", "1ms"])
+        .args(["--max-requests", "3"])
+        .finish()
+        .parts();
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(receiver.requests(), 3, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("--max-requests 3 reached: 3 requests were sent")
+            && stderr.contains("the full run needs 2 to 10 requests"),
+        "{stderr}"
+    );
 }
