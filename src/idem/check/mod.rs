@@ -114,36 +114,75 @@ async fn execute_with(
     let mut probe = Probe::new(config.request.clone())?;
     probe.also = config.also.clone();
     let mut checks = Vec::new();
-    let (created, original) = create::create(&mut probe).await?;
-    checks.push(created);
-    match &original {
-        Some(original) => checks.extend(retry_and_race(&mut probe, config, original).await?),
-        None => checks.extend(skipped(RETRY_AND_RACE, NO_RESOURCE)),
-    }
-    checks.push(missing_key::missing_key(&mut probe, config.require_key).await?);
-    match &original {
-        Some(original) => {
-            checks.push(create::new_key_creates(&mut probe, original).await?);
-            checks.push(scope::key_scoped(&mut probe, original).await?);
-        }
-        None => checks.extend(skipped(&[NEW_KEY_CREATES, KEY_SCOPED], NO_RESOURCE)),
-    }
-    match &original {
-        Some(original) => checks.extend(layer_mistakes(&mut probe, config, original).await?),
-        None => checks.extend(LAYER_MISTAKES.iter().map(|check| check.spec().skipped(NO_RESOURCE))),
-    }
-    checks.extend(in_flight_and_crash(&mut probe, config, server).await?);
-    checks.push(problem_json::problem_json(&probe));
-    // A check that reads a refused request as "no answer" (the in-flight and crash checks do)
-    // judged nothing the server did: --max-requests ended the suite, whatever it concluded.
-    if let Some(refusal) = config.request.budget.refusal() {
-        return Err(anyhow::Error::new(refusal).context("the suite stopped"));
+    let ran = run_checks(&mut probe, config, server, &mut checks).await;
+    // --max-requests: the error says what was judged before the budget ran out. A slow check
+    // that reads a refused request as "no answer" (in-flight, crash) judged nothing the server
+    // did, so it is left out and the suite ends with the refusal all the same.
+    let sound = |check: &&CheckResult| !IN_FLIGHT_AND_CRASH.iter().any(|slow| slow.spec().id == check.id);
+    let stopped = || {
+        let before: Vec<CheckResult> = checks.iter().filter(sound).cloned().collect();
+        judged_before_the_budget_ran_out(&before)
+    };
+    match (ran, config.request.budget.refusal()) {
+        (Err(err), _) if crate::http::budget::refusal_in(&err).is_some() => return Err(err.context(stopped())),
+        (Err(err), _) => return Err(err),
+        (Ok(()), Some(refusal)) => return Err(anyhow::Error::new(refusal).context(stopped())),
+        (Ok(()), None) => {}
     }
     config.profile.apply(&mut checks);
     let target = target_of(config);
     let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[CREATE.id]);
     report.profile = Some(config.profile.note());
     Ok(report)
+}
+
+/// Every check in report order, each appended to `checks` as it ends (so what was judged before
+/// an error is still there).
+async fn run_checks(
+    probe: &mut Probe,
+    config: &CheckConfig,
+    server: Option<&mut server_cmd::ServerCommand>,
+    checks: &mut Vec<CheckResult>,
+) -> anyhow::Result<()> {
+    let (created, original) = create::create(probe).await?;
+    checks.push(created);
+    match &original {
+        Some(original) => retry_and_race(probe, config, original, checks).await?,
+        None => checks.extend(skipped(RETRY_AND_RACE, NO_RESOURCE)),
+    }
+    checks.push(missing_key::missing_key(probe, config.require_key).await?);
+    match &original {
+        Some(original) => {
+            checks.push(create::new_key_creates(probe, original).await?);
+            checks.push(scope::key_scoped(probe, original).await?);
+        }
+        None => checks.extend(skipped(&[NEW_KEY_CREATES, KEY_SCOPED], NO_RESOURCE)),
+    }
+    match &original {
+        Some(original) => layer_mistakes(probe, config, original, checks).await?,
+        None => checks.extend(LAYER_MISTAKES.iter().map(|check| check.spec().skipped(NO_RESOURCE))),
+    }
+    checks.extend(in_flight_and_crash(probe, config, server).await?);
+    checks.push(problem_json::problem_json(probe));
+    Ok(())
+}
+
+/// "the suite stopped after judging create (pass), retry-replays (pass)": what a run cut short by
+/// --max-requests found before it stopped.
+fn judged_before_the_budget_ran_out(checks: &[CheckResult]) -> String {
+    let judged: Vec<String> = checks
+        .iter()
+        .filter(|check| check.outcome != CheckOutcome::Skip)
+        .map(|check| {
+            let outcome = serde_json::to_value(check.outcome).ok();
+            format!("{} ({})", check.id, outcome.as_ref().and_then(|o| o.as_str()).unwrap_or("?"))
+        })
+        .collect();
+    if judged.is_empty() {
+        "the suite stopped before it judged any check".to_string()
+    } else {
+        format!("the suite stopped after judging {}", judged.join(", "))
+    }
 }
 
 /// Why the checks that compare with the first request's resource are skipped when there is none.
@@ -256,8 +295,9 @@ async fn retry_and_race(
     probe: &mut Probe,
     config: &CheckConfig,
     original: &Original,
-) -> anyhow::Result<Vec<CheckResult>> {
-    let mut checks = replay::retry(probe, original).await?;
+    checks: &mut Vec<CheckResult>,
+) -> anyhow::Result<()> {
+    checks.extend(replay::retry(probe, original).await?);
     checks.extend(mismatch::mismatch(probe, original).await?);
     // The race is the costly part: left out, it is not run.
     if config.selection.runs_any(&[CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, RACE_WINDOW]) {
@@ -269,7 +309,7 @@ async fn retry_and_race(
     if let (true, Some(max)) = (raced_twice, config.window_max) {
         checks.push(race_window::race_window(&probe.spec, max).await?);
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// The checks for what real idempotency layers get wrong; not even run when `--only` or `--skip`
@@ -278,8 +318,8 @@ async fn layer_mistakes(
     probe: &mut Probe,
     config: &CheckConfig,
     original: &Original,
-) -> anyhow::Result<Vec<CheckResult>> {
-    let mut checks = Vec::new();
+    checks: &mut Vec<CheckResult>,
+) -> anyhow::Result<()> {
     for check in LAYER_MISTAKES {
         let spec = check.spec();
         checks.push(match config.selection.runs(spec.id) {
@@ -287,7 +327,7 @@ async fn layer_mistakes(
             false => spec.skipped(NOT_SELECTED),
         });
     }
-    Ok(checks)
+    Ok(())
 }
 
 /// The slow checks of a request still executing and of a server that crashes mid-request, each

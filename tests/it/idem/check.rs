@@ -419,7 +419,8 @@ fn max_requests_stops_the_suite_before_the_request_over_the_budget() {
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert_eq!(server.summary().requests, 3, "{stderr}");
     assert!(
-        stderr.contains("check `concurrent-once` could not race")
+        stderr.contains("the suite stopped after judging create (pass), retry-replays (pass), replay-marked (pass), mismatch-rejected (pass)")
+            && stderr.contains("check `concurrent-once` could not race")
             && stderr.contains("--max-requests 7 reached: 3 requests were sent, and the next step needs 5 more")
             && stderr.contains("the full run needs about"),
         "{stderr}"
