@@ -146,7 +146,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-n -d -k -h -V --scheme --count-url --count-pointer --count-header --concurrency --http2 --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-n -d -k -h -V --scheme --count-url --count-pointer --count-header --count-settle --count-settle-max --concurrency --http2 --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --max-requests --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -165,6 +165,14 @@ _webhook() {
                     return 0
                     ;;
                 --count-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -217,6 +225,10 @@ _webhook() {
                     return 0
                     ;;
                 --ack-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-requests)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -722,7 +734,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --verbatim --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --verbatim --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -773,6 +785,10 @@ _webhook() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-requests)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -944,7 +960,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__race)
-            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --requests --rounds --count-url --count-pointer --count-header --http2 --insecure --timeout --format --color --help --version"
+            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --requests --rounds --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1022,6 +1038,14 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --count-settle)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --count-settle-max)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1042,7 +1066,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --order --seed --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1108,6 +1132,10 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --max-requests)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --proxy)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1166,7 +1194,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1253,6 +1281,10 @@ _webhook() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-requests)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

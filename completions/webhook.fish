@@ -217,6 +217,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand race" -l rounds -d 'Roun
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l timeout -d 'How long each copy\'s answer may take (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
@@ -237,6 +239,8 @@ shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s n -l concurrency -d 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
