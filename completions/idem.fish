@@ -72,6 +72,7 @@ never\t''"
 complete -c idem -n "__fish_idem_using_subcommand send" -l no-key -d 'Send no key at all (a control)'
 complete -c idem -n "__fish_idem_using_subcommand send" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand send" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand send" -l require-count -d 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth'
 complete -c idem -n "__fish_idem_using_subcommand send" -l new-key-per-retry -d 'Reproduce the classic bug on purpose: a fresh key for every retry'
 complete -c idem -n "__fish_idem_using_subcommand send" -l json -d 'Insist that -d is JSON: refuse (exit 2) a body that does not parse, instead of sending it as text/plain'
 complete -c idem -n "__fish_idem_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -112,6 +113,7 @@ never\t''"
 complete -c idem -n "__fish_idem_using_subcommand race" -l no-key -d 'Send no key at all (a control)'
 complete -c idem -n "__fish_idem_using_subcommand race" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand race" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand race" -l require-count -d 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth'
 complete -c idem -n "__fish_idem_using_subcommand race" -l distinct-keys -d 'Give every duplicate its own key (a control: each should execute)'
 complete -c idem -n "__fish_idem_using_subcommand race" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand race" -s V -l version -d 'Print version'
@@ -144,6 +146,7 @@ never\t''"
 complete -c idem -n "__fish_idem_using_subcommand window" -l no-key -d 'Send no key at all (a control)'
 complete -c idem -n "__fish_idem_using_subcommand window" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand window" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand window" -l require-count -d 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth'
 complete -c idem -n "__fish_idem_using_subcommand window" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand window" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand check" -s H -l header -d 'A request header, \'Name: value\' (repeatable)' -r
@@ -203,6 +206,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-tag -d 'Skip
 complete -c idem -n "__fish_idem_using_subcommand check" -l exclude-tag-regex -d 'Skip operations with a tag matching this regular expression (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l param -d 'A path, query or header parameter\'s value, name=value (repeatable); wins over the spec\'s examples' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l max-operations -d 'Test at most this many operations (the rest are listed as skipped)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l count-url-template -d 'Each operation\'s count of side effects (a GET, as --count-url), {operationId} filled in: http://127.0.0.1:8080/counts/{operationId}. An operation\'s own x-idem-count-url (and x-idem-count-pointer) wins; --count-url applies when neither is given' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l concurrent-operations -d 'How many operations are checked at the same time (1: one operation\'s checks never overlap another\'s) (at most 64)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l proxy -d 'Send the plain requests through this proxy (http://, https:// or socks5h://; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none); concurrent-once and race-window connect directly, as idem race does' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -s d -l data -d 'The body: DATA, @file, or @- for stdin. JSON bodies get Content-Type: application/json' -r
@@ -213,6 +217,7 @@ never\t''"
 complete -c idem -n "__fish_idem_using_subcommand check" -l no-key -d 'Send no key at all (a control)'
 complete -c idem -n "__fish_idem_using_subcommand check" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
 complete -c idem -n "__fish_idem_using_subcommand check" -l http2 -d 'HTTP/2: prior knowledge on http://, h2 only in ALPN on https://'
+complete -c idem -n "__fish_idem_using_subcommand check" -l require-count -d 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth'
 complete -c idem -n "__fish_idem_using_subcommand check" -l require-key -d 'The endpoint must refuse a request without a key with 400'
 complete -c idem -n "__fish_idem_using_subcommand check" -l plan -d 'Print what a run would send (operations, URLs, bodies, the checks\' requests, the resources a correct API creates) and send nothing'
 complete -c idem -n "__fish_idem_using_subcommand check" -l strict -d 'Fail the run when a check named by --expect-fail passes (it was fixed: remove the flag)'

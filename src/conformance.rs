@@ -79,6 +79,19 @@ pub(crate) struct CheckResult {
     #[serde(rename = "duration_ms", serialize_with = "crate::units::as_ms")]
     #[schemars(with = "f64")]
     pub duration: Duration,
+    /// What the outcome rests on (`idem check`): `count` when the count at `--count-url`
+    /// decided it, `answer` when the answers alone did (a replay shown, executions not counted);
+    /// absent when the check was not judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_level: Option<crate::evidence_level::EvidenceLevel>,
+}
+
+impl CheckResult {
+    /// This result, resting on evidence of `level`.
+    pub(crate) fn at_level(mut self, level: crate::evidence_level::EvidenceLevel) -> CheckResult {
+        self.evidence_level = Some(level);
+        self
+    }
 }
 
 /// A check before it is run: what it is and how much it matters.
@@ -125,6 +138,7 @@ impl CheckSpec {
             evidence,
             fix,
             duration: took,
+            evidence_level: None,
         }
     }
 }
@@ -241,6 +255,7 @@ impl SuiteReport {
                     check.evidence = vec![selection.left_out_reason(check.id)];
                     check.fix = None;
                     check.duration = Duration::ZERO;
+                    check.evidence_level = None;
                 }
                 continue;
             }

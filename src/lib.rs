@@ -7,6 +7,7 @@ mod command_line;
 mod conformance;
 mod count;
 mod demo;
+mod evidence_level;
 mod exit;
 mod http;
 mod idem;

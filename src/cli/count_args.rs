@@ -62,3 +62,12 @@ impl CountArgs {
         Ok(Some(source))
     }
 }
+
+/// `--require-count`, flattened into the `idem` commands whose ✓ can rest on the answers alone.
+#[derive(Debug, Clone, Copy, Default, Args)]
+pub struct RequireCountArgs {
+    /// Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers
+    /// alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth
+    #[arg(long, help_heading = "Evidence")]
+    pub require_count: bool,
+}

@@ -197,6 +197,7 @@ impl RequestArgs {
             id_field: self.id_field,
             id_header,
             count: None,
+            require_count: false,
             key_named,
             budget: crate::http::budget::RequestBudget::at_most(self.max_requests),
         })

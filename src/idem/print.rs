@@ -3,6 +3,7 @@
 //! render through here, so the same answer reads the same everywhere.
 use std::time::Duration;
 
+use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
 use crate::idem::race::round::{KeyMode, ReleaseRecord, RoundReport, SyncMode};
 use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Verdict};
@@ -98,7 +99,21 @@ pub(crate) fn render_judgement(judgement: &Judgement, answers: usize, palette: P
                     evidence.iter().map(|e| e.phrase()).collect::<Vec<_>>().join("; ")
                 ),
             };
-            format!("{} {answers} answers, {ids}{replays}{evidence}", palette.green("✓ consistent:"))
+            // The ✓ names its level: only a count shows executions; the answers show a replay.
+            match judgement.evidence_level {
+                Some(EvidenceLevel::Count) => {
+                    format!("{} {answers} answers, {ids}{replays}{evidence}", palette.green(&format!("✓ {COUNTED}:")))
+                }
+                _ => {
+                    let shown = judgement.replay_shown_by();
+                    let shown = if shown.is_empty() { String::new() } else { format!(" ({shown})") };
+                    format!(
+                        "{} {answers} answers, {ids}{replays}{evidence}\n  {} {NOT_COUNTED}",
+                        palette.green(&format!("✓ {ANSWER_REPLAYED}{shown}:")),
+                        palette.dim("note:")
+                    )
+                }
+            }
         }
         Verdict::Unconfirmed => {
             format!(

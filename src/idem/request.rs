@@ -39,6 +39,8 @@ pub struct RequestSpec {
     pub id_header: Option<HeaderName>,
     /// `--count-url`: the server's count of side effects, read before and after each step.
     pub count: Option<crate::count::CountSource>,
+    /// `--require-count`: a ✓ the answers alone support (no count) is not accepted (exit 2).
+    pub require_count: bool,
     /// Where a fixed key came from, for errors and notes: `--key`, or `IDEM_KEY (from the environment)`.
     pub key_named: &'static str,
     /// `--max-requests`: shared by every clone of this spec, so the whole command draws on one count.
@@ -67,6 +69,7 @@ impl RequestSpec {
             id_field: DEFAULT_ID_FIELD.to_string(),
             id_header: None,
             count: None,
+            require_count: false,
             key_named: "--key",
             budget: Default::default(),
         })

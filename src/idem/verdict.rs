@@ -15,6 +15,7 @@ use http::HeaderMap;
 use serde::Serialize;
 
 use crate::count::{Baseline, CountReading, Step};
+use crate::evidence_level::{COUNT_REQUIRED, EvidenceLevel};
 use crate::http::client::Exchange;
 use crate::http::content_encoding;
 use crate::idem::request::{IdSource, RequestSpec};
@@ -240,6 +241,55 @@ pub struct Judgement {
     /// What the verdict rests on (empty when it rests on nothing: `unconfirmed`, `cannot_tell`,
     /// `nothing_created`, `errors`, or a single answer).
     pub evidence: Vec<Evidence>,
+    /// The level of that evidence: `count` when the count at `--count-url` decided, `answer` when
+    /// the answers alone did (they show a replay, not how many times the handler ran), `null`
+    /// when nothing did.
+    pub evidence_level: Option<EvidenceLevel>,
+}
+
+impl Judgement {
+    /// Names the level of the evidence gathered, and, under `--require-count`, refuses a verdict
+    /// that holds on the answers alone: it becomes `unconfirmed` (exit 2), evidence kept.
+    fn name_level(&mut self, grounds: &Grounds) {
+        self.evidence_level = if self.evidence.iter().any(|e| matches!(e, Evidence::Count { .. })) {
+            Some(EvidenceLevel::Count)
+        } else if self.evidence.is_empty() {
+            None
+        } else {
+            Some(EvidenceLevel::Answer)
+        };
+        if grounds.require_count
+            && self.verdict.outcome() == Some(crate::exit::Outcome::Holds)
+            && self.evidence_level != Some(EvidenceLevel::Count)
+        {
+            self.verdict = Verdict::Unconfirmed;
+            self.explanation = Some(format!("unconfirmed: {COUNT_REQUIRED}"));
+        }
+    }
+
+    /// What showed the answer was replayed, for the answer-level ✓ (see [`replay_shown_by`]).
+    pub(crate) fn replay_shown_by(&self) -> String {
+        replay_shown_by(&self.evidence)
+    }
+}
+
+/// What in `evidence` showed that the answer was replayed: `same server id`, `replay marker`,
+/// `409`, joined with ` / ` (a count shows executions, not a replay, and is not named here).
+pub(crate) fn replay_shown_by(evidence: &[Evidence]) -> String {
+    let mut shown: Vec<&str> = Vec::new();
+    for item in evidence {
+        let what = match item {
+            Evidence::ServerId { .. } => "same server id",
+            Evidence::ReplayMarker { .. } => "replay marker",
+            Evidence::Conflict { .. } => "409",
+            Evidence::DistinctIds { .. } => "distinct ids",
+            Evidence::Count { .. } => continue,
+        };
+        if !shown.contains(&what) {
+            shown.push(what);
+        }
+    }
+    shown.join(" / ")
 }
 
 /// One piece of evidence of how many times the server executed.
@@ -318,6 +368,8 @@ pub(crate) struct Grounds {
     /// the key.
     pub sent: Vec<(String, &'static str)>,
     pub count: Option<CountReading>,
+    /// `--require-count`: a verdict that holds on the answers alone is `unconfirmed`.
+    pub require_count: bool,
 }
 
 /// A judgement whose count could not be believed: judged on the answers alone, it never holds on
@@ -397,7 +449,7 @@ impl Grounds {
         if let Some(key) = key {
             sent.push((key.to_string(), "key"));
         }
-        Grounds { sent, count: None }
+        Grounds { sent, count: None, require_count: spec.require_count }
     }
 
     /// Where the request carried `id` (or the value it was made from: `ord_A-7` from `A-7`), if it did.
@@ -520,8 +572,10 @@ pub(crate) fn judge_control(answers: &[Observed], ids: &IdSource, grounds: &Grou
         differences: Vec::new(),
         notes: reading_notes(answers),
         evidence: Vec::new(),
+        evidence_level: None,
     };
     ground_control(&mut judgement, answers, grounds);
+    judgement.name_level(grounds);
     judgement
 }
 
@@ -534,7 +588,11 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
             Ok(evidence) => evidence,
             Err(doubt) => {
                 let doubt = doubt.to_string();
-                ground_control(judgement, answers, &Grounds { sent: grounds.sent.clone(), count: None });
+                ground_control(
+                    judgement,
+                    answers,
+                    &Grounds { sent: grounds.sent.clone(), count: None, require_count: false },
+                );
                 set_count_aside(judgement, &doubt);
                 return;
             }
@@ -607,7 +665,12 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
             Ok(evidence) => evidence,
             Err(doubt) => {
                 let doubt = doubt.to_string();
-                ground_duplicates(judgement, answers, timing, &Grounds { sent: grounds.sent.clone(), count: None });
+                ground_duplicates(
+                    judgement,
+                    answers,
+                    timing,
+                    &Grounds { sent: grounds.sent.clone(), count: None, require_count: false },
+                );
                 set_count_aside(judgement, &doubt);
                 return;
             }
@@ -829,8 +892,10 @@ pub(crate) fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, ground
         differences,
         notes,
         evidence: Vec::new(),
+        evidence_level: None,
     };
     ground_duplicates(&mut judgement, answers, timing, grounds);
+    judgement.name_level(grounds);
     judgement
 }
 
@@ -1119,6 +1184,7 @@ mod tests {
                 },
                 source: "GET /charges".into(),
             }),
+            require_count: false,
         }
     }
 
@@ -1131,7 +1197,11 @@ mod tests {
             late_executions: 0,
             doubt: Some(doubt.to_string()),
         };
-        Grounds { sent: Vec::new(), count: Some(CountReading { change, source: "GET /charges".into() }) }
+        Grounds {
+            sent: Vec::new(),
+            count: Some(CountReading { change, source: "GET /charges".into() }),
+            require_count: false,
+        }
     }
 
     #[test]

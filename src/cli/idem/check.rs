@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::cli::count_args::CountArgs;
+use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::request_args::RequestArgs;
 use crate::cli::suite_args::SuiteArgs;
 use crate::conformance::SuiteFormat;
@@ -30,6 +30,9 @@ pub struct CheckArgs {
 
     #[command(flatten)]
     pub count: CountArgs,
+
+    #[command(flatten)]
+    pub require_count: RequireCountArgs,
 
     /// How many concurrent duplicates the concurrency check sends (at most 1000)
     #[arg(short = 'n', long = "concurrency", default_value_t = 20, value_parser = clap::value_parser!(u32).range(2..=1000))]
@@ -109,7 +112,7 @@ impl CheckArgs {
         let openapi_args = args.openapi;
         let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
         let key_header = args.request.key_header.clone();
-        let request = with_count(args.request.into_spec()?, args.count)?;
+        let request = with_count(args.request.into_spec()?, args.count, args.require_count)?;
         let also = args.targets.urls(&request)?;
         let config = CheckConfig {
             request,
@@ -149,6 +152,13 @@ impl CheckArgs {
             allow_remote: openapi_args.allow_remote,
             selection: operations,
             max_operations: openapi_args.max_operations.map(|max| max as usize),
+            count_url_template: match openapi_args.count_url_template {
+                Some(template) => {
+                    crate::idem::check::openapi::count::check_template(&template)?;
+                    Some(template)
+                }
+                None => None,
+            },
             concurrency: openapi_args.concurrent_operations as usize,
             format: config.format,
             palette: config.palette,

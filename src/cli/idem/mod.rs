@@ -5,7 +5,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 use clap_complete::Shell;
 
 use crate::cli::block_on;
-use crate::cli::count_args::CountArgs;
+use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::suite_args::print_list;
 use crate::demo::DemoConfig;
 use crate::exit::Outcome;
@@ -94,8 +94,13 @@ impl AlsoArgs {
 }
 
 /// The spec with `--count-url`, read with the request's own headers (auth) and connection flags.
-pub(crate) fn with_count(mut spec: RequestSpec, count: CountArgs) -> anyhow::Result<RequestSpec> {
+pub(crate) fn with_count(
+    mut spec: RequestSpec,
+    count: CountArgs,
+    require: RequireCountArgs,
+) -> anyhow::Result<RequestSpec> {
     spec.count = count.into_source(&spec.headers, spec.timeout, spec.insecure)?;
+    spec.require_count = require.require_count;
     Ok(spec)
 }
 

@@ -89,6 +89,12 @@ pub struct OpenApiArgs {
     #[arg(long, value_name = "N", requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=100_000))]
     pub max_operations: Option<u32>,
 
+    /// Each operation's count of side effects (a GET, as --count-url), {operationId} filled in:
+    /// http://127.0.0.1:8080/counts/{operationId}. An operation's own x-idem-count-url (and
+    /// x-idem-count-pointer) wins; --count-url applies when neither is given
+    #[arg(long, value_name = "URL", requires = "openapi", help_heading = "Evidence")]
+    pub count_url_template: Option<String>,
+
     /// How many operations are checked at the same time (1: one operation's checks never overlap another's) (at most 64)
     #[arg(long, value_name = "N", default_value_t = 1, requires = "openapi", value_parser = clap::value_parser!(u32).range(1..=64))]
     pub concurrent_operations: u32,

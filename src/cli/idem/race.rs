@@ -1,7 +1,7 @@
 //! `idem race`: its flags, and what they become.
 use std::time::Duration;
 
-use crate::cli::count_args::CountArgs;
+use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::request_args::RequestArgs;
 use crate::idem::race::report::RoundDetail;
 use crate::idem::race::{KeyMode, RaceConfig, SyncMode};
@@ -20,6 +20,9 @@ pub struct RaceArgs {
 
     #[command(flatten)]
     pub count: CountArgs,
+
+    #[command(flatten)]
+    pub require_count: RequireCountArgs,
 
     /// Duplicates per round (at most 1000)
     #[arg(short = 'n', long = "requests", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
@@ -63,7 +66,7 @@ impl RaceArgs {
         } else {
             KeyMode::Same
         };
-        let request = with_count(args.request.into_direct_spec("race")?, args.count)?;
+        let request = with_count(args.request.into_direct_spec("race")?, args.count, args.require_count)?;
         let also = args.targets.urls(&request)?;
         let config = RaceConfig {
             request,

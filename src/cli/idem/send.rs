@@ -3,7 +3,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 
-use crate::cli::count_args::CountArgs;
+use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::request_args::RequestArgs;
 use crate::idem::request::RequestSpec;
 use crate::idem::send::SendConfig;
@@ -20,6 +20,9 @@ pub struct SendArgs {
 
     #[command(flatten)]
     pub count: CountArgs,
+
+    #[command(flatten)]
+    pub require_count: RequireCountArgs,
 
     /// Send the same request this many times with the same key, then judge the answers (at most 10000)
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
@@ -131,7 +134,7 @@ impl SendArgs {
             eprintln!("note: {note}");
         }
         let config = SendConfig {
-            request: with_count(request, args.count)?,
+            request: with_count(request, args.count, args.require_count)?,
             repeat: args.repeat,
             interval: args.interval,
             format: args.format,

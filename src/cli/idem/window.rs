@@ -1,7 +1,7 @@
 //! `idem window`: its flags, and what they become.
 use std::time::Duration;
 
-use crate::cli::count_args::CountArgs;
+use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::request_args::RequestArgs;
 use crate::idem::window::WindowConfig;
 use crate::output::{ColorChoice, Format, Palette};
@@ -19,6 +19,9 @@ pub struct WindowArgs {
 
     #[command(flatten)]
     pub count: CountArgs,
+
+    #[command(flatten)]
+    pub require_count: RequireCountArgs,
 
     /// The widest spacing probed (at most 1m)
     #[arg(long, default_value = "2s", value_parser = crate::cli::duration_at_most(crate::cli::MINUTE), allow_hyphen_values = true, value_name = "DUR")]
@@ -39,7 +42,7 @@ impl WindowArgs {
             anyhow::bail!("--max must be more than 0, e.g. --max 500ms");
         }
         let config = WindowConfig {
-            request: with_count(args.request.into_direct_spec("window")?, args.count)?,
+            request: with_count(args.request.into_direct_spec("window")?, args.count, args.require_count)?,
             max: args.max,
             probes: args.probes as usize,
             format: args.format,

@@ -8,6 +8,7 @@ use http::{HeaderMap, StatusCode};
 use super::catalogue::{CONCURRENT_ONCE, CONFLICT_RETRY_AFTER};
 use super::probe::Probe;
 use crate::conformance::CheckResult;
+use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
 use crate::idem::key::KeyPolicy;
 use crate::idem::race::{KeyMode, Spread, SyncMode, race_round_spread};
 use crate::idem::verdict::{Observed, Verdict, status_counts};
@@ -49,11 +50,17 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
     )];
     match judgement.verdict {
         Verdict::Consistent => {
-            evidence.push(match judgement.resource_ids.as_slice() {
-                [] => "no resource was created".to_string(),
-                ids => format!("executed once: {}", ids.join(", ")),
+            // Only a count shows one execution; the answers show that one answer was replayed.
+            let counted = judgement.evidence_level == Some(EvidenceLevel::Count);
+            evidence.push(match (judgement.resource_ids.as_slice(), counted) {
+                ([], _) => "no resource was created".to_string(),
+                (ids, true) => format!("{COUNTED}: {}", ids.join(", ")),
+                (ids, false) => format!("{ANSWER_REPLAYED} ({}): {}", judgement.replay_shown_by(), ids.join(", ")),
             });
             evidence.extend(judgement.evidence.iter().map(|e| format!("evidence: {}", e.phrase())));
+            if !counted {
+                evidence.push(NOT_COUNTED.to_string());
+            }
         }
         Verdict::ExecutedMoreThanOnce => {
             evidence.push(format!("executed {} times: {}", judgement.executions, judgement.resource_ids.join(", ")))
@@ -80,6 +87,11 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
         CONCURRENT_ONCE.unconfirmed(evidence, started.elapsed())
     } else {
         CONCURRENT_ONCE.judged(judgement.verdict == Verdict::Consistent, evidence, started.elapsed())
+    };
+    // A count `create` showed to be no proof leaves the check without a level.
+    let once = match judgement.evidence_level {
+        Some(level) if probe.count_doubt.is_none() => once.at_level(level),
+        _ => once,
     };
 
     let conflicts: Vec<&&Observed> = answers.iter().filter(|a| a.status == Some(409)).collect();

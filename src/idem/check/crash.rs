@@ -88,7 +88,7 @@ pub(super) async fn crash_recovers(
         "the key again → {} {}{}",
         again.status,
         again_id.as_deref().unwrap_or("(no id)"),
-        if once { " (the replay): executed once" } else { ": not a replay of the recovered execution" }
+        if once { " (the replay): answer replayed" } else { ": not a replay of the recovered execution" }
     ));
     Ok(CRASH_RECOVERS.judged(once, evidence, started.elapsed()))
 }

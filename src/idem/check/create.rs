@@ -6,6 +6,7 @@ use super::catalogue::{CREATE, NEW_KEY_CREATES};
 use super::probe::{Original, Probe, believed, excerpt};
 use crate::conformance::CheckResult;
 use crate::count::Step;
+use crate::evidence_level::EvidenceLevel;
 use crate::idem::request::FoundId;
 use crate::idem::verdict::Grounds;
 
@@ -87,7 +88,7 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
         if !created {
             evidence.push(format!("a new key created nothing: {}", excerpt(&answer.body)));
         }
-        return Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()));
+        return Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()).at_level(EvidenceLevel::Count));
     }
     let same_sent_id = id.as_deref() == Some(original.id.as_str()) && grounds.sent_as(&original.id).is_some();
     if answer.status.is_success() && same_sent_id {

@@ -24,6 +24,7 @@ pub(crate) use catalogue::CHECKS;
 pub(crate) use profile::Profile;
 
 use crate::conformance::{CheckOutcome, CheckResult, CheckSpec, Selection, SuiteFormat, SuiteReport};
+use crate::evidence_level::{COUNT_REQUIRED, EvidenceLevel};
 use crate::exit::Outcome;
 use crate::idem::request::RequestSpec;
 use crate::output::Palette;
@@ -130,6 +131,7 @@ async fn execute_with(
         (Ok(()), None) => {}
     }
     config.profile.apply(&mut checks);
+    name_levels(&mut checks, config.request.require_count);
     let target = target_of(config);
     let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[CREATE.id]);
     report.profile = Some(config.profile.note());
@@ -183,6 +185,44 @@ fn judged_before_the_budget_ran_out(checks: &[CheckResult]) -> String {
     } else {
         format!("the suite stopped after judging {}", judged.join(", "))
     }
+}
+
+/// The checks whose pass says how many times the server executed, and that read `--count-url`
+/// when it is given: `--require-count` asks them for a count.
+pub(crate) const COUNTED_CHECKS: [CheckSpec; 3] = [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE];
+
+/// Names what each judged check rests on (`answer` unless the check read the count), and under
+/// `--require-count` turns a counted check's pass on the answers alone into `unconfirmed`.
+fn name_levels(checks: &mut [CheckResult], require_count: bool) {
+    for check in checks {
+        match check.outcome {
+            CheckOutcome::Skip => check.evidence_level = None,
+            CheckOutcome::Unconfirmed => {}
+            _ => {
+                check.evidence_level.get_or_insert(EvidenceLevel::Answer);
+            }
+        }
+        if require_count
+            && check.outcome == CheckOutcome::Pass
+            && check.evidence_level != Some(EvidenceLevel::Count)
+            && COUNTED_CHECKS.iter().any(|spec| spec.id == check.id)
+        {
+            check.outcome = CheckOutcome::Unconfirmed;
+            check.evidence.push(COUNT_REQUIRED.to_string());
+        }
+    }
+}
+
+/// The level of an operation's or a suite's ✓ on executions: `count` when every counted check
+/// that passed rested on the count, `answer` when one rested on the answers alone, `None` when
+/// none passed.
+pub(crate) fn executions_level(checks: &[CheckResult]) -> Option<EvidenceLevel> {
+    EvidenceLevel::weakest(
+        checks
+            .iter()
+            .filter(|c| c.outcome == CheckOutcome::Pass && COUNTED_CHECKS.iter().any(|spec| spec.id == c.id))
+            .filter_map(|c| c.evidence_level),
+    )
 }
 
 /// Why the checks that compare with the first request's resource are skipped when there is none.

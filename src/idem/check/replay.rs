@@ -4,8 +4,9 @@ use std::time::{Duration, Instant};
 
 use super::catalogue::{REPLAY_MARKED, RETRY};
 use super::probe::{Original, Probe, believed};
-use crate::conformance::CheckResult;
+use crate::conformance::{CheckOutcome, CheckResult};
 use crate::count::Step;
+use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
 use crate::idem::verdict::{BodyMatch, Grounds, compare_bodies, replay_marker, replay_marker_names};
 
 /// `retry-replays` and `replay-marked`.
@@ -29,6 +30,8 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let same_status = retry.status == original.exchange.status;
     let same_id = id.as_deref() == Some(original.id.as_str());
     let body = compare_bodies(&original.exchange.body, &retry.body);
+    // The first answer came back: its status, id and body.
+    let same_answer = same_status && same_id && body.is_ok();
     if !same_status {
         evidence.push(format!("the status changed: {} → {}", original.exchange.status, retry.status));
     }
@@ -47,9 +50,10 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     if let Some(url) = &elsewhere {
         evidence.push(format!("the retry went to the other instance, {url}"));
     }
-    let looks_replayed = same_status && same_id && body.is_ok();
     let marker = replay_marker(&retry.headers);
     let took = started.elapsed();
+    let replay_result =
+        |evidence: Vec<String>, level: EvidenceLevel| RETRY.judged(true, evidence, took).at_level(level);
     // A matching answer is a replay only with evidence that the server recognised the key.
     let retry_result = match &grounds.count {
         Some(count) => {
@@ -63,7 +67,7 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
             let executions = match believed(count, probe.count_doubt.as_deref()) {
                 Ok(executions) => executions,
                 // A different answer fails on its own; a matching one is a replay only by the count.
-                Err(_) if !looks_replayed => return Ok(retry_failed_and_unmarked(evidence, took)),
+                Err(_) if !same_answer => return Ok(retry_failed_and_unmarked(evidence, took)),
                 Err(doubt) => {
                     evidence.push(doubt);
                     return Ok(vec![
@@ -72,7 +76,7 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
                     ]);
                 }
             };
-            if executions > 0 && looks_replayed {
+            if executions > 0 && same_answer {
                 // Either the id only looks the same because the request carries it, or the layer
                 // answered from its store and let the handler run anyway.
                 let why = match grounds.sent_as(&original.id) {
@@ -87,17 +91,24 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
                     "the retry executed again (the count rose by {executions}) though its answer matches the first: {why}"
                 ));
             }
-            RETRY.judged(looks_replayed && executions == 0, evidence, took)
+            if same_answer && executions == 0 {
+                evidence.push(format!("{COUNTED}: the count did not move on the retry"));
+                replay_result(evidence, EvidenceLevel::Count)
+            } else {
+                RETRY.judged(false, evidence, took).at_level(EvidenceLevel::Count)
+            }
         }
-        None if !looks_replayed => RETRY.judged(false, evidence, took),
+        None if !same_answer => RETRY.judged(false, evidence, took).at_level(EvidenceLevel::Answer),
         None => match (marker, grounds.sent_as(&original.id)) {
             (Some(header), _) => {
                 evidence.push(format!("marked as a replay ({header}: true)"));
-                RETRY.judged(true, evidence, took)
+                evidence.push(format!("{ANSWER_REPLAYED} (replay marker); {NOT_COUNTED}"));
+                replay_result(evidence, EvidenceLevel::Answer)
             }
             (None, None) => {
                 evidence.push(format!("{} is the server's id (not in the request)", original.id));
-                RETRY.judged(true, evidence, took)
+                evidence.push(format!("{ANSWER_REPLAYED} (same server id); {NOT_COUNTED}"));
+                replay_result(evidence, EvidenceLevel::Answer)
             }
             (None, Some((value, place))) => {
                 if let Some(warning) = as_slow_as_the_first(original.exchange.latency, retry.latency) {
@@ -112,9 +123,12 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
             }
         },
     };
-    let replayed = retry_result.outcome == crate::conformance::CheckOutcome::Pass;
+    let replayed = retry_result.outcome == CheckOutcome::Pass;
 
-    let marked = if !replayed {
+    let marked = if !replayed && same_answer {
+        // The answer came back, but the count shows the handler ran again: not "not a replay".
+        REPLAY_MARKED.skipped("the answer was replayed but the handler ran again (see retry-replays)")
+    } else if !replayed {
         REPLAY_MARKED.skipped("the retry was not a replay")
     } else {
         match marker {

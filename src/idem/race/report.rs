@@ -16,6 +16,10 @@
 //!   (`--distinct-keys`, `--no-key`) `as_expected` (every duplicate executed) or `collapsed` (the
 //!   server collapsed duplicates that shared no key). Exit status 0 for `safe` and `as_expected`,
 //!   1 for `executed_more_than_once`, `inconsistent` and `collapsed`, 2 for the rest.
+//! - `evidence_level`: what the rounds that held rest on: `count` (the count at `--count-url`
+//!   showed one execution each) or `answer` (the answers showed a replay: a server id, a replay
+//!   marker, a 409; executions were not counted); `null` when no round held. With
+//!   `--require-count` a round that holds on the answers alone is `unconfirmed` (exit 2).
 //! - `summary`: `rounds`, and how many were `safe`, `executed_more_than_once`, `inconsistent`,
 //!   `errors`, `nothing_created`, `cannot_tell`, `as_expected`, `collapsed`, `unconfirmed`; `worst_executions`
 //!   (most distinct resources created in a round);
@@ -35,13 +39,15 @@
 //!     (only when no answer), resource_id, replayed, latency_ms, target (host:port, only with
 //!     --also)}` per duplicate,
 //!   - `judgement`: the shared verdict, `{verdict: {kind}, executions, resource_ids, body_match,
-//!     explanation, differences, notes, evidence}`, as in `idem send`; `evidence` lists what the
-//!     verdict rests on, each `{kind: count|replay-marker|conflict|server-id|distinct-ids, …}`.
+//!     explanation, differences, notes, evidence, evidence_level}`, as in `idem send`; `evidence`
+//!     lists what the verdict rests on, each `{kind: count|replay-marker|conflict|server-id|
+//!     distinct-ids, …}`, and `evidence_level` its level (`count`, `answer` or `null`).
 use std::time::Duration;
 
 use serde::Serialize;
 
 use super::round::{RoundReport, SyncMode};
+use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
 use crate::idem::print::render_round;
 use crate::idem::verdict::Verdict;
 use crate::output::Palette;
@@ -61,6 +67,10 @@ pub(crate) struct RaceReport {
     pub n: usize,
     pub sync_requested: SyncMode,
     pub verdict: RaceVerdict,
+    /// What the rounds that held rest on: `count` when the count showed each of them executed
+    /// once, `answer` when any rested on the answers alone (a replay shown, executions not
+    /// counted), `null` when no round held.
+    pub evidence_level: Option<EvidenceLevel>,
     pub summary: RaceTally,
     pub rounds: Vec<RoundReport>,
 }
@@ -216,7 +226,24 @@ impl RaceReport {
             .into_iter()
             .find(|verdict| rounds.iter().any(|r| r.judgement.verdict == verdict.round_verdict()))
             .unwrap_or(RaceVerdict::Safe);
-        RaceReport { method, url, also: Vec::new(), key_header, n, sync_requested: sync, verdict, summary, rounds }
+        let evidence_level = EvidenceLevel::weakest(
+            rounds
+                .iter()
+                .filter(|r| r.judgement.verdict.outcome() == Some(crate::exit::Outcome::Holds))
+                .filter_map(|r| r.judgement.evidence_level),
+        );
+        RaceReport {
+            method,
+            url,
+            also: Vec::new(),
+            key_header,
+            n,
+            sync_requested: sync,
+            verdict,
+            evidence_level,
+            summary,
+            rounds,
+        }
     }
 
     /// The first round that shows the verdict (the worst execution count first).
@@ -288,6 +315,13 @@ impl RaceReport {
                 s.collapsed,
                 s.errors + s.nothing_created + s.cannot_tell + s.unconfirmed
             ));
+        }
+        if self.verdict == RaceVerdict::Safe {
+            let level = match self.evidence_level {
+                Some(EvidenceLevel::Count) => format!("each safe round {COUNTED}"),
+                _ => format!("safe rounds: {ANSWER_REPLAYED}; {NOT_COUNTED}"),
+            };
+            out.push_str(&format!("{}\n", palette.dim(&level)));
         }
         for (what, spread) in [("release", s.release_spread), ("latency", s.latency_spread)] {
             if let Some(p) = spread {

@@ -16,9 +16,11 @@ use std::time::Duration;
 
 use anyhow::bail;
 
+use crate::evidence_level::EvidenceLevel;
 use crate::exit::Outcome;
 use crate::idem::key::KeyPolicy;
 use crate::idem::request::RequestSpec;
+use crate::idem::verdict::Evidence;
 use crate::output::{Format, Palette};
 use probe::Prober;
 use report::Step;
@@ -80,6 +82,17 @@ pub(crate) async fn measure(
         .and_then(|step| step.probes.iter().find(|p| p.executed_twice() == step.executed_twice))
         .map(|probe| probe.evidence.clone())
         .unwrap_or_default();
+    let evidence_level = if evidence.iter().any(|e| matches!(e, Evidence::Count { .. })) {
+        Some(EvidenceLevel::Count)
+    } else {
+        (!evidence.is_empty()).then_some(EvidenceLevel::Answer)
+    };
+    let meaning = match verdict {
+        WindowVerdict::NoWindow => {
+            WindowReport::no_window_meaning(evidence_level, &crate::idem::verdict::replay_shown_by(&evidence))
+        }
+        _ => meaning,
+    };
     let (sync, sync_reason) = prober.sync.map_or((None, None), |(sync, reason)| (Some(sync), Some(reason)));
     Ok(WindowReport {
         method: spec.method.to_string(),
@@ -93,6 +106,7 @@ pub(crate) async fn measure(
         window,
         meaning,
         evidence,
+        evidence_level,
         steps,
     })
 }

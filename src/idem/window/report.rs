@@ -7,7 +7,8 @@
 //! - `method`, `url`, `key_header`: the request probed; `sync`, `sync_reason`: how pairs were
 //!   released (`single-packet` or `last-byte`, as `idem race` chooses).
 //! - `max_us`, `probes_per_step`: `--max` and `--probes`.
-//! - `verdict`: `no_window` (even simultaneous duplicates executed once; exit 0), `window` (exit 1),
+//! - `verdict`: `no_window` (even simultaneous duplicates executed once, or got the answer
+//!   replayed when not counted; exit 0), `window` (exit 1),
 //!   or `window_at_least_max` (pairs `--max` apart still both executed; exit 1).
 //! - `window`: `{estimate_us, lower_us, upper_us}`: pairs executed twice `lower_us` apart and once
 //!   `upper_us` apart; the estimate is the middle. `upper_us` is `null` with
@@ -16,6 +17,10 @@
 //! - `evidence`: what the verdict rests on, from the probe that decided it: `{kind: count|
 //!   replay-marker|conflict|server-id|distinct-ids, …}` as in `idem race`. A pair that shows
 //!   nothing (no 2xx, no id, or only an id the request carried) stops the measurement with exit 2.
+//! - `evidence_level`: `count` when the deciding probe was counted at `--count-url`, `answer`
+//!   when its answers alone decided (a replay shown, executions not counted; `no_window` then
+//!   says "answer replayed", not "executed once"), `null` when nothing did. With
+//!   `--require-count` a pair that holds on the answers alone stops the measurement (exit 2).
 //! - `steps`: in order, `{phase (grow|bisect), spacing_us, executed_twice, probes}`, each probe
 //!   `{executions, statuses, spacing_us (achieved), first_latency_ms, retakes, evidence}`.
 use std::time::Duration;
@@ -24,7 +29,9 @@ use serde::Serialize;
 
 use super::probe::ProbeRecord;
 use super::search::{Conclusion, Phase};
+use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
 use crate::idem::race::SyncMode;
+use crate::idem::verdict::Evidence;
 use crate::output::Palette;
 use crate::units::format_duration;
 
@@ -79,6 +86,9 @@ pub(crate) struct WindowReport {
     pub meaning: String,
     /// What the verdict rests on: the evidence of the probe that decided it (as in `idem race`).
     pub evidence: Vec<crate::idem::verdict::Evidence>,
+    /// The level of that evidence: `count` (the count showed it) or `answer` (the answers did:
+    /// a replay shown, executions not counted); `null` when there is none.
+    pub evidence_level: Option<EvidenceLevel>,
     pub steps: Vec<Step>,
 }
 
@@ -112,6 +122,16 @@ impl WindowReport {
         }
     }
 
+    /// The sentence of `no_window`, at the level of its evidence: only a count shows that the
+    /// duplicates executed once; answers show that the answer was replayed.
+    pub(crate) fn no_window_meaning(level: Option<EvidenceLevel>, shown_by: &str) -> String {
+        match level {
+            Some(EvidenceLevel::Count) => format!("no window: even duplicates released together {COUNTED}"),
+            _ if shown_by.is_empty() => format!("no window: duplicates released together got the {ANSWER_REPLAYED}"),
+            _ => format!("no window: duplicates released together got the {ANSWER_REPLAYED} ({shown_by})"),
+        }
+    }
+
     /// The estimate as a duration, when there is a window.
     pub(crate) fn estimate(&self) -> Option<Duration> {
         self.window.map(|w| w.estimate)
@@ -124,7 +144,13 @@ impl WindowReport {
                 let evidence = self.evidence.iter().map(|e| e.phrase()).collect::<Vec<_>>().join("; ");
                 let evidence =
                     if evidence.is_empty() { evidence } else { format!("\n  {} {evidence}", palette.dim("evidence:")) };
-                format!("{} {}{evidence}\n", palette.green("✓"), self.meaning)
+                let not_counted = match (self.verdict, self.evidence_level) {
+                    (WindowVerdict::NoWindow, Some(EvidenceLevel::Answer)) => {
+                        format!("\n  {} {NOT_COUNTED}", palette.dim("note:"))
+                    }
+                    _ => String::new(),
+                };
+                format!("{} {}{evidence}{not_counted}\n", palette.green("✓"), self.meaning)
             }
             (WindowVerdict::Window, Some(w)) => format!(
                 "{} window ≈ {} (executed twice {} apart, once {} apart)\n  {}\n",
@@ -148,7 +174,14 @@ impl WindowReport {
 
 /// One step as a line: spacing, what happened, each probe's statuses and achieved spacing.
 pub(crate) fn render_step(step: &Step, palette: Palette) -> String {
-    let outcome = if step.executed_twice { palette.red("executed twice") } else { palette.green("executed once ") };
+    // A pair that executed once by the count says so; one whose answers alone showed a replay
+    // says only that.
+    let counted = step.probes.iter().all(|p| p.evidence.iter().any(|e| matches!(e, Evidence::Count { .. })));
+    let outcome = match (step.executed_twice, counted) {
+        (true, _) => palette.red("executed twice "),
+        (false, true) => palette.green("executed once  "),
+        (false, false) => palette.green(ANSWER_REPLAYED),
+    };
     let probes: Vec<String> = step
         .probes
         .iter()

@@ -824,3 +824,85 @@ fn plan_lists_what_a_run_sends_sends_nothing_and_matches_a_run() {
         "{refunds:#}"
     );
 }
+
+#[test]
+fn an_operation_judged_on_its_answers_says_answer_replayed_and_its_count_shows_the_reruns() {
+    use crate::support::apps::PythonApp;
+    use crate::support::run::Run;
+    let app = PythonApp::start("orders_with_a_key_store.py", &["--rerun-handler"]);
+    let plain = app.url("/openapi.json");
+    let check = |spec: &str| {
+        Run::idem([
+            "check",
+            "--openapi",
+            spec,
+            "--window-max",
+            "0",
+            "--only",
+            "retry-replays",
+            "--only",
+            "new-key-creates",
+        ])
+        .args(["--only", "missing-key"])
+    };
+    // Without a count the server's own id came back, so the answer was replayed: no more.
+    let human = check(&plain).expect_exit(0).finish();
+    assert!(
+        human.stdout.contains("answer replayed") && human.stdout.contains("side effects not counted"),
+        "{}",
+        human.stdout
+    );
+    assert!(!human.stdout.contains("executed once"), "{}", human.stdout);
+    let report = check(&plain).format_json().expect_exit(0).json();
+    let op = operation(&report, "createOrder");
+    assert_eq!((op["outcome"].as_str(), op["evidence_level"].as_str()), (Some("pass"), Some("answer")), "{op:#}");
+    let retry = op["checks"].as_array().unwrap().iter().find(|c| c["id"] == "retry-replays").unwrap();
+    assert_eq!(retry["evidence_level"], "answer");
+
+    // CI that wants ground truth: exit 2, saying what to give.
+    let required = check(&plain).args(["--require-count"]).expect_exit(2).finish();
+    assert!(required.stderr.contains("ground truth was required"), "{}", required.stderr);
+    let report = check(&plain).args(["--require-count"]).format_json().expect_exit(2).json();
+    assert_eq!(operation(&report, "createOrder")["outcome"], "unconfirmed", "{report:#}");
+
+    // Each way of giving the count shows the handler running again on the retry.
+    let global = ["--count-url", &app.url("/charges"), "--count-pointer", "/count"];
+    let template = app.url("/counts/{operationId}");
+    for (spec, extra) in [
+        (plain.clone(), global.to_vec()),
+        (app.url("/openapi-counted.json"), vec![]),
+        (plain.clone(), vec!["--count-url-template", template.as_str()]),
+    ] {
+        let report = check(&spec).args(&extra).format_json().expect_exit(1).json();
+        let op = operation(&report, "createOrder");
+        assert_eq!(failing(op), ["retry-replays"], "{extra:?}: {op:#}");
+        assert!(op["count_url"].as_str().is_some(), "{op:#}");
+    }
+}
+
+#[test]
+fn a_correct_operation_with_a_count_is_executed_once_counted() {
+    use crate::support::apps::PythonApp;
+    use crate::support::run::Run;
+    let app = PythonApp::start("orders_with_a_key_store.py", &[]);
+    let check = Run::idem(["check", "--openapi", &app.url("/openapi-counted.json"), "--window-max", "0"]).args([
+        "--only",
+        "retry-replays",
+        "--only",
+        "new-key-creates",
+        "--require-count",
+    ]);
+    let human = check.expect_exit(0).finish();
+    assert!(
+        human.stdout.contains("createOrder): ") && human.stdout.contains("; executed once (counted)"),
+        "{}",
+        human.stdout
+    );
+    let report = Run::idem(["check", "--openapi", &app.url("/openapi-counted.json"), "--window-max", "0"])
+        .args(["--only", "retry-replays", "--only", "new-key-creates", "--require-count"])
+        .format_json()
+        .expect_exit(0)
+        .json();
+    let op = operation(&report, "createOrder");
+    assert_eq!((op["outcome"].as_str(), op["evidence_level"].as_str()), (Some("pass"), Some("count")), "{op:#}");
+}

@@ -190,7 +190,7 @@ fn a_correct_api_without_a_replay_marker_passes_on_its_own_ids() {
     assert_eq!(charges(&app), 1);
     let (code, stdout, _) = run(idem().args(["race", &url, "-d", ORDER, "-n", "5"]));
     assert_eq!(code, 0, "{stdout}");
-    assert!(stdout.contains("✓ consistent") && stdout.contains("evidence:"), "{stdout}");
+    assert!(stdout.contains("✓ answer replayed (same server id)") && stdout.contains("evidence:"), "{stdout}");
     let count = app.url("/charges");
     let (code, stdout, stderr) = run(idem().args(["check", &url, "-d", ORDER, "-n", "5", "--count-url", &count]));
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -539,7 +539,7 @@ fn a_truthful_count_still_gives_a_check_mark() {
     assert!(stdout.contains('✓') && stdout.contains("the count went 0 → 1 (1 execution)"), "{stdout}");
     let (code, stdout, stderr) = run(idem().args(["race", &url, "-d", ORDER, "-n", "5"]).args(&counted));
     assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("✓ consistent"), "{stdout}");
+    assert!(stdout.contains("✓ executed once (counted)"), "{stdout}");
     let (code, stdout, stderr) = run(idem()
         .args(["check", &url, "-d", ORDER, "-n", "5", "--format", "json"])
         .args(["--only", "retry-replays", "--only", "concurrent-once"])

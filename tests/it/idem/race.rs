@@ -48,7 +48,7 @@ fn correct_server_is_safe_over_h2c_single_packet() {
     let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
     assert!(stdout.contains("sync: single-packet (--http2 given"), "{stdout}");
     assert!(stdout.contains("20 final frames in one write"), "{stdout}");
-    assert!(stdout.contains("✓ consistent: 20 answers, one resource"), "{stdout}");
+    assert!(stdout.contains("✓ answer replayed (") && stdout.contains(": 20 answers, one resource"), "{stdout}");
     assert_eq!(server.summary().payments_created, 1);
 }
 

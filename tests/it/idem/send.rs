@@ -14,8 +14,8 @@ fn correct_mode_repeat_3_is_consistent_with_one_id() {
     let output = idem().args(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"]).assert().success();
     let stdout = String::from_utf8_lossy(&output.get_output().stdout).to_string();
     assert_eq!(payment_ids(&stdout).len(), 1, "{stdout}");
-    assert!(stdout.contains("consistent"), "{stdout}");
-    assert!(stdout.contains("replayed"), "{stdout}");
+    assert!(stdout.contains("✓ answer replayed (replay marker / same server id): 3 answers"), "{stdout}");
+    assert!(stdout.contains("side effects were not counted"), "{stdout}");
     assert!(stdout.contains("Idempotency-Key: "), "the key is printed so the user can retry: {stdout}");
     assert_eq!(server.summary().payments_created, 1);
 }
@@ -279,4 +279,62 @@ fn max_requests_stops_before_the_request_over_the_budget_with_exit_2() {
             && stderr.contains("the full run needs 5 requests"),
         "{stderr}"
     );
+}
+
+/// An order for the apps with a key store.
+const ORDER: &str = r#"{"amount":500}"#;
+
+/// A key store that hands back the first answer, with the server's own id, while the handler
+/// runs again on every retry: the answers show a replay; only the ledger shows the charges.
+fn handler_rerun_on_every_retry() -> crate::support::apps::PythonApp {
+    crate::support::apps::PythonApp::start("orders_with_a_key_store.py", &["--rerun-handler"])
+}
+
+#[test]
+fn a_replayed_answer_without_a_count_is_named_answer_replayed_never_executed_once() {
+    use crate::support::run::Run;
+    let app = handler_rerun_on_every_retry();
+    let url = app.url("/orders");
+    let send = || Run::idem(["send", &url, "-d", ORDER, "--repeat", "3"]);
+    let human = send().expect_exit(0).finish();
+    assert!(human.stdout.contains("✓ answer replayed (same server id): 3 answers, one resource"), "{}", human.stdout);
+    assert!(human.stdout.contains("side effects were not counted") && human.stdout.contains("--count-url"));
+    assert!(!human.stdout.contains("executed once"), "{}", human.stdout);
+    let report = send().format_json().expect_exit(0).json();
+    assert_eq!(report["judgement"]["verdict"]["kind"], "consistent");
+    assert_eq!(report["judgement"]["evidence_level"], "answer", "{report:#}");
+
+    // CI that wants ground truth does not get a ✓ the answers alone support.
+    let required = send().args(["--require-count"]).expect_exit(2).finish();
+    assert!(!required.stdout.contains('✓'), "{}", required.stdout);
+    assert!(
+        required.stderr.contains("ground truth was required (--require-count)")
+            && required.stderr.contains("--count-url"),
+        "{}",
+        required.stderr
+    );
+    let report = send().args(["--require-count"]).format_json().expect_exit(2).json();
+    assert_eq!(report["judgement"]["verdict"]["kind"], "unconfirmed");
+    assert_eq!(report["judgement"]["evidence_level"], "answer");
+
+    // The count shows what the answers hide: the handler ran for every request.
+    let counted =
+        send().args(["--count-url", &app.url("/charges"), "--count-pointer", "/count"]).expect_exit(1).finish();
+    assert!(counted.stdout.contains("✗ executed 3 times: the count rose by 3"), "{}", counted.stdout);
+}
+
+#[test]
+fn a_correct_server_with_a_count_is_executed_once_counted() {
+    use crate::support::run::Run;
+    let app = crate::support::apps::PythonApp::start("orders_with_a_key_store.py", &[]);
+    let url = app.url("/orders");
+    let count = app.url("/charges");
+    let send =
+        || Run::idem(["send", &url, "-d", ORDER, "--repeat", "3", "--count-url", &count, "--count-pointer", "/count"]);
+    let human = send().expect_exit(0).finish();
+    assert!(human.stdout.contains("✓ executed once (counted): 3 answers, one resource"), "{}", human.stdout);
+    assert!(!human.stdout.contains("not counted"), "{}", human.stdout);
+    let report = send().args(["--require-count"]).format_json().expect_exit(0).json();
+    assert_eq!(report["judgement"]["evidence_level"], "count", "{report:#}");
+    assert_eq!(report["judgement"]["evidence"][0]["kind"], "count");
 }

@@ -170,7 +170,7 @@ fn compressed_answers_are_judged_decoded() {
     });
     let assert = idem().args(["send", &replays.url(), "-d", PAYMENT, "--repeat", "3"]).assert().code(0);
     let (stdout, _) = output_of(&assert);
-    assert!(stdout.contains("✓ consistent: 3 answers, one resource, pay_1"), "{stdout}");
+    assert!(stdout.contains("✓ answer replayed (same server id): 3 answers, one resource, pay_1"), "{stdout}");
     assert!(stdout.contains("gzip"), "the encoding is evidence: {stdout}");
     assert!(stdout.contains("\"amount\": 1990") || stdout.contains("\"amount\":1990"), "decoded body shown: {stdout}");
     // A new payment per request, hidden inside gzip: found, and counted.
@@ -202,7 +202,7 @@ fn one_and_one_point_zero_are_the_same_id() {
         .args(["send", &server.url(), "-d", PAYMENT, "--repeat", "3"])
         .assert()
         .code(0)
-        .stdout(predicate::str::contains("✓ consistent: 3 answers, one resource, 1"));
+        .stdout(predicate::str::contains("✓ answer replayed (same server id): 3 answers, one resource, 1"));
 }
 
 #[test]

@@ -2,6 +2,7 @@
 //! the key header, planned from its OpenAPI document, with one verdict per operation and one exit
 //! status for CI.
 pub(crate) mod body;
+pub(crate) mod count;
 pub(crate) mod document;
 pub(crate) mod nesting;
 pub(crate) mod path_template;
@@ -47,6 +48,8 @@ pub(crate) struct OpenApiConfig {
     /// proxies) is the template each operation's request is made from.
     pub check: CheckConfig,
     pub max_operations: Option<usize>,
+    /// `--count-url-template`: each operation's count URL, `{operationId}` filled in.
+    pub count_url_template: Option<String>,
     /// How many operations are checked at once (1: never two at a time).
     pub concurrency: usize,
     pub format: SuiteFormat,
@@ -84,7 +87,7 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     }
     let budget = config.check.request.budget.clone();
     let request_of = |operation: &Operation, planned: &plan::Planned| {
-        operation_config(&config.check, &target.base, operation, planned)
+        operation_config(&config, &target.base, operation, planned)
     };
     if config.check.plan {
         let refused = refused.map(|err| format!("{err:#}"));
@@ -111,7 +114,24 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
         )));
     }
     if report.tested == 0 {
-        bail!("no operation could be tested: every chosen operation's suite could not run");
+        // The first suite's own reason (a suite that judged nothing says why), when one ran.
+        let why = report.operations.iter().find(|op| op.tally.is_some()).and_then(|op| op.reason.as_deref());
+        bail!(
+            "no operation could be tested: every chosen operation's suite could not run{}",
+            why.map(|why| format!(" (e.g. {why})")).unwrap_or_default()
+        );
+    }
+    if report.failed == 0
+        && report.errors == 0
+        && let Some(open) = report.operations.iter().find(|op| op.outcome == OperationOutcome::Unconfirmed)
+    {
+        bail!(
+            "could not judge {} operation(s), e.g. {} {}: {}",
+            report.unconfirmed,
+            open.method,
+            open.path,
+            open.reason.as_deref().unwrap_or_default()
+        );
     }
     Ok(if report.passed { Outcome::Holds } else { Outcome::ProblemFound })
 }
@@ -196,7 +216,7 @@ async fn check_all(config: &OpenApiConfig, target: &Target, operations: Vec<Oper
                 continue;
             }
         };
-        let check = match operation_config(&config.check, &target.base, &operation, &planned) {
+        let check = match operation_config(config, &target.base, &operation, &planned) {
             Ok(check) => check,
             Err(err) => {
                 reports[index] = Some(OperationReport::skipped(&operation, format!("{err:#}")));
@@ -241,12 +261,20 @@ async fn check_all(config: &OpenApiConfig, target: &Target, operations: Vec<Oper
 /// The suite's config for one operation: the template's request with this operation's method,
 /// URL, headers and body.
 fn operation_config(
-    template: &CheckConfig,
+    config: &OpenApiConfig,
     base: &Uri,
     operation: &Operation,
     planned: &plan::Planned,
 ) -> anyhow::Result<CheckConfig> {
+    let template = &config.check;
     let mut check = template.clone();
+    check.request.count = count::operation_count(
+        &template.request,
+        base,
+        &operation.count,
+        operation.operation_id.as_deref(),
+        config.count_url_template.as_deref(),
+    )?;
     let (path, query) = match planned.path_and_query.split_once('?') {
         Some((path, query)) => (path, Some(query)),
         None => (planned.path_and_query.as_str(), None),
@@ -281,11 +309,15 @@ impl OperationReport {
         let suite = result.unwrap_or_else(|err| SuiteReport::could_not_run("idem check", target, &err));
         // A suite that judged no check (every one skipped for want of evidence) neither passed
         // nor failed the operation: it is a skip, with the suite's reason.
-        let outcome = match (&suite.error, &suite.nothing_checked, suite.passed) {
-            (Some(_), _, _) => OperationOutcome::Error,
-            (None, Some(_), _) => OperationOutcome::Skip,
-            (None, None, true) => OperationOutcome::Pass,
-            (None, None, false) => OperationOutcome::Fail,
+        // A suite that could not judge a required check and failed none is not a failure: the
+        // operation is unconfirmed, with the suite's reason, as `idem check` exits 2 for it.
+        let unconfirmed = suite.unconfirmed_reason().filter(|_| suite.nothing_checked.is_none());
+        let outcome = match (&suite.error, &suite.nothing_checked, suite.passed, &unconfirmed) {
+            (Some(_), _, _, _) => OperationOutcome::Error,
+            (None, Some(_), _, _) => OperationOutcome::Skip,
+            (None, None, true, _) => OperationOutcome::Pass,
+            (None, None, false, Some(_)) => OperationOutcome::Unconfirmed,
+            (None, None, false, None) => OperationOutcome::Fail,
         };
         OperationReport {
             method: operation.method.to_string(),
@@ -293,12 +325,14 @@ impl OperationReport {
             operation_id: operation.operation_id.clone(),
             declares_key: operation.declares_key,
             outcome,
-            reason: suite.error.clone().or_else(|| suite.nothing_checked.clone()),
+            reason: suite.error.clone().or_else(|| suite.nothing_checked.clone()).or(unconfirmed),
             url: Some(Redacted(&check.request.url).to_string()),
             body_origin: planned.body_origin,
             curl: matches!(outcome, OperationOutcome::Fail | OperationOutcome::Error)
                 .then(|| report::curl_command(&check.request)),
             tally: Some(suite.tally.clone()),
+            evidence_level: super::executions_level(&suite.checks),
+            count_url: check.request.count.as_ref().map(|count| count.shown_url.clone()),
             checks: suite.checks,
         }
     }

@@ -5,6 +5,7 @@ use http::{HeaderName, HeaderValue, Method};
 use serde_json::Value;
 
 use super::body::{self, BodyOrigin, BodyValidator, DocumentBudget};
+use super::count::{self, DeclaredCount};
 use super::document::Document;
 use super::path_template;
 use crate::http::url::percent_encode_component;
@@ -72,6 +73,8 @@ pub(crate) struct Operation {
     pub operation_id: Option<String>,
     pub declares_key: bool,
     pub plan: Result<Planned, String>,
+    /// Its `x-idem-count-url` and `x-idem-count-pointer`, if it has them.
+    pub count: DeclaredCount,
 }
 
 /// What to send for a chosen operation.
@@ -116,7 +119,14 @@ pub(crate) fn plan(document: &Document, selection: &OperationSelection) -> anyho
                 Ok(parameters) => parameters,
                 Err(err) => {
                     let plan = Err(format!("{err:#}"));
-                    operations.push(Operation { method, path: path.clone(), operation_id, declares_key: false, plan });
+                    operations.push(Operation {
+                        method,
+                        path: path.clone(),
+                        operation_id,
+                        declares_key: false,
+                        plan,
+                        count: DeclaredCount::default(),
+                    });
                     continue;
                 }
             };
@@ -133,7 +143,8 @@ pub(crate) fn plan(document: &Document, selection: &OperationSelection) -> anyho
                     plan_one(document, &bodies, selection, path, operation, &pointer, &parameters)
                 }
             };
-            operations.push(Operation { method, path: path.clone(), operation_id, declares_key, plan });
+            let count = count::declared(operation);
+            operations.push(Operation { method, path: path.clone(), operation_id, declares_key, plan, count });
         }
     }
     Ok(operations)

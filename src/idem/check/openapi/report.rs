@@ -9,6 +9,7 @@ use super::body::BodyOrigin;
 use super::plan::Operation;
 use super::target::{Target, TargetSource};
 use crate::conformance::{CheckOutcome, CheckResult, SuiteFormat, SuiteReport, Tally};
+use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel};
 use crate::idem::request::RequestSpec;
 use crate::output::{Palette, terminal_safe};
 
@@ -23,6 +24,10 @@ pub(crate) enum OperationOutcome {
     Skip,
     /// Chosen, but its suite could not run (no answer, no resource created): `reason` says why.
     Error,
+    /// Its suite ran, no required check failed, but a required one could not be judged (an id
+    /// the request carried, a count that proves nothing, `--require-count` without a count):
+    /// `reason` says why and what to give.
+    Unconfirmed,
 }
 
 /// One operation of the document.
@@ -49,6 +54,15 @@ pub(crate) struct OperationReport {
     pub curl: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tally: Option<Tally>,
+    /// What its ✓ on executions rests on: `count` when every check that counts executions
+    /// (retry-replays, new-key-creates, concurrent-once) passed on the count, `answer` when one
+    /// passed on the answers alone (a replay shown, the handler's runs not counted); absent when
+    /// none passed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_level: Option<EvidenceLevel>,
+    /// The count it was judged by (`x-idem-count-url`, `--count-url-template` or `--count-url`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count_url: Option<String>,
     /// The operation's checks, as `idem check` reports them.
     pub checks: Vec<CheckResult>,
 }
@@ -66,6 +80,8 @@ impl OperationReport {
             body_origin: None,
             curl: None,
             tally: None,
+            evidence_level: None,
+            count_url: None,
             checks: Vec::new(),
         }
     }
@@ -74,6 +90,16 @@ impl OperationReport {
         match &self.operation_id {
             Some(id) => format!("{} {} ({id})", self.method, self.path),
             None => format!("{} {}", self.method, self.path),
+        }
+    }
+
+    /// What a passed operation's ✓ rests on, for its line: `; executed once (counted)`, or
+    /// `; answer replayed (side effects not counted: …)`.
+    fn level_words(&self) -> String {
+        match self.evidence_level {
+            Some(EvidenceLevel::Count) => format!("; {COUNTED}"),
+            Some(EvidenceLevel::Answer) => format!("; {ANSWER_REPLAYED}, {OPERATION_NOT_COUNTED}"),
+            None => String::new(),
         }
     }
 
@@ -86,15 +112,21 @@ impl OperationReport {
         let name = terminal_safe(&self.name()).into_owned();
         match (self.outcome, &self.tally) {
             (OperationOutcome::Pass, Some(tally)) => format!(
-                "{} {name}: {} passed, {} warnings, {} skipped",
+                "{} {name}: {} passed, {} warnings, {} skipped{}",
                 palette.green("✓"),
                 tally.passed,
                 tally.warned,
-                tally.skipped
+                tally.skipped,
+                self.level_words()
             ),
             (OperationOutcome::Fail, _) => {
                 format!("{} {name}: failed {}", palette.red("✗"), self.failing_ids().join(", "))
             }
+            (OperationOutcome::Unconfirmed, _) => format!(
+                "{} {name}: could not judge: {}",
+                palette.yellow("?"),
+                terminal_safe(self.reason.as_deref().unwrap_or(""))
+            ),
             _ => format!(
                 "{} {name}: could not run: {}",
                 palette.yellow("!"),
@@ -121,28 +153,33 @@ pub(crate) struct OpenApiReport {
     pub skipped: usize,
     /// Operations chosen whose suite could not run.
     pub errors: usize,
+    /// Operations whose suite ran but could not judge a required check (exit 2 when nothing
+    /// failed).
+    pub unconfirmed: usize,
     pub operations: Vec<OperationReport>,
 }
 
 impl OpenApiReport {
     pub(crate) fn new(spec: String, target: &Target, operations: Vec<OperationReport>) -> OpenApiReport {
         let count = |outcome: OperationOutcome| operations.iter().filter(|op| op.outcome == outcome).count();
-        let (passed, failed, skipped, errors) = (
+        let (passed, failed, skipped, errors, unconfirmed) = (
             count(OperationOutcome::Pass),
             count(OperationOutcome::Fail),
             count(OperationOutcome::Skip),
             count(OperationOutcome::Error),
+            count(OperationOutcome::Unconfirmed),
         );
         // Printed and serialised as they are, so no userinfo may stay in them.
         OpenApiReport {
             spec: crate::http::url::redact_password(&spec),
             base_url: crate::http::url::Redacted(&target.base).to_string(),
             base_url_from: target.source,
-            passed: failed == 0 && errors == 0,
-            tested: passed + failed,
+            passed: failed == 0 && errors == 0 && unconfirmed == 0,
+            tested: passed + failed + unconfirmed,
             failed,
             skipped,
             errors,
+            unconfirmed,
             operations,
         }
     }
@@ -178,9 +215,12 @@ impl OpenApiReport {
                 OperationOutcome::Fail => palette.red("FAIL "),
                 OperationOutcome::Skip => palette.dim("SKIP "),
                 OperationOutcome::Error => palette.yellow("ERROR"),
+                OperationOutcome::Unconfirmed => palette.yellow("?????"),
             };
             let detail = match (op.outcome, &op.tally) {
-                (OperationOutcome::Skip | OperationOutcome::Error, _) => op.reason.clone().unwrap_or_default(),
+                (OperationOutcome::Skip | OperationOutcome::Error | OperationOutcome::Unconfirmed, _) => {
+                    op.reason.clone().unwrap_or_default()
+                }
                 (_, Some(t)) => {
                     let mut detail = format!(
                         "{} passed, {} failed, {} warnings, {} skipped",
@@ -189,6 +229,7 @@ impl OpenApiReport {
                     if op.outcome == OperationOutcome::Fail {
                         detail.push_str(&format!(": {}", op.failing_ids().join(", ")));
                     }
+                    detail.push_str(&op.level_words());
                     detail
                 }
                 _ => String::new(),
@@ -220,6 +261,8 @@ impl OpenApiReport {
         }
         let verdict = if self.passed {
             palette.green("✓ every tested operation passed its required checks")
+        } else if self.failed == 0 && self.errors == 0 {
+            palette.yellow(&format!("? {} operation(s) could not be judged", self.unconfirmed))
         } else {
             palette.red(&format!("✗ {} operation(s) failed, {} could not be tested", self.failed, self.errors))
         };
@@ -249,7 +292,7 @@ impl OpenApiReport {
         for op in &self.operations {
             let name = op.name();
             match op.outcome {
-                OperationOutcome::Pass | OperationOutcome::Fail => {
+                OperationOutcome::Pass | OperationOutcome::Fail | OperationOutcome::Unconfirmed => {
                     let suite = SuiteReport::new("idem check", name.clone(), op.checks.clone());
                     out.push_str(&suite.junit_testsuite(&name));
                 }
@@ -274,6 +317,10 @@ impl OpenApiReport {
         out
     }
 }
+
+/// The short form of the not-counted line, for an operation's line, with the three ways to count.
+const OPERATION_NOT_COUNTED: &str =
+    "side effects not counted (give x-idem-count-url, --count-url-template or --count-url to count executions)";
 
 /// How many skipped operations the human table lists; the rest are counted.
 const SKIPS_LISTED: usize = 50;
