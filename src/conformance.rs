@@ -118,6 +118,12 @@ impl CheckSpec {
         self.result(outcome, evidence, took)
     }
 
+    /// A warning whatever the check's level: what it saw is worth fixing but is not the failure
+    /// its level is for (a replay under another status is not a second execution).
+    pub(crate) fn warned(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Warn, evidence, took)
+    }
+
     /// The check ran but cannot be judged: `evidence` ends with why and the fix.
     pub(crate) fn unconfirmed(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
         self.result(CheckOutcome::Unconfirmed, evidence, took)

@@ -30,9 +30,17 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let same_status = retry.status == original.exchange.status;
     let same_id = id.as_deref() == Some(original.id.as_str());
     let body = compare_bodies(&original.exchange.body, &retry.body);
-    // The first answer came back: its status, id and body.
-    let same_answer = same_status && same_id && body.is_ok();
-    if !same_status {
+    // The first answer's id and body came back: whatever its status, the answer was replayed.
+    let same_answer = same_id && body.is_ok();
+    if !same_status && same_answer {
+        evidence.push(format!(
+            "the replay changed the status: {} → {}, with the first answer's id and body; clients that branch on {} vs {} see a different outcome",
+            original.exchange.status,
+            retry.status,
+            original.exchange.status.as_u16(),
+            retry.status.as_u16()
+        ));
+    } else if !same_status {
         evidence.push(format!("the status changed: {} → {}", original.exchange.status, retry.status));
     }
     if id.is_some() && !same_id {
@@ -52,8 +60,13 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     }
     let marker = replay_marker(&retry.headers);
     let took = started.elapsed();
-    let replay_result =
-        |evidence: Vec<String>, level: EvidenceLevel| RETRY.judged(true, evidence, took).at_level(level);
+    // A replay that changed only the status is a warning, not a failure: the draft's enforcement
+    // rules (§2.6) are SHOULDs ("respond with the result of the previously completed operation"),
+    // and a status is not an execution. A second execution is what fails this check.
+    let replay_result = |evidence: Vec<String>, level: EvidenceLevel| {
+        let result = if same_status { RETRY.judged(true, evidence, took) } else { status_changed(evidence, took) };
+        result.at_level(level)
+    };
     // A matching answer is a replay only with evidence that the server recognised the key.
     let retry_result = match &grounds.count {
         Some(count) => {
@@ -123,7 +136,8 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
             }
         },
     };
-    let replayed = retry_result.outcome == CheckOutcome::Pass;
+    // Passed, or warned for a changed status only: either way the answer was replayed.
+    let replayed = matches!(retry_result.outcome, CheckOutcome::Pass | CheckOutcome::Warn);
 
     let marked = if !replayed && same_answer {
         // The answer came back, but the count shows the handler ran again: not "not a replay".
@@ -142,6 +156,19 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
 /// `retry-replays` failed on the answers alone, and `replay-marked` with nothing to judge.
 fn retry_failed_and_unmarked(evidence: Vec<String>, took: Duration) -> Vec<CheckResult> {
     vec![RETRY.judged(false, evidence, took), REPLAY_MARKED.skipped("the retry was not a replay")]
+}
+
+/// Why a replay under another status matters, in place of the check's own (which speaks of a
+/// second execution the evidence does not show).
+const STATUS_CHANGED_WHY: &str = "the retry got the first answer's resource back under another status: clients that \
+branch on the status (201 created, 200 found) see a different outcome for one operation; the draft (§2.6) says a \
+retry SHOULD get the result of the first execution";
+
+/// `retry-replays` when the answer was replayed under another status: a warning (see `retry`).
+fn status_changed(evidence: Vec<String>, took: Duration) -> CheckResult {
+    let mut result = RETRY.warned(evidence, took);
+    result.why = STATUS_CHANGED_WHY;
+    result
 }
 
 /// The timing warning of `retry-replays`: the retry took as long as the first execution.

@@ -439,3 +439,28 @@ fn max_requests_stops_the_suite_before_the_request_over_the_budget() {
         assert!(report["error"].as_str().unwrap().contains(&format!("--max-requests {budget} reached")), "{report:#}");
     }
 }
+
+#[test]
+fn a_201_replayed_as_200_warns_about_the_status_and_never_speaks_of_a_double_charge() {
+    // The key store replays the first answer (its own id, the same body) under 200 instead of 201.
+    let app = crate::support::apps::PythonApp::start("orders_with_a_key_store.py", &["--replay-status", "200"]);
+    let url = app.url("/orders");
+    let only = ["--only", "retry-replays", "--only", "replay-marked", "--window-max", "0"];
+    let human = Run::idem(["check", &url, "-d", r#"{"amount":500}"#]).args(only).expect_exit(0).finish();
+    let retry = human.stdout.lines().skip_while(|line| !line.contains("retry-replays")).take(8).collect::<Vec<_>>();
+    let retry = retry.join("\n");
+    assert!(retry.starts_with("WARN  retry-replays"), "{}", human.stdout);
+    assert!(retry.contains("the replay changed the status: 201 Created → 200 OK, with the first answer's id and body"));
+    assert!(retry.contains("clients that branch on 201 vs 200 see a different outcome"), "{retry}");
+    assert!(!human.stdout.contains("double charge"), "{}", human.stdout);
+    assert!(!human.stdout.contains("not a replay"), "{}", human.stdout);
+    let report = Run::idem(["check", &url, "-d", r#"{"amount":500}"#]).args(only).format_json().expect_exit(0).json();
+    let outcomes = suite_outcomes(&report);
+    assert_eq!(outcomes["retry-replays"], "warn", "{report:#}");
+    // The answer was replayed, so whether it was marked is judged (it was not: advisory).
+    assert_eq!(outcomes["replay-marked"], "warn", "{report:#}");
+    let retry = report["checks"].as_array().unwrap().iter().find(|c| c["id"] == "retry-replays").unwrap();
+    assert_eq!(retry["level"], "required");
+    assert_eq!(retry["evidence_level"], "answer");
+    assert!(!retry["why"].as_str().unwrap().contains("double charge"), "{retry:#}");
+}
