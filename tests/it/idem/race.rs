@@ -293,3 +293,22 @@ fn max_requests_takes_a_whole_round_and_never_sends_one_cut_short() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_race_judged_on_its_answers_says_so_and_require_count_refuses_it() {
+    use crate::support::run::Run;
+    // A key store that replays the server's id while its handler charges on every request.
+    let app = crate::support::apps::PythonApp::start("orders_with_a_key_store.py", &["--rerun-handler"]);
+    let url = app.url("/orders");
+    let race = || Run::idem(["race", &url, "-d", r#"{"amount":500}"#, "-n", "5"]);
+    let human = race().expect_exit(0).finish();
+    assert!(human.stdout.contains("✓ answer replayed (same server id): 5 answers, one resource"), "{}", human.stdout);
+    let report = race().format_json().expect_exit(0).json();
+    assert_eq!(report["evidence_level"], "answer", "{report:#}");
+    assert_eq!(report["rounds"][0]["judgement"]["evidence_level"], "answer");
+    let refused = race().args(["--require-count"]).expect_exit(2).finish();
+    assert!(refused.stderr.contains("ground truth was required"), "{}", refused.stderr);
+    let counted =
+        race().args(["--count-url", &app.url("/charges"), "--count-pointer", "/count"]).expect_exit(1).finish();
+    assert!(counted.stdout.contains("✗ executed 5 times: the count rose by 5"), "{}", counted.stdout);
+}

@@ -361,3 +361,28 @@ fn max_requests_stops_the_measurement_before_a_pair_over_the_budget() {
         "{stderr}"
     );
 }
+
+#[test]
+fn no_window_on_the_answers_alone_says_answer_replayed_and_the_count_finds_the_reruns() {
+    // A key store that replays the server's id while its handler charges on every request.
+    let app = crate::support::apps::PythonApp::start("orders_with_a_key_store.py", &["--rerun-handler"]);
+    let url = app.url("/orders");
+    let window = || Run::idem(["window", &url, "-d", r#"{"amount":500}"#, "--max", "1ms", "--probes", "1"]);
+    let human = window().expect_exit(0).finish();
+    assert!(
+        human.stdout.contains("✓ no window: duplicates released together got the answer replayed (same server id)"),
+        "{}",
+        human.stdout
+    );
+    assert!(human.stdout.contains("side effects were not counted"), "{}", human.stdout);
+    assert!(!human.stdout.contains("executed once"), "{}", human.stdout);
+    let report = window().format_json().expect_exit(0).json();
+    assert_eq!(report["evidence_level"], "answer", "{report:#}");
+    window().args(["--require-count"]).expect_exit(2);
+    let counted = window().args(["--count-url", &app.url("/charges"), "--count-pointer", "/count"]);
+    let report = counted.format_json().expect_exit(1).json();
+    assert_eq!(
+        (report["verdict"].as_str(), report["evidence_level"].as_str()),
+        (Some("window_at_least_max"), Some("count"))
+    );
+}
