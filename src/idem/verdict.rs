@@ -239,7 +239,8 @@ pub struct Judgement {
     /// Things worth knowing that do not change the verdict.
     pub notes: Vec<String>,
     /// What the verdict rests on (empty when it rests on nothing: `unconfirmed`, `cannot_tell`,
-    /// `nothing_created`, `errors`, or a single answer).
+    /// `nothing_created`, `errors`, or a single answer; kept when `--require-count` made an
+    /// answer-level verdict `unconfirmed`, to show what it had).
     pub evidence: Vec<Evidence>,
     /// The level of that evidence: `count` when the count at `--count-url` decided, `answer` when
     /// the answers alone did (they show a replay, not how many times the handler ran), `null`
@@ -1264,6 +1265,27 @@ mod tests {
         assert_eq!(judge(&ok, Timing::Sequential, &ids(), &counted(0, 1)).verdict, Verdict::Consistent);
         let two = [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"b"}"#, false)];
         assert_eq!(judge(&two, Timing::Sequential, &ids(), &counted(0, 1)).verdict, Verdict::Inconsistent);
+    }
+
+    #[test]
+    fn the_level_is_named_and_require_count_refuses_a_pass_on_the_answers_alone() {
+        use crate::evidence_level::EvidenceLevel;
+        let body = r#"{"id":"pay_1"}"#;
+        let answers = [answer(201, body, false), answer(201, body, true)];
+        let j = judge(&answers, Timing::Sequential, &ids(), &g());
+        assert_eq!((j.verdict.clone(), j.evidence_level), (Verdict::Consistent, Some(EvidenceLevel::Answer)));
+        assert_eq!(j.replay_shown_by(), "replay marker / same server id");
+        let required = Grounds { require_count: true, ..g() };
+        let j = judge(&answers, Timing::Sequential, &ids(), &required);
+        assert_eq!(j.verdict, Verdict::Unconfirmed);
+        assert!(j.explanation.unwrap().contains("ground truth was required (--require-count)"));
+        assert_eq!(j.evidence_level, Some(EvidenceLevel::Answer), "what it had is kept");
+        let j = judge(&answers, Timing::Sequential, &ids(), &Grounds { require_count: true, ..counted(4, 5) });
+        assert_eq!((j.verdict, j.evidence_level), (Verdict::Consistent, Some(EvidenceLevel::Count)));
+        let twice = [answer(201, r#"{"id":"a"}"#, false), answer(201, r#"{"id":"b"}"#, false)];
+        let j = judge(&twice, Timing::Sequential, &ids(), &required);
+        assert_eq!(j.verdict, Verdict::ExecutedMoreThanOnce, "a second execution the ids prove needs no count");
+        assert_eq!(judge_control(&twice, &ids(), &required).verdict, Verdict::Unconfirmed);
     }
 
     #[test]
