@@ -286,6 +286,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--tls', '--tls', [CompletionResultType]::ParameterName, 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate from an https upstream')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate from an https upstream')
+            [CompletionResult]::new('--require-count', '--require-count', [CompletionResultType]::ParameterName, 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

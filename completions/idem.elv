@@ -277,6 +277,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --tls 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
             cand -k 'Accept any TLS certificate from an https upstream'
             cand --insecure 'Accept any TLS certificate from an https upstream'
+            cand --require-count 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'

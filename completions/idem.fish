@@ -279,6 +279,7 @@ always\t''
 never\t''"
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l tls -d 'Serve HTTPS (ALPN h2 and http/1.1) with a self-signed certificate generated at start-up'
 complete -c idem -n "__fish_idem_using_subcommand proxy" -s k -l insecure -d 'Accept any TLS certificate from an https upstream'
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l require-count -d 'Accept only a ✓ the count shows ("executed once (counted)"): one that rests on the answers alone (a server id, a replay marker, a 409) exits 2, for CI that wants ground truth'
 complete -c idem -n "__fish_idem_using_subcommand proxy" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand proxy" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand demo" -l color -d 'When to color the output' -r -f -a "auto\t''

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 
-use crate::cli::count_args::CountArgs;
+use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::http::server::Timeouts;
 use crate::idem::proxy::ProxyConfig;
 use crate::idem::proxy::fault::{Fault, MatchPattern, Matcher, Selection};
@@ -94,6 +94,9 @@ pub struct ProxyArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
+    #[command(flatten)]
+    pub require_count: RequireCountArgs,
+
     /// The client under test, run with IDEM_PROXY_URL set to the proxy's URL; the run ends when it exits
     #[arg(last = true, value_name = "CLIENT_CMD")]
     pub client_command: Vec<String>,
@@ -150,6 +153,7 @@ impl ProxyArgs {
             format: self.format,
             palette,
             count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
+            require_count: self.require_count.require_count,
         })
     }
 }

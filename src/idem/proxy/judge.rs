@@ -121,7 +121,8 @@ pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> JudgedOp
     let ids = judgement.resource_ids.clone();
     let executed = match ids.as_slice() {
         [] => "the upstream created nothing the proxy could see".to_string(),
-        [one] => format!("the upstream executed once ({one})"),
+        // One id is a replayed answer, not a count of executions.
+        [one] => format!("the upstream answered with one resource ({one})"),
         many => format!("the upstream executed {} times ({})", many.len(), many.join(", ")),
     };
 

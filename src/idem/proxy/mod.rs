@@ -65,6 +65,8 @@ pub struct ProxyConfig {
     pub palette: Palette,
     /// `--count-url`: the upstream's count, read when the proxy starts and when the run ends.
     pub count: Option<crate::count::CountSource>,
+    /// `--require-count`: a safe run without the upstream's count is not accepted (exit 2).
+    pub require_count: bool,
 }
 
 impl ProxyConfig {
@@ -90,6 +92,7 @@ impl ProxyConfig {
             format: Format::Human,
             palette: Palette::plain(),
             count: None,
+            require_count: false,
         })
     }
 }
@@ -327,7 +330,8 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         Format::Human => print_best_effort(&format!("\n{}", print::summary(&report, palette))),
         Format::Json => print_best_effort(&print::ProxyLine::Summary { summary: &report }.to_json()),
     }
-    outcome(&report, &state, &upstream, count_doubt)
+    let count_missing = config.require_count && config.count.is_none();
+    outcome(&report, &state, &upstream, count_doubt, count_missing)
 }
 
 /// Live lines waiting for the printer; beyond this they are counted, not queued (see
@@ -384,6 +388,7 @@ fn outcome(
     state: &ProxyState,
     upstream: &str,
     count_doubt: Option<String>,
+    count_missing: bool,
 ) -> anyhow::Result<Outcome> {
     let loops = state.loops.load(Ordering::Relaxed);
     if loops > 0 {
@@ -413,6 +418,8 @@ fn outcome(
     match report.verdict {
         // The user asked for the count's proof, and the count proves nothing.
         RunVerdict::Safe if count_doubt.is_some() => bail!("{}", count_doubt.unwrap_or_default()),
+        // `--require-count`: the answers show replays, not how many times the upstream executed.
+        RunVerdict::Safe if count_missing => bail!("{}", crate::evidence_level::COUNT_REQUIRED),
         RunVerdict::Safe => Ok(Outcome::Holds),
         RunVerdict::ClientMistakes => Ok(Outcome::ProblemFound),
         RunVerdict::NoOperations => bail!(

@@ -179,21 +179,28 @@ pub(crate) fn summary(report: &ProxyReport, palette: Palette) -> String {
             [] => String::new(),
             ids => format!(", {}", ids.iter().map(|id| terminal_safe(id).into_owned()).collect::<Vec<_>>().join(", ")),
         };
-        let headline = match op.outcome {
-            RetryConduct::Safe => "  retried with the same key and body; executed at most once",
-            RetryConduct::NotFaulted => "  no fault applied",
-            RetryConduct::Warning | RetryConduct::Mistake => "",
+        // One resource in the answers is a replayed answer; only the upstream's count shows
+        // that it executed once.
+        let counted = report.count.is_some();
+        let headline = match (op.outcome, counted) {
+            (RetryConduct::Safe, true) => "  retried with the same key and body; executed at most once (counted)",
+            (RetryConduct::Safe, false) => {
+                "  retried with the same key and body; its answer was replayed (side effects not counted: give --count-url)"
+            }
+            (RetryConduct::NotFaulted, _) => "  no fault applied",
+            (RetryConduct::Warning | RetryConduct::Mistake, _) => "",
         };
         text.push_str(&format!(
-            "{mark} op {} {} {}: {} attempt{}, {keys}, executed {}{ids}{headline}\n",
+            "{mark} op {} {} {}: {} attempt{}, {keys}, {}{ids}{headline}\n",
             op.operation,
             op.method,
             terminal_safe(&op.path),
             op.attempts,
             if op.attempts == 1 { "" } else { "s" },
-            match op.executions {
-                1 => "once".to_string(),
-                n => format!("{n} times"),
+            match (op.executions, counted) {
+                (1, true) => "executed once (counted)".to_string(),
+                (1, false) => "one resource".to_string(),
+                (n, _) => format!("executed {n} times"),
             },
         ));
         for finding in &op.findings {

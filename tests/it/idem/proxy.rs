@@ -698,3 +698,26 @@ fn stalled_request_bodies_get_408_and_the_proxy_still_serves() {
     assert_eq!((stalled[0]["event"].as_str(), stalled[0]["status"].as_u64()), (Some("refused"), Some(408)));
     assert!(stderr.contains("200 request body(ies) stalled"), "{stderr}");
 }
+
+#[test]
+fn a_safe_client_before_a_replayed_answer_is_not_called_executed_once_without_the_count() {
+    // The upstream's key store replays its own id while its handler charges on every request.
+    let app = crate::support::apps::PythonApp::start("orders_with_a_key_store.py", &["--rerun-handler"]);
+    let run = |flags: &[&str]| {
+        let mut command = idem();
+        command.args(["proxy", "--upstream", &app.url(""), "--addr", "127.0.0.1:0"]).args(flags);
+        command.arg("--").arg("python3").arg(python_client()).env("CLIENT_KEY", "keep");
+        crate::support::run::Finished::from(command.output().expect("idem proxy runs"))
+    };
+    let plain = run(&[]);
+    assert_eq!(plain.code, 0, "{}{}", plain.stdout, plain.stderr);
+    assert!(plain.stdout.contains("2 attempts, one key, one resource, ord_"), "{}", plain.stdout);
+    assert!(plain.stdout.contains("its answer was replayed (side effects not counted: give --count-url)"));
+    assert!(!plain.stdout.contains("executed once") && !plain.stdout.contains("at most once"), "{}", plain.stdout);
+    let required = run(&["--require-count"]);
+    assert_eq!(required.code, 2, "{}{}", required.stdout, required.stderr);
+    assert!(required.stderr.contains("ground truth was required (--require-count)"), "{}", required.stderr);
+    let counted = run(&["--count-url", &app.url("/charges"), "--count-pointer", "/count"]);
+    assert_eq!(counted.code, 1, "{}{}", counted.stdout, counted.stderr);
+    assert!(counted.stdout.contains("the upstream's count rose by 2"), "{}", counted.stdout);
+}
