@@ -189,7 +189,7 @@ fn judged_before_the_budget_ran_out(checks: &[CheckResult]) -> String {
 
 /// The checks whose pass says how many times the server executed, and that read `--count-url`
 /// when it is given: `--require-count` asks them for a count.
-pub(crate) const COUNTED_CHECKS: [CheckSpec; 3] = [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE];
+const COUNTED_CHECKS: [CheckSpec; 3] = [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE];
 
 /// Names what each judged check rests on (`answer` unless the check read the count), and under
 /// `--require-count` turns a counted check's pass on the answers alone into `unconfirmed`.

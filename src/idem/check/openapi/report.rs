@@ -94,7 +94,7 @@ impl OperationReport {
     }
 
     /// What a passed operation's ✓ rests on, for its line: `; executed once (counted)`, or
-    /// `; answer replayed (side effects not counted: …)`.
+    /// `; answer replayed, side effects not counted (…)`.
     fn level_words(&self) -> String {
         match self.evidence_level {
             Some(EvidenceLevel::Count) => format!("; {COUNTED}"),
@@ -229,7 +229,9 @@ impl OpenApiReport {
                     if op.outcome == OperationOutcome::Fail {
                         detail.push_str(&format!(": {}", op.failing_ids().join(", ")));
                     }
-                    detail.push_str(&op.level_words());
+                    if op.outcome == OperationOutcome::Pass {
+                        detail.push_str(&op.level_words());
+                    }
                     detail
                 }
                 _ => String::new(),
