@@ -86,9 +86,8 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
         }
     }
     let budget = config.check.request.budget.clone();
-    let request_of = |operation: &Operation, planned: &plan::Planned| {
-        operation_config(&config, &target.base, operation, planned)
-    };
+    let request_of =
+        |operation: &Operation, planned: &plan::Planned| operation_config(&config, &target.base, operation, planned);
     if config.check.plan {
         let refused = refused.map(|err| format!("{err:#}"));
         let plan = plan_print::plan_of(&config.spec, &shown_target, refused, &operations, budget.limit(), request_of);
