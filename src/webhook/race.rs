@@ -319,9 +319,26 @@ mod tests {
         let mut answers = Tally::default();
         answers.statuses.insert(status, copies);
         let (count, executions, doubt) = match counted {
-            Some(Ok(n)) => (Some(CountChange { before: 0, after: n, doubt: None }), Some(n), None),
+            Some(Ok(n)) => {
+                let change = CountChange {
+                    before: 0,
+                    after: n,
+                    settled_after_ms: 0,
+                    reads: vec![n],
+                    late_executions: 0,
+                    doubt: None,
+                };
+                (Some(change), Some(n), None)
+            }
             Some(Err(doubt)) => {
-                let change = CountChange { before: 0, after: 0, doubt: Some(doubt.to_string()) };
+                let change = CountChange {
+                    before: 0,
+                    after: 0,
+                    settled_after_ms: 0,
+                    reads: vec![0],
+                    late_executions: 0,
+                    doubt: Some(doubt.to_string()),
+                };
                 (Some(change), None, Some(doubt.to_string()))
             }
             None => (None, None, None),
