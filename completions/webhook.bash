@@ -960,7 +960,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__race)
-            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --requests --rounds --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
+            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --requests --rounds --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1023,6 +1023,10 @@ _webhook() {
                     return 0
                     ;;
                 --rounds)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-requests)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

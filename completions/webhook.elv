@@ -178,6 +178,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand -n 'Identical copies released together per round (at least 2, at most 1000)'
             cand --requests 'Identical copies released together per round (at least 2, at most 1000)'
             cand --rounds 'Rounds to run, each with a fresh delivery (at most 10000)'
+            cand --max-requests 'Send at most this many copies in all (--count-url reads not counted): the race stops before the round that would exceed it, with exit status 2'
             cand --count-url 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed'
             cand --count-pointer 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]'
             cand --count-header 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H'

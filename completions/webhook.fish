@@ -214,6 +214,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand race" -l prefix -d '--sc
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one per round' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -s n -l requests -d 'Identical copies released together per round (at least 2, at most 1000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh delivery (at most 10000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l max-requests -d 'Send at most this many copies in all (--count-url reads not counted): the race stops before the round that would exceed it, with exit status 2' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H' -r

@@ -48,6 +48,8 @@ pub struct RaceConfig {
     pub timeout: Duration,
     pub format: Format,
     pub palette: Palette,
+    /// `--max-requests`: each round takes its copies at once, so a round is sent whole or not at all.
+    pub budget: crate::http::budget::RequestBudget,
 }
 
 /// The `schema` value of `webhook race --format json` (schemas/webhook-race.json).
@@ -130,6 +132,9 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
             Some(count) => Some(count.baseline().await?),
             None => None,
         };
+        config.budget.take(config.copies as u64).map_err(|refusal| {
+            anyhow::Error::new(refusal).context(format!("round {number} of {} was not sent", config.rounds))
+        })?;
         let released = together::release(&target, config.http2, &requests).await?;
         let answers = Tally::of(&released.answers);
         let slowest = released.answers.iter().filter_map(|answer| answer.latency).max().unwrap_or_default();

@@ -43,6 +43,11 @@ pub struct RaceArgs {
     #[arg(long, value_name = "R", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub rounds: u32,
 
+    /// Send at most this many copies in all (--count-url reads not counted): the race stops before
+    /// the round that would exceed it, with exit status 2
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_requests: Option<u64>,
+
     #[command(flatten)]
     pub count: CountArgs,
 
@@ -96,6 +101,11 @@ impl RaceArgs {
             timeout: self.timeout,
             format: self.format,
             palette,
+            budget: {
+                let budget = crate::http::budget::RequestBudget::at_most(self.max_requests);
+                budget.expect(crate::http::budget::Needed::Exactly(u64::from(self.n) * u64::from(self.rounds)));
+                budget
+            },
         })
     }
 }

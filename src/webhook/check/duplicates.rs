@@ -97,6 +97,8 @@ pub(crate) async fn concurrent_processed_once(
     let message = probe.event();
     let request = probe.request(&message, unix_now())?;
     let requests = vec![request; copies];
+    // The copies leave together or not at all; a refusal ends the suite with exit status 2.
+    probe.budget.take(copies as u64)?;
     let baseline = count.baseline().await?;
     let together = match crate::race::together::release(&probe.race_target(), http2, &requests).await {
         Ok(together) => together,

@@ -52,6 +52,9 @@ pub(crate) struct Probe {
     pub insecure: bool,
     /// What the valid deliveries carry.
     pub payload: CheckPayload,
+    /// `--max-requests`: the client takes from it request by request; the race of concurrent
+    /// duplicates, which opens its own connections, takes its copies from it at once.
+    pub budget: crate::http::budget::RequestBudget,
 }
 
 impl Probe {
@@ -75,12 +78,13 @@ impl Probe {
         // receiver from one that cannot be reached.
         let options = ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false };
         let client = HttpClient::with_proxies(options, proxies)?;
-        Ok(Probe { url, scheme, key, wrong_key, client, timeout, insecure, payload })
+        Ok(Probe { url, scheme, key, wrong_key, client, timeout, insecure, payload, budget: Default::default() })
     }
 
     /// This probe, sending only what `--max-requests` allows.
     pub(crate) fn with_budget(mut self, budget: crate::http::budget::RequestBudget) -> Probe {
-        self.client = self.client.with_budget(budget);
+        self.client = self.client.with_budget(budget.clone());
+        self.budget = budget;
         self
     }
 

@@ -80,3 +80,18 @@ fn without_a_count_the_check_is_skipped_with_the_hint() {
     assert!(suite_evidence(&report, CONCURRENT).contains("give --count-url"), "{report:#}");
     assert_eq!(code, 0);
 }
+
+#[test]
+fn max_requests_below_the_copies_sends_none_of_them_and_ends_with_exit_2() {
+    let app = receiver("atomic");
+    let (code, report) = check_counted(&app, &["--only", CONCURRENT, "-n", "10", "--max-requests", "5"]);
+    assert_eq!(code, 2, "{report:#}");
+    let error = report["error"].as_str().unwrap();
+    // The suite's first delivery and its duplicate fit; the ten copies do not, and none leaves.
+    assert!(
+        error.contains("--max-requests 5 reached: 2 requests were sent, and the next step needs 10 more"),
+        "{error}"
+    );
+    let count: Value = serde_json::from_str(&app.get("/count")).unwrap();
+    assert!(count["count"].as_u64().unwrap() <= 1, "copies were processed although the budget refused them: {count}");
+}

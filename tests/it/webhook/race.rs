@@ -220,3 +220,23 @@ fn more_copies_than_the_receivers_http2_streams_go_one_connection_each_instead()
     assert_eq!(round["answers"]["statuses"]["200"], 300, "{report:#}");
     assert_eq!(round["executions"], 1, "{report:#}");
 }
+
+#[test]
+fn max_requests_sends_whole_rounds_and_stops_before_the_one_over_it() {
+    let receiver = crate::support::CountingServer::start(200);
+    let finished = Run::webhook(["race", &receiver.url("/hooks"), "--scheme", "hmac", "--secret", SECRET])
+        .args(["--event", "order.paid", "-n", "4", "--rounds", "3", "--max-requests", "10"])
+        .never_printing(SECRET)
+        .expect_exit(2)
+        .finish();
+    assert_eq!(receiver.requests(), 8, "two whole rounds and nothing of the third: {}", finished.stderr);
+    assert!(
+        finished.stderr.contains("round 3 of 3 was not sent")
+            && finished
+                .stderr
+                .contains("--max-requests 10 reached: 8 requests were sent, and the next step needs 4 more")
+            && finished.stderr.contains("the full run needs 12 requests"),
+        "{}",
+        finished.stderr
+    );
+}
