@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --plan --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --allow-remote --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --count-url-template --concurrent-operations --proxy --data --method --color --help --version"
+            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --key-in --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --plan --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --allow-remote --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --count-url-template --concurrent-operations --proxy --data --method --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -122,6 +122,10 @@ _idem() {
                     return 0
                     ;;
                 --key-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-in)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -631,7 +635,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__race)
-            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -n -h -V --method --header --data --max-body --key --key-format --key-header --key-in --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --requests --rounds --detail --sync --distinct-keys --stagger --also --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -674,6 +678,10 @@ _idem() {
                     return 0
                     ;;
                 --key-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-in)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -765,7 +773,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__send)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --proxy --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --repeat --interval --max-attempts --retry --retry-on --backoff --backoff-max --new-key-per-retry --json --format --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --key-in --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --proxy --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --repeat --interval --max-attempts --retry --retry-on --backoff --backoff-max --new-key-per-retry --json --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -808,6 +816,10 @@ _idem() {
                     return 0
                     ;;
                 --key-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-in)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -949,7 +961,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__window)
-            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --max --probes --format --proxy --noproxy --color --help --version"
+            opts="-X -H -d -k -h -V --method --header --data --max-body --key --key-format --key-header --key-in --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --max --probes --format --proxy --noproxy --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -992,6 +1004,10 @@ _idem() {
                     return 0
                     ;;
                 --key-header)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --key-in)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -46,6 +46,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idem
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
@@ -85,6 +86,7 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l key -d 'Use this idem
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
@@ -125,6 +127,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this id
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
@@ -155,6 +158,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this ide
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r

@@ -12,6 +12,7 @@ use crate::http::header::parse_header_line;
 use crate::http::outbound_proxy::Proxies;
 use crate::http::url::{parse_url, split_credentials};
 use crate::idem::key::{KeyFormat, KeyPolicy};
+use crate::idem::key_carrier::KeyCarrier;
 use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER, RequestSpec};
 
 #[derive(Debug, Clone, Args)]
@@ -47,6 +48,13 @@ pub struct RequestArgs {
     /// The header that carries the key
     #[arg(long, default_value = DEFAULT_KEY_HEADER, value_name = "NAME", help_heading = "Idempotency key")]
     pub key_header: String,
+
+    /// Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME,
+    /// graphql (an @idempotent(key:) directive on the mutation's field) or jsonrpc-meta (the
+    /// JSON-RPC request's meta.idempotency_key, as ACP's MCP binding) [default:
+    /// header:Idempotency-Key]
+    #[arg(long, value_name = "WHERE", conflicts_with = "key_header", help_heading = "Idempotency key")]
+    pub key_in: Option<String>,
 
     /// Send no key at all (a control)
     #[arg(long, help_heading = "Idempotency key")]
@@ -150,8 +158,16 @@ impl RequestArgs {
             };
             headers.insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
         }
-        let key_header = HeaderName::from_bytes(self.key_header.as_bytes())
-            .with_context(|| format!("`{}` is not a valid header name for --key-header", self.key_header))?;
+        let (key_carrier, header_named) = match &self.key_in {
+            Some(text) => KeyCarrier::parse(text)?,
+            None => (KeyCarrier::Header, None),
+        };
+        let (key_header_text, key_header_flag) = match &header_named {
+            Some(name) => (name.as_str(), "--key-in header:"),
+            None => (self.key_header.as_str(), "--key-header"),
+        };
+        let key_header = HeaderName::from_bytes(key_header_text.as_bytes())
+            .with_context(|| format!("`{key_header_text}` is not a valid header name for {key_header_flag}"))?;
         // IDEM_KEY is read here rather than by clap, so errors and notes can say where the key came from.
         let (key, key_named) = match self.key {
             Some(key) => (Some(key), KEY_FLAG),
@@ -166,9 +182,11 @@ impl RequestArgs {
                 if key.trim().is_empty() {
                     anyhow::bail!("{key_named} is empty; give a key, or drop it for a fresh one per request");
                 }
-                HeaderValue::from_str(&key).with_context(|| {
-                    format!("{key_named} `{}` cannot be sent in a header", crate::output::terminal_safe(&key))
-                })?;
+                if key_carrier == KeyCarrier::Header {
+                    HeaderValue::from_str(&key).with_context(|| {
+                        format!("{key_named} `{}` cannot be sent in a header", crate::output::terminal_safe(&key))
+                    })?;
+                }
                 KeyPolicy::Fixed(key)
             }
             (false, None) => KeyPolicy::Generate(self.key_format),
@@ -183,13 +201,14 @@ impl RequestArgs {
             ),
             None => None,
         };
-        Ok(RequestSpec {
+        let spec = RequestSpec {
             method,
             url,
             headers,
             body: body.into(),
             key_policy,
             key_header,
+            key_carrier,
             timeout: self.timeout,
             insecure: self.insecure,
             http2: self.http2,
@@ -200,6 +219,12 @@ impl RequestArgs {
             require_count: false,
             key_named,
             budget: crate::http::budget::RequestBudget::at_most(self.max_requests),
-        })
+        };
+        // A body or URL that cannot carry the key is refused now, before any request is sent.
+        if spec.key_carrier != KeyCarrier::Header && !matches!(spec.key_policy, KeyPolicy::Omit) {
+            let sample = spec.key_policy.next_key().unwrap_or_default();
+            spec.build(Some(&sample))?;
+        }
+        Ok(spec)
     }
 }

@@ -1,7 +1,9 @@
 //! The `idem` commands: send, race, check, serve, and what they share: the request spec and its
 //! keys, and the verdict logic.
 pub(crate) mod check;
+pub(crate) mod graphql_directive;
 pub(crate) mod key;
+pub(crate) mod key_carrier;
 pub(crate) mod print;
 pub(crate) mod proxy;
 pub(crate) mod race;

@@ -17,7 +17,7 @@ pub(crate) fn key_line(spec: &RequestSpec, key: Option<&str>, palette: Palette) 
         None => format!("{target}  {}", palette.dim("(no idempotency key)")),
         Some(key) => format!(
             "{target}\n{}: {}  {}",
-            crate::output::header_display_name(spec.key_header.as_str()),
+            spec.key_label(),
             palette.bold(key),
             palette.dim(&match spec.key_named {
                 "--key" => format!("(retry with --key {key})"),
@@ -171,12 +171,11 @@ fn safe_ids(ids: &[String]) -> String {
     crate::output::terminal_safe(&ids.join(", ")).into_owned()
 }
 /// A round as people read it: the key, each answer, the release and the verdict.
-pub(crate) fn render_round(round: &RoundReport, key_header: &str, palette: Palette) -> String {
+/// `key_label` names the key: its header, or where `--key-in` put it.
+pub(crate) fn render_round(round: &RoundReport, key_label: &str, palette: Palette) -> String {
     let mut out = String::new();
     match &round.key {
-        Some(key) => {
-            out.push_str(&format!("{}: {}\n", crate::output::header_display_name(key_header), palette.bold(key)))
-        }
+        Some(key) => out.push_str(&format!("{key_label}: {}\n", palette.bold(key))),
         None if round.key_mode == KeyMode::Distinct => out.push_str("a distinct key per request (control)\n"),
         None => out.push_str(&format!("{}\n", palette.dim("no idempotency key (control)"))),
     }

@@ -10,6 +10,7 @@ use http::{Method, Request, Uri};
 use crate::http::outbound_proxy::Proxies;
 use crate::http::url::parse_url;
 use crate::idem::key::KeyPolicy;
+use crate::idem::key_carrier::KeyCarrier;
 
 /// The default `--key-header`.
 pub(crate) const DEFAULT_KEY_HEADER: &str = "Idempotency-Key";
@@ -26,6 +27,8 @@ pub struct RequestSpec {
     pub body: Bytes,
     pub key_policy: KeyPolicy,
     pub key_header: HeaderName,
+    /// `--key-in`: where the key goes (a header by default, named by `key_header`).
+    pub key_carrier: KeyCarrier,
     pub timeout: Duration,
     pub insecure: bool,
     /// HTTP/2 with prior knowledge on http://, HTTP/2 only in ALPN on https://.
@@ -62,6 +65,7 @@ impl RequestSpec {
             body,
             key_policy: KeyPolicy::Generate(Default::default()),
             key_header: HeaderName::from_static("idempotency-key"),
+            key_carrier: KeyCarrier::Header,
             timeout: Duration::from_secs(30),
             insecure: false,
             http2: false,
@@ -75,20 +79,32 @@ impl RequestSpec {
         })
     }
 
-    /// The request to send with `key` (or without a key header when `None`).
+    /// The request to send with `key`, carried where `--key-in` says (or with no key when `None`).
     pub fn build(&self, key: Option<&str>) -> anyhow::Result<Request<Bytes>> {
-        let mut request = Request::builder()
-            .method(self.method.clone())
-            .uri(self.url.clone())
-            .body(self.body.clone())
-            .context("cannot build the request")?;
-        *request.headers_mut() = self.headers.clone();
+        let mut url = self.url.clone();
+        let mut body = self.body.clone();
         if let Some(key) = key {
+            self.key_carrier.place(key, &mut url, &mut body)?;
+        }
+        let mut request =
+            Request::builder().method(self.method.clone()).uri(url).body(body).context("cannot build the request")?;
+        *request.headers_mut() = self.headers.clone();
+        if let Some(key) = key.filter(|_| self.key_carrier == KeyCarrier::Header) {
             let value =
                 HeaderValue::from_str(key).with_context(|| format!("the key `{key}` cannot be sent in a header"))?;
             request.headers_mut().insert(self.key_header.clone(), value);
         }
         Ok(request)
+    }
+
+    /// `--key-in` as the reports give it: `header:Idempotency-Key`, `body:/idempotency_key`, …
+    pub fn key_in(&self) -> String {
+        self.key_carrier.describe(self.key_header.as_str())
+    }
+
+    /// What names the key on the human key line: the header, or where the key went.
+    pub fn key_label(&self) -> String {
+        self.key_carrier.label(self.key_header.as_str())
     }
 
     /// Whether the URL is https.
@@ -248,5 +264,17 @@ mod tests {
         assert_eq!(request.headers()[CONTENT_TYPE], "application/json");
         assert!(spec.build(None).unwrap().headers().get("idempotency-key").is_none());
         assert!(spec.build(Some("bad\nkey")).is_err());
+    }
+
+    #[test]
+    fn a_key_carried_in_the_body_or_query_sends_no_key_header() {
+        let mut spec = RequestSpec::new(Method::POST, "http://127.0.0.1:1/p", r#"{"amount":1}"#).unwrap();
+        spec.key_carrier = KeyCarrier::BodyField("/idempotency_key".into());
+        let request = spec.build(Some("k1")).unwrap();
+        assert!(request.headers().get("idempotency-key").is_none());
+        assert_eq!(request.body().as_ref(), br#"{"amount":1,"idempotency_key":"k1"}"#);
+        assert_eq!(spec.build(None).unwrap().body().as_ref(), br#"{"amount":1}"#, "no key, no member");
+        spec.key_carrier = KeyCarrier::Query("key".into());
+        assert_eq!(spec.build(Some("k2")).unwrap().uri().to_string(), "http://127.0.0.1:1/p?key=k2");
     }
 }

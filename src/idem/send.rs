@@ -37,6 +37,9 @@ pub(crate) struct SendReport {
     pub method: String,
     pub url: String,
     pub key_header: String,
+    /// `--key-in`: where the key went, `header:Idempotency-Key`, `body:/idempotency_key`, `query:NAME`,
+    /// `graphql` or `jsonrpc-meta` (`key_header` is only sent with `header:`).
+    pub key_in: String,
     /// `null` with `--no-key`.
     pub key: Option<String>,
     pub attempts: Vec<AttemptRecord>,
@@ -137,6 +140,7 @@ pub(crate) async fn execute(
         method: spec.method.to_string(),
         url: spec.url.to_string(),
         key_header: spec.key_header.to_string(),
+        key_in: spec.key_in(),
         key,
         attempts,
         judgement,

@@ -26,6 +26,7 @@ mod idem {
     mod proxy;
     mod race;
     mod send;
+    mod send_key_carriers;
     mod send_race_evidence;
     mod send_retries;
     mod serve;

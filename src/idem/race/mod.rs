@@ -88,6 +88,8 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
         rounds,
     );
     report.also = config.also.iter().map(ToString::to_string).collect();
+    report.key_in = spec.key_in();
+    report.key_label = spec.key_label();
     Ok(report)
 }
 

@@ -3,7 +3,7 @@
 //! `idem race --format json` prints one document (schemas/idem-race.json):
 //!
 //! - `schema`: `idem-race/1`.
-//! - `method`, `url`, `key_header`: the request raced; `also` (only with `--also`): the other
+//! - `method`, `url`, `key_header`, `key_in`: the request raced and where its key went; `also` (only with `--also`): the other
 //!   targets the duplicates were spread over, round-robin.
 //! - `n`: duplicates per round; `sync_requested`: the `--sync` value (`auto`, `single-packet`,
 //!   `last-byte`, `none`).
@@ -64,6 +64,12 @@ pub(crate) struct RaceReport {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub also: Vec<String>,
     pub key_header: String,
+    /// `--key-in`: where each round's key went (`key_header` is only sent with `header:`).
+    pub key_in: String,
+    /// What names the key on the human lines: the header, or where `--key-in` put it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub key_label: String,
     pub n: usize,
     pub sync_requested: SyncMode,
     pub verdict: RaceVerdict,
@@ -236,6 +242,8 @@ impl RaceReport {
             method,
             url,
             also: Vec::new(),
+            key_in: format!("header:{}", crate::output::header_display_name(&key_header)),
+            key_label: crate::output::header_display_name(&key_header),
             key_header,
             n,
             sync_requested: sync,
@@ -293,7 +301,7 @@ impl RaceReport {
             palette.dim(&format!("({})", first.sync_reason))
         ));
         if self.rounds.len() == 1 {
-            out.push_str(&render_round(first, &self.key_header, palette));
+            out.push_str(&render_round(first, &self.key_label, palette));
             return out;
         }
         let s = &self.summary;
@@ -335,7 +343,7 @@ impl RaceReport {
         }
         if let Some((round, label)) = self.detailed_round(detail) {
             out.push_str(&format!("\n{label}:\n"));
-            out.push_str(&crate::output::indent(&render_round(round, &self.key_header, palette), 2));
+            out.push_str(&crate::output::indent(&render_round(round, &self.key_label, palette), 2));
             out.push('\n');
         }
         out

@@ -98,6 +98,7 @@ pub(crate) async fn measure(
         method: spec.method.to_string(),
         url: spec.url.to_string(),
         key_header: spec.key_header.to_string(),
+        key_in: spec.key_in(),
         sync,
         sync_reason,
         max,

@@ -4,7 +4,7 @@
 //! `idem window --format json` (schemas/idem-window.json):
 //!
 //! - `schema`: `idem-window/1`.
-//! - `method`, `url`, `key_header`: the request probed; `sync`, `sync_reason`: how pairs were
+//! - `method`, `url`, `key_header`, `key_in`: the request probed and where its key went; `sync`, `sync_reason`: how pairs were
 //!   released (`single-packet` or `last-byte`, as `idem race` chooses).
 //! - `max_us`, `probes_per_step`: `--max` and `--probes`.
 //! - `verdict`: `no_window` (even simultaneous duplicates executed once, or got the answer
@@ -75,6 +75,8 @@ pub(crate) struct WindowReport {
     pub method: String,
     pub url: String,
     pub key_header: String,
+    /// `--key-in`: where each probe's key went (`key_header` is only sent with `header:`).
+    pub key_in: String,
     pub sync: Option<SyncMode>,
     pub sync_reason: Option<String>,
     #[serde(rename = "max_us", serialize_with = "crate::units::as_us")]

@@ -312,3 +312,29 @@ fn a_race_judged_on_its_answers_says_so_and_require_count_refuses_it() {
         race().args(["--count-url", &app.url("/charges"), "--count-pointer", "/count"]).expect_exit(1).finish();
     assert!(counted.stdout.contains("✗ executed 5 times: the count rose by 5"), "{}", counted.stdout);
 }
+
+#[test]
+fn a_key_in_the_body_is_raced_with_a_fresh_key_in_each_round() {
+    let race = |app: &crate::support::apps::PythonApp| {
+        Run::idem(["race", &app.url("/v2/payments"), "-n", "5", "--rounds", "2", "--id-field", "/payment/id"])
+            .args(["--key-in", "body:/idempotency_key", "-d", r#"{"amount_money":{"amount":100,"currency":"USD"}}"#])
+            .format_json()
+            .code_and_json()
+    };
+    let ledger =
+        |app: &crate::support::apps::PythonApp| -> Value { serde_json::from_str(&app.get("/charges")).unwrap() };
+    let correct = crate::support::apps::PythonApp::start("payments_keyed_in_the_body.py", &[]);
+    let (code, report) = race(&correct);
+    assert_eq!(code, 0, "{report}");
+    assert_eq!(report["key_in"], "body:/idempotency_key");
+    let keys: Vec<&Value> = report["rounds"].as_array().unwrap().iter().map(|round| &round["key"]).collect();
+    let seen = ledger(&correct);
+    assert_eq!(seen["count"], 2, "one payment per round: {seen}");
+    let mut expected: Vec<&str> = keys.iter().map(|key| key.as_str().unwrap()).collect();
+    expected.sort();
+    assert_eq!(seen["keys"], serde_json::json!(expected), "each round's own key reached the body");
+    let ignoring = crate::support::apps::PythonApp::start("payments_keyed_in_the_body.py", &["--ignore-key"]);
+    let (code, report) = race(&ignoring);
+    assert_eq!(code, 1, "{report}");
+    assert_eq!(ledger(&ignoring)["count"], 10);
+}
