@@ -386,3 +386,25 @@ fn no_window_on_the_answers_alone_says_answer_replayed_and_the_count_finds_the_r
         (Some("window_at_least_max"), Some("count"))
     );
 }
+
+#[test]
+fn a_key_in_the_body_gets_a_fresh_key_for_every_pair() {
+    let app = crate::support::apps::PythonApp::start("payments_keyed_in_the_body.py", &[]);
+    let (code, report) = Run::idem(["window", &app.url("/v2/payments"), "--max", "20ms", "--id-field", "/payment/id"])
+        .args(["--key-in", "body:/idempotency_key", "-d", r#"{"amount_money":{"amount":100,"currency":"USD"}}"#])
+        .format_json()
+        .code_and_json();
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(report["verdict"], "no_window");
+    assert_eq!(report["key_in"], "body:/idempotency_key");
+    let pairs: u64 = report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|step| step["probes"].as_array().unwrap())
+        .map(|probe| probe["retakes"].as_u64().unwrap() + 1)
+        .sum();
+    let ledger: Value = serde_json::from_str(&app.get("/charges")).unwrap();
+    assert_eq!(ledger["count"].as_u64(), Some(pairs), "one payment per pair: {ledger}");
+    assert_eq!(ledger["keys"].as_array().unwrap().len() as u64, pairs, "each pair its own key: {ledger}");
+}
