@@ -32,6 +32,9 @@ pub struct CountSource {
     pub insecure: bool,
     /// `--count-settle`, `--count-settle-max`: how the count is re-read until it holds still.
     pub settle: Settle,
+    /// `--count-url NAME=URL`: the ledger's name when several are read (charges, emails);
+    /// `None` for the single unnamed ledger.
+    pub ledger: Option<String>,
 }
 
 /// How a count is re-read until it holds still: two reads `interval` apart that agree, within
@@ -279,6 +282,106 @@ pub struct CountReading {
     pub change: CountChange,
     /// `GET http://…/charges at /count`.
     pub source: String,
+    /// The ledger's name (`--count-url NAME=URL`); `None` for the single unnamed ledger.
+    pub ledger: Option<String>,
+    /// With several ledgers, every ledger's change in the order given (this one among them), for
+    /// the report; empty with one ledger.
+    pub ledgers: Vec<LedgerCount>,
+}
+
+/// One named ledger's change over a step, as the report and the JSON show it beside the ledger
+/// that decided the verdict.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct LedgerCount {
+    /// The name given with `--count-url NAME=URL`.
+    pub ledger: String,
+    pub before: u64,
+    pub after: u64,
+    /// `after - before`; absent when this ledger's change cannot be believed (`doubt` says why).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub executions: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub doubt: Option<String>,
+}
+
+impl CountReading {
+    /// One ledger's reading (`ledger` as the source names it).
+    pub fn new(change: CountChange, source: &CountSource) -> CountReading {
+        CountReading { change, source: source.describe(), ledger: source.ledger.clone(), ledgers: Vec::new() }
+    }
+
+    /// Several ledgers' readings of one step as the one that decides it, carrying every
+    /// ledger's change: the believable ledger with the most executions decides when it shows a
+    /// second execution or more than another believable ledger (an effect repeated where another
+    /// was not: a second email after one charge), whatever the others show; else one that
+    /// cannot be believed (the step is unconfirmed); else the first given, all agreeing. `None`
+    /// without readings.
+    pub fn deciding(readings: Vec<CountReading>) -> Option<CountReading> {
+        if readings.len() <= 1 {
+            return readings.into_iter().next();
+        }
+        let ledgers: Vec<LedgerCount> = readings
+            .iter()
+            .map(|reading| LedgerCount {
+                ledger: reading.ledger.clone().unwrap_or_default(),
+                before: reading.change.before,
+                after: reading.change.after,
+                executions: reading.change.executions().ok(),
+                doubt: reading.change.doubt.clone(),
+            })
+            .collect();
+        let most = readings
+            .iter()
+            .enumerate()
+            .filter_map(|(index, reading)| reading.change.executions().ok().map(|executions| (index, executions)))
+            .fold(None::<(usize, u64)>, |best, (index, executions)| match best {
+                Some((_, most)) if most >= executions => best,
+                _ => Some((index, executions)),
+            });
+        let doubted = readings.iter().position(|reading| reading.change.doubt.is_some());
+        let fewest = ledgers.iter().filter_map(|ledger| ledger.executions).min();
+        let chosen = match (most, doubted) {
+            (Some((index, executions)), _) if executions > 1 || fewest < Some(executions) => index,
+            (_, Some(index)) => index,
+            (Some((index, _)), None) => index,
+            (None, None) => 0,
+        };
+        let mut deciding = readings.into_iter().nth(chosen)?;
+        deciding.ledgers = ledgers;
+        Some(deciding)
+    }
+
+    /// `the count went 0 → 1 at GET …`, or with several ledgers `the counts went charges 0 → 1
+    /// (1 execution), emails 0 → 2 (2 executions)`, followed by `suffix` (` on the retry`) and
+    /// the settling of the deciding ledger.
+    pub fn went_phrase(&self, suffix: &str) -> String {
+        if self.ledgers.is_empty() {
+            return format!(
+                "the count went {} → {}{suffix} at {} {}",
+                self.change.before,
+                self.change.after,
+                self.source,
+                self.change.settling_phrase()
+            );
+        }
+        format!("the counts went {}{suffix} {}", ledgers_phrase(&self.ledgers), self.change.settling_phrase())
+    }
+}
+
+/// `charges 0 → 1 (1 execution), emails 0 → 2 (2 executions)`; a ledger that cannot be believed
+/// says `unconfirmed`.
+pub(crate) fn ledgers_phrase(ledgers: &[LedgerCount]) -> String {
+    ledgers
+        .iter()
+        .map(|ledger| {
+            let executions = match ledger.executions {
+                Some(executions) => crate::text::plural(executions, "execution", "executions"),
+                None => "unconfirmed".to_string(),
+            };
+            format!("{} {} → {} ({executions})", ledger.ledger, ledger.before, ledger.after)
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl CountSource {
@@ -307,7 +410,7 @@ impl CountSource {
         if let Some(credentials) = credentials {
             headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
         }
-        Ok(CountSource { url, shown_url, pointer, headers, timeout, insecure, settle: Settle::default() })
+        Ok(CountSource { url, shown_url, pointer, headers, timeout, insecure, settle: Settle::default(), ledger: None })
     }
 
     /// The count now: a GET, a 2xx with JSON, the number (or array length) at the pointer.
@@ -404,13 +507,18 @@ impl CountSource {
         })
     }
 
-    /// Where the count comes from, for messages: `GET http://…/charges (/count)`.
+    /// Where the count comes from, for messages: `GET http://…/charges at /count`, and for a
+    /// named ledger `GET http://…/emails (ledger emails)`, so every doubt names its ledger.
     pub fn describe(&self) -> String {
-        if self.pointer.is_empty() {
+        let mut described = if self.pointer.is_empty() {
             format!("GET {}", self.shown_url)
         } else {
             format!("GET {} at {}", self.shown_url, self.pointer)
+        };
+        if let Some(ledger) = &self.ledger {
+            described.push_str(&format!(" (ledger {ledger})"));
         }
+        described
     }
 }
 

@@ -215,7 +215,7 @@ impl RequestArgs {
             proxies: Proxies::direct(),
             id_field: self.id_field,
             id_header,
-            count: None,
+            ledgers: Vec::new(),
             require_count: false,
             key_named,
             budget: crate::http::budget::RequestBudget::at_most(self.max_requests),

@@ -40,8 +40,9 @@ pub struct RequestSpec {
     /// `--id-header`: the header that names the created resource when the body does not
     /// (`None`: `Location`, then `Content-Location`).
     pub id_header: Option<HeaderName>,
-    /// `--count-url`: the server's count of side effects, read before and after each step.
-    pub count: Option<crate::count::CountSource>,
+    /// `--count-url`: the server's counts of side effects (one, or several named ledgers), each
+    /// read before and after each step.
+    pub ledgers: Vec<crate::count::CountSource>,
     /// `--require-count`: a ✓ the answers alone support (no count) is not accepted (exit 2).
     pub require_count: bool,
     /// Where a fixed key came from, for errors and notes: `--key`, or `IDEM_KEY (from the environment)`.
@@ -72,7 +73,7 @@ impl RequestSpec {
             proxies: Proxies::direct(),
             id_field: DEFAULT_ID_FIELD.to_string(),
             id_header: None,
-            count: None,
+            ledgers: Vec::new(),
             require_count: false,
             key_named: "--key",
             budget: Default::default(),
@@ -117,12 +118,17 @@ impl RequestSpec {
         crate::race::connect::Target { url: self.url.clone(), insecure: self.insecure, timeout: self.timeout }
     }
 
-    /// The count before a step (read twice), when `--count-url` is given.
-    pub async fn count_before(&self) -> anyhow::Result<Option<crate::count::Baseline>> {
-        match &self.count {
-            Some(count) => Ok(Some(count.baseline().await?)),
-            None => Ok(None),
+    /// Every ledger's count before a step (each read until it holds still), in the order of
+    /// `ledgers`; `None` without `--count-url`.
+    pub async fn count_before(&self) -> anyhow::Result<Option<Vec<crate::count::Baseline>>> {
+        if self.ledgers.is_empty() {
+            return Ok(None);
         }
+        let mut baselines = Vec::with_capacity(self.ledgers.len());
+        for ledger in &self.ledgers {
+            baselines.push(ledger.baseline().await?);
+        }
+        Ok(Some(baselines))
     }
 
     /// Whether a key this spec draws is one no request has carried before: a generated key, not

@@ -132,9 +132,9 @@ pub(crate) async fn execute(
     // Each retry of a lost answer is one more request the count may show.
     let mut step = verdict::count_step(&observed, attempts.len() + retries.len(), spec.draws_fresh_keys());
     step.slowest = attempts.iter().filter_map(|attempt| attempt.latency).max().unwrap_or_default();
-    let mut grounds = crate::idem::verdict::Grounds::gather(spec, key.as_deref(), before, step).await?;
+    let mut grounds = crate::idem::verdict::Grounds::gather(spec, key.as_deref(), before.as_deref(), step).await?;
     // The run ends with this step: whatever the server does later is this key's.
-    grounds.close(spec, before, step).await?;
+    grounds.close(spec, before.as_deref(), step).await?;
     let judgement = verdict::judge(&observed, Timing::Sequential, &ids, &grounds);
     Ok(SendReport {
         method: spec.method.to_string(),

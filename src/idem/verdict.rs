@@ -309,6 +309,13 @@ pub enum Evidence {
         settled_after_ms: u64,
         late_executions: u64,
         reads: Vec<u64>,
+        /// The ledger this count is (`--count-url NAME=URL`), when several were read: the one
+        /// that decided (a second execution, a doubt, or the most executions).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        ledger: Option<String>,
+        /// With several ledgers, every one's change over the step, in the order given.
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        ledgers: Vec<crate::count::LedgerCount>,
     },
     /// Answers (numbered from 1) that carried a replay marker header: the server recognised the key.
     ReplayMarker { header: String, answers: Vec<usize> },
@@ -332,6 +339,8 @@ impl Evidence {
             settled_after_ms: count.change.settled_after_ms,
             late_executions: count.change.late_executions,
             reads: count.change.reads.clone(),
+            ledger: count.ledger.clone(),
+            ledgers: count.ledgers.clone(),
         })
     }
 
@@ -339,11 +348,19 @@ impl Evidence {
     pub fn phrase(&self) -> String {
         let numbers = |answers: &[usize]| answers.iter().map(|n| format!("#{n}")).collect::<Vec<_>>().join(", ");
         match self {
-            Evidence::Count { source, before, after, executions, settled_after_ms, late_executions, .. } => {
+            Evidence::Count {
+                source, before, after, executions, settled_after_ms, late_executions, ledgers, ..
+            } => {
                 let late = match late_executions {
                     0 => String::new(),
                     late => format!("; {} arrived after it was judged", plural(*late, "execution", "executions")),
                 };
+                if !ledgers.is_empty() {
+                    return format!(
+                        "the counts went {} (settled after {settled_after_ms} ms{late})",
+                        crate::count::ledgers_phrase(ledgers)
+                    );
+                }
                 format!(
                     "the count went {before} → {after} ({}) at {source} (settled after {settled_after_ms} ms{late})",
                     plural(*executions, "execution", "executions")
@@ -368,7 +385,11 @@ pub(crate) struct Grounds {
     /// Values the request carried, with where: body values, URL path segments and query values,
     /// the key.
     pub sent: Vec<(String, &'static str)>,
+    /// The count that decides: the one ledger's, or with several the one [`CountReading::deciding`]
+    /// picks (carrying every ledger's change).
     pub count: Option<CountReading>,
+    /// Every ledger's reading, in the order given (for the closing re-read).
+    pub readings: Vec<CountReading>,
     /// `--require-count`: a verdict that holds on the answers alone is `unconfirmed`.
     pub require_count: bool,
 }
@@ -397,13 +418,17 @@ impl Grounds {
     pub(crate) async fn gather(
         spec: &RequestSpec,
         key: Option<&str>,
-        before: Option<Baseline>,
+        before: Option<&[Baseline]>,
         step: Step,
     ) -> anyhow::Result<Grounds> {
         let mut grounds = Grounds::of(spec, key);
-        if let (Some(count), Some(before)) = (&spec.count, before) {
-            grounds.count =
-                Some(CountReading { change: count.change_since(before, step).await?, source: count.describe() });
+        if let Some(before) = before {
+            let mut readings = Vec::with_capacity(spec.ledgers.len());
+            for (ledger, before) in spec.ledgers.iter().zip(before) {
+                readings.push(CountReading::new(ledger.change_since(*before, step).await?, ledger));
+            }
+            grounds.readings = readings.clone();
+            grounds.count = CountReading::deciding(readings);
         }
         Ok(grounds)
     }
@@ -414,12 +439,18 @@ impl Grounds {
     pub(crate) async fn close(
         &mut self,
         spec: &RequestSpec,
-        before: Option<Baseline>,
+        before: Option<&[Baseline]>,
         step: Step,
     ) -> anyhow::Result<()> {
-        if let (Some(count), Some(before), Some(reading)) = (&spec.count, before, self.count.as_mut()) {
-            reading.change = count.closing(before, &reading.change, step).await?;
+        let Some(before) = before else { return Ok(()) };
+        // Every ledger is re-read, and the deciding one chosen again: a late email can make the
+        // emails ledger the one that shows a second execution.
+        let mut readings = Vec::with_capacity(self.readings.len());
+        for ((ledger, before), reading) in spec.ledgers.iter().zip(before).zip(&self.readings) {
+            readings.push(CountReading::new(ledger.closing(*before, &reading.change, step).await?, ledger));
         }
+        self.readings = readings.clone();
+        self.count = CountReading::deciding(readings);
         Ok(())
     }
 
@@ -450,7 +481,7 @@ impl Grounds {
         if let Some(key) = key {
             sent.push((key.to_string(), "key"));
         }
-        Grounds { sent, count: None, require_count: spec.require_count }
+        Grounds { sent, count: None, readings: Vec::new(), require_count: spec.require_count }
     }
 
     /// Where the request carried `id` (or the value it was made from: `ord_A-7` from `A-7`), if it did.
@@ -592,7 +623,7 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
                 ground_control(
                     judgement,
                     answers,
-                    &Grounds { sent: grounds.sent.clone(), count: None, require_count: false },
+                    &Grounds { sent: grounds.sent.clone(), count: None, readings: Vec::new(), require_count: false },
                 );
                 set_count_aside(judgement, &doubt);
                 return;
@@ -602,6 +633,9 @@ fn ground_control(judgement: &mut Judgement, answers: &[Observed], grounds: &Gro
         judgement.evidence.push(evidence);
         if let Some(late) = late_note(count) {
             judgement.notes.push(late);
+        }
+        if !count.ledgers.is_empty() {
+            judgement.notes.push(format!("every ledger: {}", crate::count::ledgers_phrase(&count.ledgers)));
         }
         if matches!(judgement.verdict, Verdict::Errors | Verdict::NothingCreated) {
             return;
@@ -670,7 +704,7 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
                     judgement,
                     answers,
                     timing,
-                    &Grounds { sent: grounds.sent.clone(), count: None, require_count: false },
+                    &Grounds { sent: grounds.sent.clone(), count: None, readings: Vec::new(), require_count: false },
                 );
                 set_count_aside(judgement, &doubt);
                 return;
@@ -680,6 +714,9 @@ fn ground_duplicates(judgement: &mut Judgement, answers: &[Observed], timing: Ti
         judgement.evidence.push(evidence);
         if let Some(late) = late_note(count) {
             judgement.notes.push(late);
+        }
+        if !count.ledgers.is_empty() {
+            judgement.notes.push(format!("every ledger: {}", crate::count::ledgers_phrase(&count.ledgers)));
         }
         let by_ids = judgement.resource_ids.len();
         let ids = judgement.resource_ids.join(", ");
@@ -1184,7 +1221,10 @@ mod tests {
                     doubt: None,
                 },
                 source: "GET /charges".into(),
+                ledger: None,
+                ledgers: Vec::new(),
             }),
+            readings: Vec::new(),
             require_count: false,
         }
     }
@@ -1200,7 +1240,8 @@ mod tests {
         };
         Grounds {
             sent: Vec::new(),
-            count: Some(CountReading { change, source: "GET /charges".into() }),
+            count: Some(CountReading { change, source: "GET /charges".into(), ledger: None, ledgers: Vec::new() }),
+            readings: Vec::new(),
             require_count: false,
         }
     }

@@ -27,6 +27,7 @@ mod idem {
     mod race;
     mod send;
     mod send_key_carriers;
+    mod send_ledgers;
     mod send_race_evidence;
     mod send_retries;
     mod serve;

@@ -153,6 +153,15 @@ impl CheckArgs {
             plan: args.plan,
         };
         let Some(spec) = openapi_args.openapi.clone() else { return Ok(CheckCommand::Endpoint(Box::new(config))) };
+        if config.request.ledgers.len() > 1 {
+            // Each operation has its own count there (x-idem-count-url, --count-url-template);
+            // several global ledgers would apply to none of them clearly.
+            anyhow::bail!(
+                "idem check --openapi reads one --count-url (each operation may have its own), and {} were given; \
+                 several ledgers are read by idem check on one endpoint",
+                config.request.ledgers.len()
+            );
+        }
         let operations = OperationSelection {
             filters: openapi_args.filters()?,
             include_deprecated: openapi_args.include_deprecated,

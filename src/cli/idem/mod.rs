@@ -99,7 +99,7 @@ pub(crate) fn with_count(
     count: CountArgs,
     require: RequireCountArgs,
 ) -> anyhow::Result<RequestSpec> {
-    spec.count = count.into_source(&spec.headers, spec.timeout, spec.insecure)?;
+    spec.ledgers = count.into_ledgers(&spec.headers, spec.timeout, spec.insecure)?;
     spec.require_count = require.require_count;
     Ok(spec)
 }

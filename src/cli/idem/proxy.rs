@@ -152,7 +152,7 @@ impl ProxyArgs {
             client_command: self.client_command,
             format: self.format,
             palette,
-            count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
+            count: self.count.into_source("idem proxy", &http::HeaderMap::new(), self.timeout, self.insecure)?,
             require_count: self.require_count.require_count,
         })
     }

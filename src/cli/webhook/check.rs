@@ -102,7 +102,7 @@ impl CheckArgs {
         Ok(CheckConfig {
             url,
             scheme: scheme::build(kind, &options),
-            count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
+            count: self.count.into_source("webhook check", &http::HeaderMap::new(), self.timeout, self.insecure)?,
             concurrency: self.concurrency as usize,
             http2: self.http2,
             secret: self.signing.secret_source()?,

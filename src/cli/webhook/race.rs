@@ -95,7 +95,7 @@ impl RaceArgs {
             id: self.id,
             copies: self.n as usize,
             rounds: self.rounds as usize,
-            count: self.count.into_source(&http::HeaderMap::new(), self.timeout, self.insecure)?,
+            count: self.count.into_source("webhook race", &http::HeaderMap::new(), self.timeout, self.insecure)?,
             http2: self.http2,
             insecure: self.insecure,
             timeout: self.timeout,

@@ -20,9 +20,10 @@ pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Op
     let mut evidence = vec![format!("key {key} → {status}")];
     // The first execution is where a count shows whether it counts this endpoint's executions:
     // one that does not rise for it cannot show that a retry did not execute either.
-    if let (Some(count), Some(before)) = (&probe.spec.count, before) {
-        let step = Step { requests: 1, must_rise: status.is_success(), slowest: exchange.latency };
-        let change = count.change_since(before, step).await?;
+    // With several ledgers, each must count this execution: the first doubt is the one kept.
+    let step = Step { requests: 1, must_rise: status.is_success(), slowest: exchange.latency };
+    for (count, before) in probe.spec.ledgers.iter().zip(before.iter().flatten()) {
+        let change = count.change_since(*before, step).await?;
         evidence.push(format!(
             "the count went {} → {} at {} {}",
             change.before,
@@ -33,7 +34,9 @@ pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Op
         if let Some(doubt) = &change.doubt {
             evidence.push(doubt.clone());
         }
-        probe.count_doubt = change.doubt;
+        if probe.count_doubt.is_none() {
+            probe.count_doubt = change.doubt;
+        }
     }
     let original = match (status.is_success(), found) {
         (true, Some(FoundId { id, from })) => {
@@ -64,18 +67,12 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
     let before = probe.spec.count_before().await?;
     let answer = probe.send(NEW_KEY_CREATES.id, Some(&key), None, None).await?;
     let step = Step { requests: 1, must_rise: answer.status.is_success(), slowest: answer.latency };
-    let grounds = Grounds::gather(&probe.spec, Some(&key), before, step).await?;
+    let grounds = Grounds::gather(&probe.spec, Some(&key), before.as_deref(), step).await?;
     let id = probe.id_of(&answer);
     let mut evidence = vec![format!("key {key} → {} {}", answer.status, id.as_deref().unwrap_or("(no id)"))];
     if let Some(count) = &grounds.count {
         // The count says what the server did, whatever id it answered with.
-        evidence.push(format!(
-            "the count went {} → {} at {} {}",
-            count.change.before,
-            count.change.after,
-            count.source,
-            count.change.settling_phrase()
-        ));
+        evidence.push(count.went_phrase(""));
         let executions = match believed(count, probe.count_doubt.as_deref()) {
             Ok(executions) => executions,
             Err(doubt) if answer.status.is_success() => {

@@ -18,7 +18,7 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     let retry = probe.send_to(elsewhere.as_ref(), RETRY.id, Some(&original.key), None, None).await?;
     // The key was used by `create`: a replay rightly leaves the count where it was.
     let step = Step { requests: 1, must_rise: false, slowest: retry.latency.max(original.exchange.latency) };
-    let grounds = Grounds::gather(&probe.spec, Some(&original.key), before, step).await?;
+    let grounds = Grounds::gather(&probe.spec, Some(&original.key), before.as_deref(), step).await?;
     let id = probe.id_of(&retry);
     let mut evidence = vec![format!(
         "#1 {} {}, retry {} {}",
@@ -70,13 +70,7 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     // A matching answer is a replay only with evidence that the server recognised the key.
     let retry_result = match &grounds.count {
         Some(count) => {
-            evidence.push(format!(
-                "the count went {} → {} on the retry at {} {}",
-                count.change.before,
-                count.change.after,
-                count.source,
-                count.change.settling_phrase()
-            ));
+            evidence.push(count.went_phrase(" on the retry"));
             let executions = match believed(count, probe.count_doubt.as_deref()) {
                 Ok(executions) => executions,
                 // A different answer fails on its own; a matching one is a replay only by the count.

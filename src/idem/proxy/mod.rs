@@ -320,7 +320,7 @@ pub(crate) async fn run(config: ProxyConfig) -> anyhow::Result<Outcome> {
         // The run ends here: what the upstream does later is this run's, by the closing re-read.
         let change = count.closing(before, &settled, step).await?;
         count_doubt = change.doubt.clone();
-        proxy.set_count(crate::count::CountReading { change, source: count.describe() });
+        proxy.set_count(crate::count::CountReading::new(change, count));
     }
     let state = Arc::clone(&proxy.state);
     let mut report = proxy.shutdown().await;

@@ -198,9 +198,10 @@ pub async fn race_round_spread(
     let fresh = key_mode != KeyMode::Same || spec.draws_fresh_keys();
     let mut step = verdict::count_step(&observed, observed.len(), fresh);
     step.slowest = records.iter().filter_map(|record| record.latency).max().unwrap_or_default();
-    let mut grounds = crate::idem::verdict::Grounds::gather(spec, keys.shared.as_deref(), before, step).await?;
+    let mut grounds =
+        crate::idem::verdict::Grounds::gather(spec, keys.shared.as_deref(), before.as_deref(), step).await?;
     if spread.closing {
-        grounds.close(spec, before, step).await?;
+        grounds.close(spec, before.as_deref(), step).await?;
     }
     let mut round = report(keys, raced, records, &grounds, &spec.id_source());
     if targets.len() > 1 {

@@ -47,3 +47,25 @@ fn idem_check_that_cannot_run_still_writes_junit_and_json() {
     assert_eq!(report["passed"], false);
     assert!(report["error"].as_str().unwrap().contains("cannot connect"), "{report}");
 }
+
+#[test]
+fn a_command_that_reads_one_ledger_refuses_a_second_count_url_with_exit_2() {
+    // Nothing listens there: the refusal comes before anything is sent or read.
+    let target = format!("http://127.0.0.1:{}/hooks", dead_port());
+    let charges = format!("charges={target}");
+    let emails = format!("emails={target}");
+    let ledgers = ["--count-url", charges.as_str(), "--count-url", emails.as_str()];
+    let commands: [(&str, Vec<&str>); 3] = [
+        ("webhook check", vec!["check", &target, "--scheme", "hmac", "--secret", SECRET]),
+        ("webhook race", vec!["race", &target, "--scheme", "hmac", "--secret", SECRET, "--event", "order.paid"]),
+        ("idem proxy", vec!["proxy", "--upstream", &target, "--addr", "127.0.0.1:0"]),
+    ];
+    for (command, args) in commands {
+        let tool = if command.starts_with("webhook") { webhook() } else { idem() };
+        let mut tool = tool;
+        tool.args(&args).args(ledgers).timeout(std::time::Duration::from_secs(30));
+        tool.assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!("{command} reads one --count-url, and 2 were given")));
+    }
+}

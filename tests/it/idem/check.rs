@@ -464,3 +464,37 @@ fn a_201_replayed_as_200_warns_about_the_status_and_never_speaks_of_a_double_cha
     assert_eq!(retry["evidence_level"], "answer");
     assert!(!retry["why"].as_str().unwrap().contains("double charge"), "{retry:#}");
 }
+
+/// `idem check` with the charges ledger of an app that charges once per key, and its emails
+/// ledger when `emails`; `app_args` for the app (`--email-once`).
+fn check_with_ledgers(app_args: &[&str], emails: bool) -> (i32, Value) {
+    let app = crate::support::apps::PythonApp::start("orders_emailing_on_every_retry.py", app_args);
+    let charges = format!("charges={}", app.url("/charges"));
+    let emails_url = format!("emails={}", app.url("/emails"));
+    let mut run = Run::idem(["check", &app.url("/orders"), "-d", r#"{"amount":500}"#])
+        .args(["--only", "retry-replays", "--window-max", "0"])
+        .args(["--count-url", &charges, "--count-pointer", "charges=/count"]);
+    if emails {
+        run = run.args(["--count-url", &emails_url, "--count-pointer", "emails=/sent"]);
+    }
+    run.format_json().code_and_json()
+}
+
+#[test]
+fn a_retry_that_emails_again_fails_retry_replays_on_the_emails_ledger() {
+    let (code, report) = check_with_ledgers(&[], true);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(suite_outcomes(&report)["retry-replays"], "fail", "{report:#}");
+    let evidence = suite_evidence(&report, "retry-replays");
+    assert!(
+        evidence.contains("the counts went charges 1 → 1 (0 executions), emails 1 → 2 (1 execution) on the retry"),
+        "{evidence}"
+    );
+    assert!(evidence.contains("the retry executed again (the count rose by 1)"), "{evidence}");
+
+    let (code, report) = check_with_ledgers(&[], false);
+    assert_eq!(code, 0, "the charges ledger alone sees no second execution: {report:#}");
+    let (code, report) = check_with_ledgers(&["--email-once"], true);
+    assert_eq!(code, 0, "a handler that emails once passes on both ledgers: {report:#}");
+    assert_eq!(suite_outcomes(&report)["retry-replays"], "pass", "{report:#}");
+}

@@ -67,12 +67,12 @@ pub(crate) fn operation_count(
         }
         (None, Some(url_template)) => match operation_id {
             Some(id) => url_template.replace(OPERATION_ID, &percent_encode_component(id)),
-            None if template.count.is_some() => return Ok(template.count.clone()),
+            None if !template.ledgers.is_empty() => return Ok(template.ledgers.first().cloned()),
             None => bail!(
                 "no operationId to fill in --count-url-template; give the operation an operationId or an {COUNT_URL_EXTENSION}"
             ),
         },
-        (None, None) => return Ok(template.count.clone()),
+        (None, None) => return Ok(template.ledgers.first().cloned()),
     };
     let source = CountSource::new(&url, pointer, template.headers.clone(), template.timeout, template.insecure)
         .with_context(|| format!("the count of this operation ({})", Redacted(&url)))?;
@@ -119,9 +119,9 @@ mod tests {
     #[test]
     fn the_operation_wins_over_the_template_which_wins_over_the_global_count() {
         let mut template = spec();
-        template.count = Some(
+        template.ledgers = vec![
             CountSource::new("http://127.0.0.1:9/all", None, Default::default(), template.timeout, false).unwrap(),
-        );
+        ];
         let own = DeclaredCount { url: Some("/counts/mine".into()), pointer: Some("/count".into()) };
         let count =
             operation_count(&template, &base(), &own, Some("createOrder"), Some("http://127.0.0.1:9/c/{operationId}"))

@@ -267,13 +267,15 @@ fn operation_config(
 ) -> anyhow::Result<CheckConfig> {
     let template = &config.check;
     let mut check = template.clone();
-    check.request.count = count::operation_count(
+    check.request.ledgers = count::operation_count(
         &template.request,
         base,
         &operation.count,
         operation.operation_id.as_deref(),
         config.count_url_template.as_deref(),
-    )?;
+    )?
+    .into_iter()
+    .collect();
     let (path, query) = match planned.path_and_query.split_once('?') {
         Some((path, query)) => (path, Some(query)),
         None => (planned.path_and_query.as_str(), None),
@@ -331,7 +333,7 @@ impl OperationReport {
                 .then(|| report::curl_command(&check.request)),
             tally: Some(suite.tally.clone()),
             evidence_level: super::executions_level(&suite.checks),
-            count_url: check.request.count.as_ref().map(|count| count.shown_url.clone()),
+            count_url: check.request.ledgers.first().map(|count| count.shown_url.clone()),
             checks: suite.checks,
         }
     }
