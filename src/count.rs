@@ -1,4 +1,5 @@
-//! `--count-url URL [--count-pointer PTR]`: the ground truth a user can give. A GET before and
+//! `--count-url [NAME=]URL [--count-pointer PTR]`: the ground truth a user can give, one ledger or
+//! several named ones (each a `CountSource` with its `ledger` name). A GET before and
 //! after each step reads how many side effects the server has (charges, orders, processed
 //! deliveries); the difference is how many times it executed, whatever ids the answers show.
 //! Shared by `idem send|race|window|check|proxy` and `webhook check`.
