@@ -836,6 +836,34 @@ mod tests {
         assert!(beyond.executions().unwrap_err().contains("more than the 3 requests"), "{beyond:?}");
     }
 
+    fn reading(ledger: &str, before: u64, after: u64, requests: u64) -> CountReading {
+        let change = change(before, before, after, requests, false);
+        CountReading { change, source: format!("GET /{ledger}"), ledger: Some(ledger.into()), ledgers: Vec::new() }
+    }
+
+    fn deciding(readings: Vec<CountReading>) -> (String, String) {
+        let deciding = CountReading::deciding(readings).unwrap();
+        (deciding.ledger.clone().unwrap(), ledgers_phrase(&deciding.ledgers))
+    }
+
+    #[test]
+    fn the_ledger_that_shows_a_repeated_effect_decides_whatever_the_others_show() {
+        let (ledger, all) = deciding(vec![reading("charges", 0, 1, 3), reading("emails", 0, 3, 3)]);
+        assert_eq!(ledger, "emails");
+        assert_eq!(all, "charges 0 → 1 (1 execution), emails 0 → 3 (3 executions)");
+        // A retry that charged nothing but emailed again: one execution, more than the other shows.
+        assert_eq!(deciding(vec![reading("charges", 1, 1, 1), reading("emails", 1, 2, 1)]).0, "emails");
+        // A second execution outweighs a ledger that cannot be believed.
+        let (ledger, all) = deciding(vec![reading("charges", 5, 4, 3), reading("emails", 0, 2, 3)]);
+        assert_eq!(ledger, "emails");
+        assert_eq!(all, "charges 5 → 4 (unconfirmed), emails 0 → 2 (2 executions)");
+        // Agreeing ledgers and a doubted one: unconfirmed; all agreeing: the first given.
+        assert_eq!(deciding(vec![reading("charges", 0, 1, 3), reading("emails", 5, 4, 3)]).0, "emails");
+        assert_eq!(deciding(vec![reading("charges", 0, 1, 3), reading("emails", 0, 1, 3)]).0, "charges");
+        let one = CountReading::deciding(vec![reading("charges", 0, 2, 3)]).unwrap();
+        assert!(one.ledgers.is_empty(), "one ledger carries no list: {one:?}");
+    }
+
     #[test]
     fn the_adaptive_interval_follows_the_slowest_answer_within_the_bound() {
         let adaptive = Settle::default();
