@@ -239,7 +239,8 @@ local-lock\t'DELIBERATELY BROKEN: claims under an in-process lock, writes the sh
 unscoped\t'DELIBERATELY BROKEN: keys the store by the header value alone (not the caller, method or path) and fingerprints raw bytes, so caller B gets caller A\'s payment'
 short-lease\t'DELIBERATELY BROKEN: the claim\'s lease is half the --work and never renewed, so a retry late in the work executes again'
 sticky-lock\t'DELIBERATELY BROKEN: an in-flight claim never expires, so after a crash (SQLite, Redis) every retry gets 409'
-drops-headers\t'DELIBERATELY BROKEN: replays the stored body and status without the Location header'"
+drops-headers\t'DELIBERATELY BROKEN: replays the stored body and status without the Location header'
+delete-on-error\t'DELIBERATELY BROKEN: fails after the payment is committed (500) and deletes the key record in its error handler, so every retry charges again'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay (at most 168h, a week)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted (at most 1GiB)' -r

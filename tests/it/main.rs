@@ -19,6 +19,7 @@ mod contracts {
 }
 mod idem {
     mod check;
+    mod check_failures;
     mod check_layers;
     mod check_openapi;
     mod counted_evidence;

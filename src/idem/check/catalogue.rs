@@ -151,6 +151,13 @@ pub(crate) const CRASH_RECOVERS: CheckSpec = CheckSpec {
     level: Level::Required,
     fix: "give in-flight claims a lease that runs out (renewed while the work runs), so a crashed owner's key comes back",
 };
+pub(crate) const EFFECT_THEN_FAILURE: CheckSpec = CheckSpec {
+    id: "effect-then-failure",
+    title: "a request whose answer is lost (or that fails after it executed) is retried with its key and executes once (--count-url)",
+    why: "a layer that deletes its key record on an error after the work (AWS Lambda Powertools does) or releases its claim on a 5xx executes the retry again: a double charge exactly when something went wrong",
+    level: Level::Required,
+    fix: "once the work has committed, keep the key record whatever happens next: store the answer (or keep the claim until it can be stored) and never delete it in an error handler; a retry then gets 409 while it runs and the replay after",
+};
 
 /// Every check of `idem check`, in the order they run: `--list`, the man page and the ids `--only`,
 /// `--skip` and `--expect-fail` accept. A new check is one more entry here
@@ -176,5 +183,6 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     LEASE_OUTLIVES_WORK,
     MISMATCH_IN_FLIGHT,
     CRASH_RECOVERS,
+    EFFECT_THEN_FAILURE,
     PROBLEM_JSON,
 ];

@@ -7,9 +7,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::catalogue::{
-    CALLER_SCOPED, CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, CRASH_RECOVERS, CREATE, EQUAL_JSON_REPLAYS, KEY_SCOPED,
-    KEY_SYNTAX, LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT, MISMATCH_REJECTED, MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED,
-    NEW_KEY_CREATES, PATH_SCOPED, RACE_WINDOW, REPLAY_FAITHFUL, RETRY,
+    CALLER_SCOPED, CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, CRASH_RECOVERS, CREATE, EFFECT_THEN_FAILURE,
+    EQUAL_JSON_REPLAYS, KEY_SCOPED, KEY_SYNTAX, LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT, MISMATCH_REJECTED,
+    MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED, NEW_KEY_CREATES, PATH_SCOPED, RACE_WINDOW, REPLAY_FAITHFUL, RETRY,
 };
 use crate::conformance::{CheckSpec, Selection};
 
@@ -26,6 +26,8 @@ pub(super) struct SuiteShape<'a> {
     pub work_hint: Option<Duration>,
     pub max_work: Duration,
     pub server_cmd: bool,
+    /// `--count-url` is given: `effect-then-failure` runs only then.
+    pub counted: bool,
 }
 
 /// The requests of one check (or of the step that serves several, named by its first).
@@ -132,6 +134,17 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
             note: Some("retries after the restart until an answer settles the key or --stuck-for passes".into()),
         });
     }
+    if runs(EFFECT_THEN_FAILURE) && shape.counted {
+        checks.push(CheckCost {
+            check: EFFECT_THEN_FAILURE.id,
+            requests: 3,
+            requests_at_most: Some(1 + super::failure::MAX_RETRIES as u64 + 1),
+            creations: 1,
+            note: Some(
+                "the cut request, retries until one is answered (409s while it runs), and the key once more".into(),
+            ),
+        });
+    }
     SuiteCost::of(checks)
 }
 
@@ -173,6 +186,7 @@ mod tests {
             work_hint: None,
             max_work: Duration::from_secs(30),
             server_cmd: false,
+            counted: false,
         }
     }
 

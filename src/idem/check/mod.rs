@@ -5,6 +5,7 @@ mod concurrency;
 mod crash;
 mod create;
 pub(crate) mod estimate;
+mod failure;
 mod in_flight;
 mod mismatch;
 mod missing_key;
@@ -82,6 +83,7 @@ impl CheckConfig {
             work_hint: self.work_hint,
             max_work: self.max_work,
             server_cmd: self.server_cmd.is_some(),
+            counted: self.request.count.is_some(),
         })
     }
 
@@ -189,7 +191,7 @@ fn judged_before_the_budget_ran_out(checks: &[CheckResult]) -> String {
 
 /// The checks whose pass says how many times the server executed, and that read `--count-url`
 /// when it is given: `--require-count` asks them for a count.
-const COUNTED_CHECKS: [CheckSpec; 3] = [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE];
+const COUNTED_CHECKS: [CheckSpec; 4] = [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE, catalogue::EFFECT_THEN_FAILURE];
 
 /// Names what each judged check rests on (`answer` unless the check read the count), and under
 /// `--require-count` turns a counted check's pass on the answers alone into `unconfirmed`.
@@ -279,8 +281,12 @@ impl LayerCheck {
 
 /// The slow checks of a request still executing and of a server that crashes mid-request, in
 /// report order.
-const IN_FLIGHT_AND_CRASH: &[SlowCheck] =
-    &[SlowCheck::LeaseOutlivesWork, SlowCheck::MismatchInFlight, SlowCheck::CrashRecovers];
+const IN_FLIGHT_AND_CRASH: &[SlowCheck] = &[
+    SlowCheck::LeaseOutlivesWork,
+    SlowCheck::MismatchInFlight,
+    SlowCheck::CrashRecovers,
+    SlowCheck::EffectThenFailure,
+];
 
 /// A slow check: its catalogue entry and the function that runs it, matched by type.
 #[derive(Debug, Clone, Copy)]
@@ -288,6 +294,7 @@ enum SlowCheck {
     LeaseOutlivesWork,
     MismatchInFlight,
     CrashRecovers,
+    EffectThenFailure,
 }
 
 impl SlowCheck {
@@ -296,6 +303,7 @@ impl SlowCheck {
             SlowCheck::LeaseOutlivesWork => catalogue::LEASE_OUTLIVES_WORK,
             SlowCheck::MismatchInFlight => catalogue::MISMATCH_IN_FLIGHT,
             SlowCheck::CrashRecovers => catalogue::CRASH_RECOVERS,
+            SlowCheck::EffectThenFailure => catalogue::EFFECT_THEN_FAILURE,
         }
     }
 
@@ -311,6 +319,7 @@ impl SlowCheck {
             }
             SlowCheck::MismatchInFlight => in_flight::mismatch_in_flight(probe, config.profile).await,
             SlowCheck::CrashRecovers => crash::crash_recovers(probe, server, config.work_hint, config.stuck_for).await,
+            SlowCheck::EffectThenFailure => failure::effect_then_failure(probe).await,
         }
     }
 }

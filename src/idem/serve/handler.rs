@@ -349,6 +349,13 @@ async fn execute(
             location: Some(format!("/payments/{}", payment.id)),
             body: Bytes::from(serde_json::to_vec(&payment).unwrap_or_default()),
         };
+        // --mode delete-on-error: the error after the work comes before the answer is stored,
+        // and its handler deletes the key record (below), as a layer that cleans up on any
+        // exception does.
+        if task_state.mode == Mode::DeleteOnError {
+            task_state.store.commit(&payment, None).await?;
+            return Ok::<_, StoreError>(Err(payment.id));
+        }
         let completion = task_keyed.as_ref().map(|keyed| Completion {
             key: &keyed.scoped,
             fingerprint: keyed.print,
@@ -356,10 +363,17 @@ async fn execute(
             claim: keyed.claim.as_ref(),
         });
         task_state.store.commit(&payment, completion).await?;
-        Ok::<_, StoreError>((stored, payment.id))
+        Ok::<_, StoreError>(Ok((stored, payment.id)))
     });
     let failed = match task.await {
-        Ok(Ok(done)) => return Ok(done),
+        Ok(Ok(Ok(done))) => return Ok(done),
+        Ok(Ok(Err(payment_id))) => {
+            let detail = format!("the payment {payment_id} was made, then the request failed");
+            (
+                problem(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Internal error", &detail),
+                RequestOutcome::FailedAfterCharge,
+            )
+        }
         Ok(Err(err)) => (store_unavailable(&err), RequestOutcome::StoreUnavailable),
         Err(err) => {
             let detail = format!("the payment failed: {err}");

@@ -71,6 +71,8 @@ pub enum RequestOutcome {
     NotFound,
     MethodNotAllowed,
     StoreUnavailable,
+    // `--mode delete-on-error`: the payment was made, then the request failed (500).
+    FailedAfterCharge,
 }
 
 impl RequestOutcome {
@@ -87,6 +89,7 @@ impl RequestOutcome {
             RequestOutcome::NotFound => "not-found",
             RequestOutcome::MethodNotAllowed => "method-not-allowed",
             RequestOutcome::StoreUnavailable => "store-unavailable",
+            RequestOutcome::FailedAfterCharge => "failed-after-charge",
         }
     }
 }

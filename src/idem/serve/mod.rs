@@ -45,6 +45,8 @@ pub enum Mode {
     StickyLock,
     /// DELIBERATELY BROKEN: replays the stored body and status without the Location header
     DropsHeaders,
+    /// DELIBERATELY BROKEN: fails after the payment is committed (500) and deletes the key record in its error handler, so every retry charges again
+    DeleteOnError,
 }
 
 impl Mode {
@@ -58,6 +60,7 @@ impl Mode {
             Mode::ShortLease => "short-lease",
             Mode::StickyLock => "sticky-lock",
             Mode::DropsHeaders => "drops-headers",
+            Mode::DeleteOnError => "delete-on-error",
         }
     }
 
@@ -82,6 +85,9 @@ impl Mode {
                 "deliberately broken: an in-flight claim never expires, so after a crash every retry with its key gets 409",
             ),
             Mode::DropsHeaders => Some("deliberately broken: replays drop the Location header"),
+            Mode::DeleteOnError => Some(
+                "deliberately broken: every payment is committed, then answered 500 and its key record deleted, so every retry charges again",
+            ),
         }
     }
 }
@@ -168,7 +174,9 @@ impl RunningServer {
 fn summary_of(state: &AppState) -> ServeTally {
     let mut summary = state.log.summary();
     // Every created answer is one payment this instance recorded.
-    summary.payments_created = summary.count(RequestOutcome::Created) as usize;
+    // (--mode delete-on-error records its payment, then fails the request.)
+    summary.payments_created =
+        (summary.count(RequestOutcome::Created) + summary.count(RequestOutcome::FailedAfterCharge)) as usize;
     summary
 }
 
