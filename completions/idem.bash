@@ -922,7 +922,7 @@ _idem() {
                     return 0
                     ;;
                 --mode)
-                    COMPREPLY=($(compgen -W "correct naive none local-lock unscoped short-lease sticky-lock drops-headers delete-on-error" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "correct naive none local-lock unscoped short-lease sticky-lock drops-headers delete-on-error sticky-decline" -- "${cur}"))
                     return 0
                     ;;
                 --work)

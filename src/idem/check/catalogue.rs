@@ -151,6 +151,13 @@ pub(crate) const CRASH_RECOVERS: CheckSpec = CheckSpec {
     level: Level::Required,
     fix: "give in-flight claims a lease that runs out (renewed while the work runs), so a crashed owner's key comes back",
 };
+pub(crate) const CACHED_DECLINE: CheckSpec = CheckSpec {
+    id: "cached-decline",
+    title: "after a declined request (4xx), the corrected request with a new key succeeds",
+    why: "a decline kept by the body, the client or the order and answered to the corrected retry blocks a valid payment; the new key says it is a new attempt (with the same key the draft lets the server replay the 4xx, as Stripe does)",
+    level: Level::Required,
+    fix: "store a decline under its idempotency key only (or not at all: a request refused before it executed left nothing to replay), never by caller, body or order id, so a new key is always a new attempt",
+};
 pub(crate) const EFFECT_THEN_FAILURE: CheckSpec = CheckSpec {
     id: "effect-then-failure",
     title: "a request whose answer is lost (or that fails after it executed) is retried with its key and executes once (--count-url)",
@@ -180,6 +187,7 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     REPLAY_FAITHFUL,
     EQUAL_JSON_REPLAYS,
     KEY_SYNTAX,
+    CACHED_DECLINE,
     LEASE_OUTLIVES_WORK,
     MISMATCH_IN_FLIGHT,
     CRASH_RECOVERS,

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::catalogue::{
-    CALLER_SCOPED, CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, CRASH_RECOVERS, CREATE, EFFECT_THEN_FAILURE,
+    CACHED_DECLINE, CALLER_SCOPED, CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, CRASH_RECOVERS, CREATE, EFFECT_THEN_FAILURE,
     EQUAL_JSON_REPLAYS, KEY_SCOPED, KEY_SYNTAX, LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT, MISMATCH_REJECTED,
     MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED, NEW_KEY_CREATES, PATH_SCOPED, RACE_WINDOW, REPLAY_FAITHFUL, RETRY,
 };
@@ -103,6 +103,10 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
     if runs(KEY_SYNTAX) {
         // An empty key, a 256-character key (both refused by a correct API), the key quoted.
         checks.push(CheckCost::fixed(KEY_SYNTAX, 3, 0));
+    }
+    if runs(CACHED_DECLINE) && super::decline::invalid_body(shape.body).is_some() {
+        // The invalid body (declined), the corrected one with a new key and with the declined key.
+        checks.push(CheckCost::fixed(CACHED_DECLINE, 3, 2));
     }
     if runs(LEASE_OUTLIVES_WORK) {
         let retries = super::in_flight::retry_delays(shape.work_hint, shape.max_work).len() as u64;
@@ -209,13 +213,14 @@ mod tests {
                 "replay-faithful",
                 "equal-json-replays",
                 "key-syntax",
+                "cached-decline",
                 "lease-outlives-work",
                 "mismatch-in-flight"
             ]
         );
-        assert_eq!(cost.requests, 1 + 1 + 1 + 20 + 1 + 1 + 1 + 1 + 1 + 3 + 1 + 1);
+        assert_eq!(cost.requests, 1 + 1 + 1 + 20 + 1 + 1 + 1 + 1 + 1 + 3 + 3 + 1 + 1);
         assert_eq!(cost.requests_at_most, None, "race-window is bounded by time only");
-        assert_eq!(cost.creations, 1 + 1 + 1 + 1 + 1 + 1);
+        assert_eq!(cost.creations, 1 + 1 + 1 + 1 + 2 + 1 + 1);
     }
 
     #[test]

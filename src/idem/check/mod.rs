@@ -4,6 +4,7 @@ mod catalogue;
 mod concurrency;
 mod crash;
 mod create;
+mod decline;
 pub(crate) mod estimate;
 mod failure;
 mod in_flight;
@@ -166,6 +167,10 @@ async fn run_checks(
         Some(original) => layer_mistakes(probe, config, original, checks).await?,
         None => checks.extend(LAYER_MISTAKES.iter().map(|check| check.spec().skipped(NO_RESOURCE))),
     }
+    checks.push(match config.selection.runs(catalogue::CACHED_DECLINE.id) {
+        true => decline::cached_decline(probe).await?,
+        false => catalogue::CACHED_DECLINE.skipped(NOT_SELECTED),
+    });
     checks.extend(in_flight_and_crash(probe, config, server).await?);
     checks.push(problem_json::problem_json(probe));
     Ok(())

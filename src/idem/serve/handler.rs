@@ -12,6 +12,7 @@ use hyper::body::Incoming;
 use crate::http::problem::{json_response, problem};
 
 use super::Mode;
+use super::declines::Declines;
 use super::key::{caller_of, canonical_body, parse_key};
 use super::log::{RequestLine, RequestLog, RequestOutcome};
 use super::payments::{ListQuery, NewPayment, Payment, parse_any_resource, parse_new_payment};
@@ -36,6 +37,8 @@ pub(super) struct AppState {
     pub store: Arc<dyn Store>,
     pub owners: Owners,
     pub log: RequestLog,
+    /// `--mode sticky-decline`: the declines it keeps answering.
+    pub declines: Declines,
 }
 
 /// What handling a request produced, before it is logged.
@@ -159,8 +162,16 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
             RequestOutcome::MissingKey,
         );
     }
+    let sticky_declines = state.mode == Mode::StickyDecline;
+    if sticky_declines && let Some(declined) = state.declines.replay(&caller_of(&parts.headers), &path) {
+        return reject(declined, RequestOutcome::Invalid);
+    }
     let (body, new_payment) = match read_new_payment(state.max_body, &parts.headers, &path, body).await {
         Ok(read) => read,
+        Err((response, RequestOutcome::Invalid)) if sticky_declines => {
+            let response = remember_decline(state, caller_of(&parts.headers), path, response).await;
+            return reject(response, RequestOutcome::Invalid);
+        }
         Err((response, outcome)) => return reject(response, outcome),
     };
 
@@ -182,6 +193,21 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
         },
         Err((response, outcome)) => reject(response, outcome),
     }
+}
+
+/// `--mode sticky-decline`: keeps the decline for the caller and endpoint, and answers it.
+async fn remember_decline(
+    state: &AppState,
+    caller: String,
+    path: String,
+    response: Response<Full<Bytes>>,
+) -> Response<Full<Bytes>> {
+    use http_body_util::BodyExt;
+    let (head, body) = response.into_parts();
+    let body = body.collect().await.map(|collected| collected.to_bytes()).unwrap_or_default();
+    let content_type = head.headers.get(CONTENT_TYPE).cloned();
+    state.declines.remember(caller, path, head.status, content_type, body.clone());
+    Response::from_parts(head, Full::new(body))
 }
 
 /// The request's Idempotency-Key, if it sent one; the reason it is invalid otherwise.

@@ -1,5 +1,6 @@
 //! `idem serve`: a reference payments API that handles `Idempotency-Key` correctly, or broken on
 //! purpose, over HTTP/1.1 and h2c on one port (and HTTPS with ALPN h2 under `--tls`).
+mod declines;
 mod handler;
 mod key;
 pub(crate) mod log;
@@ -47,6 +48,8 @@ pub enum Mode {
     DropsHeaders,
     /// DELIBERATELY BROKEN: fails after the payment is committed (500) and deletes the key record in its error handler, so every retry charges again
     DeleteOnError,
+    /// DELIBERATELY BROKEN: keeps a declined payment (4xx) by caller and endpoint for a minute and answers it to the caller's next payments, new keys included
+    StickyDecline,
 }
 
 impl Mode {
@@ -61,6 +64,7 @@ impl Mode {
             Mode::StickyLock => "sticky-lock",
             Mode::DropsHeaders => "drops-headers",
             Mode::DeleteOnError => "delete-on-error",
+            Mode::StickyDecline => "sticky-decline",
         }
     }
 
@@ -87,6 +91,9 @@ impl Mode {
             Mode::DropsHeaders => Some("deliberately broken: replays drop the Location header"),
             Mode::DeleteOnError => Some(
                 "deliberately broken: every payment is committed, then answered 500 and its key record deleted, so every retry charges again",
+            ),
+            Mode::StickyDecline => Some(
+                "deliberately broken: a declined payment is answered again to the same caller's next payments for a minute, so a corrected retry with a new key is blocked",
             ),
         }
     }
@@ -200,6 +207,7 @@ pub(crate) async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow:
         store,
         owners: store::owner::Owners::new(config.lease),
         log,
+        declines: Default::default(),
     });
     let service_state = Arc::clone(&state);
     let task = ServerTask::spawn(listener, tls, move |_remote| {

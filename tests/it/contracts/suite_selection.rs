@@ -144,8 +144,8 @@ fn idem_check_skip_leaves_the_race_out_and_an_expected_failure_that_passes_is_re
     assert!(!suite_outcomes(&report).contains_key("race-window"), "the race did not run, so nor did race-window");
     assert_eq!(
         naive.summary().requests,
-        11,
-        "create, retry, mismatch, missing key, new key, key-scoped, replay-faithful, equal-json-replays, 3 × key-syntax: no race"
+        14,
+        "create, retry, mismatch, missing key, new key, key-scoped, replay-faithful, equal-json-replays, 3 × key-syntax, 3 × cached-decline: no race"
     );
 
     let correct = TestServer::start(ServeConfig::local(Mode::Correct));

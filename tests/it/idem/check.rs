@@ -19,8 +19,8 @@ fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
 }
 
 /// The checks for what real idempotency layers get wrong, judged mode by mode in
-/// check_layers.rs; here they only have to be present when a list leaves them out.
-const LAYER_CHECKS: [&str; 8] = [
+/// check_layers.rs and check_failures.rs; here they only have to be present when a list leaves them out.
+const LAYER_CHECKS: [&str; 10] = [
     "caller-scoped",
     "path-scoped",
     "replay-faithful",
@@ -29,6 +29,8 @@ const LAYER_CHECKS: [&str; 8] = [
     "lease-outlives-work",
     "mismatch-in-flight",
     "crash-recovers",
+    "effect-then-failure",
+    "cached-decline",
 ];
 
 fn expect(outcomes: &HashMap<String, String>, expected: &[(&str, &str)]) {
@@ -297,10 +299,10 @@ fn junit_output_parses_with_one_testcase_per_check() {
     let xml = String::from_utf8(output.stdout).unwrap();
     let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
     let suite = document.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();
-    assert_eq!(suite.attribute("tests"), Some("20"), "19 checks and the advisory race-window");
+    assert_eq!(suite.attribute("tests"), Some("22"), "21 checks and the advisory race-window");
     assert_eq!(suite.attribute("failures"), Some("2"));
     let cases: Vec<_> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
-    assert_eq!(cases.len(), 20);
+    assert_eq!(cases.len(), 22);
     let failed: Vec<_> = cases
         .iter()
         .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
