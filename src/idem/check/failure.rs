@@ -27,7 +27,7 @@ const MAX_BACKOFF: Duration = Duration::from_secs(1);
 const LINGER: Duration = Duration::from_millis(20);
 
 pub(super) async fn effect_then_failure(probe: &mut Probe) -> anyhow::Result<CheckResult> {
-    if probe.spec.count.is_none() {
+    if probe.spec.ledgers.is_empty() {
         return Ok(EFFECT_THEN_FAILURE.skipped(
             "give --count-url URL (a GET that counts what the server created): only the count shows whether a request whose answer was lost executed twice",
         ));
@@ -64,17 +64,11 @@ pub(super) async fn effect_then_failure(probe: &mut Probe) -> anyhow::Result<Che
         }),
     }
     let step = Step { requests: sent, must_rise: true, slowest };
-    let grounds = Grounds::gather(&probe.spec, Some(&key), before, step).await?;
+    let grounds = Grounds::gather(&probe.spec, Some(&key), before.as_deref(), step).await?;
     let Some(count) = grounds.count else {
         return Ok(EFFECT_THEN_FAILURE.skipped("the count could not be read"));
     };
-    evidence.push(format!(
-        "the count went {} → {} at {} {}",
-        count.change.before,
-        count.change.after,
-        count.source,
-        count.change.settling_phrase()
-    ));
+    evidence.push(count.went_phrase(""));
     let took = started.elapsed();
     match believed(&count, probe.count_doubt.as_deref()) {
         Err(doubt) => {

@@ -84,7 +84,7 @@ impl CheckConfig {
             work_hint: self.work_hint,
             max_work: self.max_work,
             server_cmd: self.server_cmd.is_some(),
-            counted: self.request.count.is_some(),
+            counted: !self.request.ledgers.is_empty(),
         })
     }
 
