@@ -96,7 +96,7 @@ impl RequestBudget {
     }
 
     /// Tells the budget how many requests the whole run needs, for the message when it runs out.
-    pub fn expect(&self, needed: Needed) {
+    pub fn announce(&self, needed: Needed) {
         if let Some(shared) = &self.shared {
             *crate::sync::lock(&shared.needed) = Some(needed);
         }
@@ -158,7 +158,7 @@ mod tests {
     #[test]
     fn takes_until_the_limit_and_refuses_a_step_that_would_pass_it() {
         let budget = RequestBudget::at_most(Some(5));
-        budget.expect(Needed::Exactly(8));
+        budget.announce(Needed::Exactly(8));
         assert!(budget.take(2).is_ok());
         let shared = budget.clone();
         assert!(shared.take(2).is_ok());

@@ -108,7 +108,7 @@ pub(crate) async fn execute(
     let client = HttpClient::with_proxies(options, spec.proxies.clone())?.with_budget(spec.budget.clone());
     let attempts_each = config.retry.as_ref().map_or(1, |retry| u64::from(retry.policy.max_attempts().max(1)));
     let repeat = u64::from(config.repeat);
-    spec.budget.expect(Needed::Between(repeat, repeat.saturating_mul(attempts_each)));
+    spec.budget.announce(Needed::Between(repeat, repeat.saturating_mul(attempts_each)));
     let mut attempts = Vec::new();
     let mut retries = Vec::new();
     let before = spec.count_before().await?;

@@ -43,6 +43,13 @@ pub(crate) struct Together {
     pub release: Release,
 }
 
+impl Together {
+    /// The slowest answer, for the count's adaptive settle interval (zero when none came).
+    pub(crate) fn slowest(&self) -> std::time::Duration {
+        self.answers.iter().filter_map(|answer| answer.latency).max().unwrap_or_default()
+    }
+}
+
 /// Sends `requests` (all to `target`) so they arrive at the same instant. `http2`: the receiver
 /// speaks HTTP/2 with prior knowledge on http:// (h2c). On plain http:// without it, HTTP/1.1 is
 /// used without probing: an h2c preface would show up as a malformed request in an HTTP/1.1

@@ -137,8 +137,11 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
         })?;
         let released = together::release(&target, config.http2, &requests).await?;
         let answers = Tally::of(&released.answers);
-        let slowest = released.answers.iter().filter_map(|answer| answer.latency).max().unwrap_or_default();
-        let step = Step { requests: config.copies as u64, must_rise: answers.within(200..300) > 0, slowest };
+        let step = Step {
+            requests: config.copies as u64,
+            must_rise: answers.within(200..300) > 0,
+            slowest: released.slowest(),
+        };
         let count = match (&config.count, baseline) {
             (Some(count), Some(baseline)) => Some(count.change_since(baseline, step).await?),
             _ => None,

@@ -134,7 +134,7 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     config
         .delivery
         .budget
-        .expect(crate::http::budget::Needed::Between(least, least.saturating_mul(u64::from(max_attempts.max(1)))));
+        .announce(crate::http::budget::Needed::Between(least, least.saturating_mul(u64::from(max_attempts.max(1)))));
     let lines = AttemptLines { palette: config.palette, max_attempts };
     let mut stdout = std::io::stdout().lock();
     if human {

@@ -103,7 +103,7 @@ impl RaceArgs {
             palette,
             budget: {
                 let budget = crate::http::budget::RequestBudget::at_most(self.max_requests);
-                budget.expect(crate::http::budget::Needed::Exactly(u64::from(self.n) * u64::from(self.rounds)));
+                budget.announce(crate::http::budget::Needed::Exactly(u64::from(self.n) * u64::from(self.rounds)));
                 budget
             },
         })

@@ -408,7 +408,7 @@ pub(crate) async fn run(config: CheckConfig) -> anyhow::Result<Outcome> {
         config.plan_report().print(config.format, config.palette)?;
         return Ok(Outcome::Holds);
     }
-    config.request.budget.expect(crate::http::budget::Needed::About(config.cost().requests));
+    config.request.budget.announce(crate::http::budget::Needed::About(config.cost().requests));
     let result = match &config.server_cmd {
         None => execute(&config).await,
         Some(command) => with_server(&config, command.clone()).await,

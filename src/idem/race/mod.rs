@@ -54,7 +54,7 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
         let key = config.request.key_named;
         bail!("{key} fixes the key, so every round after the first would only replay it; drop {key} or use --rounds 1");
     }
-    spec.budget.expect(crate::http::budget::Needed::Exactly((config.n as u64).saturating_mul(config.rounds as u64)));
+    spec.budget.announce(crate::http::budget::Needed::Exactly((config.n as u64).saturating_mul(config.rounds as u64)));
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {

@@ -113,8 +113,7 @@ pub(crate) async fn concurrent_processed_once(
     };
     let tally = crate::race::together::Tally::of(&together.answers);
     let acknowledged = tally.within(200..300);
-    let slowest = together.answers.iter().filter_map(|answer| answer.latency).max().unwrap_or_default();
-    let step = crate::count::Step { requests: copies as u64, must_rise: acknowledged > 0, slowest };
+    let step = crate::count::Step { requests: copies as u64, must_rise: acknowledged > 0, slowest: together.slowest() };
     let change = count.change_since(baseline, step).await?;
     let (before, after) = (change.before, change.after);
     let mut evidence = vec![

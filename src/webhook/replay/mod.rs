@@ -158,7 +158,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
     let deliverer = Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human);
     let least = messages.len() as u64;
     let most = least.saturating_mul(u64::from(deliverer.policy().max_attempts().max(1)));
-    config.delivery.budget.expect(crate::http::budget::Needed::Between(least, most));
+    config.delivery.budget.announce(crate::http::budget::Needed::Between(least, most));
     let lines = human.then(|| Lines {
         attempts: AttemptLines { palette: config.palette, max_attempts: deliverer.policy().max_attempts() },
         scheme_from,

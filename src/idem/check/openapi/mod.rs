@@ -100,7 +100,7 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     // Only under a budget: the estimate makes every operation's request once more.
     let needed = budget.limit().map(|_| plan_print::requests_of(&operations, request_of));
     if let Some(needed) = needed {
-        budget.expect(crate::http::budget::Needed::About(needed));
+        budget.announce(crate::http::budget::Needed::About(needed));
     }
     announce(&shown_target, config.format)?;
     let reports = check_all(&config, &target, operations).await;
