@@ -186,7 +186,7 @@ _idem() {
                     return 0
                     ;;
                 --profile)
-                    COMPREPLY=($(compgen -W "ietf stripe strict" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "ietf stripe adyen paypal checkout worldline acp ucp strict" -- "${cur}"))
                     return 0
                     ;;
                 --as)

@@ -45,7 +45,7 @@ complete -c idem -n "__fish_idem_using_subcommand send" -l max-body -d 'The larg
 complete -c idem -n "__fish_idem_using_subcommand send" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
-complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand send" -l key-header -d 'The header that carries the key [default: Idempotency-Key; idem check: the --profile\'s]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand send" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
@@ -85,7 +85,7 @@ complete -c idem -n "__fish_idem_using_subcommand race" -l max-body -d 'The larg
 complete -c idem -n "__fish_idem_using_subcommand race" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
-complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand race" -l key-header -d 'The header that carries the key [default: Idempotency-Key; idem check: the --profile\'s]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
@@ -126,7 +126,7 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l max-body -d 'The la
 complete -c idem -n "__fish_idem_using_subcommand window" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
-complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand window" -l key-header -d 'The header that carries the key [default: Idempotency-Key; idem check: the --profile\'s]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
@@ -157,7 +157,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l max-body -d 'The lar
 complete -c idem -n "__fish_idem_using_subcommand check" -l key -d 'Use this idempotency key instead of a fresh one (or set IDEM_KEY)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-format -d 'The format of generated keys' -r -f -a "uuid4\t'Random UUID v4, what most client libraries send'
 uuid7\t'Time-ordered UUID v7, friendlier to database indexes'"
-complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The header that carries the key' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l key-header -d 'The header that carries the key [default: Idempotency-Key; idem check: the --profile\'s]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l key-in -d 'Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME, graphql (an @idempotent(key:) directive on the mutation\'s field) or jsonrpc-meta (the JSON-RPC request\'s meta.idempotency_key, as ACP\'s MCP binding) [default: header:Idempotency-Key]' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-field -d 'JSON pointer to the created resource\'s id in a response body' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l id-header -d 'The header naming the created resource when the body has no id [default: Location, then Content-Location]' -r
@@ -172,9 +172,15 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l count-settle-max -d 
 complete -c idem -n "__fish_idem_using_subcommand check" -s n -l concurrency -d 'How many concurrent duplicates the concurrency check sends (at most 1000)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l window-max -d 'When concurrent-once fails, measure the race window (advisory `race-window`) up to this spacing; 0 skips it (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
-complete -c idem -n "__fish_idem_using_subcommand check" -l profile -d 'Which reading decides the disputed verdicts (mismatch status, replay marker, stored errors)' -r -f -a "ietf\t'The IETF draft: 422 for a mismatch is a SHOULD, no replay marker, stored errors left open'
-stripe\t'Stripe: any 4xx for a mismatch, Idempotent-Replayed required, stored 4xx/5xx replayed'
-strict\t'The strictest reading of both: 422, the replay marker and replayed errors all required'"
+complete -c idem -n "__fish_idem_using_subcommand check" -l profile -d 'The contract to judge against: the key header and length, the statuses for a missing key, a changed body and work in flight, the replay marker, which stored answers are replayed (`--list --profile P` shows what each check requires under it) [default: ietf]' -r -f -a "ietf\t'The IETF draft: 422 for a changed body recommended, no replay marker, stored errors left open'
+stripe\t'Stripe: any 4xx for a changed body, Idempotent-Replayed required, 500s replayed, keys ≤ 255'
+adyen\t'Adyen: keys ≤ 64 characters, statuses not documented (nothing may execute twice)'
+paypal\t'PayPal: PayPal-Request-Id ≤ 108 characters, a reused id gets the first request\'s latest status'
+checkout\t'Checkout.com: Cko-Idempotency-Key, only 2xx answers stored (4xx/5xx retried afresh), 409 in flight'
+worldline\t'Worldline: X-GCS-Idempotence-Key ≤ 40, a changed body gets the first answer, X-GCS-Idempotence-Request-Timestamp on replays'
+acp\t'Agentic Commerce Protocol: a key on every POST (400 without), ≤ 255, 422 on conflict, 409 + Retry-After, Idempotent-Replayed'
+ucp\t'Universal Commerce Protocol: a key required, 409 for a changed body'
+strict\t'The strictest reading of the draft, Stripe and ACP together'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l as -d 'A header of a second caller, \'Authorization: Bearer other\' (repeatable), for caller-scoped' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l other-url -d 'Another endpoint that accepts the same body, for path-scoped' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l work-hint -d 'How long one request takes on the server, so the in-flight checks retry late in the work (at most 1h)' -r

@@ -200,9 +200,15 @@ pub(crate) struct SuiteReport {
 /// Which profile judged a suite, and the rules it applied.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub(crate) struct ProfileNote {
-    /// `ietf`, `stripe` or `strict`.
+    /// The `--profile` value: `ietf`, `stripe`, `adyen`, `paypal`, `checkout`, `worldline`, `acp`,
+    /// `ucp` or `strict`.
     pub name: &'static str,
-    /// One sentence per disputed verdict, with its source.
+    /// Whose contract it is.
+    pub summary: &'static str,
+    /// The public page the rules come from.
+    pub source: &'static str,
+    /// One sentence per rule (the key, a changed body, work in flight, the replay marker, stored
+    /// answers, scope), each with its public source.
     pub rules: Vec<String>,
 }
 
@@ -373,7 +379,7 @@ impl SuiteReport {
             }
         }
         if let Some(profile) = &self.profile {
-            let _ = writeln!(out, "\n{} {}", palette.bold("profile"), profile.name);
+            let _ = writeln!(out, "\n{} {}: {}", palette.bold("profile"), profile.name, profile.summary);
             for rule in &profile.rules {
                 let _ = writeln!(out, "      {} {rule}", palette.dim("·"));
             }
@@ -691,12 +697,19 @@ pub(crate) struct CatalogueEntry {
     pub why: &'static str,
     /// How to fix what it catches.
     pub fix: &'static str,
+    /// What the check requires under `--profile` (`idem check --list --profile P`), where the
+    /// profile changes it; the level above is then the profile's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requires: Option<String>,
 }
 
 /// A suite's catalogue: `--list --format json`.
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub(crate) struct Catalogue {
     pub suite: &'static str,
+    /// The contract the levels and requirements are stated under (`--list --profile P`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<ProfileNote>,
     pub checks: Vec<CatalogueEntry>,
 }
 
@@ -710,9 +723,10 @@ impl Catalogue {
                 proves: spec.title,
                 why: spec.why,
                 fix: spec.fix,
+                requires: None,
             })
             .collect();
-        Catalogue { suite, checks }
+        Catalogue { suite, profile: None, checks }
     }
 
     /// The `schema` value of `--list --format json`: `idem-check-list/1`.
@@ -727,9 +741,26 @@ impl Catalogue {
         }
         let id_width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
         let mut out = format!("{} checks\n\n", palette.bold(self.suite));
+        if let Some(profile) = &self.profile {
+            out = format!(
+                "{} checks under --profile {}: {} ({})\n\n",
+                palette.bold(self.suite),
+                profile.name,
+                profile.summary,
+                profile.source
+            );
+            for rule in &profile.rules {
+                let _ = writeln!(out, "  {} {rule}", palette.dim("·"));
+            }
+            out.push('\n');
+        }
         for entry in &self.checks {
             let id = palette.bold(&format!("{:<id_width$}", entry.id));
             let _ = writeln!(out, "{id}  {:<8}  {}", level_word(entry.level), entry.proves);
+            if let (Some(requires), Some(profile)) = (&entry.requires, &self.profile) {
+                let label = format!("{}:", profile.name);
+                let _ = writeln!(out, "{:id_width$}  {:8}  {} {requires}", "", "", palette.bold(&label));
+            }
             let _ = writeln!(out, "{:id_width$}  {:8}  {} {}", "", "", palette.dim("fix:"), entry.fix);
         }
         let _ = writeln!(

@@ -45,9 +45,9 @@ pub struct RequestArgs {
     #[arg(long, value_enum, default_value_t = KeyFormat::Uuid4, help_heading = "Idempotency key")]
     pub key_format: KeyFormat,
 
-    /// The header that carries the key
-    #[arg(long, default_value = DEFAULT_KEY_HEADER, value_name = "NAME", help_heading = "Idempotency key")]
-    pub key_header: String,
+    /// The header that carries the key [default: Idempotency-Key; idem check: the --profile's]
+    #[arg(long, value_name = "NAME", help_heading = "Idempotency key")]
+    pub key_header: Option<String>,
 
     /// Where the key goes: header:NAME, body:/json/pointer (a member of the JSON body), query:NAME,
     /// graphql (an @idempotent(key:) directive on the mutation's field) or jsonrpc-meta (the
@@ -164,7 +164,7 @@ impl RequestArgs {
         };
         let (key_header_text, key_header_flag) = match &header_named {
             Some(name) => (name.as_str(), "--key-in header:"),
-            None => (self.key_header.as_str(), "--key-header"),
+            None => (self.key_header.as_deref().unwrap_or(DEFAULT_KEY_HEADER), "--key-header"),
         };
         let key_header = HeaderName::from_bytes(key_header_text.as_bytes())
             .with_context(|| format!("`{key_header_text}` is not a valid header name for {key_header_flag}"))?;

@@ -57,8 +57,13 @@ pub(crate) fn print_list(
     format: SuiteFormat,
     palette: Palette,
 ) -> anyhow::Result<Outcome> {
+    print_catalogue(Catalogue::new(suite, catalogue), format, palette)
+}
+
+/// `--list`, for a catalogue already built (`idem check --list --profile P` sets its levels).
+pub(crate) fn print_catalogue(catalogue: Catalogue, format: SuiteFormat, palette: Palette) -> anyhow::Result<Outcome> {
     use std::io::Write;
-    let text = Catalogue::new(suite, catalogue).render(format, palette);
+    let text = catalogue.render(format, palette);
     let mut stdout = std::io::stdout().lock();
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;

@@ -36,6 +36,12 @@ pub(crate) const REPLAY_MARKERS: [&str; 9] = [
     "x-is-replay",
 ];
 
+/// Whether `name` is one of the true/false replay marker headers (not, say, Worldline's
+/// timestamp of the first request).
+pub(crate) fn is_boolean_replay_marker(name: &str) -> bool {
+    REPLAY_MARKERS.iter().any(|known| known.eq_ignore_ascii_case(name))
+}
+
 /// The replay markers for messages: `Idempotent-Replayed, Idempotency-Replayed, …`.
 pub(crate) fn replay_marker_names() -> String {
     REPLAY_MARKERS.iter().map(|name| crate::output::header_display_name(name)).collect::<Vec<_>>().join(", ")

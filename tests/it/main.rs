@@ -22,6 +22,7 @@ mod idem {
     mod check_failures;
     mod check_layers;
     mod check_openapi;
+    mod check_profiles;
     mod counted_evidence;
     mod demo;
     mod proxy;

@@ -50,9 +50,11 @@ pub struct CheckArgs {
     #[command(flatten)]
     pub targets: AlsoArgs,
 
-    /// Which reading decides the disputed verdicts (mismatch status, replay marker, stored errors)
-    #[arg(long, value_enum, default_value_t = Profile::Ietf)]
-    pub profile: Profile,
+    /// The contract to judge against: the key header and length, the statuses for a missing key, a
+    /// changed body and work in flight, the replay marker, which stored answers are replayed
+    /// (`--list --profile P` shows what each check requires under it) [default: ietf]
+    #[arg(long, value_enum)]
+    pub profile: Option<Profile>,
 
     /// A header of a second caller, 'Authorization: Bearer other' (repeatable), for caller-scoped
     #[arg(long = "as", value_name = "HEADER", help_heading = "Scope")]
@@ -95,8 +97,8 @@ pub struct CheckArgs {
 
 /// What `idem check` was asked to do.
 pub(crate) enum CheckCommand {
-    /// `--list`: print the catalogue in this format.
-    List(SuiteFormat),
+    /// `--list`: print the catalogue in this format, under `--profile` when one was given.
+    List(SuiteFormat, Option<Profile>),
     /// The suite against one endpoint.
     Endpoint(Box<CheckConfig>),
     /// `--openapi SPEC`: the suite against every chosen operation.
@@ -105,9 +107,15 @@ pub(crate) enum CheckCommand {
 
 impl CheckArgs {
     pub(crate) fn into_config(self, color: ColorChoice) -> anyhow::Result<CheckCommand> {
-        let args = self;
+        let mut args = self;
         if args.suite.list {
-            return Ok(CheckCommand::List(args.format));
+            return Ok(CheckCommand::List(args.format, args.profile));
+        }
+        let profile = args.profile.unwrap_or_default();
+        // The profile's header (PayPal-Request-Id, Cko-Idempotency-Key, X-GCS-Idempotence-Key)
+        // unless the user named where the key goes.
+        if args.request.key_in.is_none() && args.request.key_header.is_none() {
+            args.request.key_header = Some(profile.rules().key.header.clone());
         }
         let selection = args.suite.selection("idem check", check::CHECKS)?;
         let openapi_args = args.openapi;
@@ -126,7 +134,8 @@ impl CheckArgs {
         }
         // As the user wrote it, for the OpenAPI plan's messages.
         let key_header = (args.request.key_in.as_deref().and_then(|text| text.strip_prefix("header:")))
-            .unwrap_or(&args.request.key_header)
+            .or(args.request.key_header.as_deref())
+            .unwrap_or(crate::idem::request::DEFAULT_KEY_HEADER)
             .to_string();
         let request = with_count(args.request.into_spec()?, args.count, args.require_count)?;
         let also = args.targets.urls(&request)?;
@@ -139,7 +148,7 @@ impl CheckArgs {
             selection,
             format: args.format,
             palette: Palette::for_stdout(color),
-            profile: args.profile,
+            profile,
             other_caller: args
                 .other_caller
                 .iter()

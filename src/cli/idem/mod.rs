@@ -116,8 +116,11 @@ pub(crate) fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
         IdemCommand::Race(args) => block_on(crate::idem::race::run(args.into_config(color)?)),
         IdemCommand::Window(args) => block_on(crate::idem::window::run(args.into_config(color)?)),
         IdemCommand::Check(args) => match args.into_config(color)? {
-            CheckCommand::List(format) => {
+            CheckCommand::List(format, None) => {
                 print_list("idem check", crate::idem::check::CHECKS, format, Palette::for_stdout(color))
+            }
+            CheckCommand::List(format, Some(profile)) => {
+                crate::cli::suite_args::print_catalogue(profile.catalogue(), format, Palette::for_stdout(color))
             }
             CheckCommand::Endpoint(config) => block_on(crate::idem::check::run(*config)),
             CheckCommand::OpenApi(config) => block_on(crate::idem::check::openapi::run(*config)),

@@ -20,14 +20,14 @@ pub(crate) const RETRY: CheckSpec = CheckSpec {
 };
 pub(crate) const REPLAY_MARKED: CheckSpec = CheckSpec {
     id: "replay-marked",
-    title: "the replayed answer is marked (Idempotent-Replayed)",
+    title: "the replayed answer is marked (Idempotent-Replayed, or the profile's marker)",
     why: "clients and logs can tell a replay from a fresh execution (Stripe's Idempotent-Replayed: true)",
     level: Level::Advisory,
     fix: "add `Idempotent-Replayed: true` to every answer served from the key store",
 };
 pub(crate) const MISMATCH_REJECTED: CheckSpec = CheckSpec {
     id: "mismatch-rejected",
-    title: "the same key with a different body is rejected with a 4xx",
+    title: "the same key with a different body is not executed: refused with a 4xx, or as --profile says",
     why: "a reused key with another payload is a client bug; executing it or replaying the old answer hides it (draft §2.7)",
     level: Level::Required,
     fix: "store a hash of method, path and body with the key and answer 422 when a retry's hash differs",
@@ -55,7 +55,7 @@ pub(crate) const CONFLICT_RETRY_AFTER: CheckSpec = CheckSpec {
 };
 pub(crate) const MISSING_KEY_REQUIRED: CheckSpec = CheckSpec {
     id: "missing-key",
-    title: "a request without a key is rejected with 400 (--require-key)",
+    title: "a request without a key is rejected with 400 (--require-key, or a profile that requires keys)",
     why: "an endpoint that requires keys must refuse requests without one (draft §2.7)",
     level: Level::Required,
     fix: "when keys are required, answer a request without Idempotency-Key with 400 and a problem+json body naming the header",
@@ -125,7 +125,7 @@ pub(crate) const EQUAL_JSON_REPLAYS: CheckSpec = CheckSpec {
 };
 pub(crate) const KEY_SYNTAX: CheckSpec = CheckSpec {
     id: "key-syntax",
-    title: "an empty key and a 256-character key get 400; the quoted form \"…\" of a key is that key",
+    title: "an empty key and a key one character past the limit (255, or the profile's) get 400; the quoted form \"…\" of a key is that key",
     why: "the draft's examples send the key as a quoted sf-string; an empty or unbounded key is a client bug to refuse",
     level: Level::Advisory,
     fix: "parse the header as a structured-field string, 1 to 255 characters",
@@ -139,7 +139,7 @@ pub(crate) const LEASE_OUTLIVES_WORK: CheckSpec = CheckSpec {
 };
 pub(crate) const MISMATCH_IN_FLIGHT: CheckSpec = CheckSpec {
     id: "mismatch-in-flight",
-    title: "a different body with the same key while the first is in flight gets 422 (or 409, then 422) and never executes",
+    title: "a different body with the same key while the first is in flight never executes and ends in the profile's answer (422 under ietf, after 409s while it runs)",
     why: "a fingerprint compared only after completion lets the other body execute, or answers 409 and runs it later",
     level: Level::Recommended,
     fix: "store the fingerprint with the in-flight claim and compare it before anything else",

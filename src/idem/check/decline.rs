@@ -1,15 +1,17 @@
 //! `cached-decline`: the request declined (4xx) for an invalid value, then corrected. The
-//! corrected request with a new key must execute; with the same key, what it gets is reported only
-//! (the draft lets a server replay a stored error, and Stripe does).
+//! corrected request with a new key must execute; with the same key, it gets what the profile says
+//! of a refusal before execution: Stripe and Checkout.com store nothing for it, so the corrected
+//! request executes; where the contract is silent (the draft), what it gets is reported only.
 use std::time::Instant;
 
 use serde_json::Value;
 
 use super::catalogue::CACHED_DECLINE;
 use super::probe::{Probe, excerpt};
+use super::profile::{ProfileRules, StoredAnswer};
 use crate::conformance::CheckResult;
 
-pub(super) async fn cached_decline(probe: &mut Probe) -> anyhow::Result<CheckResult> {
+pub(super) async fn cached_decline(probe: &mut Probe, rules: &'static ProfileRules) -> anyhow::Result<CheckResult> {
     let Some((invalid, change)) = invalid_body(&probe.spec.body) else {
         return Ok(CACHED_DECLINE
             .skipped("needs a JSON object body with a positive number (an amount) to make invalid; give it with -d"));
@@ -41,13 +43,38 @@ pub(super) async fn cached_decline(probe: &mut Probe) -> anyhow::Result<CheckRes
             format!("the corrected request was refused: {}", excerpt(&corrected.body))
         });
     }
-    // Informational: the draft leaves open whether a stored 4xx is replayed to the same key.
     let same_key = probe.send(CACHED_DECLINE.id, Some(&key), None, None).await?;
-    evidence.push(format!(
-        "corrected, the declined key again → {} (reported only: the draft lets the server replay the 4xx or refuse another body with the key)",
-        same_key.status
-    ));
-    Ok(CACHED_DECLINE.judged(executed, evidence, started.elapsed()))
+    let same_key_held = match rules.stored.refused_before_execution {
+        StoredAnswer::NotStored => {
+            let held = same_key.status.is_success();
+            evidence.push(format!(
+                "corrected, the declined key again → {}{} (--profile {}: a refusal before execution is not stored, so the corrected request runs: {})",
+                same_key.status,
+                if held { "" } else { ", expected it to execute" },
+                rules.name,
+                rules.stored.source
+            ));
+            held
+        }
+        StoredAnswer::Replayed => {
+            let held = same_key.status.is_client_error();
+            evidence.push(format!(
+                "corrected, the declined key again → {}{} (--profile {}: the stored 4xx is replayed)",
+                same_key.status,
+                if held { "" } else { ", expected the 4xx again" },
+                rules.name
+            ));
+            held
+        }
+        StoredAnswer::Open => {
+            evidence.push(format!(
+                "corrected, the declined key again → {} (reported only: --profile {} lets the server replay the 4xx or refuse another body with the key)",
+                same_key.status, rules.name
+            ));
+            true
+        }
+    };
+    Ok(CACHED_DECLINE.judged(executed && same_key_held, evidence, started.elapsed()))
 }
 
 /// The user's JSON body with its first positive number made negative (an amount no API accepts),

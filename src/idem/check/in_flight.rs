@@ -9,7 +9,7 @@ use tokio::task::JoinHandle;
 
 use super::catalogue::{LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT};
 use super::probe::{Probe, excerpt, send_decoded};
-use super::profile::Profile;
+use super::profile::{MismatchAnswer, Profile};
 use super::variant::vary_body;
 use crate::conformance::CheckResult;
 use crate::http::client::Exchange;
@@ -217,10 +217,12 @@ pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> a
         last = after.status;
     }
     let replayed_first = executed.is_some() && executed == first_id;
-    let held_status = if profile.mismatch_must_be_422() {
-        last == StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        last.is_client_error() && last != StatusCode::CONFLICT
+    let rules = profile.rules();
+    // A 409 while #1 runs is the in-flight answer; the contract's answer to the changed body is
+    // the one after #1 finished.
+    let held_status = match rules.mismatch.status {
+        Some(_) => rules.accepts_mismatch_status(last),
+        None => last.is_client_error() && last != StatusCode::CONFLICT,
     };
     if let Some(id) = &executed {
         if replayed_first {
@@ -229,9 +231,19 @@ pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> a
             evidence.push(format!("the changed body was executed: {id}"));
         }
     }
-    let held = executed.is_none() && held_status;
+    let held = match rules.mismatch.answer {
+        MismatchAnswer::Reject => executed.is_none() && held_status,
+        // PayPal and Worldline answer a changed body with the first request's answer.
+        MismatchAnswer::Replay => replayed_first,
+        MismatchAnswer::RejectOrReplay => replayed_first || (executed.is_none() && last.is_client_error()),
+    };
     if !held {
-        let expected = if profile.mismatch_must_be_422() { "422" } else { "a 4xx other than 409" };
+        let expected = match (rules.mismatch.answer, rules.mismatch.status) {
+            (MismatchAnswer::Replay, _) => "#1's answer, replayed".to_string(),
+            (MismatchAnswer::RejectOrReplay, _) => "a 4xx or #1's answer, replayed".to_string(),
+            (MismatchAnswer::Reject, Some(status)) => status.to_string(),
+            (MismatchAnswer::Reject, None) => "a 4xx other than 409".to_string(),
+        };
         evidence.push(format!("expected {expected} in the end (--profile {})", profile.name()));
     }
     Ok(MISMATCH_IN_FLIGHT.judged(held, evidence, started.elapsed()))

@@ -1,15 +1,22 @@
-//! `mismatch-rejected` and `mismatch-is-422`: the same key with another body is refused, with 422.
+//! `mismatch-rejected` and `mismatch-is-422`: the same key with another body is never executed;
+//! it is refused with the profile's status (422 under the draft, 409 under UCP, any 4xx under
+//! Stripe), or, where the profile says so (PayPal, Worldline), answered with the first answer.
 use std::time::{Duration, Instant};
 
 use http::StatusCode;
 
 use super::catalogue::{MISMATCH_422, MISMATCH_REJECTED};
 use super::probe::{Original, Probe, excerpt};
+use super::profile::{MismatchAnswer, ProfileRules};
 use super::variant::vary_body;
 use crate::conformance::CheckResult;
 
 /// `mismatch-rejected` and `mismatch-is-422`.
-pub(super) async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+pub(super) async fn mismatch(
+    probe: &mut Probe,
+    original: &Original,
+    rules: &'static ProfileRules,
+) -> anyhow::Result<Vec<CheckResult>> {
     let Some((varied, change)) = vary_body(&probe.spec.body) else {
         let reason = "the request has no body to vary (give one with -d)";
         return Ok(vec![MISMATCH_REJECTED.skipped(reason), MISMATCH_422.skipped(reason)]);
@@ -34,15 +41,50 @@ pub(super) async fn mismatch(probe: &mut Probe, original: &Original) -> anyhow::
         evidence.push(format!("expected a 4xx: {}", excerpt(&answer.body)));
     }
     let rejected = answer.status.is_client_error();
-    let rejected_result = MISMATCH_REJECTED.judged(rejected, evidence, started.elapsed());
-    let is_422 = if rejected {
-        MISMATCH_422.judged(
+    let held = match rules.mismatch.answer {
+        // A 422 rule is judged by `mismatch-is-422` at the profile's level (a SHOULD in the draft);
+        // another named status (UCP's 409) is part of this check.
+        MismatchAnswer::Reject
+            if rejected && rules.mismatch.status != Some(422) && !rules.accepts_mismatch_status(answer.status) =>
+        {
+            evidence.push(format!(
+                "refused, but --profile {} asks for {} ({})",
+                rules.name,
+                rules.mismatch_status_phrase(),
+                rules.mismatch.source
+            ));
+            false
+        }
+        MismatchAnswer::Reject => rejected,
+        MismatchAnswer::RejectOrReplay => rejected || replayed_old,
+        // The first answer again is what these contracts promise; a refusal is not.
+        MismatchAnswer::Replay => {
+            let held = replayed_old;
+            if !held {
+                evidence.push(format!(
+                    "--profile {} expects the first answer ({}) replayed: {}",
+                    rules.name, original.id, rules.mismatch.source
+                ));
+            }
+            held
+        }
+    };
+    let mut rejected_result = MISMATCH_REJECTED.judged(held, evidence, started.elapsed());
+    if let (Some(fix), Some(_)) = (&rules.mismatch.fix, rejected_result.fix) {
+        rejected_result.fix = Some(fix.as_str());
+    }
+    let is_422 = match (rules.mismatch.answer, rules.mismatch.status) {
+        (MismatchAnswer::Reject, Some(422) | None) if rejected => MISMATCH_422.judged(
             answer.status == StatusCode::UNPROCESSABLE_ENTITY,
             vec![format!("answered {}", answer.status)],
             Duration::ZERO,
-        )
-    } else {
-        MISMATCH_422.skipped("the mismatch was not rejected")
+        ),
+        (MismatchAnswer::Reject, Some(422) | None) => MISMATCH_422.skipped("the mismatch was not rejected"),
+        _ => MISMATCH_422.skipped(format!(
+            "not judged under --profile {}: {}",
+            rules.name,
+            rules.requirement(MISMATCH_REJECTED.id).unwrap_or_default()
+        )),
     };
     Ok(vec![rejected_result, is_422])
 }

@@ -155,7 +155,9 @@ async fn run_checks(
         Some(original) => retry_and_race(probe, config, original, checks).await?,
         None => checks.extend(skipped(RETRY_AND_RACE, NO_RESOURCE)),
     }
-    checks.push(missing_key::missing_key(probe, config.require_key).await?);
+    let rules = config.profile.rules();
+    let require_key = config.require_key || rules.key.required;
+    checks.push(missing_key::missing_key(probe, require_key, rules.missing_key_status()).await?);
     match &original {
         Some(original) => {
             checks.push(create::new_key_creates(probe, original).await?);
@@ -168,7 +170,7 @@ async fn run_checks(
         None => checks.extend(LAYER_MISTAKES.iter().map(|check| check.spec().skipped(NO_RESOURCE))),
     }
     checks.push(match config.selection.runs(catalogue::CACHED_DECLINE.id) {
-        true => decline::cached_decline(probe).await?,
+        true => decline::cached_decline(probe, rules).await?,
         false => catalogue::CACHED_DECLINE.skipped(NOT_SELECTED),
     });
     checks.extend(in_flight_and_crash(probe, config, server).await?);
@@ -279,7 +281,9 @@ impl LayerCheck {
             LayerCheck::PathScoped => scope::path_scoped(probe, original, config.other_url.as_ref()).await,
             LayerCheck::ReplayFaithful => replay_shape::replay_faithful(probe, original).await,
             LayerCheck::EqualJsonReplays => replay_shape::equal_json_replays(probe, original).await,
-            LayerCheck::KeySyntax => replay_shape::key_syntax(probe, original).await,
+            LayerCheck::KeySyntax => {
+                replay_shape::key_syntax(probe, original, config.profile.rules().max_key_length()).await
+            }
         }
     }
 }
@@ -351,8 +355,9 @@ async fn retry_and_race(
     original: &Original,
     checks: &mut Vec<CheckResult>,
 ) -> anyhow::Result<()> {
-    checks.extend(replay::retry(probe, original).await?);
-    checks.extend(mismatch::mismatch(probe, original).await?);
+    let rules = config.profile.rules();
+    checks.extend(replay::retry(probe, original, rules).await?);
+    checks.extend(mismatch::mismatch(probe, original, rules).await?);
     // The race is the costly part: left out, it is not run.
     if config.selection.runs_any(&[CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, RACE_WINDOW]) {
         checks.extend(concurrency::concurrent(probe, config.concurrency).await?);

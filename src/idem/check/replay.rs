@@ -4,13 +4,18 @@ use std::time::{Duration, Instant};
 
 use super::catalogue::{REPLAY_MARKED, RETRY};
 use super::probe::{Original, Probe, believed};
+use super::profile::ProfileRules;
 use crate::conformance::{CheckOutcome, CheckResult};
 use crate::count::Step;
 use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
 use crate::idem::verdict::{BodyMatch, Grounds, compare_bodies, replay_marker, replay_marker_names};
 
 /// `retry-replays` and `replay-marked`.
-pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Result<Vec<CheckResult>> {
+pub(super) async fn retry(
+    probe: &mut Probe,
+    original: &Original,
+    rules: &'static ProfileRules,
+) -> anyhow::Result<Vec<CheckResult>> {
     let started = Instant::now();
     // A replay must not depend on which instance stored the original.
     let elsewhere = probe.also.first().cloned();
@@ -139,12 +144,39 @@ pub(super) async fn retry(probe: &mut Probe, original: &Original) -> anyhow::Res
     } else if !replayed {
         REPLAY_MARKED.skipped("the retry was not a replay")
     } else {
-        match marker {
-            Some(header) => REPLAY_MARKED.judged(true, vec![format!("{header}: true")], Duration::ZERO),
-            None => REPLAY_MARKED.judged(false, vec![format!("none of {}", replay_marker_names())], Duration::ZERO),
+        match (rules.replay_marker.header.as_deref(), marker) {
+            (Some(named), _) => {
+                let mut marked = profile_marker(&retry.headers, named, &rules.name);
+                if marked.fix.is_some() {
+                    marked.fix = rules.replay_marker.fix.as_deref();
+                }
+                marked
+            }
+            (None, Some(header)) => REPLAY_MARKED.judged(true, vec![format!("{header}: true")], Duration::ZERO),
+            (None, None) => {
+                REPLAY_MARKED.judged(false, vec![format!("none of {}", replay_marker_names())], Duration::ZERO)
+            }
         }
     };
     Ok(vec![retry_result, marked])
+}
+
+/// `replay-marked` under a profile that names its marker: Stripe's and ACP's `Idempotent-Replayed`
+/// must say `true`; Worldline's `X-GCS-Idempotence-Request-Timestamp` carries the first request's
+/// time, so any value is the marker.
+fn profile_marker(headers: &http::HeaderMap, named: &str, profile: &str) -> CheckResult {
+    let value = headers.get(named).map(|value| String::from_utf8_lossy(value.as_bytes()).trim().to_string());
+    let boolean = crate::idem::verdict::is_boolean_replay_marker(named);
+    let held = match &value {
+        Some(value) if boolean => value.eq_ignore_ascii_case("true") || value == "1",
+        Some(value) => !value.is_empty(),
+        None => false,
+    };
+    let evidence = match value {
+        Some(value) => format!("{named}: {value}"),
+        None => format!("no {named} header (--profile {profile} names it)"),
+    };
+    REPLAY_MARKED.judged(held, vec![evidence], Duration::ZERO)
 }
 
 /// `retry-replays` failed on the answers alone, and `replay-marked` with nothing to judge.

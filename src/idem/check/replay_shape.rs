@@ -102,13 +102,18 @@ pub(super) async fn equal_json_replays(probe: &mut Probe, original: &Original) -
     Ok(EQUAL_JSON_REPLAYS.judged(held, evidence, started.elapsed()))
 }
 
-/// `key-syntax`.
-pub(super) async fn key_syntax(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
+/// `key-syntax`: `max_length` is the longest key the profile allows (255 unless it says otherwise).
+pub(super) async fn key_syntax(
+    probe: &mut Probe,
+    original: &Original,
+    max_length: usize,
+) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
     let mut evidence = Vec::new();
     let mut held = true;
-    let long = "k".repeat(256);
-    for (label, raw) in [("an empty key", String::new()), ("a 256-character key", long)] {
+    let long = "k".repeat(max_length + 1);
+    let long_label = format!("a {}-character key", max_length + 1);
+    for (label, raw) in [("an empty key", String::new()), (long_label.as_str(), long)] {
         let mut request = probe.spec.build(None)?;
         request.headers_mut().insert(probe.spec.key_header.clone(), HeaderValue::from_str(&raw)?);
         let answer = probe.send_request(KEY_SYNTAX.id, request).await?;
