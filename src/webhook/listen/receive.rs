@@ -32,8 +32,11 @@ use crate::webhook::verify::verifier::{SignatureCheck, Verifier};
 
 /// Headers that name the event type, for schemes that carry it outside the body; Shopify's
 /// unprefixed `shopify-topic` first, as its libraries read it.
-const EVENT_TYPE_HEADERS: [HeaderName; 3] =
-    [HeaderName::from_static("x-github-event"), scheme::shopify::UNPREFIXED_TOPIC, scheme::shopify::TOPIC];
+const EVENT_TYPE_HEADERS: [HeaderName; 3] = [
+    HeaderName::from_static("x-github-event"),
+    HeaderName::from_static("shopify-topic"),
+    HeaderName::from_static("x-shopify-topic"),
+];
 
 /// `--re-sign SECRET`: after the provider's signature is verified, the forward carries a
 /// signature made with a local secret, so the application under development never holds the

@@ -7,7 +7,7 @@ use base64::Engine;
 use base64::alphabet;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use hmac::{Hmac, Mac};
-use sha2::Sha256;
+use sha2::{Sha256, Sha512};
 use subtle::ConstantTimeEq;
 
 use super::SignError;
@@ -100,6 +100,9 @@ pub enum SecretError {
 #[derive(Clone)]
 pub struct SigningKey {
     keyed: Hmac<Sha256>,
+    /// The key bytes, for the hashes other than SHA-256 a described scheme may name (keyed per
+    /// tag: those schemes are rarer, and one extra key block per request is cheap).
+    bytes: Arc<[u8]>,
     /// A Standard Webhooks `whsk_`/`whpk_` key: the scheme then signs and verifies `v1a` entries
     /// with it, and `v1` ones not at all (the key cannot check them).
     asymmetric: Option<Arc<AsymmetricKey>>,
@@ -119,7 +122,48 @@ impl SigningKey {
         // HMAC takes a key of any length (longer ones are hashed first), so this cannot fail.
         let keyed =
             <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-        SigningKey { keyed, asymmetric: None }
+        SigningKey { keyed, bytes: Arc::from(key), asymmetric: None }
+    }
+
+    /// The tag under `algorithm` over `prefix`, the body, then `suffix` (a file body streamed).
+    pub fn digest_streaming(
+        &self,
+        algorithm: MacAlgorithm,
+        prefix: &[u8],
+        body: &DeliveryBody,
+        suffix: &[u8],
+    ) -> Result<Vec<u8>, SignError> {
+        let mut context = self.context(algorithm);
+        context.update(prefix);
+        body.for_each_chunk(|chunk| context.update(chunk))
+            .map_err(|source| SignError::ReadBody { body: body.describe(), source })?;
+        context.update(suffix);
+        Ok(context.finish())
+    }
+
+    /// The tag under `algorithm` over the concatenation of `parts`.
+    pub fn digest(&self, algorithm: MacAlgorithm, parts: &[&[u8]]) -> Vec<u8> {
+        let mut context = self.context(algorithm);
+        for part in parts {
+            context.update(part);
+        }
+        context.finish()
+    }
+
+    fn context(&self, algorithm: MacAlgorithm) -> MacContext {
+        #[cfg(test)]
+        count_tag();
+        match algorithm {
+            MacAlgorithm::HmacSha256 => MacContext::Sha256(self.keyed.clone()),
+            MacAlgorithm::HmacSha512 => MacContext::Sha512(
+                <Hmac<Sha512> as Mac>::new_from_slice(&self.bytes)
+                    .unwrap_or_else(|_| unreachable!("HMAC accepts any key length")),
+            ),
+            MacAlgorithm::HmacSha1 => MacContext::Sha1(ring::hmac::Context::with_key(&ring::hmac::Key::new(
+                ring::hmac::HMAC_SHA1_FOR_LEGACY_USE_ONLY,
+                &self.bytes,
+            ))),
+        }
     }
 
     /// The Ed25519 key, when this is a `whsk_`/`whpk_` key.
@@ -184,8 +228,65 @@ pub(super) fn tags_computed_by(run: impl FnOnce()) -> usize {
     TAGS_COMPUTED.with(std::cell::Cell::get) - before
 }
 
+/// The MAC a scheme signs with. SHA-1 only because providers still use it (Twilio, Intercom,
+/// Vercel): a receiver must check what its sender sends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum MacAlgorithm {
+    HmacSha1,
+    HmacSha256,
+    HmacSha512,
+}
+
+impl MacAlgorithm {
+    pub fn name(self) -> &'static str {
+        match self {
+            MacAlgorithm::HmacSha1 => "HMAC-SHA1",
+            MacAlgorithm::HmacSha256 => "HMAC-SHA256",
+            MacAlgorithm::HmacSha512 => "HMAC-SHA512",
+        }
+    }
+}
+
+/// One tag being computed.
+enum MacContext {
+    Sha1(ring::hmac::Context),
+    Sha256(Hmac<Sha256>),
+    Sha512(Hmac<Sha512>),
+}
+
+impl MacContext {
+    fn update(&mut self, data: &[u8]) {
+        match self {
+            MacContext::Sha1(context) => context.update(data),
+            MacContext::Sha256(context) => context.update(data),
+            MacContext::Sha512(context) => context.update(data),
+        }
+    }
+
+    fn finish(self) -> Vec<u8> {
+        match self {
+            MacContext::Sha1(context) => context.sign().as_ref().to_vec(),
+            MacContext::Sha256(context) => context.finalize().into_bytes().to_vec(),
+            MacContext::Sha512(context) => context.finalize().into_bytes().to_vec(),
+        }
+    }
+}
+
 /// How a tag is written in a header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Default,
+    clap::ValueEnum,
+    serde::Serialize,
+    serde::Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Encoding {
     /// Lower-case hex digits
     #[default]

@@ -1,6 +1,8 @@
 //! Webhook signing schemes behind one trait, so `sign`, `verify`, `send`, `replay`, `listen` and
-//! `check` all sign and verify the same way. One file per scheme; what they share (HMAC, reading
-//! headers, the timestamp window) lives beside them.
+//! `check` all sign and verify the same way. A scheme is data: `description.rs` says what one is
+//! made of, `described.rs` signs and verifies by it, and the built-ins are files in `providers/`
+//! (`builtin.rs`). Stripe's and Standard Webhooks' lists of signatures and `v1a` keep their own
+//! files until the description can state them.
 //!
 //! Typical use by a receiver:
 //! ```no_run
@@ -15,16 +17,15 @@
 //! }
 //! # Ok(()) }
 //! ```
+mod builtin;
+mod described;
+pub(crate) mod description;
 pub(crate) mod ed25519;
 pub(crate) mod error;
-pub(crate) mod github;
 pub(crate) mod hmac;
 pub(crate) mod mac;
 pub(crate) mod new_secret;
-mod provider_body;
 mod received;
-pub(crate) mod shopify;
-pub(crate) mod slack;
 pub(crate) mod standard;
 pub(crate) mod stripe;
 
@@ -214,17 +215,32 @@ pub trait Scheme: fmt::Debug + Send + Sync {
 /// The scheme for `kind`, with `options` applied where they mean something.
 pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
     match kind {
-        SchemeKind::Hmac => Box::new(hmac::GenericHmac::new(options.hmac.clone())),
-        SchemeKind::Github => Box::new(github::github()),
+        SchemeKind::Hmac => Box::new(generic_hmac(&options.hmac)),
         SchemeKind::Stripe => Box::new(stripe::Stripe),
         SchemeKind::Standard => Box::new(if options.svix {
             standard::StandardWebhooks::svix()
         } else {
             standard::StandardWebhooks::standard()
         }),
-        SchemeKind::Slack => Box::new(slack::Slack),
-        SchemeKind::Shopify => Box::new(shopify::shopify()),
+        SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify => Box::new(described(kind)),
     }
+}
+
+/// A built-in described scheme.
+fn described(kind: SchemeKind) -> described::DescribedScheme {
+    builtin::scheme(kind).unwrap_or_else(|| unreachable!("{kind} is a described built-in")).clone()
+}
+
+/// The generic `hmac` scheme: its description with the header, encoding and prefix the user chose.
+fn generic_hmac(options: &HmacOptions) -> described::DescribedScheme {
+    let mut description =
+        builtin::description(SchemeKind::Hmac).unwrap_or_else(|| unreachable!("hmac is a described built-in")).clone();
+    description.signature.name = options.header.as_str().to_string();
+    description.signature.encoding = options.encoding;
+    description.signature.prefix = options.prefix.clone();
+    // The header is a `HeaderName` and the prefix was checked as header text by the command line.
+    described::DescribedScheme::new(SchemeKind::Hmac, &description)
+        .unwrap_or_else(|err| unreachable!("the hmac options were checked: {err}"))
 }
 
 /// Every scheme `detect` looks for, most specific first: the generic `hmac` header goes last
@@ -234,10 +250,10 @@ fn candidates(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
         Box::new(standard::StandardWebhooks::standard()),
         Box::new(standard::StandardWebhooks::svix()),
         Box::new(stripe::Stripe),
-        Box::new(github::github()),
-        Box::new(slack::Slack),
-        Box::new(shopify::shopify()),
-        Box::new(hmac::GenericHmac::new(options.hmac.clone())),
+        Box::new(described(SchemeKind::Github)),
+        Box::new(described(SchemeKind::Slack)),
+        Box::new(described(SchemeKind::Shopify)),
+        Box::new(generic_hmac(&options.hmac)),
     ]
 }
 

@@ -1,0 +1,322 @@
+//! The one signer and verifier every described scheme runs on: it reads a [`SchemeDescription`],
+//! checks it once (a header name that is not one, a template that signs no body), and then signs
+//! and verifies deliveries by it. What the schemes used to repeat (find the header, strip the
+//! prefix, decode, compare in constant time, then judge the timestamp) is written here once.
+use http::{HeaderMap, HeaderName, HeaderValue};
+
+use super::description::{
+    Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, Signed, TimestampForm,
+};
+use super::mac::{Encoding, KeyForm, MacAlgorithm, SigningKey, any_equal};
+use super::received::{Future, conclude, header_text, parse_timestamp};
+use super::{Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
+use crate::webhook::delivery::Delivery;
+
+/// A description checked and ready to run.
+#[derive(Debug, Clone)]
+pub(crate) struct DescribedScheme {
+    kind: SchemeKind,
+    signature: HeaderName,
+    signature_also: Vec<HeaderName>,
+    encoding: Encoding,
+    prefix: String,
+    compare: Compare,
+    id: Option<(HeaderName, Vec<HeaderName>)>,
+    event: Option<HeaderName>,
+    /// What is signed before the body, and after it.
+    before_body: Vec<Piece>,
+    after_body: Vec<Piece>,
+    algorithm: MacAlgorithm,
+    timestamp: Option<(HeaderName, TimestampForm)>,
+    future: Future,
+    key_form: KeyForm,
+}
+
+/// A part of the signed text other than the body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Piece {
+    Text(String),
+    Timestamp,
+    Id,
+}
+
+const PLACEHOLDERS: &str = "{body}, {timestamp}, {id}";
+
+fn header_name(field: &str, name: &str) -> Result<HeaderName, DescriptionError> {
+    HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| DescriptionError::new(field, format!("`{}` is not a valid header name", name.escape_debug())))
+}
+
+fn header_names(field: &str, names: &[String]) -> Result<Vec<HeaderName>, DescriptionError> {
+    names.iter().map(|name| header_name(field, name)).collect()
+}
+
+/// Splits a template at `{body}` into the pieces before and after it.
+fn parse_template(template: &str) -> Result<(Vec<Piece>, Vec<Piece>), DescriptionError> {
+    const FIELD: &str = "signed.template";
+    let mut before = Vec::new();
+    let mut after = Vec::new();
+    let mut seen_body = false;
+    let mut rest = template;
+    while !rest.is_empty() {
+        let pieces = if seen_body { &mut after } else { &mut before };
+        let Some(open) = rest.find('{') else {
+            pieces.push(Piece::Text(rest.to_string()));
+            break;
+        };
+        if open > 0 {
+            pieces.push(Piece::Text(rest[..open].to_string()));
+        }
+        let close = rest[open..].find('}').ok_or_else(|| {
+            DescriptionError::new(FIELD, format!("a `{{` is not closed; the placeholders are {PLACEHOLDERS}"))
+        })?;
+        match &rest[open..open + close + 1] {
+            "{body}" if seen_body => return Err(DescriptionError::new(FIELD, "{body} appears more than once")),
+            "{body}" => seen_body = true,
+            "{timestamp}" => pieces.push(Piece::Timestamp),
+            "{id}" => pieces.push(Piece::Id),
+            other => {
+                return Err(DescriptionError::new(
+                    FIELD,
+                    format!("`{other}` is not a placeholder; the placeholders are {PLACEHOLDERS}"),
+                ));
+            }
+        }
+        rest = &rest[open + close + 1..];
+    }
+    if !seen_body {
+        return Err(DescriptionError::new(FIELD, "it has no {body}: every scheme signs the body"));
+    }
+    Ok((before, after))
+}
+
+impl DescribedScheme {
+    /// Checks `description` and makes it runnable as `kind`.
+    pub(crate) fn new(kind: SchemeKind, description: &SchemeDescription) -> Result<DescribedScheme, DescriptionError> {
+        let signature = header_name("signature.name", &description.signature.name)?;
+        let signature_also = header_names("signature.also_read", &description.signature.also_read)?;
+        if HeaderValue::from_str(&description.signature.prefix).is_err() {
+            return Err(DescriptionError::new("signature.prefix", "it has characters a header cannot carry"));
+        }
+        let id = match &description.id_header {
+            Some(id) => {
+                Some((header_name("id_header.name", &id.name)?, header_names("id_header.also_read", &id.also_read)?))
+            }
+            None => None,
+        };
+        let event = match &description.event_header {
+            Some(event) => Some(header_name("event_header.name", &event.name)?),
+            None => None,
+        };
+        let (before_body, after_body) = match &description.signed {
+            Signed::Body => (Vec::new(), Vec::new()),
+            Signed::Template(template) => parse_template(template)?,
+        };
+        let pieces = || before_body.iter().chain(&after_body);
+        if description.timestamp.is_none() && pieces().any(|piece| *piece == Piece::Timestamp) {
+            return Err(DescriptionError::new(
+                "signed.template",
+                "it signs {timestamp} but the scheme has no `timestamp`",
+            ));
+        }
+        if id.is_none() && pieces().any(|piece| *piece == Piece::Id) {
+            return Err(DescriptionError::new("signed.template", "it signs {id} but the scheme has no `id_header`"));
+        }
+        let timestamp = match &description.timestamp {
+            Some(timestamp) => Some((header_name("timestamp.name", &timestamp.name)?, timestamp.form)),
+            None => None,
+        };
+        let future = match description.timestamp.as_ref().map(|timestamp| timestamp.future) {
+            Some(FutureTimestamps::Accepted) => Future::Accepted,
+            _ => Future::Refused,
+        };
+        Ok(DescribedScheme {
+            kind,
+            signature,
+            signature_also,
+            encoding: description.signature.encoding,
+            prefix: description.signature.prefix.clone(),
+            compare: description.signature.compare,
+            id,
+            event,
+            before_body,
+            after_body,
+            algorithm: description.algorithm.mac(),
+            timestamp,
+            future,
+            key_form: match description.secret {
+                SecretForm::Raw => KeyForm::Raw,
+                SecretForm::WhsecBase64 => KeyForm::WhsecBase64,
+            },
+        })
+    }
+
+    fn render(pieces: &[Piece], timestamp: &str, id: &str) -> Vec<u8> {
+        let mut text = Vec::new();
+        for piece in pieces {
+            text.extend_from_slice(match piece {
+                Piece::Text(literal) => literal.as_bytes(),
+                Piece::Timestamp => timestamp.as_bytes(),
+                Piece::Id => id.as_bytes(),
+            });
+        }
+        text
+    }
+
+    fn signs_id(&self) -> bool {
+        self.before_body.iter().chain(&self.after_body).any(|piece| *piece == Piece::Id)
+    }
+
+    /// The first of `names` the request carries, or the error naming every one of them.
+    fn present<'n>(
+        headers: &HeaderMap,
+        primary: &'n HeaderName,
+        also: &'n [HeaderName],
+    ) -> Result<&'n HeaderName, VerifyError> {
+        if let Some(name) = also.iter().chain([primary]).find(|name| headers.contains_key(*name)) {
+            return Ok(name);
+        }
+        if also.is_empty() {
+            return Err(VerifyError::missing(primary));
+        }
+        // Say every name, so a receiver behind a proxy that renames headers knows any would do.
+        let names: Vec<String> =
+            [primary].into_iter().chain(also).map(|name| super::spelled(name).into_owned()).collect();
+        Err(VerifyError::HeaderMissing { header: names.join(" or ") })
+    }
+
+    /// The timestamp as sent and in Unix seconds.
+    fn received_timestamp<'h>(&self, headers: &'h HeaderMap) -> Result<Option<(&'h str, i64)>, VerifyError> {
+        let Some((name, form)) = &self.timestamp else { return Ok(None) };
+        let text = header_text(headers, name)?;
+        let value = parse_timestamp(name, text)?;
+        let seconds = match form {
+            TimestampForm::UnixSeconds => value,
+            TimestampForm::UnixMilliseconds => value.div_euclid(1000),
+        };
+        Ok(Some((text, seconds)))
+    }
+}
+
+impl Scheme for DescribedScheme {
+    fn kind(&self) -> SchemeKind {
+        self.kind
+    }
+
+    fn key_form(&self) -> KeyForm {
+        self.key_form
+    }
+
+    fn is_timestamped(&self) -> bool {
+        self.timestamp.is_some()
+    }
+
+    fn accepts_future_timestamps(&self) -> bool {
+        self.future == Future::Accepted
+    }
+
+    fn signature_header(&self) -> HeaderName {
+        self.signature.clone()
+    }
+
+    fn accepted_signature_headers(&self) -> Vec<HeaderName> {
+        [self.signature.clone()].into_iter().chain(self.signature_also.iter().cloned()).collect()
+    }
+
+    fn delivery_id_header(&self) -> Option<HeaderName> {
+        self.id.as_ref().map(|(name, _)| name.clone())
+    }
+
+    fn delivery_id(&self, headers: &HeaderMap) -> Option<String> {
+        let (primary, also) = self.id.as_ref()?;
+        let name = Self::present(headers, primary, also).ok()?;
+        headers.get(name)?.to_str().ok().map(str::to_string)
+    }
+
+    fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
+        let timestamp = match self.timestamp {
+            Some((_, TimestampForm::UnixMilliseconds)) => (i128::from(delivery.timestamp) * 1000).to_string(),
+            _ => delivery.timestamp.to_string(),
+        };
+        let before = Self::render(&self.before_body, &timestamp, &delivery.id);
+        let after = Self::render(&self.after_body, &timestamp, &delivery.id);
+        let tag = key.digest_streaming(self.algorithm, &before, &delivery.body, &after)?;
+        let signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));
+        let mut headers = vec![(self.signature.clone(), to_header_value("signature", &self.signature, signature)?)];
+        if let Some((name, _)) = &self.timestamp {
+            headers.push((name.clone(), to_header_value("timestamp", name, timestamp)?));
+        }
+        if let Some((name, _)) = &self.id {
+            headers.push((name.clone(), to_header_value("delivery id", name, delivery.id.clone())?));
+        }
+        if let (Some(name), Some(event)) = (&self.event, &delivery.event) {
+            headers.push((name.clone(), to_header_value("event type", name, event.clone())?));
+        }
+        Ok(headers)
+    }
+
+    fn verify(
+        &self,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let timestamp = self.received_timestamp(headers)?;
+        let name = Self::present(headers, &self.signature, &self.signature_also)?;
+        let text = header_text(headers, name)?;
+        let encoded = text
+            .strip_prefix(self.prefix.as_str())
+            .ok_or_else(|| VerifyError::malformed(name, format!("`{text}` does not start with `{}`", self.prefix)))?;
+        let candidate = self
+            .encoding
+            .decode(encoded)
+            .ok_or_else(|| VerifyError::malformed(name, format!("`{encoded}` is not {}", self.encoding.name())))?;
+        let id = self.delivery_id(headers);
+        let signed_id = match (&id, &self.id) {
+            (Some(id), _) => id.as_str(),
+            (None, Some((primary, also))) if self.signs_id() => {
+                return Err(Self::present(headers, primary, also)
+                    .err()
+                    .unwrap_or_else(|| VerifyError::missing(primary)));
+            }
+            (None, _) => "",
+        };
+        // The timestamp is signed as the text it was sent as, so sign those exact bytes.
+        let timestamp_text = timestamp.map_or("", |(text, _)| text);
+        let before = Self::render(&self.before_body, timestamp_text, signed_id);
+        let after = Self::render(&self.after_body, timestamp_text, signed_id);
+        let expected = key.digest(self.algorithm, &[&before, body, &after]);
+        let matched = match self.compare {
+            Compare::Text => any_equal(self.encoding.encode(&expected).as_bytes(), [encoded.as_bytes()]),
+            Compare::Bytes => any_equal(&expected, [candidate.as_slice()]),
+        };
+        let seconds = timestamp.map(|(_, seconds)| seconds);
+        let note = conclude(window, seconds, self.future, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: seconds, id, note })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates_split_at_the_body() {
+        let (before, after) = parse_template("v0:{timestamp}:{body}").unwrap();
+        assert_eq!(before, [Piece::Text("v0:".into()), Piece::Timestamp, Piece::Text(":".into())]);
+        assert!(after.is_empty());
+        let (before, after) = parse_template("{id}{body}{timestamp}").unwrap();
+        assert_eq!((before, after), (vec![Piece::Id], vec![Piece::Timestamp]));
+        for (bad, says) in [
+            ("{timestamp}.", "no {body}"),
+            ("{body}{body}", "more than once"),
+            ("{url}{body}", "`{url}` is not a placeholder"),
+            ("{body", "not closed"),
+        ] {
+            let err = parse_template(bad).unwrap_err();
+            assert_eq!(err.field, "signed.template");
+            assert!(err.reason.contains(says), "{bad}: {err}");
+        }
+    }
+}

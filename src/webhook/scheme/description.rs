@@ -1,0 +1,163 @@
+//! A signing scheme written down as data: which headers carry what, what bytes are signed, with
+//! which algorithm, how the tag is written and how the secret becomes a key. The built-in
+//! providers are such descriptions (`providers/*.json`), and `described.rs` is the one signer and
+//! verifier that reads them, so a new provider is a file, not a module.
+//!
+//! "What is signed" ([`Signed`]) and "the algorithm" ([`Algorithm`]) are enums a new kind is added
+//! to (URL and sorted form parameters, fields of the body, Ed25519, ECDSA, RSA) without touching
+//! the rest of the description.
+use serde::{Deserialize, Serialize};
+
+use super::mac::{Encoding, MacAlgorithm};
+
+/// One scheme, as a provider's documentation states it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SchemeDescription {
+    /// The name `--scheme` takes (lower-case letters, digits and `-`).
+    pub(crate) name: String,
+    /// One line for `webhook schemes`: the header and what is signed.
+    pub(crate) summary: String,
+    pub(crate) signature: SignatureHeader,
+    /// The delivery id receivers de-duplicate on, if the provider sends one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) id_header: Option<NamedHeader>,
+    /// The event type, if the provider names it in a header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) event_header: Option<NamedHeader>,
+    pub(crate) signed: Signed,
+    pub(crate) algorithm: Algorithm,
+    /// The signed timestamp, for schemes that sign one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) timestamp: Option<TimestampHeader>,
+    #[serde(default)]
+    pub(crate) secret: SecretForm,
+    /// Where the rules were read (the provider's documentation or library), for people checking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) source: Option<String>,
+}
+
+/// A header, and other names the same value may arrive under.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NamedHeader {
+    /// The name written when signing, spelled as the provider documents it.
+    pub(crate) name: String,
+    /// Other names read when verifying, before `name` when the request carries them (a provider
+    /// that renamed its headers and whose libraries read the new name first).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) also_read: Vec<String>,
+}
+
+/// The header that carries the signature and how the tag is written in it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SignatureHeader {
+    pub(crate) name: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) also_read: Vec<String>,
+    pub(crate) encoding: Encoding,
+    /// Text before the encoded tag (`sha256=`, `v0=`); may be empty.
+    #[serde(default)]
+    pub(crate) prefix: String,
+    #[serde(default)]
+    pub(crate) compare: Compare,
+}
+
+/// How a received tag is compared with the expected one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Compare {
+    /// The text as the provider's library compares it: the lower-case hex or padded base64 it
+    /// computes, so `A1…` or a missing `=` is a mismatch.
+    #[default]
+    Text,
+    /// The decoded bytes, for in-house senders that differ in case or padding.
+    Bytes,
+}
+
+/// What bytes the signature covers.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Signed {
+    /// The raw body alone.
+    Body,
+    /// Text with placeholders: `{body}` (exactly once), `{timestamp}` (as sent in the timestamp
+    /// header), `{id}` (the id header's value). `v0:{timestamp}:{body}` is Slack's.
+    Template(String),
+}
+
+/// The signing algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum Algorithm {
+    HmacSha1,
+    HmacSha256,
+    HmacSha512,
+}
+
+impl Algorithm {
+    pub(crate) fn mac(self) -> MacAlgorithm {
+        match self {
+            Algorithm::HmacSha1 => MacAlgorithm::HmacSha1,
+            Algorithm::HmacSha256 => MacAlgorithm::HmacSha256,
+            Algorithm::HmacSha512 => MacAlgorithm::HmacSha512,
+        }
+    }
+}
+
+/// The header that carries the signed timestamp.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TimestampHeader {
+    pub(crate) name: String,
+    #[serde(default)]
+    pub(crate) form: TimestampForm,
+    /// Whether a timestamp ahead of the clock by more than the tolerance is accepted, because
+    /// the provider's own library accepts it.
+    #[serde(default)]
+    pub(crate) future: FutureTimestamps,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum TimestampForm {
+    #[default]
+    UnixSeconds,
+    UnixMilliseconds,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum FutureTimestamps {
+    /// Outside the tolerance is outside, in either direction.
+    #[default]
+    Refused,
+    /// Only timestamps older than the tolerance are refused.
+    Accepted,
+}
+
+/// How the secret becomes key bytes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum SecretForm {
+    /// The secret's bytes as given.
+    #[default]
+    Raw,
+    /// `whsec_` stripped and the rest base64-decoded (Standard Webhooks).
+    WhsecBase64,
+}
+
+/// Why a description cannot be used, naming the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{field}: {reason}")]
+pub(crate) struct DescriptionError {
+    pub(crate) field: String,
+    pub(crate) reason: String,
+}
+
+impl DescriptionError {
+    pub(crate) fn new(field: impl Into<String>, reason: impl Into<String>) -> DescriptionError {
+        DescriptionError { field: field.into(), reason: reason.into() }
+    }
+}
