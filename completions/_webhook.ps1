@@ -29,6 +29,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Sign a payload the way a provider would and print the headers, a curl command or a raw request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check a received webhook''s signature and say exactly why it fails')
             [CompletionResult]::new('secret', 'secret', [CompletionResultType]::ParameterValue, 'Print a new random signing secret in the scheme''s usual form')
+            [CompletionResult]::new('schemes', 'schemes', [CompletionResultType]::ParameterValue, 'List the signing schemes --scheme takes: the built-in ones and the providers described as data')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?')
@@ -94,6 +95,15 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: the secret (and the public key) one a line; json: {"secret", "public"}')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--asymmetric', '--asymmetric', [CompletionResultType]::ParameterName, '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'webhook;schemes' {
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per scheme, its name and what it signs; json: every scheme with its headers, algorithm and source')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -415,6 +425,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('sign', 'sign', [CompletionResultType]::ParameterValue, 'Sign a payload the way a provider would and print the headers, a curl command or a raw request')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check a received webhook''s signature and say exactly why it fails')
             [CompletionResult]::new('secret', 'secret', [CompletionResultType]::ParameterValue, 'Print a new random signing secret in the scheme''s usual form')
+            [CompletionResult]::new('schemes', 'schemes', [CompletionResultType]::ParameterValue, 'List the signing schemes --scheme takes: the built-in ones and the providers described as data')
             [CompletionResult]::new('send', 'send', [CompletionResultType]::ParameterValue, 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff')
             [CompletionResult]::new('replay', 'replay', [CompletionResultType]::ParameterValue, 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)')
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?')
@@ -433,6 +444,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;help;secret' {
+            break
+        }
+        'webhook;help;schemes' {
             break
         }
         'webhook;help;send' {

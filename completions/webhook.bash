@@ -40,6 +40,9 @@ _webhook() {
             webhook,replay)
                 cmd="webhook__subcmd__replay"
                 ;;
+            webhook,schemes)
+                cmd="webhook__subcmd__schemes"
+                ;;
             webhook,secret)
                 cmd="webhook__subcmd__secret"
                 ;;
@@ -75,6 +78,9 @@ _webhook() {
                 ;;
             webhook__subcmd__help,replay)
                 cmd="webhook__subcmd__help__subcmd__replay"
+                ;;
+            webhook__subcmd__help,schemes)
+                cmd="webhook__subcmd__help__subcmd__schemes"
                 ;;
             webhook__subcmd__help,secret)
                 cmd="webhook__subcmd__help__subcmd__secret"
@@ -128,7 +134,7 @@ _webhook() {
 
     case "${cmd}" in
         webhook)
-            opts="-h -V --color --help --version sign verify secret send replay race check check-sender listen journal completions help"
+            opts="-h -V --color --help --version sign verify secret schemes send replay race check check-sender listen journal completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,7 +159,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --count-url)
@@ -287,7 +293,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -384,7 +390,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help)
-            opts="sign verify secret send replay race check check-sender listen journal completions help"
+            opts="sign verify secret schemes send replay race check check-sender listen journal completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -538,6 +544,20 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__help__subcmd__replay)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        webhook__subcmd__help__subcmd__schemes)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -741,7 +761,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -853,11 +873,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -987,7 +1007,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1077,7 +1097,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1171,6 +1191,28 @@ _webhook() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        webhook__subcmd__schemes)
+            opts="-h -V --format --color --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --format)
+                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         webhook__subcmd__secret)
             opts="-h -V --scheme --asymmetric --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -1179,7 +1221,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1229,7 +1271,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1343,7 +1385,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1421,11 +1463,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel" -- "${cur}"))
                     return 0
                     ;;
                 --secret)

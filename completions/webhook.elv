@@ -26,6 +26,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand sign 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
             cand verify 'Check a received webhook''s signature and say exactly why it fails'
             cand secret 'Print a new random signing secret in the scheme''s usual form'
+            cand schemes 'List the signing schemes --scheme takes: the built-in ones and the providers described as data'
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
             cand race 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
@@ -88,6 +89,14 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --format 'human: the secret (and the public key) one a line; json: {"secret", "public"}'
             cand --color 'When to color the output'
             cand --asymmetric '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'webhook;schemes'= {
+            cand --format 'human: a line per scheme, its name and what it signs; json: every scheme with its headers, algorithm and source'
+            cand --color 'When to color the output'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
             cand -V 'Print version'
@@ -392,6 +401,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand sign 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
             cand verify 'Check a received webhook''s signature and say exactly why it fails'
             cand secret 'Print a new random signing secret in the scheme''s usual form'
+            cand schemes 'List the signing schemes --scheme takes: the built-in ones and the providers described as data'
             cand send 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
             cand replay 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
             cand race 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
@@ -407,6 +417,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
         &'webhook;help;verify'= {
         }
         &'webhook;help;secret'= {
+        }
+        &'webhook;help;schemes'= {
         }
         &'webhook;help;send'= {
         }

@@ -32,6 +32,7 @@ complete -c webhook -n "__fish_webhook_needs_command" -s V -l version -d 'Print 
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
+complete -c webhook -n "__fish_webhook_needs_command" -f -a "schemes" -d 'List the signing schemes --scheme takes: the built-in ones and the providers described as data'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
 complete -c webhook -n "__fish_webhook_needs_command" -f -a "race" -d 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
@@ -48,9 +49,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -l unset -d 'With 
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -75,17 +82,29 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -s H -l header -
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l request -d 'A raw HTTP request (as `webhook sign --format http` writes one, or captured off the wire)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l scheme -d 'The signing scheme the sender uses, or auto to pick it from the headers among --allow' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
-github\t'X-Hub-Signature-256: sha256=<hex> over the body'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -106,9 +125,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -s V -l version 
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l scheme -d 'The scheme the secret is for: whsec_ + base64 for standard and stripe, hex for the others' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -117,6 +142,13 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l asymmetric -d '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l format -d 'human: a line per scheme, its name and what it signs; json: every scheme with its headers, algorithm and source' -r -f -a "human\t'Readable, colored on a terminal'
+json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand schemes" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c webhook -n "__fish_webhook_using_subcommand schemes" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l list-events -d 'List the provider templates --event PROVIDER:TYPE takes (of one provider, or all) and exit; with --format json, as a document for scripts' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'The body: DATA, @file (streamed by sign; read whole, up to 64 MiB, by verify and send) or @- for stdin; with --event, the JSON for the envelope\'s `data`' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
@@ -125,9 +157,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l unset -d 'With 
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -158,9 +196,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -s V -l version -d
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l scheme -d 'The signing scheme to re-sign with [default: the one each journal line recorded; a line that recorded none, or a file of events, needs --scheme]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -202,9 +246,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand race" -l unset -d 'With 
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l scheme -d 'The signing scheme the receiver verifies [default: the template\'s provider with --event PROVIDER:TYPE]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -234,9 +284,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand race" -s V -l version -d
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme -d 'The signing scheme the receiver verifies (required: signing with another would make every rejection pass for the wrong reason)' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
@@ -280,11 +336,17 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l addr -d
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l scheme -d 'The scheme the sender signs with, or auto to pick it per attempt from the signature header' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
-github\t'X-Hub-Signature-256: sha256=<hex> over the body'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -318,17 +380,29 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l addr -d 'The 
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l path -d 'Receive on this path only (others get 404) [default: any path]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme -d 'The signing scheme the sender uses, or auto to pick it from the headers among --allow' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
-github\t'X-Hub-Signature-256: sha256=<hex> over the body'
+github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -399,9 +473,15 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l scheme -d 'The scheme to re-sign with [default: the one the delivery was verified with]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64>'
+standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
 slack\t'X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"'
-shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'"
+shopify\t'X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id'
+meta\t'Meta (WhatsApp, Messenger, Instagram): X-Hub-Signature-256: sha256=<hex> over the body, keyed with the app secret'
+zoom\t'x-zm-signature: v0=<hex> over "v0:<x-zm-request-timestamp>:<body>", keyed with the secret token'
+twitch\t'Twitch EventSub: Twitch-Eventsub-Message-Signature: sha256=<hex> over message id + timestamp + body'
+typeform\t'Typeform-Signature: sha256=<base64> over the body'
+intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the app\'s client secret'
+vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -436,18 +516,19 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c webhook -n "__fish_webhook_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "race" -d 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "journal" -d 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret send replay race check check-sender listen journal completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "sign" -d 'Sign a payload the way a provider would and print the headers, a curl command or a raw request'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "verify" -d 'Check a received webhook\'s signature and say exactly why it fails'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "secret" -d 'Print a new random signing secret in the scheme\'s usual form'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "schemes" -d 'List the signing schemes --scheme takes: the built-in ones and the providers described as data'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "send" -d 'Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "replay" -d 'Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "race" -d 'Fire identical copies of one signed delivery at a receiver at the same instant: processed once?'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "check" -d 'Check that a receiver accepts valid deliveries and duplicates and refuses forged, altered and replayed ones'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "check-sender" -d 'Check a webhook sender: a scripted receiver fails on purpose, then grades its retries, signatures and ids'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "listen" -d 'Receive webhooks locally: verify, de-duplicate, journal, forward, and fail on purpose'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "journal" -d 'Inspect what `webhook listen --record` journaled: list, filter, show one, replay one, follow'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c webhook -n "__fish_webhook_using_subcommand help; and not __fish_seen_subcommand_from sign verify secret schemes send replay race check check-sender listen journal completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "list" -d 'List the deliveries (the default)'
 complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "show" -d 'Print one delivery in full: headers, pretty body, the verification and the forward'
 complete -c webhook -n "__fish_webhook_using_subcommand help; and __fish_seen_subcommand_from journal" -f -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'

@@ -183,6 +183,10 @@ fn webhook_examples(page: &str) -> Examples {
             "webhook verify --scheme stripe --secret-file whsec.txt --request captured.http",
         )],
         "webhook-secret" => &[("A secret in Stripe's form:", "webhook secret --scheme stripe")],
+        "webhook-schemes" => &[
+            ("Every scheme --scheme takes, with what it signs:", "webhook schemes"),
+            ("The headers, algorithm and documentation of each, as JSON:", "webhook schemes --format json"),
+        ],
         "webhook-send" => &[
             (
                 "Deliver an event with provider-style retries:",

@@ -52,6 +52,10 @@ pub fn all() -> Vec<SchemaFile> {
             crate::webhook::scheme::new_secret::SCHEMA,
             "webhook secret --format json",
         ),
+        file::<crate::webhook::scheme::listing::SchemeList>(
+            crate::webhook::scheme::listing::SCHEMA,
+            "webhook schemes --format json",
+        ),
         file::<crate::webhook::send::SendReport>(crate::webhook::send::SCHEMA, "webhook send --format json"),
         file::<crate::webhook::send::TemplateList>(
             crate::webhook::send::TEMPLATES_SCHEMA,

@@ -54,6 +54,7 @@ mod webhook {
     mod malformed_input;
     mod race;
     mod replay;
+    mod schemes;
     mod send;
     mod send_templates;
     mod send_to_listen;

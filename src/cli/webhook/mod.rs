@@ -8,6 +8,7 @@ mod order_args;
 mod race;
 mod replay;
 mod retry_args;
+mod schemes;
 mod secret;
 mod send;
 mod sign;
@@ -44,6 +45,8 @@ pub enum WebhookCommand {
     Verify(verify::VerifyArgs),
     /// Print a new random signing secret in the scheme's usual form
     Secret(secret::SecretArgs),
+    /// List the signing schemes --scheme takes: the built-in ones and the providers described as data
+    Schemes(schemes::SchemesArgs),
     /// Deliver a signed event as a provider does: fresh signature per attempt, retries with backoff
     Send(send::SendArgs),
     /// Re-deliver what `webhook listen --record` journaled (or a JSON-lines file of events)
@@ -79,6 +82,9 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
         WebhookCommand::Verify(args) => webhook::verify::run(args.into_config(palette)?, &mut std::io::stdout().lock()),
         WebhookCommand::Secret(args) => {
             webhook::scheme::new_secret::print_new(args.into_config()?, &mut std::io::stdout().lock())
+        }
+        WebhookCommand::Schemes(args) => {
+            webhook::scheme::listing::print(args.format, palette, &mut std::io::stdout().lock())
         }
         WebhookCommand::Send(args) => match &args.list_events {
             Some(provider) => webhook::send::list_events(

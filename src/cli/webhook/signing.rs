@@ -126,34 +126,38 @@ impl PayloadArgs {
 }
 
 /// `--scheme` of `webhook verify`: a scheme, or `auto` to pick it from the headers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum VerifyScheme {
     /// The scheme whose signature header the request carries
     Auto,
-    /// X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)
-    Hmac,
-    /// X-Hub-Signature-256: sha256=<hex> over the body
-    Github,
-    /// Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"
-    Stripe,
-    /// Standard Webhooks or Svix: webhook-signature: v1,<base64> over "<id>.<timestamp>.<body>"
-    Standard,
-    /// X-Slack-Signature: v0=<hex> over "v0:<timestamp>:<body>"
-    Slack,
-    /// X-Shopify-Hmac-Sha256: <base64> over the body
-    Shopify,
+    Scheme(SchemeKind),
 }
 
 impl VerifyScheme {
     pub(crate) fn kind(self) -> Option<SchemeKind> {
         match self {
             VerifyScheme::Auto => None,
-            VerifyScheme::Hmac => Some(SchemeKind::Hmac),
-            VerifyScheme::Github => Some(SchemeKind::Github),
-            VerifyScheme::Stripe => Some(SchemeKind::Stripe),
-            VerifyScheme::Standard => Some(SchemeKind::Standard),
-            VerifyScheme::Slack => Some(SchemeKind::Slack),
-            VerifyScheme::Shopify => Some(SchemeKind::Shopify),
+            VerifyScheme::Scheme(kind) => Some(kind),
+        }
+    }
+}
+
+impl ValueEnum for VerifyScheme {
+    fn value_variants<'a>() -> &'a [VerifyScheme] {
+        static EVERY: std::sync::OnceLock<Vec<VerifyScheme>> = std::sync::OnceLock::new();
+        EVERY.get_or_init(|| {
+            std::iter::once(VerifyScheme::Auto)
+                .chain(SchemeKind::every().iter().copied().map(VerifyScheme::Scheme))
+                .collect()
+        })
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        match self {
+            VerifyScheme::Auto => Some(
+                clap::builder::PossibleValue::new("auto").help("The scheme whose signature header the request carries"),
+            ),
+            VerifyScheme::Scheme(kind) => kind.to_possible_value(),
         }
     }
 }

@@ -123,7 +123,7 @@ fn check_every_entry_has_a_scheme(entries: &[Entry], file: &Path) -> anyhow::Res
          recorded headers unchanged",
         first.line,
         file.display(),
-        SchemeKind::ALL.map(SchemeKind::name).join(", ")
+        SchemeKind::every().iter().map(|kind| kind.name()).collect::<Vec<_>>().join(", ")
     )
 }
 
@@ -132,7 +132,7 @@ fn recorded_kind(entry: &Entry, file: &Path) -> anyhow::Result<SchemeKind> {
     let Some(name) = &entry.recorded_scheme else {
         bail!("line {} of `{}` records no signing scheme: give --scheme S to re-sign it", entry.line, file.display())
     };
-    match SchemeKind::ALL.into_iter().find(|kind| kind.name() == name) {
+    match SchemeKind::from_name(name) {
         Some(kind) => Ok(kind),
         None => bail!(
             "line {} of `{}` records the scheme `{}`, which webhook replay cannot sign with: give --scheme S to \

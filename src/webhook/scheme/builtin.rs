@@ -2,9 +2,9 @@
 //! (`providers/*.json`), each checked once on first use.
 use std::sync::OnceLock;
 
-use super::SchemeKind;
 use super::described::DescribedScheme;
 use super::description::SchemeDescription;
+use super::{ProviderId, SchemeKind};
 
 /// Every built-in description, by the scheme it describes.
 const FILES: &[(SchemeKind, &str)] = &[
@@ -14,28 +14,67 @@ const FILES: &[(SchemeKind, &str)] = &[
     (SchemeKind::Shopify, include_str!("providers/shopify.json")),
 ];
 
+/// The providers described as data only, in the order `webhook schemes` lists them.
+const PROVIDER_FILES: &[&str] = &[
+    include_str!("providers/meta.json"),
+    include_str!("providers/zoom.json"),
+    include_str!("providers/twitch.json"),
+    include_str!("providers/typeform.json"),
+    include_str!("providers/intercom.json"),
+    include_str!("providers/vercel.json"),
+];
+
 struct BuiltIn {
     kind: SchemeKind,
     description: SchemeDescription,
     scheme: DescribedScheme,
 }
 
+/// A built-in file, checked. The files are part of the program and a unit test reads every one,
+/// so a broken one never reaches a user.
+fn load(kind: SchemeKind, text: &str) -> BuiltIn {
+    let description: SchemeDescription =
+        serde_json::from_str(text).unwrap_or_else(|err| panic!("a built-in scheme description does not parse: {err}"));
+    let scheme = DescribedScheme::new(kind, &description)
+        .unwrap_or_else(|err| panic!("built-in scheme `{}` is wrong: {err}", description.name));
+    BuiltIn { kind, description, scheme }
+}
+
 fn built_ins() -> &'static [BuiltIn] {
     static BUILT_INS: OnceLock<Vec<BuiltIn>> = OnceLock::new();
-    BUILT_INS.get_or_init(|| {
-        FILES
+    BUILT_INS.get_or_init(|| FILES.iter().map(|(kind, text)| load(*kind, text)).collect())
+}
+
+fn provider_built_ins() -> &'static [BuiltIn] {
+    static PROVIDERS: OnceLock<Vec<BuiltIn>> = OnceLock::new();
+    PROVIDERS.get_or_init(|| {
+        PROVIDER_FILES
             .iter()
-            .map(|(kind, text)| {
-                // The files are part of the program and a unit test reads every one, so a broken
-                // one never reaches a user.
-                let description: SchemeDescription = serde_json::from_str(text)
-                    .unwrap_or_else(|err| panic!("built-in scheme {kind} does not parse: {err}"));
-                let scheme = DescribedScheme::new(*kind, &description)
-                    .unwrap_or_else(|err| panic!("built-in scheme {kind} is wrong: {err}"));
-                BuiltIn { kind: *kind, description, scheme }
+            .enumerate()
+            .map(|(index, text)| {
+                let id = u16::try_from(index).unwrap_or_else(|_| unreachable!("fewer than 65536 providers"));
+                load(SchemeKind::Provider(ProviderId(id)), text)
             })
             .collect()
     })
+}
+
+/// Every described provider, in the order `webhook schemes` lists them.
+pub(crate) fn providers() -> impl Iterator<Item = SchemeKind> {
+    provider_built_ins().iter().map(|built_in| built_in.kind)
+}
+
+fn provider(id: ProviderId) -> &'static BuiltIn {
+    // A `ProviderId` is only ever made from an index of this list.
+    &provider_built_ins()[usize::from(id.0)]
+}
+
+pub(crate) fn provider_description(id: ProviderId) -> &'static SchemeDescription {
+    &provider(id).description
+}
+
+pub(crate) fn provider_scheme(id: ProviderId) -> &'static DescribedScheme {
+    &provider(id).scheme
 }
 
 /// The description of `kind`, when it is one of the described built-ins.
@@ -57,6 +96,17 @@ mod tests {
         for (kind, _) in FILES {
             assert_eq!(description(*kind).unwrap().name, kind.name());
             assert!(scheme(*kind).is_some());
+        }
+        let mut names: Vec<&str> = SchemeKind::every().iter().map(|kind| kind.name()).collect();
+        assert_eq!(names.len(), FILES.len() + 2 + PROVIDER_FILES.len());
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), SchemeKind::every().len(), "two schemes share a name");
+        for name in names {
+            assert!(
+                name.bytes().all(|byte| byte.is_ascii_lowercase() || byte.is_ascii_digit() || byte == b'-'),
+                "{name}"
+            );
         }
     }
 }

@@ -189,10 +189,12 @@ impl DescribedScheme {
     fn received_timestamp<'h>(&self, headers: &'h HeaderMap) -> Result<Option<(&'h str, i64)>, VerifyError> {
         let Some((name, form)) = &self.timestamp else { return Ok(None) };
         let text = header_text(headers, name)?;
-        let value = parse_timestamp(name, text)?;
         let seconds = match form {
-            TimestampForm::UnixSeconds => value,
-            TimestampForm::UnixMilliseconds => value.div_euclid(1000),
+            TimestampForm::UnixSeconds => parse_timestamp(name, text)?,
+            TimestampForm::UnixMilliseconds => parse_timestamp(name, text)?.div_euclid(1000),
+            TimestampForm::Rfc3339 => chrono::DateTime::parse_from_rfc3339(text)
+                .map_err(|_| VerifyError::malformed(name, format!("`{text}` is not an RFC 3339 time")))?
+                .timestamp(),
         };
         Ok(Some((text, seconds)))
     }
@@ -236,6 +238,13 @@ impl Scheme for DescribedScheme {
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
         let timestamp = match self.timestamp {
             Some((_, TimestampForm::UnixMilliseconds)) => (i128::from(delivery.timestamp) * 1000).to_string(),
+            Some((ref name, TimestampForm::Rfc3339)) => chrono::DateTime::from_timestamp(delivery.timestamp, 0)
+                .ok_or_else(|| SignError::NotAHeaderValue {
+                    what: "timestamp",
+                    value: format!("{} (out of the range of RFC 3339 times)", delivery.timestamp),
+                    header: super::spelled(name).into_owned(),
+                })?
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             _ => delivery.timestamp.to_string(),
         };
         let before = Self::render(&self.before_body, &timestamp, &delivery.id);

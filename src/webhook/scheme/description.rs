@@ -125,6 +125,8 @@ pub(crate) enum TimestampForm {
     #[default]
     UnixSeconds,
     UnixMilliseconds,
+    /// `2026-12-02T14:41:12Z` (Twitch), signed as the text sent; fractions of a second are read.
+    Rfc3339,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -23,6 +23,7 @@ pub(crate) mod description;
 pub(crate) mod ed25519;
 pub(crate) mod error;
 pub(crate) mod hmac;
+pub(crate) mod listing;
 pub(crate) mod mac;
 pub(crate) mod new_secret;
 mod received;
@@ -48,9 +49,9 @@ pub(crate) const MAX_SIGNATURES: usize = 16;
 use crate::webhook::delivery::Delivery;
 use crate::webhook::secret::Secret;
 
-/// The signing schemes, by the name `--scheme` takes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema, clap::ValueEnum)]
-#[serde(rename_all = "lowercase")]
+/// The signing schemes, by the name `--scheme` takes: the six the tool was built with, and the
+/// providers described in `providers/` (`webhook schemes` lists them all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SchemeKind {
     /// X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)
     Hmac,
@@ -64,9 +65,16 @@ pub enum SchemeKind {
     Slack,
     /// X-Shopify-Hmac-Sha256: <base64> over the body, with X-Shopify-Webhook-Id
     Shopify,
+    /// A provider described as data (`providers/*.json`).
+    Provider(ProviderId),
 }
 
+/// Which built-in provider description a [`SchemeKind::Provider`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ProviderId(pub(crate) u16);
+
 impl SchemeKind {
+    /// The schemes with code of their own or a description of their own, without the providers.
     pub const ALL: [SchemeKind; 6] = [
         SchemeKind::Hmac,
         SchemeKind::Github,
@@ -76,6 +84,17 @@ impl SchemeKind {
         SchemeKind::Shopify,
     ];
 
+    /// Every scheme `--scheme` takes, the providers after the six.
+    pub fn every() -> &'static [SchemeKind] {
+        static EVERY: std::sync::OnceLock<Vec<SchemeKind>> = std::sync::OnceLock::new();
+        EVERY.get_or_init(|| SchemeKind::ALL.into_iter().chain(builtin::providers()).collect())
+    }
+
+    /// The scheme `--scheme NAME` names.
+    pub fn from_name(name: &str) -> Option<SchemeKind> {
+        SchemeKind::every().iter().copied().find(|kind| kind.name() == name)
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             SchemeKind::Hmac => "hmac",
@@ -84,7 +103,59 @@ impl SchemeKind {
             SchemeKind::Standard => "standard",
             SchemeKind::Slack => "slack",
             SchemeKind::Shopify => "shopify",
+            SchemeKind::Provider(id) => &builtin::provider_description(id).name,
         }
+    }
+
+    /// One line saying what the scheme signs and where, for `--help` and `webhook schemes`.
+    pub fn summary(self) -> &'static str {
+        match self {
+            SchemeKind::Stripe => "Stripe-Signature: t=<unix>,v1=<hex> over \"<t>.<body>\"",
+            SchemeKind::Standard => {
+                "Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)"
+            }
+            SchemeKind::Provider(id) => &builtin::provider_description(id).summary,
+            described => builtin::description(described).map_or("", |description| description.summary.as_str()),
+        }
+    }
+
+    /// The description the scheme runs on, when it is described as data.
+    pub(crate) fn description(self) -> Option<&'static description::SchemeDescription> {
+        match self {
+            SchemeKind::Provider(id) => Some(builtin::provider_description(id)),
+            other => builtin::description(other),
+        }
+    }
+}
+
+impl clap::ValueEnum for SchemeKind {
+    fn value_variants<'a>() -> &'a [SchemeKind] {
+        SchemeKind::every()
+    }
+
+    fn to_possible_value(&self) -> Option<clap::builder::PossibleValue> {
+        Some(clap::builder::PossibleValue::new(self.name()).help(self.summary()))
+    }
+}
+
+impl Serialize for SchemeKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl schemars::JsonSchema for SchemeKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SchemeKind".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let names: Vec<&str> = SchemeKind::every().iter().map(|kind| kind.name()).collect();
+        schemars::json_schema!({
+            "description": "The signing scheme, by the name `--scheme` takes (`webhook schemes` lists them)",
+            "type": "string",
+            "enum": names,
+        })
     }
 }
 
@@ -223,6 +294,7 @@ pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
             standard::StandardWebhooks::standard()
         }),
         SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify => Box::new(described(kind)),
+        SchemeKind::Provider(id) => Box::new(builtin::provider_scheme(id).clone()),
     }
 }
 
@@ -300,6 +372,18 @@ pub(crate) fn spelled(name: &HeaderName) -> std::borrow::Cow<'static, str> {
     if let Some(known) = DOCUMENTED_SPELLINGS.iter().find(|known| known.eq_ignore_ascii_case(name.as_str())) {
         return std::borrow::Cow::Borrowed(known);
     }
+    // A described provider's headers are written in its description as its documentation spells them.
+    for description in SchemeKind::every().iter().filter_map(|kind| kind.description()) {
+        let names = [&description.signature.name]
+            .into_iter()
+            .chain(&description.signature.also_read)
+            .chain(description.id_header.iter().flat_map(|id| [&id.name].into_iter().chain(&id.also_read)))
+            .chain(description.event_header.iter().flat_map(|event| [&event.name].into_iter().chain(&event.also_read)))
+            .chain(description.timestamp.iter().map(|timestamp| &timestamp.name));
+        if let Some(known) = names.into_iter().find(|known| known.eq_ignore_ascii_case(name.as_str())) {
+            return std::borrow::Cow::Borrowed(known.as_str());
+        }
+    }
     std::borrow::Cow::Owned(crate::output::header_display_name(name.as_str()))
 }
 
@@ -331,6 +415,8 @@ mod tests {
         assert_eq!(spelled(&HeaderName::from_static("x-github-delivery")), "X-GitHub-Delivery");
         assert_eq!(spelled(&HeaderName::from_static("webhook-id")), "webhook-id");
         assert_eq!(spelled(&HeaderName::from_static("x-my-sig")), "X-My-Sig");
+        assert_eq!(spelled(&HeaderName::from_static("x-zm-signature")), "x-zm-signature");
+        assert_eq!(spelled(&HeaderName::from_static("twitch-eventsub-message-id")), "Twitch-Eventsub-Message-Id");
     }
 
     #[test]

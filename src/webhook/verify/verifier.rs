@@ -291,18 +291,22 @@ impl Verifier {
     }
 }
 
-/// The allowed kinds in detection order (most specific header first: the generic `hmac` header
-/// goes last because other providers' requests may carry an `X-Signature` too), each once.
+/// The allowed kinds in detection order (most specific header first, the described providers in
+/// the order given, and the generic `hmac` header last because other providers' requests may
+/// carry an `X-Signature` too), each once.
 fn ordered(kinds: Vec<SchemeKind>) -> Vec<SchemeKind> {
-    const ORDER: [SchemeKind; 6] = [
-        SchemeKind::Standard,
-        SchemeKind::Stripe,
-        SchemeKind::Github,
-        SchemeKind::Slack,
-        SchemeKind::Shopify,
-        SchemeKind::Hmac,
-    ];
-    ORDER.into_iter().filter(|kind| kinds.contains(kind)).collect()
+    const FIRST: [SchemeKind; 5] =
+        [SchemeKind::Standard, SchemeKind::Stripe, SchemeKind::Github, SchemeKind::Slack, SchemeKind::Shopify];
+    let mut ordered: Vec<SchemeKind> = FIRST.into_iter().filter(|kind| kinds.contains(kind)).collect();
+    for kind in kinds.iter().copied().filter(|kind| matches!(kind, SchemeKind::Provider(_))) {
+        if !ordered.contains(&kind) {
+            ordered.push(kind);
+        }
+    }
+    if kinds.contains(&SchemeKind::Hmac) {
+        ordered.push(SchemeKind::Hmac);
+    }
+    ordered
 }
 
 /// The scheme for `kind`; in auto mode Standard Webhooks is looked for under both its own header
