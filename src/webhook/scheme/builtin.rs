@@ -22,6 +22,9 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/typeform.json"),
     include_str!("providers/intercom.json"),
     include_str!("providers/vercel.json"),
+    include_str!("providers/bitbucket.json"),
+    include_str!("providers/coinbase-commerce.json"),
+    include_str!("providers/linear.json"),
 ];
 
 struct BuiltIn {

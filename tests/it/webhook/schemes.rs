@@ -132,6 +132,36 @@ fn recipes() -> Vec<Recipe> {
             encoding: "hex",
             prefix: "",
         },
+        // Bitbucket Cloud: "sha256=" + hex HMAC-SHA256 of the payload, under X-Hub-Signature.
+        Recipe {
+            scheme: "bitbucket",
+            header: "x-hub-signature",
+            others: vec![],
+            message: BODY.into(),
+            algorithm: "sha256",
+            encoding: "hex",
+            prefix: "sha256=",
+        },
+        // Coinbase Commerce: hex HMAC-SHA256 of the raw payload with the shared secret.
+        Recipe {
+            scheme: "coinbase-commerce",
+            header: "x-cc-webhook-signature",
+            others: vec![],
+            message: BODY.into(),
+            algorithm: "sha256",
+            encoding: "hex",
+            prefix: "",
+        },
+        // Linear: hex HMAC-SHA256 of the raw body; the delivery id in Linear-Delivery.
+        Recipe {
+            scheme: "linear",
+            header: "linear-signature",
+            others: vec![("linear-delivery", id.to_string())],
+            message: BODY.into(),
+            algorithm: "sha256",
+            encoding: "hex",
+            prefix: "",
+        },
     ]
 }
 
@@ -142,7 +172,7 @@ fn each_provider_signs_as_its_documentation_says() {
         let id_args: Vec<&str> = recipe
             .others
             .iter()
-            .find(|(name, _)| name.ends_with("-id"))
+            .find(|(name, _)| name.ends_with("-id") || name.ends_with("-delivery"))
             .map(|(_, id)| ["--id", id.as_str()])
             .into_iter()
             .flatten()
