@@ -79,3 +79,17 @@ pub mod journal {
     pub use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
     pub use crate::webhook::journal::writer::JournalWriter;
 }
+
+/// The asymmetric keys and certificates of the providers that sign with them (Discord, SendGrid,
+/// AWS SNS, PayPal), for the differential test against the providers' SDKs and the certificate tests.
+pub mod crypto {
+    pub use crate::webhook::crypto::KeyError;
+    pub use crate::webhook::crypto::cert_url::{
+        CertFetchOptions, CertFetcher, CertProvider, CertUrlError, check_cert_url,
+    };
+    pub use crate::webhook::crypto::certificate::{CertificateError, SigningCertificate, TrustRoots};
+    pub use crate::webhook::crypto::ecdsa_p256::{EcdsaP256Public, EcdsaP256Signer};
+    pub use crate::webhook::crypto::ed25519::{Ed25519Public, Ed25519Signer};
+    pub use crate::webhook::crypto::key_pair::{GeneratedPair, KeyAlgorithm, LocalCa, LocalCaFiles, generate_pair};
+    pub use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
+}

@@ -7,6 +7,7 @@
 //! (identical copies released together, through the shared race engine), `check/`.
 pub(crate) mod check;
 pub(crate) mod check_sender;
+pub(crate) mod crypto;
 pub(crate) mod deliver;
 pub(crate) mod delivery;
 pub(crate) mod journal;
