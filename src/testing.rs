@@ -93,3 +93,17 @@ pub mod crypto {
     pub use crate::webhook::crypto::key_pair::{GeneratedPair, KeyAlgorithm, LocalCa, LocalCaFiles, generate_pair};
     pub use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
 }
+
+/// The string-to-sign builders of the providers whose signatures cover more than the body.
+pub mod canonical {
+    pub use crate::webhook::canonical::CanonicalError;
+    pub use crate::webhook::canonical::adyen::{
+        AdyenItem, item_string_to_sign as adyen_item_string_to_sign, items as adyen_items,
+    };
+    pub use crate::webhook::canonical::mailgun::{MailgunSigned, signed as mailgun_signed};
+    pub use crate::webhook::canonical::paypal::string_to_sign as paypal_string_to_sign;
+    pub use crate::webhook::canonical::sns::string_to_sign as sns_string_to_sign;
+    pub use crate::webhook::canonical::twilio::{
+        body_sha256 as twilio_body_sha256, string_to_sign as twilio_string_to_sign, url_variants as twilio_url_variants,
+    };
+}

@@ -5,6 +5,7 @@
 //! job: `sign/`, `verify/` (the one verifier `verify` and `listen` share), `deliver/` (the engine,
 //! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `race`
 //! (identical copies released together, through the shared race engine), `check/`.
+pub(crate) mod canonical;
 pub(crate) mod check;
 pub(crate) mod check_sender;
 pub(crate) mod crypto;

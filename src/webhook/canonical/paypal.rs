@@ -1,0 +1,34 @@
+//! PayPal: `PAYPAL-TRANSMISSION-SIG` is base64 of an RSA signature (`PAYPAL-AUTH-ALGO`,
+//! `SHA256withRSA`) with the key of the certificate at `PAYPAL-CERT-URL`, over
+//! `<transmission_id>|<transmission_time>|<webhook_id>|<crc32>`: the `PAYPAL-TRANSMISSION-ID` and
+//! `PAYPAL-TRANSMISSION-TIME` headers, the receiver's own webhook ID (from its PayPal dashboard,
+//! never from the delivery), and the CRC-32 (IEEE, as zlib's `crc32`) of the raw body in decimal
+//! (PayPal Developer docs, "Webhooks: verify the signature"; PayPal's webhook sample servers build
+//! `${transmissionId}|${timeStamp}|${webhookId}|${crc32(body)}` the same way).
+
+/// The string PayPal signed.
+pub fn string_to_sign(transmission_id: &str, transmission_time: &str, webhook_id: &str, body: &[u8]) -> String {
+    format!("{transmission_id}|{transmission_time}|{webhook_id}|{}", crc32fast::hash(body))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_body_enters_as_its_unsigned_decimal_crc32() {
+        // zlib.crc32(b"The quick brown fox jumps over the lazy dog") == 0x414fa339 == 1095738169.
+        assert_eq!(
+            string_to_sign(
+                "69cd13f0-d67a-11e5-baa3-778b53f4ae55",
+                "2016-02-18T20:01:35Z",
+                "1JE4291016473214C",
+                b"The quick brown fox jumps over the lazy dog"
+            ),
+            "69cd13f0-d67a-11e5-baa3-778b53f4ae55|2016-02-18T20:01:35Z|1JE4291016473214C|1095738169"
+        );
+        assert_eq!(string_to_sign("a", "b", "c", b""), "a|b|c|0");
+        // Above 2^31 it stays unsigned (0xcbf43926 is CRC-32 of "123456789").
+        assert!(string_to_sign("a", "b", "c", b"123456789").ends_with("|3421780262"));
+    }
+}
