@@ -11,6 +11,7 @@ mod contracts {
     mod generated;
     mod input_limits;
     mod module_graph;
+    mod provider_sdks;
     mod readme;
     mod schemas;
     mod secrets;
