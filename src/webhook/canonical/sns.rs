@@ -138,4 +138,25 @@ mod tests {
             CanonicalError::Missing { provider: PROVIDER, field: "TopicArn".into() }
         );
     }
+
+    #[test]
+    fn a_message_signed_with_the_local_cas_key_verifies_with_its_certificate_by_signature_version() {
+        use crate::webhook::crypto::certificate::SigningCertificate;
+        use crate::webhook::crypto::key_pair::LocalCa;
+        use crate::webhook::crypto::rsa::RsaSigner;
+
+        let ca = LocalCa::generate("sns.us-east-1.amazonaws.com").unwrap();
+        let signer = RsaSigner::from_pem(&ca.key_pem).unwrap();
+        let certificate = SigningCertificate::from_pem(ca.cert_pem.as_bytes()).unwrap();
+        for version in ["1", "2"] {
+            let message = json!({"Type": "Notification", "MessageId": "m", "TopicArn": "a", "Message": "x",
+                "Timestamp": "t", "SignatureVersion": version});
+            let (text, hash) = string_to_sign(&message).unwrap();
+            let signature = signer.sign(hash, text.as_bytes());
+            certificate.verify_signature(hash, text.as_bytes(), &signature).unwrap();
+            // The other version's digest does not verify it: the version must pick the digest.
+            let other = if hash == RsaHash::Sha1 { RsaHash::Sha256 } else { RsaHash::Sha1 };
+            assert!(certificate.verify_signature(other, text.as_bytes(), &signature).is_err(), "version {version}");
+        }
+    }
 }
