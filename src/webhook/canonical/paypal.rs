@@ -31,4 +31,20 @@ mod tests {
         // Above 2^31 it stays unsigned (0xcbf43926 is CRC-32 of "123456789").
         assert!(string_to_sign("a", "b", "c", b"123456789").ends_with("|3421780262"));
     }
+
+    #[test]
+    fn a_transmission_signed_with_the_local_cas_key_verifies_with_its_certificate_and_not_with_another_webhook_id() {
+        use crate::webhook::crypto::certificate::SigningCertificate;
+        use crate::webhook::crypto::key_pair::LocalCa;
+        use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
+
+        let ca = LocalCa::generate("api.paypal.com").unwrap();
+        let body = br#"{"id":"WH-1","event_type":"PAYMENT.CAPTURE.COMPLETED"}"#;
+        let text = string_to_sign("tid", "2026-12-02T15:00:00Z", "WEBHOOK-A", body);
+        let signature = RsaSigner::from_pem(&ca.key_pem).unwrap().sign(RsaHash::Sha256, text.as_bytes());
+        let certificate = SigningCertificate::from_pem(ca.cert_pem.as_bytes()).unwrap();
+        certificate.verify_signature(RsaHash::Sha256, text.as_bytes(), &signature).unwrap();
+        let other = string_to_sign("tid", "2026-12-02T15:00:00Z", "WEBHOOK-B", body);
+        assert!(certificate.verify_signature(RsaHash::Sha256, other.as_bytes(), &signature).is_err());
+    }
 }
