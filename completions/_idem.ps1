@@ -193,6 +193,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--max-work', '--max-work', [CompletionResultType]::ParameterName, 'The latest retry of lease-outlives-work while the first request still runs (at most 1h)')
             [CompletionResult]::new('--server-cmd', '--server-cmd', [CompletionResultType]::ParameterName, 'The command (run by sh -c) that starts the server under test on the URL''s port, for crash-recovers')
             [CompletionResult]::new('--stuck-for', '--stuck-for', [CompletionResultType]::ParameterName, 'How long crash-recovers retries after the restart before it calls the key stuck (at most 1h)')
+            [CompletionResult]::new('--retention', '--retention', [CompletionResultType]::ParameterName, 'How long the server keeps a key''s record (or its lease): expired-key-taken-once waits it out, then races duplicates with the expired key (at most 1h)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
             [CompletionResult]::new('--only', '--only', [CompletionResultType]::ParameterName, 'Judge only this check (repeatable; --list shows the ids)')
             [CompletionResult]::new('--skip', '--skip', [CompletionResultType]::ParameterName, 'Leave this check out (repeatable)')

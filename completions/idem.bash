@@ -95,7 +95,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__check)
-            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --key-in --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --format --plan --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --allow-remote --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --count-url-template --concurrent-operations --proxy --data --method --color --help --version"
+            opts="-H -k -n -d -X -h -V --header --max-body --key --key-format --key-header --key-in --no-key --id-field --id-header --timeout --insecure --http2 --max-requests --noproxy --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --concurrency --require-key --window-max --also --profile --as --other-url --work-hint --max-work --server-cmd --stuck-for --retention --format --plan --only --skip --expect-fail --strict --junit-warnings --list --openapi --base-url --allow-remote --include-path --include-path-regex --exclude-path --exclude-path-regex --include-method --include-method-regex --exclude-method --exclude-method-regex --include-operation-id --include-operation-id-regex --exclude-operation-id --exclude-operation-id-regex --include-tag --include-tag-regex --exclude-tag --exclude-tag-regex --include-deprecated --all-unsafe --param --max-operations --count-url-template --concurrent-operations --proxy --data --method --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -210,6 +210,10 @@ _idem() {
                     return 0
                     ;;
                 --stuck-for)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --retention)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

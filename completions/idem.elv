@@ -186,6 +186,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --max-work 'The latest retry of lease-outlives-work while the first request still runs (at most 1h)'
             cand --server-cmd 'The command (run by sh -c) that starts the server under test on the URL''s port, for crash-recovers'
             cand --stuck-for 'How long crash-recovers retries after the restart before it calls the key stuck (at most 1h)'
+            cand --retention 'How long the server keeps a key''s record (or its lease): expired-key-taken-once waits it out, then races duplicates with the expired key (at most 1h)'
             cand --format 'format'
             cand --only 'Judge only this check (repeatable; --list shows the ids)'
             cand --skip 'Leave this check out (repeatable)'

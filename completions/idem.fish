@@ -187,6 +187,7 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l work-hint -d 'How lo
 complete -c idem -n "__fish_idem_using_subcommand check" -l max-work -d 'The latest retry of lease-outlives-work while the first request still runs (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l server-cmd -d 'The command (run by sh -c) that starts the server under test on the URL\'s port, for crash-recovers' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l stuck-for -d 'How long crash-recovers retries after the restart before it calls the key stuck (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand check" -l retention -d 'How long the server keeps a key\'s record (or its lease): expired-key-taken-once waits it out, then races duplicates with the expired key (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
 junit\t'JUnit XML, for CI dashboards'"

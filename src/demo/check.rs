@@ -53,6 +53,7 @@ async fn check_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<Su
         max_work: std::time::Duration::from_secs(30),
         server_cmd: None,
         stuck_for: std::time::Duration::from_secs(30),
+        retention: None,
         plan: false,
         selection: Default::default(),
     };

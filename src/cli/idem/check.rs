@@ -80,6 +80,10 @@ pub struct CheckArgs {
     #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
     pub stuck_for: Duration,
 
+    /// How long the server keeps a key's record (or its lease): expired-key-taken-once waits it out, then races duplicates with the expired key (at most 1h)
+    #[arg(long, value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Locks")]
+    pub retention: Option<Duration>,
+
     #[arg(long, value_enum, default_value_t = SuiteFormat::Human)]
     pub format: SuiteFormat,
 
@@ -159,6 +163,7 @@ impl CheckArgs {
             max_work: args.max_work,
             server_cmd: args.server_cmd.filter(|command| !command.trim().is_empty()),
             stuck_for: args.stuck_for,
+            retention: args.retention,
             plan: args.plan,
         };
         let Some(spec) = openapi_args.openapi.clone() else { return Ok(CheckCommand::Endpoint(Box::new(config))) };

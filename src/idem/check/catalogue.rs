@@ -166,6 +166,14 @@ pub(crate) const EFFECT_THEN_FAILURE: CheckSpec = CheckSpec {
     fix: "once the work has committed, keep the key record whatever happens next: store the answer (or keep the claim until it can be stored) and never delete it in an error handler; a retry then gets 409 while it runs and the replay after",
 };
 
+pub(crate) const EXPIRED_KEY_TAKEN_ONCE: CheckSpec = CheckSpec {
+    id: "expired-key-taken-once",
+    title: "once a key's record has expired (--retention), concurrent duplicates with the key execute once (--count-url)",
+    why: "a record whose retention or lease ran out is taken over by the retries that arrive together, and a layer that reads it, sees it expired, works and then writes (or deletes it, then inserts) lets every one of them execute (AWS Lambda Powertools guards this orphan-record race; a timed-out order completion retried with the same body made two orders)",
+    level: Level::Required,
+    fix: "take an expired record over atomically, in the write that claims it: `SET key NX` once it expired, `UPDATE … WHERE key = ? AND expires_at < now()` checked by the rows it affected, or a compare-and-swap on the record's version; never delete-then-insert or read-then-write",
+};
+
 /// Every check of `idem check`, in the order they run: `--list`, the man page and the ids `--only`,
 /// `--skip` and `--expect-fail` accept. A new check is one more entry here
 /// and one arm in `mod.rs`, which runs it.
@@ -192,5 +200,6 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     MISMATCH_IN_FLIGHT,
     CRASH_RECOVERS,
     EFFECT_THEN_FAILURE,
+    EXPIRED_KEY_TAKEN_ONCE,
     PROBLEM_JSON,
 ];

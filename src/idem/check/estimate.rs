@@ -8,8 +8,9 @@ use serde::Serialize;
 
 use super::catalogue::{
     CACHED_DECLINE, CALLER_SCOPED, CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, CRASH_RECOVERS, CREATE, EFFECT_THEN_FAILURE,
-    EQUAL_JSON_REPLAYS, KEY_SCOPED, KEY_SYNTAX, LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT, MISMATCH_REJECTED,
-    MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED, NEW_KEY_CREATES, PATH_SCOPED, RACE_WINDOW, REPLAY_FAITHFUL, RETRY,
+    EQUAL_JSON_REPLAYS, EXPIRED_KEY_TAKEN_ONCE, KEY_SCOPED, KEY_SYNTAX, LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT,
+    MISMATCH_REJECTED, MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED, NEW_KEY_CREATES, PATH_SCOPED, RACE_WINDOW,
+    REPLAY_FAITHFUL, RETRY,
 };
 use crate::conformance::{CheckSpec, Selection};
 
@@ -28,6 +29,8 @@ pub(super) struct SuiteShape<'a> {
     pub server_cmd: bool,
     /// `--count-url` is given: `effect-then-failure` runs only then.
     pub counted: bool,
+    /// `--retention`: `expired-key-taken-once` runs only with it (and a count), and waits it out.
+    pub retention: Option<Duration>,
 }
 
 /// The requests of one check (or of the step that serves several, named by its first).
@@ -43,6 +46,10 @@ pub(crate) struct CheckCost {
     /// When the count depends on the answers, how.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// How long the check waits before it sends its last requests (a record expiring), when it does.
+    #[serde(rename = "wait_ms", skip_serializing_if = "Option::is_none", serialize_with = "crate::units::as_ms_opt")]
+    #[schemars(with = "Option<f64>")]
+    pub wait: Option<Duration>,
 }
 
 /// The whole suite's requests against one endpoint.
@@ -57,7 +64,7 @@ pub(crate) struct SuiteCost {
 
 impl CheckCost {
     fn fixed(spec: CheckSpec, requests: u64, creations: u64) -> CheckCost {
-        CheckCost { check: spec.id, requests, requests_at_most: Some(requests), creations, note: None }
+        CheckCost { check: spec.id, requests, requests_at_most: Some(requests), creations, note: None, wait: None }
     }
 }
 
@@ -80,6 +87,7 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
                 note: Some(
                     "only when concurrent-once fails: then pairs of duplicates until the window is measured".into(),
                 ),
+                wait: None,
             });
         }
     }
@@ -118,6 +126,7 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
             note: Some(format!(
                 "a first request that runs past 10 ms gets up to {retries} retries while it runs and one after"
             )),
+            wait: None,
         });
     }
     if runs(MISMATCH_IN_FLIGHT) && varies {
@@ -127,6 +136,7 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
             requests_at_most: Some(3),
             creations: 1,
             note: Some("a first request that runs past 10 ms gets the changed body while it runs, and after".into()),
+            wait: None,
         });
     }
     if runs(CRASH_RECOVERS) && shape.server_cmd {
@@ -136,6 +146,7 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
             requests_at_most: None,
             creations: 1,
             note: Some("retries after the restart until an answer settles the key or --stuck-for passes".into()),
+            wait: None,
         });
     }
     if runs(EFFECT_THEN_FAILURE) && shape.counted {
@@ -147,6 +158,23 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
             note: Some(
                 "the cut request, retries until one is answered (409s while it runs), and the key once more".into(),
             ),
+            wait: None,
+        });
+    }
+    if let (true, true, Some(retention)) = (runs(EXPIRED_KEY_TAKEN_ONCE), shape.counted, shape.retention) {
+        let wait = super::orphan::wait_for(retention);
+        checks.push(CheckCost {
+            check: EXPIRED_KEY_TAKEN_ONCE.id,
+            requests: 1 + shape.concurrency as u64,
+            requests_at_most: Some(1 + shape.concurrency as u64),
+            // The first request, and once its record expired the one duplicate that takes it over.
+            creations: 2,
+            note: Some(format!(
+                "the first request, a wait of {} (--retention plus a margin) for its record to expire, then {} duplicates with its key together",
+                crate::units::format_duration(wait),
+                shape.concurrency
+            )),
+            wait: Some(wait),
         });
     }
     SuiteCost::of(checks)
@@ -191,6 +219,7 @@ mod tests {
             max_work: Duration::from_secs(30),
             server_cmd: false,
             counted: false,
+            retention: None,
         }
     }
 
@@ -235,5 +264,20 @@ mod tests {
         );
         assert_eq!(cost.requests, 1 + 1 + 1 + 1 + 1 + 1 + 3 + 1);
         assert_eq!(cost.requests_at_most, Some(1 + 1 + 1 + 1 + 1 + 1 + 3 + 9));
+    }
+
+    #[test]
+    fn retention_with_a_count_adds_the_expired_key_race_and_its_wait() {
+        let selection = Selection { only: vec!["expired-key-taken-once".into()], ..Selection::default() };
+        let without = estimate(&SuiteShape { counted: true, ..shape(b"", &selection) });
+        assert!(!without.checks.iter().any(|check| check.check == "expired-key-taken-once"), "no --retention");
+        let uncounted = estimate(&SuiteShape { retention: Some(Duration::from_secs(5)), ..shape(b"", &selection) });
+        assert!(!uncounted.checks.iter().any(|check| check.check == "expired-key-taken-once"), "no --count-url");
+        let cost =
+            estimate(&SuiteShape { counted: true, retention: Some(Duration::from_secs(5)), ..shape(b"", &selection) });
+        let race = cost.checks.iter().find(|check| check.check == "expired-key-taken-once").expect("the check runs");
+        assert_eq!((race.requests, race.requests_at_most, race.creations), (21, Some(21), 2));
+        assert_eq!(race.wait, Some(Duration::from_secs(6)), "--retention plus the margin");
+        assert!(race.note.as_deref().unwrap_or_default().contains("a wait of 6.00s"), "{:?}", race.note);
     }
 }

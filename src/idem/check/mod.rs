@@ -11,6 +11,7 @@ mod in_flight;
 mod mismatch;
 mod missing_key;
 pub(crate) mod openapi;
+mod orphan;
 pub(crate) mod plan_report;
 mod probe;
 mod problem_json;
@@ -64,6 +65,9 @@ pub(crate) struct CheckConfig {
     pub server_cmd: Option<String>,
     /// `--stuck-for`: how long `crash-recovers` retries before calling the key stuck.
     pub stuck_for: std::time::Duration,
+    /// `--retention`: how long the server keeps a key's record (or its lease), which
+    /// `expired-key-taken-once` waits out; `None` skips that check.
+    pub retention: Option<std::time::Duration>,
     /// `--only`, `--skip`, `--expect-fail`, `--strict`, `--junit-warnings`.
     pub selection: Selection,
     /// `--plan`: print what would be sent and send nothing.
@@ -85,6 +89,7 @@ impl CheckConfig {
             max_work: self.max_work,
             server_cmd: self.server_cmd.is_some(),
             counted: !self.request.ledgers.is_empty(),
+            retention: self.retention,
         })
     }
 
@@ -198,7 +203,8 @@ fn judged_before_the_budget_ran_out(checks: &[CheckResult]) -> String {
 
 /// The checks whose pass says how many times the server executed, and that read `--count-url`
 /// when it is given: `--require-count` asks them for a count.
-const COUNTED_CHECKS: [CheckSpec; 4] = [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE, catalogue::EFFECT_THEN_FAILURE];
+const COUNTED_CHECKS: [CheckSpec; 5] =
+    [RETRY, NEW_KEY_CREATES, CONCURRENT_ONCE, catalogue::EFFECT_THEN_FAILURE, catalogue::EXPIRED_KEY_TAKEN_ONCE];
 
 /// Names what each judged check rests on (`answer` unless the check read the count), and under
 /// `--require-count` turns a counted check's pass on the answers alone into `unconfirmed`.
@@ -295,6 +301,7 @@ const IN_FLIGHT_AND_CRASH: &[SlowCheck] = &[
     SlowCheck::MismatchInFlight,
     SlowCheck::CrashRecovers,
     SlowCheck::EffectThenFailure,
+    SlowCheck::ExpiredKeyTakenOnce,
 ];
 
 /// A slow check: its catalogue entry and the function that runs it, matched by type.
@@ -304,6 +311,7 @@ enum SlowCheck {
     MismatchInFlight,
     CrashRecovers,
     EffectThenFailure,
+    ExpiredKeyTakenOnce,
 }
 
 impl SlowCheck {
@@ -313,6 +321,7 @@ impl SlowCheck {
             SlowCheck::MismatchInFlight => catalogue::MISMATCH_IN_FLIGHT,
             SlowCheck::CrashRecovers => catalogue::CRASH_RECOVERS,
             SlowCheck::EffectThenFailure => catalogue::EFFECT_THEN_FAILURE,
+            SlowCheck::ExpiredKeyTakenOnce => catalogue::EXPIRED_KEY_TAKEN_ONCE,
         }
     }
 
@@ -329,6 +338,9 @@ impl SlowCheck {
             SlowCheck::MismatchInFlight => in_flight::mismatch_in_flight(probe, config.profile).await,
             SlowCheck::CrashRecovers => crash::crash_recovers(probe, server, config.work_hint, config.stuck_for).await,
             SlowCheck::EffectThenFailure => failure::effect_then_failure(probe).await,
+            SlowCheck::ExpiredKeyTakenOnce => {
+                orphan::expired_key_taken_once(probe, config.retention, config.concurrency).await
+            }
         }
     }
 }

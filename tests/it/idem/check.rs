@@ -20,7 +20,7 @@ fn check(url: &str, extra: &[&str]) -> (i32, HashMap<String, String>, Value) {
 
 /// The checks for what real idempotency layers get wrong, judged mode by mode in
 /// check_layers.rs and check_failures.rs; here they only have to be present when a list leaves them out.
-const LAYER_CHECKS: [&str; 10] = [
+const LAYER_CHECKS: [&str; 11] = [
     "caller-scoped",
     "path-scoped",
     "replay-faithful",
@@ -30,6 +30,7 @@ const LAYER_CHECKS: [&str; 10] = [
     "mismatch-in-flight",
     "crash-recovers",
     "effect-then-failure",
+    "expired-key-taken-once",
     "cached-decline",
 ];
 
@@ -299,10 +300,10 @@ fn junit_output_parses_with_one_testcase_per_check() {
     let xml = String::from_utf8(output.stdout).unwrap();
     let document = roxmltree::Document::parse(&xml).expect("well-formed XML");
     let suite = document.descendants().find(|n| n.has_tag_name("testsuite")).unwrap();
-    assert_eq!(suite.attribute("tests"), Some("22"), "21 checks and the advisory race-window");
+    assert_eq!(suite.attribute("tests"), Some("23"), "22 checks and the advisory race-window");
     assert_eq!(suite.attribute("failures"), Some("2"));
     let cases: Vec<_> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
-    assert_eq!(cases.len(), 22);
+    assert_eq!(cases.len(), 23);
     let failed: Vec<_> = cases
         .iter()
         .filter(|c| c.children().any(|n| n.has_tag_name("failure")))
