@@ -926,7 +926,7 @@ _idem() {
                     return 0
                     ;;
                 --mode)
-                    COMPREPLY=($(compgen -W "correct naive none local-lock unscoped short-lease sticky-lock drops-headers delete-on-error sticky-decline" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "correct naive none local-lock unscoped short-lease sticky-lock drops-headers delete-on-error sticky-decline orphan-takeover" -- "${cur}"))
                     return 0
                     ;;
                 --work)

@@ -248,7 +248,8 @@ short-lease\t'DELIBERATELY BROKEN: the claim\'s lease is half the --work and nev
 sticky-lock\t'DELIBERATELY BROKEN: an in-flight claim never expires, so after a crash (SQLite, Redis) every retry gets 409'
 drops-headers\t'DELIBERATELY BROKEN: replays the stored body and status without the Location header'
 delete-on-error\t'DELIBERATELY BROKEN: fails after the payment is committed (500) and deletes the key record in its error handler, so every retry charges again'
-sticky-decline\t'DELIBERATELY BROKEN: keeps a declined payment (4xx) by caller and endpoint for a minute and answers it to the caller\'s next payments, new keys included'"
+sticky-decline\t'DELIBERATELY BROKEN: keeps a declined payment (4xx) by caller and endpoint for a minute and answers it to the caller\'s next payments, new keys included'
+orphan-takeover\t'DELIBERATELY BROKEN: a key whose record expired (--ttl) is taken over by read-then-write, so duplicates that arrive together after expiry all execute'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay (at most 168h, a week)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted (at most 1GiB)' -r

@@ -13,6 +13,7 @@ use crate::http::problem::{json_response, problem};
 
 use super::Mode;
 use super::declines::Declines;
+use super::expired_records::ExpiredRecords;
 use super::key::{caller_of, canonical_body, parse_key};
 use super::log::{RequestLine, RequestLog, RequestOutcome};
 use super::payments::{ListQuery, NewPayment, Payment, parse_any_resource, parse_new_payment};
@@ -39,6 +40,8 @@ pub(super) struct AppState {
     pub log: RequestLog,
     /// `--mode sticky-decline`: the declines it keeps answering.
     pub declines: Declines,
+    /// `--mode orphan-takeover`: when each key's answer was stored, as the broken layer reads it.
+    pub expired_records: ExpiredRecords,
 }
 
 /// What handling a request produced, before it is logged.
@@ -184,13 +187,19 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
     };
 
     let refund = path == "/refunds";
+    let orphan_note = claim.as_ref().filter(|_| state.mode == Mode::OrphanTakeover).map(|keyed| keyed.scoped.clone());
     match execute(state, new_payment, claim, refund).await {
-        Ok((stored, payment_id)) => Handled {
-            response: stored_response(&stored),
-            outcome: RequestOutcome::Created,
-            key,
-            payment_id: Some(payment_id),
-        },
+        Ok((stored, payment_id)) => {
+            if let Some(scoped) = orphan_note {
+                state.expired_records.stored(&scoped);
+            }
+            Handled {
+                response: stored_response(&stored),
+                outcome: RequestOutcome::Created,
+                key,
+                payment_id: Some(payment_id),
+            }
+        }
         Err((response, outcome)) => reject(response, outcome),
     }
 }
@@ -271,7 +280,10 @@ async fn reserve_key(
     let mode = state.mode;
     let answer = |response, outcome, payment_id| Handled { response, outcome, key: Some(key.to_string()), payment_id };
     let (scoped, print) = scoped_key(mode, parts, path, key, body);
-    let claim = (mode != Mode::Naive).then(|| claim_for(mode, state));
+    // --mode orphan-takeover: an expired record is read, seen expired and overwritten after the
+    // work, without a claim, where every other mode takes it over in the claim's atomic step.
+    let takes_over_unclaimed = mode == Mode::OrphanTakeover && state.expired_records.expired(&scoped);
+    let claim = (mode != Mode::Naive && !takes_over_unclaimed).then(|| claim_for(mode, state));
     let lookup = match &claim {
         Some(claim) => state.store.claim(&scoped, print, claim).await,
         None => state.store.lookup(&scoped, print).await,

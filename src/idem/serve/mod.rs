@@ -1,6 +1,7 @@
 //! `idem serve`: a reference payments API that handles `Idempotency-Key` correctly, or broken on
 //! purpose, over HTTP/1.1 and h2c on one port (and HTTPS with ALPN h2 under `--tls`).
 mod declines;
+mod expired_records;
 mod handler;
 mod key;
 pub(crate) mod log;
@@ -50,6 +51,8 @@ pub enum Mode {
     DeleteOnError,
     /// DELIBERATELY BROKEN: keeps a declined payment (4xx) by caller and endpoint for a minute and answers it to the caller's next payments, new keys included
     StickyDecline,
+    /// DELIBERATELY BROKEN: a key whose record expired (--ttl) is taken over by read-then-write, so duplicates that arrive together after expiry all execute
+    OrphanTakeover,
 }
 
 impl Mode {
@@ -65,6 +68,7 @@ impl Mode {
             Mode::DropsHeaders => "drops-headers",
             Mode::DeleteOnError => "delete-on-error",
             Mode::StickyDecline => "sticky-decline",
+            Mode::OrphanTakeover => "orphan-takeover",
         }
     }
 
@@ -94,6 +98,9 @@ impl Mode {
             ),
             Mode::StickyDecline => Some(
                 "deliberately broken: a declined payment is answered again to the same caller's next payments for a minute, so a corrected retry with a new key is blocked",
+            ),
+            Mode::OrphanTakeover => Some(
+                "deliberately broken: a key whose record expired (--ttl) is read, seen expired and executed without a claim, its record written after the work, so duplicates arriving together after expiry all charge",
             ),
         }
     }
@@ -208,6 +215,7 @@ pub(crate) async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow:
         owners: store::owner::Owners::new(config.lease),
         log,
         declines: Default::default(),
+        expired_records: expired_records::ExpiredRecords::new(config.ttl),
     });
     let service_state = Arc::clone(&state);
     let task = ServerTask::spawn(listener, tls, move |_remote| {

@@ -3,10 +3,12 @@
 //! against `idem serve --mode correct` and fails against the mode broken on purpose for it, over
 //! HTTP/1.1 and h2c, with the count read from the server's own `GET /payments`; `cached-decline` (a
 //! corrected retry with a new key after a 4xx must execute) passes against `--mode correct` and fails
-//! against `--mode sticky-decline`.
+//! against `--mode sticky-decline`; `expired-key-taken-once` (once a key's record has expired,
+//! duplicates raced with the key execute once) passes against `--mode correct` on the memory and
+//! SQLite stores and fails against `--mode orphan-takeover`.
 use std::time::Duration;
 
-use idem::testing::serve::{Mode, ServeConfig};
+use idem::testing::serve::{Mode, ServeConfig, StoreLocation};
 
 use crate::support::run::Run;
 use crate::support::{TestServer, suite_evidence, suite_outcomes};
@@ -73,4 +75,81 @@ fn cached_decline_passes_on_correct_and_fails_on_sticky_decline() {
             assert!(evidence.contains("the decline was answered again to a new key"), "{evidence}");
         }
     }
+}
+
+/// A server whose key records expire after a second: short enough for a test to wait out.
+fn expiring(mode: Mode, store: StoreLocation) -> TestServer {
+    TestServer::start(ServeConfig {
+        work: Duration::from_millis(50),
+        ttl: Duration::from_secs(1),
+        store,
+        ..ServeConfig::local(mode)
+    })
+}
+
+/// `idem check --only expired-key-taken-once --retention 1s` with the server's own count: the
+/// exit code and the JSON report.
+fn race_the_expired_key(server: &TestServer, wire: &[&str]) -> (i32, serde_json::Value) {
+    let count = server.url("/payments");
+    Run::idem(["check", &server.url("/payments"), "-d", PAYMENT, "-n", "10", "--format", "json"])
+        .args(["--only", "expired-key-taken-once", "--retention", "1s"])
+        .args(["--count-url", &count, "--count-pointer", "/count"])
+        .args(wire)
+        .code_and_json()
+}
+
+#[test]
+fn expired_key_taken_once_passes_on_correct_and_fails_on_orphan_takeover() {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite: StoreLocation = format!("sqlite:{}", dir.path().join("idem.db").display()).parse().unwrap();
+    for (mode, store, wire) in [
+        (Mode::Correct, StoreLocation::Memory, HTTP1),
+        (Mode::OrphanTakeover, StoreLocation::Memory, HTTP1),
+        (Mode::Correct, sqlite, H2C),
+        (Mode::OrphanTakeover, StoreLocation::Memory, H2C),
+    ] {
+        let server = expiring(mode, store.clone());
+        let (code, report) = race_the_expired_key(&server, wire);
+        let outcome = &suite_outcomes(&report)["expired-key-taken-once"];
+        let evidence = suite_evidence(&report, "expired-key-taken-once");
+        assert!(evidence.contains("waited 2.00s (--retention 1.00s plus a 1.00s margin)"), "{evidence}");
+        if mode == Mode::Correct {
+            assert_eq!((code, outcome.as_str()), (0, "pass"), "{mode:?} {store} {wire:?}: {report:#}");
+            assert!(evidence.contains("(1 execution)"), "{evidence}");
+        } else {
+            assert_eq!((code, outcome.as_str()), (1, "fail"), "{mode:?} {store} {wire:?}: {report:#}");
+            assert!(evidence.contains("the duplicates each took the expired record over"), "{evidence}");
+        }
+    }
+}
+
+#[test]
+fn orphan_takeover_fails_only_the_expired_key_race_in_the_human_report() {
+    let server = expiring(Mode::OrphanTakeover, StoreLocation::Memory);
+    let count = server.url("/payments");
+    let (code, stdout, _) = Run::idem(["check", &server.url("/payments"), "-d", PAYMENT, "-n", "10"])
+        .args(["--only", "concurrent-once", "--only", "expired-key-taken-once", "--retention", "1s"])
+        .args(["--count-url", &count, "--count-pointer", "/count", "--color", "never"])
+        .finish()
+        .parts();
+    assert_eq!(code, 1, "{stdout}");
+    assert!(stdout.contains("PASS  concurrent-once"), "a fresh key is still claimed atomically: {stdout}");
+    assert!(stdout.contains("FAIL  expired-key-taken-once"), "{stdout}");
+    assert!(stdout.contains("never delete-then-insert"), "the fix line: {stdout}");
+}
+
+#[test]
+fn expired_key_taken_once_without_a_retention_or_a_count_is_skipped_with_the_hint() {
+    let server = served(Mode::OrphanTakeover);
+    let count = server.url("/payments");
+    let (_, report) = Run::idem(["check", &server.url("/payments"), "-d", PAYMENT, "--format", "json"])
+        .args(["--only", "expired-key-taken-once", "--count-url", &count, "--count-pointer", "/count"])
+        .code_and_json();
+    assert_eq!(suite_outcomes(&report)["expired-key-taken-once"], "skip", "{report:#}");
+    assert!(suite_evidence(&report, "expired-key-taken-once").contains("give --retention DUR"), "{report:#}");
+    let (_, report) = Run::idem(["check", &server.url("/payments"), "-d", PAYMENT, "--format", "json"])
+        .args(["--only", "expired-key-taken-once", "--retention", "1s"])
+        .code_and_json();
+    assert_eq!(suite_outcomes(&report)["expired-key-taken-once"], "skip", "{report:#}");
+    assert!(suite_evidence(&report, "expired-key-taken-once").contains("give --count-url"), "{report:#}");
 }
