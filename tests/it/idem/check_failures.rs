@@ -5,11 +5,13 @@
 //! corrected retry with a new key after a 4xx must execute) passes against `--mode correct` and fails
 //! against `--mode sticky-decline`; `expired-key-taken-once` (once a key's record has expired,
 //! duplicates raced with the key execute once) passes against `--mode correct` on the memory and
-//! SQLite stores and fails against `--mode orphan-takeover`.
+//! SQLite stores and fails against `--mode orphan-takeover`. `effect-then-failure` also catches a
+//! Python app whose idempotency decorator deletes its record in an `except` block.
 use std::time::Duration;
 
 use idem::testing::serve::{Mode, ServeConfig, StoreLocation};
 
+use crate::support::apps::PythonApp;
 use crate::support::run::Run;
 use crate::support::{TestServer, suite_evidence, suite_outcomes};
 
@@ -152,4 +154,29 @@ fn expired_key_taken_once_without_a_retention_or_a_count_is_skipped_with_the_hin
         .code_and_json();
     assert_eq!(suite_outcomes(&report)["expired-key-taken-once"], "skip", "{report:#}");
     assert!(suite_evidence(&report, "expired-key-taken-once").contains("give --count-url"), "{report:#}");
+}
+
+/// An app whose Powertools-style idempotency decorator deletes the key record when the function
+/// raises after it charged (the notification after the charge fails): every retry charges again.
+/// With `--idempotent-charge-only` the record of the committed charge is kept and the retry is
+/// its replay.
+#[test]
+fn effect_then_failure_catches_a_decorator_that_deletes_the_key_record_on_error() {
+    for fixed in [false, true] {
+        let flags: &[&str] = if fixed { &["--idempotent-charge-only"] } else { &[] };
+        let app = PythonApp::start("orders_deleting_the_key_record_on_error.py", flags);
+        let (code, report) = Run::idem(["check", &app.url("/orders"), "-d", PAYMENT, "--format", "json"])
+            .args(["--only", "effect-then-failure", "--count-url", &app.url("/charges"), "--count-pointer", "/count"])
+            .code_and_json();
+        let outcome = &suite_outcomes(&report)["effect-then-failure"];
+        let evidence = suite_evidence(&report, "effect-then-failure");
+        if fixed {
+            assert_eq!((code, outcome.as_str()), (0, "pass"), "{report:#}");
+            assert!(evidence.contains("(the same resource)"), "{evidence}");
+        } else {
+            assert_eq!((code, outcome.as_str()), (1, "fail"), "{report:#}");
+            assert!(evidence.contains("the retries executed again"), "{evidence}");
+            assert!(evidence.contains("× 500"), "{evidence}");
+        }
+    }
 }
