@@ -1,7 +1,8 @@
 //! `webhook race URL`: `idem race` for receivers. Each round signs one delivery (a fresh event
 //! unless `--id` pins it), fires N identical copies of it (same ids, same signature) so they
-//! arrive at the same instant, and reads the receiver's count before and after: a receiver that
-//! checks "seen this id?", works, then records the id runs the work once per copy.
+//! arrive at the same instant, and reads the receiver's count before and after (re-read until it
+//! settles, and once more after the last round): a receiver that checks "seen this id?", works,
+//! then records the id runs the work once per copy.
 //!
 //! The copies go through the shared race engine (`crate::race`): the HTTP/2 single packet where
 //! the receiver speaks h2 or h2c, else the HTTP/1.1 last byte.
@@ -143,7 +144,16 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
             slowest: released.slowest(),
         };
         let count = match (&config.count, baseline) {
-            (Some(count), Some(baseline)) => Some(count.change_since(baseline, step).await?),
+            (Some(count), Some(baseline)) => {
+                let change = count.change_since(baseline, step).await?;
+                // The last round gets the closing re-read, as `idem race`'s does: a receiver that
+                // acknowledges and processes later may process a copy after the count settled, and
+                // that copy is this round's (an earlier round's late copy shows in the next one).
+                Some(match number == config.rounds {
+                    true => count.closing(baseline, &change, step).await?,
+                    false => change,
+                })
+            }
             _ => None,
         };
         let (executions, doubt) = match count.as_ref().map(CountChange::executions) {

@@ -1,9 +1,11 @@
 """A webhook receiver for `--scheme hmac` (X-Signature: sha256=<hex>, secret whsec_ground_truth)
 that acknowledges a valid delivery at once with 200 and processes it afterwards in a background
 thread, as receivers do to answer within the provider's timeout. The first argument: `dedupes` (a
-delivery id already seen is acknowledged and not processed again) or `processes-duplicates` (every
-delivery is processed, the duplicate too, late). The second, optional: how much later, as a range
-of milliseconds (default `100-150`). Its ledger is at GET /processed."""
+delivery id already seen is acknowledged and not processed again), `processes-duplicates` (every
+delivery is processed, the duplicate too, late) or `processes-duplicates-later` (the duplicate is
+processed too, from a slower retry queue: 1500-1700 ms after it was acknowledged). The second,
+optional: how much later the first delivery of an id is processed (and, but for the last mode, a
+duplicate too), as a range of milliseconds (default `100-150`). Its ledger is at GET /processed."""
 import hashlib
 import hmac
 import json
@@ -17,14 +19,15 @@ from json_app import read_body, reply, serve
 
 SECRET = b"whsec_ground_truth"
 DEDUPES = sys.argv[1] == "dedupes"
+DUPLICATES_LATER = sys.argv[1] == "processes-duplicates-later"
 EARLIEST, LATEST = (int(ms) / 1000 for ms in (sys.argv[2] if len(sys.argv) > 2 else "100-150").split("-"))
 processed = []
 seen = set()
 lock = threading.Lock()
 
 
-def process_later(event_id):
-    time.sleep(random.uniform(EARLIEST, LATEST))
+def process_later(event_id, earliest=EARLIEST, latest=LATEST):
+    time.sleep(random.uniform(earliest, latest))
     with lock:
         processed.append(event_id)
 
@@ -52,7 +55,9 @@ class App(BaseHTTPRequestHandler):
             duplicate = event_id in seen
             seen.add(event_id)
         reply(self, 200, {"ok": True})
-        if not (duplicate and DEDUPES):
+        if duplicate and DUPLICATES_LATER:
+            threading.Thread(target=process_later, args=(event_id, 1.5, 1.7), daemon=True).start()
+        elif not (duplicate and DEDUPES):
             threading.Thread(target=process_later, args=(event_id,), daemon=True).start()
 
 

@@ -240,3 +240,25 @@ fn max_requests_sends_whole_rounds_and_stops_before_the_one_over_it() {
         finished.stderr
     );
 }
+
+/// A receiver that acknowledges every copy at once, processes the first soon after and the
+/// duplicate from a slower retry queue (1.5 s later), after the count has settled (500 ms apart):
+/// the closing re-read after the last round counts the duplicate as that round's.
+#[test]
+fn a_copy_processed_after_the_count_settled_is_counted_by_the_closing_re_read() {
+    const SECRET_OF_THE_APP: &str = "whsec_ground_truth";
+    let app = PythonApp::start("hmac_receiver_processing_after_ack.py", &["processes-duplicates-later", "0-50"]);
+    let count = app.url("/processed");
+    let (code, report) = Run::webhook(["race", &app.url("/hooks"), "--scheme", "hmac", "--secret", SECRET_OF_THE_APP])
+        .args(["--event", "order.paid", "-n", "2", "--count-url", &count, "--count-pointer", "/processed"])
+        .args(["--count-settle", "500ms"])
+        .never_printing(SECRET_OF_THE_APP)
+        .format_json()
+        .code_and_json();
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["verdict"], "executed-more-than-once", "{report:#}");
+    let round = &report["rounds"][0];
+    assert_eq!(round["answers"]["statuses"]["200"], 2, "both copies were acknowledged: {report:#}");
+    assert_eq!(round["executions"], 2, "{report:#}");
+    assert_eq!(round["count"]["after"].as_u64().unwrap() - round["count"]["before"].as_u64().unwrap(), 2);
+}
