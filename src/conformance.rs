@@ -188,6 +188,10 @@ pub(crate) struct SuiteReport {
     /// The rules that decided the disputed verdicts (`idem check --profile`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profile: Option<ProfileNote>,
+    /// Where `idem check` put the key (`--key-in`): `header:Idempotency-Key`, `body:/idempotency_key`,
+    /// `query:NAME`, `graphql` or `jsonrpc-meta`, as `idem send` reports it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_in: Option<String>,
     pub checks: Vec<CheckResult>,
     /// How advisory warnings appear in JUnit (`--junit-warnings`).
     #[serde(skip)]
@@ -222,6 +226,7 @@ impl SuiteReport {
             nothing_checked: None,
             tally: Tally::default(),
             profile: None,
+            key_in: None,
             checks,
             junit_warnings: JunitWarnings::default(),
             strict: false,
@@ -304,6 +309,7 @@ impl SuiteReport {
             nothing_checked: None,
             tally: Tally::default(),
             profile: None,
+            key_in: None,
             checks: Vec::new(),
             junit_warnings: JunitWarnings::default(),
             strict: false,

@@ -82,8 +82,19 @@ impl RequestSpec {
 
     /// The request to send with `key`, carried where `--key-in` says (or with no key when `None`).
     pub fn build(&self, key: Option<&str>) -> anyhow::Result<Request<Bytes>> {
-        let mut url = self.url.clone();
-        let mut body = self.body.clone();
+        self.build_varied(key, None, None)
+    }
+
+    /// `build` to another URL or with another body (a check's variation of the request), the key
+    /// placed in them: replacing the URL or body after `build` would drop a key carried there.
+    pub fn build_varied(
+        &self,
+        key: Option<&str>,
+        url: Option<&Uri>,
+        body: Option<Bytes>,
+    ) -> anyhow::Result<Request<Bytes>> {
+        let mut url = url.unwrap_or(&self.url).clone();
+        let mut body = body.unwrap_or_else(|| self.body.clone());
         if let Some(key) = key {
             self.key_carrier.place(key, &mut url, &mut body)?;
         }

@@ -21,6 +21,8 @@ def read_body(handler):
 
 class Server(ThreadingHTTPServer):
     daemon_threads = True
+    # Room for a burst of concurrent duplicates: the default backlog of 5 resets the rest.
+    request_queue_size = 128
 
 
 def serve(app):

@@ -21,6 +21,7 @@ mod contracts {
 mod idem {
     mod check;
     mod check_failures;
+    mod check_key_carriers;
     mod check_layers;
     mod check_openapi;
     mod check_profiles;

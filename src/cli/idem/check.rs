@@ -12,7 +12,6 @@ use crate::http::url::parse_target_url;
 use crate::idem::check::openapi::OpenApiConfig;
 use crate::idem::check::openapi::plan::OperationSelection;
 use crate::idem::check::{self, CheckConfig, Profile};
-use crate::idem::key_carrier::KeyCarrier;
 use crate::idem::request::DEFAULT_ID_FIELD;
 use crate::output::{ColorChoice, Palette};
 
@@ -124,18 +123,6 @@ impl CheckArgs {
         let selection = args.suite.selection("idem check", check::CHECKS)?;
         let openapi_args = args.openapi;
         let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
-        if let Some(text) = &args.request.key_in
-            && KeyCarrier::parse(text)?.0 != KeyCarrier::Header
-        {
-            // Several checks send their own variants of the key header (quoted, reused on
-            // another path, …); until each of them learns the other carriers, refusing is the
-            // honest answer: silently testing the header would test what the API ignores.
-            anyhow::bail!(
-                "idem check does not support --key-in {} yet, only header:NAME; use idem send --repeat, \
-                 race or window to test a key carried in the body, the query, GraphQL or JSON-RPC",
-                text
-            );
-        }
         // As the user wrote it, for the OpenAPI plan's messages.
         let key_header = (args.request.key_in.as_deref().and_then(|text| text.strip_prefix("header:")))
             .or(args.request.key_header.as_deref())

@@ -9,10 +9,11 @@ use serde_json::Value;
 use super::catalogue::CACHED_DECLINE;
 use super::probe::{Probe, excerpt};
 use super::profile::{ProfileRules, StoredAnswer};
+use super::variant::change_content;
 use crate::conformance::CheckResult;
 
 pub(super) async fn cached_decline(probe: &mut Probe, rules: &'static ProfileRules) -> anyhow::Result<CheckResult> {
-    let Some((invalid, change)) = invalid_body(&probe.spec.body) else {
+    let Some((invalid, change)) = change_content(&probe.spec.key_carrier, &probe.spec.body, invalid_body) else {
         return Ok(CACHED_DECLINE
             .skipped("needs a JSON object body with a positive number (an amount) to make invalid; give it with -d"));
     };

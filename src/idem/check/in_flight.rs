@@ -10,7 +10,7 @@ use tokio::task::JoinHandle;
 use super::catalogue::{LEASE_OUTLIVES_WORK, MISMATCH_IN_FLIGHT};
 use super::probe::{Probe, excerpt, send_decoded};
 use super::profile::{MismatchAnswer, Profile};
-use super::variant::vary_body;
+use super::variant::{change_content, vary_body};
 use crate::conformance::CheckResult;
 use crate::http::client::Exchange;
 use crate::units::format_duration;
@@ -175,7 +175,7 @@ fn retry_line(probe: &Probe, retry: &Retry, first_id: &str, executed_again: &mut
 
 /// `mismatch-in-flight`.
 pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> anyhow::Result<CheckResult> {
-    let Some((varied, change)) = vary_body(&probe.spec.body) else {
+    let Some((varied, change)) = change_content(&probe.spec.key_carrier, &probe.spec.body, vary_body) else {
         return Ok(MISMATCH_IN_FLIGHT.skipped("the request has no body to vary (give one with -d)"));
     };
     let varied = Bytes::from(varied);
@@ -197,8 +197,7 @@ pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> a
         }
         _ = tokio::time::sleep(Duration::from_millis(10)) => {}
     }
-    let mut request = probe.spec.build(Some(&key))?;
-    *request.body_mut() = varied.clone();
+    let request = probe.spec.build_varied(Some(&key), None, Some(varied.clone()))?;
     let during = probe.send_request(MISMATCH_IN_FLIGHT.id, request).await?;
     let first = first_answer(first).await?;
     let first_id = probe.id_of(&first).filter(|_| first.status.is_success());
@@ -209,8 +208,7 @@ pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> a
     let mut executed = probe.id_of(&during).filter(|_| during.status.is_success());
     let mut last = during.status;
     if during.status == StatusCode::CONFLICT {
-        let mut request = probe.spec.build(Some(&key))?;
-        *request.body_mut() = varied;
+        let request = probe.spec.build_varied(Some(&key), None, Some(varied))?;
         let after = probe.send_request(MISMATCH_IN_FLIGHT.id, request).await?;
         evidence.push(format!("after #1 finished, the changed body again → {}", after.status));
         executed = executed.or_else(|| probe.id_of(&after).filter(|_| after.status.is_success()));

@@ -8,8 +8,9 @@ use http::StatusCode;
 use super::catalogue::{MISMATCH_422, MISMATCH_REJECTED};
 use super::probe::{Original, Probe, excerpt};
 use super::profile::{MismatchAnswer, ProfileRules};
-use super::variant::vary_body;
+use super::variant::{change_content, vary_body};
 use crate::conformance::CheckResult;
+use crate::idem::key_carrier::KeyCarrier;
 
 /// `mismatch-rejected` and `mismatch-is-422`.
 pub(super) async fn mismatch(
@@ -17,7 +18,7 @@ pub(super) async fn mismatch(
     original: &Original,
     rules: &'static ProfileRules,
 ) -> anyhow::Result<Vec<CheckResult>> {
-    let Some((varied, change)) = vary_body(&probe.spec.body) else {
+    let Some((varied, change)) = change_content(&probe.spec.key_carrier, &probe.spec.body, vary_body) else {
         let reason = "the request has no body to vary (give one with -d)";
         return Ok(vec![MISMATCH_REJECTED.skipped(reason), MISMATCH_422.skipped(reason)]);
     };
@@ -39,6 +40,10 @@ pub(super) async fn mismatch(
         evidence.push(format!("the changed request was executed: {id}"));
     } else if !answer.status.is_client_error() {
         evidence.push(format!("expected a 4xx: {}", excerpt(&answer.body)));
+    } else if probe.spec.key_carrier != KeyCarrier::Header {
+        // A key carried in the request itself is rewritten into the changed body, and an API
+        // that found none there would refuse it too: the answer shows which refusal it was.
+        evidence.push(format!("refused: {}", excerpt(&answer.body)));
     }
     let rejected = answer.status.is_client_error();
     let held = match rules.mismatch.answer {

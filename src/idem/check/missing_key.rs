@@ -6,6 +6,7 @@ use http::StatusCode;
 use super::catalogue::{MISSING_KEY_REPORTED, MISSING_KEY_REQUIRED};
 use super::probe::{Probe, excerpt};
 use crate::conformance::CheckResult;
+use crate::idem::key_carrier::KeyCarrier;
 
 /// `missing-key`: required to be 400 with `--require-key`, otherwise reported.
 /// `expected` is what the profile names for a missing key (400 everywhere so far).
@@ -17,7 +18,12 @@ pub(super) async fn missing_key(
     let spec = if require_key { MISSING_KEY_REQUIRED } else { MISSING_KEY_REPORTED };
     let started = Instant::now();
     let answer = probe.send(spec.id, None, None, None).await?;
-    let mut evidence = vec![format!("no key → {}", answer.status)];
+    // build(None) leaves the key out wherever it lives: no header, no member, no directive, no meta key.
+    let left_out = match probe.spec.key_carrier {
+        KeyCarrier::Header => String::new(),
+        _ => format!(" (nothing at {})", probe.spec.key_in()),
+    };
+    let mut evidence = vec![format!("no key{left_out} → {}", answer.status)];
     if let Some(id) = probe.id_of(&answer).filter(|_| answer.status.is_success()) {
         evidence.push(format!("executed without a key: {id}"));
     } else if !answer.status.is_success() {

@@ -143,6 +143,7 @@ async fn execute_with(
     let target = target_of(config);
     let mut report = SuiteReport::new("idem check", target, checks).select(&config.selection, &[CREATE.id]);
     report.profile = Some(config.profile.note());
+    report.key_in = Some(config.request.key_in());
     Ok(report)
 }
 

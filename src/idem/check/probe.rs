@@ -67,15 +67,10 @@ impl Probe {
         method: Option<Method>,
         body: Option<Bytes>,
     ) -> anyhow::Result<Exchange> {
-        let mut request = self.spec.build(key)?;
-        if let Some(url) = url {
-            *request.uri_mut() = url.clone();
-        }
+        // The key goes into the other URL or body, wherever --key-in carries it.
+        let mut request = self.spec.build_varied(key, url, body)?;
         if let Some(method) = method {
             *request.method_mut() = method;
-        }
-        if let Some(body) = body {
-            *request.body_mut() = body;
         }
         self.send_request(check, request).await
     }

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::catalogue::{EQUAL_JSON_REPLAYS, KEY_SYNTAX, REPLAY_FAITHFUL};
 use super::probe::{Original, Probe, excerpt};
 use crate::conformance::CheckResult;
+use crate::idem::key_carrier::KeyCarrier;
 
 /// `replay-faithful`: a second retry with the original key, its status and headers compared.
 pub(super) async fn replay_faithful(probe: &mut Probe, original: &Original) -> anyhow::Result<CheckResult> {
@@ -77,7 +78,12 @@ pub(super) async fn equal_json_replays(probe: &mut Probe, original: &Original) -
         return Ok(EQUAL_JSON_REPLAYS.skipped("the request body is not a JSON object"));
     };
     let started = Instant::now();
-    let answer = probe.send(EQUAL_JSON_REPLAYS.id, Some(&original.key), None, Some(reordered.clone().into())).await?;
+    // Re-serialised after the key is placed: a key carried in the body goes in compact, and
+    // placing it into the re-serialised body would undo the re-serialisation.
+    let mut request = probe.spec.build(Some(&original.key))?;
+    let reordered = reserialise(request.body()).unwrap_or(reordered);
+    *request.body_mut() = reordered.clone().into();
+    let answer = probe.send_request(EQUAL_JSON_REPLAYS.id, request).await?;
     let id = probe.id_of(&answer).filter(|_| answer.status.is_success());
     let mut evidence = vec![format!(
         "same key, the body re-serialised ({}) → {} {}",
@@ -113,15 +119,20 @@ pub(super) async fn key_syntax(
     let mut held = true;
     let long = "k".repeat(max_length + 1);
     let long_label = format!("a {}-character key", max_length + 1);
+    let key_in = probe.spec.key_in();
+    // The header is the default, and its evidence reads as it always did.
+    let carried = match probe.spec.key_carrier {
+        KeyCarrier::Header => String::new(),
+        _ => format!(" ({key_in})"),
+    };
     for (label, raw) in [("an empty key", String::new()), (long_label.as_str(), long)] {
-        let mut request = probe.spec.build(None)?;
-        request.headers_mut().insert(probe.spec.key_header.clone(), HeaderValue::from_str(&raw)?);
-        let answer = probe.send_request(KEY_SYNTAX.id, request).await?;
+        // Where the key lives: an empty header, an empty body member, an empty directive, …
+        let answer = probe.send(KEY_SYNTAX.id, Some(&raw), None, None).await?;
         let id = probe.id_of(&answer).filter(|_| answer.status.is_success());
         let ok = answer.status == StatusCode::BAD_REQUEST;
         held &= ok;
         evidence.push(format!(
-            "{label} → {}{}",
+            "{label}{carried} → {}{}",
             answer.status,
             match (&id, ok) {
                 (Some(id), _) => format!(" {id}: executed, expected 400"),
@@ -129,6 +140,15 @@ pub(super) async fn key_syntax(
                 (None, true) => String::new(),
             }
         ));
+    }
+    if probe.spec.key_carrier != KeyCarrier::Header {
+        // "k" and k are one key only where the key is a structured-field string, in a header;
+        // a JSON string or a query parameter has its own quoting, so the quotes are part of the key.
+        evidence.push(format!(
+            "the quoted form \"{}\" was not sent: a structured-field string is a header's notion, and the key is in {key_in}",
+            original.key
+        ));
+        return Ok(KEY_SYNTAX.judged(held, evidence, started.elapsed()));
     }
     let quoted = format!("\"{}\"", original.key);
     let mut request = probe.spec.build(None)?;

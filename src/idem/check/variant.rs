@@ -2,6 +2,8 @@
 use http::Method;
 use serde_json::Value;
 
+use crate::idem::key_carrier::KeyCarrier;
+
 /// The user's body with one value changed, and a description of the change; `None` when there is
 /// no body to vary.
 pub(super) fn vary_body(body: &[u8]) -> Option<(Vec<u8>, String)> {
@@ -39,6 +41,37 @@ pub(super) fn vary_body(body: &[u8]) -> Option<(Vec<u8>, String)> {
     Some((varied, "appended `-variant` to the body".to_string()))
 }
 
+/// Where the request's own content lives in a body whose envelope is the protocol's: a GraphQL
+/// request's `variables` (the query text is the operation, and the key's directive is in it), a
+/// JSON-RPC call's tool payload or params (its `id` numbers the call, and `meta` holds the key and
+/// the API version). `None`: the whole body is the content.
+fn content_pointer(carrier: &KeyCarrier, body: &Value) -> Option<&'static str> {
+    match carrier {
+        KeyCarrier::Graphql => Some("/variables"),
+        KeyCarrier::JsonRpcMeta if body.pointer("/params/arguments/payload").is_some() => {
+            Some("/params/arguments/payload")
+        }
+        KeyCarrier::JsonRpcMeta => Some("/params"),
+        KeyCarrier::Header | KeyCarrier::BodyField(_) | KeyCarrier::Query(_) => None,
+    }
+}
+
+/// `change` (`vary_body`, or another change a check makes) applied to the part of `body` that is
+/// the request's content for this carrier, the envelope left alone: changing a JSON-RPC call's
+/// `id` or a GraphQL query's text changes nothing the server deduplicates on, or breaks the request.
+pub(super) fn change_content(
+    carrier: &KeyCarrier,
+    body: &[u8],
+    change: impl Fn(&[u8]) -> Option<(Vec<u8>, String)>,
+) -> Option<(Vec<u8>, String)> {
+    let Some(mut json) = serde_json::from_slice::<Value>(body).ok() else { return change(body) };
+    let Some(pointer) = content_pointer(carrier, &json) else { return change(body) };
+    let content = json.pointer_mut(pointer)?;
+    let (changed, description) = change(&serde_json::to_vec(content).ok()?)?;
+    *content = serde_json::from_slice(&changed).ok()?;
+    Some((serde_json::to_vec(&json).ok()?, format!("{description} in {}", &pointer[1..].replace('/', "."))))
+}
+
 /// Another method to try the same key with: PUT for a POST, POST otherwise.
 pub(super) fn other_method(method: &Method) -> Method {
     if method == Method::POST { Method::PUT } else { Method::POST }
@@ -61,5 +94,23 @@ mod tests {
         assert_eq!(vary_body(br#"{"ok":true}"#).unwrap().0, br#"{"ok":true,"idem_check_variant":1}"#);
         assert_eq!(vary_body(b"a=1").unwrap().0, b"a=1&idem_check_variant=1");
         assert_eq!(vary_body(b"").map(|v| v.0), None);
+    }
+
+    #[test]
+    fn graphql_and_json_rpc_bodies_change_their_content_not_their_envelope() {
+        let graphql = br#"{"query":"mutation { refundCreate(amount: 1) { id } }","variables":{"input":{"orderId":"o"},"amount":5}}"#;
+        let (body, change) = change_content(&KeyCarrier::Graphql, graphql, vary_body).unwrap();
+        let json: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(json["variables"]["amount"], 6);
+        assert_eq!(json["query"], "mutation { refundCreate(amount: 1) { id } }");
+        assert_eq!(change, "`amount` 5 → 6 in variables");
+        let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"arguments":{"meta":{"v":"1"},"payload":{"qty":1}}}}"#;
+        let (body, change) = change_content(&KeyCarrier::JsonRpcMeta, call, vary_body).unwrap();
+        let json: Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!((json["id"].clone(), json["params"]["arguments"]["payload"]["qty"].clone()), (1.into(), 2.into()));
+        assert_eq!(change, "`qty` 1 → 2 in params.arguments.payload");
+        assert_eq!(change_content(&KeyCarrier::Graphql, br#"{"query":"mutation { a }"}"#, vary_body), None);
+        let plain = change_content(&KeyCarrier::Header, br#"{"amount":1}"#, vary_body).unwrap();
+        assert_eq!(plain.0, br#"{"amount":2}"#);
     }
 }

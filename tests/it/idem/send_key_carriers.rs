@@ -138,10 +138,3 @@ fn bodies_that_cannot_carry_the_key_exit_2_with_the_reason() {
         assert!(!finished.stderr.contains("panicked"), "{}", finished.stderr);
     }
 }
-
-#[test]
-fn check_refuses_a_key_outside_the_header_instead_of_ignoring_it() {
-    let finished =
-        Run::idem(["check", "http://127.0.0.1:9/p", "-d", "{}", "--key-in", "body:/key"]).expect_exit(2).finish();
-    assert!(finished.stderr.contains("does not support --key-in body:/key yet"), "{}", finished.stderr);
-}
