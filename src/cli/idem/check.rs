@@ -12,7 +12,8 @@ use crate::http::url::parse_target_url;
 use crate::idem::check::openapi::OpenApiConfig;
 use crate::idem::check::openapi::plan::OperationSelection;
 use crate::idem::check::{self, CheckConfig, Profile};
-use crate::idem::request::DEFAULT_ID_FIELD;
+use crate::idem::key_carrier::KeyCarrier;
+use crate::idem::request::{DEFAULT_ID_FIELD, DEFAULT_KEY_HEADER};
 use crate::output::{ColorChoice, Palette};
 
 use super::{AlsoArgs, OpenApiArgs, with_count};
@@ -123,6 +124,11 @@ impl CheckArgs {
         let selection = args.suite.selection("idem check", check::CHECKS)?;
         let openapi_args = args.openapi;
         let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
+        // Where the user put the key, if they did: then the document is read for that place only.
+        let user_carrier = match &args.request.key_in {
+            Some(text) => Some(KeyCarrier::parse(text)?.0),
+            None => (args.request.key_header != DEFAULT_KEY_HEADER).then_some(KeyCarrier::Header),
+        };
         // As the user wrote it, for the OpenAPI plan's messages.
         let key_header = (args.request.key_in.as_deref().and_then(|text| text.strip_prefix("header:")))
             .or(args.request.key_header.as_deref())
@@ -168,6 +174,7 @@ impl CheckArgs {
             include_deprecated: openapi_args.include_deprecated,
             all_unsafe: openapi_args.all_unsafe,
             key_header,
+            user_carrier,
             params: openapi_args.params()?,
             given_headers: config.request.headers.keys().cloned().collect(),
             id_field: id_field_given.then(|| config.request.id_field.clone()),

@@ -906,3 +906,52 @@ fn a_correct_operation_with_a_count_is_executed_once_counted() {
     let op = operation(&report, "createOrder");
     assert_eq!((op["outcome"].as_str(), op["evidence_level"].as_str()), (Some("pass"), Some("count")), "{op:#}");
 }
+
+const SQUARE_STYLE: &str = "tests/fixtures/openapi/square-style-payments.json";
+
+#[test]
+fn a_key_the_document_puts_in_the_body_is_sent_there_without_key_in() {
+    use crate::support::apps::PythonApp;
+    let app = PythonApp::start("payments_keyed_in_the_body.py", &[]);
+    let (code, report) = check_openapi(&["--openapi", SQUARE_STYLE, "--base-url", &app.url("")]);
+    let create = operation(&report, "CreatePayment");
+    assert_eq!(code, 0, "{report:#}");
+    assert_eq!(create["declares_key"], true, "{create:#}");
+    assert_eq!(create["key_in"], "body:/idempotency_key", "{create:#}");
+    assert_eq!(create["outcome"], "pass", "{create:#}");
+    // The document's example key is not sent: without a key the member is missing, not the example.
+    let missing = create["checks"].as_array().unwrap().iter().find(|c| c["id"] == "missing-key").unwrap();
+    assert!(missing["evidence"].to_string().contains("MISSING_REQUIRED_PARAMETER"), "{missing:#}");
+    assert!(operation(&report, "GetPayment")["reason"].as_str().unwrap().contains("declares no"), "{report:#}");
+}
+
+#[test]
+fn key_in_on_the_command_line_wins_over_the_document() {
+    use crate::support::apps::PythonApp;
+    let app = PythonApp::start("payments_keyed_in_the_body.py", &[]);
+    // The document says body:/idempotency_key; a header named by the user is what is looked for,
+    // so the operation declares no key and is not tested: nothing is, exit 2.
+    let output = idem()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["check", "--openapi", SQUARE_STYLE, "--base-url", &app.url(""), "--key-in", "header:Idempotency-Key"])
+        .timeout(Duration::from_secs(300))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("POST /v2/payments: declares no Idempotency-Key header"), "{stderr}");
+    // With --all-unsafe it is tested with the user's header.
+    let (_, report) = check_openapi(&[
+        "--openapi",
+        SQUARE_STYLE,
+        "--base-url",
+        &app.url(""),
+        "--key-in",
+        "header:Idempotency-Key",
+        "--all-unsafe",
+        "--only",
+        "retry-replays",
+    ]);
+    let create = operation(&report, "CreatePayment");
+    assert_eq!(create["key_in"], "header:Idempotency-Key", "{create:#}");
+}

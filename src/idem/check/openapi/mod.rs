@@ -4,6 +4,7 @@
 pub(crate) mod body;
 pub(crate) mod count;
 pub(crate) mod document;
+pub(crate) mod key_location;
 pub(crate) mod nesting;
 pub(crate) mod path_template;
 pub(crate) mod plan;
@@ -295,6 +296,14 @@ fn operation_config(
         None => check.request.body = Bytes::new(),
     }
     check.request.id_field = planned.id_field.clone();
+    // Where the document puts the key; a --key-in or --key-header of the user's was the only
+    // place looked for, so this never overrides the command line.
+    if let Some(key) = &planned.key {
+        check.request.key_carrier = key.carrier.clone();
+        if let Some(header) = &key.header {
+            check.request.key_header = http::HeaderName::from_bytes(header.as_bytes())?;
+        }
+    }
     check.format = SuiteFormat::Human;
     Ok(check)
 }
@@ -325,6 +334,7 @@ impl OperationReport {
             path: operation.path.clone(),
             operation_id: operation.operation_id.clone(),
             declares_key: operation.declares_key,
+            key_in: Some(check.request.key_in()),
             outcome,
             reason: suite.error.clone().or_else(|| suite.nothing_checked.clone()).or(unconfirmed),
             url: Some(Redacted(&check.request.url).to_string()),

@@ -7,8 +7,10 @@ use serde_json::Value;
 use super::body::{self, BodyOrigin, BodyValidator, DocumentBudget};
 use super::count::{self, DeclaredCount};
 use super::document::Document;
+use super::key_location::{DeclaredKey, declared_key, without_key_member};
 use super::path_template;
 use crate::http::url::percent_encode_component;
+use crate::idem::key_carrier::KeyCarrier;
 
 /// The methods an OpenAPI path item may hold, in the order the specification lists them.
 const METHODS: [&str; 8] = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
@@ -56,6 +58,9 @@ pub(crate) struct OperationSelection {
     pub all_unsafe: bool,
     /// The key header's name (`--key-header`).
     pub key_header: String,
+    /// `--key-in` or `--key-header` as the user gave them: then the document is only read for
+    /// that place, never for another.
+    pub user_carrier: Option<KeyCarrier>,
     /// `--param name=value`: path, query and header parameter values.
     pub params: Vec<(String, String)>,
     /// Header names the user sends with `-H` (so a required header parameter is covered).
@@ -87,6 +92,9 @@ pub(crate) struct Planned {
     pub body_origin: Option<BodyOrigin>,
     /// Where the created resource's id sits in a 2xx answer.
     pub id_field: String,
+    /// Where the document puts the key (`None`: tested with `--all-unsafe`, the key where the
+    /// command line puts it).
+    pub key: Option<DeclaredKey>,
 }
 
 /// What every operation's body is generated and checked with.
@@ -130,17 +138,24 @@ pub(crate) fn plan(document: &Document, selection: &OperationSelection) -> anyho
                     continue;
                 }
             };
-            let declares_key = parameters.iter().any(|p| {
-                p.get("in").and_then(Value::as_str) == Some("header")
-                    && p.get("name")
-                        .and_then(Value::as_str)
-                        .is_some_and(|n| n.eq_ignore_ascii_case(&selection.key_header))
-            });
+            let key = |only_that| declared_key(document, operation, &parameters, &selection.key_header, only_that);
+            let declared = match &selection.user_carrier {
+                None => key(false),
+                Some(KeyCarrier::Header) => key(true),
+                Some(carrier) => key(false).filter(|key| key.carrier == *carrier),
+            };
+            let declares_key = declared.is_some();
             let plan = match chosen(selection, &method, path, operation, declares_key) {
                 Err(reason) => Err(reason),
                 Ok(()) => {
                     let pointer = format!("{item_pointer}/{method_name}");
+                    // The key's own parameter is not filled with its example: the carrier sends the key.
+                    let parameters: Vec<Value> = (parameters.iter())
+                        .filter(|p| !declared.as_ref().is_some_and(|key| key.is_parameter(p)))
+                        .cloned()
+                        .collect();
                     plan_one(document, &bodies, selection, path, operation, &pointer, &parameters)
+                        .map(|planned| with_declared_key(planned, declared))
                 }
             };
             let count = count::declared(operation);
@@ -298,7 +313,16 @@ fn plan_one(
     };
     let id_field =
         selection.id_field.clone().or_else(|| id_field_of(document, operation)).unwrap_or_else(|| "/id".into());
-    Ok(Planned { path_and_query, headers, body, body_origin, id_field })
+    Ok(Planned { path_and_query, headers, body, body_origin, id_field, key: None })
+}
+
+/// The plan with the key where the document puts it, the document's example of a body key taken out.
+fn with_declared_key(mut planned: Planned, key: Option<DeclaredKey>) -> Planned {
+    if let (Some(key), Some((_, body))) = (&key, &mut planned.body) {
+        without_key_member(key, body);
+    }
+    planned.key = key;
+    planned
 }
 
 /// A parameter's example: its own `example`, its first `examples` value, or its schema's

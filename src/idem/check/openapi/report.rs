@@ -39,6 +39,10 @@ pub(crate) struct OperationReport {
     pub operation_id: Option<String>,
     /// Whether the operation declares the key header as a parameter.
     pub declares_key: bool,
+    /// Where its key went (`header:Idempotency-Key`, `query:NAME`, `body:/idempotency_key`, …):
+    /// the document's place for it, or `--key-in`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_in: Option<String>,
     pub outcome: OperationOutcome,
     /// Why it was skipped, or why its suite could not run.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -74,6 +78,7 @@ impl OperationReport {
             path: operation.path.clone(),
             operation_id: operation.operation_id.clone(),
             declares_key: operation.declares_key,
+            key_in: None,
             outcome: OperationOutcome::Skip,
             reason: Some(reason),
             url: None,
