@@ -30,5 +30,13 @@ pub(super) async fn missing_key(
         evidence.push(excerpt(&answer.body));
     }
     let held = !require_key || answer.status == expected;
-    Ok(spec.judged(held, evidence, started.elapsed()))
+    let mut result = spec.judged(held, evidence, started.elapsed());
+    if probe.spec.key_carrier != KeyCarrier::Header {
+        // The catalogue's fix names the header; this API reads the key elsewhere.
+        result.fix = result.fix.map(|_| {
+            "when keys are required, answer a request without a key (no body member, query parameter, \
+             @idempotent directive or meta key) with 400 and an error naming where the key goes"
+        });
+    }
+    Ok(result)
 }

@@ -148,7 +148,11 @@ pub(super) async fn key_syntax(
             "the quoted form \"{}\" was not sent: a structured-field string is a header's notion, and the key is in {key_in}",
             original.key
         ));
-        return Ok(KEY_SYNTAX.judged(held, evidence, started.elapsed()));
+        let mut result = KEY_SYNTAX.judged(held, evidence, started.elapsed());
+        // The catalogue's fix is about the header's sf-string; this API reads the key elsewhere.
+        result.fix =
+            result.fix.map(|_| "refuse an empty key and one over 255 characters with 400 where the key is read");
+        return Ok(result);
     }
     let quoted = format!("\"{}\"", original.key);
     let mut request = probe.spec.build(None)?;

@@ -113,6 +113,12 @@ fn a_json_rpc_meta_key_passes_the_suite() {
     // The binding makes the key optional: without one, the call executes, as reported.
     let missing = finished.evidence("missing-key");
     assert!(missing.contains("nothing at jsonrpc-meta") && missing.contains("executed without a key"), "{missing}");
+    // An empty meta key executes here: the warning's fix is about the key where it is read, not
+    // about a header's sf-string.
+    let report = finished.json();
+    let syntax = report["checks"].as_array().unwrap().iter().find(|check| check["id"] == "key-syntax").unwrap();
+    assert_eq!(syntax["outcome"], "warn", "{syntax}");
+    assert_eq!(syntax["fix"], "refuse an empty key and one over 255 characters with 400 where the key is read");
 }
 
 #[test]
