@@ -116,6 +116,11 @@ impl CheckArgs {
             return Ok(CheckCommand::List(args.format, args.profile));
         }
         let profile = args.profile.unwrap_or_default();
+        // Where the user put the key, if they did: then the document is read for that place only.
+        let user_carrier = match &args.request.key_in {
+            Some(text) => Some(KeyCarrier::parse(text)?.0),
+            None => args.request.key_header.is_some().then_some(KeyCarrier::Header),
+        };
         // The profile's header (PayPal-Request-Id, Cko-Idempotency-Key, X-GCS-Idempotence-Key)
         // unless the user named where the key goes.
         if args.request.key_in.is_none() && args.request.key_header.is_none() {
@@ -124,15 +129,10 @@ impl CheckArgs {
         let selection = args.suite.selection("idem check", check::CHECKS)?;
         let openapi_args = args.openapi;
         let id_field_given = args.request.id_field != DEFAULT_ID_FIELD;
-        // Where the user put the key, if they did: then the document is read for that place only.
-        let user_carrier = match &args.request.key_in {
-            Some(text) => Some(KeyCarrier::parse(text)?.0),
-            None => (args.request.key_header != DEFAULT_KEY_HEADER).then_some(KeyCarrier::Header),
-        };
         // As the user wrote it, for the OpenAPI plan's messages.
         let key_header = (args.request.key_in.as_deref().and_then(|text| text.strip_prefix("header:")))
             .or(args.request.key_header.as_deref())
-            .unwrap_or(crate::idem::request::DEFAULT_KEY_HEADER)
+            .unwrap_or(DEFAULT_KEY_HEADER)
             .to_string();
         let request = with_count(args.request.into_spec()?, args.count, args.require_count)?;
         let also = args.targets.urls(&request)?;
