@@ -299,6 +299,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--prefix', '--prefix', [CompletionResultType]::ParameterName, '--scheme hmac: text before the signature, may be empty [default: sha256=]')
             [CompletionResult]::new('--public-key', '--public-key', [CompletionResultType]::ParameterName, '--scheme standard: the sender''s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped')
             [CompletionResult]::new('--tolerance', '--tolerance', [CompletionResultType]::ParameterName, 'How far a signed timestamp may be from now, in either direction (at most 24h)')
+            [CompletionResult]::new('--verify-token', '--verify-token', [CompletionResultType]::ParameterName, 'The verify token of Meta''s subscription check (GET ?hub.mode=subscribe&hub.verify_token=…): the challenge is answered only to this token, 403 otherwise')
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Bodies larger than this get 413 (at most 1GiB)')
             [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)')
             [CompletionResult]::new('--forward-to', '--forward-to', [CompletionResultType]::ParameterName, 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)')

@@ -286,6 +286,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --prefix '--scheme hmac: text before the signature, may be empty [default: sha256=]'
             cand --public-key '--scheme standard: the sender''s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped'
             cand --tolerance 'How far a signed timestamp may be from now, in either direction (at most 24h)'
+            cand --verify-token 'The verify token of Meta''s subscription check (GET ?hub.mode=subscribe&hub.verify_token=…): the challenge is answered only to this token, 403 otherwise'
             cand --max-body 'Bodies larger than this get 413 (at most 1GiB)'
             cand --record 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)'
             cand --forward-to 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)'

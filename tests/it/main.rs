@@ -52,6 +52,7 @@ mod webhook {
     mod journal;
     mod listen;
     mod listen_gateway;
+    mod listen_handshakes;
     mod listen_hostile_input;
     mod malformed_input;
     mod race;

@@ -30,6 +30,11 @@ pub struct ListenArgs {
     #[arg(long)]
     pub accept_invalid: bool,
 
+    /// The verify token of Meta's subscription check (GET ?hub.mode=subscribe&hub.verify_token=…):
+    /// the challenge is answered only to this token, 403 otherwise
+    #[arg(long, value_name = "TOKEN", help_heading = "Handshakes")]
+    pub verify_token: Option<String>,
+
     /// Bodies larger than this get 413 (at most 1GiB)
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
@@ -170,6 +175,7 @@ impl ListenArgs {
             scheme,
             scheme_options,
             secret,
+            verify_token: self.verify_token,
             tolerance,
             accept_invalid: self.accept_invalid,
             max_body: self.max_body,

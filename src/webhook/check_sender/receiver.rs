@@ -235,6 +235,7 @@ fn record(arrival: &Arrival, filed: &Filed, remote: SocketAddr, path: &str, head
         status: filed.step.status().map_or(0, |status| status.as_u16()),
         forward_error: None,
         forward: None,
+        handshake: None,
     }
 }
 

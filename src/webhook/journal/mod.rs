@@ -30,6 +30,7 @@ mod tests {
             status: 200,
             forward_error: None,
             forward: None,
+            handshake: None,
         }
     }
 

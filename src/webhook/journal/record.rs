@@ -61,6 +61,10 @@ pub struct JournalRecord {
     /// delivery was not forwarded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forward: Option<JournalForward>,
+    /// The handshake this request was (`slack-url-verification`, `meta-subscribe`, …), answered
+    /// by the listener itself; no event, and `webhook replay` leaves it out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub handshake: Option<String>,
 }
 
 /// A delivery's forward, as journaled.
@@ -180,6 +184,7 @@ pub struct ReceivedRecord<'a> {
     pub status: u16,
     pub forward_error: Option<&'a str>,
     pub forward: Option<&'a JournalForward>,
+    pub handshake: Option<&'a str>,
 }
 
 impl ReceivedRecord<'_> {
@@ -266,6 +271,10 @@ impl ReceivedRecord<'_> {
             out.extend_from_slice(b",\"delivered\":");
             json_bool(out, forward.delivered);
             out.push(b'}');
+        }
+        if let Some(handshake) = self.handshake {
+            out.extend_from_slice(b",\"handshake\":");
+            json_string(out, handshake);
         }
         out.push(b'}');
     }
@@ -563,6 +572,7 @@ mod tests {
             status: if failed { 401 } else { 200 },
             forward_error: failed.then_some("connection refused"),
             forward,
+            handshake: failed.then_some("slack-url-\"verification"),
         };
         let owned = JournalRecord {
             received_at: received.received_at.into(),
@@ -587,6 +597,7 @@ mod tests {
             status: received.status,
             forward_error: received.forward_error.map(str::to_string),
             forward: forward.cloned(),
+            handshake: received.handshake.map(str::to_string),
         };
         (received, owned)
     }

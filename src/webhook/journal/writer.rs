@@ -366,6 +366,7 @@ mod tests {
             status: 200,
             forward_error: None,
             forward: None,
+            handshake: None,
         }
     }
 

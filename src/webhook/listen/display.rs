@@ -26,6 +26,8 @@ pub(crate) enum ListenLine<'a> {
     Listening(&'a ListeningLine),
     Delivery(&'a DeliveryLine),
     Rejected(&'a RejectedLine),
+    /// A provider's handshake, answered or refused by the listener itself.
+    Handshake(&'a HandshakeLine),
     /// Deliveries skipped since the last such line because the terminal could not keep up.
     NotShown {
         count: u64,
@@ -128,6 +130,29 @@ pub(crate) struct RejectedLine {
     pub reason: String,
 }
 
+/// A provider's handshake, answered by the listener itself (Slack's challenge, Meta's
+/// subscription check, …) or refused (a wrong token, a forged signature).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub(crate) struct HandshakeLine {
+    /// RFC 3339, UTC, milliseconds.
+    #[serde(rename = "time", serialize_with = "rfc3339")]
+    #[schemars(with = "String")]
+    pub received: DateTime<Utc>,
+    #[schemars(with = "String")]
+    pub remote: SocketAddr,
+    pub method: String,
+    pub path: String,
+    /// `slack-url-verification`, `discord-ping`, `zoom-url-validation`, `twitch-callback-verification`,
+    /// `meta-subscribe`, `graph-validation`, `event-grid-validation`, `cloudevents-abuse-protection`,
+    /// `sns-subscription-confirmation`, `dropbox-challenge` or `x-crc`.
+    pub handshake: &'static str,
+    /// Answered as the provider expects (not refused).
+    pub answered: bool,
+    pub status: u16,
+    /// What was answered, or why it was refused.
+    pub note: String,
+}
+
 fn rfc3339<S: serde::Serializer>(time: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&crate::clock::rfc3339(*time))
 }
@@ -191,6 +216,12 @@ impl Display {
     pub(super) fn rejected(&self, line: RejectedLine) {
         if !self.is_quiet() {
             self.log.offer(render_rejected(&line, self.style));
+        }
+    }
+
+    pub(super) fn handshake(&self, line: HandshakeLine) {
+        if !self.is_quiet() {
+            self.log.offer(render_handshake(&line, self.style));
         }
     }
 
@@ -355,6 +386,24 @@ fn render_rejected(line: &RejectedLine, style: Style) -> String {
         terminal_safe(&line.path),
         palette.status(line.status),
         terminal_safe(&line.reason)
+    )
+}
+
+fn render_handshake(line: &HandshakeLine, style: Style) -> String {
+    if style.format == Format::Json {
+        return ListenLine::Handshake(line).to_json();
+    }
+    let palette = style.palette;
+    let label = format!("{:<16}", if line.answered { "↔ handshake" } else { "✗ handshake" });
+    format!(
+        "{} {} {} {} → {}  {}: {}",
+        palette.dim(&clock(line.received)),
+        if line.answered { palette.green(&label) } else { palette.yellow(&label) },
+        terminal_safe(&line.method),
+        terminal_safe(&line.path),
+        palette.status(line.status),
+        line.handshake,
+        terminal_safe(&line.note)
     )
 }
 

@@ -21,6 +21,7 @@ mod detached;
 mod display;
 mod envelope;
 pub(crate) mod forward;
+pub(crate) mod handshake;
 mod receive;
 pub(crate) mod summary;
 
@@ -60,6 +61,8 @@ pub struct ListenConfig {
     pub scheme: SchemeSelection,
     pub scheme_options: SchemeOptions,
     pub secret: Secret,
+    /// `--verify-token`: the token Meta's subscription check must carry.
+    pub verify_token: Option<String>,
     pub tolerance: Duration,
     /// Record and answer invalid deliveries as if they were valid (and forward them).
     pub accept_invalid: bool,
@@ -128,6 +131,7 @@ impl ListenConfig {
             scheme: scheme.into(),
             scheme_options: SchemeOptions::default(),
             secret,
+            verify_token: None,
             tolerance: Duration::from_secs(300),
             accept_invalid: false,
             max_body: 1 << 20,
@@ -280,6 +284,10 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         display,
         counter: summary::Counter::default(),
         detached,
+        handshakes: handshake::HandshakeConfig {
+            verify_token: config.verify_token.clone(),
+            secret: Some(config.secret.clone()),
+        },
     });
     let shared = Arc::clone(&receiver);
     let task = ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {

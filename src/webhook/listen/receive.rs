@@ -15,8 +15,9 @@ use hyper::body::Incoming;
 
 use super::dedupe::{Attempt, Claim, Envelope, EventTable, event_id, table_key};
 use super::detached::Detached;
-use super::display::{DeliveryLine, Display, ForwardLine, RejectedLine};
+use super::display::{DeliveryLine, Display, ForwardLine, HandshakeLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
+use super::handshake;
 use super::summary::{Counted, Counter};
 use crate::http::problem::problem;
 use crate::http::server::read_body_within;
@@ -108,6 +109,8 @@ pub(super) struct Receiver {
     pub counter: Counter,
     /// Deliveries handled apart from their connection, waited for at shutdown.
     pub detached: Detached,
+    /// What the providers' handshakes need (`--verify-token`, the secret).
+    pub handshakes: handshake::HandshakeConfig,
 }
 
 impl Receiver {
@@ -153,6 +156,9 @@ pub(super) async fn handle(
         let reason = format!("this listener receives webhooks on {expected} only");
         let response = problem(StatusCode::NOT_FOUND, "not-found", "Not found", &reason);
         return Ok(reject(&receiver, &arrival, response, reason));
+    }
+    if let Some(answered) = handshake::before_body(&receiver.handshakes, &parts) {
+        return Ok(answer_handshake(&receiver, &arrival, &parts, &[], None, answered).await);
     }
     if parts.method != Method::POST {
         let reason = "webhooks are POSTed; only POST is accepted".to_string();
@@ -244,6 +250,10 @@ struct Decision {
 
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
     let mut signature = judge(receiver, &arrival, &parts, &body).await;
+    let authentic = signature.failure.is_none();
+    if let Some(answered) = handshake::after_signature(&receiver.handshakes, &parts, &body, authentic) {
+        return answer_handshake(receiver, &arrival, &parts, &body, Some(&signature), answered).await;
+    }
     let mut envelope = Envelope::read(&body);
     // Taken, not cloned: nothing after this reads the signature's id.
     let (event_id, id_source) = event_id(signature.delivery_id.take(), &mut envelope, &body);
@@ -294,6 +304,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             status: response.status().as_u16(),
             forward_error: forward_error.as_deref(),
             forward: forward.as_ref(),
+            handshake: None,
         };
         if let Err(err) = append(journal, &record).await {
             let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
@@ -488,6 +499,62 @@ async fn append(journal: &Arc<JournalWriter>, record: &ReceivedRecord<'_>) -> st
     tokio::task::spawn_blocking(move || journal.append_line(&line))
         .await
         .unwrap_or_else(|err| Err(std::io::Error::other(format!("the journal writer failed: {err}"))))
+}
+
+/// A handshake the listener answered itself (or refused): journaled before it is answered, like a
+/// delivery, and shown on its own line; it is no event, so nothing is de-duplicated or forwarded.
+async fn answer_handshake(
+    receiver: &Receiver,
+    arrival: &Arrival,
+    parts: &Parts,
+    body: &[u8],
+    signature: Option<&SignatureCheck>,
+    answered: handshake::Answered,
+) -> Response<Full<Bytes>> {
+    let mut response = answered.response;
+    let succeeded = response.status().is_success();
+    if let Some(journal) = &receiver.journal {
+        let received_at = arrival.time();
+        let event_id = format!("handshake:{}", answered.name);
+        let record = ReceivedRecord {
+            received_at: &received_at,
+            remote: Some(arrival.remote),
+            method: arrival.method.as_str(),
+            path: &arrival.path,
+            headers: &parts.headers,
+            body,
+            valid: signature.is_some_and(|signature| signature.failure.is_none()),
+            scheme: signature.and_then(|signature| signature.scheme).map(SchemeKind::name),
+            reason: (!succeeded).then_some(answered.note.as_str()),
+            code: None,
+            event_id: &event_id,
+            event_type: None,
+            duplicate: false,
+            attempt: 1,
+            status: response.status().as_u16(),
+            forward_error: None,
+            forward: None,
+            handshake: Some(answered.name),
+        };
+        if let Err(err) = append(journal, &record).await {
+            let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
+            response = problem(StatusCode::INTERNAL_SERVER_ERROR, "journal-failed", "Journal failed", &reason);
+        }
+    }
+    if !succeeded {
+        receiver.counter.rejected();
+    }
+    receiver.display.handshake(HandshakeLine {
+        received: arrival.received,
+        remote: arrival.remote,
+        method: arrival.method.to_string(),
+        path: arrival.path.clone(),
+        handshake: answered.name,
+        answered: succeeded,
+        status: response.status().as_u16(),
+        note: answered.note,
+    });
+    response
 }
 
 fn reject(

@@ -92,7 +92,12 @@ pub(crate) fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssue
         if is_record(&line.value) || journal {
             let read = serde_json::from_value::<JournalRecord>(line.value)
                 .map_err(|err| format!("it is not a journal record ({err})"))
-                .and_then(|record| from_record(line.number, record).map_err(|err| format!("{err:#}")));
+                .and_then(|record| match &record.handshake {
+                    // The listener answered it itself; sent to an application it would be a
+                    // request no provider makes.
+                    Some(handshake) => Err(format!("it is a handshake ({handshake}), not an event")),
+                    None => from_record(line.number, record).map_err(|err| format!("{err:#}")),
+                });
             match read {
                 Ok(entry) => entries.push(entry),
                 Err(why) => issues.skip(|| skip(why)),

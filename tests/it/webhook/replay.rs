@@ -43,6 +43,7 @@ fn record(event_id: &str, event_type: &str, body: &[u8], extra_headers: &[(&str,
         status: 200,
         forward_error: None,
         forward: None,
+        handshake: None,
     }
 }
 
