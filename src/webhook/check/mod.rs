@@ -12,6 +12,7 @@ mod cross_scheme;
 mod duplicates;
 mod events;
 mod forgeries;
+mod handshakes;
 pub(crate) mod payload;
 mod probe;
 mod raw_body;
@@ -164,6 +165,7 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     checks.push(raw.check);
     if !accepted {
         checks.extend(skipped_as_nothing_accepted(&probe, scheme.as_ref()).await?);
+        checks.extend(handshakes::handshakes(&probe).await?);
         return Ok(
             SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id])
         );
@@ -187,6 +189,7 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
             checks.push(spec.skipped(reason.clone()));
         }
     }
+    checks.extend(handshakes::handshakes(&probe).await?);
     Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id]))
 }
 

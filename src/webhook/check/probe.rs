@@ -173,6 +173,11 @@ impl Probe {
         events
     }
 
+    /// The key the valid deliveries are signed with (Zoom's handshake answer is made with it).
+    pub(crate) fn key(&self) -> &SigningKey {
+        &self.key
+    }
+
     /// The same event signed with a key from another secret.
     pub(crate) fn forged(&self, message: &Message) -> Message {
         let mut forged = message.clone();

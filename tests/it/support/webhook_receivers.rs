@@ -23,6 +23,8 @@ pub(crate) struct Flaws {
     pub(crate) slow_first: bool,
     /// Verifies the signature over the body parsed and written compactly again, not the raw bytes.
     pub(crate) reserialises: bool,
+    /// Treats Slack's url_verification as an ordinary event (`{}`), not echoing its challenge.
+    pub(crate) ignores_handshakes: bool,
 }
 
 /// A receiver for `kind` that verifies, de-duplicates on the body's event id and answers 200,
@@ -50,6 +52,9 @@ pub(crate) fn receiver(kind: SchemeKind, flaws: Flaws) -> CustomServer {
                 return Reply::json(401, r#"{"error":"invalid signature"}"#);
             }
             let event: Value = serde_json::from_slice(&request.body).unwrap_or_default();
+            if event["type"] == "url_verification" && !flaws.ignores_handshakes {
+                return Reply::json(200, serde_json::json!({ "challenge": event["challenge"] }).to_string());
+            }
             let id = event["id"].as_str().unwrap_or_default().to_string();
             let repeated = !seen.lock().unwrap().insert(id);
             Reply::json(if repeated && flaws.duplicate_500 { 500 } else { 200 }, "{}")

@@ -60,7 +60,9 @@ fn expect(outcomes: &HashMap<String, String>, except: &[(&str, &str)]) {
         let expected = except.iter().find(|(name, _)| *name == id).map_or(default, |(_, outcome)| *outcome);
         assert_eq!(outcomes.get(id).map(String::as_str), Some(expected), "check {id}: {outcomes:?}");
     }
-    assert_eq!(outcomes.len(), IDS.len(), "{outcomes:?}");
+    // The handshake checks depend on the provider (see `handshakes`).
+    let others = outcomes.keys().filter(|id| !id.contains("handshake")).count();
+    assert_eq!(others, IDS.len(), "{outcomes:?}");
 }
 
 #[test]
@@ -207,7 +209,7 @@ fn junit_and_human_output_carry_the_same_verdicts() {
     assert_eq!(code, 1);
     let document = roxmltree::Document::parse(&xml).unwrap_or_else(|err| panic!("not XML ({err}): {xml}"));
     let cases: Vec<roxmltree::Node> = document.descendants().filter(|n| n.has_tag_name("testcase")).collect();
-    assert_eq!(cases.len(), IDS.len());
+    assert_eq!(cases.len(), IDS.len() + 2, "and the two handshake checks");
     let failed: Vec<&str> = cases
         .iter()
         .filter(|case| case.children().any(|child| child.has_tag_name("failure")))
@@ -415,4 +417,48 @@ fn max_requests_ends_the_suite_with_exit_2_before_the_request_over_it() {
     assert_eq!(receiver.requests(), 4, "{report:#}");
     let error = report["error"].as_str().unwrap();
     assert!(error.contains("--max-requests 4 reached: 4 requests were sent"), "{error}");
+}
+
+#[test]
+fn a_slack_receiver_must_answer_url_verification_and_only_when_it_is_signed() {
+    let careful = receiver(SchemeKind::Slack, Flaws::default());
+    let (code, outcomes, report) = check_json(&careful.url("/slack/events"), "slack");
+    handshakes(&outcomes, "pass", "pass");
+    assert_eq!(code, 0, "{report:#}");
+    assert!(suite_evidence(&report, "handshake-answered").contains("the challenge came back"), "{report:#}");
+
+    let deaf = receiver(SchemeKind::Slack, Flaws { ignores_handshakes: true, ..Flaws::default() });
+    let (code, outcomes, report) = check_json(&deaf.url("/slack/events"), "slack");
+    handshakes(&outcomes, "fail", "skip");
+    assert_eq!(code, 1);
+    assert!(suite_evidence(&report, "handshake-answered").contains("expected the challenge"), "{report:#}");
+
+    let credulous = receiver(SchemeKind::Slack, Flaws { accepts_bad_signature: true, ..Flaws::default() });
+    let (_, outcomes, _) = check_json(&credulous.url("/slack/events"), "slack");
+    handshakes(&outcomes, "pass", "fail");
+}
+
+#[test]
+fn webhook_listen_passes_the_handshake_checks_of_slack_zoom_and_twitch() {
+    for scheme in ["slack", "zoom", "twitch"] {
+        let kind = SchemeKind::from_name(scheme).unwrap();
+        let listener = crate::support::Listener::with(kind, |_| {});
+        let (_, outcomes, report) = check_json(&listener.url("/hooks"), scheme);
+        handshakes(&outcomes, "pass", "pass");
+        assert!(!suite_evidence(&report, "handshake-answered").is_empty(), "{scheme}: {report:#}");
+        listener.shutdown();
+    }
+    let listener = crate::support::Listener::with(SchemeKind::Github, |_| {});
+    let (_, outcomes, report) = check_json(&listener.url("/hooks"), "github");
+    handshakes(&outcomes, "skip", "skip");
+    assert!(suite_evidence(&report, "handshake-answered").contains("has no endpoint handshake"), "{report:#}");
+    listener.shutdown();
+}
+
+fn handshakes(outcomes: &HashMap<String, String>, answered: &str, forged: &str) {
+    assert_eq!(
+        (outcomes["handshake-answered"].as_str(), outcomes["forged-handshake-refused"].as_str()),
+        (answered, forged),
+        "{outcomes:?}"
+    );
 }

@@ -1,0 +1,159 @@
+//! `handshake-answered` and `forged-handshake-refused`: a provider that validates an endpoint
+//! before it sends events (Slack's `url_verification`, Zoom's `endpoint.url_validation`, re-sent
+//! every 72 hours, Twitch's `webhook_callback_verification`) registers only a receiver that answers
+//! its handshake as documented, and a receiver that echoes any challenge confirms an endpoint for
+//! whoever asks. The handshake is signed like a delivery; the forged one with another secret.
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::{HeaderName, HeaderValue};
+use serde_json::{Value, json};
+
+use super::catalogue::{FORGED_HANDSHAKE_REFUSED, HANDSHAKE_ANSWERED};
+use super::probe::{Answer, Probe, describe, refusal, timed_send};
+use crate::conformance::CheckResult;
+use crate::webhook::deliver::engine::Message;
+use crate::webhook::delivery::{fresh_id, unix_now};
+use crate::webhook::scheme::mac::MacAlgorithm;
+
+/// A provider's handshake: what is sent and what a receiver must answer.
+struct Handshake {
+    provider: &'static str,
+    body: Value,
+    headers: Vec<(HeaderName, HeaderValue)>,
+    expected: Expected,
+}
+
+enum Expected {
+    /// The challenge, as the body's `challenge` member (Slack accepts it as JSON or plain text).
+    Challenge(String),
+    /// The challenge as the raw body, nothing else (Twitch).
+    RawChallenge(String),
+    /// Zoom's `{plainToken, encryptedToken}`, the token's HMAC-SHA256 under the secret, hex.
+    ZoomToken { plain: String, encrypted: String },
+}
+
+/// The handshake of the scheme's provider, if it has one this suite knows.
+fn handshake_for(probe: &Probe) -> Option<Handshake> {
+    let challenge = fresh_id("chl_");
+    match probe.scheme.kind().name() {
+        "slack" => Some(Handshake {
+            provider: "Slack url_verification",
+            body: json!({ "token": "Jhj5dZrVaK7ZwHHjRyZWjbDl", "challenge": challenge, "type": "url_verification" }),
+            headers: Vec::new(),
+            expected: Expected::Challenge(challenge),
+        }),
+        "twitch" => Some(Handshake {
+            provider: "Twitch webhook_callback_verification",
+            body: json!({
+                "challenge": challenge,
+                "subscription": { "id": fresh_id("sub_"), "status": "webhook_callback_verification_pending", "type": "channel.follow", "version": "2" },
+            }),
+            headers: vec![(
+                HeaderName::from_static("twitch-eventsub-message-type"),
+                HeaderValue::from_static("webhook_callback_verification"),
+            )],
+            expected: Expected::RawChallenge(challenge),
+        }),
+        "zoom" => {
+            let encrypted = hex::encode(probe.key().digest(MacAlgorithm::HmacSha256, &[challenge.as_bytes()]));
+            Some(Handshake {
+                provider: "Zoom endpoint.url_validation",
+                body: json!({ "payload": { "plainToken": challenge }, "event_ts": unix_now() * 1000, "event": "endpoint.url_validation" }),
+                headers: Vec::new(),
+                expected: Expected::ZoomToken { plain: challenge, encrypted },
+            })
+        }
+        _ => None,
+    }
+}
+
+fn message(probe: &Probe, handshake: &Handshake, forged: bool) -> Message {
+    let body = Bytes::from(handshake.body.to_string());
+    let mut message =
+        Message::signed(body, "handshake", None, &fresh_id("msg_"), Arc::clone(&probe.scheme), probe.key().clone());
+    for (name, value) in &handshake.headers {
+        message.headers.insert(name.clone(), value.clone());
+    }
+    if forged { probe.forged(&message) } else { message }
+}
+
+/// Both checks, or both skipped for a scheme whose provider has no handshake.
+pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>> {
+    let Some(handshake) = handshake_for(probe) else {
+        let reason = format!(
+            "--scheme {} has no endpoint handshake this suite sends (Slack, Twitch and Zoom have one)",
+            probe.scheme.kind()
+        );
+        return Ok(vec![HANDSHAKE_ANSWERED.skipped(reason.clone()), FORGED_HANDSHAKE_REFUSED.skipped(reason)]);
+    };
+    let request = probe.request(&message(probe, &handshake, false), unix_now())?;
+    let sent = timed_send(probe, request).await;
+    let mut evidence = vec![format!("{} → {}", handshake.provider, describe(&sent.answer))];
+    let held = match &sent.answer {
+        Answer::Status(exchange) if exchange.status.is_success() => {
+            let (held, why) = answered_as_documented(&handshake.expected, &exchange.body);
+            evidence.push(why);
+            held
+        }
+        _ => {
+            evidence.push("the provider needs a 2xx with the answer, or it does not register the endpoint".to_string());
+            false
+        }
+    };
+    let answered = HANDSHAKE_ANSWERED.judged(held, evidence, sent.took);
+    if !held {
+        let reason = "the genuine handshake was not answered, so a refusal of a forged one shows nothing";
+        return Ok(vec![answered, FORGED_HANDSHAKE_REFUSED.skipped(reason)]);
+    }
+
+    let forged = probe.request(&message(probe, &handshake, true), unix_now())?;
+    let what = format!("{} signed with another secret", handshake.provider);
+    let refused = refusal(FORGED_HANDSHAKE_REFUSED, probe, what, forged).await;
+    Ok(vec![answered, refused])
+}
+
+/// Whether `body` is the answer `expected` names, and what was seen.
+fn answered_as_documented(expected: &Expected, body: &[u8]) -> (bool, String) {
+    let text = String::from_utf8_lossy(body);
+    let json: Option<Value> = serde_json::from_slice(body).ok();
+    match expected {
+        Expected::Challenge(challenge) => {
+            let held = text.trim() == challenge
+                || json.as_ref().and_then(|v| v.get("challenge")?.as_str().map(str::to_string)).as_deref()
+                    == Some(challenge.as_str());
+            let why = if held {
+                "the challenge came back".to_string()
+            } else {
+                format!("expected the challenge {challenge} back, got {}", crate::text::ellipsis(&text, 120))
+            };
+            (held, why)
+        }
+        Expected::RawChallenge(challenge) => {
+            let held = text == challenge.as_str();
+            let why = if held {
+                "the raw challenge came back".to_string()
+            } else {
+                format!(
+                    "expected exactly the challenge {challenge} as the body, got {}",
+                    crate::text::ellipsis(&text, 120)
+                )
+            };
+            (held, why)
+        }
+        Expected::ZoomToken { plain, encrypted } => {
+            let got = |key: &str| json.as_ref().and_then(|v| v.get(key)?.as_str().map(str::to_string));
+            let held = got("plainToken").as_deref() == Some(plain.as_str())
+                && got("encryptedToken").as_deref() == Some(encrypted.as_str());
+            let why = if held {
+                "plainToken and its encryptedToken (HMAC-SHA256 under the secret token) came back".to_string()
+            } else {
+                format!(
+                    "expected {{\"plainToken\":\"{plain}\",\"encryptedToken\":\"{encrypted}\"}}, got {}",
+                    crate::text::ellipsis(&text, 160)
+                )
+            };
+            (held, why)
+        }
+    }
+}
