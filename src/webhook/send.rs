@@ -116,7 +116,7 @@ pub(crate) fn signed_message(
 /// The key `scheme` signs with, from the secret where the user keeps it.
 pub(crate) fn signing_key(scheme: &dyn Scheme, secret: SecretSource) -> anyhow::Result<SigningKey> {
     let kind = scheme.kind();
-    scheme.key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))
+    scheme.signing_key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))
 }
 
 pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {

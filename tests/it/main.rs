@@ -55,6 +55,7 @@ mod webhook {
     mod listen_handshakes;
     mod listen_hostile_input;
     mod malformed_input;
+    mod providers_asymmetric;
     mod race;
     mod replay;
     mod schemes;

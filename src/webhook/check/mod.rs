@@ -93,7 +93,10 @@ pub(crate) async fn execute(config: CheckConfig) -> anyhow::Result<SuiteReport> 
 async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     let kind = config.scheme.kind();
     let selection = config.selection.clone();
-    let key = config.scheme.key(&config.secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))?;
+    let key = config
+        .scheme
+        .signing_key(&config.secret.load()?)
+        .with_context(|| format!("cannot sign with --scheme {kind}"))?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
     let probe = Probe::new(
         config.url.clone(),

@@ -23,7 +23,7 @@ impl Verifier {
         Ok(match kind {
             Some(kind) => {
                 let scheme = scheme::build(kind, &options);
-                let key = scheme.key(&secret).map_err(|err| anyhow::anyhow!("--scheme {kind}: {err}"))?;
+                let key = scheme.verifying_key(&secret).map_err(|err| anyhow::anyhow!("--scheme {kind}: {err}"))?;
                 Verifier::Fixed { scheme, key }
             }
             None => Verifier::Auto { options, secret },
@@ -51,7 +51,7 @@ impl Verifier {
                     let signature = Signature { scheme: None, matched: false, problem: Some(problem), timestamp: None };
                     return (signature, None);
                 };
-                match scheme.key(secret) {
+                match scheme.verifying_key(secret) {
                     Ok(key) => check_with(scheme.as_ref(), &key, headers, body, window),
                     Err(err) => {
                         let problem = Some(format!("--scheme {}: {err}", scheme.kind()));

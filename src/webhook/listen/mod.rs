@@ -243,7 +243,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
             refuse_public_key(secret)?;
             if let SchemeSelection::Fixed(kind) = &config.scheme {
                 crate::webhook::scheme::build(*kind, &config.scheme_options)
-                    .key(secret)
+                    .signing_key(secret)
                     .with_context(|| format!("--re-sign: the local secret does not suit --scheme {kind}"))?;
             }
             Some(receive::ReSign { secret: secret.clone(), options: config.scheme_options.clone() })

@@ -58,7 +58,7 @@ impl ReSign {
         event: Option<&str>,
     ) -> anyhow::Result<HeaderMap> {
         let scheme = scheme::build(kind, &self.options);
-        let key = scheme.key(&self.secret)?;
+        let key = scheme.signing_key(&self.secret)?;
         let delivery = Delivery {
             body: DeliveryBody::Bytes(body.clone()),
             id: scheme.delivery_id(headers).unwrap_or_else(|| crate::ids::fresh_id("msg_")),

@@ -65,7 +65,7 @@ impl Signers {
         let mut modes = Vec::with_capacity(kinds.len());
         for kind in kinds {
             let scheme = scheme::build(kind, options);
-            let key = scheme.key(secret).with_context(|| match choice {
+            let key = scheme.signing_key(secret).with_context(|| match choice {
                 ReplayScheme::Given(_) => format!("cannot sign with --scheme {kind}"),
                 ReplayScheme::Recorded => {
                     format!(

@@ -25,6 +25,8 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/bitbucket.json"),
     include_str!("providers/coinbase-commerce.json"),
     include_str!("providers/linear.json"),
+    include_str!("providers/discord.json"),
+    include_str!("providers/sendgrid.json"),
 ];
 
 struct BuiltIn {

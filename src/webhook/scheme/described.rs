@@ -5,12 +5,14 @@
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use super::description::{
-    Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, Signed, TimestampForm,
+    Algorithm, Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, Signed, TimestampForm,
 };
-use super::mac::{Encoding, KeyForm, MacAlgorithm, SigningKey, any_equal};
+use super::mac::{Encoding, KeyForm, MacAlgorithm, SecretError, SigningKey, any_equal};
+use super::provider_key::{KeyUse, PairAlgorithm, ProviderKey};
 use super::received::{Future, conclude, header_text, parse_timestamp};
 use super::{Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
+use crate::webhook::secret::Secret;
 
 /// A description checked and ready to run.
 #[derive(Debug, Clone)]
@@ -26,10 +28,18 @@ pub(crate) struct DescribedScheme {
     /// What is signed before the body, and after it.
     before_body: Vec<Piece>,
     after_body: Vec<Piece>,
-    algorithm: MacAlgorithm,
+    algorithm: SignatureAlgorithm,
     timestamp: Option<(HeaderName, TimestampForm)>,
     future: Future,
     key_form: KeyForm,
+}
+
+/// How the signed bytes become the tag: a MAC keyed with a shared secret, or a signature with
+/// the private key of a pair that the public key verifies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SignatureAlgorithm {
+    Mac(MacAlgorithm),
+    Pair(PairAlgorithm),
 }
 
 /// A part of the signed text other than the body.
@@ -141,7 +151,11 @@ impl DescribedScheme {
             event,
             before_body,
             after_body,
-            algorithm: description.algorithm.mac(),
+            algorithm: match (description.algorithm, description.algorithm.mac()) {
+                (_, Some(mac)) => SignatureAlgorithm::Mac(mac),
+                (Algorithm::Ed25519, None) => SignatureAlgorithm::Pair(PairAlgorithm::Ed25519),
+                (_, None) => SignatureAlgorithm::Pair(PairAlgorithm::EcdsaP256),
+            },
             timestamp,
             future,
             key_form: match description.secret {
@@ -149,6 +163,10 @@ impl DescribedScheme {
                 SecretForm::WhsecBase64 => KeyForm::WhsecBase64,
             },
         })
+    }
+
+    fn pair_key(&self, pair: PairAlgorithm, used: KeyUse, secret: &Secret) -> Result<SigningKey, SecretError> {
+        Ok(SigningKey::from_provider_key(ProviderKey::read(self.kind.name(), pair, used, secret)?))
     }
 
     fn render(pieces: &[Piece], timestamp: &str, id: &str) -> Vec<u8> {
@@ -209,6 +227,32 @@ impl Scheme for DescribedScheme {
         self.key_form
     }
 
+    /// A key-pair scheme reads either half here (the private key if the text is one, else the
+    /// public key); the commands ask for the half they need through `signing_key` and
+    /// `verifying_key`, which refuse the other.
+    fn key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        match self.algorithm {
+            SignatureAlgorithm::Mac(_) => self.key_form.derive(secret),
+            SignatureAlgorithm::Pair(pair) => {
+                self.pair_key(pair, KeyUse::Sign, secret).or_else(|_| self.pair_key(pair, KeyUse::Verify, secret))
+            }
+        }
+    }
+
+    fn signing_key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        match self.algorithm {
+            SignatureAlgorithm::Mac(_) => self.key_form.derive(secret),
+            SignatureAlgorithm::Pair(pair) => self.pair_key(pair, KeyUse::Sign, secret),
+        }
+    }
+
+    fn verifying_key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        match self.algorithm {
+            SignatureAlgorithm::Mac(_) => self.key_form.derive(secret),
+            SignatureAlgorithm::Pair(pair) => self.pair_key(pair, KeyUse::Verify, secret),
+        }
+    }
+
     fn is_timestamped(&self) -> bool {
         self.timestamp.is_some()
     }
@@ -249,7 +293,21 @@ impl Scheme for DescribedScheme {
         };
         let before = Self::render(&self.before_body, &timestamp, &delivery.id);
         let after = Self::render(&self.after_body, &timestamp, &delivery.id);
-        let tag = key.digest_streaming(self.algorithm, &before, &delivery.body, &after)?;
+        let tag = match self.algorithm {
+            SignatureAlgorithm::Mac(mac) => key.digest_streaming(mac, &before, &delivery.body, &after)?,
+            SignatureAlgorithm::Pair(_) => {
+                // Ed25519 signs the whole message at once: gather the body (a file's too).
+                let mut message = before;
+                delivery
+                    .body
+                    .for_each_chunk(|chunk| message.extend_from_slice(chunk))
+                    .map_err(|source| SignError::ReadBody { body: delivery.body.describe(), source })?;
+                message.extend_from_slice(&after);
+                key.provider_key()
+                    .and_then(|pair| pair.sign(&message))
+                    .ok_or_else(|| SignError::PrivateKeyNeeded { scheme: self.kind.to_string() })?
+            }
+        };
         let signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));
         let mut headers = vec![(self.signature.clone(), to_header_value("signature", &self.signature, signature)?)];
         if let Some((name, _)) = &self.timestamp {
@@ -295,10 +353,18 @@ impl Scheme for DescribedScheme {
         let timestamp_text = timestamp.map_or("", |(text, _)| text);
         let before = Self::render(&self.before_body, timestamp_text, signed_id);
         let after = Self::render(&self.after_body, timestamp_text, signed_id);
-        let expected = key.digest(self.algorithm, &[&before, body, &after]);
-        let matched = match self.compare {
-            Compare::Text => any_equal(self.encoding.encode(&expected).as_bytes(), [encoded.as_bytes()]),
-            Compare::Bytes => any_equal(&expected, [candidate.as_slice()]),
+        let matched = match self.algorithm {
+            SignatureAlgorithm::Mac(mac) => {
+                let expected = key.digest(mac, &[&before, body, &after]);
+                match self.compare {
+                    Compare::Text => any_equal(self.encoding.encode(&expected).as_bytes(), [encoded.as_bytes()]),
+                    Compare::Bytes => any_equal(&expected, [candidate.as_slice()]),
+                }
+            }
+            // A key that is no pair's (an HMAC key a hint tries) verifies nothing.
+            SignatureAlgorithm::Pair(_) => key
+                .provider_key()
+                .is_some_and(|pair| pair.verifies(&[before.as_slice(), body, &after].concat(), &candidate)),
         };
         let seconds = timestamp.map(|(_, seconds)| seconds);
         let note = conclude(window, seconds, self.future, matched)?;

@@ -94,14 +94,21 @@ pub(crate) enum Algorithm {
     HmacSha1,
     HmacSha256,
     HmacSha512,
+    /// Ed25519 with the sender's private key; receivers verify with the public key (Discord: hex).
+    Ed25519,
+    /// ECDSA P-256 with SHA-256, DER signatures; receivers verify with the public key (SendGrid:
+    /// base64 DER SubjectPublicKeyInfo).
+    EcdsaP256,
 }
 
 impl Algorithm {
-    pub(crate) fn mac(self) -> MacAlgorithm {
+    /// The MAC of a shared-secret algorithm; `None` for a private/public key pair's.
+    pub(crate) fn mac(self) -> Option<MacAlgorithm> {
         match self {
-            Algorithm::HmacSha1 => MacAlgorithm::HmacSha1,
-            Algorithm::HmacSha256 => MacAlgorithm::HmacSha256,
-            Algorithm::HmacSha512 => MacAlgorithm::HmacSha512,
+            Algorithm::HmacSha1 => Some(MacAlgorithm::HmacSha1),
+            Algorithm::HmacSha256 => Some(MacAlgorithm::HmacSha256),
+            Algorithm::HmacSha512 => Some(MacAlgorithm::HmacSha512),
+            Algorithm::Ed25519 | Algorithm::EcdsaP256 => None,
         }
     }
 }

@@ -99,6 +99,12 @@ pub enum SignError {
          --scheme standard --asymmetric` makes one)"
     )]
     PublicKeyCannotSign,
+
+    #[error(
+        "--scheme {scheme} signs with the sender's private key, and this key cannot sign (`webhook secret --scheme \
+         {scheme}` makes a pair)"
+    )]
+    PrivateKeyNeeded { scheme: String },
 }
 
 /// `value` as a header value for `header`, or a [`SignError`] naming `what` it is.

@@ -39,6 +39,8 @@ fn algorithm_name(kind: SchemeKind) -> &'static str {
         Some(Algorithm::HmacSha1) => "HMAC-SHA1",
         Some(Algorithm::HmacSha256) => "HMAC-SHA256",
         Some(Algorithm::HmacSha512) => "HMAC-SHA512",
+        Some(Algorithm::Ed25519) => "Ed25519",
+        Some(Algorithm::EcdsaP256) => "ECDSA P-256 (SHA-256)",
         None if kind == SchemeKind::Standard => "HMAC-SHA256 (v1) or Ed25519 (v1a)",
         None => "HMAC-SHA256",
     }

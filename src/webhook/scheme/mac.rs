@@ -12,6 +12,7 @@ use subtle::ConstantTimeEq;
 
 use super::SignError;
 use super::ed25519::{AsymmetricKey, AsymmetricKeyError};
+use super::provider_key::{KeyHalfError, ProviderKey};
 use crate::webhook::delivery::DeliveryBody;
 use crate::webhook::secret::Secret;
 
@@ -93,6 +94,9 @@ pub enum SecretError {
     EmptyKey,
     #[error(transparent)]
     Asymmetric(#[from] AsymmetricKeyError),
+    /// A key-pair scheme was given the half the command does not use (or a key it cannot read as it).
+    #[error(transparent)]
+    KeyHalf(#[from] KeyHalfError),
 }
 
 /// An HMAC-SHA256 key ready to sign or verify: the keyed state after the key block, cloned for
@@ -106,6 +110,9 @@ pub struct SigningKey {
     /// A Standard Webhooks `whsk_`/`whpk_` key: the scheme then signs and verifies `v1a` entries
     /// with it, and `v1` ones not at all (the key cannot check them).
     asymmetric: Option<Arc<AsymmetricKey>>,
+    /// The private or public key of a described key-pair scheme (Discord, SendGrid); its HMAC
+    /// half is keyed with nothing and never used.
+    provider: Option<Arc<ProviderKey>>,
 }
 
 /// An HMAC-SHA256 tag.
@@ -122,7 +129,17 @@ impl SigningKey {
         // HMAC takes a key of any length (longer ones are hashed first), so this cannot fail.
         let keyed =
             <Hmac<Sha256> as Mac>::new_from_slice(key).unwrap_or_else(|_| unreachable!("HMAC accepts any key length"));
-        SigningKey { keyed, bytes: Arc::from(key), asymmetric: None }
+        SigningKey { keyed, bytes: Arc::from(key), asymmetric: None, provider: None }
+    }
+
+    /// The key of a described key-pair scheme.
+    pub(crate) fn from_provider_key(key: ProviderKey) -> SigningKey {
+        SigningKey { provider: Some(Arc::new(key)), ..SigningKey::from_bytes(&[]) }
+    }
+
+    /// The key-pair half, when this is a described key-pair scheme's key.
+    pub(crate) fn provider_key(&self) -> Option<&ProviderKey> {
+        self.provider.as_deref()
     }
 
     /// The tag under `algorithm` over `prefix`, the body, then `suffix` (a file body streamed).

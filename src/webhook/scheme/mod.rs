@@ -26,6 +26,7 @@ pub(crate) mod hmac;
 pub(crate) mod listing;
 pub(crate) mod mac;
 pub(crate) mod new_secret;
+pub(crate) mod provider_key;
 mod received;
 pub(crate) mod standard;
 pub(crate) mod stripe;
@@ -232,6 +233,18 @@ pub trait Scheme: fmt::Debug + Send + Sync {
     /// The key for `secret`; derive it once (at start-up) and reuse it for every delivery.
     fn key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
         self.key_form().derive(secret)
+    }
+
+    /// The key a sender signs with: for a key-pair scheme, the private key only (a public key
+    /// is refused, saying so); for a shared secret, [`key`](Self::key).
+    fn signing_key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        self.key(secret)
+    }
+
+    /// The key a receiver verifies with: for a key-pair scheme, the public key only (a private
+    /// key is refused, saying so); for a shared secret, [`key`](Self::key).
+    fn verifying_key(&self, secret: &Secret) -> Result<SigningKey, SecretError> {
+        self.key(secret)
     }
 
     /// Whether the scheme signs a timestamp (so replays can be refused after the tolerance).

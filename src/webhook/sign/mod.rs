@@ -31,7 +31,7 @@ pub struct SignConfig {
 pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
     let scheme = config.scheme.as_ref();
     let secret = config.secret.load()?;
-    let key = scheme.key(&secret).with_context(|| format!("cannot sign with --scheme {}", scheme.kind()))?;
+    let key = scheme.signing_key(&secret).with_context(|| format!("cannot sign with --scheme {}", scheme.kind()))?;
     let timestamp = config.timestamp.unwrap_or_else(unix_now);
     let mut delivery_id = config.id.clone().unwrap_or_else(|| fresh_id("msg_"));
     let event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));

@@ -22,7 +22,7 @@ pub(crate) fn diagnose(
     if let Some(hint) = secret_form_hint(scheme, secret, body, &fits) {
         return Some(hint);
     }
-    let key = scheme.key(secret).ok()?;
+    let key = scheme.verifying_key(secret).ok()?;
     newline_hint(body, |candidate| fits(&key, candidate))
         .or_else(|| reserialisation_hint(body, |candidate| fits(&key, candidate)))
 }

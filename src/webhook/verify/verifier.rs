@@ -116,7 +116,7 @@ impl Verifier {
         let mut candidates = Vec::new();
         for kind in ordered(kinds) {
             for scheme in schemes_of(kind, &options, auto) {
-                let key = scheme.key(&secret).map_err(|err| anyhow::anyhow!("--scheme {kind}: {err}"))?;
+                let key = scheme.verifying_key(&secret).map_err(|err| anyhow::anyhow!("--scheme {kind}: {err}"))?;
                 candidates.push(Candidate { scheme, key });
             }
         }
