@@ -91,8 +91,8 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;secret' {
-            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The scheme the secret is for: whsec_ + base64 for standard and stripe, hex for the others')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: the secret (and the public key) one a line; json: {"secret", "public"}')
+            [CompletionResult]::new('--scheme', '--scheme', [CompletionResultType]::ParameterName, 'The scheme the secret is for: whsec_ + base64 for standard and stripe, a key pair for discord and sendgrid, hex for the others')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: the secret (and the public key) one a line, a key-pair provider''s labelled; json: {"secret", "public"}')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--asymmetric', '--asymmetric', [CompletionResultType]::ParameterName, '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

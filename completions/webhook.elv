@@ -85,8 +85,8 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --version 'Print version'
         }
         &'webhook;secret'= {
-            cand --scheme 'The scheme the secret is for: whsec_ + base64 for standard and stripe, hex for the others'
-            cand --format 'human: the secret (and the public key) one a line; json: {"secret", "public"}'
+            cand --scheme 'The scheme the secret is for: whsec_ + base64 for standard and stripe, a key pair for discord and sendgrid, hex for the others'
+            cand --format 'human: the secret (and the public key) one a line, a key-pair provider''s labelled; json: {"secret", "public"}'
             cand --color 'When to color the output'
             cand --asymmetric '--scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)'
             cand -h 'Print help (see more with ''--help'')'

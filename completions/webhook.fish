@@ -137,7 +137,7 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand secret" -l scheme -d 'The scheme the secret is for: whsec_ + base64 for standard and stripe, hex for the others' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l scheme -d 'The scheme the secret is for: whsec_ + base64 for standard and stripe, a key pair for discord and sendgrid, hex for the others' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
@@ -154,7 +154,7 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
 sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
-complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line, a key-pair provider\'s labelled; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''

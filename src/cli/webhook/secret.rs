@@ -5,7 +5,8 @@ use crate::webhook::scheme::new_secret::NewSecretConfig;
 
 #[derive(Debug, clap::Args)]
 pub struct SecretArgs {
-    /// The scheme the secret is for: whsec_ + base64 for standard and stripe, hex for the others
+    /// The scheme the secret is for: whsec_ + base64 for standard and stripe, a key pair for discord and
+    /// sendgrid, hex for the others
     #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
     pub scheme: SchemeKind,
 
@@ -13,14 +14,18 @@ pub struct SecretArgs {
     #[arg(long)]
     pub asymmetric: bool,
 
-    /// human: the secret (and the public key) one a line; json: {"secret", "public"}
+    /// human: the secret (and the public key) one a line, a key-pair provider's labelled; json:
+    /// {"secret", "public"}
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
 }
 
 impl SecretArgs {
     pub fn into_config(self) -> anyhow::Result<NewSecretConfig> {
-        if self.asymmetric && self.scheme != SchemeKind::Standard {
+        // Discord's and SendGrid's secrets are key pairs already: --asymmetric changes nothing there.
+        let key_pair_provider =
+            self.scheme.description().is_some_and(|description| description.algorithm.mac().is_none());
+        if self.asymmetric && self.scheme != SchemeKind::Standard && !key_pair_provider {
             anyhow::bail!(
                 "--asymmetric makes a Standard Webhooks v1a (Ed25519) key pair; give --scheme standard with it \
                  (--scheme {} signs with a shared secret only)",

@@ -7,8 +7,10 @@ use rand::rngs::OsRng;
 use serde::Serialize;
 
 use super::SchemeKind;
+use super::description::Algorithm;
 use super::ed25519::AsymmetricKey;
 use crate::output::Format;
+use crate::webhook::crypto::key_pair::KeyAlgorithm;
 
 /// How many random bytes a new secret carries: 256 bits, the HMAC-SHA256 block-size sweet spot.
 const NEW_SECRET_BYTES: usize = 32;
@@ -35,6 +37,16 @@ pub(crate) fn generate_asymmetric() -> anyhow::Result<(String, String)> {
     AsymmetricKey::generate_pair(&seed)
 }
 
+/// The key pair a key-pair provider's secret is (Discord: Ed25519; SendGrid: ECDSA P-256), or
+/// `None` for a scheme keyed with a shared secret.
+fn key_pair_algorithm(scheme: SchemeKind) -> Option<KeyAlgorithm> {
+    match scheme.description()?.algorithm {
+        Algorithm::Ed25519 => Some(KeyAlgorithm::Ed25519),
+        Algorithm::EcdsaP256 => Some(KeyAlgorithm::EcdsaP256),
+        Algorithm::HmacSha1 | Algorithm::HmacSha256 | Algorithm::HmacSha512 => None,
+    }
+}
+
 /// What `webhook secret` makes.
 #[derive(Debug, Clone, Copy)]
 pub struct NewSecretConfig {
@@ -47,9 +59,11 @@ pub struct NewSecretConfig {
 /// `webhook secret --format json`.
 #[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct SecretDocument {
-    /// The secret: a shared secret, or the `whsk_` secret key of a pair. Keep it private.
+    /// The secret: a shared secret, the `whsk_` secret key of a pair, or a key-pair provider's
+    /// private key (Discord: hex seed; SendGrid: PKCS#8 PEM). Keep it private.
     pub secret: String,
-    /// The `whsk_` key's `whpk_` public key, for receivers; `null` for a shared secret.
+    /// The public key receivers verify with (`whpk_`, or the provider's own form: Discord hex,
+    /// SendGrid base64 DER); `null` for a shared secret.
     pub public: Option<String>,
 }
 
@@ -61,13 +75,26 @@ pub(crate) fn print_new(
     config: NewSecretConfig,
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<crate::exit::Outcome> {
-    let (secret, public) = if config.asymmetric {
+    let pair_algorithm = key_pair_algorithm(config.scheme);
+    let (secret, public) = if let Some(algorithm) = pair_algorithm {
+        let pair = crate::webhook::crypto::key_pair::generate_pair(algorithm);
+        (pair.secret, Some(pair.public))
+    } else if config.asymmetric {
         let (secret, public) = generate_asymmetric()?;
         (secret, Some(public))
     } else {
         (generate(config.scheme)?, None)
     };
     match config.format {
+        // A key-pair provider's halves go to different people and one may span lines (a PEM):
+        // each is labelled with who takes it.
+        Format::Human if pair_algorithm.is_some() => {
+            let scheme = config.scheme;
+            writeln!(out, "secret (the sender's private key: webhook sign/send --scheme {scheme}; keep it private):")?;
+            writeln!(out, "{}", secret.trim_end())?;
+            writeln!(out, "public (the receiver's public key: webhook verify/listen --scheme {scheme}):")?;
+            writeln!(out, "{}", public.unwrap_or_default())?;
+        }
         Format::Human => {
             writeln!(out, "{secret}")?;
             if let Some(public) = public {

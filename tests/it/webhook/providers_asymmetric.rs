@@ -176,3 +176,44 @@ fn the_wrong_half_of_a_pair_is_a_usage_error_that_names_the_half_needed_and_neve
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("Ed25519 private key"), "{err}");
 }
+
+/// `webhook secret --scheme SCHEME --format json`: the pair's {secret, public}.
+fn new_pair(scheme: &str) -> (String, String) {
+    let document = Run::webhook(["secret", "--scheme", scheme]).format_json().json();
+    (document["secret"].as_str().unwrap().to_string(), document["public"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn webhook_secret_makes_a_pair_whose_secret_signs_what_the_provider_sdk_verifies_with_its_public_key() {
+    let mut sdks = Sdks::start();
+    let (secret, public) = new_pair("discord");
+    assert!(secret.len() == 64 && public.len() == 64 && secret != public, "{secret} {public}");
+    let signature = sign("discord", &secret, DISCORD_BODY, NOW)["x-signature-ed25519"].clone();
+    let request =
+        json!({"public": public, "timestamp": NOW.to_string(), "body_b64": b64(DISCORD_BODY), "signature": signature});
+    assert!(sdks.verifies("discord", request));
+
+    let (secret, public) = new_pair("sendgrid");
+    assert!(secret.starts_with("-----BEGIN PRIVATE KEY-----"), "a PEM, as sign reads it");
+    let signature = sign("sendgrid", &secret, SENDGRID_BODY, NOW)["x-twilio-email-event-webhook-signature"].clone();
+    let request =
+        json!({"public": public, "timestamp": NOW.to_string(), "body_b64": b64(SENDGRID_BODY), "signature": signature});
+    assert!(sdks.verifies("sendgrid", request));
+    // Two runs make two pairs.
+    assert_ne!(new_pair("sendgrid").1, public);
+}
+
+#[test]
+fn webhook_secret_labels_each_half_of_a_pair_with_who_takes_it() {
+    let (code, out, err) = Run::webhook(["secret", "--scheme", "sendgrid"]).finish().parts();
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("secret (the sender's private key"), "{out}");
+    assert_eq!(lines[1], "-----BEGIN PRIVATE KEY-----", "{out}");
+    let public_label = lines.iter().position(|line| line.starts_with("public (the receiver's public key")).unwrap();
+    assert_eq!(lines[public_label - 1], "-----END PRIVATE KEY-----", "{out}");
+    assert_eq!(lines.len(), public_label + 2, "{out}");
+    assert!(lines[public_label + 1].starts_with("MFkw"), "base64 DER SPKI, as the dashboard shows it: {out}");
+    // --asymmetric is what these schemes are already.
+    assert_eq!(Run::webhook(["secret", "--scheme", "discord", "--asymmetric"]).finish().parts().0, 0);
+}
