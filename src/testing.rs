@@ -94,6 +94,13 @@ pub mod crypto {
     pub use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
 }
 
+/// AWS SNS and PayPal deliveries signed and verified with a certificate fetched from the provider's host.
+pub mod certified {
+    pub use crate::webhook::certified::CertifiedError;
+    pub use crate::webhook::certified::paypal::{Transmission, sign as paypal_sign, verify as paypal_verify};
+    pub use crate::webhook::certified::sns::{SnsVerified, sign as sns_sign, verify as sns_verify};
+}
+
 /// The string-to-sign builders of the providers whose signatures cover more than the body.
 pub mod canonical {
     pub use crate::webhook::canonical::CanonicalError;

@@ -6,6 +6,7 @@
 //! retry policy and printer behind `send` and `replay`), `journal/`, `listen/`, `replay/`, `race`
 //! (identical copies released together, through the shared race engine), `check/`.
 pub(crate) mod canonical;
+pub(crate) mod certified;
 pub(crate) mod check;
 pub(crate) mod check_sender;
 pub(crate) mod crypto;

@@ -238,7 +238,8 @@ fn describe(err: &(dyn std::error::Error + 'static)) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
+    //! The local TLS certificate server these tests and the certificate-signed providers' share.
     use super::*;
     use crate::webhook::crypto::key_pair::LocalCa;
 
@@ -293,7 +294,10 @@ mod tests {
 
     /// A TLS server on 127.0.0.1 with the local CA's leaf (issued for the provider's host), answering
     /// every request with `answer(path)`; returns its address and the count of requests.
-    async fn serve(ca: &LocalCa, answer: fn(&str) -> Vec<u8>) -> (SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
+    pub(crate) async fn serve(
+        ca: &LocalCa,
+        answer: fn(&str) -> Vec<u8>,
+    ) -> (SocketAddr, Arc<std::sync::atomic::AtomicUsize>) {
         use rustls_pki_types::pem::PemObject;
         use rustls_pki_types::{CertificateDer, PrivateKeyDer};
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -334,9 +338,9 @@ mod tests {
         (addr, hits)
     }
 
-    const SNS_HOST: &str = "sns.us-east-1.amazonaws.com";
+    pub(crate) const SNS_HOST: &str = "sns.us-east-1.amazonaws.com";
 
-    fn options(ca: &LocalCa, addr: SocketAddr) -> CertFetchOptions {
+    pub(crate) fn options(ca: &LocalCa, addr: SocketAddr) -> CertFetchOptions {
         CertFetchOptions {
             trust: TrustRoots::from_pem(ca.ca_pem.as_bytes()).unwrap(),
             resolve: vec![(SNS_HOST.to_string(), addr)],
@@ -344,7 +348,7 @@ mod tests {
         }
     }
 
-    fn ok_with(body: &[u8]) -> Vec<u8> {
+    pub(crate) fn ok_with(body: &[u8]) -> Vec<u8> {
         let mut answer =
             format!("HTTP/1.1 200 OK\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len()).into_bytes();
         answer.extend_from_slice(body);
@@ -353,7 +357,7 @@ mod tests {
 
     static LOCAL_CA: std::sync::OnceLock<LocalCa> = std::sync::OnceLock::new();
 
-    fn local_ca() -> &'static LocalCa {
+    pub(crate) fn local_ca() -> &'static LocalCa {
         LOCAL_CA.get_or_init(|| LocalCa::generate(SNS_HOST).unwrap())
     }
 
