@@ -73,7 +73,8 @@ impl Probe {
             None => new_secret::generate(scheme.kind())?,
         };
         let wrong_secret = Secret::new(wrong.into_bytes())?;
-        let wrong_key = scheme.key(&wrong_secret).context("cannot make a wrong key to forge signatures with")?;
+        let wrong_key =
+            scheme.signing_key(&wrong_secret).context("cannot make a wrong key to forge signatures with")?;
         // The client's own limit is a backstop: `send` times each request itself, to tell a slow
         // receiver from one that cannot be reached.
         let options = ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false };

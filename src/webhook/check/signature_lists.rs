@@ -15,9 +15,11 @@ use crate::webhook::delivery::unix_now;
 use crate::webhook::scheme::{SchemeKind, spelled};
 
 /// The signature lengths the schemes write, as text: Ed25519 in base64, HMAC-SHA256 in hex and in
-/// base64. The signature is the header value's tail of one of these lengths, after a prefix that
-/// is empty or ends at a separator (`v1,`, `t=…,v1=`, `sha256=`, `v0=`).
-const SIGNATURE_TEXT_LENGTHS: [usize; 3] = [88, 64, 44];
+/// base64; then Ed25519 in hex (Discord) and an ECDSA P-256 DER signature in base64 (SendGrid:
+/// 70 to 72 bytes, 68 or 69 now and then). The signature is the header value's tail of one of
+/// these lengths, after a prefix that is empty or ends at a separator (`v1,`, `t=…,v1=`,
+/// `sha256=`, `v0=`).
+const SIGNATURE_TEXT_LENGTHS: [usize; 6] = [88, 64, 44, 128, 96, 92];
 
 /// The header value split into its prefix and its (last) signature.
 fn split_signature(value: &str) -> Option<(&str, &str)> {

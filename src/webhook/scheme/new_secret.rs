@@ -18,10 +18,14 @@ const NEW_SECRET_BYTES: usize = 32;
 /// A fresh secret from the OS random generator, in the form the scheme's providers hand out:
 /// `whsec_` + base64 for Standard Webhooks and Stripe (Stripe keys with the whole string, Standard
 /// Webhooks decodes the base64, and both accept this form), 64 hex digits for the others (the
-/// described providers key with the secret as given).
+/// described providers key with the secret as given), and a key-pair provider's private key.
 pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     let mut bytes = [0u8; NEW_SECRET_BYTES];
     OsRng.try_fill_bytes(&mut bytes).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
+    if let Some(algorithm) = key_pair_algorithm(scheme) {
+        // A key-pair provider's secret is the sender's private key.
+        return Ok(crate::webhook::crypto::key_pair::generate_pair(algorithm).secret);
+    }
     Ok(match scheme {
         SchemeKind::Standard | SchemeKind::Stripe => format!("whsec_{}", STANDARD.encode(bytes)),
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {

@@ -15,8 +15,13 @@ pub(crate) struct Binary {
 
 impl Binary {
     pub(crate) fn start(args: &[&str]) -> Binary {
+        Binary::start_with_secret(SECRET, args)
+    }
+
+    /// As `start`, verifying with `secret` (a key-pair scheme's public key).
+    pub(crate) fn start_with_secret(secret: &str, args: &[&str]) -> Binary {
         let mut child = Command::new(env!("CARGO_BIN_EXE_webhook"))
-            .args(["listen", "--addr", "127.0.0.1:0", "--secret", SECRET])
+            .args(["listen", "--addr", "127.0.0.1:0", "--secret", secret])
             .args(args)
             .env("NO_COLOR", "1")
             .env_remove("WEBHOOK_SECRET")

@@ -10,6 +10,7 @@ use base64::engine::general_purpose::STANDARD;
 use idem::testing::crypto::{GeneratedPair, KeyAlgorithm, generate_pair};
 use serde_json::json;
 
+use crate::support::listen_process::Binary;
 use crate::support::provider_sdks::Sdks;
 use crate::support::run::Run;
 
@@ -216,4 +217,70 @@ fn webhook_secret_labels_each_half_of_a_pair_with_who_takes_it() {
     assert!(lines[public_label + 1].starts_with("MFkw"), "base64 DER SPKI, as the dashboard shows it: {out}");
     // --asymmetric is what these schemes are already.
     assert_eq!(Run::webhook(["secret", "--scheme", "discord", "--asymmetric"]).finish().parts().0, 0);
+}
+
+/// `webhook send` of a delivery to `url`, signed with `secret`: the exit status and stderr.
+fn send(url: &str, scheme: &str, secret: &str, body: &str) -> (i32, String) {
+    let (code, out, err) =
+        Run::webhook(["send", url, "--scheme", scheme, "--secret", secret, "-d", body, "--max-attempts", "1"])
+            .never_printing(secret)
+            .finish()
+            .parts();
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn webhook_listen_verifies_with_the_public_key_what_webhook_send_signs_with_the_private_key() {
+    for (scheme, algorithm, body) in
+        [("discord", KeyAlgorithm::Ed25519, DISCORD_BODY), ("sendgrid", KeyAlgorithm::EcdsaP256, SENDGRID_BODY)]
+    {
+        let pair = generate_pair(algorithm);
+        let listener = Binary::start_with_secret(&pair.public, &["--scheme", scheme]);
+        let url = format!("{}/hook", listener.url);
+        let (code, output) = send(&url, scheme, &pair.secret, body);
+        assert_eq!(code, 0, "{scheme}: {output}");
+        // Another sender's key: the listener refuses it, and `send` reports the refusal.
+        let (code, output) = send(&url, scheme, &generate_pair(algorithm).secret, body);
+        assert_eq!(code, 1, "{scheme}: {output}");
+        let (_, lines, _) = listener.interrupt();
+        let log = lines.join("\n");
+        assert!(!log.contains(&pair.secret) && !log.contains(pair.secret.trim()), "{log}");
+    }
+}
+
+#[test]
+fn webhook_listen_refuses_to_start_with_a_private_key_and_says_to_give_the_public_key() {
+    let pair = generate_pair(KeyAlgorithm::EcdsaP256);
+    let (code, _, err) =
+        Run::webhook(["listen", "--addr", "127.0.0.1:0", "--scheme", "sendgrid", "--secret", &pair.secret])
+            .never_printing(&pair.secret)
+            .finish()
+            .parts();
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("verifies with the PUBLIC key"), "{err}");
+}
+
+#[test]
+fn webhook_check_signs_with_the_private_key_and_a_listener_keyed_with_the_public_key_passes_the_suite() {
+    for (scheme, algorithm) in [("discord", KeyAlgorithm::Ed25519), ("sendgrid", KeyAlgorithm::EcdsaP256)] {
+        let pair = generate_pair(algorithm);
+        let listener = Binary::start_with_secret(&pair.public, &["--scheme", scheme]);
+        let dir = tempfile::tempdir().unwrap();
+        let key = dir.path().join("private-key");
+        std::fs::write(&key, &pair.secret).unwrap();
+        let url = format!("{}/hook", listener.url);
+        let (code, report) = Run::webhook(["check", &url, "--scheme", scheme])
+            .args([std::ffi::OsStr::new("--secret-file"), key.as_os_str()])
+            .format_json()
+            .never_printing(pair.secret.trim())
+            .code_and_json();
+        let outcomes = crate::support::suite_outcomes(&report);
+        assert_eq!(code, 0, "{scheme}: {outcomes:?}");
+        // The forgeries are signed with another private key, and the truncated signature found in
+        // Discord's 128 hex digits and SendGrid's base64 DER.
+        for id in ["bad-signature-rejected", "tampered-body-rejected", "truncated-signature-rejected"] {
+            assert_eq!(outcomes.get(id).map(String::as_str), Some("pass"), "{scheme} {id}: {outcomes:?}");
+        }
+        listener.interrupt();
+    }
 }
