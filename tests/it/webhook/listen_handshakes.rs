@@ -175,3 +175,25 @@ fn a_discord_ping_with_an_invalid_signature_gets_401() {
     assert_eq!(answer.status, StatusCode::UNAUTHORIZED);
     listener.shutdown();
 }
+
+#[test]
+fn a_signed_discord_ping_gets_a_pong_from_a_listener_holding_the_public_key() {
+    let (_, pair) = crate::support::run::Run::webhook(["secret", "--scheme", "discord", "--format", "json"]).code_and_json();
+    let (private, public) = (pair["secret"].as_str().unwrap(), pair["public"].as_str().unwrap());
+    let (code, signed, _) = crate::support::run::Run::webhook(["sign", "--scheme", "discord", "--secret", private])
+        .args(["-d", r#"{"type":1}"#])
+        .finish()
+        .parts();
+    assert_eq!(code, 0, "{signed}");
+    let headers: Vec<(&str, &str)> = signed.lines().filter_map(|line| line.split_once(": ")).collect();
+    let listener = Listener::start(idem::testing::listen::ListenConfig::local(
+        kind("discord"),
+        idem::testing::scheme::Secret::new(public.as_bytes().to_vec()).unwrap(),
+    ));
+    let answer = send(Method::POST, &listener.url("/interactions"), &headers, r#"{"type":1}"#);
+    assert_eq!(answer.status, StatusCode::OK, "{}", text(&answer));
+    assert_eq!(json(&answer)["type"], 1);
+    let tampered = send(Method::POST, &listener.url("/interactions"), &headers, r#"{"type":1} "#);
+    assert_eq!(tampered.status, StatusCode::UNAUTHORIZED);
+    listener.shutdown();
+}
