@@ -5,11 +5,11 @@
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use super::description::{
-    Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, Signed, TimestampForm,
+    Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, SignatureList, Signed, TimestampForm,
 };
 use super::mac::{Encoding, KeyForm, MacAlgorithm, SigningKey, any_equal};
-use super::received::{Future, conclude, header_text, parse_timestamp};
-use super::{Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
+use super::received::{Future, check_entries, conclude, header_text, parse_timestamp};
+use super::{MAX_SIGNATURES, Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
 use crate::webhook::delivery::Delivery;
 
 /// A description checked and ready to run.
@@ -30,6 +30,14 @@ pub(crate) struct DescribedScheme {
     timestamp: Option<(HeaderName, TimestampForm)>,
     future: Future,
     key_form: KeyForm,
+    /// The signature header as a list carrying the timestamp and the signatures.
+    list: Option<SignatureList>,
+}
+
+/// What a list-form signature header carries: the timestamp's text and every signature's.
+struct ListItems<'h> {
+    timestamp: &'h str,
+    signatures: Vec<&'h str>,
 }
 
 /// A part of the signed text other than the body.
@@ -113,7 +121,17 @@ impl DescribedScheme {
             Signed::Template(template) => parse_template(template)?,
         };
         let pieces = || before_body.iter().chain(&after_body);
-        if description.timestamp.is_none() && pieces().any(|piece| *piece == Piece::Timestamp) {
+        let list = &description.signature.list;
+        if let Some(list) = list {
+            check_list(list)?;
+            if description.timestamp.is_some() {
+                return Err(DescriptionError::new(
+                    "timestamp",
+                    "the signature list carries the timestamp; a `timestamp` header as well is ambiguous",
+                ));
+            }
+        }
+        if description.timestamp.is_none() && list.is_none() && pieces().any(|piece| *piece == Piece::Timestamp) {
             return Err(DescriptionError::new(
                 "signed.template",
                 "it signs {timestamp} but the scheme has no `timestamp`",
@@ -148,6 +166,7 @@ impl DescribedScheme {
                 SecretForm::Raw => KeyForm::Raw,
                 SecretForm::WhsecBase64 => KeyForm::WhsecBase64,
             },
+            list: list.clone(),
         })
     }
 
@@ -198,6 +217,97 @@ impl DescribedScheme {
         };
         Ok(Some((text, seconds)))
     }
+
+    /// The items of a list-form header, read as Paddle's and Stripe's libraries split them: on
+    /// the separator, each at its first `=`, nothing trimmed; the first timestamp counts.
+    fn list_items<'h>(
+        &self,
+        list: &SignatureList,
+        name: &HeaderName,
+        text: &'h str,
+    ) -> Result<ListItems<'h>, VerifyError> {
+        let mut timestamp = None;
+        let mut signatures = Vec::new();
+        let mut entries = 0;
+        for item in text.split(list.separator.as_str()) {
+            let (key, value) = item.split_once('=').unwrap_or((item, ""));
+            if key == list.timestamp {
+                timestamp = timestamp.or(Some(value));
+                continue;
+            }
+            entries += 1;
+            // Past the cap the header is refused anyway: counted, not kept.
+            if key == list.signature && signatures.len() <= MAX_SIGNATURES {
+                signatures.push(value);
+            }
+        }
+        check_entries(name, entries)?;
+        let timestamp = timestamp
+            .ok_or_else(|| VerifyError::malformed(name, format!("it has no `{}=` timestamp", list.timestamp)))?;
+        if signatures.is_empty() {
+            return Err(VerifyError::malformed(
+                name,
+                format!("it has no `{}=` signature (items of other keys are not checked)", list.signature),
+            ));
+        }
+        Ok(ListItems { timestamp, signatures })
+    }
+
+    /// Verifies a list-form header: one MAC, compared with every signature in the list.
+    fn verify_list(
+        &self,
+        list: &SignatureList,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let name = Self::present(headers, &self.signature, &self.signature_also)?;
+        let items = self.list_items(list, name, header_text(headers, name)?)?;
+        let seconds = parse_timestamp(name, items.timestamp)?;
+        let id = self.delivery_id(headers);
+        let signed_id = match (&id, &self.id) {
+            (Some(id), _) => id.as_str(),
+            (None, Some((primary, also))) if self.signs_id() => {
+                return Err(Self::present(headers, primary, also)
+                    .err()
+                    .unwrap_or_else(|| VerifyError::missing(primary)));
+            }
+            (None, _) => "",
+        };
+        let before = Self::render(&self.before_body, items.timestamp, signed_id);
+        let after = Self::render(&self.after_body, items.timestamp, signed_id);
+        let expected = key.digest(self.algorithm, &[&before, body, &after]);
+        let candidates = items.signatures.iter().filter_map(|value| value.strip_prefix(self.prefix.as_str()));
+        let matched = match self.compare {
+            Compare::Text => {
+                let text = self.encoding.encode(&expected);
+                any_equal(text.as_bytes(), candidates.map(str::as_bytes))
+            }
+            Compare::Bytes => {
+                let decoded: Vec<Vec<u8>> = candidates.filter_map(|value| self.encoding.decode(value)).collect();
+                any_equal(&expected, decoded.iter().map(Vec::as_slice))
+            }
+        };
+        let note = conclude(window, Some(seconds), self.future, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: Some(seconds), id, note })
+    }
+}
+
+/// A list form whose keys and separator can be told apart.
+fn check_list(list: &SignatureList) -> Result<(), DescriptionError> {
+    if list.separator.is_empty() || list.separator.contains('=') {
+        return Err(DescriptionError::new("signature.list.separator", "it must be non-empty text without `=`"));
+    }
+    for (field, key) in [("signature.list.timestamp", &list.timestamp), ("signature.list.signature", &list.signature)] {
+        if key.is_empty() || key.contains('=') || key.contains(list.separator.as_str()) {
+            return Err(DescriptionError::new(field, "it must be non-empty, without `=` or the separator"));
+        }
+    }
+    if list.timestamp == list.signature {
+        return Err(DescriptionError::new("signature.list", "the timestamp and the signature need different keys"));
+    }
+    Ok(())
 }
 
 impl Scheme for DescribedScheme {
@@ -210,7 +320,7 @@ impl Scheme for DescribedScheme {
     }
 
     fn is_timestamped(&self) -> bool {
-        self.timestamp.is_some()
+        self.timestamp.is_some() || self.list.is_some()
     }
 
     fn accepts_future_timestamps(&self) -> bool {
@@ -250,7 +360,10 @@ impl Scheme for DescribedScheme {
         let before = Self::render(&self.before_body, &timestamp, &delivery.id);
         let after = Self::render(&self.after_body, &timestamp, &delivery.id);
         let tag = key.digest_streaming(self.algorithm, &before, &delivery.body, &after)?;
-        let signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));
+        let mut signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));
+        if let Some(list) = &self.list {
+            signature = format!("{}={timestamp}{}{}={signature}", list.timestamp, list.separator, list.signature);
+        }
         let mut headers = vec![(self.signature.clone(), to_header_value("signature", &self.signature, signature)?)];
         if let Some((name, _)) = &self.timestamp {
             headers.push((name.clone(), to_header_value("timestamp", name, timestamp)?));
@@ -271,6 +384,9 @@ impl Scheme for DescribedScheme {
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
+        if let Some(list) = &self.list {
+            return self.verify_list(list, headers, body, key, window);
+        }
         let timestamp = self.received_timestamp(headers)?;
         let name = Self::present(headers, &self.signature, &self.signature_also)?;
         let text = header_text(headers, name)?;
@@ -327,5 +443,33 @@ mod tests {
             assert_eq!(err.field, "signed.template");
             assert!(err.reason.contains(says), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn a_list_form_needs_distinct_keys_and_no_timestamp_header_beside_it() {
+        let list = |separator: &str, timestamp: &str, signature: &str| SignatureList {
+            separator: separator.into(),
+            timestamp: timestamp.into(),
+            signature: signature.into(),
+        };
+        assert!(check_list(&list(";", "ts", "h1")).is_ok());
+        for (bad, field) in [
+            (list("", "t", "v1"), "signature.list.separator"),
+            (list("=", "t", "v1"), "signature.list.separator"),
+            (list(",", "t", "t"), "signature.list"),
+            (list(",", "", "v1"), "signature.list.timestamp"),
+            (list(",", "t", "v,1"), "signature.list.signature"),
+        ] {
+            assert_eq!(check_list(&bad).unwrap_err().field, field, "{bad:?}");
+        }
+        let mut description: SchemeDescription =
+            serde_json::from_str(include_str!("providers/paddle.json")).expect("paddle.json parses");
+        description.timestamp = Some(super::super::description::TimestampHeader {
+            name: "X-Timestamp".into(),
+            form: TimestampForm::UnixSeconds,
+            future: FutureTimestamps::Refused,
+        });
+        let err = DescribedScheme::new(SchemeKind::Hmac, &description).unwrap_err();
+        assert_eq!(err.field, "timestamp");
     }
 }

@@ -62,6 +62,24 @@ pub(crate) struct SignatureHeader {
     pub(crate) prefix: String,
     #[serde(default)]
     pub(crate) compare: Compare,
+    /// The header is a list of `key=value` items (`t=…,v1=…`, `ts=…;h1=…`) carrying the signed
+    /// timestamp and one signature or several (one per active secret, as during a rotation).
+    /// The timestamp is then read from the list, so the scheme has no `timestamp` header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) list: Option<SignatureList>,
+}
+
+/// A signature header in list form: `<timestamp>=<unix>` and `<signature>=<tag>` items between
+/// `separator`s. Items of other keys (another version, as Stripe's `v0`) are ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SignatureList {
+    /// Between items: `,` (Calendly, Mux) or `;` (Paddle).
+    pub(crate) separator: String,
+    /// The key of the item holding the signed timestamp, in Unix seconds (`t`, `ts`).
+    pub(crate) timestamp: String,
+    /// The key of each item holding a signature (`v1`, `h1`); any one matching is enough.
+    pub(crate) signature: String,
 }
 
 /// How a received tag is compared with the expected one.

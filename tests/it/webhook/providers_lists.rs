@@ -1,0 +1,161 @@
+//! Providers whose signature header is a list (`ts=…;h1=…`, `t=…,v1=…`): Paddle Billing against
+//! its own SDK (paddle-python-sdk's `Verifier`, and its `PaddleSignature.calculate_hmac` to sign),
+//! Calendly against its documented recipe, Mux against the example of its own library; each
+//! accepts a list with several signatures, as during a secret rotation.
+use std::collections::BTreeMap;
+use std::process::Command;
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::json;
+
+use crate::support::apps::app_path;
+use crate::support::provider_sdks::Sdks;
+use crate::support::run::Run;
+
+const SECRET: &str = "pdl_ntfset_01hv8wptq8987qeep44fyrq6ba_zV8Zcb6ZBplzKUIh3q0CH6qC5Qj1uLhP";
+
+/// The headers `webhook sign --scheme SCHEME` writes for `body` at `timestamp`, by lower-case name.
+fn signed(scheme: &str, secret: &str, body: &str, timestamp: i64) -> BTreeMap<String, String> {
+    let (code, stdout, stderr) = Run::webhook(["sign", "--scheme", scheme, "--secret", secret, "-d", body])
+        .args(["--timestamp", &timestamp.to_string()])
+        .never_printing(secret)
+        .finish()
+        .parts();
+    assert_eq!(code, 0, "{stderr}");
+    stdout
+        .lines()
+        .map(|line| {
+            let (name, value) = line.split_once(": ").unwrap();
+            (name.to_ascii_lowercase(), value.to_string())
+        })
+        .collect()
+}
+
+/// `webhook verify --scheme SCHEME` of `body` with one header, at `now`: exit status and output.
+fn verify(scheme: &str, secret: &str, body: &str, header: (&str, &str), now: i64) -> (i32, String) {
+    let (code, stdout, stderr) = Run::webhook(["verify", "--scheme", scheme, "--secret", secret, "-d", body])
+        .args(["-H", &format!("{}: {}", header.0, header.1), "--now", &now.to_string()])
+        .never_printing(secret)
+        .finish()
+        .parts();
+    (code, format!("{stdout}{stderr}"))
+}
+
+/// What Python's own `hmac` computes over `message` (tests/apps/provider_recipe_signer.py).
+fn python_hex_sha256(secret: &str, message: &str) -> String {
+    let output = Command::new("python3")
+        .arg(app_path("provider_recipe_signer.py"))
+        .args(["sha256", "hex", secret, message])
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+const BODIES: &[&str] = &[
+    r#"{"event_id":"evt_01h8","event_type":"transaction.completed","data":{"id":"txn_01h8"}}"#,
+    r#"{"note":"café ☕ — 名前","amount":"10.00"}"#,
+    "a;b=c,ts=1;h1=ff",
+    "",
+];
+
+#[test]
+fn paddle_signatures_agree_with_the_paddle_sdk_both_ways() {
+    let mut sdks = Sdks::start();
+    for (index, body) in BODIES.iter().enumerate() {
+        let timestamp = 1_700_000_000 + i64::try_from(index).unwrap() * 977;
+        let request = |header: &str, body: &str| json!({"secret": SECRET, "header": header, "body_b64": STANDARD.encode(body.as_bytes())});
+
+        // Ours -> the SDK's Verifier.
+        let ours = signed("paddle", SECRET, body, timestamp)["paddle-signature"].clone();
+        assert!(ours.starts_with(&format!("ts={timestamp};h1=")), "{ours}");
+        assert!(sdks.verifies("paddle", request(&ours, body)), "the SDK refuses our {ours:?} of {body:?}");
+        assert!(!sdks.verifies("paddle", request(&ours, &format!("{body} "))), "the SDK accepts a changed body");
+
+        // The SDK's -> ours: the same header, accepted, and refused for another body.
+        let theirs = sdks.signs(
+            "paddle",
+            json!({"secret": SECRET, "timestamp": timestamp, "body_b64": STANDARD.encode(body.as_bytes())}),
+        );
+        assert_eq!(theirs, ours, "{body:?}");
+        let (code, output) = verify("paddle", SECRET, body, ("Paddle-Signature", &theirs), timestamp);
+        assert_eq!(code, 0, "{output}");
+        assert!(output.contains("paddle signature is valid"), "{output}");
+        let (code, output) = verify("paddle", SECRET, &format!("{body} "), ("Paddle-Signature", &theirs), timestamp);
+        assert_eq!(code, 1, "{output}");
+        assert!(output.contains("does not match"), "{output}");
+
+        // A rotation: the old secret's signature first, then the new one's. Both accept it.
+        let old = signed("paddle", "an old secret", body, timestamp)["paddle-signature"].clone();
+        let old_tag = old.split_once(";h1=").unwrap().1;
+        let rotating = ours.replacen(";h1=", &format!(";h1={old_tag};h1="), 1);
+        assert!(sdks.verifies("paddle", request(&rotating, body)), "{rotating}");
+        let (code, output) = verify("paddle", SECRET, body, ("Paddle-Signature", &rotating), timestamp);
+        assert_eq!(code, 0, "{rotating}: {output}");
+        // Only the old one: both refuse.
+        assert!(!sdks.verifies("paddle", request(&old, body)));
+        assert_eq!(verify("paddle", SECRET, body, ("Paddle-Signature", &old), timestamp).0, 1);
+    }
+}
+
+#[test]
+fn calendly_signs_and_verifies_its_documented_recipe() {
+    let (body, timestamp) = (BODIES[0], 1_700_000_000);
+    let secret = "a calendly signing key";
+    // Calendly: `Calendly-Webhook-Signature: t=<unix>,v1=<hex>`, HMAC-SHA256(key, "<t>." + body).
+    let tag = python_hex_sha256(secret, &format!("{timestamp}.{body}"));
+    let expected = format!("t={timestamp},v1={tag}");
+    assert_eq!(signed("calendly", secret, body, timestamp)["calendly-webhook-signature"], expected);
+    let (code, output) = verify("calendly", secret, body, ("Calendly-Webhook-Signature", &expected), timestamp);
+    assert_eq!(code, 0, "{output}");
+
+    let other = python_hex_sha256("another key", &format!("{timestamp}.{body}"));
+    let rotating = format!("t={timestamp},v1={other},v1={tag}");
+    let (code, output) = verify("calendly", secret, body, ("Calendly-Webhook-Signature", &rotating), timestamp);
+    assert_eq!(code, 0, "{output}");
+    let forged = format!("t={timestamp},v1={other}");
+    let (code, output) = verify("calendly", secret, body, ("Calendly-Webhook-Signature", &forged), timestamp);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("does not match"), "{output}");
+}
+
+/// The example of Mux's own library (`Mux.Webhooks.TestUtils.generate_signature`, hex.pm `mux`
+/// 2.2.0): "payload" signed with "SuperSecret123" at t=1591664030.
+const MUX_EXAMPLE: &str = "t=1591664030,v1=e43496b6aae982c4c2fd6f8e92935f1d90216f1f64d56024e72390acfb988272";
+
+#[test]
+fn mux_reproduces_the_example_of_its_own_library() {
+    let headers = signed("mux", "SuperSecret123", "payload", 1_591_664_030);
+    assert_eq!(headers["mux-signature"], MUX_EXAMPLE);
+    let (code, output) = verify("mux", "SuperSecret123", "payload", ("Mux-Signature", MUX_EXAMPLE), 1_591_664_030);
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("mux signature is valid"), "{output}");
+
+    // An hour later the same delivery is a replay: refused, saying the signature itself matched.
+    let (code, output) = verify("mux", "SuperSecret123", "payload", ("Mux-Signature", MUX_EXAMPLE), 1_591_667_630);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("the signature itself matches"), "{output}");
+    let (code, output) = verify("mux", "SuperSecret123", "payload!", ("Mux-Signature", MUX_EXAMPLE), 1_591_664_030);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("does not match"), "{output}");
+}
+
+#[test]
+fn a_list_without_its_timestamp_or_signature_is_malformed_and_says_which_key() {
+    let tag = "e43496b6aae982c4c2fd6f8e92935f1d90216f1f64d56024e72390acfb988272";
+    for (header, says) in [
+        (format!("h1={tag}"), "no `ts=` timestamp"),
+        ("ts=1591664030".to_string(), "no `h1=` signature"),
+        (format!("ts=1591664030,h1={tag}"), "no `h1=` signature"),
+        (format!("ts=soon;h1={tag}"), "not a Unix timestamp"),
+    ] {
+        let (code, output) = verify("paddle", SECRET, "payload", ("Paddle-Signature", &header), 1_591_664_030);
+        assert_eq!(code, 1, "{header}: {output}");
+        assert!(output.contains("malformed") && output.contains(says), "{header}: {output}");
+    }
+    let many = format!("t=1591664030{}", format!(",v1={tag}").repeat(17));
+    let (code, output) = verify("mux", "SuperSecret123", "payload", ("Mux-Signature", &many), 1_591_664_030);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("17 signature entries"), "{output}");
+}
