@@ -63,7 +63,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -104,7 +109,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -122,7 +132,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -157,7 +172,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -195,7 +215,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -240,7 +265,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -296,7 +326,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -340,7 +375,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
@@ -400,7 +440,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -450,7 +495,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -468,7 +518,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -553,7 +608,12 @@ coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the bo
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
 calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
-mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'"
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

@@ -28,6 +28,11 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/paddle.json"),
     include_str!("providers/calendly.json"),
     include_str!("providers/mux.json"),
+    include_str!("providers/gitlab.json"),
+    include_str!("providers/woocommerce.json"),
+    include_str!("providers/sentry.json"),
+    include_str!("providers/razorpay.json"),
+    include_str!("providers/dropbox.json"),
 ];
 
 struct BuiltIn {

@@ -32,6 +32,8 @@ pub(crate) struct DescribedScheme {
     key_form: KeyForm,
     /// The signature header as a list carrying the timestamp and the signatures.
     list: Option<SignatureList>,
+    /// The header carries the secret itself (`shared-token`), not a MAC.
+    shared_token: bool,
 }
 
 /// What a list-form signature header carries: the timestamp's text and every signature's.
@@ -117,9 +119,23 @@ impl DescribedScheme {
             None => None,
         };
         let (before_body, after_body) = match &description.signed {
-            Signed::Body => (Vec::new(), Vec::new()),
+            Signed::Body | Signed::Nothing => (Vec::new(), Vec::new()),
             Signed::Template(template) => parse_template(template)?,
         };
+        let mac = description.algorithm.mac();
+        match (mac, &description.signed) {
+            (None, Signed::Nothing) if description.signature.list.is_none() && description.timestamp.is_none() => {}
+            (None, _) => {
+                return Err(DescriptionError::new(
+                    "algorithm",
+                    "a shared token signs nothing: it needs `signed: nothing`, and no timestamp or list",
+                ));
+            }
+            (Some(_), Signed::Nothing) => {
+                return Err(DescriptionError::new("signed", "`nothing` goes with the `shared-token` algorithm only"));
+            }
+            (Some(_), _) => {}
+        }
         let pieces = || before_body.iter().chain(&after_body);
         let list = &description.signature.list;
         if let Some(list) = list {
@@ -159,7 +175,8 @@ impl DescribedScheme {
             event,
             before_body,
             after_body,
-            algorithm: description.algorithm.mac(),
+            // A shared token computes no MAC; the field is then never read.
+            algorithm: mac.unwrap_or(MacAlgorithm::HmacSha256),
             timestamp,
             future,
             key_form: match description.secret {
@@ -167,6 +184,7 @@ impl DescribedScheme {
                 SecretForm::WhsecBase64 => KeyForm::WhsecBase64,
             },
             list: list.clone(),
+            shared_token: mac.is_none(),
         })
     }
 
@@ -294,6 +312,42 @@ impl DescribedScheme {
     }
 }
 
+impl DescribedScheme {
+    /// The headers of a shared-token scheme: the token is the secret, as the provider sends it.
+    fn sign_with_token(
+        &self,
+        delivery: &Delivery,
+        key: &SigningKey,
+    ) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
+        let mut token = self.prefix.clone().into_bytes();
+        token.extend_from_slice(key.secret_bytes());
+        // Not through `to_header_value`: its error quotes the value, and the value is the secret.
+        let value = HeaderValue::from_bytes(&token).map_err(|_| SignError::NotAHeaderValue {
+            what: "shared token",
+            value: "(the secret, not shown)".into(),
+            header: super::spelled(&self.signature).into_owned(),
+        })?;
+        let mut headers = vec![(self.signature.clone(), value)];
+        if let (Some(name), Some(event)) = (&self.event, &delivery.event) {
+            headers.push((name.clone(), to_header_value("event type", name, event.clone())?));
+        }
+        Ok(headers)
+    }
+
+    /// A shared token matches when it is the secret, compared in constant time.
+    fn verify_token(&self, headers: &HeaderMap, key: &SigningKey) -> Result<Verified, VerifyError> {
+        let name = Self::present(headers, &self.signature, &self.signature_also)?;
+        let text = header_text(headers, name)?;
+        let token = text
+            .strip_prefix(self.prefix.as_str())
+            .ok_or_else(|| VerifyError::malformed(name, format!("it does not start with `{}`", self.prefix)))?;
+        if !any_equal(key.secret_bytes(), [token.as_bytes()]) {
+            return Err(VerifyError::SignatureMismatch { hint: None });
+        }
+        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers), note: None })
+    }
+}
+
 /// A list form whose keys and separator can be told apart.
 fn check_list(list: &SignatureList) -> Result<(), DescriptionError> {
     if list.separator.is_empty() || list.separator.contains('=') {
@@ -346,6 +400,9 @@ impl Scheme for DescribedScheme {
     }
 
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
+        if self.shared_token {
+            return self.sign_with_token(delivery, key);
+        }
         let timestamp = match self.timestamp {
             Some((_, TimestampForm::UnixMilliseconds)) => (i128::from(delivery.timestamp) * 1000).to_string(),
             Some((ref name, TimestampForm::Rfc3339)) => chrono::DateTime::from_timestamp(delivery.timestamp, 0)
@@ -386,6 +443,9 @@ impl Scheme for DescribedScheme {
     ) -> Result<Verified, VerifyError> {
         if let Some(list) = &self.list {
             return self.verify_list(list, headers, body, key, window);
+        }
+        if self.shared_token {
+            return self.verify_token(headers, key);
         }
         let timestamp = self.received_timestamp(headers)?;
         let name = Self::present(headers, &self.signature, &self.signature_also)?;
@@ -471,5 +531,18 @@ mod tests {
         });
         let err = DescribedScheme::new(SchemeKind::Hmac, &description).unwrap_err();
         assert_eq!(err.field, "timestamp");
+    }
+
+    #[test]
+    fn a_shared_token_signs_nothing_and_nothing_is_only_for_a_token() {
+        let gitlab: SchemeDescription =
+            serde_json::from_str(include_str!("providers/gitlab.json")).expect("gitlab.json parses");
+        assert!(DescribedScheme::new(SchemeKind::Hmac, &gitlab).is_ok());
+        let mut signs_the_body = gitlab.clone();
+        signs_the_body.signed = Signed::Body;
+        assert_eq!(DescribedScheme::new(SchemeKind::Hmac, &signs_the_body).unwrap_err().field, "algorithm");
+        let mut a_mac_of_nothing = gitlab;
+        a_mac_of_nothing.algorithm = super::super::description::Algorithm::HmacSha256;
+        assert_eq!(DescribedScheme::new(SchemeKind::Hmac, &a_mac_of_nothing).unwrap_err().field, "signed");
     }
 }

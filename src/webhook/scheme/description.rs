@@ -56,6 +56,8 @@ pub(crate) struct SignatureHeader {
     pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) also_read: Vec<String>,
+    /// How the tag is written (hex when not said; a shared token has no tag to write).
+    #[serde(default)]
     pub(crate) encoding: Encoding,
     /// Text before the encoded tag (`sha256=`, `v0=`); may be empty.
     #[serde(default)]
@@ -103,6 +105,9 @@ pub(crate) enum Signed {
     /// Text with placeholders: `{body}` (exactly once), `{timestamp}` (as sent in the timestamp
     /// header), `{id}` (the id header's value). `v0:{timestamp}:{body}` is Slack's.
     Template(String),
+    /// Nothing: the header carries a shared token (the `shared-token` algorithm), which proves
+    /// who knows the secret but not that the body is the one sent.
+    Nothing,
 }
 
 /// The signing algorithm.
@@ -112,14 +117,19 @@ pub(crate) enum Algorithm {
     HmacSha1,
     HmacSha256,
     HmacSha512,
+    /// No MAC: the signature header carries the secret itself (GitLab's `X-Gitlab-Token`),
+    /// compared in constant time. `signed` must be `nothing`.
+    SharedToken,
 }
 
 impl Algorithm {
-    pub(crate) fn mac(self) -> MacAlgorithm {
+    /// The MAC, for the algorithms that compute one.
+    pub(crate) fn mac(self) -> Option<MacAlgorithm> {
         match self {
-            Algorithm::HmacSha1 => MacAlgorithm::HmacSha1,
-            Algorithm::HmacSha256 => MacAlgorithm::HmacSha256,
-            Algorithm::HmacSha512 => MacAlgorithm::HmacSha512,
+            Algorithm::HmacSha1 => Some(MacAlgorithm::HmacSha1),
+            Algorithm::HmacSha256 => Some(MacAlgorithm::HmacSha256),
+            Algorithm::HmacSha512 => Some(MacAlgorithm::HmacSha512),
+            Algorithm::SharedToken => None,
         }
     }
 }

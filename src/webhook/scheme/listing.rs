@@ -39,6 +39,7 @@ fn algorithm_name(kind: SchemeKind) -> &'static str {
         Some(Algorithm::HmacSha1) => "HMAC-SHA1",
         Some(Algorithm::HmacSha256) => "HMAC-SHA256",
         Some(Algorithm::HmacSha512) => "HMAC-SHA512",
+        Some(Algorithm::SharedToken) => "shared token (no signature)",
         None if kind == SchemeKind::Standard => "HMAC-SHA256 (v1) or Ed25519 (v1a)",
         None => "HMAC-SHA256",
     }

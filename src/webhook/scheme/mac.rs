@@ -166,6 +166,11 @@ impl SigningKey {
         }
     }
 
+    /// The secret's bytes, for a scheme whose header carries the secret itself (a shared token).
+    pub(super) fn secret_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
     /// The Ed25519 key, when this is a `whsk_`/`whpk_` key.
     pub fn asymmetric(&self) -> Option<&AsymmetricKey> {
         self.asymmetric.as_deref()

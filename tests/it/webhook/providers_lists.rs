@@ -159,3 +159,66 @@ fn a_list_without_its_timestamp_or_signature_is_malformed_and_says_which_key() {
     assert_eq!(code, 1, "{output}");
     assert!(output.contains("17 signature entries"), "{output}");
 }
+
+/// What Python's own `hmac` computes over `message`, base64 (tests/apps/provider_recipe_signer.py).
+fn python_base64_sha256(secret: &str, message: &str) -> String {
+    let output = Command::new("python3")
+        .arg(app_path("provider_recipe_signer.py"))
+        .args(["sha256", "base64", secret, message])
+        .output()
+        .expect("python3 runs");
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout).unwrap().trim().to_string()
+}
+
+#[test]
+fn body_mac_providers_sign_and_verify_their_documented_recipe() {
+    let secret = "an endpoint secret";
+    let body = BODIES[1];
+    // (scheme, header, the tag the documentation's recipe gives)
+    let recipes = [
+        // WooCommerce: base64_encode(hash_hmac('sha256', $payload, $secret, true)) (WC_Webhook::generate_signature).
+        ("woocommerce", "X-WC-Webhook-Signature", python_base64_sha256(secret, body)),
+        // Sentry: hex HMAC-SHA256 of the body with the client secret.
+        ("sentry", "Sentry-Hook-Signature", python_hex_sha256(secret, body)),
+        // Razorpay: hex HMAC-SHA256 of the raw body with the webhook secret.
+        ("razorpay", "X-Razorpay-Signature", python_hex_sha256(secret, body)),
+        // Dropbox: hex HMAC-SHA256 of the body with the app secret.
+        ("dropbox", "X-Dropbox-Signature", python_hex_sha256(secret, body)),
+    ];
+    for (scheme, header, tag) in recipes {
+        let headers = signed(scheme, secret, body, 1_700_000_000);
+        assert_eq!(headers.get(&header.to_ascii_lowercase()), Some(&tag), "{scheme}: {headers:?}");
+        let (code, output) = verify(scheme, secret, body, (header, &tag), 1_700_000_000);
+        assert_eq!(code, 0, "{scheme}: {output}");
+        assert!(output.contains(&format!("{scheme} signature is valid")), "{output}");
+        let (code, output) = verify(scheme, secret, &format!("{body} "), (header, &tag), 1_700_000_000);
+        assert_eq!(code, 1, "{scheme}: {output}");
+        assert!(output.contains("does not match"), "{scheme}: {output}");
+    }
+}
+
+#[test]
+fn gitlab_sends_its_shared_token_and_verify_compares_it_whatever_the_body() {
+    let token = "a gitlab secret token";
+    let (code, stdout, stderr) =
+        Run::webhook(["sign", "--scheme", "gitlab", "--secret", token, "-d", BODIES[0]]).finish().parts();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.lines().any(|line| line == format!("X-Gitlab-Token: {token}")), "{stdout}");
+
+    let (code, output) = verify("gitlab", token, BODIES[0], ("X-Gitlab-Token", token), 1_700_000_000);
+    assert_eq!(code, 0, "{output}");
+    // A token proves who knows the secret, not what the body is: another body passes too.
+    let (code, output) = verify("gitlab", token, "another body", ("X-Gitlab-Token", token), 1_700_000_000);
+    assert_eq!(code, 0, "{output}");
+    for wrong in ["a gitlab secret tokeN", "a gitlab secret toke", "a gitlab secret token!", ""] {
+        let (code, output) = verify("gitlab", token, BODIES[0], ("X-Gitlab-Token", wrong), 1_700_000_000);
+        assert_eq!(code, 1, "{wrong:?}: {output}");
+        assert!(!output.contains(token), "the token is printed: {output}");
+    }
+
+    let list = Run::webhook(["schemes"]).format_json().expect_exit(0).json();
+    let gitlab = list["schemes"].as_array().unwrap().iter().find(|scheme| scheme["name"] == "gitlab").unwrap();
+    assert_eq!(gitlab["algorithm"], "shared token (no signature)", "{gitlab}");
+    assert_eq!(gitlab["signature_header"], "X-Gitlab-Token");
+}
