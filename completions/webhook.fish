@@ -68,7 +68,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -114,7 +116,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -137,7 +141,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -177,7 +183,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -220,7 +228,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -270,7 +280,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -331,7 +343,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -380,7 +394,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
@@ -445,7 +461,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -500,7 +518,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -523,7 +543,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -613,7 +635,9 @@ gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signatur
 woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
 sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
-dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'"
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

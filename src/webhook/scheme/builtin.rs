@@ -33,6 +33,8 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/sentry.json"),
     include_str!("providers/razorpay.json"),
     include_str!("providers/dropbox.json"),
+    include_str!("providers/mailgun.json"),
+    include_str!("providers/adyen.json"),
 ];
 
 struct BuiltIn {

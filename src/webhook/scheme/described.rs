@@ -5,11 +5,13 @@
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use super::description::{
-    Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, SignatureList, Signed, TimestampForm,
+    BodyFields, Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, SignatureList, Signed,
+    TimestampForm,
 };
 use super::mac::{Encoding, KeyForm, MacAlgorithm, SigningKey, any_equal};
 use super::received::{Future, check_entries, conclude, header_text, parse_timestamp};
 use super::{MAX_SIGNATURES, Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
+use crate::webhook::canonical::{adyen, mailgun};
 use crate::webhook::delivery::Delivery;
 
 /// A description checked and ready to run.
@@ -34,7 +36,13 @@ pub(crate) struct DescribedScheme {
     list: Option<SignatureList>,
     /// The header carries the secret itself (`shared-token`), not a MAC.
     shared_token: bool,
+    /// The signature and what it covers are fields of the body.
+    fields: Option<BodyFields>,
 }
+
+/// The name a body-signed scheme answers for its signature header, which it has not: it is never
+/// read nor written (such a scheme accepts its signature under no header name).
+const SIGNED_IN_THE_BODY: HeaderName = HeaderName::from_static("x-signature-in-the-body");
 
 /// What a list-form signature header carries: the timestamp's text and every signature's.
 struct ListItems<'h> {
@@ -103,7 +111,17 @@ fn parse_template(template: &str) -> Result<(Vec<Piece>, Vec<Piece>), Descriptio
 impl DescribedScheme {
     /// Checks `description` and makes it runnable as `kind`.
     pub(crate) fn new(kind: SchemeKind, description: &SchemeDescription) -> Result<DescribedScheme, DescriptionError> {
-        let signature = header_name("signature.name", &description.signature.name)?;
+        let fields = match description.signed {
+            Signed::Fields(fields) => Some(fields),
+            _ => None,
+        };
+        let signature = match fields {
+            Some(_) if description.signature.name.is_empty() => SIGNED_IN_THE_BODY,
+            Some(_) => {
+                return Err(DescriptionError::new("signature.name", "the signature is in the body: leave it empty"));
+            }
+            None => header_name("signature.name", &description.signature.name)?,
+        };
         let signature_also = header_names("signature.also_read", &description.signature.also_read)?;
         if HeaderValue::from_str(&description.signature.prefix).is_err() {
             return Err(DescriptionError::new("signature.prefix", "it has characters a header cannot carry"));
@@ -119,7 +137,7 @@ impl DescribedScheme {
             None => None,
         };
         let (before_body, after_body) = match &description.signed {
-            Signed::Body | Signed::Nothing => (Vec::new(), Vec::new()),
+            Signed::Body | Signed::Nothing | Signed::Fields(_) => (Vec::new(), Vec::new()),
             Signed::Template(template) => parse_template(template)?,
         };
         let mac = description.algorithm.mac();
@@ -182,9 +200,11 @@ impl DescribedScheme {
             key_form: match description.secret {
                 SecretForm::Raw => KeyForm::Raw,
                 SecretForm::WhsecBase64 => KeyForm::WhsecBase64,
+                SecretForm::Hex => KeyForm::Hex,
             },
             list: list.clone(),
             shared_token: mac.is_none(),
+            fields,
         })
     }
 
@@ -348,6 +368,51 @@ impl DescribedScheme {
     }
 }
 
+/// Schemes whose signature is a field of the body.
+impl DescribedScheme {
+    /// Mailgun: hex HMAC of `signature.timestamp` + `signature.token`, the timestamp judged too.
+    fn verify_mailgun(
+        &self,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let signed = mailgun::signed(body).map_err(|err| VerifyError::BodyMalformed { reason: err.to_string() })?;
+        let seconds: i64 = signed.timestamp.trim().parse().map_err(|_| VerifyError::BodyMalformed {
+            reason: format!("signature.timestamp `{}` is not a Unix timestamp in seconds", signed.timestamp),
+        })?;
+        let expected = self.encoding.encode(&key.digest(self.algorithm, &[signed.string_to_sign.as_bytes()]));
+        let matched = any_equal(expected.as_bytes(), [signed.signature_hex.as_bytes()]);
+        let note = conclude(window, Some(seconds), self.future, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: Some(seconds), id: self.delivery_id(headers), note })
+    }
+
+    /// Adyen: every item of the batch carries its own signature, and the batch is valid only when
+    /// every one matches; the first that does not is named.
+    fn verify_adyen(&self, headers: &HeaderMap, body: &[u8], key: &SigningKey) -> Result<Verified, VerifyError> {
+        let items = adyen::items(body).map_err(|err| VerifyError::BodyMalformed { reason: err.to_string() })?;
+        if items.is_empty() {
+            return Err(VerifyError::BodyMalformed { reason: "notificationItems is empty".into() });
+        }
+        let count = items.len();
+        for (index, item) in items.iter().enumerate() {
+            let which = format!("notification item {} of {count} ({})", index + 1, item.string_to_sign);
+            let Some(signature) = &item.signature_base64 else {
+                return Err(VerifyError::BatchItemRefused {
+                    item: which,
+                    reason: "carries no additionalData.hmacSignature",
+                });
+            };
+            let expected = self.encoding.encode(&key.digest(self.algorithm, &[item.string_to_sign.as_bytes()]));
+            if !any_equal(expected.as_bytes(), [signature.as_bytes()]) {
+                return Err(VerifyError::BatchItemRefused { item: which, reason: "does not match its signature" });
+            }
+        }
+        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers), note: None })
+    }
+}
+
 /// A list form whose keys and separator can be told apart.
 fn check_list(list: &SignatureList) -> Result<(), DescriptionError> {
     if list.separator.is_empty() || list.separator.contains('=') {
@@ -386,6 +451,9 @@ impl Scheme for DescribedScheme {
     }
 
     fn accepted_signature_headers(&self) -> Vec<HeaderName> {
+        if self.fields.is_some() {
+            return Vec::new();
+        }
         [self.signature.clone()].into_iter().chain(self.signature_also.iter().cloned()).collect()
     }
 
@@ -402,6 +470,9 @@ impl Scheme for DescribedScheme {
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
         if self.shared_token {
             return self.sign_with_token(delivery, key);
+        }
+        if self.fields.is_some() {
+            return Err(SignError::SignsInsideTheBody { scheme: self.kind.to_string() });
         }
         let timestamp = match self.timestamp {
             Some((_, TimestampForm::UnixMilliseconds)) => (i128::from(delivery.timestamp) * 1000).to_string(),
@@ -446,6 +517,11 @@ impl Scheme for DescribedScheme {
         }
         if self.shared_token {
             return self.verify_token(headers, key);
+        }
+        match self.fields {
+            Some(BodyFields::Mailgun) => return self.verify_mailgun(headers, body, key, window),
+            Some(BodyFields::Adyen) => return self.verify_adyen(headers, body, key),
+            None => {}
         }
         let timestamp = self.received_timestamp(headers)?;
         let name = Self::present(headers, &self.signature, &self.signature_also)?;

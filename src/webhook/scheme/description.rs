@@ -53,6 +53,8 @@ pub(crate) struct NamedHeader {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SignatureHeader {
+    /// Empty when the signature travels in the body (`signed: {"fields": …}`).
+    #[serde(default)]
     pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) also_read: Vec<String>,
@@ -108,6 +110,20 @@ pub(crate) enum Signed {
     /// Nothing: the header carries a shared token (the `shared-token` algorithm), which proves
     /// who knows the secret but not that the body is the one sent.
     Nothing,
+    /// Fields of the JSON body: the signature and what it covers travel in the body, as the
+    /// provider lays them out (`canonical/<provider>.rs` reads them); no header carries it.
+    Fields(BodyFields),
+}
+
+/// The providers whose signature is a field of the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum BodyFields {
+    /// `signature.{timestamp, token, signature}`: hex HMAC of timestamp + token.
+    Mailgun,
+    /// Each `notificationItems[].NotificationRequestItem` signed on its own, base64, in its
+    /// `additionalData.hmacSignature`; a batch is valid only when every item is.
+    Adyen,
 }
 
 /// The signing algorithm.
@@ -176,6 +192,8 @@ pub(crate) enum SecretForm {
     Raw,
     /// `whsec_` stripped and the rest base64-decoded (Standard Webhooks).
     WhsecBase64,
+    /// Hex digits decoded to the key bytes (Adyen's HMAC key).
+    Hex,
 }
 
 /// Why a description cannot be used, naming the field.

@@ -2,7 +2,7 @@
 //! JSON (`webhook-schemes/1`).
 use serde::Serialize;
 
-use super::description::Algorithm;
+use super::description::{Algorithm, Signed};
 use super::{SchemeKind, SchemeOptions, build, spelled};
 use crate::output::{Format, Palette};
 
@@ -53,7 +53,11 @@ pub(crate) fn entries() -> Vec<SchemeEntry> {
             SchemeEntry {
                 name: kind.name(),
                 summary: kind.summary(),
-                signature_header: spelled(&scheme.signature_header()).into_owned(),
+                signature_header: match kind.description().map(|description| &description.signed) {
+                    // No header carries it: say where it is instead.
+                    Some(Signed::Fields(_)) => "(in the body)".to_string(),
+                    _ => spelled(&scheme.signature_header()).into_owned(),
+                },
                 algorithm: algorithm_name(kind),
                 timestamped: scheme.is_timestamped(),
                 id_header: scheme.delivery_id_header().map(|name| spelled(&name).into_owned()),

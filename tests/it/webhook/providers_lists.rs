@@ -222,3 +222,99 @@ fn gitlab_sends_its_shared_token_and_verify_compares_it_whatever_the_body() {
     assert_eq!(gitlab["algorithm"], "shared token (no signature)", "{gitlab}");
     assert_eq!(gitlab["signature_header"], "X-Gitlab-Token");
 }
+
+/// `webhook verify --scheme SCHEME` of `body` with no signature header (it is in the body).
+fn verify_body(scheme: &str, secret: &str, body: &str, now: i64) -> (i32, String) {
+    let (code, stdout, stderr) = Run::webhook(["verify", "--scheme", scheme, "--secret", secret, "-d", body])
+        .args(["--now", &now.to_string()])
+        .never_printing(secret)
+        .finish()
+        .parts();
+    (code, format!("{stdout}{stderr}"))
+}
+
+/// Adyen's HMAC key of its libraries' test vectors (adyen-php-api-library HmacSignatureTest,
+/// adyen-node-api-library and adyen-go-api-library hmacValidator tests).
+const ADYEN_KEY: &str = "DFB1EB5485895CFA84146406857104ABB4CBCABDC8AAF103A624C8F6A3EAAB00";
+/// The PHP library's `testNotificationRequestItemHmac` item, with its expected signature.
+const ADYEN_PHP_ITEM: &str = r#"{"NotificationRequestItem": {"pspReference": "7914073381342284",
+    "merchantAccountCode": "TestMerchant", "merchantReference": "TestPayment-1407325143704",
+    "amount": {"value": 1130, "currency": "EUR"}, "eventCode": "AUTHORISATION", "success": "true",
+    "additionalData": {"hmacSignature": "Ny9gS2veKo5E4w8/OL6xz1/wvT/hYkAXy1xNc/QvO4I="}}}"#;
+/// The Node and Go libraries' item with every field set, with its expected signature.
+const ADYEN_NODE_ITEM: &str = r#"{"NotificationRequestItem": {"pspReference": "pspReference",
+    "originalReference": "originalReference", "merchantAccountCode": "merchantAccount",
+    "merchantReference": "reference", "amount": {"currency": "EUR", "value": 1000}, "eventCode": "EVENT",
+    "success": "true", "paymentMethod": "VISA", "reason": "reason",
+    "additionalData": {"hmacSignature": "ipnxGCaUZ4l8TUW75a71/ghd2Fe5ffvX0pV4TLTntIc="}}}"#;
+
+fn adyen_batch(items: &[&str]) -> String {
+    format!(r#"{{"live": "false", "notificationItems": [{}]}}"#, items.join(", "))
+}
+
+#[test]
+fn adyen_verifies_its_libraries_vectors_item_by_item_and_names_the_item_that_fails() {
+    let now = 1_700_000_000;
+    let (code, output) = verify_body("adyen", ADYEN_KEY, &adyen_batch(&[ADYEN_PHP_ITEM]), now);
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("adyen signature is valid"), "{output}");
+    let (code, output) = verify_body("adyen", ADYEN_KEY, &adyen_batch(&[ADYEN_PHP_ITEM, ADYEN_NODE_ITEM]), now);
+    assert_eq!(code, 0, "{output}");
+    // The key as Adyen's Customer Area shows it is hex; lower-case digits are the same key.
+    let (code, output) = verify_body("adyen", &ADYEN_KEY.to_lowercase(), &adyen_batch(&[ADYEN_NODE_ITEM]), now);
+    assert_eq!(code, 0, "{output}");
+
+    // One altered item fails the batch, and is named.
+    let altered = ADYEN_NODE_ITEM.replace(r#""value": 1000"#, r#""value": 100000"#);
+    let (code, output) = verify_body("adyen", ADYEN_KEY, &adyen_batch(&[ADYEN_PHP_ITEM, &altered]), now);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("notification item 2 of 2"), "{output}");
+    assert!(output.contains("reference:100000:EUR:EVENT:true"), "{output}");
+    let unsigned = ADYEN_PHP_ITEM.replace(r#""hmacSignature": "Ny9gS2veKo5E4w8/OL6xz1/wvT/hYkAXy1xNc/QvO4I=""#, "");
+    let (code, output) = verify_body("adyen", ADYEN_KEY, &adyen_batch(&[&unsigned, ADYEN_NODE_ITEM]), now);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("notification item 1 of 2") && output.contains("no additionalData.hmacSignature"));
+
+    let (code, output) = verify_body("adyen", ADYEN_KEY, r#"{"eventCode": "AUTHORISATION"}"#, now);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("notificationItems"), "{output}");
+    let (code, output) = verify_body("adyen", "zz-no-key-zz", &adyen_batch(&[ADYEN_PHP_ITEM]), now);
+    assert_eq!(code, 2, "{output}");
+    assert!(output.contains("not hex digits"), "{output}");
+}
+
+fn mailgun_body(timestamp: &str, token: &str, signature: &str) -> String {
+    json!({
+        "signature": {"timestamp": timestamp, "token": token, "signature": signature},
+        "event-data": {"event": "delivered", "id": "CPgfbmQMTCKtHW6uIWtuVe"}
+    })
+    .to_string()
+}
+
+#[test]
+fn mailgun_verifies_the_signature_object_of_its_body_and_judges_its_timestamp() {
+    let key = "a mailgun webhook signing key";
+    let (timestamp, token) = ("1700000000", "a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de0");
+    // Mailgun: hex HMAC-SHA256 with the signing key over timestamp + token.
+    let signature = python_hex_sha256(key, &format!("{timestamp}{token}"));
+    let body = mailgun_body(timestamp, token, &signature);
+    let (code, output) = verify_body("mailgun", key, &body, 1_700_000_000);
+    assert_eq!(code, 0, "{output}");
+    assert!(output.contains("mailgun signature is valid"), "{output}");
+
+    let (code, output) =
+        verify_body("mailgun", key, &mailgun_body(timestamp, "another token", &signature), 1_700_000_000);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("does not match"), "{output}");
+    let (code, output) = verify_body("mailgun", key, &body, 1_700_003_600);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("the signature itself matches"), "{output}");
+    let (code, output) = verify_body("mailgun", key, r#"{"event-data": {}}"#, 1_700_000_000);
+    assert_eq!(code, 1, "{output}");
+    assert!(output.contains("no signature object"), "{output}");
+
+    // Signing would have to rewrite the body: refused, saying what works instead.
+    let (code, _, stderr) = Run::webhook(["sign", "--scheme", "mailgun", "--secret", key, "-d", "{}"]).finish().parts();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("inside the body"), "{stderr}");
+}
