@@ -159,7 +159,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --count-url)
@@ -293,7 +293,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -761,7 +761,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -873,11 +873,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1007,7 +1007,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1097,7 +1097,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1221,7 +1221,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1271,7 +1271,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1385,7 +1385,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1463,11 +1463,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)

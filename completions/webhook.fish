@@ -70,7 +70,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -118,7 +123,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -143,7 +153,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -185,7 +200,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -230,7 +250,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -282,7 +307,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -345,7 +375,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -396,7 +431,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
@@ -463,7 +503,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -520,7 +565,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -545,7 +595,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -637,7 +692,12 @@ sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-
 razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
-adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''"
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

@@ -111,7 +111,7 @@ mod tests {
             assert!(scheme(*kind).is_some());
         }
         let mut names: Vec<&str> = SchemeKind::every().iter().map(|kind| kind.name()).collect();
-        assert_eq!(names.len(), FILES.len() + 2 + PROVIDER_FILES.len());
+        assert_eq!(names.len(), FILES.len() + 2 + PROVIDER_FILES.len() + super::super::alias::ALIASES.len());
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), SchemeKind::every().len(), "two schemes share a name");

@@ -30,8 +30,10 @@ pub(crate) struct SchemeEntry {
     pub timestamped: bool,
     /// The header carrying the delivery id receivers de-duplicate on, if any.
     pub id_header: Option<String>,
-    /// Where the rules were read, for described schemes.
+    /// Where the rules were read, for described schemes and aliases.
     pub source: Option<&'static str>,
+    /// The scheme this name is an alias of (`svix`, `openai`, … of `standard`), if it is one.
+    pub alias_of: Option<&'static str>,
 }
 
 fn algorithm_name(kind: SchemeKind) -> &'static str {
@@ -40,7 +42,9 @@ fn algorithm_name(kind: SchemeKind) -> &'static str {
         Some(Algorithm::HmacSha256) => "HMAC-SHA256",
         Some(Algorithm::HmacSha512) => "HMAC-SHA512",
         Some(Algorithm::SharedToken) => "shared token (no signature)",
-        None if kind == SchemeKind::Standard => "HMAC-SHA256 (v1) or Ed25519 (v1a)",
+        None if kind == SchemeKind::Standard || kind.alias_of() == Some(SchemeKind::Standard) => {
+            "HMAC-SHA256 (v1) or Ed25519 (v1a)"
+        }
         None => "HMAC-SHA256",
     }
 }
@@ -61,7 +65,11 @@ pub(crate) fn entries() -> Vec<SchemeEntry> {
                 algorithm: algorithm_name(kind),
                 timestamped: scheme.is_timestamped(),
                 id_header: scheme.delivery_id_header().map(|name| spelled(&name).into_owned()),
-                source: kind.description().and_then(|description| description.source.as_deref()),
+                source: match kind {
+                    SchemeKind::Alias(id) => Some(id.alias().source),
+                    _ => kind.description().and_then(|description| description.source.as_deref()),
+                },
+                alias_of: kind.alias_of().map(SchemeKind::name),
             }
         })
         .collect()

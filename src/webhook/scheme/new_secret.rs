@@ -21,7 +21,9 @@ pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     let mut bytes = [0u8; NEW_SECRET_BYTES];
     OsRng.try_fill_bytes(&mut bytes).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
     Ok(match scheme {
-        SchemeKind::Standard | SchemeKind::Stripe => format!("whsec_{}", STANDARD.encode(bytes)),
+        SchemeKind::Standard | SchemeKind::Stripe | SchemeKind::Alias(_) => {
+            format!("whsec_{}", STANDARD.encode(bytes))
+        }
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {
             hex::encode(bytes)
         }

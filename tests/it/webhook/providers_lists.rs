@@ -318,3 +318,51 @@ fn mailgun_verifies_the_signature_object_of_its_body_and_judges_its_timestamp() 
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("inside the body"), "{stderr}");
 }
+
+/// The Standard Webhooks libraries' vector (tests/fixtures/webhook-signatures.json).
+const STANDARD_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+const STANDARD_ID: &str = "msg_p5jXN8AQM9LWM0D4loKWxJek";
+const STANDARD_BODY: &str = r#"{"test": 2432232314}"#;
+const STANDARD_SIGNATURE: &str = "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=";
+
+#[test]
+fn standard_webhooks_adopters_are_aliases_signing_under_the_headers_their_docs_show() {
+    for (alias, family) in
+        [("svix", "svix"), ("clerk", "svix"), ("resend", "svix"), ("replicate", "webhook"), ("openai", "webhook")]
+    {
+        let (code, stdout, stderr) =
+            Run::webhook(["sign", "--scheme", alias, "--secret", STANDARD_SECRET, "-d", STANDARD_BODY])
+                .args(["--id", STANDARD_ID, "--timestamp", "1614265330"])
+                .finish()
+                .parts();
+        assert_eq!(code, 0, "{alias}: {stderr}");
+        for (name, value) in [("id", STANDARD_ID), ("timestamp", "1614265330"), ("signature", STANDARD_SIGNATURE)] {
+            assert!(stdout.lines().any(|line| line == format!("{family}-{name}: {value}")), "{alias}: {stdout}");
+        }
+
+        // Verifying reads either family, as `standard` does.
+        for other in ["svix", "webhook"] {
+            let (code, stdout, stderr) = Run::webhook(["verify", "--scheme", alias, "--secret", STANDARD_SECRET])
+                .args(["-d", STANDARD_BODY, "--now", "1614265330"])
+                .args(["-H", &format!("{other}-id: {STANDARD_ID}"), "-H", &format!("{other}-timestamp: 1614265330")])
+                .args(["-H", &format!("{other}-signature: {STANDARD_SIGNATURE}")])
+                .finish()
+                .parts();
+            assert_eq!(code, 0, "{alias} with {other}-*: {stdout}{stderr}");
+        }
+    }
+
+    let list = Run::webhook(["schemes"]).format_json().expect_exit(0).json();
+    let schemes = list["schemes"].as_array().unwrap();
+    let aliases: Vec<&str> = schemes
+        .iter()
+        .filter(|scheme| scheme["alias_of"] == "standard")
+        .map(|scheme| scheme["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(aliases, ["svix", "clerk", "resend", "replicate", "openai"], "{list}");
+    for scheme in schemes.iter().filter(|scheme| scheme["alias_of"] == "standard") {
+        assert!(scheme["source"].as_str().unwrap().starts_with("https://"), "{scheme}");
+    }
+    let standard = schemes.iter().find(|scheme| scheme["name"] == "standard").unwrap();
+    assert!(standard["alias_of"].is_null(), "{standard}");
+}
