@@ -110,8 +110,8 @@ pub enum SignError {
     PublicKeyCannotSign,
 
     #[error(
-        "{scheme} carries its signature inside the body, which signing cannot write yet; `webhook verify`, `listen` \
-         and `check` judge such deliveries"
+        "{scheme} carries its signature inside the body, which signing cannot write yet; `webhook verify` and \
+         `listen` judge such deliveries"
     )]
     SignsInsideTheBody { scheme: String },
 }
