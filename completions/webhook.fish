@@ -62,7 +62,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -102,7 +117,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -119,7 +149,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -153,7 +198,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line, a key-pair provider\'s labelled; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -190,7 +250,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -234,7 +309,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -289,7 +379,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -332,7 +437,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
@@ -391,7 +511,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -440,7 +575,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -457,7 +607,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -542,7 +707,22 @@ bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the Gi
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
 linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
 discord\t'Discord interactions: X-Signature-Ed25519: <hex> Ed25519 over "<X-Signature-Timestamp><body>"; sign with the private key (hex seed or PEM), verify with the application\'s public key (hex)'
-sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'"
+sendgrid\t'SendGrid Event Webhook: X-Twilio-Email-Event-Webhook-Signature: <base64 DER> ECDSA P-256 over "<X-Twilio-Email-Event-Webhook-Timestamp><body>"; sign with the private key (PEM), verify with the verification key (base64)'
+paddle\t'Paddle Billing: Paddle-Signature: ts=<unix>;h1=<hex> over "<ts>:<body>"'
+calendly\t'Calendly-Webhook-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+mux\t'Mux-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
+gitlab\t'X-Gitlab-Token: the secret token itself (a shared token, not a signature), with X-Gitlab-Event'
+woocommerce\t'X-WC-Webhook-Signature: <base64> over the body, with X-WC-Webhook-Delivery-ID and X-WC-Webhook-Topic'
+sentry\t'Sentry-Hook-Signature: <hex> over the body, with Request-ID and Sentry-Hook-Resource'
+razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
+dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
+mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
+adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
+clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
+resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
+replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
+openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

@@ -18,6 +18,8 @@ Inputs by provider (bodies are base64 in "body_b64" so any bytes pass through JS
   timestamp + body, hex (discord-interactions itself cannot sign).
 - square (squareup webhooks_helper.verify_signature): key, url, body_b64, signature.
 - paddle (paddle-python-sdk Verifier, time drift off): secret, header (Paddle-Signature), body_b64.
+  "sign": secret, timestamp, body_b64 -> the Paddle-Signature header "ts=<timestamp>;h1=<hex>",
+  the tag by the SDK's own PaddleSignature.calculate_hmac over the "<ts>:<body>" it verifies.
 - hubspot (hubspot-api-client Signature): secret, body_b64, uri, method, version (v1|v2|v3),
   timestamp, signature. "sign": Signature.get_signature with the same inputs.
 """
@@ -30,6 +32,7 @@ import nacl.signing
 import square.utils.webhooks_helper
 from discord_interactions import verify_key
 from hubspot.utils.signature import Signature as HubSpotSignature
+from paddle_billing.Notifications.PaddleSignature import PaddleSignature
 from paddle_billing.Notifications.Secret import Secret as PaddleSecret
 from paddle_billing.Notifications.Verifier import Verifier as PaddleVerifier
 from sendgrid.helpers.eventwebhook import EventWebhook
@@ -87,6 +90,11 @@ class _PaddleRequest:
 
 
 def paddle(request):
+    if request["op"] == "sign":
+        # The string the SDK verifies (PaddleSignature.__do_verify): f"{timestamp}:{raw_body}".
+        signed = f"{request['timestamp']}:".encode() + body(request)
+        tag = PaddleSignature.calculate_hmac(request["secret"], signed).hexdigest()
+        return {"signature": f"ts={request['timestamp']};h1={tag}"}
     verifier = PaddleVerifier()
     raw = _PaddleRequest(request["header"], body(request))
     return {"valid": bool(verifier.verify(raw, PaddleSecret(request["secret"]), verify_time_drift=False))}

@@ -12,6 +12,8 @@ const PROVIDER: &str = "Mailgun";
 /// What the body's `signature` object carries: the string to sign and the signature to compare.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MailgunSigned {
+    /// `signature.timestamp` as sent, for the receiver to judge its age.
+    pub timestamp: String,
     pub string_to_sign: String,
     pub signature_hex: String,
 }
@@ -34,8 +36,10 @@ pub fn signed(body: &[u8]) -> Result<MailgunSigned, CanonicalError> {
             }),
         }
     };
+    let timestamp = text("timestamp")?;
     Ok(MailgunSigned {
-        string_to_sign: format!("{}{}", text("timestamp")?, text("token")?),
+        string_to_sign: format!("{timestamp}{}", text("token")?),
+        timestamp,
         signature_hex: text("signature")?,
     })
 }

@@ -35,7 +35,7 @@ fn split_signature(value: &str) -> Option<(&str, &str)> {
 fn listed(kind: SchemeKind, wrong: &str, valid: &str) -> Option<String> {
     match kind {
         // Space-separated `v1,<sig>` entries.
-        SchemeKind::Standard => Some(format!("{wrong} {valid}")),
+        SchemeKind::Standard | SchemeKind::Alias(_) => Some(format!("{wrong} {valid}")),
         // `t=<ts>,v1=<sig>` and more `v1=` after the same timestamp.
         SchemeKind::Stripe => {
             let (_, valid_signature) = split_signature(valid)?;

@@ -27,6 +27,16 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/linear.json"),
     include_str!("providers/discord.json"),
     include_str!("providers/sendgrid.json"),
+    include_str!("providers/paddle.json"),
+    include_str!("providers/calendly.json"),
+    include_str!("providers/mux.json"),
+    include_str!("providers/gitlab.json"),
+    include_str!("providers/woocommerce.json"),
+    include_str!("providers/sentry.json"),
+    include_str!("providers/razorpay.json"),
+    include_str!("providers/dropbox.json"),
+    include_str!("providers/mailgun.json"),
+    include_str!("providers/adyen.json"),
 ];
 
 struct BuiltIn {
@@ -103,7 +113,7 @@ mod tests {
             assert!(scheme(*kind).is_some());
         }
         let mut names: Vec<&str> = SchemeKind::every().iter().map(|kind| kind.name()).collect();
-        assert_eq!(names.len(), FILES.len() + 2 + PROVIDER_FILES.len());
+        assert_eq!(names.len(), FILES.len() + 2 + PROVIDER_FILES.len() + super::super::alias::ALIASES.len());
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), SchemeKind::every().len(), "two schemes share a name");

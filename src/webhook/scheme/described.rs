@@ -5,12 +5,14 @@
 use http::{HeaderMap, HeaderName, HeaderValue};
 
 use super::description::{
-    Algorithm, Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, Signed, TimestampForm,
+    Algorithm, BodyFields, Compare, DescriptionError, FutureTimestamps, SchemeDescription, SecretForm, SignatureList,
+    Signed, TimestampForm,
 };
 use super::mac::{Encoding, KeyForm, MacAlgorithm, SecretError, SigningKey, any_equal};
 use super::provider_key::{KeyUse, PairAlgorithm, ProviderKey};
-use super::received::{Future, conclude, header_text, parse_timestamp};
-use super::{Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
+use super::received::{Future, check_entries, conclude, header_text, parse_timestamp};
+use super::{MAX_SIGNATURES, Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
+use crate::webhook::canonical::{adyen, mailgun};
 use crate::webhook::delivery::Delivery;
 use crate::webhook::secret::Secret;
 
@@ -32,6 +34,22 @@ pub(crate) struct DescribedScheme {
     timestamp: Option<(HeaderName, TimestampForm)>,
     future: Future,
     key_form: KeyForm,
+    /// The signature header as a list carrying the timestamp and the signatures.
+    list: Option<SignatureList>,
+    /// The header carries the secret itself (`shared-token`), not a MAC.
+    shared_token: bool,
+    /// The signature and what it covers are fields of the body.
+    fields: Option<BodyFields>,
+}
+
+/// The name a body-signed scheme answers for its signature header, which it has not: it is never
+/// read nor written (such a scheme accepts its signature under no header name).
+const SIGNED_IN_THE_BODY: HeaderName = HeaderName::from_static("x-signature-in-the-body");
+
+/// What a list-form signature header carries: the timestamp's text and every signature's.
+struct ListItems<'h> {
+    timestamp: &'h str,
+    signatures: Vec<&'h str>,
 }
 
 /// How the signed bytes become the tag: a MAC keyed with a shared secret, or a signature with
@@ -103,7 +121,17 @@ fn parse_template(template: &str) -> Result<(Vec<Piece>, Vec<Piece>), Descriptio
 impl DescribedScheme {
     /// Checks `description` and makes it runnable as `kind`.
     pub(crate) fn new(kind: SchemeKind, description: &SchemeDescription) -> Result<DescribedScheme, DescriptionError> {
-        let signature = header_name("signature.name", &description.signature.name)?;
+        let fields = match description.signed {
+            Signed::Fields(fields) => Some(fields),
+            _ => None,
+        };
+        let signature = match fields {
+            Some(_) if description.signature.name.is_empty() => SIGNED_IN_THE_BODY,
+            Some(_) => {
+                return Err(DescriptionError::new("signature.name", "the signature is in the body: leave it empty"));
+            }
+            None => header_name("signature.name", &description.signature.name)?,
+        };
         let signature_also = header_names("signature.also_read", &description.signature.also_read)?;
         if HeaderValue::from_str(&description.signature.prefix).is_err() {
             return Err(DescriptionError::new("signature.prefix", "it has characters a header cannot carry"));
@@ -119,11 +147,42 @@ impl DescribedScheme {
             None => None,
         };
         let (before_body, after_body) = match &description.signed {
-            Signed::Body => (Vec::new(), Vec::new()),
+            Signed::Body | Signed::Nothing | Signed::Fields(_) => (Vec::new(), Vec::new()),
             Signed::Template(template) => parse_template(template)?,
         };
+        let token = description.algorithm == Algorithm::SharedToken;
+        match (token, &description.signed) {
+            (true, Signed::Nothing) if description.signature.list.is_none() && description.timestamp.is_none() => {}
+            (true, _) => {
+                return Err(DescriptionError::new(
+                    "algorithm",
+                    "a shared token signs nothing: it needs `signed: nothing`, and no timestamp or list",
+                ));
+            }
+            (false, Signed::Nothing) => {
+                return Err(DescriptionError::new("signed", "`nothing` goes with the `shared-token` algorithm only"));
+            }
+            (false, _) => {}
+        }
         let pieces = || before_body.iter().chain(&after_body);
-        if description.timestamp.is_none() && pieces().any(|piece| *piece == Piece::Timestamp) {
+        let list = &description.signature.list;
+        let pair = matches!(description.algorithm, Algorithm::Ed25519 | Algorithm::EcdsaP256);
+        if pair && (list.is_some() || fields.is_some()) {
+            return Err(DescriptionError::new(
+                "algorithm",
+                "a key pair signs a header of its own; a signature list or body fields are MACs",
+            ));
+        }
+        if let Some(list) = list {
+            check_list(list)?;
+            if description.timestamp.is_some() {
+                return Err(DescriptionError::new(
+                    "timestamp",
+                    "the signature list carries the timestamp; a `timestamp` header as well is ambiguous",
+                ));
+            }
+        }
+        if description.timestamp.is_none() && list.is_none() && pieces().any(|piece| *piece == Piece::Timestamp) {
             return Err(DescriptionError::new(
                 "signed.template",
                 "it signs {timestamp} but the scheme has no `timestamp`",
@@ -154,15 +213,30 @@ impl DescribedScheme {
             algorithm: match (description.algorithm, description.algorithm.mac()) {
                 (_, Some(mac)) => SignatureAlgorithm::Mac(mac),
                 (Algorithm::Ed25519, None) => SignatureAlgorithm::Pair(PairAlgorithm::Ed25519),
-                (_, None) => SignatureAlgorithm::Pair(PairAlgorithm::EcdsaP256),
+                (Algorithm::EcdsaP256, None) => SignatureAlgorithm::Pair(PairAlgorithm::EcdsaP256),
+                // A shared token computes no MAC; the field is then never read.
+                (_, None) => SignatureAlgorithm::Mac(MacAlgorithm::HmacSha256),
             },
             timestamp,
             future,
             key_form: match description.secret {
                 SecretForm::Raw => KeyForm::Raw,
                 SecretForm::WhsecBase64 => KeyForm::WhsecBase64,
+                SecretForm::Hex => KeyForm::Hex,
             },
+            list: list.clone(),
+            shared_token: description.algorithm == Algorithm::SharedToken,
+            fields,
         })
+    }
+
+    /// The MAC of the forms that only a MAC signs (lists, body fields): `new` refuses a key-pair
+    /// algorithm with them, so the fallback is never reached.
+    fn mac_algorithm(&self) -> MacAlgorithm {
+        match self.algorithm {
+            SignatureAlgorithm::Mac(mac) => mac,
+            SignatureAlgorithm::Pair(_) => MacAlgorithm::HmacSha256,
+        }
     }
 
     fn pair_key(&self, pair: PairAlgorithm, used: KeyUse, secret: &Secret) -> Result<SigningKey, SecretError> {
@@ -216,6 +290,178 @@ impl DescribedScheme {
         };
         Ok(Some((text, seconds)))
     }
+
+    /// The items of a list-form header, read as Paddle's and Stripe's libraries split them: on
+    /// the separator, each at its first `=`, nothing trimmed; the first timestamp counts.
+    fn list_items<'h>(
+        &self,
+        list: &SignatureList,
+        name: &HeaderName,
+        text: &'h str,
+    ) -> Result<ListItems<'h>, VerifyError> {
+        let mut timestamp = None;
+        let mut signatures = Vec::new();
+        let mut entries = 0;
+        for item in text.split(list.separator.as_str()) {
+            let (key, value) = item.split_once('=').unwrap_or((item, ""));
+            if key == list.timestamp {
+                timestamp = timestamp.or(Some(value));
+                continue;
+            }
+            entries += 1;
+            // Past the cap the header is refused anyway: counted, not kept.
+            if key == list.signature && signatures.len() <= MAX_SIGNATURES {
+                signatures.push(value);
+            }
+        }
+        check_entries(name, entries)?;
+        let timestamp = timestamp
+            .ok_or_else(|| VerifyError::malformed(name, format!("it has no `{}=` timestamp", list.timestamp)))?;
+        if signatures.is_empty() {
+            return Err(VerifyError::malformed(
+                name,
+                format!("it has no `{}=` signature (items of other keys are not checked)", list.signature),
+            ));
+        }
+        Ok(ListItems { timestamp, signatures })
+    }
+
+    /// Verifies a list-form header: one MAC, compared with every signature in the list.
+    fn verify_list(
+        &self,
+        list: &SignatureList,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let name = Self::present(headers, &self.signature, &self.signature_also)?;
+        let items = self.list_items(list, name, header_text(headers, name)?)?;
+        let seconds = parse_timestamp(name, items.timestamp)?;
+        let id = self.delivery_id(headers);
+        let signed_id = match (&id, &self.id) {
+            (Some(id), _) => id.as_str(),
+            (None, Some((primary, also))) if self.signs_id() => {
+                return Err(Self::present(headers, primary, also)
+                    .err()
+                    .unwrap_or_else(|| VerifyError::missing(primary)));
+            }
+            (None, _) => "",
+        };
+        let before = Self::render(&self.before_body, items.timestamp, signed_id);
+        let after = Self::render(&self.after_body, items.timestamp, signed_id);
+        let expected = key.digest(self.mac_algorithm(), &[&before, body, &after]);
+        let candidates = items.signatures.iter().filter_map(|value| value.strip_prefix(self.prefix.as_str()));
+        let matched = match self.compare {
+            Compare::Text => {
+                let text = self.encoding.encode(&expected);
+                any_equal(text.as_bytes(), candidates.map(str::as_bytes))
+            }
+            Compare::Bytes => {
+                let decoded: Vec<Vec<u8>> = candidates.filter_map(|value| self.encoding.decode(value)).collect();
+                any_equal(&expected, decoded.iter().map(Vec::as_slice))
+            }
+        };
+        let note = conclude(window, Some(seconds), self.future, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: Some(seconds), id, note })
+    }
+}
+
+impl DescribedScheme {
+    /// The headers of a shared-token scheme: the token is the secret, as the provider sends it.
+    fn sign_with_token(
+        &self,
+        delivery: &Delivery,
+        key: &SigningKey,
+    ) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
+        let mut token = self.prefix.clone().into_bytes();
+        token.extend_from_slice(key.secret_bytes());
+        // Not through `to_header_value`: its error quotes the value, and the value is the secret.
+        let value = HeaderValue::from_bytes(&token).map_err(|_| SignError::NotAHeaderValue {
+            what: "shared token",
+            value: "(the secret, not shown)".into(),
+            header: super::spelled(&self.signature).into_owned(),
+        })?;
+        let mut headers = vec![(self.signature.clone(), value)];
+        if let (Some(name), Some(event)) = (&self.event, &delivery.event) {
+            headers.push((name.clone(), to_header_value("event type", name, event.clone())?));
+        }
+        Ok(headers)
+    }
+
+    /// A shared token matches when it is the secret, compared in constant time.
+    fn verify_token(&self, headers: &HeaderMap, key: &SigningKey) -> Result<Verified, VerifyError> {
+        let name = Self::present(headers, &self.signature, &self.signature_also)?;
+        let text = header_text(headers, name)?;
+        let token = text
+            .strip_prefix(self.prefix.as_str())
+            .ok_or_else(|| VerifyError::malformed(name, format!("it does not start with `{}`", self.prefix)))?;
+        if !any_equal(key.secret_bytes(), [token.as_bytes()]) {
+            return Err(VerifyError::SignatureMismatch { hint: None });
+        }
+        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers), note: None })
+    }
+}
+
+/// Schemes whose signature is a field of the body.
+impl DescribedScheme {
+    /// Mailgun: hex HMAC of `signature.timestamp` + `signature.token`, the timestamp judged too.
+    fn verify_mailgun(
+        &self,
+        headers: &HeaderMap,
+        body: &[u8],
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let signed = mailgun::signed(body).map_err(|err| VerifyError::BodyMalformed { reason: err.to_string() })?;
+        let seconds: i64 = signed.timestamp.trim().parse().map_err(|_| VerifyError::BodyMalformed {
+            reason: format!("signature.timestamp `{}` is not a Unix timestamp in seconds", signed.timestamp),
+        })?;
+        let expected = self.encoding.encode(&key.digest(self.mac_algorithm(), &[signed.string_to_sign.as_bytes()]));
+        let matched = any_equal(expected.as_bytes(), [signed.signature_hex.as_bytes()]);
+        let note = conclude(window, Some(seconds), self.future, matched)?;
+        Ok(Verified { scheme: self.kind, timestamp: Some(seconds), id: self.delivery_id(headers), note })
+    }
+
+    /// Adyen: every item of the batch carries its own signature, and the batch is valid only when
+    /// every one matches; the first that does not is named.
+    fn verify_adyen(&self, headers: &HeaderMap, body: &[u8], key: &SigningKey) -> Result<Verified, VerifyError> {
+        let items = adyen::items(body).map_err(|err| VerifyError::BodyMalformed { reason: err.to_string() })?;
+        if items.is_empty() {
+            return Err(VerifyError::BodyMalformed { reason: "notificationItems is empty".into() });
+        }
+        let count = items.len();
+        for (index, item) in items.iter().enumerate() {
+            let which = format!("notification item {} of {count} ({})", index + 1, item.string_to_sign);
+            let Some(signature) = &item.signature_base64 else {
+                return Err(VerifyError::BatchItemRefused {
+                    item: which,
+                    reason: "carries no additionalData.hmacSignature",
+                });
+            };
+            let expected = self.encoding.encode(&key.digest(self.mac_algorithm(), &[item.string_to_sign.as_bytes()]));
+            if !any_equal(expected.as_bytes(), [signature.as_bytes()]) {
+                return Err(VerifyError::BatchItemRefused { item: which, reason: "does not match its signature" });
+            }
+        }
+        Ok(Verified { scheme: self.kind, timestamp: None, id: self.delivery_id(headers), note: None })
+    }
+}
+
+/// A list form whose keys and separator can be told apart.
+fn check_list(list: &SignatureList) -> Result<(), DescriptionError> {
+    if list.separator.is_empty() || list.separator.contains('=') {
+        return Err(DescriptionError::new("signature.list.separator", "it must be non-empty text without `=`"));
+    }
+    for (field, key) in [("signature.list.timestamp", &list.timestamp), ("signature.list.signature", &list.signature)] {
+        if key.is_empty() || key.contains('=') || key.contains(list.separator.as_str()) {
+            return Err(DescriptionError::new(field, "it must be non-empty, without `=` or the separator"));
+        }
+    }
+    if list.timestamp == list.signature {
+        return Err(DescriptionError::new("signature.list", "the timestamp and the signature need different keys"));
+    }
+    Ok(())
 }
 
 impl Scheme for DescribedScheme {
@@ -254,7 +500,7 @@ impl Scheme for DescribedScheme {
     }
 
     fn is_timestamped(&self) -> bool {
-        self.timestamp.is_some()
+        self.timestamp.is_some() || self.list.is_some()
     }
 
     fn accepts_future_timestamps(&self) -> bool {
@@ -266,6 +512,9 @@ impl Scheme for DescribedScheme {
     }
 
     fn accepted_signature_headers(&self) -> Vec<HeaderName> {
+        if self.fields.is_some() {
+            return Vec::new();
+        }
         [self.signature.clone()].into_iter().chain(self.signature_also.iter().cloned()).collect()
     }
 
@@ -280,6 +529,12 @@ impl Scheme for DescribedScheme {
     }
 
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError> {
+        if self.shared_token {
+            return self.sign_with_token(delivery, key);
+        }
+        if self.fields.is_some() {
+            return Err(SignError::SignsInsideTheBody { scheme: self.kind.to_string() });
+        }
         let timestamp = match self.timestamp {
             Some((_, TimestampForm::UnixMilliseconds)) => (i128::from(delivery.timestamp) * 1000).to_string(),
             Some((ref name, TimestampForm::Rfc3339)) => chrono::DateTime::from_timestamp(delivery.timestamp, 0)
@@ -308,7 +563,10 @@ impl Scheme for DescribedScheme {
                     .ok_or_else(|| SignError::PrivateKeyNeeded { scheme: self.kind.to_string() })?
             }
         };
-        let signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));
+        let mut signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));
+        if let Some(list) = &self.list {
+            signature = format!("{}={timestamp}{}{}={signature}", list.timestamp, list.separator, list.signature);
+        }
         let mut headers = vec![(self.signature.clone(), to_header_value("signature", &self.signature, signature)?)];
         if let Some((name, _)) = &self.timestamp {
             headers.push((name.clone(), to_header_value("timestamp", name, timestamp)?));
@@ -329,6 +587,17 @@ impl Scheme for DescribedScheme {
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
+        if let Some(list) = &self.list {
+            return self.verify_list(list, headers, body, key, window);
+        }
+        if self.shared_token {
+            return self.verify_token(headers, key);
+        }
+        match self.fields {
+            Some(BodyFields::Mailgun) => return self.verify_mailgun(headers, body, key, window),
+            Some(BodyFields::Adyen) => return self.verify_adyen(headers, body, key),
+            None => {}
+        }
         let timestamp = self.received_timestamp(headers)?;
         let name = Self::present(headers, &self.signature, &self.signature_also)?;
         let text = header_text(headers, name)?;
@@ -393,5 +662,46 @@ mod tests {
             assert_eq!(err.field, "signed.template");
             assert!(err.reason.contains(says), "{bad}: {err}");
         }
+    }
+
+    #[test]
+    fn a_list_form_needs_distinct_keys_and_no_timestamp_header_beside_it() {
+        let list = |separator: &str, timestamp: &str, signature: &str| SignatureList {
+            separator: separator.into(),
+            timestamp: timestamp.into(),
+            signature: signature.into(),
+        };
+        assert!(check_list(&list(";", "ts", "h1")).is_ok());
+        for (bad, field) in [
+            (list("", "t", "v1"), "signature.list.separator"),
+            (list("=", "t", "v1"), "signature.list.separator"),
+            (list(",", "t", "t"), "signature.list"),
+            (list(",", "", "v1"), "signature.list.timestamp"),
+            (list(",", "t", "v,1"), "signature.list.signature"),
+        ] {
+            assert_eq!(check_list(&bad).unwrap_err().field, field, "{bad:?}");
+        }
+        let mut description: SchemeDescription =
+            serde_json::from_str(include_str!("providers/paddle.json")).expect("paddle.json parses");
+        description.timestamp = Some(super::super::description::TimestampHeader {
+            name: "X-Timestamp".into(),
+            form: TimestampForm::UnixSeconds,
+            future: FutureTimestamps::Refused,
+        });
+        let err = DescribedScheme::new(SchemeKind::Hmac, &description).unwrap_err();
+        assert_eq!(err.field, "timestamp");
+    }
+
+    #[test]
+    fn a_shared_token_signs_nothing_and_nothing_is_only_for_a_token() {
+        let gitlab: SchemeDescription =
+            serde_json::from_str(include_str!("providers/gitlab.json")).expect("gitlab.json parses");
+        assert!(DescribedScheme::new(SchemeKind::Hmac, &gitlab).is_ok());
+        let mut signs_the_body = gitlab.clone();
+        signs_the_body.signed = Signed::Body;
+        assert_eq!(DescribedScheme::new(SchemeKind::Hmac, &signs_the_body).unwrap_err().field, "algorithm");
+        let mut a_mac_of_nothing = gitlab;
+        a_mac_of_nothing.algorithm = super::super::description::Algorithm::HmacSha256;
+        assert_eq!(DescribedScheme::new(SchemeKind::Hmac, &a_mac_of_nothing).unwrap_err().field, "signed");
     }
 }

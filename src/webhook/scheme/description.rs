@@ -53,15 +53,37 @@ pub(crate) struct NamedHeader {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct SignatureHeader {
+    /// Empty when the signature travels in the body (`signed: {"fields": …}`).
+    #[serde(default)]
     pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) also_read: Vec<String>,
+    /// How the tag is written (hex when not said; a shared token has no tag to write).
+    #[serde(default)]
     pub(crate) encoding: Encoding,
     /// Text before the encoded tag (`sha256=`, `v0=`); may be empty.
     #[serde(default)]
     pub(crate) prefix: String,
     #[serde(default)]
     pub(crate) compare: Compare,
+    /// The header is a list of `key=value` items (`t=…,v1=…`, `ts=…;h1=…`) carrying the signed
+    /// timestamp and one signature or several (one per active secret, as during a rotation).
+    /// The timestamp is then read from the list, so the scheme has no `timestamp` header.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) list: Option<SignatureList>,
+}
+
+/// A signature header in list form: `<timestamp>=<unix>` and `<signature>=<tag>` items between
+/// `separator`s. Items of other keys (another version, as Stripe's `v0`) are ignored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct SignatureList {
+    /// Between items: `,` (Calendly, Mux) or `;` (Paddle).
+    pub(crate) separator: String,
+    /// The key of the item holding the signed timestamp, in Unix seconds (`t`, `ts`).
+    pub(crate) timestamp: String,
+    /// The key of each item holding a signature (`v1`, `h1`); any one matching is enough.
+    pub(crate) signature: String,
 }
 
 /// How a received tag is compared with the expected one.
@@ -85,6 +107,23 @@ pub(crate) enum Signed {
     /// Text with placeholders: `{body}` (exactly once), `{timestamp}` (as sent in the timestamp
     /// header), `{id}` (the id header's value). `v0:{timestamp}:{body}` is Slack's.
     Template(String),
+    /// Nothing: the header carries a shared token (the `shared-token` algorithm), which proves
+    /// who knows the secret but not that the body is the one sent.
+    Nothing,
+    /// Fields of the JSON body: the signature and what it covers travel in the body, as the
+    /// provider lays them out (`canonical/<provider>.rs` reads them); no header carries it.
+    Fields(BodyFields),
+}
+
+/// The providers whose signature is a field of the body.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub(crate) enum BodyFields {
+    /// `signature.{timestamp, token, signature}`: hex HMAC of timestamp + token.
+    Mailgun,
+    /// Each `notificationItems[].NotificationRequestItem` signed on its own, base64, in its
+    /// `additionalData.hmacSignature`; a batch is valid only when every item is.
+    Adyen,
 }
 
 /// The signing algorithm.
@@ -99,16 +138,19 @@ pub(crate) enum Algorithm {
     /// ECDSA P-256 with SHA-256, DER signatures; receivers verify with the public key (SendGrid:
     /// base64 DER SubjectPublicKeyInfo).
     EcdsaP256,
+    /// No MAC: the signature header carries the secret itself (GitLab's `X-Gitlab-Token`),
+    /// compared in constant time. `signed` must be `nothing`.
+    SharedToken,
 }
 
 impl Algorithm {
-    /// The MAC of a shared-secret algorithm; `None` for a private/public key pair's.
+    /// The MAC of a shared-secret algorithm; `None` for a key pair's and a shared token.
     pub(crate) fn mac(self) -> Option<MacAlgorithm> {
         match self {
             Algorithm::HmacSha1 => Some(MacAlgorithm::HmacSha1),
             Algorithm::HmacSha256 => Some(MacAlgorithm::HmacSha256),
             Algorithm::HmacSha512 => Some(MacAlgorithm::HmacSha512),
-            Algorithm::Ed25519 | Algorithm::EcdsaP256 => None,
+            Algorithm::Ed25519 | Algorithm::EcdsaP256 | Algorithm::SharedToken => None,
         }
     }
 }
@@ -155,6 +197,8 @@ pub(crate) enum SecretForm {
     Raw,
     /// `whsec_` stripped and the rest base64-decoded (Standard Webhooks).
     WhsecBase64,
+    /// Hex digits decoded to the key bytes (Adyen's HMAC key).
+    Hex,
 }
 
 /// Why a description cannot be used, naming the field.

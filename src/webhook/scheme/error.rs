@@ -22,6 +22,13 @@ pub enum VerifyError {
         signature_matched: bool,
     },
 
+    #[error("the body does not carry the signature as the provider lays it out: {reason}")]
+    BodyMalformed { reason: String },
+
+    /// One item of a batch whose items are signed one by one (Adyen) failed, so the batch does.
+    #[error("{item} {reason}; a batch is valid only when every item is")]
+    BatchItemRefused { item: String, reason: &'static str },
+
     #[error("the signature does not match{}", hint.as_ref().map(|hint| format!("; hint: {hint}")).unwrap_or_default())]
     SignatureMismatch {
         /// A common mistake that explains the mismatch, when one fits.
@@ -35,6 +42,8 @@ impl VerifyError {
         match self {
             VerifyError::HeaderMissing { .. } => "header_missing",
             VerifyError::HeaderMalformed { .. } => "header_malformed",
+            VerifyError::BodyMalformed { .. } => "body_malformed",
+            VerifyError::BatchItemRefused { .. } => "signature_mismatch",
             VerifyError::TimestampOutsideTolerance { .. } => "timestamp_outside_tolerance",
             VerifyError::SignatureMismatch { .. } => "signature_mismatch",
         }
@@ -105,6 +114,11 @@ pub enum SignError {
          {scheme}` makes a pair)"
     )]
     PrivateKeyNeeded { scheme: String },
+    #[error(
+        "{scheme} carries its signature inside the body, which signing cannot write yet; `webhook verify` and \
+         `listen` judge such deliveries"
+    )]
+    SignsInsideTheBody { scheme: String },
 }
 
 /// `value` as a header value for `header`, or a [`SignError`] naming `what` it is.

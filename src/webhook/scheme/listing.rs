@@ -2,7 +2,7 @@
 //! JSON (`webhook-schemes/1`).
 use serde::Serialize;
 
-use super::description::Algorithm;
+use super::description::{Algorithm, Signed};
 use super::{SchemeKind, SchemeOptions, build, spelled};
 use crate::output::{Format, Palette};
 
@@ -30,8 +30,10 @@ pub(crate) struct SchemeEntry {
     pub timestamped: bool,
     /// The header carrying the delivery id receivers de-duplicate on, if any.
     pub id_header: Option<String>,
-    /// Where the rules were read, for described schemes.
+    /// Where the rules were read, for described schemes and aliases.
     pub source: Option<&'static str>,
+    /// The scheme this name is an alias of (`svix`, `openai`, … of `standard`), if it is one.
+    pub alias_of: Option<&'static str>,
 }
 
 fn algorithm_name(kind: SchemeKind) -> &'static str {
@@ -41,7 +43,10 @@ fn algorithm_name(kind: SchemeKind) -> &'static str {
         Some(Algorithm::HmacSha512) => "HMAC-SHA512",
         Some(Algorithm::Ed25519) => "Ed25519",
         Some(Algorithm::EcdsaP256) => "ECDSA P-256 (SHA-256)",
-        None if kind == SchemeKind::Standard => "HMAC-SHA256 (v1) or Ed25519 (v1a)",
+        Some(Algorithm::SharedToken) => "shared token (no signature)",
+        None if kind == SchemeKind::Standard || kind.alias_of() == Some(SchemeKind::Standard) => {
+            "HMAC-SHA256 (v1) or Ed25519 (v1a)"
+        }
         None => "HMAC-SHA256",
     }
 }
@@ -54,11 +59,19 @@ pub(crate) fn entries() -> Vec<SchemeEntry> {
             SchemeEntry {
                 name: kind.name(),
                 summary: kind.summary(),
-                signature_header: spelled(&scheme.signature_header()).into_owned(),
+                signature_header: match kind.description().map(|description| &description.signed) {
+                    // No header carries it: say where it is instead.
+                    Some(Signed::Fields(_)) => "(in the body)".to_string(),
+                    _ => spelled(&scheme.signature_header()).into_owned(),
+                },
                 algorithm: algorithm_name(kind),
                 timestamped: scheme.is_timestamped(),
                 id_header: scheme.delivery_id_header().map(|name| spelled(&name).into_owned()),
-                source: kind.description().and_then(|description| description.source.as_deref()),
+                source: match kind {
+                    SchemeKind::Alias(id) => Some(id.alias().source),
+                    _ => kind.description().and_then(|description| description.source.as_deref()),
+                },
+                alias_of: kind.alias_of().map(SchemeKind::name),
             }
         })
         .collect()

@@ -47,6 +47,8 @@ pub enum KeyForm {
     /// `whsec_` stripped (when present) and the rest base64-decoded (Standard Webhooks, Svix); or a
     /// `whsk_`/`whpk_` Ed25519 key for Standard Webhooks' `v1a`.
     WhsecBase64,
+    /// Hex digits decoded to the key bytes (Adyen's HMAC key, as its Customer Area shows it).
+    Hex,
 }
 
 const WHSEC_PREFIX: &str = "whsec_";
@@ -71,6 +73,13 @@ impl KeyForm {
                 }
                 Ok(SigningKey::from_bytes(&key))
             }
+            KeyForm::Hex => {
+                let key = hex::decode(secret.expose().trim_ascii()).map_err(|_| SecretError::NotHex)?;
+                if key.is_empty() {
+                    return Err(SecretError::EmptyKey);
+                }
+                Ok(SigningKey::from_bytes(&key))
+            }
         }
     }
 
@@ -78,6 +87,7 @@ impl KeyForm {
         match self {
             KeyForm::Raw => "the secret string as given (a whsec_ prefix included, not decoded)",
             KeyForm::WhsecBase64 => "the secret with whsec_ stripped and the rest base64-decoded",
+            KeyForm::Hex => "the secret's hex digits decoded to bytes",
         }
     }
 }
@@ -90,6 +100,11 @@ pub enum SecretError {
          copy the whole secret from the sender, or make one with `webhook secret --scheme standard`"
     )]
     NotBase64,
+    #[error(
+        "the secret is not hex digits, which this scheme needs (it signs with the decoded bytes); copy the whole HMAC \
+         key from the sender"
+    )]
+    NotHex,
     #[error("the secret decodes to no key bytes at all; copy the whole secret from the sender")]
     EmptyKey,
     #[error(transparent)]
@@ -181,6 +196,11 @@ impl SigningKey {
                 &self.bytes,
             ))),
         }
+    }
+
+    /// The secret's bytes, for a scheme whose header carries the secret itself (a shared token).
+    pub(super) fn secret_bytes(&self) -> &[u8] {
+        &self.bytes
     }
 
     /// The Ed25519 key, when this is a `whsk_`/`whpk_` key.

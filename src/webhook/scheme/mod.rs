@@ -17,6 +17,7 @@
 //! }
 //! # Ok(()) }
 //! ```
+pub(crate) mod alias;
 mod builtin;
 mod described;
 pub(crate) mod description;
@@ -68,7 +69,14 @@ pub enum SchemeKind {
     Shopify,
     /// A provider described as data (`providers/*.json`).
     Provider(ProviderId),
+    /// A provider's name for another scheme (`alias.rs`): Svix, Clerk, Resend, Replicate and
+    /// OpenAI send Standard Webhooks.
+    Alias(AliasId),
 }
+
+/// Which alias of `alias::ALIASES` a [`SchemeKind::Alias`] is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AliasId(pub(crate) u16);
 
 /// Which built-in provider description a [`SchemeKind::Provider`] is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -88,7 +96,12 @@ impl SchemeKind {
     /// Every scheme `--scheme` takes, the providers after the six.
     pub fn every() -> &'static [SchemeKind] {
         static EVERY: std::sync::OnceLock<Vec<SchemeKind>> = std::sync::OnceLock::new();
-        EVERY.get_or_init(|| SchemeKind::ALL.into_iter().chain(builtin::providers()).collect())
+        EVERY.get_or_init(|| {
+            let aliases = (0..alias::ALIASES.len()).map(|index| {
+                SchemeKind::Alias(AliasId(u16::try_from(index).unwrap_or_else(|_| unreachable!("5 aliases"))))
+            });
+            SchemeKind::ALL.into_iter().chain(builtin::providers()).chain(aliases).collect()
+        })
     }
 
     /// The scheme `--scheme NAME` names.
@@ -105,6 +118,7 @@ impl SchemeKind {
             SchemeKind::Slack => "slack",
             SchemeKind::Shopify => "shopify",
             SchemeKind::Provider(id) => &builtin::provider_description(id).name,
+            SchemeKind::Alias(id) => id.alias().name,
         }
     }
 
@@ -116,6 +130,7 @@ impl SchemeKind {
                 "Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)"
             }
             SchemeKind::Provider(id) => &builtin::provider_description(id).summary,
+            SchemeKind::Alias(id) => id.alias().summary,
             described => builtin::description(described).map_or("", |description| description.summary.as_str()),
         }
     }
@@ -126,6 +141,21 @@ impl SchemeKind {
             SchemeKind::Provider(id) => Some(builtin::provider_description(id)),
             other => builtin::description(other),
         }
+    }
+
+    /// The scheme this is another name for, when it is an alias.
+    pub(crate) fn alias_of(self) -> Option<SchemeKind> {
+        match self {
+            SchemeKind::Alias(id) => Some(id.alias().of),
+            _ => None,
+        }
+    }
+}
+
+impl AliasId {
+    pub(crate) fn alias(self) -> &'static alias::Alias {
+        // An `AliasId` is only ever made from an index of the list.
+        &alias::ALIASES[usize::from(self.0)]
     }
 }
 
@@ -308,6 +338,16 @@ pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
         }),
         SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify => Box::new(described(kind)),
         SchemeKind::Provider(id) => Box::new(builtin::provider_scheme(id).clone()),
+        SchemeKind::Alias(id) => {
+            let alias = id.alias();
+            match alias.of {
+                SchemeKind::Standard if alias.svix_headers || options.svix => {
+                    Box::new(standard::StandardWebhooks::svix())
+                }
+                SchemeKind::Standard => Box::new(standard::StandardWebhooks::standard()),
+                other => build(other, options),
+            }
+        }
     }
 }
 

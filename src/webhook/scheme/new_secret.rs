@@ -27,7 +27,9 @@ pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
         return Ok(crate::webhook::crypto::key_pair::generate_pair(algorithm).secret);
     }
     Ok(match scheme {
-        SchemeKind::Standard | SchemeKind::Stripe => format!("whsec_{}", STANDARD.encode(bytes)),
+        SchemeKind::Standard | SchemeKind::Stripe | SchemeKind::Alias(_) => {
+            format!("whsec_{}", STANDARD.encode(bytes))
+        }
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {
             hex::encode(bytes)
         }
@@ -47,7 +49,7 @@ fn key_pair_algorithm(scheme: SchemeKind) -> Option<KeyAlgorithm> {
     match scheme.description()?.algorithm {
         Algorithm::Ed25519 => Some(KeyAlgorithm::Ed25519),
         Algorithm::EcdsaP256 => Some(KeyAlgorithm::EcdsaP256),
-        Algorithm::HmacSha1 | Algorithm::HmacSha256 | Algorithm::HmacSha512 => None,
+        Algorithm::HmacSha1 | Algorithm::HmacSha256 | Algorithm::HmacSha512 | Algorithm::SharedToken => None,
     }
 }
 

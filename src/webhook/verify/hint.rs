@@ -46,6 +46,7 @@ fn secret_form_hint(
     let other = match used {
         KeyForm::Raw => KeyForm::WhsecBase64,
         KeyForm::WhsecBase64 => KeyForm::Raw,
+        KeyForm::Hex => KeyForm::Raw,
     };
     let key = other.derive(secret).ok()?;
     fits(&key, body).then(|| {

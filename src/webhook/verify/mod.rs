@@ -54,7 +54,7 @@ pub(crate) struct VerifyReport {
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub(crate) struct FailureReport {
-    /// `header_missing`, `header_malformed`, `timestamp_outside_tolerance` or `signature_mismatch`.
+    /// `header_missing`, `header_malformed`, `body_malformed`, `timestamp_outside_tolerance` or `signature_mismatch`.
     pub code: &'static str,
     pub message: String,
     /// True only when the timestamp is what failed and the signature itself matched.

@@ -291,14 +291,14 @@ impl Verifier {
     }
 }
 
-/// The allowed kinds in detection order (most specific header first, the described providers in
-/// the order given, and the generic `hmac` header last because other providers' requests may
-/// carry an `X-Signature` too), each once.
+/// The allowed kinds in detection order (most specific header first, the described providers and
+/// the aliases in the order given, and the generic `hmac` header last because other providers'
+/// requests may carry an `X-Signature` too), each once.
 fn ordered(kinds: Vec<SchemeKind>) -> Vec<SchemeKind> {
     const FIRST: [SchemeKind; 5] =
         [SchemeKind::Standard, SchemeKind::Stripe, SchemeKind::Github, SchemeKind::Slack, SchemeKind::Shopify];
     let mut ordered: Vec<SchemeKind> = FIRST.into_iter().filter(|kind| kinds.contains(kind)).collect();
-    for kind in kinds.iter().copied().filter(|kind| matches!(kind, SchemeKind::Provider(_))) {
+    for kind in kinds.iter().copied().filter(|kind| matches!(kind, SchemeKind::Provider(_) | SchemeKind::Alias(_))) {
         if !ordered.contains(&kind) {
             ordered.push(kind);
         }

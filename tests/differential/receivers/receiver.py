@@ -4,7 +4,7 @@ prints the port on its first line. Answers 200 when the library accepts the deli
 with the library's message when it does not.
 
 argv[1], what verifies: stripe (stripe.Webhook.construct_event), standard (standardwebhooks),
-svix (svix), slack (slack_sdk SignatureVerifier), shopify (the documented HMAC, by hand), or
+svix (svix), slack (slack_sdk SignatureVerifier, answering url_verification as an Events API app does), shopify (the documented HMAC, by hand), or
 reserialising: a common bug on purpose, standardwebhooks over
 json.dumps(json.loads(body), separators=(",", ":")) instead of the raw bytes.
 More modes, each a mistake real receivers make (webhook check's receiver-mistake checks), and
@@ -108,6 +108,12 @@ class Handler(BaseHTTPRequestHandler):
             verify(headers, body)
             handle(body)
             status, answer = 200, b'{"ok":true}'
+            # An Events API app answers Slack's url_verification with its challenge (Slack's docs),
+            # after the signature check above, as Bolt does.
+            if MODE == "slack":
+                event = json.loads(body or b"{}")
+                if isinstance(event, dict) and event.get("type") == "url_verification":
+                    answer = json.dumps({"challenge": event.get("challenge")}).encode()
         except Refused as err:
             status, answer = err.status, json.dumps({"error": str(err)}).encode()
         except Exception as err:

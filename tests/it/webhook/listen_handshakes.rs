@@ -178,7 +178,8 @@ fn a_discord_ping_with_an_invalid_signature_gets_401() {
 
 #[test]
 fn a_signed_discord_ping_gets_a_pong_from_a_listener_holding_the_public_key() {
-    let (_, pair) = crate::support::run::Run::webhook(["secret", "--scheme", "discord", "--format", "json"]).code_and_json();
+    let (_, pair) =
+        crate::support::run::Run::webhook(["secret", "--scheme", "discord", "--format", "json"]).code_and_json();
     let (private, public) = (pair["secret"].as_str().unwrap(), pair["public"].as_str().unwrap());
     let (code, signed, _) = crate::support::run::Run::webhook(["sign", "--scheme", "discord", "--secret", private])
         .args(["-d", r#"{"type":1}"#])

@@ -175,7 +175,9 @@ fn slack_and_standard_templates_verify_with_their_schemes() {
         send(&listener.url("/slack"), event, &[]);
         send(&server.url("/slack"), event, &[]);
     }
-    assert_eq!((listener.summary().valid, listener.summary().invalid), (2, 0));
+    // The url_verification is a handshake: the listener answers its challenge itself and counts
+    // only the message as a delivery.
+    assert_eq!((listener.summary().valid, listener.summary().invalid), (1, 0));
     let seen = seen.lock().unwrap();
     let verification: Value = serde_json::from_slice(&seen[0].1).unwrap();
     assert_eq!(verification["type"], "url_verification");
