@@ -858,7 +858,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --accept-invalid --max-body --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --public-url --accept-invalid --max-body --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -905,6 +905,10 @@ _webhook() {
                     return 0
                     ;;
                 --tolerance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1436,7 +1440,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__verify)
-            opts="-d -H -h -V --data --header --request --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
+            opts="-d -H -h -V --data --header --request --url --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1459,6 +1463,10 @@ _webhook() {
                     return 0
                     ;;
                 --request)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

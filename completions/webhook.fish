@@ -73,7 +73,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -l format -d 'What
 curl\t'A curl command that sends the signed request to --url'
 http\t'The whole raw HTTP/1.1 request to --url, as `webhook verify --request` reads it'
 json\t'One JSON document: scheme, id, timestamp, headers, body'"
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l url -d 'Where the webhook goes, for --format curl and http' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l url -d 'Where the webhook goes: for --format curl and http, and signed by the schemes that sign the URL (twilio, square, hubspot)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -83,6 +83,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -s V -l version -d
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s d -l data -d 'The body as received: DATA, @file or @- (default: the body of --request, else stdin)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s H -l header -d 'A received header, \'Name: value\' (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l request -d 'A raw HTTP request (as `webhook sign --format http` writes one, or captured off the wire)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l url -d 'The URL the provider was given (the webhook URL in its dashboard), for schemes that sign it (twilio, square, hubspot)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l scheme -d 'The signing scheme the sender uses, or auto to pick it from the headers among --allow' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
@@ -444,6 +445,7 @@ base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-url -d 'The URL the provider was given, for schemes that sign it (twilio, square, hubspot): a whole webhook URL is signed as is; an origin (https://abc.tunnel.example) gets each request\'s path and query [default: the local URL the request arrived at]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413 (at most 1GiB)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-to -d 'Pass each accepted delivery on to exactly this URL and answer with its status and body (the route for every event type no --route claims)' -r

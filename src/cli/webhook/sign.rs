@@ -30,7 +30,8 @@ pub struct SignArgs {
     #[arg(long, value_enum, default_value_t = SignFormat::Headers)]
     pub format: SignFormat,
 
-    /// Where the webhook goes, for --format curl and http
+    /// Where the webhook goes: for --format curl and http, and signed by the schemes that sign
+    /// the URL (twilio, square, hubspot)
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
 }
@@ -55,6 +56,7 @@ impl SignArgs {
             id: self.id,
             timestamp: self.timestamp,
             output,
+            url: self.url,
         })
     }
 }

@@ -60,6 +60,9 @@ pub struct ListenConfig {
     pub scheme: SchemeSelection,
     pub scheme_options: SchemeOptions,
     pub secret: Secret,
+    /// `--public-url`: the URL (or origin) the provider was given, for schemes that sign the URL;
+    /// `None`: the local URL each request arrives at.
+    pub public_url: Option<Uri>,
     pub tolerance: Duration,
     /// Record and answer invalid deliveries as if they were valid (and forward them).
     pub accept_invalid: bool,
@@ -128,6 +131,7 @@ impl ListenConfig {
             scheme: scheme.into(),
             scheme_options: SchemeOptions::default(),
             secret,
+            public_url: None,
             tolerance: Duration::from_secs(300),
             accept_invalid: false,
             max_body: 1 << 20,
@@ -261,6 +265,8 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
     let receiver = Arc::new(Receiver {
         path: config.path.clone(),
         verifier,
+        public_url: config.public_url.clone(),
+        local_addr: addr,
         tolerance: config.tolerance,
         accept_invalid: config.accept_invalid,
         max_body: config.max_body,

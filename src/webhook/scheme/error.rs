@@ -27,6 +27,12 @@ pub enum VerifyError {
         /// A common mistake that explains the mismatch, when one fits.
         hint: Option<String>,
     },
+
+    #[error("--scheme {scheme} signs the URL the provider was given, and it is not known: give it with --url")]
+    UrlRequired { scheme: String },
+
+    #[error("the body's SHA-256 is not the bodySHA256 the signed URL carries: the body is not the one that was signed")]
+    BodyHashMismatch,
 }
 
 impl VerifyError {
@@ -37,6 +43,8 @@ impl VerifyError {
             VerifyError::HeaderMalformed { .. } => "header_malformed",
             VerifyError::TimestampOutsideTolerance { .. } => "timestamp_outside_tolerance",
             VerifyError::SignatureMismatch { .. } => "signature_mismatch",
+            VerifyError::UrlRequired { .. } => "url_required",
+            VerifyError::BodyHashMismatch => "body_hash_mismatch",
         }
     }
 
@@ -99,6 +107,12 @@ pub enum SignError {
          --scheme standard --asymmetric` makes one)"
     )]
     PublicKeyCannotSign,
+
+    #[error("--scheme {scheme} signs the URL the webhook is sent to: give it with --url URL")]
+    UrlRequired { scheme: String },
+
+    #[error("--scheme {scheme} cannot sign this delivery: {reason}")]
+    NotSignable { scheme: String, reason: String },
 }
 
 /// `value` as a header value for `header`, or a [`SignError`] naming `what` it is.

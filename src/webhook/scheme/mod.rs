@@ -27,6 +27,7 @@ pub(crate) mod listing;
 pub(crate) mod mac;
 pub(crate) mod new_secret;
 mod received;
+pub(crate) mod request;
 pub(crate) mod standard;
 pub(crate) mod stripe;
 
@@ -40,6 +41,7 @@ use error::to_header_value;
 pub(crate) use error::{SignError, VerifyError};
 pub(crate) use hmac::HmacOptions;
 pub(crate) use mac::{BASE64, Encoding, KeyForm, SecretError, SigningKey};
+pub use request::ReceivedRequest;
 
 /// The most signature entries one header may carry. Providers send one per active secret (two
 /// during a rotation); a header with hundreds is an attack on the verifier's CPU, refused as
@@ -281,6 +283,23 @@ pub trait Scheme: fmt::Debug + Send + Sync {
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError>;
+
+    /// Whether the scheme signs the request's URL, so signing needs `--url` and verifying needs
+    /// the URL the provider was given.
+    fn signs_url(&self) -> bool {
+        false
+    }
+
+    /// [`verify`](Self::verify) with what else the request carries: its method and URL, for the
+    /// schemes that sign them. The others judge the headers and body alone.
+    fn verify_request(
+        &self,
+        request: &ReceivedRequest<'_>,
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        self.verify(request.headers, request.body, key, window)
+    }
 }
 
 /// The scheme for `kind`, with `options` applied where they mean something.
