@@ -159,7 +159,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --count-url)
@@ -293,7 +293,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -761,7 +761,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -873,11 +873,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1011,7 +1011,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1101,7 +1101,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1225,7 +1225,7 @@ _webhook() {
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1275,7 +1275,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1389,7 +1389,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1471,11 +1471,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear twilio square hubspot" -- "${cur}"))
                     return 0
                     ;;
                 --secret)

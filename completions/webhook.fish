@@ -60,7 +60,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -99,7 +102,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -114,7 +120,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -146,7 +155,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -181,7 +193,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -223,7 +238,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -276,7 +294,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -317,7 +338,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
@@ -374,7 +398,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -421,7 +448,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l allow -d 'With --scheme auto: the schemes that may judge a delivery (comma-separated); a timestamped and an untimestamped scheme keyed with the same secret are refused' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
@@ -436,7 +466,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
@@ -519,7 +552,10 @@ intercom\t'X-Hub-Signature: sha1=<hex> (HMAC-SHA1) over the body, keyed with the
 vercel\t'x-vercel-signature: <hex> HMAC-SHA1 over the body'
 bitbucket\t'Bitbucket Cloud: X-Hub-Signature: sha256=<hex> over the body (the GitHub header name, SHA-256)'
 coinbase-commerce\t'Coinbase Commerce: X-CC-Webhook-Signature: <hex> over the body, keyed with the shared secret'
-linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'"
+linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-Event'
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r

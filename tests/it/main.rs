@@ -53,6 +53,7 @@ mod webhook {
     mod listen_gateway;
     mod listen_hostile_input;
     mod malformed_input;
+    mod providers_urls;
     mod race;
     mod replay;
     mod schemes;

@@ -5,6 +5,7 @@
 pub(crate) mod apps;
 pub(crate) mod generated_files;
 pub(crate) mod listen_process;
+pub(crate) mod provider_sdks;
 pub(crate) mod reference_libraries;
 pub(crate) mod run;
 pub(crate) mod schemas;

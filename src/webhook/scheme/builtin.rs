@@ -25,6 +25,9 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/bitbucket.json"),
     include_str!("providers/coinbase-commerce.json"),
     include_str!("providers/linear.json"),
+    include_str!("providers/twilio.json"),
+    include_str!("providers/square.json"),
+    include_str!("providers/hubspot.json"),
 ];
 
 struct BuiltIn {

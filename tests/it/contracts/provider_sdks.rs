@@ -6,9 +6,6 @@
 //! tests/differential/setup.sh (the test runs it); without them the test fails saying how, never
 //! skips. (squareup, paddle-python-sdk and hubspot-api-client are in the script too, for the HMAC
 //! schemes of the scheme engine to be judged against.)
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use idem::testing::canonical::{twilio_body_sha256, twilio_string_to_sign, twilio_url_variants};
@@ -17,64 +14,9 @@ use idem::testing::crypto::{
 };
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::support::reference_libraries::references;
-
-/// The SDK process: one JSON line in, one out.
-struct Sdks {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_case: u64,
-}
-
-impl Sdks {
-    fn start() -> Sdks {
-        let installed = references();
-        let mut child = Command::new(installed.python())
-            .arg(installed.scripts.join("providers.py"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start providers.py");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Sdks { child, stdin, stdout, next_case: 0 }
-    }
-
-    fn ask(&mut self, provider: &str, op: &str, mut request: Value) -> Value {
-        self.next_case += 1;
-        request["case"] = json!(self.next_case);
-        request["provider"] = json!(provider);
-        request["op"] = json!(op);
-        writeln!(self.stdin, "{request}").unwrap();
-        let mut line = String::new();
-        self.stdout.read_line(&mut line).unwrap();
-        let answer: Value =
-            serde_json::from_str(&line).unwrap_or_else(|err| panic!("providers.py answered {line:?}: {err}"));
-        assert_eq!(answer["case"], json!(self.next_case));
-        answer
-    }
-
-    /// The SDK's verdict; an exception is `false`.
-    fn verifies(&mut self, provider: &str, request: Value) -> bool {
-        self.ask(provider, "verify", request)["valid"].as_bool().unwrap_or(false)
-    }
-
-    fn signs(&mut self, provider: &str, request: Value) -> String {
-        let answer = self.ask(provider, "sign", request);
-        answer["signature"].as_str().unwrap_or_else(|| panic!("{provider} could not sign: {answer}")).to_string()
-    }
-}
-
-impl Drop for Sdks {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use crate::support::provider_sdks::Sdks;
 
 fn b64(bytes: &[u8]) -> String {
     STANDARD.encode(bytes)
