@@ -66,6 +66,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -126,6 +127,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -159,6 +161,7 @@ linear\t'Linear-Signature: <hex> over the body, with Linear-Delivery and Linear-
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l scheme-file -d 'The scheme a JSON file describes (as --scheme-file of sign and verify), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -169,6 +172,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l format -d 'human: a line per scheme, its name and what it signs; json: every scheme with its headers, algorithm and source' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l scheme-file -d 'List this described scheme too, after the built-in ones (checked as every command that takes it checks it; repeatable)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -199,6 +203,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -244,6 +249,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -300,6 +306,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -350,6 +357,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-settle-m
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s n -l concurrency -d 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -404,6 +412,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -472,6 +481,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -558,6 +568,7 @@ square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notificati
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"

@@ -9,6 +9,10 @@ pub struct SecretArgs {
     #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
     pub scheme: SchemeKind,
 
+    /// The scheme a JSON file describes (as --scheme-file of sign and verify), in place of --scheme
+    #[arg(long, value_name = "FILE", conflicts_with = "scheme")]
+    pub scheme_file: Option<std::path::PathBuf>,
+
     /// --scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)
     #[arg(long)]
     pub asymmetric: bool,
@@ -19,7 +23,10 @@ pub struct SecretArgs {
 }
 
 impl SecretArgs {
-    pub fn into_config(self) -> anyhow::Result<NewSecretConfig> {
+    pub fn into_config(mut self) -> anyhow::Result<NewSecretConfig> {
+        if let Some(path) = &self.scheme_file {
+            self.scheme = crate::webhook::scheme::user_file::load(path)?;
+        }
         if self.asymmetric && self.scheme != SchemeKind::Standard {
             anyhow::bail!(
                 "--asymmetric makes a Standard Webhooks v1a (Ed25519) key pair; give --scheme standard with it \

@@ -39,7 +39,7 @@ pub struct SignArgs {
 impl SignArgs {
     pub fn into_config(self) -> anyhow::Result<SignConfig> {
         let payload = self.payload.source()?;
-        let kind = self.scheme.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
+        let kind = self.signing.scheme_or_file(self.scheme)?.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
         let options = self.signing.scheme_options(Some(kind))?;
         let output = match (self.format, self.url.as_deref().map(parse_url).transpose()?) {
             (SignFormat::Headers, _) => SignOutput::Headers,

@@ -30,6 +30,7 @@ mod received;
 pub(crate) mod request;
 pub(crate) mod standard;
 pub(crate) mod stripe;
+pub(crate) mod user_file;
 
 use std::fmt;
 use std::time::Duration;
@@ -94,7 +95,7 @@ impl SchemeKind {
 
     /// The scheme `--scheme NAME` names.
     pub fn from_name(name: &str) -> Option<SchemeKind> {
-        SchemeKind::every().iter().copied().find(|kind| kind.name() == name)
+        SchemeKind::every().iter().copied().chain(builtin::registered()).find(|kind| kind.name() == name)
     }
 
     pub fn name(self) -> &'static str {

@@ -22,6 +22,14 @@ pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     OsRng.try_fill_bytes(&mut bytes).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
     Ok(match scheme {
         SchemeKind::Standard | SchemeKind::Stripe => format!("whsec_{}", STANDARD.encode(bytes)),
+        // A described scheme (a --scheme-file's) that decodes `whsec_` + base64, as Standard Webhooks.
+        SchemeKind::Provider(_)
+            if scheme
+                .description()
+                .is_some_and(|description| description.secret == super::description::SecretForm::WhsecBase64) =>
+        {
+            format!("whsec_{}", STANDARD.encode(bytes))
+        }
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {
             hex::encode(bytes)
         }

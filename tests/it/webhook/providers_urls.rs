@@ -294,3 +294,118 @@ fn listen_judges_by_the_public_url_or_else_the_local_one() {
         .collect();
     assert_eq!(valid, [true, false], "{lines:?}");
 }
+
+/// A scheme a user describes: the URL, a timestamp and the body, as some in-house sender signs.
+const ACME: &str = r#"{
+  "name": "acme",
+  "summary": "X-Acme-Signature: <base64> over \"<timestamp>.<url>.<body>\"",
+  "signature": { "name": "X-Acme-Signature", "encoding": "base64", "prefix": "v1=" },
+  "id_header": { "name": "X-Acme-Delivery" },
+  "timestamp": { "name": "X-Acme-Timestamp" },
+  "signed": { "template": "{timestamp}.{method} {url}.{body}" },
+  "algorithm": "hmac-sha256"
+}"#;
+
+fn scheme_file(dir: &tempfile::TempDir, name: &str, text: &str) -> String {
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn a_scheme_file_signs_and_verifies_as_it_describes_and_is_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scheme_file(&dir, "acme.json", ACME);
+    let url = "https://example.com/acme?x=1";
+    let body = r#"{"order":7}"#;
+    let headers = sign("github", url, body, &["--scheme-file", &file]);
+    // `--scheme` and `--scheme-file` together name two schemes: refused.
+    assert_eq!(headers.unwrap_err().0, 2);
+    let (code, stdout, stderr) =
+        Run::webhook(["sign", "--scheme-file", &file, "--secret", SECRET, "--url", url, "-d", body])
+            .args(["--timestamp", &NOW.to_string(), "--id", "d-1"])
+            .never_printing(SECRET)
+            .finish()
+            .parts();
+    assert_eq!(code, 0, "{stderr}");
+    let signature = stdout.lines().find_map(|line| line.strip_prefix("X-Acme-Signature: v1=")).unwrap().to_string();
+    let message = format!("{NOW}.POST {url}.{body}");
+    let output = std::process::Command::new("python3")
+        .arg(crate::support::apps::app_path("provider_recipe_signer.py"))
+        .args(["sha256", "base64", SECRET, &message])
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8(output.stdout).unwrap().trim(), signature, "{stdout}");
+    assert!(
+        stdout.contains(&format!("X-Acme-Timestamp: {NOW}")) && stdout.contains("X-Acme-Delivery: d-1"),
+        "{stdout}"
+    );
+
+    let verify_with = |url: &str, body: &str| {
+        Run::webhook(["verify", "--scheme-file", &file, "--secret", SECRET, "--url", url, "-d", body])
+            .args(["--now", &NOW.to_string(), "-H", &format!("X-Acme-Signature: v1={signature}")])
+            .args(["-H", &format!("X-Acme-Timestamp: {NOW}")])
+            .never_printing(SECRET)
+            .finish()
+            .parts()
+    };
+    let (code, stdout, stderr) = verify_with(url, body);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("acme signature is valid"), "{stdout}");
+    assert_eq!(verify_with("https://example.com/acme", body).0, 1);
+    assert_eq!(verify_with(url, r#"{"order":8}"#).0, 1);
+
+    let listed = Run::webhook(["schemes", "--scheme-file", &file]).format_json().json();
+    let acme = listed["schemes"].as_array().unwrap().iter().find(|entry| entry["name"] == "acme").unwrap().clone();
+    assert_eq!(
+        (acme["signature_header"].as_str(), acme["timestamped"].as_bool()),
+        (Some("X-Acme-Signature"), Some(true))
+    );
+    assert_eq!(acme["id_header"], "X-Acme-Delivery");
+}
+
+#[test]
+fn send_and_listen_share_a_scheme_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scheme_file(&dir, "acme.json", ACME);
+    let listener = Binary::start(&["--scheme-file", &file, "--format", "json"]);
+    let (code, stdout, stderr) = Run::webhook(["send", &format!("{}/acme", listener.url), "--scheme-file", &file])
+        .args(["-d", r#"{"order":7}"#, "--secret", crate::support::SECRET])
+        .finish()
+        .parts();
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (_, lines, _) = listener.interrupt();
+    assert!(lines[0].contains("\"scheme\":\"acme\""), "{lines:?}");
+    assert!(lines.iter().any(|line| line.contains("\"valid\":true")), "{lines:?}");
+}
+
+#[test]
+fn a_bad_scheme_file_stops_the_command_naming_the_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (ACME.replace(r#""encoding": "base64""#, r#""encoding": "base65""#), "`signature.encoding`"),
+        (ACME.replace(r#""algorithm": "hmac-sha256""#, r#""algorithm": "hmac-sha384""#), "`algorithm`"),
+        (
+            ACME.replace(r#","algorithm": "hmac-sha256""#, "").replace(",\n  \"algorithm\": \"hmac-sha256\"", ""),
+            "`algorithm`",
+        ),
+        (ACME.replace("{method} {url}", "{verb} {url}"), "`signed.template`"),
+        (ACME.replace(r#""name": "acme""#, r#""name": "github""#), "`name`"),
+        (ACME.replace(r#""name": "X-Acme-Signature""#, r#""name": "X Acme""#), "`signature.name`"),
+        (ACME.replace(r#""summary""#, r#""colour": 1, "summary""#), "`colour`"),
+        ("{ not json".to_string(), "is not JSON"),
+    ];
+    for (index, (text, says)) in cases.iter().enumerate() {
+        let file = scheme_file(&dir, &format!("bad{index}.json"), text);
+        let commands: [Vec<&str>; 3] = [
+            vec!["sign", "-d", "{}", "--secret", SECRET, "--url", "https://example.com/"],
+            vec!["verify", "-d", "{}", "--secret", SECRET, "--url", "https://example.com/"],
+            vec!["schemes"],
+        ];
+        for command in commands {
+            let (code, _, stderr) = Run::webhook(&command).args(["--scheme-file", &file]).finish().parts();
+            assert_eq!(code, 2, "{command:?} {text}: {stderr}");
+            assert!(stderr.contains(says), "{command:?} {text}: {stderr}");
+        }
+    }
+}
