@@ -409,3 +409,17 @@ fn a_bad_scheme_file_stops_the_command_naming_the_field() {
         }
     }
 }
+
+#[test]
+fn a_providers_signature_under_another_scheme_is_named_in_the_hint() {
+    let url = "https://example.com/sms";
+    let (body, _) = form(&[("Body", "hi")]);
+    let signature = sign("twilio", url, &body, &[]).unwrap()["x-twilio-signature"].clone();
+    let (code, stdout, stderr) = verify("github", Some(url), &body, &[("X-Twilio-Signature", &signature)]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.contains("this request carries X-Twilio-Signature: try --scheme twilio"), "{stdout}");
+    // Intercom and Bitbucket share X-Hub-Signature: no guess is offered.
+    let (code, stdout, _) = verify("github", Some(url), &body, &[("X-Hub-Signature", "sha1=00")]);
+    assert_eq!(code, 1);
+    assert!(!stdout.contains("try --scheme"), "{stdout}");
+}
