@@ -423,3 +423,20 @@ fn a_providers_signature_under_another_scheme_is_named_in_the_hint() {
     assert_eq!(code, 1);
     assert!(!stdout.contains("try --scheme"), "{stdout}");
 }
+
+#[test]
+fn check_sender_judges_a_url_signing_sender_by_the_url_it_was_given() {
+    let sender = format!(
+        "\"{}\" send \"$WEBHOOK_URL\" --scheme twilio -d 'Body=hi&From=%2B15550001111' --time-scale 0.001 --timeout 1s \
+         >/dev/null",
+        assert_cmd::cargo::cargo_bin("webhook").display()
+    );
+    let finished = Run::webhook(["check-sender", "--addr", "127.0.0.1:0", "--format", "json", "--scheme", "twilio"])
+        .env("WEBHOOK_SECRET", SECRET)
+        .args(["--", "sh", "-c", &sender])
+        .never_printing(SECRET)
+        .finish();
+    let report = finished.json();
+    let signed = report["checks"].as_array().unwrap().iter().find(|check| check["id"] == "signed").unwrap();
+    assert_eq!(signed["outcome"], "pass", "{signed:#}\n{}", finished.stderr);
+}
