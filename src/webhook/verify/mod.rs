@@ -66,9 +66,9 @@ pub(crate) struct FailureReport {
 }
 
 pub(crate) fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
-    let (headers, body) = read_request(&config)?;
+    let (method, headers, body) = read_request(&config)?;
     let verifier = Verifier::new(&config.scheme, config.options, config.secret.load()?)?;
-    let request = ReceivedRequest { method: "POST", url: config.url.as_deref(), headers: &headers, body: &body };
+    let request = ReceivedRequest { method: &method, url: config.url.as_deref(), headers: &headers, body: &body };
     let verdict = verifier.verify(&request, config.window);
     if let Some(failure) = verdict.failure.as_ref().filter(|failure| failure.code == "url_required") {
         // Not a verdict on the delivery: the command was not told what it needs to judge it.
@@ -102,14 +102,15 @@ pub(crate) fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<
     Ok(if report.valid { Outcome::Holds } else { Outcome::ProblemFound })
 }
 
-/// The headers and body to check, from `--request`, `-H`, `-d` and stdin.
-fn read_request(config: &VerifyConfig) -> anyhow::Result<(HeaderMap, Vec<u8>)> {
-    let (mut headers, request_body) = match &config.request {
+/// The method (the `--request` file's, else POST), headers and body to check, from `--request`,
+/// `-H`, `-d` and stdin.
+fn read_request(config: &VerifyConfig) -> anyhow::Result<(String, HeaderMap, Vec<u8>)> {
+    let (method, mut headers, request_body) = match &config.request {
         Some(path) => {
             let request = raw_request::read_file(path)?;
-            (request.headers, Some(request.body))
+            (request.method, request.headers, Some(request.body))
         }
-        None => (HeaderMap::new(), None),
+        None => ("POST".to_string(), HeaderMap::new(), None),
     };
     for (name, value) in &config.headers {
         headers.append(name.clone(), value.clone());
@@ -122,7 +123,7 @@ fn read_request(config: &VerifyConfig) -> anyhow::Result<(HeaderMap, Vec<u8>)> {
         }
         (None, None) => BodySource::Stdin.read()?,
     };
-    Ok((headers, body))
+    Ok((method, headers, body))
 }
 
 fn write_human(

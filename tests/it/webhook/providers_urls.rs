@@ -440,3 +440,28 @@ fn check_sender_judges_a_url_signing_sender_by_the_url_it_was_given() {
     let signed = report["checks"].as_array().unwrap().iter().find(|check| check["id"] == "signed").unwrap();
     assert_eq!(signed["outcome"], "pass", "{signed:#}\n{}", finished.stderr);
 }
+
+#[test]
+fn verify_request_judges_hubspot_by_the_method_of_the_request_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = "https://example.com/hubspot";
+    let (_, request, stderr) = Run::webhook(["sign", "--scheme", "hubspot", "--secret", SECRET, "--url", url])
+        .args(["-d", r#"[{"eventId":1}]"#, "--format", "http"])
+        .never_printing(SECRET)
+        .finish()
+        .parts();
+    assert!(request.starts_with("POST /hubspot HTTP/1.1\r\n"), "{request:?} {stderr}");
+    let judge = |text: &str| {
+        let path = dir.path().join("request.http");
+        std::fs::write(&path, text).unwrap();
+        Run::webhook(["verify", "--scheme", "hubspot", "--secret", SECRET, "--url", url])
+            .args(["--request", path.to_str().unwrap()])
+            .never_printing(SECRET)
+            .finish()
+            .parts()
+    };
+    let (code, stdout, stderr) = judge(&request);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, _) = judge(&request.replacen("POST ", "PUT ", 1));
+    assert_eq!(code, 1, "a PUT was not what was signed: {stdout}");
+}
