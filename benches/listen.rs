@@ -202,7 +202,7 @@ fn presigned(authority: &str) -> Vec<(HeaderMap, Bytes)> {
                 unix_now()
             );
             let delivery =
-                Delivery { body: DeliveryBody::Bytes(Bytes::from(body.clone())), id, timestamp: unix_now(), event: None };
+                Delivery { body: DeliveryBody::Bytes(Bytes::from(body.clone())), id, timestamp: unix_now(), event: None, url: None };
             let mut headers = HeaderMap::new();
             for (name, value) in scheme.sign(&delivery, &key).expect("signed") {
                 headers.insert(name, value);

@@ -115,6 +115,7 @@ fn valid_request(n: usize) -> Vec<u8> {
         id: format!("evt_valid_{n}"),
         timestamp: unix_now(),
         event: None,
+        url: None,
     };
     let headers = scheme.sign(&delivery, &key).expect("sign");
     let mut head = String::from("POST / HTTP/1.1\r\nHost: bench\r\nContent-Type: application/json\r\n");

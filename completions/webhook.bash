@@ -152,14 +152,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-n -d -k -h -V --scheme --count-url --count-pointer --count-header --count-settle --count-settle-max --concurrency --http2 --secret --secret-file --svix --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --max-requests --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-n -d -k -h -V --scheme --count-url --count-pointer --count-header --count-settle --count-settle-max --concurrency --http2 --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --max-requests --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --count-url)
@@ -195,6 +195,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -278,7 +282,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check__subcmd__sender)
-            opts="-h -V --addr --path --scheme --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-h -V --addr --path --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,7 +297,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -301,6 +305,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -754,14 +762,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --verbatim --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --verbatim --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -769,6 +777,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -858,7 +870,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --accept-invalid --verify-token --max-body --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --public-url --accept-invalid --verify-token --max-body --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -873,11 +885,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -885,6 +897,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -905,6 +921,10 @@ _webhook() {
                     return 0
                     ;;
                 --tolerance)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --public-url)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -984,7 +1004,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__race)
-            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --requests --rounds --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
+            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --requests --rounds --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1011,7 +1031,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1019,6 +1039,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1094,14 +1118,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1109,6 +1133,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1196,7 +1224,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__schemes)
-            opts="-h -V --format --color --help --version"
+            opts="-h -V --format --scheme-file --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1204,6 +1232,10 @@ _webhook() {
             case "${prev}" in
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1218,14 +1250,18 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__secret)
-            opts="-h -V --scheme --asymmetric --format --color --help --version"
+            opts="-h -V --scheme --scheme-file --asymmetric --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1244,7 +1280,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --times --concurrency --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1275,7 +1311,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1283,6 +1319,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1362,7 +1402,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__sign)
-            opts="-d -h -V --data --event --set --unset --scheme --secret --secret-file --svix --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
+            opts="-d -h -V --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1389,7 +1429,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1397,6 +1437,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1440,7 +1484,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__verify)
-            opts="-d -H -h -V --data --header --request --scheme --allow --secret --secret-file --svix --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
+            opts="-d -H -h -V --data --header --request --url --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1466,12 +1510,16 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1479,6 +1527,10 @@ _webhook() {
                     return 0
                     ;;
                 --secret-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --scheme-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -73,6 +73,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -80,6 +83,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -90,7 +94,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -l format -d 'What
 curl\t'A curl command that sends the signed request to --url'
 http\t'The whole raw HTTP/1.1 request to --url, as `webhook verify --request` reads it'
 json\t'One JSON document: scheme, id, timestamp, headers, body'"
-complete -c webhook -n "__fish_webhook_using_subcommand sign" -l url -d 'Where the webhook goes, for --format curl and http' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l url -d 'Where the webhook goes: for --format curl and http, and signed by the schemes that sign the URL (twilio, square, hubspot)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -100,6 +104,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -s V -l version -d
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s d -l data -d 'The body as received: DATA, @file or @- (default: the body of --request, else stdin)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -s H -l header -d 'A received header, \'Name: value\' (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l request -d 'A raw HTTP request (as `webhook sign --format http` writes one, or captured off the wire)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l url -d 'The URL the provider was given (the webhook URL in its dashboard), for schemes that sign it (twilio, square, hubspot)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l scheme -d 'The signing scheme the sender uses, or auto to pick it from the headers among --allow' -r -f -a "auto\t'The scheme whose signature header the request carries'
 hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
@@ -128,6 +133,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -160,6 +168,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -167,6 +178,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -209,11 +221,15 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
 replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l scheme-file -d 'The scheme a JSON file describes (as --scheme-file of sign and verify), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line, a key-pair provider\'s labelled; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -224,6 +240,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand secret" -s h -l help -d 
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l format -d 'human: a line per scheme, its name and what it signs; json: every scheme with its headers, algorithm and source' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l scheme-file -d 'List this described scheme too, after the built-in ones (checked as every command that takes it checks it; repeatable)' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand schemes" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -261,6 +278,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -268,6 +288,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -320,6 +341,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -327,6 +351,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -390,6 +415,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -397,6 +425,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -448,6 +477,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -461,6 +493,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l count-settle-m
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s n -l concurrency -d 'How many identical copies of one delivery concurrent-duplicates-processed-once releases together (at least 2, at most 1000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -522,6 +555,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -529,6 +565,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
@@ -586,6 +623,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -618,6 +658,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -625,12 +668,14 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-url -d 'The URL the provider was given, for schemes that sign it (twilio, square, hubspot): a whole webhook URL is signed as is; an origin (https://abc.tunnel.example) gets each request\'s path and query [default: the local URL the request arrived at]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l verify-token -d 'The verify token of Meta\'s subscription check (GET ?hub.mode=subscribe&hub.verify_token=…): the challenge is answered only to this token, 403 otherwise' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413 (at most 1GiB)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
@@ -718,6 +763,9 @@ razorpay\t'X-Razorpay-Signature: <hex> over the body, with the webhook secret'
 dropbox\t'X-Dropbox-Signature: <hex> over the body, with the app secret'
 mailgun\t'in the JSON body: signature.signature, hex HMAC-SHA256 of signature.timestamp + signature.token'
 adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature, base64 HMAC-SHA256 (hex key) of its fields joined by \':\''
+twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
+square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
+hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -725,6 +773,7 @@ replicate\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'
 openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret -d 'The signing secret (or set WEBHOOK_SECRET); prefer --secret-file, the command line is visible to other users' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l secret-file -d 'Read the secret from this file (one trailing newline is dropped)' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l scheme-file -d 'A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l signature-header -d '--scheme hmac: the header that carries the signature [default: X-Signature]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"

@@ -56,7 +56,9 @@ pub mod race {
 pub mod scheme {
     pub use crate::webhook::scheme::error::VerifyError;
     pub use crate::webhook::scheme::mac::{BASE64, KeyForm, SigningKey};
-    pub use crate::webhook::scheme::{Scheme, SchemeKind, SchemeOptions, TimeWindow, Verified, build, detect};
+    pub use crate::webhook::scheme::{
+        ReceivedRequest, Scheme, SchemeKind, SchemeOptions, TimeWindow, Verified, build, detect,
+    };
     pub use crate::webhook::secret::Secret;
 }
 

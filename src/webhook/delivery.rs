@@ -16,6 +16,9 @@ pub struct Delivery {
     pub timestamp: i64,
     /// The event type, for schemes with an event header (`X-GitHub-Event`, `X-Shopify-Topic`).
     pub event: Option<String>,
+    /// The URL the delivery is sent to (the one the provider was given), for the schemes that
+    /// sign it (Twilio, Square, HubSpot); `None` when the command has none.
+    pub url: Option<String>,
 }
 
 /// The body bytes, in memory or in a file streamed through the MAC so a large file is never read

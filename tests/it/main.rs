@@ -57,6 +57,7 @@ mod webhook {
     mod malformed_input;
     mod providers_asymmetric;
     mod providers_lists;
+    mod providers_urls;
     mod race;
     mod replay;
     mod schemes;

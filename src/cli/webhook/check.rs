@@ -91,7 +91,7 @@ impl CheckArgs {
         if self.timeout.is_zero() {
             anyhow::bail!("--timeout must be longer than 0");
         }
-        let Some(kind) = self.scheme else {
+        let Some(kind) = self.signing.scheme_or_file(self.scheme)? else {
             anyhow::bail!(
                 "name the receiver's signing scheme with --scheme (hmac, github, stripe, standard, slack or shopify): \
                  signed with a scheme the receiver does not use, every delivery is refused and every rejection \

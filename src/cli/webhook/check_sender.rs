@@ -74,7 +74,7 @@ impl CheckSenderArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<CheckSenderConfig> {
         let selection =
             self.suite.selection("webhook check-sender", &crate::webhook::check_sender::catalogue::SPECS)?;
-        let kind = self.scheme.kind();
+        let kind = self.signing.scheme_or_file(self.scheme.kind())?;
         let scheme_options = self.signing.scheme_options(kind)?;
         let secret = self.public_key.key_source(&self.signing, kind)?.load()?;
         if self.timeout.is_zero() {

@@ -1,7 +1,7 @@
 //! `webhook journal`: its flags, and the config they become.
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{Args, Subcommand};
 
 use super::retry_args::DeliveryArgs;
 use super::signing::SigningArgs;
@@ -117,11 +117,11 @@ impl JournalArgs {
                 } else {
                     // The recorded scheme, as `webhook replay` follows it: the options are checked
                     // against it here, the replay refuses a delivery that recorded none.
-                    let recorded =
-                        record.verdict.scheme.as_deref().and_then(|name| SchemeKind::from_str(name, true).ok());
-                    let options = args.signing.scheme_options(args.scheme.or(recorded))?;
+                    let recorded = record.verdict.scheme.as_deref().and_then(SchemeKind::from_name);
+                    let scheme = args.signing.scheme_or_file(args.scheme)?;
+                    let options = args.signing.scheme_options(scheme.or(recorded))?;
                     ReplaySigning::Resign {
-                        scheme: args.scheme.map_or(ReplayScheme::Recorded, ReplayScheme::Given),
+                        scheme: scheme.map_or(ReplayScheme::Recorded, ReplayScheme::Given),
                         options,
                         secret: args.signing.secret_source()?,
                     }

@@ -26,6 +26,12 @@ pub struct ListenArgs {
     #[command(flatten)]
     pub verification: VerificationArgs,
 
+    /// The URL the provider was given, for schemes that sign it (twilio, square, hubspot): a whole
+    /// webhook URL is signed as is; an origin (https://abc.tunnel.example) gets each request's path
+    /// and query [default: the local URL the request arrived at]
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+
     /// Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)
     #[arg(long)]
     pub accept_invalid: bool,
@@ -176,6 +182,7 @@ impl ListenArgs {
             scheme_options,
             secret,
             verify_token: self.verify_token,
+            public_url: self.public_url.as_deref().map(parse_url).transpose().context("--public-url")?,
             tolerance,
             accept_invalid: self.accept_invalid,
             max_body: self.max_body,

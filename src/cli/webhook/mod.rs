@@ -84,6 +84,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             webhook::scheme::new_secret::print_new(args.into_config()?, &mut std::io::stdout().lock())
         }
         WebhookCommand::Schemes(args) => {
+            args.load_scheme_files()?;
             webhook::scheme::listing::print(args.format, palette, &mut std::io::stdout().lock())
         }
         WebhookCommand::Send(args) => match &args.list_events {

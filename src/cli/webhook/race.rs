@@ -79,7 +79,7 @@ impl RaceArgs {
             super::send::check_id(id)?;
         }
         let payload = self.payload.source()?;
-        let Some(kind) = self.scheme.or(payload.provider_scheme()) else {
+        let Some(kind) = self.signing.scheme_or_file(self.scheme)?.or(payload.provider_scheme()) else {
             anyhow::bail!(
                 "name the receiver's signing scheme with --scheme (hmac, github, stripe, standard, slack or shopify): \
                  copies it cannot verify are refused, and a race of refusals shows nothing"

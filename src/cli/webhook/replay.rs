@@ -75,9 +75,10 @@ impl ReplayArgs {
             ReplaySigning::Verbatim
         } else {
             // Without --scheme every scheme's options may apply: each line brings its own.
-            let options = self.signing.scheme_options(self.scheme)?;
+            let scheme = self.signing.scheme_or_file(self.scheme)?;
+            let options = self.signing.scheme_options(scheme)?;
             ReplaySigning::Resign {
-                scheme: self.scheme.map_or(ReplayScheme::Recorded, ReplayScheme::Given),
+                scheme: scheme.map_or(ReplayScheme::Recorded, ReplayScheme::Given),
                 options,
                 secret: self.signing.secret_source()?,
             }

@@ -10,6 +10,10 @@ pub struct SecretArgs {
     #[arg(long, value_enum, default_value_t = SchemeKind::Hmac)]
     pub scheme: SchemeKind,
 
+    /// The scheme a JSON file describes (as --scheme-file of sign and verify), in place of --scheme
+    #[arg(long, value_name = "FILE", conflicts_with = "scheme")]
+    pub scheme_file: Option<std::path::PathBuf>,
+
     /// --scheme standard: an Ed25519 key pair for v1a signatures (whsk_ secret key, whpk_ public key)
     #[arg(long)]
     pub asymmetric: bool,
@@ -21,7 +25,10 @@ pub struct SecretArgs {
 }
 
 impl SecretArgs {
-    pub fn into_config(self) -> anyhow::Result<NewSecretConfig> {
+    pub fn into_config(mut self) -> anyhow::Result<NewSecretConfig> {
+        if let Some(path) = &self.scheme_file {
+            self.scheme = crate::webhook::scheme::user_file::load(path)?;
+        }
         // Discord's and SendGrid's secrets are key pairs already: --asymmetric changes nothing there.
         let key_pair_provider =
             self.scheme.description().is_some_and(|description| description.algorithm.mac().is_none());

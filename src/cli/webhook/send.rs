@@ -66,7 +66,7 @@ impl SendArgs {
             check_id(id)?;
         }
         let payload = self.payload.source()?;
-        let kind = self.scheme.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
+        let kind = self.signing.scheme_or_file(self.scheme)?.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
         let options = self.signing.scheme_options(Some(kind))?;
         Ok(SendConfig {
             url,

@@ -30,7 +30,8 @@ pub struct SignArgs {
     #[arg(long, value_enum, default_value_t = SignFormat::Headers)]
     pub format: SignFormat,
 
-    /// Where the webhook goes, for --format curl and http
+    /// Where the webhook goes: for --format curl and http, and signed by the schemes that sign
+    /// the URL (twilio, square, hubspot)
     #[arg(long, value_name = "URL")]
     pub url: Option<String>,
 }
@@ -38,7 +39,7 @@ pub struct SignArgs {
 impl SignArgs {
     pub fn into_config(self) -> anyhow::Result<SignConfig> {
         let payload = self.payload.source()?;
-        let kind = self.scheme.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
+        let kind = self.signing.scheme_or_file(self.scheme)?.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
         let options = self.signing.scheme_options(Some(kind))?;
         let output = match (self.format, self.url.as_deref().map(parse_url).transpose()?) {
             (SignFormat::Headers, _) => SignOutput::Headers,
@@ -55,6 +56,7 @@ impl SignArgs {
             id: self.id,
             timestamp: self.timestamp,
             output,
+            url: self.url,
         })
     }
 }

@@ -28,6 +28,11 @@ pub struct SigningArgs {
     #[arg(long, help_heading = "Signing")]
     pub svix: bool,
 
+    /// A scheme described in a JSON file, as the built-in providers are (docs/sign-verify.md), in
+    /// place of --scheme
+    #[arg(long, value_name = "FILE", conflicts_with = "scheme", help_heading = "Signing")]
+    pub scheme_file: Option<PathBuf>,
+
     /// --scheme hmac: the header that carries the signature [default: X-Signature]
     #[arg(long, value_name = "NAME", help_heading = "Signing")]
     pub signature_header: Option<String>,
@@ -42,6 +47,14 @@ pub struct SigningArgs {
 }
 
 impl SigningArgs {
+    /// The scheme `--scheme-file` describes, read and checked now, else `scheme` (`--scheme`).
+    pub(crate) fn scheme_or_file(&self, scheme: Option<SchemeKind>) -> anyhow::Result<Option<SchemeKind>> {
+        match &self.scheme_file {
+            Some(path) => Ok(Some(crate::webhook::scheme::user_file::load(path)?)),
+            None => Ok(scheme),
+        }
+    }
+
     pub(crate) fn secret_source(&self) -> anyhow::Result<SecretSource> {
         SecretSource::choose(self.secret.clone(), self.secret_file.clone(), std::env::var_os(SECRET_ENV))
     }

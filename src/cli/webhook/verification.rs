@@ -72,7 +72,13 @@ pub(crate) struct Verification {
 
 impl VerificationArgs {
     pub(crate) fn into_verification(self) -> anyhow::Result<Verification> {
-        let scheme = selection(self.scheme, self.allow)?;
+        let scheme = match &self.signing.scheme_file {
+            Some(_) if !self.allow.is_empty() => {
+                anyhow::bail!("--allow goes with --scheme auto; --scheme-file already names the one scheme")
+            }
+            Some(_) => SchemeSelection::Fixed(self.signing.scheme_or_file(None)?.unwrap_or(SchemeKind::Hmac)),
+            None => selection(self.scheme, self.allow)?,
+        };
         let fixed = match scheme {
             SchemeSelection::Fixed(kind) => Some(kind),
             SchemeSelection::Auto { .. } => None,

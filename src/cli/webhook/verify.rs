@@ -23,6 +23,11 @@ pub struct VerifyArgs {
     #[arg(long, value_name = "FILE", help_heading = "Payload")]
     pub request: Option<PathBuf>,
 
+    /// The URL the provider was given (the webhook URL in its dashboard), for schemes that sign it
+    /// (twilio, square, hubspot)
+    #[arg(long, value_name = "URL", help_heading = "Payload")]
+    pub url: Option<String>,
+
     #[command(flatten)]
     pub verification: VerificationArgs,
 
@@ -45,6 +50,7 @@ impl VerifyArgs {
             body: self.data.as_deref().map(BodySource::parse),
             headers,
             request: self.request,
+            url: self.url,
             window: TimeWindow { now: self.now.unwrap_or_else(unix_now), tolerance },
             format: self.format,
             palette,

@@ -22,6 +22,7 @@ use super::signature::Verifier;
 use crate::http::problem::{json_response, problem};
 use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
 use crate::webhook::journal::writer::JournalWriter;
+use crate::webhook::scheme::ReceivedRequest;
 
 /// Bodies larger than this are refused with 413: webhook payloads are kilobytes.
 pub(super) const MAX_BODY: usize = 1 << 20;
@@ -77,7 +78,13 @@ pub(super) async fn handle(
     };
     let received = Utc::now();
     let at = Instant::now();
-    let (signature, header_id) = receiver.verifier.check(&parts.headers, &body, receiver.tolerance);
+    // The URL the sender was given is this receiver's, as it arrived: what a scheme that signs the
+    // URL (twilio, square, hubspot) signed.
+    let path = parts.uri.path_and_query().map_or("/", |path| path.as_str());
+    let url = header_text(&parts.headers, http::header::HOST).map(|host| format!("http://{host}{path}"));
+    let request =
+        ReceivedRequest { method: parts.method.as_str(), url: url.as_deref(), headers: &parts.headers, body: &body };
+    let (signature, header_id) = receiver.verifier.check(&request, receiver.tolerance);
     let arrival = Arrival {
         received,
         at,
@@ -132,7 +139,7 @@ pub(super) const REDIRECTED_PATH: &str = "/idem-check-sender/redirected";
 /// as the URL a redirect names would answer, which is why following one loses track of the endpoint.
 async fn followed_redirect(receiver: &Receiver, headers: &HeaderMap, body: Incoming) -> Response<Full<Bytes>> {
     let body = Limited::new(body, MAX_BODY).collect().await.map(|collected| collected.to_bytes()).unwrap_or_default();
-    let (_, header_id) = receiver.verifier.check(headers, &body, receiver.tolerance);
+    let (_, header_id) = receiver.verifier.check(&ReceivedRequest::post(headers, &body), receiver.tolerance);
     let id = header_id.or_else(|| body_id(&body));
     receiver.live.line(&format!(
         "a request followed the redirect to {REDIRECTED_PATH}{}",

@@ -4,10 +4,10 @@
 //! `signed`'s.
 use std::time::Duration;
 
-use http::HeaderMap;
-
 use super::book::Signature;
-use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError};
+use crate::webhook::scheme::{
+    self, ReceivedRequest, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError,
+};
 use crate::webhook::secret::Secret;
 
 /// The scheme and key, derived once at start-up.
@@ -38,10 +38,11 @@ impl Verifier {
     }
 
     /// The signature verdict and the event id the scheme's header carries, if it has one.
-    pub(super) fn check(&self, headers: &HeaderMap, body: &[u8], tolerance: Duration) -> (Signature, Option<String>) {
+    pub(super) fn check(&self, request: &ReceivedRequest<'_>, tolerance: Duration) -> (Signature, Option<String>) {
+        let headers = request.headers;
         let window = TimeWindow::around_now(tolerance);
         match self {
-            Verifier::Fixed { scheme, key } => check_with(scheme.as_ref(), key, headers, body, window),
+            Verifier::Fixed { scheme, key } => check_with(scheme.as_ref(), key, request, window),
             Verifier::Auto { options, secret } => {
                 let Some(scheme) = scheme::detect(headers, options) else {
                     let problem = format!(
@@ -52,7 +53,7 @@ impl Verifier {
                     return (signature, None);
                 };
                 match scheme.verifying_key(secret) {
-                    Ok(key) => check_with(scheme.as_ref(), &key, headers, body, window),
+                    Ok(key) => check_with(scheme.as_ref(), &key, request, window),
                     Err(err) => {
                         let problem = Some(format!("--scheme {}: {err}", scheme.kind()));
                         let signature =
@@ -68,12 +69,12 @@ impl Verifier {
 fn check_with(
     scheme: &dyn Scheme,
     key: &SigningKey,
-    headers: &HeaderMap,
-    body: &[u8],
+    request: &ReceivedRequest<'_>,
     window: TimeWindow,
 ) -> (Signature, Option<String>) {
+    let headers = request.headers;
     let kind = Some(scheme.kind());
-    let signature = match scheme.verify(headers, body, key, window) {
+    let signature = match scheme.verify_request(request, key, window) {
         Ok(verified) => Signature { scheme: kind, matched: true, problem: None, timestamp: verified.timestamp },
         Err(err @ VerifyError::TimestampOutsideTolerance { timestamp, signature_matched, .. }) => Signature {
             scheme: kind,

@@ -117,6 +117,7 @@ impl Message {
                 id: self.delivery_id.clone(),
                 timestamp,
                 event: self.event_type.clone(),
+                url: Some(url.to_string()),
             };
             let signed = scheme.sign(&delivery, key).with_context(|| format!("cannot sign with {}", scheme.kind()))?;
             for (name, value) in signed {

@@ -63,6 +63,9 @@ pub struct ListenConfig {
     pub secret: Secret,
     /// `--verify-token`: the token Meta's subscription check must carry.
     pub verify_token: Option<String>,
+    /// `--public-url`: the URL (or origin) the provider was given, for schemes that sign the URL;
+    /// `None`: the local URL each request arrives at.
+    pub public_url: Option<Uri>,
     pub tolerance: Duration,
     /// Record and answer invalid deliveries as if they were valid (and forward them).
     pub accept_invalid: bool,
@@ -132,6 +135,7 @@ impl ListenConfig {
             scheme_options: SchemeOptions::default(),
             secret,
             verify_token: None,
+            public_url: None,
             tolerance: Duration::from_secs(300),
             accept_invalid: false,
             max_body: 1 << 20,
@@ -265,6 +269,8 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
     let receiver = Arc::new(Receiver {
         path: config.path.clone(),
         verifier,
+        public_url: config.public_url.clone(),
+        local_addr: addr,
         tolerance: config.tolerance,
         accept_invalid: config.accept_invalid,
         max_body: config.max_body,

@@ -9,7 +9,7 @@ use bytes::Bytes;
 use chrono::{DateTime, Utc};
 use http::header::{ALLOW, CONTENT_LENGTH, CONTENT_TYPE};
 use http::request::Parts;
-use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
 use http_body_util::{Full, Limited};
 use hyper::body::Incoming;
 
@@ -26,8 +26,8 @@ use crate::webhook::journal::record::{
     HeaderText, JournalBody, JournalForward, ReceivedRecord, json_number, json_string,
 };
 use crate::webhook::journal::writer::JournalWriter;
-use crate::webhook::scheme::TimeWindow;
 use crate::webhook::scheme::{self, SchemeKind, SchemeOptions};
+use crate::webhook::scheme::{ReceivedRequest, TimeWindow};
 use crate::webhook::secret::Secret;
 use crate::webhook::verify::verifier::{SignatureCheck, Verifier};
 
@@ -56,6 +56,7 @@ impl ReSign {
         headers: &HeaderMap,
         body: &Bytes,
         event: Option<&str>,
+        url: &Uri,
     ) -> anyhow::Result<HeaderMap> {
         let scheme = scheme::build(kind, &self.options);
         let key = scheme.signing_key(&self.secret)?;
@@ -64,6 +65,8 @@ impl ReSign {
             id: scheme.delivery_id(headers).unwrap_or_else(|| crate::ids::fresh_id("msg_")),
             timestamp: crate::clock::unix_now(),
             event: event.map(str::to_string),
+            // The forward goes to the application at this URL: a scheme that signs the URL signs it.
+            url: Some(url.to_string()),
         };
         let mut headers = headers.clone();
         // The provider's signature goes, under every name it may have come in: Shopify's
@@ -82,6 +85,11 @@ impl ReSign {
 pub(super) struct Receiver {
     pub path: Option<String>,
     pub verifier: Verifier,
+    /// `--public-url`: the URL (or origin) the provider was given, which schemes that sign the
+    /// URL signed; `None`: the local URL the request arrived at.
+    pub public_url: Option<Uri>,
+    /// The address bound, for the local URL when the request names no Host.
+    pub local_addr: SocketAddr,
     pub tolerance: Duration,
     pub accept_invalid: bool,
     pub max_body: u64,
@@ -220,18 +228,21 @@ pub(super) async fn handle(
 async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body: &Bytes) -> SignatureCheck {
     // The arrival's clock reading, not another one: the clock is read as few times as it can be.
     let window = TimeWindow { now: arrival.received.timestamp(), tolerance: receiver.tolerance };
-    let mut signature = receiver.verifier.check(&parts.headers, body, window);
+    let url = signed_url(receiver.public_url.as_ref(), receiver.local_addr, parts);
+    let request = ReceivedRequest { method: parts.method.as_str(), url: Some(&url), headers: &parts.headers, body };
+    let mut signature = receiver.verifier.check(&request, window);
     if !signature.failure.as_ref().is_some_and(|failure| failure.hintable) {
         return signature;
     }
     let Ok(permit) = Arc::clone(&receiver.hints).try_acquire_owned() else {
         return signature;
     };
-    let (shared, headers, bytes, judged) =
-        (Arc::clone(receiver), parts.headers.clone(), body.clone(), signature.clone());
+    let (shared, method, headers, bytes, judged) =
+        (Arc::clone(receiver), parts.method.clone(), parts.headers.clone(), body.clone(), signature.clone());
     let hint = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        shared.verifier.hint(&judged, &headers, &bytes, window)
+        let request = ReceivedRequest { method: method.as_str(), url: Some(&url), headers: &headers, body: &bytes };
+        shared.verifier.hint(&judged, &request, window)
     })
     .await
     .unwrap_or_default();
@@ -239,6 +250,29 @@ async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body:
         failure.hint = hint;
     }
     signature
+}
+
+/// The URL the provider signed: `--public-url` as given when it has a path or query (the one
+/// webhook URL the provider was given), else its origin with the request's path and query (a
+/// tunnel's address in front of this listener); without it, the local URL the request arrived
+/// at, by its Host header.
+fn signed_url(public_url: Option<&Uri>, local_addr: SocketAddr, parts: &Parts) -> String {
+    let path_and_query = parts.uri.path_and_query().map_or("/", |path_and_query| path_and_query.as_str());
+    match public_url {
+        Some(url) if url.path() != "/" || url.query().is_some() => url.to_string(),
+        Some(url) => {
+            let scheme = url.scheme_str().unwrap_or("https");
+            let authority = url.authority().map_or("", |authority| authority.as_str());
+            format!("{scheme}://{authority}{path_and_query}")
+        }
+        None => {
+            let host = parts.headers.get(http::header::HOST).and_then(|host| host.to_str().ok());
+            match host {
+                Some(host) => format!("http://{host}{path_and_query}"),
+                None => format!("http://{local_addr}{path_and_query}"),
+            }
+        }
+    }
 }
 
 /// What was decided for a delivery before it is journaled.
@@ -399,7 +433,7 @@ async fn decide(
         return answer(acknowledge());
     };
     let headers = match (&receiver.re_sign, signature.scheme) {
-        (Some(re_sign), Some(kind)) => match re_sign.headers(kind, &parts.headers, body, event_type) {
+        (Some(re_sign), Some(kind)) => match re_sign.headers(kind, &parts.headers, body, event_type, target) {
             Ok(headers) => headers,
             Err(err) => {
                 let detail = format!("cannot re-sign the delivery with the local secret (--re-sign): {err:#}");

@@ -163,7 +163,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
 /// Every scheme's signature header: an old signature left beside the new one could be picked up
 /// by a receiver that detects the scheme from the headers.
 pub(crate) fn stale_signature_headers(options: &SchemeOptions) -> Vec<HeaderName> {
-    scheme::detectable_headers(options)
+    scheme::every_signature_header(options)
         .iter()
         .filter_map(|name| HeaderName::from_bytes(name.to_ascii_lowercase().as_bytes()).ok())
         .collect()

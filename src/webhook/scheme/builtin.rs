@@ -1,9 +1,9 @@
 //! The schemes that ship with the tool, as descriptions compiled into the binary
 //! (`providers/*.json`), each checked once on first use.
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use super::described::DescribedScheme;
-use super::description::SchemeDescription;
+use super::description::{DescriptionError, SchemeDescription};
 use super::{ProviderId, SchemeKind};
 
 /// Every built-in description, by the scheme it describes.
@@ -37,6 +37,9 @@ const PROVIDER_FILES: &[&str] = &[
     include_str!("providers/dropbox.json"),
     include_str!("providers/mailgun.json"),
     include_str!("providers/adyen.json"),
+    include_str!("providers/twilio.json"),
+    include_str!("providers/square.json"),
+    include_str!("providers/hubspot.json"),
 ];
 
 struct BuiltIn {
@@ -79,9 +82,42 @@ pub(crate) fn providers() -> impl Iterator<Item = SchemeKind> {
     provider_built_ins().iter().map(|built_in| built_in.kind)
 }
 
+/// The schemes users described in `--scheme-file`s, after the built-in providers. Each lives as
+/// long as the process (a command reads one or two), so a `SchemeKind` of one stays `Copy` and
+/// its names `'static` like a built-in's.
+static USER_SCHEMES: Mutex<Vec<&'static BuiltIn>> = Mutex::new(Vec::new());
+
+fn user_schemes() -> std::sync::MutexGuard<'static, Vec<&'static BuiltIn>> {
+    USER_SCHEMES.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Makes a user's description runnable, as one more provider; the same description twice is the
+/// same scheme.
+pub(crate) fn register(description: SchemeDescription) -> Result<SchemeKind, DescriptionError> {
+    let mut registered = user_schemes();
+    if let Some(same) = registered.iter().find(|built_in| built_in.description == description) {
+        return Ok(same.kind);
+    }
+    let id = u16::try_from(PROVIDER_FILES.len() + registered.len())
+        .map_err(|_| DescriptionError::new("name", "too many scheme files"))?;
+    let kind = SchemeKind::Provider(ProviderId(id));
+    let scheme = DescribedScheme::new(kind, &description)?;
+    registered.push(Box::leak(Box::new(BuiltIn { kind, description, scheme })));
+    Ok(kind)
+}
+
+/// The schemes registered from `--scheme-file`s, in the order given.
+pub(crate) fn registered() -> Vec<SchemeKind> {
+    user_schemes().iter().map(|built_in| built_in.kind).collect()
+}
+
 fn provider(id: ProviderId) -> &'static BuiltIn {
-    // A `ProviderId` is only ever made from an index of this list.
-    &provider_built_ins()[usize::from(id.0)]
+    // A `ProviderId` is only ever made from an index of the built-in list or of the registered ones.
+    let index = usize::from(id.0);
+    match provider_built_ins().get(index) {
+        Some(built_in) => built_in,
+        None => user_schemes()[index - PROVIDER_FILES.len()],
+    }
 }
 
 pub(crate) fn provider_description(id: ProviderId) -> &'static SchemeDescription {

@@ -11,9 +11,10 @@ use super::description::{
 use super::mac::{Encoding, KeyForm, MacAlgorithm, SecretError, SigningKey, any_equal};
 use super::provider_key::{KeyUse, PairAlgorithm, ProviderKey};
 use super::received::{Future, check_entries, conclude, header_text, parse_timestamp};
+use super::request::{ReceivedRequest, SIGNED_METHOD};
 use super::{MAX_SIGNATURES, Scheme, SchemeKind, SignError, TimeWindow, Verified, VerifyError, to_header_value};
-use crate::webhook::canonical::{adyen, mailgun};
-use crate::webhook::delivery::Delivery;
+use crate::webhook::canonical::{adyen, mailgun, twilio};
+use crate::webhook::delivery::{Delivery, DeliveryBody};
 use crate::webhook::secret::Secret;
 
 /// A description checked and ready to run.
@@ -30,6 +31,8 @@ pub(crate) struct DescribedScheme {
     /// What is signed before the body, and after it.
     before_body: Vec<Piece>,
     after_body: Vec<Piece>,
+    /// Twilio's URL + sorted form parameters instead of a template around the body.
+    url_and_form: bool,
     algorithm: SignatureAlgorithm,
     timestamp: Option<(HeaderName, TimestampForm)>,
     future: Future,
@@ -66,9 +69,19 @@ enum Piece {
     Text(String),
     Timestamp,
     Id,
+    Url,
+    Method,
 }
 
-const PLACEHOLDERS: &str = "{body}, {timestamp}, {id}";
+const PLACEHOLDERS: &str = "{body}, {timestamp}, {id}, {url}, {method}";
+
+/// The values a template's placeholders stand for, for one delivery.
+struct Values<'v> {
+    timestamp: &'v str,
+    id: &'v str,
+    url: &'v str,
+    method: &'v str,
+}
 
 fn header_name(field: &str, name: &str) -> Result<HeaderName, DescriptionError> {
     HeaderName::from_bytes(name.as_bytes())
@@ -103,6 +116,8 @@ fn parse_template(template: &str) -> Result<(Vec<Piece>, Vec<Piece>), Descriptio
             "{body}" => seen_body = true,
             "{timestamp}" => pieces.push(Piece::Timestamp),
             "{id}" => pieces.push(Piece::Id),
+            "{url}" => pieces.push(Piece::Url),
+            "{method}" => pieces.push(Piece::Method),
             other => {
                 return Err(DescriptionError::new(
                     FIELD,
@@ -147,7 +162,7 @@ impl DescribedScheme {
             None => None,
         };
         let (before_body, after_body) = match &description.signed {
-            Signed::Body | Signed::Nothing | Signed::Fields(_) => (Vec::new(), Vec::new()),
+            Signed::Body | Signed::Nothing | Signed::Fields(_) | Signed::UrlAndSortedForm => (Vec::new(), Vec::new()),
             Signed::Template(template) => parse_template(template)?,
         };
         let token = description.algorithm == Algorithm::SharedToken;
@@ -210,6 +225,7 @@ impl DescribedScheme {
             event,
             before_body,
             after_body,
+            url_and_form: description.signed == Signed::UrlAndSortedForm,
             algorithm: match (description.algorithm, description.algorithm.mac()) {
                 (_, Some(mac)) => SignatureAlgorithm::Mac(mac),
                 (Algorithm::Ed25519, None) => SignatureAlgorithm::Pair(PairAlgorithm::Ed25519),
@@ -243,16 +259,59 @@ impl DescribedScheme {
         Ok(SigningKey::from_provider_key(ProviderKey::read(self.kind.name(), pair, used, secret)?))
     }
 
-    fn render(pieces: &[Piece], timestamp: &str, id: &str) -> Vec<u8> {
+    fn render(pieces: &[Piece], values: &Values<'_>) -> Vec<u8> {
         let mut text = Vec::new();
         for piece in pieces {
             text.extend_from_slice(match piece {
                 Piece::Text(literal) => literal.as_bytes(),
-                Piece::Timestamp => timestamp.as_bytes(),
-                Piece::Id => id.as_bytes(),
+                Piece::Timestamp => values.timestamp.as_bytes(),
+                Piece::Id => values.id.as_bytes(),
+                Piece::Url => values.url.as_bytes(),
+                Piece::Method => values.method.as_bytes(),
             });
         }
         text
+    }
+
+    fn signs_url_in_template(&self) -> bool {
+        self.before_body.iter().chain(&self.after_body).any(|piece| *piece == Piece::Url)
+    }
+
+    /// Twilio's string to sign for a delivery sent to `url`: the URL alone when it carries the
+    /// body's `bodySHA256`, else the URL and the form parameters of the body.
+    fn twilio_string_to_sign(&self, url: &str, body: &[u8]) -> Result<String, SignError> {
+        let not_signable = |reason: String| SignError::NotSignable { scheme: self.kind.to_string(), reason };
+        let hash = twilio::body_sha256(body);
+        match body_sha256_of(url) {
+            Some(given) if given == hash => Ok(url.to_string()),
+            Some(given) => Err(not_signable(format!(
+                "the URL's bodySHA256 is `{}`, but the body's SHA-256 is {hash}",
+                given.escape_debug()
+            ))),
+            None if is_json(body) => Err(not_signable(format!(
+                "Twilio signs a JSON body through the URL: add bodySHA256={hash} to the query of --url"
+            ))),
+            None => Ok(twilio::string_to_sign(url, &form_pairs(body))),
+        }
+    }
+
+    /// Twilio's verdict: the body hash the URL carries, then the signature of the URL without
+    /// and with its port, as `RequestValidator.validate` tries them.
+    fn twilio_expected(&self, url: &str, body: &[u8], key: &SigningKey) -> Result<Vec<Vec<u8>>, VerifyError> {
+        let params = match body_sha256_of(url) {
+            Some(given) => {
+                // Not a secret: the hash of a body the receiver holds, compared as text.
+                if given != twilio::body_sha256(body) {
+                    return Err(VerifyError::BodyHashMismatch);
+                }
+                Vec::new()
+            }
+            None => form_pairs(body),
+        };
+        Ok(twilio::url_variants(url)
+            .iter()
+            .map(|variant| key.digest(self.mac_algorithm(), &[twilio::string_to_sign(variant, &params).as_bytes()]))
+            .collect())
     }
 
     fn signs_id(&self) -> bool {
@@ -334,6 +393,8 @@ impl DescribedScheme {
         body: &[u8],
         key: &SigningKey,
         window: TimeWindow,
+        // The URL and method a template may sign; the timestamp and id come from the list.
+        request: &Values<'_>,
     ) -> Result<Verified, VerifyError> {
         let name = Self::present(headers, &self.signature, &self.signature_also)?;
         let items = self.list_items(list, name, header_text(headers, name)?)?;
@@ -348,8 +409,9 @@ impl DescribedScheme {
             }
             (None, _) => "",
         };
-        let before = Self::render(&self.before_body, items.timestamp, signed_id);
-        let after = Self::render(&self.after_body, items.timestamp, signed_id);
+        let values = Values { timestamp: items.timestamp, id: signed_id, ..*request };
+        let before = Self::render(&self.before_body, &values);
+        let after = Self::render(&self.after_body, &values);
         let expected = key.digest(self.mac_algorithm(), &[&before, body, &after]);
         let candidates = items.signatures.iter().filter_map(|value| value.strip_prefix(self.prefix.as_str()));
         let matched = match self.compare {
@@ -546,18 +608,27 @@ impl Scheme for DescribedScheme {
                 .to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
             _ => delivery.timestamp.to_string(),
         };
-        let before = Self::render(&self.before_body, &timestamp, &delivery.id);
-        let after = Self::render(&self.after_body, &timestamp, &delivery.id);
+        let url = match (&delivery.url, self.signs_url()) {
+            (Some(url), true) => url.as_str(),
+            (None, true) => return Err(SignError::UrlRequired { scheme: self.kind.to_string() }),
+            (_, false) => "",
+        };
+        let values = Values { timestamp: &timestamp, id: &delivery.id, url, method: SIGNED_METHOD };
         let tag = match self.algorithm {
-            SignatureAlgorithm::Mac(mac) => key.digest_streaming(mac, &before, &delivery.body, &after)?,
+            SignatureAlgorithm::Mac(mac) if self.url_and_form => {
+                let body = whole_body(&delivery.body)?;
+                key.digest(mac, &[self.twilio_string_to_sign(url, &body)?.as_bytes()])
+            }
+            SignatureAlgorithm::Mac(mac) => {
+                let before = Self::render(&self.before_body, &values);
+                let after = Self::render(&self.after_body, &values);
+                key.digest_streaming(mac, &before, &delivery.body, &after)?
+            }
             SignatureAlgorithm::Pair(_) => {
                 // Ed25519 signs the whole message at once: gather the body (a file's too).
-                let mut message = before;
-                delivery
-                    .body
-                    .for_each_chunk(|chunk| message.extend_from_slice(chunk))
-                    .map_err(|source| SignError::ReadBody { body: delivery.body.describe(), source })?;
-                message.extend_from_slice(&after);
+                let mut message = Self::render(&self.before_body, &values);
+                message.extend_from_slice(&whole_body(&delivery.body)?);
+                message.extend_from_slice(&Self::render(&self.after_body, &values));
                 key.provider_key()
                     .and_then(|pair| pair.sign(&message))
                     .ok_or_else(|| SignError::PrivateKeyNeeded { scheme: self.kind.to_string() })?
@@ -587,8 +658,28 @@ impl Scheme for DescribedScheme {
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
+        self.verify_request(&ReceivedRequest::post(headers, body), key, window)
+    }
+
+    fn signs_url(&self) -> bool {
+        self.url_and_form || self.signs_url_in_template()
+    }
+
+    fn verify_request(
+        &self,
+        request: &ReceivedRequest<'_>,
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        let ReceivedRequest { method, url, headers, body } = *request;
+        let url = match url {
+            Some(url) => url,
+            None if self.signs_url() => return Err(VerifyError::UrlRequired { scheme: self.kind.to_string() }),
+            None => "",
+        };
         if let Some(list) = &self.list {
-            return self.verify_list(list, headers, body, key, window);
+            let values = Values { timestamp: "", id: "", url, method };
+            return self.verify_list(list, headers, body, key, window, &values);
         }
         if self.shared_token {
             return self.verify_token(headers, key);
@@ -620,20 +711,32 @@ impl Scheme for DescribedScheme {
         };
         // The timestamp is signed as the text it was sent as, so sign those exact bytes.
         let timestamp_text = timestamp.map_or("", |(text, _)| text);
-        let before = Self::render(&self.before_body, timestamp_text, signed_id);
-        let after = Self::render(&self.after_body, timestamp_text, signed_id);
+        let values = Values { timestamp: timestamp_text, id: signed_id, url, method };
         let matched = match self.algorithm {
             SignatureAlgorithm::Mac(mac) => {
-                let expected = key.digest(mac, &[&before, body, &after]);
-                match self.compare {
-                    Compare::Text => any_equal(self.encoding.encode(&expected).as_bytes(), [encoded.as_bytes()]),
-                    Compare::Bytes => any_equal(&expected, [candidate.as_slice()]),
-                }
+                let expected = if self.url_and_form {
+                    self.twilio_expected(url, body, key)?
+                } else {
+                    let before = Self::render(&self.before_body, &values);
+                    let after = Self::render(&self.after_body, &values);
+                    vec![key.digest(mac, &[&before, body, &after])]
+                };
+                // Every expected tag is compared, so the time taken does not say which URL variant matched.
+                expected.iter().fold(false, |found, expected| {
+                    found
+                        | match self.compare {
+                            Compare::Text => any_equal(self.encoding.encode(expected).as_bytes(), [encoded.as_bytes()]),
+                            Compare::Bytes => any_equal(expected, [candidate.as_slice()]),
+                        }
+                })
             }
             // A key that is no pair's (an HMAC key a hint tries) verifies nothing.
-            SignatureAlgorithm::Pair(_) => key
-                .provider_key()
-                .is_some_and(|pair| pair.verifies(&[before.as_slice(), body, &after].concat(), &candidate)),
+            SignatureAlgorithm::Pair(_) => {
+                let before = Self::render(&self.before_body, &values);
+                let after = Self::render(&self.after_body, &values);
+                key.provider_key()
+                    .is_some_and(|pair| pair.verifies(&[before.as_slice(), body, &after].concat(), &candidate))
+            }
         };
         let seconds = timestamp.map(|(_, seconds)| seconds);
         let note = conclude(window, seconds, self.future, matched)?;
@@ -641,9 +744,52 @@ impl Scheme for DescribedScheme {
     }
 }
 
+/// The whole body, for the schemes that parse it before signing (Twilio's form parameters).
+fn whole_body(body: &DeliveryBody) -> Result<Vec<u8>, SignError> {
+    let mut bytes = Vec::new();
+    body.for_each_chunk(|chunk| bytes.extend_from_slice(chunk))
+        .map_err(|source| SignError::ReadBody { body: body.describe(), source })?;
+    Ok(bytes)
+}
+
+/// The first `bodySHA256` value of the URL's query, as python's `parse_qs` reads it (an empty
+/// value counts as absent).
+fn body_sha256_of(url: &str) -> Option<String> {
+    let query = url.split_once('?')?.1;
+    let query = query.split_once('#').map_or(query, |(query, _)| query);
+    form_pairs(query.as_bytes())
+        .into_iter()
+        .find(|(name, value)| name == "bodySHA256" && !value.is_empty())
+        .map(|(_, value)| value)
+}
+
+/// `application/x-www-form-urlencoded` name/value pairs, as a web framework hands them to
+/// Twilio's library: `+` is a space, `%XX` a byte, invalid UTF-8 replaced.
+fn form_pairs(body: &[u8]) -> Vec<(String, String)> {
+    let decode = |text: &[u8]| {
+        let spaced: Vec<u8> = text.iter().map(|&byte| if byte == b'+' { b' ' } else { byte }).collect();
+        String::from_utf8_lossy(&percent_encoding::percent_decode(&spaced).collect::<Vec<u8>>()).into_owned()
+    };
+    body.split(|&byte| byte == b'&' || byte == b';')
+        .filter(|pair| !pair.is_empty())
+        .map(|pair| match pair.iter().position(|&byte| byte == b'=') {
+            Some(at) => (decode(&pair[..at]), decode(&pair[at + 1..])),
+            None => (decode(pair), String::new()),
+        })
+        .collect()
+}
+
+/// Whether the body is a JSON document (Twilio signs those through `bodySHA256`).
+fn is_json(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(body).is_ok()
+}
+
 #[cfg(test)]
 mod tests {
+    use base64::Engine;
+
     use super::*;
+    use crate::webhook::scheme::BASE64;
 
     #[test]
     fn templates_split_at_the_body() {
@@ -655,7 +801,7 @@ mod tests {
         for (bad, says) in [
             ("{timestamp}.", "no {body}"),
             ("{body}{body}", "more than once"),
-            ("{url}{body}", "`{url}` is not a placeholder"),
+            ("{uri}{body}", "`{uri}` is not a placeholder"),
             ("{body", "not closed"),
         ] {
             let err = parse_template(bad).unwrap_err();
@@ -703,5 +849,87 @@ mod tests {
         let mut a_mac_of_nothing = gitlab;
         a_mac_of_nothing.algorithm = super::super::description::Algorithm::HmacSha256;
         assert_eq!(DescribedScheme::new(SchemeKind::Hmac, &a_mac_of_nothing).unwrap_err().field, "signed");
+    }
+
+    fn scheme_signing(signed: Signed, encoding: &str) -> DescribedScheme {
+        let description: SchemeDescription = serde_json::from_value(serde_json::json!({
+            "name": "url-test",
+            "summary": "a test",
+            "signature": { "name": "X-Sig", "encoding": encoding },
+            "signed": signed,
+            "algorithm": "hmac-sha1",
+        }))
+        .unwrap();
+        DescribedScheme::new(SchemeKind::Hmac, &description).unwrap()
+    }
+
+    fn delivery(body: &[u8], url: Option<&str>) -> Delivery {
+        Delivery {
+            body: DeliveryBody::Bytes(body.to_vec().into()),
+            id: "msg_1".into(),
+            timestamp: 0,
+            event: None,
+            url: url.map(str::to_string),
+        }
+    }
+
+    fn signature(scheme: &DescribedScheme, delivery: &Delivery) -> Result<String, SignError> {
+        let headers = scheme.sign(delivery, &SigningKey::from_bytes(b"12345"))?;
+        Ok(headers[0].1.to_str().unwrap().to_string())
+    }
+
+    fn verdict(scheme: &DescribedScheme, signature: &str, url: Option<&str>, body: &[u8]) -> Result<(), VerifyError> {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-sig", HeaderValue::from_str(signature).unwrap());
+        let request = ReceivedRequest { method: "POST", url, headers: &headers, body };
+        let window = TimeWindow { now: 0, tolerance: std::time::Duration::from_secs(300) };
+        scheme.verify_request(&request, &SigningKey::from_bytes(b"12345"), window).map(|_| ())
+    }
+
+    #[test]
+    fn templates_sign_the_url_and_method_and_need_the_url() {
+        let scheme = scheme_signing(Signed::Template("{method}{url}{body}".into()), "hex");
+        assert!(scheme.signs_url());
+        let url = "https://example.com/hook?a=1";
+        let signed = signature(&scheme, &delivery(b"{}", Some(url))).unwrap();
+        let key = SigningKey::from_bytes(b"12345");
+        let expected = key.digest(MacAlgorithm::HmacSha1, &[b"POSThttps://example.com/hook?a=1{}"]);
+        assert_eq!(signed, hex::encode(expected));
+        assert!(verdict(&scheme, &signed, Some(url), b"{}").is_ok());
+        assert!(matches!(
+            verdict(&scheme, &signed, Some("https://example.com/hook"), b"{}"),
+            Err(VerifyError::SignatureMismatch { .. })
+        ));
+        assert!(matches!(verdict(&scheme, &signed, None, b"{}"), Err(VerifyError::UrlRequired { .. })));
+        assert!(matches!(signature(&scheme, &delivery(b"{}", None)), Err(SignError::UrlRequired { .. })));
+        assert!(!scheme_signing(Signed::Body, "hex").signs_url());
+    }
+
+    #[test]
+    fn twilios_form_is_signed_sorted_and_verified_with_or_without_the_port() {
+        let scheme = scheme_signing(Signed::UrlAndSortedForm, "base64");
+        // Twilio's documented example (see canonical/twilio.rs), sent as a form.
+        let url = "https://mycompany.com/myapp.php?foo=1&bar=2";
+        let form = b"To=%2B18005551212&From=%2B12349013030&Digits=1234&Caller=%2B12349013030&CallSid=CA1234567890ABCDE";
+        let signed = signature(&scheme, &delivery(form, Some(url))).unwrap();
+        assert_eq!(signed, "0/KCTR6DLpKmkAf8muzZqo1nDgQ=");
+        assert!(verdict(&scheme, &signed, Some(url), form).is_ok());
+        assert!(verdict(&scheme, &signed, Some("https://mycompany.com:443/myapp.php?foo=1&bar=2"), form).is_ok());
+        assert!(verdict(&scheme, &signed, Some(url), b"To=%2B18005551213").is_err());
+    }
+
+    #[test]
+    fn twilio_signs_a_json_body_through_its_hash_in_the_url() {
+        let scheme = scheme_signing(Signed::UrlAndSortedForm, "base64");
+        let body = b"{\"a\":1}";
+        let hash = crate::webhook::canonical::twilio::body_sha256(body);
+        let refused = signature(&scheme, &delivery(body, Some("https://example.com/hook"))).unwrap_err();
+        assert!(refused.to_string().contains(&format!("bodySHA256={hash}")), "{refused}");
+        let url = format!("https://example.com/hook?bodySHA256={hash}");
+        let signed = signature(&scheme, &delivery(body, Some(&url))).unwrap();
+        let key = SigningKey::from_bytes(b"12345");
+        assert_eq!(signed, BASE64.encode(key.digest(MacAlgorithm::HmacSha1, &[url.as_bytes()])));
+        assert!(verdict(&scheme, &signed, Some(&url), body).is_ok());
+        assert!(matches!(verdict(&scheme, &signed, Some(&url), b"{\"a\":2}"), Err(VerifyError::BodyHashMismatch)));
     }
 }

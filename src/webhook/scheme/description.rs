@@ -105,8 +105,14 @@ pub(crate) enum Signed {
     /// The raw body alone.
     Body,
     /// Text with placeholders: `{body}` (exactly once), `{timestamp}` (as sent in the timestamp
-    /// header), `{id}` (the id header's value). `v0:{timestamp}:{body}` is Slack's.
+    /// header), `{id}` (the id header's value), `{url}` (the URL the provider was given, as
+    /// given) and `{method}` (`POST`). `v0:{timestamp}:{body}` is Slack's, `{url}{body}` Square's.
     Template(String),
+    /// Twilio's: the URL followed by each form parameter's name and value, sorted by name then
+    /// value, a repeated identical pair once; a JSON body instead through the `bodySHA256` query
+    /// parameter of the URL, whose value must be the body's SHA-256 (the URL alone is signed).
+    /// Verifying tries the URL without its port and with the default port, as Twilio's library.
+    UrlAndSortedForm,
     /// Nothing: the header carries a shared token (the `shared-token` algorithm), which proves
     /// who knows the secret but not that the body is the one sent.
     Nothing,

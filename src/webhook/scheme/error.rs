@@ -34,6 +34,12 @@ pub enum VerifyError {
         /// A common mistake that explains the mismatch, when one fits.
         hint: Option<String>,
     },
+
+    #[error("--scheme {scheme} signs the URL the provider was given, and it is not known: give it with --url")]
+    UrlRequired { scheme: String },
+
+    #[error("the body's SHA-256 is not the bodySHA256 the signed URL carries: the body is not the one that was signed")]
+    BodyHashMismatch,
 }
 
 impl VerifyError {
@@ -46,6 +52,8 @@ impl VerifyError {
             VerifyError::BatchItemRefused { .. } => "signature_mismatch",
             VerifyError::TimestampOutsideTolerance { .. } => "timestamp_outside_tolerance",
             VerifyError::SignatureMismatch { .. } => "signature_mismatch",
+            VerifyError::UrlRequired { .. } => "url_required",
+            VerifyError::BodyHashMismatch => "body_hash_mismatch",
         }
     }
 
@@ -119,6 +127,12 @@ pub enum SignError {
          `listen` judge such deliveries"
     )]
     SignsInsideTheBody { scheme: String },
+
+    #[error("--scheme {scheme} signs the URL the webhook is sent to: give it with --url URL")]
+    UrlRequired { scheme: String },
+
+    #[error("--scheme {scheme} cannot sign this delivery: {reason}")]
+    NotSignable { scheme: String, reason: String },
 }
 
 /// `value` as a header value for `header`, or a [`SignError`] naming `what` it is.

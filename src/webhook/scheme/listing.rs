@@ -54,7 +54,9 @@ fn algorithm_name(kind: SchemeKind) -> &'static str {
 pub(crate) fn entries() -> Vec<SchemeEntry> {
     SchemeKind::every()
         .iter()
-        .map(|&kind| {
+        .copied()
+        .chain(super::builtin::registered())
+        .map(|kind| {
             let scheme = build(kind, &SchemeOptions::default());
             SchemeEntry {
                 name: kind.name(),

@@ -29,8 +29,10 @@ pub(crate) mod mac;
 pub(crate) mod new_secret;
 pub(crate) mod provider_key;
 mod received;
+pub(crate) mod request;
 pub(crate) mod standard;
 pub(crate) mod stripe;
+pub(crate) mod user_file;
 
 use std::fmt;
 use std::time::Duration;
@@ -42,6 +44,7 @@ use error::to_header_value;
 pub(crate) use error::{SignError, VerifyError};
 pub(crate) use hmac::HmacOptions;
 pub(crate) use mac::{BASE64, Encoding, KeyForm, SecretError, SigningKey};
+pub use request::ReceivedRequest;
 
 /// The most signature entries one header may carry. Providers send one per active secret (two
 /// during a rotation); a header with hundreds is an attack on the verifier's CPU, refused as
@@ -106,7 +109,7 @@ impl SchemeKind {
 
     /// The scheme `--scheme NAME` names.
     pub fn from_name(name: &str) -> Option<SchemeKind> {
-        SchemeKind::every().iter().copied().find(|kind| kind.name() == name)
+        SchemeKind::every().iter().copied().chain(builtin::registered()).find(|kind| kind.name() == name)
     }
 
     pub fn name(self) -> &'static str {
@@ -324,6 +327,23 @@ pub trait Scheme: fmt::Debug + Send + Sync {
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError>;
+
+    /// Whether the scheme signs the request's URL, so signing needs `--url` and verifying needs
+    /// the URL the provider was given.
+    fn signs_url(&self) -> bool {
+        false
+    }
+
+    /// [`verify`](Self::verify) with what else the request carries: its method and URL, for the
+    /// schemes that sign them. The others judge the headers and body alone.
+    fn verify_request(
+        &self,
+        request: &ReceivedRequest<'_>,
+        key: &SigningKey,
+        window: TimeWindow,
+    ) -> Result<Verified, VerifyError> {
+        self.verify(request.headers, request.body, key, window)
+    }
 }
 
 /// The scheme for `kind`, with `options` applied where they mean something.
@@ -368,18 +388,55 @@ fn generic_hmac(options: &HmacOptions) -> described::DescribedScheme {
         .unwrap_or_else(|err| unreachable!("the hmac options were checked: {err}"))
 }
 
-/// Every scheme `detect` looks for, most specific first: the generic `hmac` header goes last
-/// because other providers' requests may carry an `X-Signature` too.
-fn candidates(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
-    vec![
+/// Every scheme there is: the six, then the described providers.
+fn all_schemes(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
+    let mut schemes: Vec<Box<dyn Scheme>> = vec![
         Box::new(standard::StandardWebhooks::standard()),
         Box::new(standard::StandardWebhooks::svix()),
         Box::new(stripe::Stripe),
         Box::new(described(SchemeKind::Github)),
         Box::new(described(SchemeKind::Slack)),
         Box::new(described(SchemeKind::Shopify)),
-        Box::new(generic_hmac(&options.hmac)),
-    ]
+    ];
+    schemes.extend(builtin::providers().map(|kind| build(kind, options)));
+    schemes.push(Box::new(generic_hmac(&options.hmac)));
+    schemes
+}
+
+/// Every scheme `detect` looks for, most specific first: the six built-ins, then the described
+/// providers whose signature header is theirs alone, then the generic `hmac` header last because
+/// other providers' requests may carry an `X-Signature` too. A provider whose header another
+/// scheme shares is left to `--scheme`: Meta's `X-Hub-Signature-256` is GitHub's (which GitHub's
+/// `X-GitHub-Event` marks, Meta's deliveries carry nothing of their own), and Intercom and
+/// Bitbucket both sign in `X-Hub-Signature`.
+fn candidates(options: &SchemeOptions) -> Vec<Box<dyn Scheme>> {
+    let schemes = all_schemes(options);
+    let headers: Vec<Vec<HeaderName>> = schemes.iter().map(|scheme| scheme.accepted_signature_headers()).collect();
+    let shared = |index: usize| {
+        headers[index]
+            .iter()
+            .any(|name| headers.iter().enumerate().any(|(other, names)| other != index && names.contains(name)))
+    };
+    let built_in = |scheme: &dyn Scheme| !matches!(scheme.kind(), SchemeKind::Provider(_));
+    schemes
+        .into_iter()
+        .enumerate()
+        .filter(|(index, scheme)| built_in(scheme.as_ref()) || !shared(*index))
+        .map(|(_, scheme)| scheme)
+        .collect()
+}
+
+/// Every signature header of every scheme, detected or not: what a replay removes before it signs
+/// afresh, so no receiver picks up an old signature beside the new one.
+pub(crate) fn every_signature_header(options: &SchemeOptions) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for name in all_schemes(options).iter().flat_map(|scheme| scheme.accepted_signature_headers()) {
+        let name = spelled(&name).into_owned();
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 /// The scheme whose signature header the request carries (`--scheme auto`).
@@ -461,6 +518,30 @@ mod tests {
         headers.insert("shopify-hmac-sha256", HeaderValue::from_static("x"));
         assert_eq!(detect(&headers, &options).map(|found| found.kind()), Some(SchemeKind::Shopify));
         assert!(detect(&HeaderMap::new(), &options).is_none());
+    }
+
+    #[test]
+    fn providers_are_detected_by_a_signature_header_of_their_own() {
+        let options = SchemeOptions::default();
+        for kind in builtin::providers() {
+            let scheme = build(kind, &options);
+            let mut headers = HeaderMap::new();
+            headers.insert(scheme.signature_header(), HeaderValue::from_static("x"));
+            let found = detect(&headers, &options).map(|found| found.kind().name());
+            match kind.name() {
+                // X-Hub-Signature-256 is GitHub's too; X-Hub-Signature is Intercom's and Bitbucket's.
+                "meta" => assert_eq!(found, Some("github")),
+                "intercom" | "bitbucket" => assert_eq!(found, None),
+                // Signed inside the body: no header of their own to detect them by.
+                "mailgun" | "adyen" => assert_eq!(found, None),
+                name => assert_eq!(found, Some(name)),
+            }
+        }
+        let every = every_signature_header(&options);
+        for name in ["X-Hub-Signature", "X-Twilio-Signature", "X-HubSpot-Signature-v3", "Stripe-Signature"] {
+            assert!(every.iter().any(|header| header == name), "{name}: {every:?}");
+        }
+        assert!(!detectable_headers(&options).iter().any(|header| header == "X-Hub-Signature"));
     }
 
     #[test]

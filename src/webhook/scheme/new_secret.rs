@@ -27,7 +27,13 @@ pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
         return Ok(crate::webhook::crypto::key_pair::generate_pair(algorithm).secret);
     }
     Ok(match scheme {
-        SchemeKind::Standard | SchemeKind::Stripe | SchemeKind::Alias(_) => {
+        SchemeKind::Standard | SchemeKind::Stripe | SchemeKind::Alias(_) => format!("whsec_{}", STANDARD.encode(bytes)),
+        // A described scheme (a --scheme-file's) that decodes `whsec_` + base64, as Standard Webhooks.
+        SchemeKind::Provider(_)
+            if scheme
+                .description()
+                .is_some_and(|description| description.secret == super::description::SecretForm::WhsecBase64) =>
+        {
             format!("whsec_{}", STANDARD.encode(bytes))
         }
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {

@@ -26,6 +26,8 @@ pub struct SignConfig {
     /// Pins the signed timestamp (Unix seconds); now when `None`.
     pub timestamp: Option<i64>,
     pub output: SignOutput,
+    /// `--url`: where the webhook goes, signed by the schemes that sign it.
+    pub url: Option<String>,
 }
 
 pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
@@ -42,7 +44,7 @@ pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Ou
         delivery_id = parts.delivery_id;
         headers = parts.headers;
     }
-    let delivery = Delivery { body, id: delivery_id, timestamp, event };
+    let delivery = Delivery { body, id: delivery_id, timestamp, event, url: config.url.clone() };
     // The provider's own headers, then the signature's (which replace any of the same name).
     let signature = scheme.sign(&delivery, &key)?;
     headers.retain(|(name, _)| !signature.iter().any(|(signed, _)| signed == name));

@@ -4,7 +4,7 @@ use std::io;
 
 use serde_json::ser::{Formatter, PrettyFormatter, Serializer};
 
-use crate::webhook::scheme::{KeyForm, Scheme, SigningKey, TimeWindow, VerifyError};
+use crate::webhook::scheme::{KeyForm, ReceivedRequest, Scheme, SigningKey, TimeWindow, VerifyError};
 use crate::webhook::secret::Secret;
 
 /// Bodies larger than this get no re-serialisation hints: each try is a full parse and HMAC.
@@ -13,12 +13,13 @@ const MAX_HINT_BODY: usize = 8 * 1024 * 1024;
 /// A hint for a failed verification, when one of the common mistakes explains it.
 pub(crate) fn diagnose(
     scheme: &dyn Scheme,
-    headers: &http::HeaderMap,
-    body: &[u8],
+    request: &ReceivedRequest<'_>,
     secret: &Secret,
     window: TimeWindow,
 ) -> Option<String> {
-    let fits = |key: &SigningKey, body: &[u8]| signature_fits(scheme.verify(headers, body, key, window));
+    let body = request.body;
+    let fits =
+        |key: &SigningKey, body: &[u8]| signature_fits(scheme.verify_request(&request.with_body(body), key, window));
     if let Some(hint) = secret_form_hint(scheme, secret, body, &fits) {
         return Some(hint);
     }

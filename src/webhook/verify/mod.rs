@@ -16,7 +16,7 @@ use crate::exit::Outcome;
 use crate::http::body::BodySource;
 use crate::output::terminal_safe;
 use crate::output::{Format, Palette};
-use crate::webhook::scheme::{SchemeKind, SchemeOptions, TimeWindow};
+use crate::webhook::scheme::{ReceivedRequest, SchemeKind, SchemeOptions, TimeWindow};
 use crate::webhook::secret::SecretSource;
 use verifier::{SchemeSelection, Verifier};
 
@@ -32,6 +32,8 @@ pub struct VerifyConfig {
     /// `-H` lines, added to those of `--request`.
     pub headers: Vec<(HeaderName, HeaderValue)>,
     pub request: Option<PathBuf>,
+    /// `--url`: the URL the provider was given, for the schemes that sign it.
+    pub url: Option<String>,
     pub window: TimeWindow,
     pub format: Format,
     pub palette: Palette,
@@ -54,7 +56,9 @@ pub(crate) struct VerifyReport {
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub(crate) struct FailureReport {
-    /// `header_missing`, `header_malformed`, `body_malformed`, `timestamp_outside_tolerance` or `signature_mismatch`.
+    /// `header_missing`, `header_malformed`, `body_malformed`, `timestamp_outside_tolerance`,
+    /// `signature_mismatch`, `url_required` (a scheme that signs the URL and no `--url`) or
+    /// `body_hash_mismatch` (Twilio).
     pub code: &'static str,
     pub message: String,
     /// True only when the timestamp is what failed and the signature itself matched.
@@ -63,9 +67,14 @@ pub(crate) struct FailureReport {
 }
 
 pub(crate) fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<Outcome> {
-    let (headers, body) = read_request(&config)?;
+    let (method, headers, body) = read_request(&config)?;
     let verifier = Verifier::new(&config.scheme, config.options, config.secret.load()?)?;
-    let verdict = verifier.verify(&headers, &body, config.window);
+    let request = ReceivedRequest { method: &method, url: config.url.as_deref(), headers: &headers, body: &body };
+    let verdict = verifier.verify(&request, config.window);
+    if let Some(failure) = verdict.failure.as_ref().filter(|failure| failure.code == "url_required") {
+        // Not a verdict on the delivery: the command was not told what it needs to judge it.
+        bail!("{}", failure.message);
+    }
     let Some(scheme) = verdict.scheme else {
         // Nothing to judge by: the request lacks what would say which scheme signed it.
         let message = verdict.failure.map(|failure| failure.message).unwrap_or_default();
@@ -94,14 +103,15 @@ pub(crate) fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<
     Ok(if report.valid { Outcome::Holds } else { Outcome::ProblemFound })
 }
 
-/// The headers and body to check, from `--request`, `-H`, `-d` and stdin.
-fn read_request(config: &VerifyConfig) -> anyhow::Result<(HeaderMap, Vec<u8>)> {
-    let (mut headers, request_body) = match &config.request {
+/// The method (the `--request` file's, else POST), headers and body to check, from `--request`,
+/// `-H`, `-d` and stdin.
+fn read_request(config: &VerifyConfig) -> anyhow::Result<(String, HeaderMap, Vec<u8>)> {
+    let (method, mut headers, request_body) = match &config.request {
         Some(path) => {
             let request = raw_request::read_file(path)?;
-            (request.headers, Some(request.body))
+            (request.method, request.headers, Some(request.body))
         }
-        None => (HeaderMap::new(), None),
+        None => ("POST".to_string(), HeaderMap::new(), None),
     };
     for (name, value) in &config.headers {
         headers.append(name.clone(), value.clone());
@@ -114,7 +124,7 @@ fn read_request(config: &VerifyConfig) -> anyhow::Result<(HeaderMap, Vec<u8>)> {
         }
         (None, None) => BodySource::Stdin.read()?,
     };
-    Ok((headers, body))
+    Ok((method, headers, body))
 }
 
 fn write_human(

@@ -8,6 +8,8 @@ use crate::http::chunked::{self, Chunks};
 /// The parts of a request a signature check needs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct RawRequest {
+    /// The request line's method, which HubSpot signs.
+    pub method: String,
     pub headers: HeaderMap,
     pub body: Vec<u8>,
 }
@@ -59,7 +61,7 @@ pub(crate) fn parse(bytes: &[u8]) -> anyhow::Result<RawRequest> {
     }
     let rest = &bytes[head_length..];
     let body = if chunked::is_chunked(&headers) { decode_chunked(rest)? } else { sized_body(&headers, rest)? };
-    Ok(RawRequest { headers, body })
+    Ok(RawRequest { method: request.method.unwrap_or("POST").to_string(), headers, body })
 }
 
 /// The body per Content-Length; without one, everything after the head.

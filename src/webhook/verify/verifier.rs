@@ -12,7 +12,9 @@ use std::sync::OnceLock;
 
 use http::HeaderMap;
 
-use crate::webhook::scheme::{self, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError};
+use crate::webhook::scheme::{
+    self, ReceivedRequest, Scheme, SchemeKind, SchemeOptions, SigningKey, TimeWindow, VerifyError,
+};
 use crate::webhook::secret::Secret;
 use crate::webhook::verify::hint;
 
@@ -147,13 +149,14 @@ impl Verifier {
     }
 
     /// Judges a delivery, without a hint (see [`hint`](Self::hint)).
-    pub(crate) fn check(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> SignatureCheck {
+    pub(crate) fn check(&self, request: &ReceivedRequest<'_>, window: TimeWindow) -> SignatureCheck {
+        let headers = request.headers;
         let Some(index) = self.choose(headers) else {
             return self.no_scheme(headers);
         };
         let candidate = &self.candidates[index];
         let scheme = candidate.scheme.as_ref();
-        let signature = match scheme.verify(headers, body, &candidate.key, window) {
+        let signature = match scheme.verify_request(request, &candidate.key, window) {
             Ok(verified) => SignatureCheck {
                 scheme: Some(verified.scheme),
                 timestamp: verified.timestamp,
@@ -183,10 +186,10 @@ impl Verifier {
     pub(crate) fn hint(
         &self,
         signature: &SignatureCheck,
-        headers: &HeaderMap,
-        body: &[u8],
+        request: &ReceivedRequest<'_>,
         window: TimeWindow,
     ) -> Option<String> {
+        let headers = request.headers;
         if signature.failure.as_ref().is_some_and(|failure| failure.code == "header_missing") {
             return self.other_scheme_hint(headers);
         }
@@ -194,7 +197,7 @@ impl Verifier {
             return None;
         }
         let index = self.choose(headers)?;
-        hint::diagnose(self.candidates[index].scheme.as_ref(), headers, body, &self.secret, window)
+        hint::diagnose(self.candidates[index].scheme.as_ref(), request, &self.secret, window)
     }
 
     /// The signature header is missing, but another scheme's is there: name that scheme.
@@ -217,9 +220,9 @@ impl Verifier {
     }
 
     /// [`check`](Self::check) then [`hint`](Self::hint), for one request (`webhook verify`).
-    pub(crate) fn verify(&self, headers: &HeaderMap, body: &[u8], window: TimeWindow) -> SignatureCheck {
-        let mut signature = self.check(headers, body, window);
-        let hint = self.hint(&signature, headers, body, window);
+    pub(crate) fn verify(&self, request: &ReceivedRequest<'_>, window: TimeWindow) -> SignatureCheck {
+        let mut signature = self.check(request, window);
+        let hint = self.hint(&signature, request, window);
         if let Some(failure) = signature.failure.as_mut() {
             failure.hint = hint;
         }
@@ -363,7 +366,7 @@ mod tests {
         let scheme = scheme::build(kind, &SchemeOptions::default());
         let key = scheme.key(&secret()).unwrap();
         let body = DeliveryBody::Bytes(body.as_bytes().to_vec().into());
-        let delivery = Delivery { id: "msg_1".into(), timestamp, body, event: None };
+        let delivery = Delivery { id: "msg_1".into(), timestamp, body, event: None, url: None };
         scheme.sign(&delivery, &key).unwrap().into_iter().collect()
     }
 
@@ -398,10 +401,12 @@ mod tests {
         forged.insert("x-github-delivery", HeaderValue::from_static("fresh-1"));
         // The forgery is a real GitHub signature: only a verifier keyed for GitHub would take it.
         let github = Verifier::new(&SchemeSelection::Fixed(SchemeKind::Github), SchemeOptions::default(), secret());
-        assert!(github.unwrap().check(&forged, forged_body.as_bytes(), window()).failure.is_none());
+        assert!(
+            github.unwrap().check(&ReceivedRequest::post(&forged, forged_body.as_bytes()), window()).failure.is_none()
+        );
         let stripe_only =
             Verifier::new(&SchemeSelection::Fixed(SchemeKind::Stripe), SchemeOptions::default(), secret());
-        let signature = stripe_only.unwrap().check(&forged, forged_body.as_bytes(), window());
+        let signature = stripe_only.unwrap().check(&ReceivedRequest::post(&forged, forged_body.as_bytes()), window());
         assert_eq!(signature.failure.unwrap().code, "header_missing");
     }
 
@@ -411,14 +416,14 @@ mod tests {
         let verifier = Verifier::new(&allow, SchemeOptions::default(), secret()).unwrap().locking_on_first_valid();
         let now = crate::webhook::delivery::unix_now();
         let github = signed(SchemeKind::Github, "{}", now);
-        let unsigned = verifier.check(&HeaderMap::new(), b"{}", window());
+        let unsigned = verifier.check(&ReceivedRequest::post(&HeaderMap::new(), b"{}"), window());
         assert_eq!(unsigned.failure.unwrap().code, "no_scheme");
-        assert!(verifier.check(&github, b"{}", window()).failure.is_none());
+        assert!(verifier.check(&ReceivedRequest::post(&github, b"{}"), window()).failure.is_none());
         let standard = signed(SchemeKind::Standard, "{}", now);
-        let refused = verifier.check(&standard, b"{}", window()).failure.unwrap();
+        let refused = verifier.check(&ReceivedRequest::post(&standard, b"{}"), window()).failure.unwrap();
         assert_eq!(refused.code, "other_scheme");
         assert!(refused.message.contains("locked onto github"), "{}", refused.message);
-        assert!(verifier.check(&github, b"{}", window()).failure.is_none());
+        assert!(verifier.check(&ReceivedRequest::post(&github, b"{}"), window()).failure.is_none());
     }
 
     #[test]
@@ -426,14 +431,14 @@ mod tests {
         let verifier =
             Verifier::new(&SchemeSelection::Fixed(SchemeKind::Github), SchemeOptions::default(), secret()).unwrap();
         let headers = signed(SchemeKind::Github, "{\"a\":1}", 0);
-        let signature = verifier.verify(&headers, b"{\"a\":1}\n", window());
+        let signature = verifier.verify(&ReceivedRequest::post(&headers, b"{\"a\":1}\n"), window());
         let failure = signature.failure.unwrap();
         assert_eq!((failure.code, failure.message.as_str()), ("signature_mismatch", "the signature does not match"));
         assert!(failure.hint.unwrap().contains("trailing newline"));
         let mut malformed = HeaderMap::new();
         malformed.insert("x-hub-signature-256", HeaderValue::from_static("md5=1"));
-        let signature = verifier.check(&malformed, b"{}", window());
+        let signature = verifier.check(&ReceivedRequest::post(&malformed, b"{}"), window());
         assert!(!signature.failure.as_ref().unwrap().hintable);
-        assert_eq!(verifier.hint(&signature, &malformed, b"{}", window()), None);
+        assert_eq!(verifier.hint(&signature, &ReceivedRequest::post(&malformed, b"{}"), window()), None);
     }
 }

@@ -25,6 +25,7 @@ pub(crate) fn sign(kind: SchemeKind, id: &str, timestamp: i64, event: Option<&st
         id: id.to_string(),
         timestamp,
         event: event.map(str::to_string),
+        url: None,
     };
     let headers = scheme.sign(&delivery, &key).unwrap();
     Signed { headers, body: Bytes::copy_from_slice(body) }

@@ -39,6 +39,7 @@ impl Case {
             id: id.to_string(),
             timestamp,
             event: Some("test.event".to_string()),
+            url: None,
         };
         let headers = scheme.sign(&delivery, &key).unwrap().into_iter().collect();
         Case { scheme, key, headers, body, timestamp }
