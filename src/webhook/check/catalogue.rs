@@ -5,17 +5,17 @@ use crate::conformance::{CheckSpec, Level};
 
 pub(crate) const HANDSHAKE_ANSWERED: CheckSpec = CheckSpec {
     id: "handshake-answered",
-    title: "the provider's endpoint handshake (Slack url_verification, Zoom endpoint.url_validation, Twitch callback verification) is answered as documented",
+    title: "the provider's endpoint handshake (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback verification) is answered as documented",
     why: "a provider registers (and, for Zoom, keeps every 72 hours) only an endpoint that answers its handshake; a receiver that cannot is never sent an event",
     level: Level::Required,
-    fix: "answer the handshake before event handling, after verifying its signature: Slack: {\"challenge\"} back; Zoom: {plainToken, encryptedToken = hex HMAC-SHA256(secret token, plainToken)}; Twitch: the raw challenge as text/plain",
+    fix: "answer the handshake before event handling, after verifying its signature: Slack: {\"challenge\"} back; Discord: {\"type\":1}; Zoom: {plainToken, encryptedToken = hex HMAC-SHA256(secret token, plainToken)}; Twitch: the raw challenge as text/plain",
 };
 pub(crate) const FORGED_HANDSHAKE_REFUSED: CheckSpec = CheckSpec {
     id: "forged-handshake-refused",
     title: "a handshake signed with another secret gets a 4xx, not the answer",
     why: "a receiver that answers any handshake confirms the endpoint for whoever sends one",
     level: Level::Required,
-    fix: "verify the handshake's signature like any delivery's and answer 401 when it fails; only then echo the challenge",
+    fix: "verify the handshake's signature like any delivery's and answer 401 when it fails (Discord requires exactly 401 and removes an endpoint that accepts its invalid-signature probes); only then echo the challenge",
 };
 pub(crate) const VALID_ACCEPTED: CheckSpec = CheckSpec {
     id: "valid-accepted",

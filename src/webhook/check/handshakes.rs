@@ -25,6 +25,8 @@ struct Handshake {
 }
 
 enum Expected {
+    /// Discord's PONG, `{"type":1}`.
+    DiscordPong,
     /// The challenge, as the body's `challenge` member (Slack accepts it as JSON or plain text).
     Challenge(String),
     /// The challenge as the raw body, nothing else (Twitch).
@@ -64,6 +66,12 @@ fn handshake_for(probe: &Probe) -> Option<Handshake> {
                 expected: Expected::ZoomToken { plain: challenge, encrypted },
             })
         }
+        "discord" => Some(Handshake {
+            provider: "Discord PING",
+            body: json!({ "type": 1, "id": fresh_id(""), "application_id": "11235813" }),
+            headers: Vec::new(),
+            expected: Expected::DiscordPong,
+        }),
         _ => None,
     }
 }
@@ -82,7 +90,7 @@ fn message(probe: &Probe, handshake: &Handshake, forged: bool) -> Message {
 pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>> {
     let Some(handshake) = handshake_for(probe) else {
         let reason = format!(
-            "--scheme {} has no endpoint handshake this suite sends (Slack, Twitch and Zoom have one)",
+            "--scheme {} has no endpoint handshake this suite sends (Slack, Discord, Twitch and Zoom have one)",
             probe.scheme.kind()
         );
         return Ok(vec![HANDSHAKE_ANSWERED.skipped(reason.clone()), FORGED_HANDSHAKE_REFUSED.skipped(reason)]);
@@ -109,8 +117,28 @@ pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>
 
     let forged = probe.request(&message(probe, &handshake, true), unix_now())?;
     let what = format!("{} signed with another secret", handshake.provider);
-    let refused = refusal(FORGED_HANDSHAKE_REFUSED, probe, what, forged).await;
+    let mut refused = refusal(FORGED_HANDSHAKE_REFUSED, probe, what, forged).await;
+    if matches!(handshake.expected, Expected::DiscordPong) {
+        discord_wants_401(&mut refused);
+    }
     Ok(vec![answered, refused])
+}
+
+/// Discord sends PINGs with invalid signatures on purpose, when the endpoint is saved and from
+/// time to time after, and requires exactly 401: another refusal fails its endpoint check too.
+fn discord_wants_401(refused: &mut CheckResult) {
+    let other_refusal = refused.outcome == crate::conformance::CheckOutcome::Pass
+        && !refused.evidence.iter().any(|line| line.contains("401"));
+    if other_refusal {
+        refused.outcome = crate::conformance::CheckOutcome::Fail;
+        refused.fix = Some(FORGED_HANDSHAKE_REFUSED.fix);
+        refused.evidence.push("Discord requires 401 for an invalid signature, not another 4xx".to_string());
+    }
+    if refused.outcome != crate::conformance::CheckOutcome::Pass {
+        refused.evidence.push(
+            "Discord probes with invalid signatures and removes an interactions endpoint that accepts them".to_string(),
+        );
+    }
 }
 
 /// Whether `body` is the answer `expected` names, and what was seen.
@@ -118,6 +146,15 @@ fn answered_as_documented(expected: &Expected, body: &[u8]) -> (bool, String) {
     let text = String::from_utf8_lossy(body);
     let json: Option<Value> = serde_json::from_slice(body).ok();
     match expected {
+        Expected::DiscordPong => {
+            let held = json.as_ref().and_then(|v| v.get("type")?.as_u64()) == Some(1);
+            let why = if held {
+                "PONG ({\"type\":1}) came back".to_string()
+            } else {
+                format!("expected {{\"type\":1}}, got {}", crate::text::ellipsis(&text, 120))
+            };
+            (held, why)
+        }
         Expected::Challenge(challenge) => {
             let held = text.trim() == challenge
                 || json.as_ref().and_then(|v| v.get("challenge")?.as_str().map(str::to_string)).as_deref()

@@ -462,3 +462,21 @@ fn handshakes(outcomes: &HashMap<String, String>, answered: &str, forged: &str) 
         "{outcomes:?}"
     );
 }
+
+#[test]
+fn webhook_listen_answers_discords_ping_and_refuses_its_invalid_signature_probe_with_401() {
+    let (_, pair) = Run::webhook(["secret", "--scheme", "discord", "--format", "json"]).code_and_json();
+    let (private, public) = (pair["secret"].as_str().unwrap(), pair["public"].as_str().unwrap());
+    let listener = crate::support::Listener::start(idem::testing::listen::ListenConfig::local(
+        SchemeKind::from_name("discord").unwrap(),
+        idem::testing::scheme::Secret::new(public.as_bytes().to_vec()).unwrap(),
+    ));
+    let (_, report) = Run::webhook(["check", &listener.url("/interactions"), "--scheme", "discord"])
+        .args(["--secret", private, "--format", "json"])
+        .code_and_json();
+    let outcomes = suite_outcomes(&report);
+    handshakes(&outcomes, "pass", "pass");
+    assert!(suite_evidence(&report, "handshake-answered").contains("PONG"), "{report:#}");
+    assert!(suite_evidence(&report, "forged-handshake-refused").contains("401"), "{report:#}");
+    listener.shutdown();
+}
