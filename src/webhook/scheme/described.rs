@@ -314,6 +314,18 @@ impl DescribedScheme {
             .collect())
     }
 
+    /// The delivery id the signature covers: the id header's value, or nothing when the template
+    /// signs none; a template that signs one needs the header.
+    fn signed_id<'i>(&self, headers: &HeaderMap, id: &'i Option<String>) -> Result<&'i str, VerifyError> {
+        match (id, &self.id) {
+            (Some(id), _) => Ok(id.as_str()),
+            (None, Some((primary, also))) if self.signs_id() => {
+                Err(Self::present(headers, primary, also).err().unwrap_or_else(|| VerifyError::missing(primary)))
+            }
+            (None, _) => Ok(""),
+        }
+    }
+
     fn signs_id(&self) -> bool {
         self.before_body.iter().chain(&self.after_body).any(|piece| *piece == Piece::Id)
     }
@@ -400,15 +412,7 @@ impl DescribedScheme {
         let items = self.list_items(list, name, header_text(headers, name)?)?;
         let seconds = parse_timestamp(name, items.timestamp)?;
         let id = self.delivery_id(headers);
-        let signed_id = match (&id, &self.id) {
-            (Some(id), _) => id.as_str(),
-            (None, Some((primary, also))) if self.signs_id() => {
-                return Err(Self::present(headers, primary, also)
-                    .err()
-                    .unwrap_or_else(|| VerifyError::missing(primary)));
-            }
-            (None, _) => "",
-        };
+        let signed_id = self.signed_id(headers, &id)?;
         let values = Values { timestamp: items.timestamp, id: signed_id, ..*request };
         let before = Self::render(&self.before_body, &values);
         let after = Self::render(&self.after_body, &values);
@@ -700,15 +704,7 @@ impl Scheme for DescribedScheme {
             .decode(encoded)
             .ok_or_else(|| VerifyError::malformed(name, format!("`{encoded}` is not {}", self.encoding.name())))?;
         let id = self.delivery_id(headers);
-        let signed_id = match (&id, &self.id) {
-            (Some(id), _) => id.as_str(),
-            (None, Some((primary, also))) if self.signs_id() => {
-                return Err(Self::present(headers, primary, also)
-                    .err()
-                    .unwrap_or_else(|| VerifyError::missing(primary)));
-            }
-            (None, _) => "",
-        };
+        let signed_id = self.signed_id(headers, &id)?;
         // The timestamp is signed as the text it was sent as, so sign those exact bytes.
         let timestamp_text = timestamp.map_or("", |(text, _)| text);
         let values = Values { timestamp: timestamp_text, id: signed_id, url, method };
