@@ -41,7 +41,7 @@ mod tests {
         let ca = LocalCa::generate("api.paypal.com").unwrap();
         let body = br#"{"id":"WH-1","event_type":"PAYMENT.CAPTURE.COMPLETED"}"#;
         let text = string_to_sign("tid", "2026-12-02T15:00:00Z", "WEBHOOK-A", body);
-        let signature = RsaSigner::from_pem(&ca.key_pem).unwrap().sign(RsaHash::Sha256, text.as_bytes());
+        let signature = RsaSigner::from_pem(&ca.key_pem).unwrap().sign(RsaHash::Sha256, text.as_bytes()).unwrap();
         let certificate = SigningCertificate::from_pem(ca.cert_pem.as_bytes()).unwrap();
         certificate.verify_signature(RsaHash::Sha256, text.as_bytes(), &signature).unwrap();
         let other = string_to_sign("tid", "2026-12-02T15:00:00Z", "WEBHOOK-B", body);

@@ -152,7 +152,7 @@ mod tests {
             let message = json!({"Type": "Notification", "MessageId": "m", "TopicArn": "a", "Message": "x",
                 "Timestamp": "t", "SignatureVersion": version});
             let (text, hash) = string_to_sign(&message).unwrap();
-            let signature = signer.sign(hash, text.as_bytes());
+            let signature = signer.sign(hash, text.as_bytes()).unwrap();
             certificate.verify_signature(hash, text.as_bytes(), &signature).unwrap();
             // The other version's digest does not verify it: the version must pick the digest.
             let other = if hash == RsaHash::Sha1 { RsaHash::Sha256 } else { RsaHash::Sha1 };

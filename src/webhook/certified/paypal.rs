@@ -38,7 +38,7 @@ pub fn sign(
 ) -> Result<Vec<(HeaderName, HeaderValue)>, CertifiedError> {
     check_cert_url(CertProvider::Paypal, transmission.cert_url)?;
     let text = string_to_sign(transmission.id, transmission.time, transmission.webhook_id, body);
-    let signature = STANDARD.encode(key.sign(RsaHash::Sha256, text.as_bytes()));
+    let signature = STANDARD.encode(key.sign(RsaHash::Sha256, text.as_bytes())?);
     [
         (TRANSMISSION_ID, transmission.id),
         (TRANSMISSION_TIME, transmission.time),

@@ -21,7 +21,7 @@ pub fn sign(message: &mut Value, key: &RsaSigner, cert_url: &str, version: &str)
     object.insert("SigningCertURL".into(), Value::String(cert_url.to_string()));
     object.remove("Signature");
     let (text, hash) = string_to_sign(message)?;
-    let signature = STANDARD.encode(key.sign(hash, text.as_bytes()));
+    let signature = STANDARD.encode(key.sign(hash, text.as_bytes())?);
     message["Signature"] = Value::String(signature);
     Ok(())
 }

@@ -193,15 +193,21 @@ impl CertFetcher {
     /// when this fetcher already has it.
     pub async fn fetch(&self, url: &str) -> Result<Arc<SigningCertificate>, CertUrlError> {
         let parsed = check_cert_url(self.provider, url)?;
-        if let Some(cached) = self.cache.lock().expect("no panics while locked").get(parsed.as_str()) {
+        if let Some(cached) = self.cache().get(parsed.as_str()) {
             return Ok(cached.clone());
         }
         let pem = self.download(&parsed).await?;
         let certificate = SigningCertificate::from_pem(&pem)?;
         certificate.verify_chain(&self.trust, UnixTime::now())?;
         let certificate = Arc::new(certificate);
-        self.cache.lock().expect("no panics while locked").insert(parsed.as_str().to_string(), certificate.clone());
+        self.cache().insert(parsed.as_str().to_string(), certificate.clone());
         Ok(certificate)
+    }
+
+    /// The cache, even after a panic elsewhere while it was held: it only ever holds certificates
+    /// that passed every check, so what it holds stays true.
+    fn cache(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<SigningCertificate>>> {
+        self.cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     async fn download(&self, url: &Url) -> Result<Vec<u8>, CertUrlError> {
@@ -378,7 +384,8 @@ pub(crate) mod tests {
         assert_eq!(hits.load(std::sync::atomic::Ordering::SeqCst), 1, "the second fetch comes from the cache");
         let signature = crate::webhook::crypto::rsa::RsaSigner::from_pem(&ca.key_pem)
             .unwrap()
-            .sign(crate::webhook::crypto::rsa::RsaHash::Sha1, b"m");
+            .sign(crate::webhook::crypto::rsa::RsaHash::Sha1, b"m")
+            .unwrap();
         first.verify_signature(crate::webhook::crypto::rsa::RsaHash::Sha1, b"m", &signature).unwrap();
 
         // A redirect to an allowed URL is followed; a missing file is an error.

@@ -81,13 +81,18 @@ impl SigningCertificate {
         Ok(SigningCertificate { chain })
     }
 
-    fn leaf(&self) -> EndEntityCert<'_> {
-        EndEntityCert::try_from(&self.chain[0]).expect("from_pem parsed the leaf")
+    /// The leaf, parsed again (webpki's parsed form borrows the DER); `from_pem` already parsed it
+    /// once, so an error here means a chain built some other way.
+    fn leaf(&self) -> Result<EndEntityCert<'_>, CertificateError> {
+        const WHAT: &str = "signing certificate";
+        let leaf = self.chain.first().ok_or(CertificateError::NoCertificate(WHAT))?;
+        EndEntityCert::try_from(leaf)
+            .map_err(|err| CertificateError::Unreadable { what: WHAT, reason: err.to_string() })
     }
 
     /// Whether the leaf chains to one of `roots` at `now`, through the intermediates of the PEM.
     pub fn verify_chain(&self, roots: &TrustRoots, now: UnixTime) -> Result<(), CertificateError> {
-        self.leaf()
+        self.leaf()?
             .verify_for_usage(
                 webpki::ALL_VERIFICATION_ALGS,
                 &roots.anchors,
@@ -107,7 +112,7 @@ impl SigningCertificate {
             RsaHash::Sha1 => &RSA_PKCS1_SHA1,
             RsaHash::Sha256 => webpki::ring::RSA_PKCS1_2048_8192_SHA256,
         };
-        self.leaf()
+        self.leaf()?
             .verify_signature(algorithm, message, signature)
             .map_err(|err| CertificateError::BadSignature(err.to_string()))
     }
@@ -156,14 +161,14 @@ mod tests {
         cert.verify_chain(&roots, UnixTime::now()).unwrap();
         let signer = RsaSigner::from_pem(&ca.key_pem).unwrap();
         for hash in [RsaHash::Sha1, RsaHash::Sha256] {
-            let signature = signer.sign(hash, b"Message\nhi\n");
+            let signature = signer.sign(hash, b"Message\nhi\n").unwrap();
             cert.verify_signature(hash, b"Message\nhi\n", &signature).unwrap();
             assert!(matches!(
                 cert.verify_signature(hash, b"Message\nhj\n", &signature),
                 Err(CertificateError::BadSignature(_))
             ));
         }
-        let sha1 = signer.sign(RsaHash::Sha1, b"x");
+        let sha1 = signer.sign(RsaHash::Sha1, b"x").unwrap();
         assert!(cert.verify_signature(RsaHash::Sha256, b"x", &sha1).is_err());
     }
 

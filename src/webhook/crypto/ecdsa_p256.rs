@@ -55,17 +55,19 @@ impl EcdsaP256Signer {
     }
 
     /// A new random key, and its PKCS#8 PEM (the form `webhook secret` prints).
-    pub fn generate() -> (EcdsaP256Signer, String) {
+    pub fn generate() -> Result<(EcdsaP256Signer, String), KeyError> {
         let rng = SystemRandom::new();
         let pkcs8 = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_ASN1_SIGNING, &rng)
-            .expect("the system random source works");
+            .map_err(|err| KeyError::rejected("new ECDSA P-256 key (the system random source)", err))?;
         let pem = pem::encode("PRIVATE KEY", pkcs8.as_ref());
-        (Self::from_pem(&pem).expect("ring reads the key it generated"), pem)
+        Ok((Self::from_pem(&pem)?, pem))
     }
 
     /// The DER signature of `message` (random nonce: two signatures of one message differ).
-    pub fn sign(&self, message: &[u8]) -> Vec<u8> {
-        self.pair.sign(&self.rng, message).expect("signing with a valid key does not fail").as_ref().to_vec()
+    pub fn sign(&self, message: &[u8]) -> Result<Vec<u8>, KeyError> {
+        let signature =
+            self.pair.sign(&self.rng, message).map_err(|err| KeyError::rejected("ECDSA P-256 private key", err))?;
+        Ok(signature.as_ref().to_vec())
     }
 
     /// The public key as SendGrid's dashboard shows it: base64 of the DER SubjectPublicKeyInfo.
@@ -152,7 +154,7 @@ KhFIwMHGxhTWWnK+rIR7agFoAksxNxaBDQ==
         let signer = EcdsaP256Signer::from_pem(SEC1).unwrap();
         assert_eq!(signer.public_base64(), PUBLIC);
         let public = EcdsaP256Public::parse(PUBLIC).unwrap();
-        let signature = signer.sign(b"1600112502{\"a\":1}");
+        let signature = signer.sign(b"1600112502{\"a\":1}").unwrap();
         assert!(public.verify(b"1600112502{\"a\":1}", &signature));
         assert!(!public.verify(b"1600112503{\"a\":1}", &signature));
         let pem = pem::encode("PUBLIC KEY", &STANDARD.decode(PUBLIC).unwrap());
@@ -161,7 +163,7 @@ KhFIwMHGxhTWWnK+rIR7agFoAksxNxaBDQ==
 
     #[test]
     fn a_generated_key_round_trips_through_its_pem() {
-        let (signer, pem) = EcdsaP256Signer::generate();
+        let (signer, pem) = EcdsaP256Signer::generate().unwrap();
         let again = EcdsaP256Signer::from_pem(&pem).unwrap();
         assert_eq!(signer.public_base64(), again.public_base64());
     }

@@ -64,13 +64,13 @@ impl Ed25519Signer {
     }
 
     /// A new random key.
-    pub fn generate() -> Ed25519Signer {
-        let pkcs8 = Ed25519KeyPair::generate_pkcs8(&SystemRandom::new()).expect("the system random source works");
-        Ed25519Signer { pair: Ed25519KeyPair::from_pkcs8(pkcs8.as_ref()).expect("ring reads the key it generated") }
+    pub fn generate() -> Result<Ed25519Signer, KeyError> {
+        Ok(generate_seed()?.1)
     }
 
-    pub fn sign(&self, message: &[u8]) -> [u8; SIGNATURE_LEN] {
-        self.pair.sign(message).as_ref().try_into().expect("an Ed25519 signature is 64 bytes")
+    /// The 64-byte signature of `message`.
+    pub fn sign(&self, message: &[u8]) -> Vec<u8> {
+        self.pair.sign(message).as_ref().to_vec()
     }
 
     /// The public key as Discord's developer portal shows it: lowercase hex.
@@ -80,11 +80,13 @@ impl Ed25519Signer {
 }
 
 /// A random seed and its key, for `webhook secret`: ring does not hand a seed back out of a key pair.
-pub(crate) fn generate_seed() -> ([u8; SEED_LEN], Ed25519Signer) {
+pub(crate) fn generate_seed() -> Result<([u8; SEED_LEN], Ed25519Signer), KeyError> {
+    const WHAT: &str = "new Ed25519 key";
     let mut seed = [0u8; SEED_LEN];
-    ring::rand::SecureRandom::fill(&SystemRandom::new(), &mut seed).expect("the system random source works");
-    let pair = Ed25519KeyPair::from_seed_unchecked(&seed).expect("any 32 bytes are an Ed25519 seed");
-    (seed, Ed25519Signer { pair })
+    ring::rand::SecureRandom::fill(&SystemRandom::new(), &mut seed)
+        .map_err(|err| KeyError::rejected(WHAT, format!("the system random source failed: {err}")))?;
+    let pair = Ed25519KeyPair::from_seed_unchecked(&seed).map_err(|err| KeyError::rejected(WHAT, err))?;
+    Ok((seed, Ed25519Signer { pair }))
 }
 
 /// A receiver's Ed25519 public key, read from hex as Discord shows it.
@@ -132,7 +134,7 @@ mod tests {
     fn the_seed_plus_public_form_must_be_one_key() {
         let signer = Ed25519Signer::from_secret(&format!("{SEED}{PUBLIC}\n")).unwrap();
         assert_eq!(signer.public_hex(), PUBLIC);
-        let other = Ed25519Signer::generate().public_hex();
+        let other = Ed25519Signer::generate().unwrap().public_hex();
         assert!(matches!(Ed25519Signer::from_secret(&format!("{SEED}{other}")), Err(KeyError::Rejected { .. })));
     }
 
@@ -158,7 +160,7 @@ mod tests {
 
     #[test]
     fn a_generated_seed_signs_what_its_public_key_verifies() {
-        let (seed, signer) = generate_seed();
+        let (seed, signer) = generate_seed().unwrap();
         let again = Ed25519Signer::from_secret(&hex::encode(seed)).unwrap();
         let public = Ed25519Public::from_hex(&again.public_hex()).unwrap();
         assert!(public.verify(b"1700000000{}", &signer.sign(b"1700000000{}")));

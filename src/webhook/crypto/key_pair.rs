@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+use super::KeyError;
 use super::ecdsa_p256::EcdsaP256Signer;
 use super::ed25519;
 use super::pem;
@@ -36,17 +37,17 @@ impl std::fmt::Debug for GeneratedPair {
     }
 }
 
-pub fn generate_pair(algorithm: KeyAlgorithm) -> GeneratedPair {
-    match algorithm {
+pub fn generate_pair(algorithm: KeyAlgorithm) -> Result<GeneratedPair, KeyError> {
+    Ok(match algorithm {
         KeyAlgorithm::Ed25519 => {
-            let (seed, signer) = ed25519::generate_seed();
+            let (seed, signer) = ed25519::generate_seed()?;
             GeneratedPair { secret: hex::encode(seed), public: signer.public_hex() }
         }
         KeyAlgorithm::EcdsaP256 => {
-            let (signer, pem) = EcdsaP256Signer::generate();
+            let (signer, pem) = EcdsaP256Signer::generate()?;
             GeneratedPair { secret: pem, public: signer.public_base64() }
         }
-    }
+    })
 }
 
 /// A local CA with one RSA signing key and its certificate, all PEM.
@@ -77,7 +78,7 @@ pub struct LocalCaFiles {
 impl LocalCa {
     /// A new CA (ECDSA P-256, enough for a chain rustls-webpki checks) and a 2048-bit RSA leaf for
     /// `host`, valid from 2020 to 2100 so that no test depends on the clock.
-    pub fn generate(host: &str) -> Result<LocalCa, rcgen::Error> {
+    pub fn generate(host: &str) -> anyhow::Result<LocalCa> {
         use rcgen::{
             BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
             KeyUsagePurpose, date_time_ymd,
@@ -90,7 +91,7 @@ impl LocalCa {
         ca_params.not_after = date_time_ymd(2100, 1, 1);
         let ca = CertifiedIssuer::self_signed(ca_params, KeyPair::generate()?)?;
 
-        let leaf_der = rsa::generate_pkcs8(rsa::GENERATED_BITS);
+        let leaf_der = rsa::generate_pkcs8(rsa::GENERATED_BITS)?;
         let leaf_key = KeyPair::try_from(leaf_der.as_slice())?;
         let mut leaf_params = CertificateParams::new(vec![host.to_string()])?;
         leaf_params.distinguished_name.push(DnType::CommonName, host);
@@ -128,14 +129,14 @@ mod tests {
 
     #[test]
     fn each_pairs_secret_signs_what_its_public_key_verifies() {
-        let pair = generate_pair(KeyAlgorithm::Ed25519);
+        let pair = generate_pair(KeyAlgorithm::Ed25519).unwrap();
         assert_eq!(pair.secret.len(), 64);
         let signature = Ed25519Signer::from_secret(&pair.secret).unwrap().sign(b"m");
         assert!(Ed25519Public::from_hex(&pair.public).unwrap().verify(b"m", &signature));
 
-        let pair = generate_pair(KeyAlgorithm::EcdsaP256);
+        let pair = generate_pair(KeyAlgorithm::EcdsaP256).unwrap();
         assert!(pair.secret.starts_with("-----BEGIN PRIVATE KEY-----"));
-        let signature = EcdsaP256Signer::from_pem(&pair.secret).unwrap().sign(b"m");
+        let signature = EcdsaP256Signer::from_pem(&pair.secret).unwrap().sign(b"m").unwrap();
         assert!(EcdsaP256Public::parse(&pair.public).unwrap().verify(b"m", &signature));
         assert!(!format!("{pair:?}").contains("PRIVATE"));
     }

@@ -80,20 +80,21 @@ impl RsaSigner {
     }
 
     /// The PKCS#1 v1.5 signature of `message` (blinded, so the time it takes does not leak the key).
-    pub fn sign(&self, hash: RsaHash, message: &[u8]) -> Vec<u8> {
+    pub fn sign(&self, hash: RsaHash, message: &[u8]) -> Result<Vec<u8>, KeyError> {
         let digest = digest::digest(hash.digest(), message);
         let padding = Pkcs1v15Sign { hash_len: Some(digest.as_ref().len()), prefix: hash.digest_info_prefix().into() };
         self.key
             .sign_with_rng(&mut rsa::rand_core::OsRng, padding, digest.as_ref())
-            .expect("a digest fits a 2048-bit key's PKCS#1 v1.5 block")
+            .map_err(|err| KeyError::rejected("RSA private key", err))
     }
 }
 
 /// A new RSA key of `bits` bits as PKCS#8 DER.
-pub(crate) fn generate_pkcs8(bits: usize) -> Vec<u8> {
+pub(crate) fn generate_pkcs8(bits: usize) -> Result<Vec<u8>, KeyError> {
     use rsa::pkcs8::EncodePrivateKey;
-    let key = RsaPrivateKey::new(&mut rsa::rand_core::OsRng, bits).expect("the system random source works");
-    key.to_pkcs8_der().expect("a generated key encodes").as_bytes().to_vec()
+    const NEW: &str = "new RSA key";
+    let key = RsaPrivateKey::new(&mut rsa::rand_core::OsRng, bits).map_err(|err| KeyError::rejected(NEW, err))?;
+    Ok(key.to_pkcs8_der().map_err(|err| KeyError::rejected(NEW, err))?.as_bytes().to_vec())
 }
 
 #[cfg(test)]
@@ -105,12 +106,12 @@ mod tests {
 
     #[test]
     fn a_generated_key_signs_with_either_digest_and_reads_back_from_pkcs8_and_pkcs1() {
-        let der = generate_pkcs8(GENERATED_BITS);
+        let der = generate_pkcs8(GENERATED_BITS).unwrap();
         let signer = RsaSigner::from_pem(&pem::encode("PRIVATE KEY", &der)).unwrap();
         use rsa::pkcs1::EncodeRsaPublicKey;
         let public = signer.key.to_public_key().to_pkcs1_der().unwrap().as_bytes().to_vec();
-        let sha1 = signer.sign(RsaHash::Sha1, b"Message\nhello\n");
-        let sha256 = signer.sign(RsaHash::Sha256, b"Message\nhello\n");
+        let sha1 = signer.sign(RsaHash::Sha1, b"Message\nhello\n").unwrap();
+        let sha256 = signer.sign(RsaHash::Sha256, b"Message\nhello\n").unwrap();
         assert_eq!(sha256.len(), 256);
         assert!(
             UnparsedPublicKey::new(&RSA_PKCS1_2048_8192_SHA1_FOR_LEGACY_USE_ONLY, &public)
@@ -128,12 +129,12 @@ mod tests {
         let pkcs1 = rsa::RsaPrivateKey::from_pkcs8_der(&der).unwrap().to_pkcs1_der().unwrap();
         let again = RsaSigner::from_pem(&pem::encode("RSA PRIVATE KEY", pkcs1.as_bytes())).unwrap();
         // PKCS#1 v1.5 is deterministic: the same key signs the same bytes.
-        assert_eq!(again.sign(RsaHash::Sha256, b"Message\nhello\n"), sha256);
+        assert_eq!(again.sign(RsaHash::Sha256, b"Message\nhello\n").unwrap(), sha256);
     }
 
     #[test]
     fn other_keys_are_refused_by_name() {
-        let (_, p256) = super::super::ecdsa_p256::EcdsaP256Signer::generate();
+        let (_, p256) = super::super::ecdsa_p256::EcdsaP256Signer::generate().unwrap();
         assert!(RsaSigner::from_pem(&p256).unwrap_err().to_string().contains("RSA private key"));
         assert!(RsaSigner::from_pem("hex").is_err());
     }

@@ -633,9 +633,13 @@ impl Scheme for DescribedScheme {
                 let mut message = Self::render(&self.before_body, &values);
                 message.extend_from_slice(&whole_body(&delivery.body)?);
                 message.extend_from_slice(&Self::render(&self.after_body, &values));
-                key.provider_key()
-                    .and_then(|pair| pair.sign(&message))
-                    .ok_or_else(|| SignError::PrivateKeyNeeded { scheme: self.kind.to_string() })?
+                match key.provider_key().and_then(|pair| pair.sign(&message)) {
+                    Some(Ok(signature)) => signature,
+                    Some(Err(err)) => {
+                        return Err(SignError::NotSignable { scheme: self.kind.to_string(), reason: err.to_string() });
+                    }
+                    None => return Err(SignError::PrivateKeyNeeded { scheme: self.kind.to_string() }),
+                }
             }
         };
         let mut signature = format!("{}{}", self.prefix, self.encoding.encode(&tag));

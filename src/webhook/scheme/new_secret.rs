@@ -24,7 +24,7 @@ pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
     OsRng.try_fill_bytes(&mut bytes).map_err(|err| anyhow::anyhow!("the OS random generator failed: {err}"))?;
     if let Some(algorithm) = key_pair_algorithm(scheme) {
         // A key-pair provider's secret is the sender's private key.
-        return Ok(crate::webhook::crypto::key_pair::generate_pair(algorithm).secret);
+        return Ok(crate::webhook::crypto::key_pair::generate_pair(algorithm)?.secret);
     }
     Ok(match scheme {
         SchemeKind::Standard | SchemeKind::Stripe | SchemeKind::Alias(_) => format!("whsec_{}", STANDARD.encode(bytes)),
@@ -89,7 +89,7 @@ pub(crate) fn print_new(
 ) -> anyhow::Result<crate::exit::Outcome> {
     let pair_algorithm = key_pair_algorithm(config.scheme);
     let (secret, public) = if let Some(algorithm) = pair_algorithm {
-        let pair = crate::webhook::crypto::key_pair::generate_pair(algorithm);
+        let pair = crate::webhook::crypto::key_pair::generate_pair(algorithm)?;
         (pair.secret, Some(pair.public))
     } else if config.asymmetric {
         let (secret, public) = generate_asymmetric()?;

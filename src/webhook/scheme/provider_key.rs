@@ -111,9 +111,9 @@ impl ProviderKey {
     }
 
     /// The signature over `message`; `None` for a public key, which cannot sign.
-    pub(crate) fn sign(&self, message: &[u8]) -> Option<Vec<u8>> {
+    pub(crate) fn sign(&self, message: &[u8]) -> Option<Result<Vec<u8>, KeyError>> {
         match self {
-            ProviderKey::Ed25519Signer(signer) => Some(signer.sign(message).to_vec()),
+            ProviderKey::Ed25519Signer(signer) => Some(Ok(signer.sign(message))),
             ProviderKey::EcdsaP256Signer(signer) => Some(signer.sign(message)),
             ProviderKey::Ed25519Public(_) | ProviderKey::EcdsaP256Public(_) => None,
         }
@@ -167,12 +167,12 @@ mod tests {
     #[test]
     fn each_half_is_read_for_its_use_and_the_other_is_refused_by_name() {
         for (algorithm, pair) in [
-            (PairAlgorithm::Ed25519, generate_pair(KeyAlgorithm::Ed25519)),
-            (PairAlgorithm::EcdsaP256, generate_pair(KeyAlgorithm::EcdsaP256)),
+            (PairAlgorithm::Ed25519, generate_pair(KeyAlgorithm::Ed25519).unwrap()),
+            (PairAlgorithm::EcdsaP256, generate_pair(KeyAlgorithm::EcdsaP256).unwrap()),
         ] {
             let signer = ProviderKey::read("p", algorithm, KeyUse::Sign, &secret(&pair.secret)).unwrap();
             let public = ProviderKey::read("p", algorithm, KeyUse::Verify, &secret(&pair.public)).unwrap();
-            let signature = signer.sign(b"1700000000{}").unwrap();
+            let signature = signer.sign(b"1700000000{}").unwrap().unwrap();
             assert!(public.verifies(b"1700000000{}", &signature) && signer.verifies(b"1700000000{}", &signature));
             assert!(!public.verifies(b"1700000001{}", &signature));
             assert!(public.sign(b"x").is_none());

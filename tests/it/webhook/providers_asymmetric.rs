@@ -54,7 +54,7 @@ fn b64(text: &str) -> String {
 }
 
 fn discord_pair() -> GeneratedPair {
-    generate_pair(KeyAlgorithm::Ed25519)
+    generate_pair(KeyAlgorithm::Ed25519).unwrap()
 }
 
 #[test]
@@ -110,7 +110,7 @@ fn discord_requests_signed_with_pynacl_pass_webhook_verify_with_the_public_key_a
 #[test]
 fn sendgrid_events_signed_by_webhook_sign_pass_the_event_webhook_sdk_and_webhook_verify() {
     let mut sdks = Sdks::start();
-    let pair = generate_pair(KeyAlgorithm::EcdsaP256);
+    let pair = generate_pair(KeyAlgorithm::EcdsaP256).unwrap();
     let headers = sign("sendgrid", &pair.secret, SENDGRID_BODY, NOW);
     let signature = &headers["x-twilio-email-event-webhook-signature"];
     assert_eq!(headers["x-twilio-email-event-webhook-timestamp"], NOW.to_string());
@@ -132,7 +132,7 @@ fn sendgrid_events_signed_by_webhook_sign_pass_the_event_webhook_sdk_and_webhook
     changed["body_b64"] = json!(b64(SENDGRID_BODY.trim_end()));
     assert!(!sdks.verifies("sendgrid", changed));
     assert_eq!(verify("sendgrid", &pair.public, SENDGRID_BODY.trim_end(), &wire).0, 1);
-    let other = generate_pair(KeyAlgorithm::EcdsaP256);
+    let other = generate_pair(KeyAlgorithm::EcdsaP256).unwrap();
     let mut other_key = request;
     other_key["public"] = json!(other.public);
     assert!(!sdks.verifies("sendgrid", other_key));
@@ -141,7 +141,7 @@ fn sendgrid_events_signed_by_webhook_sign_pass_the_event_webhook_sdk_and_webhook
 
 #[test]
 fn the_wrong_half_of_a_pair_is_a_usage_error_that_names_the_half_needed_and_never_shows_the_key() {
-    let sendgrid = generate_pair(KeyAlgorithm::EcdsaP256);
+    let sendgrid = generate_pair(KeyAlgorithm::EcdsaP256).unwrap();
     let headers =
         [("X-Twilio-Email-Event-Webhook-Signature", "MEUCIQ=="), ("X-Twilio-Email-Event-Webhook-Timestamp", "1")];
     let mut run = Run::webhook(["verify", "--scheme", "sendgrid", "--secret", &sendgrid.secret, "-d", "[]"]);
@@ -234,13 +234,13 @@ fn webhook_listen_verifies_with_the_public_key_what_webhook_send_signs_with_the_
     for (scheme, algorithm, body) in
         [("discord", KeyAlgorithm::Ed25519, DISCORD_BODY), ("sendgrid", KeyAlgorithm::EcdsaP256, SENDGRID_BODY)]
     {
-        let pair = generate_pair(algorithm);
+        let pair = generate_pair(algorithm).unwrap();
         let listener = Binary::start_with_secret(&pair.public, &["--scheme", scheme]);
         let url = format!("{}/hook", listener.url);
         let (code, output) = send(&url, scheme, &pair.secret, body);
         assert_eq!(code, 0, "{scheme}: {output}");
         // Another sender's key: the listener refuses it, and `send` reports the refusal.
-        let (code, output) = send(&url, scheme, &generate_pair(algorithm).secret, body);
+        let (code, output) = send(&url, scheme, &generate_pair(algorithm).unwrap().secret, body);
         assert_eq!(code, 1, "{scheme}: {output}");
         let (_, lines, _) = listener.interrupt();
         let log = lines.join("\n");
@@ -250,7 +250,7 @@ fn webhook_listen_verifies_with_the_public_key_what_webhook_send_signs_with_the_
 
 #[test]
 fn webhook_listen_refuses_to_start_with_a_private_key_and_says_to_give_the_public_key() {
-    let pair = generate_pair(KeyAlgorithm::EcdsaP256);
+    let pair = generate_pair(KeyAlgorithm::EcdsaP256).unwrap();
     let (code, _, err) =
         Run::webhook(["listen", "--addr", "127.0.0.1:0", "--scheme", "sendgrid", "--secret", &pair.secret])
             .never_printing(&pair.secret)
@@ -263,7 +263,7 @@ fn webhook_listen_refuses_to_start_with_a_private_key_and_says_to_give_the_publi
 #[test]
 fn webhook_check_signs_with_the_private_key_and_a_listener_keyed_with_the_public_key_passes_the_suite() {
     for (scheme, algorithm) in [("discord", KeyAlgorithm::Ed25519), ("sendgrid", KeyAlgorithm::EcdsaP256)] {
-        let pair = generate_pair(algorithm);
+        let pair = generate_pair(algorithm).unwrap();
         let listener = Binary::start_with_secret(&pair.public, &["--scheme", scheme]);
         let dir = tempfile::tempdir().unwrap();
         let key = dir.path().join("private-key");
