@@ -30,6 +30,8 @@ use http::{HeaderValue, Method, Response, StatusCode};
 use http_body_util::Full;
 use serde_json::{Value, json};
 
+use crate::webhook::scheme::SigningKey;
+use crate::webhook::scheme::mac::MacAlgorithm;
 use crate::webhook::secret::Secret;
 
 /// What the handshakes need besides the request: `--verify-token` (Meta) and the listener's
@@ -220,9 +222,9 @@ fn refused(name: &'static str, status: StatusCode, reason: &str) -> Answered {
     Answered::new(name, text(status, reason), reason)
 }
 
+/// The schemes' own HMAC (`SigningKey`), over one message.
 fn hmac_sha256(key: &[u8], message: &[u8]) -> Vec<u8> {
-    let key = ring::hmac::Key::new(ring::hmac::HMAC_SHA256, key);
-    ring::hmac::sign(&key, message).as_ref().to_vec()
+    SigningKey::from_bytes(key).digest(MacAlgorithm::HmacSha256, &[message])
 }
 
 fn json_body(body: &[u8]) -> Option<Value> {
