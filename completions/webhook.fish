@@ -251,7 +251,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -s d -l data -d 'T
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l event -d 'Build the body as an event envelope {"id","type","created","data"} of this type, or, as PROVIDER:TYPE (stripe:invoice.paid, github:push), as that provider sends it, headers included (webhook send --list-events)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l set -d 'With --event: set a field of the built body, PATH dotted (data.object.amount=5000); VALUE is JSON when it parses as JSON, else text (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l unset -d 'With --event: remove a field of the built body (repeatable)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l scheme -d 'The signing scheme [default: the template\'s provider with --event PROVIDER:TYPE, else the provider of --as, else hmac]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
 github\t'X-Hub-Signature-256: sha256=<hex> over the body, with X-GitHub-Delivery and X-GitHub-Event'
 stripe\t'Stripe-Signature: t=<unix>,v1=<hex> over "<t>.<body>"'
 standard\t'Standard Webhooks (Svix): webhook-id, webhook-timestamp, webhook-signature: v1,<base64> (or v1a, Ed25519)'
@@ -296,12 +296,16 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l prefix -d '--sc
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l times -d 'Deliver the same event this many times, as a provider\'s duplicate deliveries do (at most 10000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l concurrency -d 'How many of the --times deliveries run at once (at most 1000)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
+slack\t''
+stripe\t''
+standard\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100) [default: 5, or the provider\'s count with --as or --event PROVIDER:TYPE]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h) [default: 1s]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h) [default: 1h]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l timeout -d 'How long one attempt may take, connecting included (at most 1h) [default: 10s, as GitHub allows, or the provider\'s with --as or --event PROVIDER:TYPE: Slack\'s 3s]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l max-requests -d 'Send at most this many requests, attempts and retries included: the run stops before the one that would exceed it, with exit status 2' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
@@ -359,12 +363,16 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l prefix -d '--
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l event-type -d 'Only entries of this event type (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l id -d 'Only the entry with this event id (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l rate -d 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
+slack\t''
+stripe\t''
+standard\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100) [default: 5, or the provider\'s count with --as or --event PROVIDER:TYPE]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h) [default: 1s]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h) [default: 1h]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l timeout -d 'How long one attempt may take, connecting included (at most 1h) [default: 10s, as GitHub allows, or the provider\'s with --as or --event PROVIDER:TYPE: Slack\'s 3s]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l max-requests -d 'Send at most this many requests, attempts and retries included: the run stops before the one that would exceed it, with exit status 2' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
@@ -778,12 +786,16 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
-complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
+slack\t''
+stripe\t''
+standard\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l max-attempts -d 'Give up after this many attempts (exponential backoff) (at most 100) [default: 5, or the provider\'s count with --as or --event PROVIDER:TYPE]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l backoff -d 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h) [default: 1s]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l backoff-max -d 'The backoff cap never grows beyond this (at most 24h) [default: 1h]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l schedule -d 'The delay before each attempt instead of backoff, e.g. 0s,5s,5m,30m (one attempt per delay); `standard` is the Standard Webhooks schedule (0s,5s,5m,30m,2h,5h,10h,14h,20h,24h), `stripe-test` three attempts over three hours (0s,1h,2h) like Stripe\'s test mode' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l time-scale -d 'Multiply every wait (backoff, schedule, Retry-After) by this factor; 0.001 turns hours into seconds for a local run' -r
-complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l timeout -d 'How long one attempt may take, connecting included (GitHub allows 10s) (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l timeout -d 'How long one attempt may take, connecting included (at most 1h) [default: 10s, as GitHub allows, or the provider\'s with --as or --event PROVIDER:TYPE: Slack\'s 3s]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l max-requests -d 'Send at most this many requests, attempts and retries included: the run stops before the one that would exceed it, with exit status 2' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r

@@ -32,6 +32,16 @@ impl PayloadSource {
     }
 }
 
+impl PayloadSource {
+    /// How the provider whose template builds the body delivers, if the tool knows it.
+    pub fn provider_personality(&self) -> Option<&'static crate::webhook::deliver::personality::Personality> {
+        match self {
+            PayloadSource::Template { spec, .. } => crate::webhook::deliver::personality::of_event(spec),
+            _ => None,
+        }
+    }
+}
+
 /// What a provider template adds besides the body: its ids and its own headers.
 #[derive(Debug, Clone)]
 pub struct ProviderParts {

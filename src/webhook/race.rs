@@ -123,8 +123,14 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
-        let message =
-            signed_message(scheme, &key, config.payload.clone(), config.id.as_deref(), config.credentials.as_ref())?;
+        let message = signed_message(
+            scheme,
+            &key,
+            config.payload.clone(),
+            config.id.as_deref(),
+            config.credentials.as_ref(),
+            None,
+        )?;
         // Signed once: every copy carries the same signature, as a provider's retry of a delivery
         // still in flight or a queue's redelivery does.
         let request = message.request(&config.url, unix_now())?;

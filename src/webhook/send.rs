@@ -21,6 +21,7 @@ use crate::http::body::BodySource;
 use crate::output::{Format, Palette};
 use crate::text::plural;
 use crate::webhook::deliver::engine::{DeliverOptions, Deliverer, DeliveryReport, Message, RunDelivery};
+use crate::webhook::deliver::personality::Personality;
 use crate::webhook::deliver::print::{self as attempt_lines, AttemptLines};
 use crate::webhook::delivery::{DeliveryBody, fresh_id, unix_now};
 use crate::webhook::payload::{Payload, PayloadSource};
@@ -58,6 +59,9 @@ pub(crate) struct SendReport {
     pub event_id: String,
     pub delivery_id: String,
     pub event_type: Option<String>,
+    /// The provider whose deliveries these imitate (retries, timeout, User-Agent, retry headers):
+    /// `--as`, else the provider of `--event PROVIDER:TYPE`; `null` for the tool's own behaviour.
+    pub behaves_as: Option<&'static str>,
     pub max_attempts: u32,
     pub time_scale: f64,
     /// `--times`.
@@ -88,8 +92,12 @@ pub(crate) fn signed_message(
     payload: PayloadSource,
     id: Option<&str>,
     credentials: Option<&crate::http::url::Credentials>,
+    personality: Option<&Personality>,
 ) -> anyhow::Result<Message> {
-    let mut delivery_id = id.map_or_else(|| fresh_id("msg_"), str::to_string);
+    // A fresh delivery id looks like the provider's (`--as github`: a GUID).
+    let fresh_delivery_id =
+        || personality.map_or_else(|| fresh_id("msg_"), |personality| personality.delivery_id.fresh());
+    let mut delivery_id = id.map_or_else(fresh_delivery_id, str::to_string);
     let mut event_id = id.map_or_else(|| fresh_id("evt_"), str::to_string);
     let Payload { body, event, provider, .. } = payload.load(&event_id, unix_now(), id)?;
     let mut provider_headers = Vec::new();
@@ -123,7 +131,9 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let kind = config.scheme.kind();
     let key = signing_key(config.scheme.as_ref(), config.secret)?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
-    let message = signed_message(&scheme, &key, config.payload, config.id.as_deref(), config.credentials.as_ref())?;
+    let personality = config.delivery.personality;
+    let message =
+        signed_message(&scheme, &key, config.payload, config.id.as_deref(), config.credentials.as_ref(), personality)?;
     let (event_id, delivery_id) = (message.event_id.clone(), message.delivery_id.clone());
     let message = Arc::new(message);
     let human = config.format == Format::Human;
@@ -144,7 +154,8 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
             config.palette.bold("POST"),
             config.url,
             config.palette.dim(&format!(
-                "{kind}, event {event_id}, delivery {delivery_id}, up to {}",
+                "{kind}{}, event {event_id}, delivery {delivery_id}, up to {}",
+                personality.map(|personality| format!(" as {}", personality.name)).unwrap_or_default(),
                 plural(max_attempts, "attempt", "attempts")
             ))
         )?;
@@ -165,6 +176,7 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
                 event_id,
                 delivery_id,
                 event_type: message.event_type.clone(),
+                behaves_as: personality.map(|personality| personality.name),
                 max_attempts,
                 time_scale: config.delivery.policy.time_scale,
                 times: config.times,

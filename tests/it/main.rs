@@ -62,6 +62,7 @@ mod webhook {
     mod replay;
     mod schemes;
     mod send;
+    mod send_personalities;
     mod send_templates;
     mod send_to_listen;
     mod sign_verify;

@@ -136,7 +136,7 @@ impl JournalArgs {
                     rate: None,
                     // One delivery: there is no order to choose.
                     order: Default::default(),
-                    delivery: args.delivery.into_options()?,
+                    delivery: args.delivery.into_options(None)?,
                     format: self.format,
                     palette,
                 })))

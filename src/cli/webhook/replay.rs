@@ -91,7 +91,7 @@ impl ReplayArgs {
             filter: Filter { event_types: self.event_type, ids: self.id, lines: Vec::new() },
             include_invalid: self.include_invalid,
             rate: self.rate,
-            delivery: self.delivery.into_options()?,
+            delivery: self.delivery.into_options(None)?,
             format: self.format,
             palette,
         })

@@ -31,7 +31,8 @@ pub struct SendArgs {
     #[command(flatten)]
     pub payload: PayloadArgs,
 
-    /// The signing scheme [default: the template's provider with --event PROVIDER:TYPE, else hmac]
+    /// The signing scheme [default: the template's provider with --event PROVIDER:TYPE, else the
+    /// provider of --as, else hmac]
     #[arg(long, value_enum)]
     pub scheme: Option<SchemeKind>,
 
@@ -66,7 +67,13 @@ impl SendArgs {
             check_id(id)?;
         }
         let payload = self.payload.source()?;
-        let kind = self.signing.scheme_or_file(self.scheme)?.or(payload.provider_scheme()).unwrap_or(SchemeKind::Hmac);
+        let personality = self.delivery.personality(payload.provider_personality());
+        let kind = self
+            .signing
+            .scheme_or_file(self.scheme)?
+            .or(payload.provider_scheme())
+            .or(personality.map(|personality| personality.scheme))
+            .unwrap_or(SchemeKind::Hmac);
         let options = self.signing.scheme_options(Some(kind))?;
         Ok(SendConfig {
             url,
@@ -75,7 +82,7 @@ impl SendArgs {
             secret: self.signing.secret_source()?,
             payload,
             id: self.id,
-            delivery: self.delivery.into_options()?,
+            delivery: self.delivery.into_options(personality)?,
             times: self.times as usize,
             concurrency: self.concurrency as usize,
             format: self.format,

@@ -25,6 +25,7 @@ use crate::http::budget::{RequestBudget, refusal_in};
 use crate::http::client::{ClientOptions, HttpClient};
 use crate::http::outbound_proxy::Proxies;
 use crate::retry::{PlannedWait, RetryPolicy, WaitSource, parse_retry_after};
+use crate::webhook::deliver::personality::{Personality, RetryReason};
 use crate::webhook::delivery::{Delivery, DeliveryBody, unix_now};
 use crate::webhook::scheme::{Scheme, SigningKey};
 
@@ -42,6 +43,9 @@ pub struct DeliverOptions {
     pub proxies: Proxies,
     /// `--max-requests`: every attempt of every delivery draws on it.
     pub budget: RequestBudget,
+    /// `--as PROVIDER`: the provider's User-Agent, retry headers and overlapping retries (its
+    /// schedule and timeout are already in `policy` and `timeout`, unless flags replaced them).
+    pub personality: Option<&'static Personality>,
 }
 
 impl Default for DeliverOptions {
@@ -52,6 +56,7 @@ impl Default for DeliverOptions {
             insecure: false,
             proxies: Proxies::direct(),
             budget: RequestBudget::unlimited(),
+            personality: None,
         }
     }
 }
@@ -181,6 +186,10 @@ pub(crate) struct AttemptReport {
     pub error: Option<String>,
     /// The Retry-After header of this answer, as sent.
     pub retry_after: Option<String>,
+    /// Under a provider whose retries overlap (Slack), the status of an attempt it stopped
+    /// waiting for, when the answer came later (the request is left running, never cancelled).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub late_status: Option<u16>,
 }
 
 /// What a whole run came to in `webhook send` and `webhook replay`'s JSON `outcome`: every
@@ -266,6 +275,9 @@ pub(crate) struct Deliverer {
     client: HttpClient,
     policy: RetryPolicy,
     wait_bar: bool,
+    personality: Option<&'static Personality>,
+    /// How long an attempt is waited for (`--timeout`, or the provider's).
+    timeout: Duration,
 }
 
 /// What one attempt's answer means for the delivery.
@@ -277,10 +289,21 @@ enum NextStep {
 
 impl Deliverer {
     pub(crate) fn new(url: Uri, options: &DeliverOptions) -> anyhow::Result<Deliverer> {
-        let client_options = ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false };
+        let overlapping = options.personality.is_some_and(|personality| personality.overlapping);
+        // A provider that stops waiting without cancelling leaves the request running: it gets
+        // the usual ten seconds (or the longer --timeout) to end on its own.
+        let request_timeout = if overlapping { options.timeout.max(DEFAULT_TIMEOUT) } else { options.timeout };
+        let client_options = ClientOptions { timeout: request_timeout, insecure: options.insecure, http2: false };
         let client =
             HttpClient::with_proxies(client_options, options.proxies.clone())?.with_budget(options.budget.clone());
-        Ok(Deliverer { url, client, policy: options.policy.clone(), wait_bar: false })
+        Ok(Deliverer {
+            url,
+            client,
+            policy: options.policy.clone(),
+            wait_bar: false,
+            personality: options.personality,
+            timeout: options.timeout,
+        })
     }
 
     /// Shows a countdown bar on a terminal while waiting for a retry (one delivery at a time only:
@@ -309,12 +332,16 @@ impl Deliverer {
         let mut attempts = Vec::new();
         let mut planned = self.policy.planned_wait(1, &mut rand::rng());
         let mut attempt = 1;
+        let mut last_reason = None;
+        // Attempts a provider stopped waiting for but left running, by their index in `attempts`.
+        let mut left_running = Vec::new();
         let outcome = loop {
             let wait_started = Instant::now();
             self.wait(&planned, attempt, max_attempts).await;
             let waited = wait_started.elapsed();
             let now = unix_now();
-            let request = message.request(&self.url, now)?;
+            let mut request = message.request(&self.url, now)?;
+            self.as_provider(&mut request, attempt, last_reason);
             let mut report = AttemptReport {
                 attempt,
                 planned_wait: planned.wait,
@@ -326,8 +353,19 @@ impl Deliverer {
                 latency: None,
                 error: None,
                 retry_after: None,
+                late_status: None,
             };
-            let step = match self.client.send(request).await {
+            let sent = match self.send(request).await {
+                Sent::Answered(result) => result,
+                Sent::StillRunning(running) => {
+                    left_running.push((attempts.len(), running));
+                    Err(anyhow::anyhow!(
+                        "no answer within {}: counted as failed, the request left running (not cancelled)",
+                        crate::units::format_flag_duration(self.timeout)
+                    ))
+                }
+            };
+            let step = match sent {
                 Ok(exchange) => {
                     report.status = Some(exchange.status.as_u16());
                     report.latency = Some(exchange.latency);
@@ -351,6 +389,7 @@ impl Deliverer {
                     NextStep::Retry { retry_after: None }
                 }
             };
+            last_reason = Some(retry_reason(&report));
             let next = match step {
                 NextStep::Retry { retry_after } if attempt < max_attempts => Some(match retry_after {
                     Some(asked) => self.policy.retry_after_wait(asked),
@@ -368,6 +407,13 @@ impl Deliverer {
             }
             attempt += 1;
         };
+        // Not cancelled: a provider that moved on still lets the request end, and what it got is
+        // worth reporting (a receiver that answered 200 after Slack's three seconds did the work).
+        for (index, running) in left_running {
+            if let Ok(Ok(exchange)) = running.await {
+                attempts[index].late_status = Some(exchange.status.as_u16());
+            }
+        }
         Ok(DeliveryReport {
             event_id: message.event_id.clone(),
             delivery_id: message.delivery_id.clone(),
@@ -377,6 +423,34 @@ impl Deliverer {
             attempts,
             took: started.elapsed(),
         })
+    }
+
+    /// Sends one attempt. Under a provider whose retries overlap, the attempt is waited for only
+    /// up to the timeout, and handed back still running past it.
+    async fn send(&self, request: Request<Bytes>) -> Sent {
+        if !self.personality.is_some_and(|personality| personality.overlapping) {
+            return Sent::Answered(self.client.send(request).await);
+        }
+        let client = self.client.clone();
+        let mut running = tokio::spawn(async move { client.send(request).await });
+        match tokio::time::timeout(self.timeout, &mut running).await {
+            Ok(joined) => {
+                Sent::Answered(joined.unwrap_or_else(|err| Err(anyhow::anyhow!("the attempt failed: {err}"))))
+            }
+            Err(_) => Sent::StillRunning(running),
+        }
+    }
+
+    /// The provider's User-Agent, and on a retry its retry headers (number and reason).
+    fn as_provider(&self, request: &mut Request<Bytes>, attempt: u32, last_reason: Option<RetryReason>) {
+        let Some(personality) = self.personality else { return };
+        if let Some(agent) = personality.user_agent {
+            request.headers_mut().insert(USER_AGENT, HeaderValue::from_static(agent));
+        }
+        if let (Some(headers), Some(reason)) = (personality.retry_headers, last_reason.filter(|_| attempt > 1)) {
+            request.headers_mut().insert(headers.number, HeaderValue::from(attempt - 1));
+            request.headers_mut().insert(headers.reason, HeaderValue::from_static(reason.as_str()));
+        }
     }
 
     async fn wait(&self, planned: &PlannedWait, attempt: u32, max_attempts: u32) {
@@ -395,6 +469,25 @@ impl Deliverer {
             tokio::time::sleep(left.min(Duration::from_millis(200))).await;
         }
         bar.finish_and_clear();
+    }
+}
+
+/// How one attempt went out: answered (or failed) in time, or still running past the provider's
+/// timeout.
+enum Sent {
+    Answered(anyhow::Result<crate::http::client::Exchange>),
+    StillRunning(tokio::task::JoinHandle<anyhow::Result<crate::http::client::Exchange>>),
+}
+
+/// Why an attempt failed, as a provider's retry header says it.
+fn retry_reason(report: &AttemptReport) -> RetryReason {
+    match (report.status, report.error.as_deref()) {
+        (Some(_), _) => RetryReason::HttpError,
+        (None, Some(error)) if error.starts_with("no answer within") || error.contains("no complete answer within") => {
+            RetryReason::HttpTimeout
+        }
+        (None, Some(error)) if error.contains("connect") || error.contains("refused") => RetryReason::ConnectionFailed,
+        _ => RetryReason::UnknownError,
     }
 }
 

@@ -46,7 +46,11 @@ impl AttemptLines {
                     }
                     _ => String::new(),
                 };
-                format!("next attempt in {}{why}", format_duration(next.wait))
+                // When, on the reader's clock: a retry an hour away is easier to wait for by the time.
+                let at = chrono::Utc::now() + chrono::Duration::from_std(next.wait).unwrap_or(chrono::Duration::MAX);
+                let at = crate::clock::time_of_day(at);
+                let at = at.split('.').next().unwrap_or_default();
+                format!("retry in {} (at {at}){why}", format_duration(next.wait))
             }
             (_, None) => palette.red("no attempts left"),
         };

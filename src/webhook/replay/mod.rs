@@ -75,6 +75,9 @@ pub(crate) struct ReplayReport {
     /// Where the scheme came from: `flag` (--scheme) or `journal` (each line's recorded scheme);
     /// `null` with --verbatim.
     pub scheme_from: Option<SchemeFrom>,
+    /// The provider whose deliveries these imitate (`--as`: retries, timeout, User-Agent, retry
+    /// headers); `null` for the tool's own behaviour.
+    pub behaves_as: Option<&'static str>,
     /// Entries in the file, and how many the filters kept.
     pub entries: usize,
     pub selected: usize,
@@ -180,6 +183,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
                 mode: if scheme_from.is_some() { "resign" } else { "verbatim" },
                 scheme,
                 scheme_from,
+                behaves_as: config.delivery.personality.map(|personality| personality.name),
                 entries: total,
                 selected: selected.len(),
                 skipped_invalid,
