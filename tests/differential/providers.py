@@ -20,6 +20,10 @@ Inputs by provider (bodies are base64 in "body_b64" so any bytes pass through JS
 - paddle (paddle-python-sdk Verifier, time drift off): secret, header (Paddle-Signature), body_b64.
   "sign": secret, timestamp, body_b64 -> the Paddle-Signature header "ts=<timestamp>;h1=<hex>",
   the tag by the SDK's own PaddleSignature.calculate_hmac over the "<ts>:<body>" it verifies.
+- "parse" (an event as the SDK's own models read it; the answer names what they made of it):
+  paddle (paddle_billing Event.from_dict): body_b64 -> {event_type, entity (the class its data
+  became; UndefinedEntity when the SDK could not read it), id}; square (squareup's
+  PaymentCreatedEvent model): body_b64 -> {type, event_id, payment_id, amount, currency, status}.
 - hubspot (hubspot-api-client Signature): secret, body_b64, uri, method, version (v1|v2|v3),
   timestamp, signature. "sign": Signature.get_signature with the same inputs.
 """
@@ -32,10 +36,12 @@ import nacl.signing
 import square.utils.webhooks_helper
 from discord_interactions import verify_key
 from hubspot.utils.signature import Signature as HubSpotSignature
+from paddle_billing.Entities.Event import Event as PaddleEvent
 from paddle_billing.Notifications.PaddleSignature import PaddleSignature
 from paddle_billing.Notifications.Secret import Secret as PaddleSecret
 from paddle_billing.Notifications.Verifier import Verifier as PaddleVerifier
 from sendgrid.helpers.eventwebhook import EventWebhook
+from square.types.payment_created_event import PaymentCreatedEvent as SquarePaymentCreated
 from twilio.request_validator import RequestValidator
 from werkzeug.datastructures import MultiDict
 
@@ -74,6 +80,17 @@ def discord(request):
 
 
 def square_sdk(request):
+    if request["op"] == "parse":
+        event = SquarePaymentCreated.model_validate(json.loads(body(request)))
+        payment = event.data.object.payment
+        return {
+            "type": event.type,
+            "event_id": event.event_id,
+            "payment_id": payment.id,
+            "amount": payment.amount_money.amount,
+            "currency": payment.amount_money.currency,
+            "status": payment.status,
+        }
     valid = square.utils.webhooks_helper.verify_signature(
         request_body=body(request).decode("utf-8"),
         signature_header=request["signature"],
@@ -90,6 +107,9 @@ class _PaddleRequest:
 
 
 def paddle(request):
+    if request["op"] == "parse":
+        event = PaddleEvent.from_dict(json.loads(body(request)))
+        return {"event_type": str(event.event_type), "entity": type(event.data).__name__, "id": event.data.id}
     if request["op"] == "sign":
         # The string the SDK verifies (PaddleSignature.__do_verify): f"{timestamp}:{raw_body}".
         signed = f"{request['timestamp']}:".encode() + body(request)

@@ -2,12 +2,21 @@
 //! (so the binary needs no files at run time). A unit test checks that this list and the
 //! directory hold the same files.
 pub(super) const FILES: &[&str] = &[
+    include_str!("../../../templates/calendly/invitee.created.json"),
+    include_str!("../../../templates/discord/APPLICATION_AUTHORIZED.json"),
     include_str!("../../../templates/github/issues.json"),
     include_str!("../../../templates/github/ping.json"),
     include_str!("../../../templates/github/pull_request.json"),
     include_str!("../../../templates/github/push.json"),
     include_str!("../../../templates/github/release.json"),
     include_str!("../../../templates/github/workflow_run.json"),
+    include_str!("../../../templates/gitlab/push_hook.json"),
+    include_str!("../../../templates/hubspot/contact.creation.json"),
+    include_str!("../../../templates/linear/Issue.json"),
+    include_str!("../../../templates/meta/whatsapp.messages.json"),
+    include_str!("../../../templates/mux/video.asset.ready.json"),
+    include_str!("../../../templates/paddle/customer.created.json"),
+    include_str!("../../../templates/sentry/issue.json"),
     include_str!("../../../templates/shopify/app_uninstalled.json"),
     include_str!("../../../templates/shopify/orders_create.json"),
     include_str!("../../../templates/shopify/orders_paid.json"),
@@ -15,6 +24,7 @@ pub(super) const FILES: &[&str] = &[
     include_str!("../../../templates/slack/app_mention.json"),
     include_str!("../../../templates/slack/message.json"),
     include_str!("../../../templates/slack/url_verification.json"),
+    include_str!("../../../templates/square/payment.created.json"),
     include_str!("../../../templates/standard/contact.created.json"),
     include_str!("../../../templates/standard/invoice.paid.json"),
     include_str!("../../../templates/stripe/charge.captured.json"),
@@ -45,6 +55,9 @@ pub(super) const FILES: &[&str] = &[
     include_str!("../../../templates/stripe/payment_method.attached.json"),
     include_str!("../../../templates/stripe/refund.created.json"),
     include_str!("../../../templates/stripe/refund.updated.json"),
+    include_str!("../../../templates/twitch/channel.follow.json"),
+    include_str!("../../../templates/woocommerce/order.created.json"),
+    include_str!("../../../templates/zoom/meeting.started.json"),
 ];
 
 #[cfg(test)]

@@ -28,6 +28,7 @@ impl<'a> Fill<'a> {
     pub(super) fn value(&mut self, value: &mut Value) {
         match value {
             Value::String(text) if text == "{{now}}" => *value = Value::from(self.now),
+            Value::String(text) if text == "{{now_ms}}" => *value = Value::from(self.now.saturating_mul(1000)),
             Value::String(text) => *text = self.text(text),
             Value::Array(items) => items.iter_mut().for_each(|item| self.value(item)),
             Value::Object(fields) => fields.values_mut().for_each(|field| self.value(field)),
@@ -56,6 +57,7 @@ impl<'a> Fill<'a> {
     fn placeholder(&mut self, inner: &str) -> Option<String> {
         let fresh = match inner {
             "now" => return Some(self.now.to_string()),
+            "now_ms" => return Some(self.now.saturating_mul(1000).to_string()),
             "now_iso" => {
                 let time = chrono::DateTime::from_timestamp(self.now, 0).unwrap_or_default();
                 return Some(time.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));

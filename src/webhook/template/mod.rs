@@ -22,9 +22,10 @@ use crate::output::terminal_safe;
 use crate::webhook::scheme::SchemeKind;
 use fill::Fill;
 
-/// The providers with templates, by the name `--event PROVIDER:TYPE` takes, and the scheme each
-/// signs with.
-pub(crate) const PROVIDERS: [(&str, SchemeKind); 5] = [
+/// The providers with templates whose scheme is built in, by the name `--event PROVIDER:TYPE`
+/// takes, and the scheme each signs with. The others (gitlab, paddle, twitch, ...) sign with the
+/// described scheme of their own name.
+const BUILT_IN: [(&str, SchemeKind); 5] = [
     ("stripe", SchemeKind::Stripe),
     ("github", SchemeKind::Github),
     ("shopify", SchemeKind::Shopify),
@@ -39,6 +40,10 @@ struct TemplateFile {
     event: String,
     api_version: String,
     source: String,
+    /// What a fresh delivery id looks like: `uuid`, or a prefix for random characters (`evt_01`);
+    /// by default the scheme's usual form.
+    #[serde(default)]
+    delivery_id: Option<String>,
     #[serde(default)]
     headers: Map<String, Value>,
     body: Value,
@@ -47,7 +52,8 @@ struct TemplateFile {
 /// What `--list-events` shows of a template.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 pub(crate) struct TemplateInfo {
-    /// `stripe`, `github`, `shopify`, `slack`, `standard`.
+    /// `stripe`, `github`, `shopify`, `slack`, `standard`, and the providers whose described
+    /// scheme has templates (`gitlab`, `paddle`, `twitch`, ...).
     pub provider: String,
     /// The provider's event type; `webhook send --event PROVIDER:TYPE` sends it.
     pub event: String,
@@ -77,7 +83,41 @@ pub(crate) struct ProviderEvent {
 /// event type, which gets the generic envelope).
 pub(crate) fn provider_scheme(spec: &str) -> Option<SchemeKind> {
     let (provider, _) = spec.split_once(':')?;
-    PROVIDERS.iter().find(|(name, _)| name.eq_ignore_ascii_case(provider)).map(|(_, kind)| *kind)
+    scheme_of(provider)
+}
+
+/// The scheme `provider`'s templates sign with, if it has templates.
+fn scheme_of(provider: &str) -> Option<SchemeKind> {
+    if let Some((_, kind)) = BUILT_IN.iter().find(|(name, _)| name.eq_ignore_ascii_case(provider)) {
+        return Some(*kind);
+    }
+    let provider = provider.to_ascii_lowercase();
+    provider_list().contains(&provider.as_str()).then(|| SchemeKind::from_name(&provider)).flatten()
+}
+
+/// Every provider with templates, in the order of `files::FILES`, each once.
+fn provider_list() -> Vec<&'static str> {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            let mut names: Vec<&'static str> = BUILT_IN.iter().map(|(name, _)| *name).collect();
+            for text in files::FILES {
+                // The provider is the file's first field; a file that does not parse is reported
+                // by `templates()` where it is read.
+                let Ok(head) = serde_json::from_str::<ProviderOnly>(text) else { continue };
+                let name: &'static str = Box::leak(head.provider.into_boxed_str());
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            names
+        })
+        .clone()
+}
+
+#[derive(Deserialize)]
+struct ProviderOnly {
+    provider: String,
 }
 
 /// Refuses `PROVIDER:TYPE` whose provider has no templates: `bogus:x` is a typo for a provider
@@ -107,7 +147,7 @@ fn templates() -> anyhow::Result<Vec<TemplateFile>> {
 /// The bundled templates, of one provider or all, sorted by provider and event.
 pub(crate) fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> {
     if let Some(provider) = provider
-        && !PROVIDERS.iter().any(|(name, _)| name.eq_ignore_ascii_case(provider))
+        && scheme_of(provider).is_none()
     {
         bail!("no templates for `{}`; providers: {}", terminal_safe(provider), provider_names());
     }
@@ -126,7 +166,7 @@ pub(crate) fn list(provider: Option<&str>) -> anyhow::Result<Vec<TemplateInfo>> 
 }
 
 fn provider_names() -> String {
-    PROVIDERS.iter().map(|(name, _)| *name).collect::<Vec<_>>().join(", ")
+    provider_list().join(", ")
 }
 
 /// The event for `spec` (`PROVIDER:TYPE`): body and headers as the provider sends them, with
@@ -152,6 +192,7 @@ pub(crate) fn provider_event(
             event: event.to_string(),
             api_version: "v1".into(),
             source: String::new(),
+            delivery_id: None,
             headers: Map::new(),
             body: serde_json::json!({ "type": event, "timestamp": "{{now_iso}}", "data": {} }),
         },
@@ -165,11 +206,13 @@ pub(crate) fn provider_event(
             );
         }
     };
-    let default_id = || match scheme {
-        SchemeKind::Stripe => fresh_id("evt_"),
-        SchemeKind::Github | SchemeKind::Shopify => uuid::Uuid::new_v4().to_string(),
-        SchemeKind::Slack => fresh_id("Ev"),
-        _ => fresh_id("msg_"),
+    let default_id = || match (template.delivery_id.as_deref(), scheme) {
+        (Some("uuid"), _) => uuid::Uuid::new_v4().to_string(),
+        (Some(prefix), _) => fresh_id(prefix),
+        (None, SchemeKind::Stripe) => fresh_id("evt_"),
+        (None, SchemeKind::Github | SchemeKind::Shopify) => uuid::Uuid::new_v4().to_string(),
+        (None, SchemeKind::Slack) => fresh_id("Ev"),
+        (None, _) => fresh_id("msg_"),
     };
     let pinned = id.map_or_else(default_id, str::to_string);
     let mut fill = Fill::new(&template.event, &pinned, &pinned, now);
@@ -207,7 +250,7 @@ mod tests {
         let files = templates().unwrap();
         assert!(files.len() >= 40);
         for file in &files {
-            assert!(PROVIDERS.iter().any(|(name, _)| *name == file.provider), "{}", file.provider);
+            assert!(scheme_of(&file.provider).is_some(), "{} has no scheme of its name", file.provider);
             assert!(!file.api_version.is_empty() && file.source.contains("http"), "{}:{}", file.provider, file.event);
             let event = provider_event(&format!("{}:{}", file.provider, file.event), None, 1_700_000_000, &[]).unwrap();
             let body: Value = serde_json::from_slice(&event.body).unwrap();
@@ -215,8 +258,10 @@ mod tests {
             for placeholder in ["{{now", "{{id:", "{{uuid", "{{sha", "{{event"] {
                 assert!(!text.contains(placeholder), "{}:{} left {placeholder}", file.provider, file.event);
             }
-            assert!(body.is_object());
+            assert!(body.is_object() || body.is_array(), "{}:{}", file.provider, file.event);
         }
+        let providers = provider_list().len();
+        assert!(providers >= 15, "{providers} providers with templates");
         let stripe = files.iter().filter(|file| file.provider == "stripe").count();
         assert!(stripe >= 20, "{stripe} Stripe templates");
     }
