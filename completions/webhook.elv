@@ -137,6 +137,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --format 'format'
             cand --color 'When to color the output'
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
+            cand --chain 'With --event stripe:checkout.session.completed or stripe:payment_intent.succeeded, send the events around it as Stripe creates them (payment_intent.created, payment_intent.succeeded, charge.succeeded, then the session), their ids linked, one after another; --set and --unset apply to each'
             cand -k 'Accept any TLS certificate (self-signed local receivers)'
             cand --insecure 'Accept any TLS certificate (self-signed local receivers)'
             cand -h 'Print help (see more with ''--help'')'

@@ -44,6 +44,8 @@ pub struct SendConfig {
     pub times: usize,
     /// How many of those deliveries run at once.
     pub concurrency: usize,
+    /// `--chain`: the events around the `--event` one, in the order the provider creates them.
+    pub chain: bool,
     pub format: Format,
     pub palette: Palette,
 }
@@ -62,11 +64,14 @@ pub(crate) struct SendReport {
     /// The provider whose deliveries these imitate (retries, timeout, User-Agent, retry headers):
     /// `--as`, else the provider of `--event PROVIDER:TYPE`; `null` for the tool's own behaviour.
     pub behaves_as: Option<&'static str>,
+    /// With `--chain`, the event types delivered, in order (one entry each in `deliveries`);
+    /// empty without it.
+    pub chain: Vec<String>,
     pub max_attempts: u32,
     pub time_scale: f64,
     /// `--times`.
     pub times: usize,
-    /// How many of the `times` deliveries got a 2xx.
+    /// How many of the deliveries got a 2xx (`times` of them, or one per event of a `--chain`).
     pub delivered: usize,
     /// `delivered` when every delivery got a 2xx, else `not-delivered`.
     #[schemars(with = "String", extend("enum" = ["delivered", "not-delivered"]))]
@@ -127,44 +132,113 @@ pub(crate) fn signing_key(scheme: &dyn Scheme, secret: SecretSource) -> anyhow::
     scheme.signing_key(&secret.load()?).with_context(|| format!("cannot sign with --scheme {kind}"))
 }
 
+/// The messages of a `--chain` (Stripe's events around one payment, in the order Stripe creates
+/// them), signed and carrying the template's headers and the URL's credentials.
+fn chained_messages(
+    scheme: &Arc<dyn Scheme>,
+    key: &SigningKey,
+    payload: &PayloadSource,
+    credentials: Option<&crate::http::url::Credentials>,
+) -> anyhow::Result<Vec<Message>> {
+    let PayloadSource::Template { spec, overrides } = payload else {
+        anyhow::bail!(
+            "--chain needs --event stripe:checkout.session.completed or --event stripe:payment_intent.succeeded"
+        );
+    };
+    let mut messages = Vec::new();
+    for event in crate::webhook::template::chain(spec, unix_now(), overrides)? {
+        let mut message = Message::signed(
+            event.body,
+            &event.event_id,
+            Some(event.event_type),
+            &event.delivery_id,
+            Arc::clone(scheme),
+            key.clone(),
+        );
+        for (name, value) in event.headers {
+            message.headers.insert(name, value);
+        }
+        if let Some(credentials) = credentials {
+            message.headers.insert(http::header::AUTHORIZATION, credentials.authorization()?);
+        }
+        messages.push(message);
+    }
+    Ok(messages)
+}
+
 pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
     let kind = config.scheme.kind();
     let key = signing_key(config.scheme.as_ref(), config.secret)?;
     let scheme: Arc<dyn Scheme> = config.scheme.into();
     let personality = config.delivery.personality;
-    let message =
-        signed_message(&scheme, &key, config.payload, config.id.as_deref(), config.credentials.as_ref(), personality)?;
-    let (event_id, delivery_id) = (message.event_id.clone(), message.delivery_id.clone());
-    let message = Arc::new(message);
+    let messages = if config.chain {
+        chained_messages(&scheme, &key, &config.payload, config.credentials.as_ref())?
+    } else {
+        vec![signed_message(
+            &scheme,
+            &key,
+            config.payload,
+            config.id.as_deref(),
+            config.credentials.as_ref(),
+            personality,
+        )?]
+    };
+    // The report names the event asked for (in a chain, the one `--event` named).
+    let named = if config.chain { messages.len() - 1 } else { 0 };
+    let named = &messages[named.min(messages.len() - 1)];
+    let (event_id, delivery_id, event_type) =
+        (named.event_id.clone(), named.delivery_id.clone(), named.event_type.clone());
+    let chain: Vec<String> = if config.chain {
+        messages.iter().filter_map(|message| message.event_type.clone()).collect()
+    } else {
+        Vec::new()
+    };
     let human = config.format == Format::Human;
     let deliverer =
         Deliverer::new(config.url.clone(), &config.delivery)?.with_wait_bar(human && config.concurrency == 1);
     let max_attempts = deliverer.policy().max_attempts();
-    let least = config.times as u64;
+    let least = (config.times * messages.len()) as u64;
     config
         .delivery
         .budget
         .announce(crate::http::budget::Needed::Between(least, least.saturating_mul(u64::from(max_attempts.max(1)))));
     let lines = AttemptLines { palette: config.palette, max_attempts };
-    let mut stdout = std::io::stdout().lock();
-    if human {
-        writeln!(
-            stdout,
-            "{} {}  {}",
-            config.palette.bold("POST"),
-            config.url,
-            config.palette.dim(&format!(
-                "{kind}{}, event {event_id}, delivery {delivery_id}, up to {}",
-                personality.map(|personality| format!(" as {}", personality.name)).unwrap_or_default(),
-                plural(max_attempts, "attempt", "attempts")
-            ))
-        )?;
-        stdout.flush()?;
-    }
-    drop(stdout);
 
-    let reports =
-        deliver_copies(&deliverer, &message, config.times, config.concurrency, human.then_some(lines)).await?;
+    let mut reports = Vec::new();
+    for message in messages {
+        if human {
+            let mut stdout = std::io::stdout().lock();
+            let what = match (&message.event_type, config.chain) {
+                (Some(event_type), true) => format!("{event_type} "),
+                _ => String::new(),
+            };
+            writeln!(
+                stdout,
+                "{} {}  {}",
+                config.palette.bold("POST"),
+                config.url,
+                config.palette.dim(&format!(
+                    "{kind}{}, {what}event {}, delivery {}, up to {}",
+                    personality.map(|personality| format!(" as {}", personality.name)).unwrap_or_default(),
+                    message.event_id,
+                    message.delivery_id,
+                    plural(max_attempts, "attempt", "attempts")
+                ))
+            )?;
+            stdout.flush()?;
+        }
+        let message = Arc::new(message);
+        let delivered =
+            deliver_copies(&deliverer, &message, config.times, config.concurrency, human.then_some(lines)).await?;
+        if human {
+            let mut stdout = std::io::stdout().lock();
+            for copy in &delivered {
+                let label = if config.times > 1 { format!("#{} ", copy.copy) } else { String::new() };
+                writeln!(stdout, "{label}{}", attempt_lines::summary(&copy.report, max_attempts, config.palette))?;
+            }
+        }
+        reports.extend(delivered);
+    }
     let delivered = reports.iter().filter(|copy| copy.report.delivered).count();
     let outcome = if delivered == reports.len() { Outcome::Holds } else { Outcome::ProblemFound };
     let mut stdout = std::io::stdout().lock();
@@ -175,8 +249,9 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
                 scheme: kind,
                 event_id,
                 delivery_id,
-                event_type: message.event_type.clone(),
+                event_type,
                 behaves_as: personality.map(|personality| personality.name),
+                chain,
                 max_attempts,
                 time_scale: config.delivery.policy.time_scale,
                 times: config.times,
@@ -188,12 +263,10 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
             writeln!(stdout)?;
         }
         Format::Human => {
-            for copy in &reports {
-                let label = if config.times > 1 { format!("#{} ", copy.copy) } else { String::new() };
-                writeln!(stdout, "{label}{}", attempt_lines::summary(&copy.report, max_attempts, config.palette))?;
-            }
             if config.times > 1 {
                 writeln!(stdout, "{delivered}/{} deliveries of {event_id} delivered", config.times)?;
+            } else if config.chain {
+                writeln!(stdout, "{delivered}/{} events of the chain delivered", reports.len())?;
             }
         }
     }

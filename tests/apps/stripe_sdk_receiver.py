@@ -16,9 +16,11 @@ class Handler(BaseHTTPRequestHandler):
             fields = obj.to_dict()
             parsed = {"type": event.type, "id": event.id, "object": event.object, "api_version": event.api_version,
                       "livemode": event.livemode, "created": event.created, "object_id": obj.id,
-                      "object_object": obj.object, "sdk_class": type(obj).__name__, "amount": obj.amount,
+                      "object_object": obj.object, "sdk_class": type(obj).__name__, "amount": fields.get("amount"),
                       "customer": fields.get("customer", "absent"), "metadata": fields.get("metadata"),
-                      "request_id": event.request.id}
+                      "request_id": event.request.id,
+                      "payment_intent": fields.get("payment_intent", "absent"),
+                      "latest_charge": fields.get("latest_charge", "absent")}
             status = 200
         except Exception as err:
             parsed = {"error": f"{type(err).__name__}: {err}"}

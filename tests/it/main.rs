@@ -62,6 +62,7 @@ mod webhook {
     mod replay;
     mod schemes;
     mod send;
+    mod send_chains;
     mod send_personalities;
     mod send_provider_templates;
     mod send_templates;

@@ -51,6 +51,13 @@ pub struct SendArgs {
     #[arg(long, value_name = "C", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub concurrency: u32,
 
+    /// With --event stripe:checkout.session.completed or stripe:payment_intent.succeeded, send
+    /// the events around it as Stripe creates them (payment_intent.created,
+    /// payment_intent.succeeded, charge.succeeded, then the session), their ids linked, one after
+    /// another; --set and --unset apply to each
+    #[arg(long, requires = "event", conflicts_with_all = ["id", "times", "concurrency"])]
+    pub chain: bool,
+
     #[command(flatten)]
     pub delivery: DeliveryArgs,
 
@@ -85,6 +92,7 @@ impl SendArgs {
             delivery: self.delivery.into_options(personality)?,
             times: self.times as usize,
             concurrency: self.concurrency as usize,
+            chain: self.chain,
             format: self.format,
             palette,
         })

@@ -6,6 +6,7 @@
 //!
 //! One entry point for every command that needs an event (`send`, `sign`, `check --event`):
 //! [`provider_event`].
+mod chain;
 mod files;
 mod fill;
 mod path;
@@ -15,6 +16,7 @@ use http::{HeaderName, HeaderValue};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+pub(crate) use chain::chain;
 pub(crate) use path::Override;
 
 use crate::ids::fresh_id;
@@ -40,6 +42,10 @@ struct TemplateFile {
     event: String,
     api_version: String,
     source: String,
+    /// What the scheme's event-type header carries, when the provider names the event otherwise
+    /// there than `--event` does (GitLab's `push` is `X-Gitlab-Event: Push Hook`).
+    #[serde(default)]
+    event_header: Option<String>,
     /// What a fresh delivery id looks like: `uuid`, or a prefix for random characters (`evt_01`);
     /// by default the scheme's usual form.
     #[serde(default)]
@@ -192,6 +198,7 @@ pub(crate) fn provider_event(
             event: event.to_string(),
             api_version: "v1".into(),
             source: String::new(),
+            event_header: None,
             delivery_id: None,
             headers: Map::new(),
             body: serde_json::json!({ "type": event, "timestamp": "{{now_iso}}", "data": {} }),
@@ -238,7 +245,8 @@ pub(crate) fn provider_event(
     // Stripe sends its events pretty-printed, the others compact.
     let body = if scheme == SchemeKind::Stripe { serde_json::to_vec_pretty(&body) } else { serde_json::to_vec(&body) }
         .context("cannot write the event as JSON")?;
-    Ok(ProviderEvent { event_type: template.event, event_id, delivery_id: pinned, body, headers })
+    let event_type = template.event_header.unwrap_or(template.event);
+    Ok(ProviderEvent { event_type, event_id, delivery_id: pinned, body, headers })
 }
 
 #[cfg(test)]

@@ -130,7 +130,7 @@ fn hubspot_and_discord_templates_are_verified_by_their_sdks() {
 fn the_other_new_providers_templates_carry_their_headers_and_verify_with_their_schemes() {
     // (spec, scheme, a header the provider sends, what it holds)
     let cases = [
-        ("gitlab:Push Hook", "gitlab", "x-gitlab-event", "Push Hook"),
+        ("gitlab:push", "gitlab", "x-gitlab-event", "Push Hook"),
         ("linear:Issue", "linear", "linear-event", "Issue"),
         ("zoom:meeting.started", "zoom", "x-zm-signature", "v0="),
         ("twitch:channel.follow", "twitch", "twitch-eventsub-subscription-type", "channel.follow"),
