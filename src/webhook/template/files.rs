@@ -10,7 +10,7 @@ pub(super) const FILES: &[&str] = &[
     include_str!("../../../templates/github/push.json"),
     include_str!("../../../templates/github/release.json"),
     include_str!("../../../templates/github/workflow_run.json"),
-    include_str!("../../../templates/gitlab/push_hook.json"),
+    include_str!("../../../templates/gitlab/push.json"),
     include_str!("../../../templates/hubspot/contact.creation.json"),
     include_str!("../../../templates/linear/Issue.json"),
     include_str!("../../../templates/meta/whatsapp.messages.json"),
