@@ -1288,7 +1288,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --times --concurrency --chain --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --times --concurrency --chain --handshake --verify-token --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1355,6 +1355,10 @@ _webhook() {
                     return 0
                     ;;
                 --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verify-token)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -296,6 +296,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l prefix -d '--sc
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l times -d 'Deliver the same event this many times, as a provider\'s duplicate deliveries do (at most 10000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l concurrency -d 'How many of the --times deliveries run at once (at most 1000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l verify-token -d 'The verify token Meta\'s handshake carries (with --handshake --scheme meta)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
 slack\t''
 stripe\t''
@@ -316,6 +317,7 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l chain -d 'With --event stripe:checkout.session.completed or stripe:payment_intent.succeeded, send the events around it as Stripe creates them (payment_intent.created, payment_intent.succeeded, charge.succeeded, then the session), their ids linked, one after another; --set and --unset apply to each'
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l handshake -d 'Perform the provider\'s endpoint handshake first, and judge the answer as the provider does (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback verification, Meta\'s hub.challenge with --verify-token, Dropbox\'s challenge); a receiver that fails it gets no event, and the exit status is 2'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s V -l version -d 'Print version'

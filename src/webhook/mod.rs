@@ -21,6 +21,7 @@ pub(crate) mod replay;
 pub(crate) mod scheme;
 pub(crate) mod secret;
 pub(crate) mod send;
+pub(crate) mod send_handshake;
 pub(crate) mod sign;
 pub(crate) mod template;
 pub(crate) mod verify;

@@ -46,6 +46,11 @@ pub struct SendConfig {
     pub concurrency: usize,
     /// `--chain`: the events around the `--event` one, in the order the provider creates them.
     pub chain: bool,
+    /// `--handshake`: the provider's endpoint handshake first; no event goes to a receiver that
+    /// fails it.
+    pub handshake: bool,
+    /// `--verify-token`: what Meta's handshake carries.
+    pub verify_token: Option<String>,
     pub format: Format,
     pub palette: Palette,
 }
@@ -67,6 +72,9 @@ pub(crate) struct SendReport {
     /// With `--chain`, the event types delivered, in order (one entry each in `deliveries`);
     /// empty without it.
     pub chain: Vec<String>,
+    /// With `--handshake`, the handshake the receiver passed before the events (it failed one
+    /// ends the command with exit 2 and no report).
+    pub handshake: Option<crate::webhook::send_handshake::HandshakeReport>,
     pub max_attempts: u32,
     pub time_scale: f64,
     /// `--times`.
@@ -204,6 +212,35 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
         .announce(crate::http::budget::Needed::Between(least, least.saturating_mul(u64::from(max_attempts.max(1)))));
     let lines = AttemptLines { palette: config.palette, max_attempts };
 
+    let handshake = if config.handshake {
+        let options = &config.delivery;
+        let client = crate::http::client::HttpClient::with_proxies(
+            crate::http::client::ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false },
+            options.proxies.clone(),
+        )?
+        .with_budget(options.budget.clone());
+        let report = crate::webhook::send_handshake::perform(
+            &client,
+            &config.url,
+            &scheme,
+            &key,
+            config.verify_token.as_deref(),
+        )
+        .await?;
+        if human {
+            writeln!(
+                std::io::stdout().lock(),
+                "{} {}  {}",
+                config.palette.bold("handshake"),
+                report.name,
+                config.palette.green(&format!("{}: {}", report.status, report.verdict))
+            )?;
+        }
+        Some(report)
+    } else {
+        None
+    };
+
     let mut reports = Vec::new();
     for message in messages {
         if human {
@@ -252,6 +289,7 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
                 event_type,
                 behaves_as: personality.map(|personality| personality.name),
                 chain,
+                handshake,
                 max_attempts,
                 time_scale: config.delivery.policy.time_scale,
                 times: config.times,

@@ -63,6 +63,7 @@ mod webhook {
     mod schemes;
     mod send;
     mod send_chains;
+    mod send_handshake;
     mod send_personalities;
     mod send_provider_templates;
     mod send_templates;

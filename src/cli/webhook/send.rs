@@ -58,6 +58,17 @@ pub struct SendArgs {
     #[arg(long, requires = "event", conflicts_with_all = ["id", "times", "concurrency"])]
     pub chain: bool,
 
+    /// Perform the provider's endpoint handshake first, and judge the answer as the provider does
+    /// (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback
+    /// verification, Meta's hub.challenge with --verify-token, Dropbox's challenge); a receiver
+    /// that fails it gets no event, and the exit status is 2
+    #[arg(long)]
+    pub handshake: bool,
+
+    /// The verify token Meta's handshake carries (with --handshake --scheme meta)
+    #[arg(long, value_name = "TOKEN", requires = "handshake")]
+    pub verify_token: Option<String>,
+
     #[command(flatten)]
     pub delivery: DeliveryArgs,
 
@@ -93,6 +104,8 @@ impl SendArgs {
             times: self.times as usize,
             concurrency: self.concurrency as usize,
             chain: self.chain,
+            handshake: self.handshake,
+            verify_token: self.verify_token,
             format: self.format,
             palette,
         })
