@@ -276,6 +276,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--seed', '--seed', [CompletionResultType]::ParameterName, 'Seed for --probability, to repeat a run exactly')
             [CompletionResult]::new('--match', '--match', [CompletionResultType]::ParameterName, 'Which requests are judged (and faulted), ''METHOD /path*'' or ''/path*'' (repeatable) [default: every request but GET, HEAD and OPTIONS]')
             [CompletionResult]::new('--window', '--window', [CompletionResultType]::ParameterName, 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h); an operation idle this long is judged and dropped from memory')
+            [CompletionResult]::new('--window-ops', '--window-ops', [CompletionResultType]::ParameterName, 'Hold at most this many operations open (at least 1): past it the oldest is judged and dropped from memory, idle or not')
             [CompletionResult]::new('--key-header', '--key-header', [CompletionResultType]::ParameterName, 'The header that carries the key')
             [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in the upstream''s answers')
             [CompletionResult]::new('--operations', '--operations', [CompletionResultType]::ParameterName, 'Stop and judge once this many operations have ended (at most 100000)')

@@ -533,7 +533,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__proxy)
-            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --key-header --id-field --operations --tls --insecure --timeout --idle-timeout --format --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --color --help --version"
+            opts="-k -h -V --upstream --addr --fault --hold --retry-after --first --every --probability --seed --match --window --window-ops --key-header --id-field --operations --tls --insecure --timeout --idle-timeout --format --count-url --count-pointer --count-header --count-settle --count-settle-max --require-count --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -580,6 +580,10 @@ _idem() {
                     return 0
                     ;;
                 --window)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --window-ops)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -267,6 +267,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --seed 'Seed for --probability, to repeat a run exactly'
             cand --match 'Which requests are judged (and faulted), ''METHOD /path*'' or ''/path*'' (repeatable) [default: every request but GET, HEAD and OPTIONS]'
             cand --window 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h); an operation idle this long is judged and dropped from memory'
+            cand --window-ops 'Hold at most this many operations open (at least 1): past it the oldest is judged and dropped from memory, idle or not'
             cand --key-header 'The header that carries the key'
             cand --id-field 'JSON pointer to the created resource''s id in the upstream''s answers'
             cand --operations 'Stop and judge once this many operations have ended (at most 100000)'

@@ -276,6 +276,7 @@ complete -c idem -n "__fish_idem_using_subcommand proxy" -l probability -d 'Faul
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l seed -d 'Seed for --probability, to repeat a run exactly' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l match -d 'Which requests are judged (and faulted), \'METHOD /path*\' or \'/path*\' (repeatable) [default: every request but GET, HEAD and OPTIONS]' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l window -d 'Attempts without a key, or with a new one, continue an operation with the same method, path and body within this time (at most 1h); an operation idle this long is judged and dropped from memory' -r
+complete -c idem -n "__fish_idem_using_subcommand proxy" -l window-ops -d 'Hold at most this many operations open (at least 1): past it the oldest is judged and dropped from memory, idle or not' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l key-header -d 'The header that carries the key' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l id-field -d 'JSON pointer to the created resource\'s id in the upstream\'s answers' -r
 complete -c idem -n "__fish_idem_using_subcommand proxy" -l operations -d 'Stop and judge once this many operations have ended (at most 100000)' -r

@@ -79,6 +79,10 @@ pub struct Observed {
     /// The body, decoded from its `Content-Encoding`.
     #[serde(skip)]
     pub body: Bytes,
+    /// Hashes standing for `body` when the body itself was not kept (`idem proxy` holds a
+    /// window's worth of answers): replays are then compared by digest.
+    #[serde(skip)]
+    pub body_digest: Option<BodyDigest>,
     /// How long the answer took (reported by the caller's record; here for the timing warning).
     #[serde(skip)]
     pub latency: Option<Duration>,
@@ -100,6 +104,7 @@ impl Observed {
             content_encoding: decoded.encoding,
             decode_error: decoded.error,
             body: decoded.body,
+            body_digest: None,
             latency: None,
         }
     }
@@ -123,6 +128,7 @@ impl Observed {
             content_encoding: None,
             decode_error: None,
             body: Bytes::new(),
+            body_digest: None,
             latency: None,
         }
     }
@@ -889,7 +895,7 @@ pub(crate) fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, ground
                 }
                 continue;
             }
-            match compare_bodies(&first.body, &answer.body) {
+            match compare_answer_bodies(first, answer) {
                 Ok(matched) => {
                     body_match = Some(match (body_match, matched) {
                         (Some(BodyMatch::EqualAsJson), _) | (_, BodyMatch::EqualAsJson) => BodyMatch::EqualAsJson,
@@ -941,6 +947,95 @@ pub(crate) fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, ground
     ground_duplicates(&mut judgement, answers, timing, grounds);
     judgement.name_level(grounds);
     judgement
+}
+
+/// What stands for a body that was not kept: its length, a hash of its bytes, and a hash of its
+/// canonical JSON form when it is JSON (object members in key order, numbers by value), so that
+/// "equal as JSON" can still be told from "different".
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BodyDigest {
+    pub len: usize,
+    pub raw: u64,
+    pub json: Option<u64>,
+}
+
+impl BodyDigest {
+    pub fn of(body: &[u8]) -> BodyDigest {
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        std::hash::Hash::hash(body, &mut hasher);
+        let json = serde_json::from_slice::<serde_json::Value>(body).ok().map(|value| {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            hash_json(&value, &mut hasher);
+            std::hash::Hasher::finish(&hasher)
+        });
+        BodyDigest { len: body.len(), raw: std::hash::Hasher::finish(&hasher), json }
+    }
+}
+
+/// Feeds a JSON value's canonical form to `hasher`: values equal as `first_json_difference`
+/// judges them (members in any order, `1` and `1.0` alike) hash alike.
+fn hash_json(value: &serde_json::Value, hasher: &mut impl std::hash::Hasher) {
+    use serde_json::Value;
+    use std::hash::Hash;
+    match value {
+        Value::Null => 0u8.hash(hasher),
+        Value::Bool(b) => (1u8, *b).hash(hasher),
+        Value::Number(number) => {
+            2u8.hash(hasher);
+            match (number.as_i64(), number.as_u64(), number.as_f64()) {
+                (Some(int), _, _) => (0u8, i128::from(int)).hash(hasher),
+                (None, Some(int), _) => (0u8, i128::from(int)).hash(hasher),
+                // A float that is a whole number is the same number as that integer.
+                (None, None, Some(float)) if float.fract() == 0.0 && float.abs() < 1e38 => {
+                    (0u8, float as i128).hash(hasher)
+                }
+                (None, None, Some(float)) => (1u8, float.to_bits()).hash(hasher),
+                (None, None, None) => (2u8, number.to_string()).hash(hasher),
+            }
+        }
+        Value::String(text) => (3u8, text).hash(hasher),
+        Value::Array(items) => {
+            (4u8, items.len()).hash(hasher);
+            for item in items {
+                hash_json(item, hasher);
+            }
+        }
+        Value::Object(members) => {
+            (5u8, members.len()).hash(hasher);
+            let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
+            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
+            for (key, member) in sorted {
+                key.hash(hasher);
+                hash_json(member, hasher);
+            }
+        }
+    }
+}
+
+/// Compares two answers' bodies: in full when both were kept, else by their digests.
+fn compare_answer_bodies(original: &Observed, other: &Observed) -> Result<BodyMatch, String> {
+    match (original.body_digest, other.body_digest) {
+        (None, None) => compare_bodies(&original.body, &other.body),
+        (left, right) => compare_digests(
+            left.unwrap_or_else(|| BodyDigest::of(&original.body)),
+            right.unwrap_or_else(|| BodyDigest::of(&other.body)),
+        ),
+    }
+}
+
+/// `compare_bodies` on digests: the same verdicts, but a JSON difference cannot be placed.
+pub(crate) fn compare_digests(original: BodyDigest, other: BodyDigest) -> Result<BodyMatch, String> {
+    if original.len == other.len && original.raw == other.raw {
+        return Ok(BodyMatch::Identical);
+    }
+    match (original.json, other.json) {
+        (Some(a), Some(b)) if a == b => Ok(BodyMatch::EqualAsJson),
+        (Some(_), Some(_)) => Err(format!(
+            "not equal as JSON ({} bytes against {} bytes; the proxy keeps hashes of bodies, so where they differ is not known)",
+            original.len, other.len
+        )),
+        _ => Err(format!("{} bytes against {} bytes, not byte-identical", original.len, other.len)),
+    }
 }
 
 /// `Ok` when the bodies match byte for byte or as JSON, else a short description of the first
@@ -1356,5 +1451,54 @@ mod tests {
         assert!(as_slow_as_the_first(&[slow(30), slow(1)]).is_none());
         let j = judge(&[slow(30), slow(31)], Timing::Sequential, &ids(), &sent(r#"{"order_id":"A-7"}"#));
         assert!(j.notes.iter().any(|n| n.starts_with("warning: every answer took as long")), "{:?}", j.notes);
+    }
+
+    /// An answer as `idem proxy` keeps it: the body replaced by its digest.
+    fn digested(mut observed: Observed) -> Observed {
+        observed.body_digest = Some(BodyDigest::of(&observed.body));
+        observed.body = Bytes::new();
+        observed
+    }
+
+    #[test]
+    fn digests_of_bodies_judge_replays_as_the_bodies_do() {
+        let pairs = [
+            (r#"{"id":"a","n":1}"#, r#"{"id":"a","n":1}"#),
+            (r#"{"id":"a","n":1}"#, r#"{"n":1.0, "id":"a"}"#),
+            (r#"{"id":"a","status":"pending"}"#, r#"{"id":"a","status":"succeeded"}"#),
+            (r#"{"id":"a","list":[1,2]}"#, r#"{"id":"a","list":[2,1]}"#),
+        ];
+        for (original, replay) in pairs {
+            let kept = [answer(200, original, false), answer(200, replay, true)];
+            let full = judge(&kept, Timing::Sequential, &ids(), &g());
+            let digests = kept.clone().map(digested);
+            for answers in [[digests[0].clone(), digests[1].clone()], [kept[0].clone(), digests[1].clone()]] {
+                let by_digest = judge(&answers, Timing::Sequential, &ids(), &g());
+                assert_eq!(
+                    (&by_digest.verdict, by_digest.body_match, by_digest.differences.len()),
+                    (&full.verdict, full.body_match, full.differences.len()),
+                    "{original} then {replay}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_json_difference_judged_by_digest_says_it_cannot_be_placed() {
+        let answers =
+            [answer(200, r#"{"id":"a","n":1}"#, false), answer(200, r#"{"id":"a","n":2}"#, true)].map(digested);
+        let j = judge(&answers, Timing::Sequential, &ids(), &g());
+        assert_eq!(j.verdict, Verdict::Inconsistent);
+        assert_eq!(
+            j.differences,
+            [
+                "the body of #2 differs from #1: not equal as JSON (16 bytes against 16 bytes; the proxy keeps hashes of bodies, so where they differ is not known)"
+            ]
+        );
+        let text = [answer(200, "ok", false), answer(200, "ok!", false)].map(digested);
+        assert_eq!(
+            compare_digests(text[0].body_digest.unwrap(), text[1].body_digest.unwrap()),
+            Err("2 bytes against 3 bytes, not byte-identical".to_string())
+        );
     }
 }

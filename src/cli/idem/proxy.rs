@@ -58,6 +58,10 @@ pub struct ProxyArgs {
     #[arg(long, default_value = "2m", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Judging")]
     pub window: Duration,
 
+    /// Hold at most this many operations open (at least 1): past it the oldest is judged and dropped from memory, idle or not
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..), help_heading = "Judging")]
+    pub window_ops: Option<u64>,
+
     /// The header that carries the key
     #[arg(long, default_value = DEFAULT_KEY_HEADER, value_name = "NAME", help_heading = "Judging")]
     pub key_header: String,
@@ -146,6 +150,7 @@ impl ProxyArgs {
             seed: self.seed,
             matcher: Matcher::new(self.matches),
             window: self.window,
+            window_ops: self.window_ops.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             key_header,
             id_field: self.id_field,
             operations: self.operations.map(|n| n as usize),

@@ -26,7 +26,7 @@ use crate::http::server::{BodyStalled, read_body_within};
 use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
 use crate::idem::proxy::operations::{Arrival, Operations, Placement};
-use crate::idem::proxy::print::{ProxyEvent, RefusedLine};
+use crate::idem::proxy::print::{LiveAttempt, ProxyEvent, RefusedLine};
 use crate::idem::proxy::records::Attempt;
 use crate::idem::request::IdSource;
 use crate::idem::verdict::Observed;
@@ -108,17 +108,34 @@ impl ProxyState {
         result
     }
 
-    /// Records what happened to an attempt and hands it to the printer.
-    fn finish(&self, placement: Placement, update: impl FnOnce(&mut Attempt)) {
+    /// Records what happened to an attempt, finished now, and hands it to the printer with its
+    /// request's method, path and whole key.
+    fn finish(&self, placement: Placement, parts: &http::request::Parts, update: impl FnOnce(&mut Attempt)) {
         let finished = match self.operations.lock() {
-            Ok(mut operations) => operations.attempt_mut(placement).map(|attempt| {
-                update(attempt);
-                attempt.clone()
-            }),
+            Ok(mut operations) => {
+                let clock = *operations.clock();
+                let now = clock.stamp(Instant::now());
+                let finished = operations.attempt_mut(placement).map(|attempt| {
+                    update(attempt);
+                    attempt.finished = Some(now);
+                    (attempt.clone(), clock.time_of(attempt.arrived))
+                });
+                operations.finished(placement);
+                finished
+            }
             Err(_) => None,
         };
-        if let Some(attempt) = finished {
-            self.report(ProxyEvent::Attempt(Box::new(attempt)));
+        if let Some((attempt, time)) = finished {
+            let key =
+                parts.headers.get(&self.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+            self.report(ProxyEvent::Attempt(Box::new(LiveAttempt {
+                attempt,
+                operation: placement.operation,
+                method: parts.method.clone(),
+                path: parts.uri.path().to_string(),
+                time,
+                key,
+            })));
         }
         self.progress.send_modify(|count| *count += 1);
     }
@@ -248,34 +265,28 @@ async fn with_fault(
     let observe = |result: &anyhow::Result<Exchange>| match result {
         // Kept until the operation is folded: a copy of its own, not a slice that would pin the
         // connection's whole read buffer for as long.
-        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange(exchange, &ids)),
-        Err(err) => UpstreamAnswer::keep(&Observed::failed(format!("{err:#}"))),
+        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange(exchange, &ids), placement.quote_body),
+        Err(err) => UpstreamAnswer::keep(&Observed::failed(format!("{err:#}")), placement.quote_body),
     };
     match fault {
         None => {
             let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
-            Ok(answer_observed(&result, state, placement, observe(&result)))
+            Ok(answer_observed(&result, state, parts, placement, observe(&result)))
         }
         Some(Fault::LoseAnswer) => {
             let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
-            state.finish(placement, |attempt| {
-                attempt.upstream = Some(observe(&result));
-                attempt.finished = Some(Instant::now());
-            });
+            state.finish(placement, parts, |attempt| attempt.upstream = Some(observe(&result)));
             Err(AnswerDropped)
         }
         Some(Fault::Timeout { hold }) => {
             let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
             // The hold counts from here: the client's own timeout is its first wait.
-            state.finish(placement, |attempt| {
-                attempt.upstream = Some(observe(&result));
-                attempt.finished = Some(Instant::now());
-            });
+            state.finish(placement, parts, |attempt| attempt.upstream = Some(observe(&result)));
             state.wait_or_stop(hold).await;
             Err(AnswerDropped)
         }
         Some(Fault::Reset) => {
-            state.finish(placement, |attempt| attempt.finished = Some(Instant::now()));
+            state.finish(placement, parts, |_| {});
             Err(AnswerDropped)
         }
         Some(Fault::Status { code, retry_after }) => {
@@ -289,10 +300,9 @@ async fn with_fault(
             if let Some(seconds) = retry_after {
                 response.headers_mut().insert(RETRY_AFTER, HeaderValue::from(seconds));
             }
-            state.finish(placement, |attempt| {
+            state.finish(placement, parts, |attempt| {
                 attempt.client_status = Some(code);
-                attempt.client_retry_after = retry_after.map(Duration::from_secs);
-                attempt.finished = Some(Instant::now());
+                attempt.set_client_retry_after(retry_after.map(Duration::from_secs));
             });
             Ok(response)
         }
@@ -304,7 +314,7 @@ async fn with_fault(
                 attempt.upstream = Some(observe(&result));
             }
             state.wait_or_stop(delay).await;
-            Ok(answer_observed(&result, state, placement, observe(&result)))
+            Ok(answer_observed(&result, state, parts, placement, observe(&result)))
         }
     }
 }
@@ -313,17 +323,17 @@ async fn with_fault(
 fn answer_observed(
     result: &anyhow::Result<Exchange>,
     state: &ProxyState,
+    parts: &http::request::Parts,
     placement: Placement,
     observed: UpstreamAnswer,
 ) -> Response<Full<Bytes>> {
     let response = answer_ref(result);
     let status = response.status().as_u16();
     let retry_after = crate::retry::retry_after_of(response.headers());
-    state.finish(placement, |attempt| {
+    state.finish(placement, parts, |attempt| {
         attempt.upstream = Some(observed);
         attempt.client_status = Some(status);
-        attempt.client_retry_after = retry_after;
-        attempt.finished = Some(Instant::now());
+        attempt.set_client_retry_after(retry_after);
     });
     response
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::count::CountReading;
 use crate::idem::proxy::answer::UpstreamAnswer;
-use crate::idem::proxy::records::{Attempt, Operation};
+use crate::idem::proxy::records::{Attempt, Key, Operation};
 use crate::idem::request::IdSource;
 use crate::idem::verdict::{self, Observed, Timing};
 
@@ -83,7 +83,8 @@ pub struct JudgedOperation {
     pub method: String,
     pub path: String,
     pub attempts: usize,
-    /// Every distinct key, in order of first use (`null` for attempts without one).
+    /// Every distinct key, in order of first use (`null` for attempts without one); a key longer
+    /// than 10 characters is shown as its first 8 and `…` (the proxy keeps a hash of each key).
     pub keys: Vec<Option<String>>,
     pub faults: Vec<String>,
     /// Distinct resource ids in the upstream's 2xx answers: how many times it executed.
@@ -102,13 +103,13 @@ pub struct JudgedOperation {
 
 pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> JudgedOperation {
     let attempts = &operation.attempts;
-    let mut keys: Vec<Option<String>> = Vec::new();
+    let mut distinct_keys: Vec<Option<Key>> = Vec::new();
     for attempt in attempts.iter() {
-        let key = attempt.key.as_deref().map(str::to_string);
-        if !keys.contains(&key) {
-            keys.push(key);
+        if !distinct_keys.contains(&attempt.key) {
+            distinct_keys.push(attempt.key);
         }
     }
+    let keys: Vec<Option<String>> = distinct_keys.iter().map(|key| key.as_ref().map(Key::shown)).collect();
     let faults: Vec<String> = attempts.iter().filter_map(|a| a.fault).map(|f| f.name()).collect();
     let answers: Vec<Observed> =
         attempts.iter().filter_map(|a| a.upstream.as_ref()).map(UpstreamAnswer::observed).collect();
@@ -128,14 +129,14 @@ pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> JudgedOp
 
     let mut findings = Vec::new();
     let retried = attempts.len() > 1;
-    let first_key = attempts.first().and_then(|a| a.key.clone());
+    let first_key = attempts.first().and_then(|a| a.key);
     if retried && first_key.is_none() {
         findings.push(Finding {
             kind: FindingKind::NoKey,
             message: format!("sent no idempotency key and retried: {executed}"),
         });
     } else if retried && keys.len() > 1 {
-        let shown: Vec<String> = keys.iter().map(|k| k.as_deref().map(short_key).unwrap_or("none".into())).collect();
+        let shown: Vec<String> = keys.iter().map(|k| k.clone().unwrap_or("none".into())).collect();
         findings.push(Finding {
             kind: FindingKind::NewKey,
             message: format!(
@@ -147,10 +148,9 @@ pub(crate) fn judge_operation(operation: &Operation, id_field: &str) -> JudgedOp
     if let Some(changed) =
         attempts.iter().skip(1).find(|a| a.key == first_key && a.key.is_some() && a.body_hash != attempts[0].body_hash)
     {
-        let answer = match changed.upstream.as_ref().and_then(|answer| Some((answer.status()?, answer.body()))) {
-            Some((status, body)) => {
-                format!("; the upstream answered {status} {}", shorten(&String::from_utf8_lossy(body)))
-            }
+        let answer = match changed.upstream.as_ref().and_then(|answer| Some((answer.status()?, answer.quoted_body()))) {
+            Some((status, Some(body))) => format!("; the upstream answered {status} {body}"),
+            Some((status, None)) => format!("; the upstream answered {status}"),
             None => String::new(),
         };
         findings.push(Finding {
@@ -252,7 +252,7 @@ fn retry_manner(attempts: &[Attempt]) -> Vec<Finding> {
         let (previous, next) = (&pair[0], &pair[1]);
         let Some(finished) = previous.finished else { continue };
         let gap = next.arrived.saturating_duration_since(finished);
-        if let Some(asked) = previous.client_retry_after
+        if let Some(asked) = previous.client_retry_after()
             && gap + RETRY_AFTER_TOLERANCE < asked
         {
             findings.push(Finding {
@@ -286,10 +286,6 @@ fn is_final_4xx(status: u16) -> bool {
 /// A key as shown in lines: the first 8 characters and an ellipsis.
 pub(crate) fn short_key(key: &str) -> String {
     if key.chars().count() <= 10 { key.to_string() } else { format!("{}…", key.chars().take(8).collect::<String>()) }
-}
-
-fn shorten(text: &str) -> String {
-    crate::text::ellipsis(text.trim(), 120)
 }
 
 /// The verdict on the whole run.
@@ -480,26 +476,31 @@ mod tests {
             let bytes = Bytes::from(body.to_string());
             let at =
                 self.ops.arrive(Arrival { method: &Method::POST, path: "/payments", key, body: &bytes }, self.clock);
+            let now = self.ops.clock().stamp(self.clock);
             let attempt = self.ops.attempt_mut(at).unwrap();
             attempt.fault = fault;
             attempt.upstream = upstream.map(|(status, id)| {
-                UpstreamAnswer::keep(&Observed::answer(
-                    status,
-                    &HeaderMap::new(),
-                    Bytes::from(format!(r#"{{"id":"{id}"}}"#)),
-                    &IdSource { field: "/id".into(), header: None },
-                ))
+                UpstreamAnswer::keep(
+                    &Observed::answer(
+                        status,
+                        &HeaderMap::new(),
+                        Bytes::from(format!(r#"{{"id":"{id}"}}"#)),
+                        &IdSource { field: "/id".into(), header: None },
+                    ),
+                    at.quote_body,
+                )
             });
             attempt.client_status = match fault {
                 Some(Fault::Status { code, .. }) => Some(code),
                 Some(Fault::LoseAnswer | Fault::Reset | Fault::Timeout { .. }) => None,
                 _ => upstream.map(|(status, _)| status),
             };
-            attempt.client_retry_after = match fault {
+            attempt.set_client_retry_after(match fault {
                 Some(Fault::Status { retry_after, .. }) => retry_after.map(Duration::from_secs),
                 _ => None,
-            };
-            attempt.finished = Some(self.clock);
+            });
+            attempt.finished = Some(now);
+            self.ops.finished(at);
             self
         }
 

@@ -6,6 +6,8 @@ mod answer;
 mod client_command;
 pub(crate) mod fault;
 mod forward;
+#[cfg(test)]
+mod held_bytes;
 pub(crate) mod judge;
 pub(crate) mod operations;
 pub(crate) mod print;
@@ -55,6 +57,8 @@ pub struct ProxyConfig {
     pub seed: Option<u64>,
     pub matcher: Matcher,
     pub window: Duration,
+    /// `--window-ops`: at most this many operations held open; past it the oldest is folded.
+    pub window_ops: Option<usize>,
     pub key_header: HeaderName,
     pub id_field: String,
     /// Stop once this many operations have ended.
@@ -85,6 +89,7 @@ impl ProxyConfig {
             seed: None,
             matcher: Matcher::default(),
             window: Duration::from_secs(120),
+            window_ops: None,
             key_header: HeaderName::from_static("idempotency-key"),
             id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
             operations: None,
@@ -241,7 +246,9 @@ pub async fn start(
         matcher: config.matcher.clone(),
         key_header: config.key_header.clone(),
         id_field: config.id_field.clone(),
-        operations: Mutex::new(Operations::new(config.window).with_id_field(&config.id_field)),
+        operations: Mutex::new(
+            Operations::new(config.window).with_id_field(&config.id_field).with_max_open(config.window_ops),
+        ),
         plan: Mutex::new(FaultPlan::new(config.fault, config.selection, config.seed)),
         events: Mutex::new(events),
         not_shown: Default::default(),

@@ -16,12 +16,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use chrono::Utc;
 use http::Method;
 use smallvec::SmallVec;
 
 use crate::idem::proxy::judge::{self, Tally};
-use crate::idem::proxy::records::{Attempt, Operation, Route, fingerprint};
+use crate::idem::proxy::records::{Attempt, Clock, Key, Operation, Route, Stamp, fingerprint};
 
 /// An attempt still in flight keeps its operation open for this long past the window (a held
 /// answer, a slow upstream); one whose handler never finished (the client went away mid-request)
@@ -36,6 +35,9 @@ const ROUTES_KEPT: usize = 1024;
 pub(crate) struct Placement {
     pub operation: usize,
     pub number: u32,
+    /// The attempt reused its operation's key with another body: the finding will quote the
+    /// upstream's answer, so its body's start is kept.
+    pub quote_body: bool,
 }
 
 /// The request as it arrived, before a fault is chosen.
@@ -50,20 +52,24 @@ pub(crate) struct Arrival<'a> {
 #[derive(Debug)]
 pub(crate) struct Operations {
     window: Duration,
+    /// `--window-ops`: at most this many operations open; past it the oldest is folded.
+    max_open: Option<usize>,
+    /// The run's start, which attempts' times count from.
+    clock: Clock,
     /// The response field that holds the resource id, for judging folded operations.
     id_field: String,
     /// The open operations, by number. Boxed: the table holds a window's worth of them and
     /// doubles as that grows, and a doubling of 16-byte slots costs a few MB where inline
     /// operations cost tens (`cargo bench --bench proxy`'s RSS growth).
     open: HashMap<usize, Box<Operation>>,
-    /// Each key of an open operation, to the operation. The key is the attempts' own copy.
-    by_key: HashMap<Arc<str>, usize>,
+    /// Each key of an open operation (its hash), to the operation.
+    by_key: HashMap<u64, usize>,
     /// Open operations that may be continued without their key, by `Operation::fingerprint`:
     /// each is listed under its current fingerprint until its last attempt is answered in a way
     /// that ends it (2xx) or it is folded. Several only when requests with the same body overlap.
     by_fingerprint: HashMap<u64, Listed>,
     /// (time, operation) in the order queued: the next operations that may have gone idle.
-    expiry: VecDeque<(Instant, usize)>,
+    expiry: VecDeque<(Stamp, usize)>,
     /// The routes attempts share, by a hash of method and path.
     routes: HashMap<u64, Arc<Route>>,
     /// Operations started so far (the last number given).
@@ -76,6 +82,8 @@ impl Operations {
     pub(crate) fn new(window: Duration) -> Operations {
         Operations {
             window,
+            max_open: None,
+            clock: Clock::starting_now(),
             id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
             open: HashMap::new(),
             by_key: HashMap::new(),
@@ -93,18 +101,27 @@ impl Operations {
         self
     }
 
+    /// Holds at most `max_open` operations open (`--window-ops`): past it, the oldest is folded
+    /// whether or not it went idle.
+    pub(crate) fn with_max_open(mut self, max_open: Option<usize>) -> Operations {
+        self.max_open = max_open;
+        self
+    }
+
+    /// The run's clock, which attempts' stamps count from.
+    pub(crate) fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
     /// Places a new attempt (fault still unknown) and records it. Folds the operations that went
     /// idle first; the work is the same however many operations came before.
     pub(crate) fn arrive(&mut self, arrival: Arrival<'_>, now: Instant) -> Placement {
+        let now = self.clock.stamp(now);
         self.fold_idle(now);
         let body_hash = hash_body(arrival.body);
         let route = self.route(arrival.method, arrival.path);
-        // The key index's copy when the key is known, so an operation holds each key once.
-        let key = arrival.key.map(|key| match self.by_key.get_key_value(key) {
-            Some((known, _)) => Arc::clone(known),
-            None => Arc::from(key),
-        });
-        let number = match self.find_operation(&arrival, &route, body_hash, now) {
+        let key = arrival.key.map(Key::of);
+        let number = match self.find_operation(&arrival, key.as_ref(), &route, body_hash, now) {
             Some(number) => number,
             None => {
                 self.started += 1;
@@ -118,29 +135,20 @@ impl Operations {
         };
         let Some(operation) = self.open.get_mut(&number) else {
             // Cannot happen: the number was just found or inserted.
-            return Placement { operation: number, number: 1 };
+            return Placement { operation: number, number: 1, quote_body: false };
         };
         let previous_fingerprint = operation.attempts.last().map(|_| operation.fingerprint());
         let attempt_number = u32::try_from(operation.attempts.len() + 1).unwrap_or(u32::MAX);
-        operation.attempts.push(Attempt {
-            operation: number,
-            number: attempt_number,
-            client_status: None,
-            arrived: now,
-            time: Utc::now(),
-            route,
-            key: key.clone(),
-            body_hash,
-            body_len: arrival.body.len(),
-            fault: None,
-            upstream: None,
-            client_retry_after: None,
-            finished: None,
-        });
+        // The judge's BodyChanged: the first attempt's key, another body.
+        let quote_body = operation
+            .attempts
+            .first()
+            .is_some_and(|first| key.is_some() && first.key == key && first.body_hash != body_hash);
+        operation.attempts.push(Attempt::new(key, arrival.body, body_hash, attempt_number, now));
         operation.queued = now;
         let fingerprint = operation.fingerprint();
         if let Some(key) = key {
-            self.by_key.entry(key).or_insert(number);
+            self.by_key.entry(key.hash()).or_insert(number);
         }
         if let Some(previous) = previous_fingerprint {
             unlist(&mut self.by_fingerprint, previous, number);
@@ -152,7 +160,30 @@ impl Operations {
             }
         }
         self.expiry.push_back((now, number));
-        Placement { operation: number, number: attempt_number }
+        self.fold_oldest_past_the_limit();
+        Placement { operation: number, number: attempt_number, quote_body }
+    }
+
+    /// Called once an attempt's outcome is recorded: an operation its answer ended (a 2xx, not
+    /// faulted) can no longer be continued without its key, so it leaves the fingerprint index
+    /// now rather than when the next request with its body looks (under load, most never come).
+    pub(crate) fn finished(&mut self, placement: Placement) {
+        let Some(operation) = self.open.get(&placement.operation) else { return };
+        let Some(last) = operation.attempts.last() else { return };
+        if last.number == placement.number && last.finished.is_some() && !last.awaits_retry() {
+            unlist(&mut self.by_fingerprint, operation.fingerprint(), placement.operation);
+        }
+    }
+
+    /// `--window-ops`: folds the oldest operations (by their last activity) past the limit.
+    fn fold_oldest_past_the_limit(&mut self) {
+        let Some(limit) = self.max_open else { return };
+        while self.open.len() > limit {
+            let Some((queued, number)) = self.expiry.pop_front() else { return };
+            if self.open.get(&number).is_some_and(|op| op.queued == queued) {
+                self.fold(number);
+            }
+        }
     }
 
     /// The shared copy of this method and path.
@@ -176,8 +207,15 @@ impl Operations {
         route
     }
 
-    fn find_operation(&mut self, arrival: &Arrival<'_>, route: &Route, body_hash: u64, now: Instant) -> Option<usize> {
-        if let Some(&number) = arrival.key.and_then(|key| self.by_key.get(key)) {
+    fn find_operation(
+        &mut self,
+        arrival: &Arrival<'_>,
+        key: Option<&Key>,
+        route: &Route,
+        body_hash: u64,
+        now: Stamp,
+    ) -> Option<usize> {
+        if let Some(&number) = key.and_then(|key| self.by_key.get(&key.hash())) {
             return Some(number);
         }
         let fingerprint = fingerprint(route, body_hash);
@@ -208,7 +246,7 @@ impl Operations {
 
     /// Judges and drops the operations idle for longer than the window: no attempt can join them
     /// any more (a key that comes back later starts a new operation).
-    fn fold_idle(&mut self, now: Instant) {
+    fn fold_idle(&mut self, now: Stamp) {
         while let Some(&(queued, number)) = self.expiry.front() {
             if now.saturating_duration_since(queued) <= self.window {
                 break;
@@ -237,9 +275,9 @@ impl Operations {
 
     fn fold(&mut self, number: usize) {
         let Some(op) = self.open.remove(&number) else { return };
-        for key in op.attempts.iter().filter_map(|a| a.key.as_deref()) {
-            if self.by_key.get(key) == Some(&number) {
-                self.by_key.remove(key);
+        for key in op.attempts.iter().filter_map(|a| a.key) {
+            if self.by_key.get(&key.hash()) == Some(&number) {
+                self.by_key.remove(&key.hash());
             }
         }
         unlist(&mut self.by_fingerprint, op.fingerprint(), number);
@@ -344,10 +382,12 @@ mod tests {
     }
 
     fn finish(ops: &mut Operations, at: Placement, fault: Option<Fault>, status: Option<u16>, now: Instant) {
+        let now = ops.clock().stamp(now);
         let attempt = ops.attempt_mut(at).unwrap();
         attempt.fault = fault;
         attempt.client_status = status;
         attempt.finished = Some(now);
+        ops.finished(at);
     }
 
     #[test]
@@ -460,5 +500,37 @@ mod tests {
         assert_eq!((retry.operation, retry.number), (10, 2));
         // The answered ones left the index; the ones still in flight stay.
         assert_eq!(ops.by_fingerprint.values().map(Listed::len).sum::<usize>(), 30);
+    }
+
+    #[test]
+    fn window_ops_folds_the_oldest_operations_past_the_count() {
+        let mut ops = Operations::new(Duration::from_secs(120)).with_max_open(Some(100));
+        let now = Instant::now();
+        let first = arrive(&mut ops, Some("key-0"), "body 0", now);
+        for n in 1..1_000u64 {
+            let at = arrive(&mut ops, Some(&format!("key-{n}")), &format!("body {n}"), now + Duration::from_millis(n));
+            finish(&mut ops, at, None, Some(201), now + Duration::from_millis(n));
+        }
+        assert_eq!((ops.open_count(), ops.folded().totals.operations, ops.started()), (100, 900, 1_000));
+        assert!(ops.attempt_mut(first).is_none(), "the oldest went first, in flight or not");
+        assert_eq!(ops.open().first().map(|op| op.number), Some(901));
+        assert_eq!(ops.by_key.len(), 100);
+        // The key of a folded operation starts a new one; a key still open joins its operation.
+        assert_eq!(arrive(&mut ops, Some("key-5"), "body 5", now + Duration::from_secs(2)).operation, 1_001);
+        let again = arrive(&mut ops, Some("key-999"), "body 999", now + Duration::from_secs(2));
+        assert_eq!((again.operation, again.number), (1_000, 2));
+    }
+
+    #[test]
+    fn an_answered_operation_leaves_the_fingerprint_index_at_once() {
+        let mut ops = Operations::new(Duration::from_secs(120));
+        let now = Instant::now();
+        for n in 0..1_000u64 {
+            let at = arrive(&mut ops, Some(&format!("key-{n}")), &format!("body {n}"), now);
+            finish(&mut ops, at, None, Some(201), now);
+        }
+        let lost = arrive(&mut ops, Some("lost"), "body lost", now);
+        finish(&mut ops, lost, Some(Fault::LoseAnswer), None, now);
+        assert_eq!(ops.by_fingerprint.len(), 1, "only the operation waiting for a retry");
     }
 }

@@ -2,6 +2,7 @@
 //! `"event":"attempt"`), a `"event":"refused"` JSON line per request it answered itself (508,
 //! 408; human output has them on stderr), and the closing summary per operation with the verdict. Keys, paths,
 //! ids and upstream errors come off the network and go through `terminal_safe` in human output.
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::idem::proxy::fault::Fault;
@@ -9,11 +10,24 @@ use crate::idem::proxy::judge::{ProxyReport, RetryConduct, RunVerdict, short_key
 use crate::idem::proxy::records::Attempt;
 use crate::output::{Palette, terminal_safe};
 
+/// A finished attempt for its live line: the record, with its wall-clock time and its whole key
+/// (the record keeps a hash and a short form).
+#[derive(Debug)]
+pub struct LiveAttempt {
+    pub attempt: Attempt,
+    pub operation: usize,
+    pub method: http::Method,
+    pub path: String,
+    pub time: DateTime<Utc>,
+    pub key: Option<String>,
+}
+
 /// One attempt, as a person reads it: time, operation, attempt, request, key, fault, what the
 /// upstream answered and what the client got.
-pub(crate) fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
-    let time = crate::clock::time_of_day(attempt.time);
-    let key = match &attempt.key {
+pub(crate) fn attempt_line(live: &LiveAttempt, palette: Palette) -> String {
+    let attempt = &live.attempt;
+    let time = crate::clock::time_of_day(live.time);
+    let key = match &live.key {
         Some(key) => format!("key {}", terminal_safe(&short_key(key))),
         None => palette.yellow("no key"),
     };
@@ -41,10 +55,10 @@ pub(crate) fn attempt_line(attempt: &Attempt, palette: Palette) -> String {
     format!(
         "{}  op {:<3} #{:<2} {} {}  {key}  {fault} {upstream}  → {client}",
         palette.dim(&time.to_string()),
-        attempt.operation,
+        live.operation,
         attempt.number,
-        attempt.route.method,
-        terminal_safe(&attempt.route.path),
+        live.method,
+        terminal_safe(&live.path),
     )
 }
 
@@ -102,7 +116,7 @@ pub struct RefusedLine {
 /// What the proxy reports as it goes, for the live printer.
 #[derive(Debug)]
 pub enum ProxyEvent {
-    Attempt(Box<Attempt>),
+    Attempt(Box<LiveAttempt>),
     Refused(RefusedLine),
 }
 
@@ -130,16 +144,17 @@ pub(crate) struct AttemptLine {
 }
 
 impl AttemptLine {
-    pub(crate) fn new(attempt: &Attempt) -> AttemptLine {
+    pub(crate) fn new(live: &LiveAttempt) -> AttemptLine {
+        let attempt = &live.attempt;
         let upstream = attempt.upstream.as_ref();
         AttemptLine {
-            time: crate::clock::rfc3339(attempt.time),
-            operation: attempt.operation,
+            time: crate::clock::rfc3339(live.time),
+            operation: live.operation,
             attempt: attempt.number,
-            method: attempt.route.method.as_str().to_string(),
-            path: attempt.route.path.to_string(),
-            key: attempt.key.as_deref().map(str::to_string),
-            body_bytes: attempt.body_len,
+            method: live.method.as_str().to_string(),
+            path: live.path.clone(),
+            key: live.key.clone(),
+            body_bytes: attempt.body_len as usize,
             fault: attempt.fault,
             forwarded: upstream.is_some(),
             upstream_status: upstream.and_then(|answer| answer.status()),
