@@ -13,5 +13,6 @@ pub(crate) mod hop_by_hop;
 pub(crate) mod outbound_proxy;
 pub(crate) mod problem;
 pub(crate) mod server;
+pub(crate) mod server_timing;
 pub(crate) mod tls;
 pub(crate) mod url;

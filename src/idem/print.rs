@@ -213,7 +213,9 @@ pub(crate) fn render_round(round: &RoundReport, key_label: &str, palette: Palett
         None => "release: not synchronised".to_string(),
     };
     let latency = round.latency_spread.map(|d| format!("; latency spread {}", format_duration(d))).unwrap_or_default();
-    out.push_str(&format!("{}\n", palette.dim(&format!("{release}{latency}"))));
+    // Where the server stamped arrivals (`Server-Timing: arrival`): how far apart they reached it.
+    let server = round.server_spread.map(|d| format!("; server spread {}", format_duration(d))).unwrap_or_default();
+    out.push_str(&format!("{}\n", palette.dim(&format!("{release}{latency}{server}"))));
     out.push_str(&render_judgement(&round.judgement, round.answers.len(), palette));
     out.push('\n');
     out

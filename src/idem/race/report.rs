@@ -24,7 +24,8 @@
 //!   `errors`, `nothing_created`, `cannot_tell`, `as_expected`, `collapsed`, `unconfirmed`; `worst_executions`
 //!   (most distinct resources created in a round);
 //!   `release_spread_us` and `latency_spread_ms` as `{p50, p90, max}` over the rounds (`null` when
-//!   not measured: `--sync none` has no release).
+//!   not measured: `--sync none` has no release); `server_spread_us` as `{median, sigma, rounds}`
+//!   over the rounds whose answers carried the server's arrival stamps (`null` when none did).
 //! - `rounds`: one object per round:
 //!   - `round` (from 1), `sync` (what was used, never `auto`), `sync_reason` (why),
 //!   - `key_mode` (`same`, `distinct`, `none`), `key` (the shared key, or `null`),
@@ -33,6 +34,9 @@
 //!     `--sync none`. With `--stagger` also `stagger_us` (as asked) and `spacings_us` (the
 //!     achieved spacing between consecutive releases, measured on the client),
 //!   - `latency_spread_ms`: slowest minus fastest answer,
+//!   - `server_spread_us`: the last arrival minus the first as the server stamped them
+//!     (`Server-Timing: arrival;desc="<Unix ns>"`, sent by `idem serve` and `webhook listen`);
+//!     `null` when fewer than two answers carried a stamp,
 //!   - `targets` (only with `--also`): every target's host:port, in spreading order; the release
 //!     `spread_us` then runs from the first target's final write to the last one's,
 //!   - `answers`: `{number, key (only with --distinct-keys), status (null if no answer), error
@@ -151,6 +155,36 @@ pub(crate) struct RaceTally {
     #[serde(rename = "latency_spread_ms", serialize_with = "Percentiles::as_ms")]
     #[schemars(with = "Option<PercentileNumbers>")]
     pub latency_spread: Option<Percentiles>,
+    /// The rounds' server-side spreads (`server_spread_us`): median and σ over the rounds that
+    /// measured one; `null` when no answer carried a `Server-Timing` arrival stamp.
+    #[serde(rename = "server_spread_us")]
+    pub server_spread: Option<SpreadOverRounds>,
+}
+
+/// A spread measured in several rounds: its median and standard deviation, in microseconds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, schemars::JsonSchema)]
+pub(crate) struct SpreadOverRounds {
+    pub median: f64,
+    /// The population standard deviation over the rounds (0 for one round).
+    pub sigma: f64,
+    /// How many rounds measured it.
+    pub rounds: usize,
+}
+
+impl SpreadOverRounds {
+    pub(crate) fn of(spreads: Vec<Duration>) -> Option<SpreadOverRounds> {
+        let mut micros: Vec<f64> = spreads.into_iter().map(crate::units::micros).collect();
+        if micros.is_empty() {
+            return None;
+        }
+        micros.sort_by(f64::total_cmp);
+        let n = micros.len();
+        let median = if n % 2 == 1 { micros[n / 2] } else { (micros[n / 2 - 1] + micros[n / 2]) / 2.0 };
+        let mean = micros.iter().sum::<f64>() / n as f64;
+        let sigma = (micros.iter().map(|m| (m - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+        let tenth = |value: f64| (value * 10.0).round() / 10.0;
+        Some(SpreadOverRounds { median: tenth(median), sigma: tenth(sigma), rounds: n })
+    }
 }
 
 /// `Percentiles` as JSON shows them, in the unit the field's name says.
@@ -227,6 +261,7 @@ impl RaceReport {
                 rounds.iter().filter_map(|r| r.release.as_ref().map(|r| r.spread)).collect(),
             ),
             latency_spread: Percentiles::of(rounds.iter().filter_map(|r| r.latency_spread).collect()),
+            server_spread: SpreadOverRounds::of(rounds.iter().filter_map(|r| r.server_spread).collect()),
         };
         let verdict = RaceVerdict::BY_SEVERITY
             .into_iter()
@@ -340,6 +375,19 @@ impl RaceReport {
                     format_duration(p.max)
                 ));
             }
+        }
+        match s.server_spread {
+            Some(spread) => out.push_str(&format!(
+                "server spread (arrivals the server stamped): median {}, σ {} over {}\n",
+                format_duration(Duration::from_nanos((spread.median * 1000.0) as u64)),
+                format_duration(Duration::from_nanos((spread.sigma * 1000.0) as u64)),
+                plural(spread.rounds, "round", "rounds")
+            )),
+            None if !self.rounds.is_empty() => out.push_str(&format!(
+                "{}\n",
+                palette.dim("server spread: not measured (no answer carried a Server-Timing arrival stamp)")
+            )),
+            None => {}
         }
         if let Some((round, label)) = self.detailed_round(detail) {
             out.push_str(&format!("\n{label}:\n"));

@@ -131,6 +131,12 @@ pub struct RoundReport {
     #[serde(rename = "latency_spread_ms", serialize_with = "crate::units::as_ms_opt")]
     #[schemars(with = "Option<f64>")]
     pub latency_spread: Option<Duration>,
+    /// From the first duplicate's arrival at the server's handler to the last one's, as the
+    /// server stamped them (`Server-Timing: arrival;desc="<Unix ns>"`, which `idem serve` and
+    /// `webhook listen` send); `null` when fewer than two answers carried a stamp.
+    #[serde(rename = "server_spread_us", serialize_with = "crate::units::as_us_opt")]
+    #[schemars(with = "Option<f64>")]
+    pub server_spread: Option<Duration>,
 }
 
 /// Sends `n` duplicates of `spec` synchronised by `sync` and judges the answers.
@@ -417,7 +423,8 @@ fn report(
     ids: &crate::idem::request::IdSource,
 ) -> RoundReport {
     let RoundKeys { mode: key_mode, shared: shared_key, per_request: _ } = keys;
-    let Raced { sync, reason: sync_reason, answers: _, release } = raced;
+    let Raced { sync, reason: sync_reason, answers, release } = raced;
+    let server_spread = server_spread(&answers);
     let observed: Vec<Observed> = records.iter().map(|r| r.observed.clone()).collect();
     // A control shares no key, so it is judged on whether every duplicate executed.
     let judgement = match key_mode {
@@ -437,5 +444,18 @@ fn report(
         judgement,
         release,
         latency_spread,
+        server_spread,
     }
+}
+
+/// The spread of the answers' arrival stamps (`Server-Timing: arrival`): the last arrival minus
+/// the first, when at least two answers carried one.
+fn server_spread(answers: &[Answer]) -> Option<Duration> {
+    let arrivals: Vec<u128> = answers
+        .iter()
+        .filter_map(|answer| answer.outcome.as_ref().ok())
+        .filter_map(|response| crate::http::server_timing::read_arrival(&response.headers))
+        .collect();
+    let (first, last) = (arrivals.iter().min()?, arrivals.iter().max()?);
+    (arrivals.len() >= 2).then(|| Duration::from_nanos(u64::try_from(last - first).unwrap_or(u64::MAX)))
 }

@@ -64,6 +64,9 @@ pub(super) async fn handle(
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     // Handled and logged on a task of its own: hyper drops this future when the client hangs up,
     // and a request whose client left during --work still charged and must still be in the log.
+    // The arrival stamp (`Server-Timing: arrival`): when the handler took the request, for
+    // `idem race` to measure how far apart duplicates reached it.
+    let arrived = std::time::SystemTime::now();
     let task = tokio::spawn(async move {
         let started = Instant::now();
         let method = request.method().clone();
@@ -81,9 +84,11 @@ pub(super) async fn handle(
         });
         handled.response
     });
-    Ok(task.await.unwrap_or_else(|err| {
+    let mut response = task.await.unwrap_or_else(|err| {
         problem(StatusCode::INTERNAL_SERVER_ERROR, "internal", "Internal error", &format!("the request failed: {err}"))
-    }))
+    });
+    crate::http::server_timing::stamp_arrival(response.headers_mut(), arrived);
+    Ok(response)
 }
 
 async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {

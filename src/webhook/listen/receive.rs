@@ -145,7 +145,20 @@ impl Arrival {
     }
 }
 
+/// Answers a request, stamped with its arrival (`Server-Timing: arrival`) so that a client
+/// racing deliveries at the listener can tell how far apart they reached it.
 pub(super) async fn handle(
+    receiver: Arc<Receiver>,
+    remote: SocketAddr,
+    request: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let arrived = std::time::SystemTime::now();
+    let mut response = receive(receiver, remote, request).await?;
+    crate::http::server_timing::stamp_arrival(response.headers_mut(), arrived);
+    Ok(response)
+}
+
+async fn receive(
     receiver: Arc<Receiver>,
     remote: SocketAddr,
     request: Request<Incoming>,

@@ -338,3 +338,43 @@ fn a_key_in_the_body_is_raced_with_a_fresh_key_in_each_round() {
     assert_eq!(code, 1, "{report}");
     assert_eq!(ledger(&ignoring)["count"], 10);
 }
+
+#[test]
+fn the_servers_arrival_stamps_give_the_server_side_spread() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, report) = race_json(&[&server.url("/payments"), "-n", "6", "--rounds", "3"]);
+    assert_eq!(code, 0, "{report:#}");
+    for round in report["rounds"].as_array().unwrap() {
+        assert!(round["server_spread_us"].as_f64().is_some_and(|us| us >= 0.0), "{round:#}");
+    }
+    let spread = &report["summary"]["server_spread_us"];
+    assert_eq!(spread["rounds"], 3, "{report:#}");
+    assert!(spread["median"].as_f64().is_some() && spread["sigma"].as_f64().is_some_and(|s| s >= 0.0), "{spread}");
+
+    let one = idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "4"]).assert().code(0);
+    let stdout = String::from_utf8_lossy(&one.get_output().stdout).to_string();
+    assert!(stdout.contains("; server spread "), "{stdout}");
+    let two =
+        idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "4", "--rounds", "2"]).assert().code(0);
+    let stdout = String::from_utf8_lossy(&two.get_output().stdout).to_string();
+    assert!(stdout.contains("server spread (arrivals the server stamped): median "), "{stdout}");
+    assert!(stdout.contains(" over 2 rounds"), "{stdout}");
+}
+
+#[test]
+fn without_arrival_stamps_the_server_side_spread_is_absent_and_said_so() {
+    let server = body_fingerprinting_server();
+    let (_, report) = race_json(&[&server.url("/payments"), "-n", "4", "--rounds", "2", "--no-key"]);
+    for round in report["rounds"].as_array().unwrap() {
+        assert!(round["server_spread_us"].is_null(), "{round:#}");
+    }
+    assert!(report["summary"]["server_spread_us"].is_null(), "{report:#}");
+    let assert =
+        idem().args(["race", &server.url("/payments"), "-d", PAYMENT, "-n", "4", "--rounds", "2", "--no-key"]).assert();
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("server spread: not measured (no answer carried a Server-Timing arrival stamp)"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("; server spread "), "{stdout}");
+}

@@ -586,3 +586,26 @@ fn concurrent_copies_are_duplicates_and_with_dedupe_only_one_is_forwarded() {
     let summary = listener.shutdown();
     assert_eq!((summary.received, summary.duplicates), (6, 5));
 }
+
+#[test]
+fn every_answer_is_stamped_with_its_arrival() {
+    let listener = Listener::with(SchemeKind::Stripe, |_| {});
+    let before = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    let valid = post(&listener.url("/webhooks"), &stripe_event("evt_stamped", "invoice.paid"));
+    let after = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos();
+    assert_eq!(valid.status, StatusCode::OK);
+    let stamp = valid.headers.get("server-timing").and_then(|value| value.to_str().ok()).expect("Server-Timing");
+    let nanos: u128 = stamp
+        .strip_prefix("arrival;desc=\"")
+        .and_then(|rest| rest.strip_suffix('"'))
+        .and_then(|nanos| nanos.parse().ok())
+        .unwrap_or_else(|| panic!("{stamp}"));
+    assert!((before..=after).contains(&nanos), "{before} <= {nanos} <= {after}");
+    // A refusal is stamped too: the stamp says when the request arrived, whatever the answer.
+    let mut forged = stripe_event("evt_forged", "invoice.paid");
+    forged.body = Bytes::from_static(b"{\"id\":\"evt_forged\",\"type\":\"changed\"}");
+    let refused = post(&listener.url("/webhooks"), &forged);
+    assert_ne!(refused.status, StatusCode::OK);
+    assert!(refused.headers.get("server-timing").is_some_and(|v| v.as_bytes().starts_with(b"arrival;desc=")));
+    listener.shutdown();
+}
