@@ -10,8 +10,17 @@
 //! Then the same tools against a naive server with a 300 µs race window (a key is looked up, and
 //! only becomes visible 300 µs later) and a correct one (claimed atomically).
 //!
-//! Last, `--stagger` accuracy: duplicates released 100 µs, 1 ms and 10 ms apart straight to the
+//! Then `--stagger` accuracy: duplicates released 100 µs, 1 ms and 10 ms apart straight to the
 //! server (no relay), requested spacing against the spacing of arrivals the server recorded.
+//!
+//! Last, the spread at the server against N, in the published single-packet measurement's terms
+//! (the gap between the first and the last request's arrival at the handler; Kettle: a median of
+//! 1 ms, σ 0.3 ms, for single-packet against 4 ms, σ 3 ms, for last-byte sync, at 20 requests):
+//! `idem serve` in-process stamps each request's arrival (`Server-Timing: arrival`), and the
+//! spread of the stamps per round is read from the answers, straight over loopback (no relay), for
+//! h2 single-packet on one connection, h2 single-packet over 4 connections released together,
+//! HTTP/1.1 last-byte, and curl `--parallel --parallel-immediate` over h2c, N from 2 to 200
+//! (hyper's default stream limit), median and σ over the rounds.
 use std::collections::HashMap;
 use std::convert::Infallible;
 use std::io::{Read, Write};
@@ -335,6 +344,130 @@ fn main() {
         println!("{} {target}", if met { "met:   " } else { "MISSED:" });
     }
     stagger_accuracy(&runtime);
+    spread_against_n(&runtime, curl_ok);
+}
+
+/// The N of the spread-against-N table; 200 is hyper's default limit of concurrent streams.
+const SPREAD_NS: [usize; 7] = [2, 5, 10, 20, 50, 100, 200];
+const SPREAD_ROUNDS: usize = 10;
+/// Connections for "h2 over several connections".
+const SPREAD_CONNECTIONS: usize = 4;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+enum SpreadTool {
+    SinglePacket,
+    Connections,
+    LastByte,
+    Curl,
+}
+
+impl SpreadTool {
+    fn name(self) -> &'static str {
+        match self {
+            SpreadTool::SinglePacket => "h2 single-packet",
+            SpreadTool::Connections => "h2 × 4 conns",
+            SpreadTool::LastByte => "h1 last-byte",
+            SpreadTool::Curl => "curl --parallel",
+        }
+    }
+}
+
+/// One round's server-side spread (the last arrival stamp minus the first) and the client's
+/// release spread (zero for curl, which does not say); `None` when the round could not run (N
+/// past the server's stream limit) or the stamps were missing.
+async fn server_spread(tool: SpreadTool, url: &str, n: usize) -> Option<(Duration, Duration)> {
+    if tool == SpreadTool::Curl {
+        let key = uuid::Uuid::new_v4().to_string();
+        let mut command = Command::new("curl");
+        command.args(["--parallel", "--parallel-immediate", "--parallel-max", &n.to_string(), "-s"]);
+        for index in 0..n {
+            if index > 0 {
+                command.arg("--next");
+            }
+            command.args(["--http2-prior-knowledge", "-D", "-", "-o", "/dev/null", "-X", "POST"]);
+            command.args(["-H", "content-type: application/json", "-H", &format!("idempotency-key: {key}")]);
+            command.args(["-d", BODY, url]);
+        }
+        let output = command.stderr(Stdio::null()).output().expect("run curl");
+        let text = String::from_utf8_lossy(&output.stdout);
+        let arrivals: Vec<u128> = text
+            .lines()
+            .filter_map(|line| line.strip_prefix("server-timing: arrival;desc=\""))
+            .filter_map(|rest| rest.trim_end().trim_end_matches('"').parse().ok())
+            .collect();
+        if arrivals.len() < n {
+            return None;
+        }
+        let (first, last) = (arrivals.iter().min()?, arrivals.iter().max()?);
+        return Some((Duration::from_nanos((last - first) as u64), Duration::ZERO));
+    }
+    let mut spec = RequestSpec::new(Method::POST, url, BODY).unwrap();
+    let (sync, spread) = match tool {
+        SpreadTool::SinglePacket => {
+            spec.http2 = true;
+            (SyncMode::SinglePacket, Spread::default())
+        }
+        SpreadTool::Connections => {
+            spec.http2 = true;
+            let also = vec![url.parse().expect("a URL"); SPREAD_CONNECTIONS - 1];
+            (SyncMode::SinglePacket, Spread { also, ..Spread::default() })
+        }
+        _ => (SyncMode::LastByte, Spread::default()),
+    };
+    let round = race_round_spread(&spec, n, sync, KeyMode::Same, &spread).await.ok()?;
+    Some((round.server_spread?, round.release.map_or(Duration::ZERO, |release| release.spread)))
+}
+
+/// Median and σ of `spreads`, in µs.
+fn median_sigma_us(spreads: &[Duration]) -> (f64, f64) {
+    let us: Vec<f64> = spreads.iter().map(|d| d.as_secs_f64() * 1e6).collect();
+    let mean = us.iter().sum::<f64>() / us.len() as f64;
+    let sigma = (us.iter().map(|u| (u - mean).powi(2)).sum::<f64>() / us.len() as f64).sqrt();
+    (median(spreads).as_secs_f64() * 1e6, sigma)
+}
+
+/// The server-side spread against N for each way of releasing the duplicates, against
+/// `idem serve`'s arrival stamps.
+fn spread_against_n(runtime: &tokio::runtime::Runtime, curl_ok: bool) {
+    let mut tools = vec![SpreadTool::SinglePacket, SpreadTool::Connections, SpreadTool::LastByte];
+    if curl_ok {
+        tools.push(SpreadTool::Curl);
+    }
+    runtime.block_on(async {
+        let config = idem::testing::serve::ServeConfig::local(idem::testing::serve::Mode::Correct);
+        let server = idem::testing::serve::start_quiet(&config).await.expect("idem serve");
+        let url = server.url("/payments");
+        println!();
+        println!(
+            "spread at the server (idem serve's Server-Timing arrival stamps, loopback, no relay), median ± σ over {SPREAD_ROUNDS} rounds [the client's median release spread]"
+        );
+        println!("published (Kettle, 20 requests, at the server): single-packet 1 ms ± 0.3 ms, last-byte 4 ms ± 3 ms");
+        print!("{:>5}", "N");
+        for tool in &tools {
+            print!(" {:>28}", tool.name());
+        }
+        println!();
+        for n in SPREAD_NS {
+            print!("{n:>5}");
+            for tool in &tools {
+                let (mut spreads, mut releases) = (Vec::new(), Vec::new());
+                for _ in 0..SPREAD_ROUNDS {
+                    if let Some((spread, release)) = server_spread(*tool, &url, n).await {
+                        spreads.push(spread);
+                        releases.push(release);
+                    }
+                }
+                if spreads.len() < SPREAD_ROUNDS / 2 {
+                    print!(" {:>28}", "could not run");
+                    continue;
+                }
+                let (median, sigma) = median_sigma_us(&spreads);
+                let release = median_sigma_us(&releases).0;
+                print!(" {:>28}", format!("{median:.0} ± {sigma:.0} µs [{release:.0}]"));
+            }
+            println!();
+        }
+    });
 }
 
 /// Requested versus server-observed spacing of `--stagger`, straight to the server.
