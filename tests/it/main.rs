@@ -56,6 +56,7 @@ mod webhook {
     mod listen_hostile_input;
     mod malformed_input;
     mod providers_asymmetric;
+    mod providers_certified;
     mod providers_lists;
     mod providers_urls;
     mod race;

@@ -1,5 +1,6 @@
 //! `webhook`: the clap definitions, one file per command, and the dispatch that turns each into the
 //! engine's config and runs it.
+mod certified_args;
 mod check;
 mod check_sender;
 mod journal;

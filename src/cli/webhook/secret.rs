@@ -22,6 +22,11 @@ pub struct SecretArgs {
     /// {"secret", "public"}
     #[arg(long, value_enum, default_value_t = Format::Human)]
     pub format: Format,
+
+    /// --scheme sns|paypal: the directory to write a local CA (ca.pem, for the receiver's --trust-ca),
+    /// the sender's RSA key (key.pem) and the signing certificate (cert.pem, to serve) into
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<std::path::PathBuf>,
 }
 
 impl SecretArgs {
@@ -39,6 +44,9 @@ impl SecretArgs {
                 self.scheme
             );
         }
-        Ok(NewSecretConfig { scheme: self.scheme, asymmetric: self.asymmetric, format: self.format })
+        if self.out.is_some() && !matches!(self.scheme, SchemeKind::Certified(_)) {
+            anyhow::bail!("--out writes a local CA, key and certificate for --scheme sns or --scheme paypal");
+        }
+        Ok(NewSecretConfig { scheme: self.scheme, asymmetric: self.asymmetric, format: self.format, out: self.out })
     }
 }

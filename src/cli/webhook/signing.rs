@@ -6,6 +6,7 @@ use anyhow::{Context, bail};
 use clap::ValueEnum;
 use http::HeaderName;
 
+use super::certified_args::CertifiedArgs;
 use crate::http::body::BodySource;
 use crate::webhook::payload::PayloadSource;
 use crate::webhook::scheme::{Encoding, HmacOptions, SchemeKind, SchemeOptions};
@@ -44,6 +45,9 @@ pub struct SigningArgs {
     /// --scheme hmac: text before the signature, may be empty [default: sha256=]
     #[arg(long, value_name = "TEXT", allow_hyphen_values = true, help_heading = "Signing")]
     pub prefix: Option<String>,
+
+    #[command(flatten)]
+    pub certified: CertifiedArgs,
 }
 
 impl SigningArgs {
@@ -79,7 +83,7 @@ impl SigningArgs {
             bail!("--prefix `{}` has characters a header cannot carry", prefix.escape_debug());
         }
         let hmac = HmacOptions { header, encoding: self.encoding.unwrap_or(defaults.encoding), prefix };
-        Ok(SchemeOptions { hmac, svix: self.svix })
+        Ok(SchemeOptions { hmac, svix: self.svix, certified: std::sync::Arc::new(self.certified.options(kind)?) })
     }
 }
 

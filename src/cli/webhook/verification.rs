@@ -57,6 +57,18 @@ impl PublicKeyArgs {
                 anyhow::bail!("--public-key checks Standard Webhooks v1a signatures; give --scheme standard with it")
             }
             Some(key) => Ok(SecretSource::Given(key.clone())),
+            None if matches!(kind, Some(SchemeKind::Certified(_))) => {
+                if signing.secret.is_some() || signing.secret_file.is_some() {
+                    anyhow::bail!(
+                        "--scheme {} verifies with the certificate the delivery names, fetched from the provider's \
+                         host; it takes no secret (give --trust-ca for a local CA)",
+                        kind.map(SchemeKind::name).unwrap_or_default()
+                    );
+                }
+                // The receiver holds no key, only trust roots: the scheme's verifying key ignores
+                // what it is given, so this stands in for the secret every verifier is built with.
+                Ok(SecretSource::Given(Secret::new(b"(no key: verified with a fetched certificate)".to_vec())?))
+            }
             None => signing.secret_source(),
         }
     }

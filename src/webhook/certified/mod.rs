@@ -6,8 +6,9 @@
 //! web PKI or a `--trust-ca` root, and verifies the signature with its key over the provider's
 //! string to sign (`canonical::sns`, `canonical::paypal`).
 //!
-//! Not yet on the command line: the scheme engine's `Scheme` signs into headers and verifies
-//! synchronously, and these sign into the body (SNS) and verify after an asynchronous fetch.
+//! On the command line through `scheme::certified`, which fits them to the scheme engine: SNS signs
+//! into the body (`Scheme::sign_body`) and both verify after an asynchronous fetch
+//! (`Scheme::prefetch`, then the synchronous verdict with the certificate it got).
 pub(crate) mod paypal;
 pub(crate) mod sns;
 

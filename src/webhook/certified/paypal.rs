@@ -10,6 +10,7 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use super::CertifiedError;
 use crate::webhook::canonical::paypal::string_to_sign;
 use crate::webhook::crypto::cert_url::{CertFetcher, CertProvider, check_cert_url};
+use crate::webhook::crypto::certificate::SigningCertificate;
 use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
 
 pub(crate) const TRANSMISSION_ID: &str = "PAYPAL-TRANSMISSION-ID";
@@ -56,7 +57,7 @@ pub fn sign(
 }
 
 /// The lower-case spelling `http` stores a header name in.
-fn header_key(name: &'static str) -> &'static str {
+pub(crate) fn header_key(name: &'static str) -> &'static str {
     match name {
         TRANSMISSION_ID => "paypal-transmission-id",
         TRANSMISSION_TIME => "paypal-transmission-time",
@@ -66,14 +67,17 @@ fn header_key(name: &'static str) -> &'static str {
     }
 }
 
-/// Verifies a received PayPal delivery for the receiver's `webhook_id`. The certificate URL's host
-/// and the algorithm are checked before anything is fetched.
-pub async fn verify(
-    headers: &HeaderMap,
-    body: &[u8],
-    webhook_id: &str,
-    fetcher: &CertFetcher,
-) -> Result<(), CertifiedError> {
+/// What a received PayPal delivery carries for its verdict, read before anything is fetched.
+#[derive(Debug, Clone)]
+pub(crate) struct PaypalPrepared {
+    pub(crate) cert_url: String,
+    text: String,
+    signature: Vec<u8>,
+}
+
+/// Reads a received PayPal delivery for the receiver's `webhook_id` up to the certificate it
+/// needs. The certificate URL's host and the algorithm are checked here, before anything is fetched.
+pub(crate) fn prepare(headers: &HeaderMap, body: &[u8], webhook_id: &str) -> Result<PaypalPrepared, CertifiedError> {
     let header = |name: &'static str| -> Result<&str, CertifiedError> {
         let value = headers.get(header_key(name)).ok_or_else(|| CertifiedError::Missing { field: name.to_string() })?;
         value.to_str().map_err(|_| CertifiedError::malformed(name, "it is not text"))
@@ -88,10 +92,29 @@ pub async fn verify(
         .decode(header(TRANSMISSION_SIG)?)
         .map_err(|_| CertifiedError::malformed(TRANSMISSION_SIG, "it is not base64"))?;
     let text = string_to_sign(header(TRANSMISSION_ID)?, header(TRANSMISSION_TIME)?, webhook_id, body);
-    let certificate = fetcher.fetch(cert_url).await?;
-    certificate
-        .verify_signature(RsaHash::Sha256, text.as_bytes(), &signature)
-        .map_err(|_| CertifiedError::SignatureMismatch)
+    Ok(PaypalPrepared { cert_url: cert_url.to_string(), text, signature })
+}
+
+impl PaypalPrepared {
+    /// The verdict with the certificate fetched from [`cert_url`](Self::cert_url).
+    pub(crate) fn check(&self, certificate: &SigningCertificate) -> Result<(), CertifiedError> {
+        certificate
+            .verify_signature(RsaHash::Sha256, self.text.as_bytes(), &self.signature)
+            .map_err(|_| CertifiedError::SignatureMismatch)
+    }
+}
+
+/// Verifies a received PayPal delivery for the receiver's `webhook_id`: [`prepare`], the
+/// certificate fetched, then the check.
+pub async fn verify(
+    headers: &HeaderMap,
+    body: &[u8],
+    webhook_id: &str,
+    fetcher: &CertFetcher,
+) -> Result<(), CertifiedError> {
+    let prepared = prepare(headers, body, webhook_id)?;
+    let certificate = fetcher.fetch(&prepared.cert_url).await?;
+    prepared.check(&certificate)
 }
 
 #[cfg(test)]

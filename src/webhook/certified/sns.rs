@@ -8,7 +8,8 @@ use serde_json::Value;
 use super::CertifiedError;
 use crate::webhook::canonical::sns::string_to_sign;
 use crate::webhook::crypto::cert_url::{CertFetcher, CertProvider, check_cert_url};
-use crate::webhook::crypto::rsa::RsaSigner;
+use crate::webhook::crypto::certificate::SigningCertificate;
+use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
 
 /// Signs `message` (a JSON object with the fields of its `Type`) as SNS would: sets
 /// `SignatureVersion` to `version` ("1" or "2"), `SigningCertURL` to `cert_url` (which must pass
@@ -33,10 +34,21 @@ pub struct SnsVerified {
     pub message_id: String,
 }
 
-/// Verifies a received SNS message body. The certificate URL's host is checked, and the string to
-/// sign built, before anything is fetched: a message whose `SigningCertURL` is elsewhere is refused
-/// without a request to it.
-pub async fn verify(body: &[u8], fetcher: &CertFetcher) -> Result<SnsVerified, CertifiedError> {
+/// What a received SNS message carries for its verdict, read before anything is fetched: the
+/// certificate URL (checked against SNS's rule already), the string to sign and the signature.
+#[derive(Debug, Clone)]
+pub(crate) struct SnsPrepared {
+    pub(crate) cert_url: String,
+    text: String,
+    hash: RsaHash,
+    signature: Vec<u8>,
+    verified: SnsVerified,
+}
+
+/// Reads a received SNS message body up to the certificate it needs. The certificate URL's host is
+/// checked, and the string to sign built, here: a message whose `SigningCertURL` is elsewhere is
+/// refused before any request is made to it.
+pub(crate) fn prepare(body: &[u8]) -> Result<SnsPrepared, CertifiedError> {
     let message: Value = serde_json::from_slice(body)
         .map_err(|err| CertifiedError::malformed("SNS message", format!("it is not JSON: {err}")))?;
     let text_field = |name: &str| match message.get(name) {
@@ -50,9 +62,25 @@ pub async fn verify(body: &[u8], fetcher: &CertFetcher) -> Result<SnsVerified, C
     let signature = STANDARD
         .decode(text_field("Signature")?)
         .map_err(|_| CertifiedError::malformed("Signature", "it is not base64"))?;
-    let certificate = fetcher.fetch(&cert_url).await?;
-    certificate.verify_signature(hash, text.as_bytes(), &signature).map_err(|_| CertifiedError::SignatureMismatch)?;
-    Ok(SnsVerified { kind: text_field("Type")?, message_id: text_field("MessageId")? })
+    let verified = SnsVerified { kind: text_field("Type")?, message_id: text_field("MessageId")? };
+    Ok(SnsPrepared { cert_url, text, hash, signature, verified })
+}
+
+impl SnsPrepared {
+    /// The verdict with the certificate fetched from [`cert_url`](Self::cert_url).
+    pub(crate) fn check(&self, certificate: &SigningCertificate) -> Result<SnsVerified, CertifiedError> {
+        certificate
+            .verify_signature(self.hash, self.text.as_bytes(), &self.signature)
+            .map_err(|_| CertifiedError::SignatureMismatch)?;
+        Ok(self.verified.clone())
+    }
+}
+
+/// Verifies a received SNS message body: [`prepare`], the certificate fetched, then the check.
+pub async fn verify(body: &[u8], fetcher: &CertFetcher) -> Result<SnsVerified, CertifiedError> {
+    let prepared = prepare(body)?;
+    let certificate = fetcher.fetch(&prepared.cert_url).await?;
+    prepared.check(&certificate)
 }
 
 #[cfg(test)]

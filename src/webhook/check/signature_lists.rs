@@ -41,9 +41,12 @@ fn listed(kind: SchemeKind, wrong: &str, valid: &str) -> Option<String> {
             let (_, valid_signature) = split_signature(valid)?;
             Some(format!("{wrong},v1={valid_signature}"))
         }
-        SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {
-            None
-        }
+        SchemeKind::Hmac
+        | SchemeKind::Github
+        | SchemeKind::Slack
+        | SchemeKind::Shopify
+        | SchemeKind::Provider(_)
+        | SchemeKind::Certified(_) => None,
     }
 }
 

@@ -39,7 +39,7 @@ pub(crate) const MAX_CERTIFICATE_BYTES: usize = 64 * 1024;
 const MAX_REDIRECTS: usize = 3;
 
 /// Whose certificate URL rule applies.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum CertProvider {
     Sns,
     Paypal,
@@ -153,7 +153,15 @@ pub struct CertFetcher {
     client: reqwest::Client,
     trust: TrustRoots,
     cache: Mutex<HashMap<String, Arc<SigningCertificate>>>,
+    /// The last failure of each URL [`prefetch`](CertFetcher::prefetch) could not get, so the
+    /// synchronous verdict after it can say why ([`settled`](CertFetcher::settled)). A later
+    /// prefetch tries again: a failure is never cached as a verdict.
+    failures: Mutex<HashMap<String, CertUrlError>>,
 }
+
+/// At most this many failures are remembered; past it the memory starts again (each is only
+/// read right after the prefetch that stored it).
+const MAX_REMEMBERED_FAILURES: usize = 256;
 
 impl std::fmt::Debug for CertFetcher {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -186,7 +194,13 @@ impl CertFetcher {
         for (host, addr) in &options.resolve {
             builder = builder.resolve(host, *addr);
         }
-        Ok(CertFetcher { provider, client: builder.build()?, trust: options.trust, cache: Mutex::new(HashMap::new()) })
+        Ok(CertFetcher {
+            provider,
+            client: builder.build()?,
+            trust: options.trust,
+            cache: Mutex::new(HashMap::new()),
+            failures: Mutex::new(HashMap::new()),
+        })
     }
 
     /// The certificate at `url`, checked (host rule, chain to the trust roots now), from the cache
@@ -202,6 +216,40 @@ impl CertFetcher {
         let certificate = Arc::new(certificate);
         self.cache().insert(parsed.as_str().to_string(), certificate.clone());
         Ok(certificate)
+    }
+
+    /// Fetches the certificate at `url` now so that [`settled`](Self::settled) has the outcome:
+    /// the asynchronous half of a verification whose verdict is then reached synchronously. A URL
+    /// off the provider's host is refused here too, without a request.
+    pub async fn prefetch(&self, url: &str) {
+        let outcome = self.fetch(url).await;
+        let mut failures = self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match outcome {
+            Ok(_) => {
+                failures.remove(url);
+            }
+            Err(err) => {
+                if failures.len() >= MAX_REMEMBERED_FAILURES {
+                    failures.clear();
+                }
+                failures.insert(url.to_string(), err);
+            }
+        }
+    }
+
+    /// What fetching `url` came to, without fetching: the checked certificate (cached), the
+    /// refusal of the URL by the host rule, the failure of the last [`prefetch`](Self::prefetch),
+    /// or `None` when it was never fetched.
+    pub fn settled(&self, url: &str) -> Option<Result<Arc<SigningCertificate>, CertUrlError>> {
+        let parsed = match check_cert_url(self.provider, url) {
+            Ok(parsed) => parsed,
+            Err(err) => return Some(Err(err)),
+        };
+        if let Some(cached) = self.cache().get(parsed.as_str()) {
+            return Some(Ok(cached.clone()));
+        }
+        let failures = self.failures.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        failures.get(url).cloned().map(Err)
     }
 
     /// The cache, even after a panic elsewhere while it was held: it only ever holds certificates

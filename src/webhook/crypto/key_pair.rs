@@ -68,7 +68,7 @@ impl std::fmt::Debug for LocalCa {
 }
 
 /// Where `LocalCa::write_to` put the files.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct LocalCaFiles {
     pub ca: PathBuf,
     pub key: PathBuf,
@@ -79,6 +79,12 @@ impl LocalCa {
     /// A new CA (ECDSA P-256, enough for a chain rustls-webpki checks) and a 2048-bit RSA leaf for
     /// `host`, valid from 2020 to 2100 so that no test depends on the clock.
     pub fn generate(host: &str) -> anyhow::Result<LocalCa> {
+        LocalCa::generate_for(&[host])
+    }
+
+    /// [`generate`](Self::generate) with a leaf valid for every one of `hosts` (PayPal's four API
+    /// hosts; `hosts[0]` is its common name).
+    pub fn generate_for(hosts: &[&str]) -> anyhow::Result<LocalCa> {
         use rcgen::{
             BasicConstraints, CertificateParams, CertifiedIssuer, DnType, ExtendedKeyUsagePurpose, IsCa, KeyPair,
             KeyUsagePurpose, date_time_ymd,
@@ -93,8 +99,8 @@ impl LocalCa {
 
         let leaf_der = rsa::generate_pkcs8(rsa::GENERATED_BITS)?;
         let leaf_key = KeyPair::try_from(leaf_der.as_slice())?;
-        let mut leaf_params = CertificateParams::new(vec![host.to_string()])?;
-        leaf_params.distinguished_name.push(DnType::CommonName, host);
+        let mut leaf_params = CertificateParams::new(hosts.iter().map(|host| host.to_string()).collect::<Vec<_>>())?;
+        leaf_params.distinguished_name.push(DnType::CommonName, hosts.first().copied().unwrap_or_default());
         leaf_params.extended_key_usages = vec![ExtendedKeyUsagePurpose::ServerAuth];
         leaf_params.not_before = date_time_ymd(2020, 1, 1);
         leaf_params.not_after = date_time_ymd(2100, 1, 1);

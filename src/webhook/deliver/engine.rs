@@ -117,14 +117,20 @@ impl Message {
             .context("cannot build the request")?;
         *request.headers_mut() = self.headers.clone();
         if let Signing::Fresh { scheme, key } = &self.signing {
-            let delivery = Delivery {
+            let mut delivery = Delivery {
                 body: DeliveryBody::Bytes(self.body.clone()),
                 id: self.delivery_id.clone(),
                 timestamp,
                 event: self.event_type.clone(),
                 url: Some(url.to_string()),
             };
-            let signed = scheme.sign(&delivery, key).with_context(|| format!("cannot sign with {}", scheme.kind()))?;
+            let cannot_sign = || format!("cannot sign with {}", scheme.kind());
+            // A scheme that signs into the body (SNS) sends the body it signed.
+            if let Some(signed_body) = scheme.sign_body(&delivery, key).with_context(cannot_sign)? {
+                *request.body_mut() = signed_body.clone();
+                delivery.body = DeliveryBody::Bytes(signed_body);
+            }
+            let signed = scheme.sign(&delivery, key).with_context(cannot_sign)?;
             for (name, value) in signed {
                 request.headers_mut().insert(name, value);
             }

@@ -243,6 +243,7 @@ async fn judge(receiver: &Arc<Receiver>, arrival: &Arrival, parts: &Parts, body:
     let window = TimeWindow { now: arrival.received.timestamp(), tolerance: receiver.tolerance };
     let url = signed_url(receiver.public_url.as_ref(), receiver.local_addr, parts);
     let request = ReceivedRequest { method: parts.method.as_str(), url: Some(&url), headers: &parts.headers, body };
+    receiver.verifier.prefetch(&request).await;
     let mut signature = receiver.verifier.check(&request, window);
     if !signature.failure.as_ref().is_some_and(|failure| failure.hintable) {
         return signature;

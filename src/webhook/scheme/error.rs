@@ -38,6 +38,15 @@ pub enum VerifyError {
     #[error("--scheme {scheme} signs the URL the provider was given, and it is not known: give it with --url")]
     UrlRequired { scheme: String },
 
+    /// The certificate URL the delivery names is not on the provider's host (or not https, or not
+    /// a `.pem`): nothing was fetched from it.
+    #[error("{reason}; nothing was fetched from it")]
+    CertUrlRefused { reason: String },
+
+    /// The certificate on the provider's host could not be had, or does not chain to a trusted root.
+    #[error("{reason}")]
+    CertificateUnavailable { reason: String },
+
     #[error("the body's SHA-256 is not the bodySHA256 the signed URL carries: the body is not the one that was signed")]
     BodyHashMismatch,
 }
@@ -54,6 +63,8 @@ impl VerifyError {
             VerifyError::SignatureMismatch { .. } => "signature_mismatch",
             VerifyError::UrlRequired { .. } => "url_required",
             VerifyError::BodyHashMismatch => "body_hash_mismatch",
+            VerifyError::CertUrlRefused { .. } => "cert_url_refused",
+            VerifyError::CertificateUnavailable { .. } => "certificate_unavailable",
         }
     }
 

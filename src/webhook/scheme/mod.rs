@@ -19,6 +19,7 @@
 //! ```
 pub(crate) mod alias;
 mod builtin;
+pub(crate) mod certified;
 mod described;
 pub(crate) mod description;
 pub(crate) mod ed25519;
@@ -51,6 +52,9 @@ pub use request::ReceivedRequest;
 /// malformed before any comparison.
 pub(crate) const MAX_SIGNATURES: usize = 16;
 
+pub(crate) use certified::CertifiedOptions;
+
+use crate::webhook::crypto::cert_url::CertProvider;
 use crate::webhook::delivery::Delivery;
 use crate::webhook::secret::Secret;
 
@@ -75,6 +79,9 @@ pub enum SchemeKind {
     /// A provider's name for another scheme (`alias.rs`): Svix, Clerk, Resend, Replicate and
     /// OpenAI send Standard Webhooks.
     Alias(AliasId),
+    /// A provider that signs with the key of a certificate it publishes on its own host (AWS SNS,
+    /// PayPal: `certified.rs`).
+    Certified(CertProvider),
 }
 
 /// Which alias of `alias::ALIASES` a [`SchemeKind::Alias`] is.
@@ -103,7 +110,8 @@ impl SchemeKind {
             let aliases = (0..alias::ALIASES.len()).map(|index| {
                 SchemeKind::Alias(AliasId(u16::try_from(index).unwrap_or_else(|_| unreachable!("5 aliases"))))
             });
-            SchemeKind::ALL.into_iter().chain(builtin::providers()).chain(aliases).collect()
+            let certified = [CertProvider::Sns, CertProvider::Paypal].map(SchemeKind::Certified);
+            SchemeKind::ALL.into_iter().chain(builtin::providers()).chain(certified).chain(aliases).collect()
         })
     }
 
@@ -122,6 +130,8 @@ impl SchemeKind {
             SchemeKind::Shopify => "shopify",
             SchemeKind::Provider(id) => &builtin::provider_description(id).name,
             SchemeKind::Alias(id) => id.alias().name,
+            SchemeKind::Certified(CertProvider::Sns) => "sns",
+            SchemeKind::Certified(CertProvider::Paypal) => "paypal",
         }
     }
 
@@ -134,6 +144,14 @@ impl SchemeKind {
             }
             SchemeKind::Provider(id) => &builtin::provider_description(id).summary,
             SchemeKind::Alias(id) => id.alias().summary,
+            SchemeKind::Certified(CertProvider::Sns) => {
+                "AWS SNS: the JSON message's Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its \
+                 fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com"
+            }
+            SchemeKind::Certified(CertProvider::Paypal) => {
+                "PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over \"<transmission id>|<time>|<webhook id>|<crc32 of \
+                 body>\", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal's API host"
+            }
             described => builtin::description(described).map_or("", |description| description.summary.as_str()),
         }
     }
@@ -206,6 +224,8 @@ pub struct SchemeOptions {
     pub hmac: HmacOptions,
     /// Standard Webhooks under Svix's header names (`svix-id`, `svix-timestamp`, `svix-signature`).
     pub svix: bool,
+    /// The certificate URL, PayPal's webhook id and where certificates are fetched from (SNS, PayPal).
+    pub certified: std::sync::Arc<CertifiedOptions>,
 }
 
 /// The timestamp check: a signed timestamp is accepted when it is within `tolerance` of `now`, in
@@ -314,6 +334,24 @@ pub trait Scheme: fmt::Debug + Send + Sync {
         value.to_str().ok().map(str::to_string)
     }
 
+    /// For a scheme that writes its signature INTO the body (AWS SNS's message fields): the body
+    /// as signed, which is sent in place of `delivery`'s and then given to [`sign`](Self::sign)
+    /// for the headers. `None` for the schemes that sign into headers only.
+    fn sign_body(&self, _delivery: &Delivery, _key: &SigningKey) -> Result<Option<bytes::Bytes>, SignError> {
+        Ok(None)
+    }
+
+    /// The asynchronous step before a verdict, for the schemes that verify with something fetched
+    /// over the network (SNS's and PayPal's certificates): fetches it, or records why it could not,
+    /// so that [`verify_request`](Self::verify_request) judges synchronously right after. Nothing
+    /// for the others.
+    fn prefetch<'a>(
+        &'a self,
+        _request: &ReceivedRequest<'a>,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + 'a>> {
+        Box::pin(std::future::ready(()))
+    }
+
     /// The headers to send with `delivery`, signature first. Reads a file body in chunks.
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError>;
 
@@ -368,6 +406,7 @@ pub fn build(kind: SchemeKind, options: &SchemeOptions) -> Box<dyn Scheme> {
                 other => build(other, options),
             }
         }
+        SchemeKind::Certified(provider) => Box::new(certified::CertifiedScheme::new(provider, &options.certified)),
     }
 }
 
@@ -475,6 +514,14 @@ const DOCUMENTED_SPELLINGS: &[&str] = &[
     "shopify-hmac-sha256",
     "shopify-webhook-id",
     "shopify-topic",
+    "x-amz-sns-message-type",
+    "x-amz-sns-message-id",
+    "x-amz-sns-topic-arn",
+    "PAYPAL-TRANSMISSION-ID",
+    "PAYPAL-TRANSMISSION-TIME",
+    "PAYPAL-TRANSMISSION-SIG",
+    "PAYPAL-CERT-URL",
+    "PAYPAL-AUTH-ALGO",
 ];
 
 /// `name` as documented, or in Title-Case for names we do not know.

@@ -10,7 +10,10 @@ use super::SchemeKind;
 use super::description::Algorithm;
 use super::ed25519::AsymmetricKey;
 use crate::output::Format;
-use crate::webhook::crypto::key_pair::KeyAlgorithm;
+use anyhow::Context;
+
+use crate::webhook::crypto::cert_url::CertProvider;
+use crate::webhook::crypto::key_pair::{KeyAlgorithm, LocalCa, LocalCaFiles};
 
 /// How many random bytes a new secret carries: 256 bits, the HMAC-SHA256 block-size sweet spot.
 const NEW_SECRET_BYTES: usize = 32;
@@ -39,6 +42,10 @@ pub(crate) fn generate(scheme: SchemeKind) -> anyhow::Result<String> {
         SchemeKind::Hmac | SchemeKind::Github | SchemeKind::Slack | SchemeKind::Shopify | SchemeKind::Provider(_) => {
             hex::encode(bytes)
         }
+        SchemeKind::Certified(_) => anyhow::bail!(
+            "--scheme {scheme} signs with an RSA key whose certificate the receiver fetches: `webhook secret --scheme \
+             {scheme} --out DIR` writes a local CA, the key and the certificate"
+        ),
     })
 }
 
@@ -60,12 +67,14 @@ fn key_pair_algorithm(scheme: SchemeKind) -> Option<KeyAlgorithm> {
 }
 
 /// What `webhook secret` makes.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct NewSecretConfig {
     pub scheme: SchemeKind,
     /// An Ed25519 pair (Standard Webhooks `v1a`) instead of a shared secret.
     pub asymmetric: bool,
     pub format: Format,
+    /// `--out DIR` (sns, paypal): where the local CA, the key and the certificate are written.
+    pub out: Option<std::path::PathBuf>,
 }
 
 /// `webhook secret --format json`.
@@ -75,8 +84,13 @@ pub(crate) struct SecretDocument {
     /// private key (Discord: hex seed; SendGrid: PKCS#8 PEM). Keep it private.
     pub secret: String,
     /// The public key receivers verify with (`whpk_`, or the provider's own form: Discord hex,
-    /// SendGrid base64 DER); `null` for a shared secret.
+    /// SendGrid base64 DER), or the signing certificate's PEM (sns, paypal); `null` for a shared
+    /// secret.
     pub public: Option<String>,
+    /// The files `--out DIR` wrote (sns, paypal): `ca` for the receiver's `--trust-ca`, `key` the
+    /// sender's private key, `cert` the certificate to serve at the certificate URL.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<LocalCaFiles>,
 }
 
 /// The `schema` value of `webhook secret --format json`.
@@ -87,6 +101,9 @@ pub(crate) fn print_new(
     config: NewSecretConfig,
     out: &mut impl std::io::Write,
 ) -> anyhow::Result<crate::exit::Outcome> {
+    if let SchemeKind::Certified(provider) = config.scheme {
+        return print_local_ca(provider, &config, out);
+    }
     let pair_algorithm = key_pair_algorithm(config.scheme);
     let (secret, public) = if let Some(algorithm) = pair_algorithm {
         let pair = crate::webhook::crypto::key_pair::generate_pair(algorithm)?;
@@ -114,7 +131,60 @@ pub(crate) fn print_new(
             }
         }
         Format::Json => {
-            crate::json_output::write_pretty(&mut *out, SCHEMA, &SecretDocument { secret, public })?;
+            crate::json_output::write_pretty(&mut *out, SCHEMA, &SecretDocument { secret, public, files: None })?;
+            writeln!(out)?;
+        }
+    }
+    Ok(crate::exit::Outcome::Holds)
+}
+
+/// The hosts the local certificate is issued for: what the provider's certificate URLs and the
+/// TLS server serving them are named (SNS: the us-east-1 regional host).
+fn local_ca_hosts(provider: CertProvider) -> &'static [&'static str] {
+    match provider {
+        CertProvider::Sns => &["sns.us-east-1.amazonaws.com"],
+        CertProvider::Paypal => {
+            &["api.paypal.com", "api.sandbox.paypal.com", "api-m.paypal.com", "api-m.sandbox.paypal.com"]
+        }
+    }
+}
+
+/// `webhook secret --scheme sns|paypal --out DIR`: a local CA, the RSA key and its certificate,
+/// written as files (a PEM chain is no one-line secret), and said where each goes.
+fn print_local_ca(
+    provider: CertProvider,
+    config: &NewSecretConfig,
+    out: &mut impl std::io::Write,
+) -> anyhow::Result<crate::exit::Outcome> {
+    let scheme = config.scheme;
+    let Some(dir) = &config.out else {
+        anyhow::bail!(
+            "--scheme {scheme} signs with an RSA key whose certificate the receiver fetches: give --out DIR, where \
+             the local CA (ca.pem), the key (key.pem) and the certificate (cert.pem) are written"
+        );
+    };
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create --out `{}`", dir.display()))?;
+    let ca = LocalCa::generate_for(local_ca_hosts(provider))?;
+    let files = ca.write_to(dir).with_context(|| format!("cannot write into `{}`", dir.display()))?;
+    match config.format {
+        Format::Human => {
+            writeln!(
+                out,
+                "{}  the sender's RSA private key: webhook sign/send --scheme {scheme} --secret-file; keep it private",
+                files.key.display()
+            )?;
+            writeln!(
+                out,
+                "{}  the signing certificate, for {}: serve it at --cert-url (it is the TLS certificate of that host too)",
+                files.cert.display(),
+                local_ca_hosts(provider).join(", ")
+            )?;
+            writeln!(out, "{}  the local CA: webhook verify/listen --scheme {scheme} --trust-ca", files.ca.display())?;
+        }
+        Format::Json => {
+            let document =
+                SecretDocument { secret: ca.key_pem.clone(), public: Some(ca.cert_pem.clone()), files: Some(files) };
+            crate::json_output::write_pretty(&mut *out, SCHEMA, &document)?;
             writeln!(out)?;
         }
     }

@@ -8,6 +8,7 @@ use crate::webhook::crypto::KeyError;
 use crate::webhook::crypto::ecdsa_p256::{EcdsaP256Public, EcdsaP256Signer};
 use crate::webhook::crypto::ed25519::{Ed25519Public, Ed25519Signer};
 use crate::webhook::crypto::pem;
+use crate::webhook::crypto::rsa::{RsaHash, RsaSigner};
 use crate::webhook::secret::Secret;
 
 /// The key-pair algorithms a description can name.
@@ -42,6 +43,9 @@ pub(crate) enum ProviderKey {
     Ed25519Public(Ed25519Public),
     EcdsaP256Signer(EcdsaP256Signer),
     EcdsaP256Public(EcdsaP256Public),
+    /// The RSA key of a certificate-signed provider (SNS, PayPal); its receivers verify with the
+    /// certificate, never with a key given here.
+    Rsa(RsaSigner),
 }
 
 impl PairAlgorithm {
@@ -115,6 +119,7 @@ impl ProviderKey {
         match self {
             ProviderKey::Ed25519Signer(signer) => Some(Ok(signer.sign(message))),
             ProviderKey::EcdsaP256Signer(signer) => Some(signer.sign(message)),
+            ProviderKey::Rsa(signer) => Some(signer.sign(RsaHash::Sha256, message)),
             ProviderKey::Ed25519Public(_) | ProviderKey::EcdsaP256Public(_) => None,
         }
     }
@@ -131,6 +136,8 @@ impl ProviderKey {
             ProviderKey::EcdsaP256Signer(signer) => {
                 EcdsaP256Public::parse(&signer.public_base64()).is_ok_and(|public| public.verify(message, signature))
             }
+            // Verified through a certificate (`certified.rs`), never against a key alone.
+            ProviderKey::Rsa(_) => false,
         }
     }
 }

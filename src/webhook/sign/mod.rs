@@ -44,7 +44,13 @@ pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Ou
         delivery_id = parts.delivery_id;
         headers = parts.headers;
     }
-    let delivery = Delivery { body, id: delivery_id, timestamp, event, url: config.url.clone() };
+    let mut delivery = Delivery { body, id: delivery_id, timestamp, event, url: config.url.clone() };
+    // A scheme that signs into the body (SNS) gives the body to send, which must then be shown.
+    let mut generated = generated;
+    if let Some(signed_body) = scheme.sign_body(&delivery, &key)? {
+        delivery.body = crate::webhook::delivery::DeliveryBody::Bytes(signed_body);
+        generated = true;
+    }
     // The provider's own headers, then the signature's (which replace any of the same name).
     let signature = scheme.sign(&delivery, &key)?;
     headers.retain(|(name, _)| !signature.iter().any(|(signed, _)| signed == name));

@@ -8,7 +8,7 @@ pub(crate) mod verifier;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use http::{HeaderMap, HeaderName, HeaderValue};
 use serde::Serialize;
 
@@ -70,8 +70,16 @@ pub(crate) fn run(config: VerifyConfig, out: &mut impl Write) -> anyhow::Result<
     let (method, headers, body) = read_request(&config)?;
     let verifier = Verifier::new(&config.scheme, config.options, config.secret.load()?)?;
     let request = ReceivedRequest { method: &method, url: config.url.as_deref(), headers: &headers, body: &body };
+    // The certificate-signed schemes fetch their certificate first; the others have nothing to fetch.
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("cannot start the runtime that fetches certificates")?
+        .block_on(verifier.prefetch(&request));
     let verdict = verifier.verify(&request, config.window);
-    if let Some(failure) = verdict.failure.as_ref().filter(|failure| failure.code == "url_required") {
+    // Not a verdict either: the certificate on the provider's host could not be had.
+    let cannot_judge = ["url_required", "certificate_unavailable"];
+    if let Some(failure) = verdict.failure.as_ref().filter(|failure| cannot_judge.contains(&failure.code)) {
         // Not a verdict on the delivery: the command was not told what it needs to judge it.
         bail!("{}", failure.message);
     }

@@ -148,6 +148,15 @@ impl Verifier {
         format!("auto ({})", kinds.join(", "))
     }
 
+    /// The asynchronous step before [`check`](Self::check): the scheme that will judge the request
+    /// fetches what its verdict needs from the network (SNS's and PayPal's certificates, from the
+    /// provider's host only); nothing for the other schemes.
+    pub(crate) async fn prefetch(&self, request: &ReceivedRequest<'_>) {
+        if let Some(index) = self.choose(request.headers) {
+            self.candidates[index].scheme.prefetch(request).await;
+        }
+    }
+
     /// Judges a delivery, without a hint (see [`hint`](Self::hint)).
     pub(crate) fn check(&self, request: &ReceivedRequest<'_>, window: TimeWindow) -> SignatureCheck {
         let headers = request.headers;
@@ -301,7 +310,11 @@ fn ordered(kinds: Vec<SchemeKind>) -> Vec<SchemeKind> {
     const FIRST: [SchemeKind; 5] =
         [SchemeKind::Standard, SchemeKind::Stripe, SchemeKind::Github, SchemeKind::Slack, SchemeKind::Shopify];
     let mut ordered: Vec<SchemeKind> = FIRST.into_iter().filter(|kind| kinds.contains(kind)).collect();
-    for kind in kinds.iter().copied().filter(|kind| matches!(kind, SchemeKind::Provider(_) | SchemeKind::Alias(_))) {
+    for kind in kinds
+        .iter()
+        .copied()
+        .filter(|kind| matches!(kind, SchemeKind::Provider(_) | SchemeKind::Alias(_) | SchemeKind::Certified(_)))
+    {
         if !ordered.contains(&kind) {
             ordered.push(kind);
         }

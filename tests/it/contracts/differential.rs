@@ -139,7 +139,7 @@ fn kinds(kind: SchemeKind) -> Vec<&'static str> {
         SchemeKind::Slack => kinds.extend(HEX.iter().chain(TIMESTAMPED).chain(SLACK)),
         SchemeKind::Github => kinds.extend(HEX.iter().chain(GITHUB)),
         SchemeKind::Shopify => kinds.extend(BASE64_SIGNED),
-        SchemeKind::Hmac | SchemeKind::Provider(_) | SchemeKind::Alias(_) => {
+        SchemeKind::Hmac | SchemeKind::Provider(_) | SchemeKind::Alias(_) | SchemeKind::Certified(_) => {
             unreachable!("no provider library for the generic scheme")
         }
     }
@@ -246,7 +246,7 @@ fn tag_text(kind: SchemeKind, signed: &Signed) -> String {
         SchemeKind::Slack => hex::encode(mac(signed.secret.as_bytes(), &[b"v0:", ts, b":", body])),
         SchemeKind::Github => hex::encode(mac(signed.secret.as_bytes(), &[body])),
         SchemeKind::Shopify => BASE64.encode(mac(signed.secret.as_bytes(), &[body])),
-        SchemeKind::Hmac | SchemeKind::Provider(_) | SchemeKind::Alias(_) => unreachable!(),
+        SchemeKind::Hmac | SchemeKind::Provider(_) | SchemeKind::Alias(_) | SchemeKind::Certified(_) => unreachable!(),
     }
 }
 
@@ -412,7 +412,7 @@ fn headers(scheme: SchemeKind, kind: &str, signed: &Signed, tag: &str, rng: &mut
         SchemeKind::Shopify => {
             vec![("X-Shopify-Hmac-Sha256".into(), tag.clone()), ("X-Shopify-Webhook-Id".into(), signed.id.clone())]
         }
-        SchemeKind::Hmac | SchemeKind::Provider(_) | SchemeKind::Alias(_) => unreachable!(),
+        SchemeKind::Hmac | SchemeKind::Provider(_) | SchemeKind::Alias(_) | SchemeKind::Certified(_) => unreachable!(),
     };
     let signature = scheme::build(scheme, &SchemeOptions::default()).signature_header();
     let is_signature = |name: &str| name.eq_ignore_ascii_case(signature.as_str());
