@@ -514,6 +514,60 @@ impl DescribedScheme {
     }
 }
 
+/// Signing into the body, as Mailgun and Adyen lay their signatures out.
+impl DescribedScheme {
+    /// Mailgun: `{"signature": {"timestamp", "token", "signature"}, "event-data": …}`. A body that
+    /// is not yet in that shape becomes its `event-data`; the token is the delivery id (Mailgun's
+    /// is a random 50-character string, and the id is fresh unless `--id` pins it).
+    fn sign_mailgun(&self, json: &mut serde_json::Value, delivery: &Delivery, key: &SigningKey) -> Result<(), String> {
+        use serde_json::{Map, Value};
+        if !json.get("event-data").is_some_and(Value::is_object) {
+            let mut wrapped = Map::new();
+            wrapped.insert("event-data".into(), json.take());
+            *json = Value::Object(wrapped);
+        }
+        let token = json
+            .pointer("/signature/token")
+            .and_then(Value::as_str)
+            .map_or_else(|| delivery.id.clone(), str::to_string);
+        let timestamp = delivery.timestamp.to_string();
+        let signature =
+            self.encoding.encode(&key.digest(self.mac_algorithm(), &[format!("{timestamp}{token}").as_bytes()]));
+        let object = json.as_object_mut().ok_or("the body is not a JSON object")?;
+        let mut fields = Map::new();
+        fields.insert("timestamp".into(), Value::from(timestamp));
+        fields.insert("token".into(), Value::from(token));
+        fields.insert("signature".into(), Value::from(signature));
+        object.insert("signature".into(), Value::Object(fields));
+        Ok(())
+    }
+
+    /// Adyen: every `notificationItems[].NotificationRequestItem` gets its own
+    /// `additionalData.hmacSignature` over its fields.
+    fn sign_adyen(&self, json: &mut serde_json::Value, key: &SigningKey) -> Result<(), String> {
+        use serde_json::{Map, Value};
+        let items = json
+            .get_mut("notificationItems")
+            .and_then(Value::as_array_mut)
+            .filter(|items| !items.is_empty())
+            .ok_or("Adyen signs each item of `notificationItems`, and the body has none")?;
+        for (at, item) in items.iter_mut().enumerate() {
+            let request = item
+                .get_mut("NotificationRequestItem")
+                .and_then(Value::as_object_mut)
+                .ok_or_else(|| format!("notificationItems[{at}] has no NotificationRequestItem object"))?;
+            let text = adyen::item_string_to_sign(&Value::Object(request.clone()));
+            let signature = self.encoding.encode(&key.digest(self.mac_algorithm(), &[text.as_bytes()]));
+            let additional = request.entry("additionalData").or_insert_with(|| Value::Object(Map::new()));
+            let additional = additional
+                .as_object_mut()
+                .ok_or_else(|| format!("notificationItems[{at}]'s additionalData is not an object"))?;
+            additional.insert("hmacSignature".into(), Value::from(signature));
+        }
+        Ok(())
+    }
+}
+
 /// A list form whose keys and separator can be told apart.
 fn check_list(list: &SignatureList) -> Result<(), DescriptionError> {
     if list.separator.is_empty() || list.separator.contains('=') {
@@ -598,8 +652,19 @@ impl Scheme for DescribedScheme {
         if self.shared_token {
             return self.sign_with_token(delivery, key);
         }
-        if self.fields.is_some() {
-            return Err(SignError::SignsInsideTheBody { scheme: self.kind.to_string() });
+        if let Some(fields) = self.fields {
+            // The signature went into the body (`sign_body`); no header carries it. A body that
+            // does not carry it was never signed: refused, so nothing goes out unsigned.
+            let body = whole_body(&delivery.body)?;
+            let signed = match fields {
+                BodyFields::Mailgun => mailgun::signed(&body).is_ok(),
+                BodyFields::Adyen => adyen::items(&body)
+                    .is_ok_and(|items| !items.is_empty() && items.iter().all(|item| item.signature_base64.is_some())),
+            };
+            if !signed {
+                return Err(SignError::SignsInsideTheBody { scheme: self.kind.to_string() });
+            }
+            return Ok(Vec::new());
         }
         let timestamp = match self.timestamp {
             Some((_, TimestampForm::UnixMilliseconds)) => (i128::from(delivery.timestamp) * 1000).to_string(),
@@ -667,6 +732,20 @@ impl Scheme for DescribedScheme {
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
         self.verify_request(&ReceivedRequest::post(headers, body), key, window)
+    }
+
+    fn sign_body(&self, delivery: &Delivery, key: &SigningKey) -> Result<Option<bytes::Bytes>, SignError> {
+        let Some(fields) = self.fields else { return Ok(None) };
+        let body = whole_body(&delivery.body)?;
+        let not_signable = |reason: String| SignError::NotSignable { scheme: self.kind.to_string(), reason };
+        let mut json: serde_json::Value = serde_json::from_slice(&body)
+            .map_err(|err| not_signable(format!("the body must be JSON, as {} sends it: {err}", self.kind)))?;
+        match fields {
+            BodyFields::Mailgun => self.sign_mailgun(&mut json, delivery, key).map_err(not_signable)?,
+            BodyFields::Adyen => self.sign_adyen(&mut json, key).map_err(not_signable)?,
+        }
+        let text = serde_json::to_vec(&json).map_err(|err| not_signable(err.to_string()))?;
+        Ok(Some(bytes::Bytes::from(text)))
     }
 
     fn signs_url(&self) -> bool {

@@ -134,8 +134,8 @@ pub enum SignError {
     )]
     PrivateKeyNeeded { scheme: String },
     #[error(
-        "{scheme} carries its signature inside the body, which signing cannot write yet; `webhook verify` and \
-         `listen` judge such deliveries"
+        "{scheme} carries its signature inside the body, and this body carries none: sign it with `webhook sign` \
+         or `webhook send`, which write it into the body"
     )]
     SignsInsideTheBody { scheme: String },
 

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::support::apps::app_path;
 use crate::support::provider_sdks::Sdks;
@@ -312,11 +312,64 @@ fn mailgun_verifies_the_signature_object_of_its_body_and_judges_its_timestamp() 
     let (code, output) = verify_body("mailgun", key, r#"{"event-data": {}}"#, 1_700_000_000);
     assert_eq!(code, 1, "{output}");
     assert!(output.contains("no signature object"), "{output}");
+}
 
-    // Signing would have to rewrite the body: refused, saying what works instead.
-    let (code, _, stderr) = Run::webhook(["sign", "--scheme", "mailgun", "--secret", key, "-d", "{}"]).finish().parts();
+/// `webhook sign --scheme SCHEME` of `body`: the signed body it prints.
+fn sign_into_body(scheme: &str, secret: &str, body: &str, extra: &[&str]) -> Value {
+    let document = Run::webhook(["sign", "--scheme", scheme, "--secret", secret, "-d", body])
+        .args(extra)
+        .format_json()
+        .never_printing(secret)
+        .expect_exit(0)
+        .json();
+    serde_json::from_str(document["body"].as_str().unwrap()).unwrap()
+}
+
+#[test]
+fn mailgun_signing_writes_the_signature_object_into_the_body_as_pythons_hmac_computes_it() {
+    let key = "a mailgun webhook signing key";
+    let event = r#"{"event": "delivered", "id": "CPgfbmQMTCKtHW6uIWtuVe", "note": "caf\u00e9"}"#;
+    let token = "a8ce0edb2dd8301dee6c2405235584e45aa91d1e9f979f3de0";
+    let signed = sign_into_body("mailgun", key, event, &["--timestamp", "1700000000", "--id", token]);
+    // The body became the event-data of Mailgun's layout, and the signature is the hex HMAC of
+    // timestamp + token, as Mailgun's documentation computes it (here by Python's hmac).
+    assert_eq!(signed["event-data"]["id"], "CPgfbmQMTCKtHW6uIWtuVe", "{signed}");
+    assert_eq!(signed["signature"]["timestamp"], "1700000000");
+    assert_eq!(signed["signature"]["token"], token);
+    assert_eq!(signed["signature"]["signature"], json!(python_hex_sha256(key, &format!("1700000000{token}"))));
+    let (code, output) = verify_body("mailgun", key, &signed.to_string(), 1_700_000_000);
+    assert_eq!(code, 0, "{output}");
+    let (code, _) = verify_body("mailgun", "another key", &signed.to_string(), 1_700_000_000);
+    assert_eq!(code, 1);
+    // A body already in Mailgun's layout keeps its event-data and is signed afresh.
+    let again = sign_into_body("mailgun", key, &signed.to_string(), &["--timestamp", "1700000100"]);
+    assert_eq!((&again["event-data"], &again["signature"]["token"]), (&signed["event-data"], &json!(token)));
+    assert_eq!(verify_body("mailgun", key, &again.to_string(), 1_700_000_100).0, 0);
+}
+
+#[test]
+fn adyen_signing_gives_each_item_of_a_batch_the_signature_its_libraries_vectors_expect() {
+    let strip = |item: &str, signature: &str| {
+        item.replace(&format!(r#""hmacSignature": "{signature}""#), r#""hmacSignature": "x""#)
+    };
+    let php = strip(ADYEN_PHP_ITEM, "Ny9gS2veKo5E4w8/OL6xz1/wvT/hYkAXy1xNc/QvO4I=");
+    let node = strip(ADYEN_NODE_ITEM, "ipnxGCaUZ4l8TUW75a71/ghd2Fe5ffvX0pV4TLTntIc=");
+    let signed = sign_into_body("adyen", ADYEN_KEY, &adyen_batch(&[&php, &node]), &[]);
+    let signature = |at: usize| {
+        signed["notificationItems"][at]["NotificationRequestItem"]["additionalData"]["hmacSignature"].clone()
+    };
+    assert_eq!(signature(0), "Ny9gS2veKo5E4w8/OL6xz1/wvT/hYkAXy1xNc/QvO4I=", "{signed}");
+    assert_eq!(signature(1), "ipnxGCaUZ4l8TUW75a71/ghd2Fe5ffvX0pV4TLTntIc=", "{signed}");
+    assert_eq!(verify_body("adyen", ADYEN_KEY, &signed.to_string(), 1_700_000_000).0, 0);
+    // An item without additionalData gets one.
+    let bare = r#"{"NotificationRequestItem": {"pspReference": "p", "eventCode": "AUTHORISATION", "success": "true"}}"#;
+    let signed = sign_into_body("adyen", ADYEN_KEY, &adyen_batch(&[bare]), &[]);
+    assert!(signed["notificationItems"][0]["NotificationRequestItem"]["additionalData"]["hmacSignature"].is_string());
+    // A body with no items to sign is refused, saying why.
+    let (code, _, stderr) =
+        Run::webhook(["sign", "--scheme", "adyen", "--secret", ADYEN_KEY, "-d", "{}"]).finish().parts();
     assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("inside the body"), "{stderr}");
+    assert!(stderr.contains("notificationItems"), "{stderr}");
 }
 
 /// The Standard Webhooks libraries' vector (tests/fixtures/webhook-signatures.json).
@@ -365,4 +418,27 @@ fn standard_webhooks_adopters_are_aliases_signing_under_the_headers_their_docs_s
     }
     let standard = schemes.iter().find(|scheme| scheme["name"] == "standard").unwrap();
     assert!(standard["alias_of"].is_null(), "{standard}");
+}
+
+#[test]
+fn webhook_send_signs_mailgun_and_adyen_bodies_that_webhook_listen_accepts() {
+    for (scheme, secret, body) in [
+        ("mailgun", "a mailgun webhook signing key", r#"{"event": "delivered"}"#.to_string()),
+        ("adyen", ADYEN_KEY, adyen_batch(&[ADYEN_PHP_ITEM, ADYEN_NODE_ITEM])),
+    ] {
+        let listener = crate::support::listen_process::Binary::start_with_secret(secret, &["--scheme", scheme]);
+        let url = format!("{}/hook", listener.url);
+        let (code, out, err) = Run::webhook(["send", &url, "--scheme", scheme, "--secret", secret, "-d", &body])
+            .args(["--max-attempts", "1"])
+            .never_printing(secret)
+            .finish()
+            .parts();
+        assert_eq!(code, 0, "{scheme}: {out}{err}");
+        let (code, out, err) = Run::webhook(["send", &url, "--scheme", scheme, "--secret", "00aa", "-d", &body])
+            .args(["--max-attempts", "1"])
+            .finish()
+            .parts();
+        assert_eq!(code, 1, "{scheme}, another key: {out}{err}");
+        listener.interrupt();
+    }
 }
