@@ -322,6 +322,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --color 'When to color the output'
             cand --svix 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)'
             cand --accept-invalid 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
+            cand --confirm-subscriptions '--scheme sns: confirm the subscription of an authentic SubscriptionConfirmation by visiting its SubscribeURL, only on SNS''s host (through --trust-ca and --connect-to when given)'
             cand --fsync 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
             cand --ack-always 'Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered [default: pass the application''s status back; 502 when it is down, 504 when it timed out]'
             cand --forward-http2 'Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://'

@@ -709,6 +709,7 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l accept-invalid -d 'Answer deliveries with an invalid signature 2xx anyway (still recorded and shown as invalid)'
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l confirm-subscriptions -d '--scheme sns: confirm the subscription of an authentic SubscriptionConfirmation by visiting its SubscribeURL, only on SNS\'s host (through --trust-ca and --connect-to when given)'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l fsync -d 'Flush each append to disk before answering, so even a power loss keeps acknowledged deliveries'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l ack-always -d 'Acknowledge every accepted delivery 200 once journaled, whatever the forward target answered [default: pass the application\'s status back; 502 when it is down, 504 when it timed out]'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-http2 -d 'Forward over HTTP/2: prior knowledge (h2c) on http://, ALPN on https://'

@@ -19,7 +19,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             out.write(self.path + "\n")
         name = os.path.basename(self.path.split("?")[0])
         path = os.path.join(root, name)
-        if name and os.path.isfile(path):
+        if "Action=ConfirmSubscription" in self.path:
+            # What SNS answers a visit of a SubscriptionConfirmation's SubscribeURL.
+            body = b"<ConfirmSubscriptionResponse><ConfirmSubscriptionResult><SubscriptionArn>arn</SubscriptionArn></ConfirmSubscriptionResult></ConfirmSubscriptionResponse>"
+            self.send_response(200)
+        elif name and os.path.isfile(path):
             with open(path, "rb") as served:
                 body = served.read()
             self.send_response(200)

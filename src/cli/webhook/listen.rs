@@ -10,8 +10,11 @@ use super::verification::{Verification, VerificationArgs};
 use crate::http::server::Timeouts;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
+use crate::webhook::crypto::cert_url::CertProvider;
 use crate::webhook::listen::{self, ForwardRetry, ListenConfig, Route};
+use crate::webhook::scheme::SchemeKind;
 use crate::webhook::secret::{Secret, parse_secret_arg};
+use crate::webhook::verify::verifier::SchemeSelection;
 
 #[derive(Debug, clap::Args)]
 pub struct ListenArgs {
@@ -40,6 +43,11 @@ pub struct ListenArgs {
     /// the challenge is answered only to this token, 403 otherwise
     #[arg(long, value_name = "TOKEN", help_heading = "Handshakes")]
     pub verify_token: Option<String>,
+
+    /// --scheme sns: confirm the subscription of an authentic SubscriptionConfirmation by visiting
+    /// its SubscribeURL, only on SNS's host (through --trust-ca and --connect-to when given)
+    #[arg(long, help_heading = "Handshakes")]
+    pub confirm_subscriptions: bool,
 
     /// Bodies larger than this get 413 (at most 1GiB)
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
@@ -163,6 +171,10 @@ impl ListenArgs {
         if self.dedupe_max == 0 || self.dedupe_window.is_zero() {
             bail!("--dedupe-window and --dedupe-max must be above 0: nothing remembered, every repeat looks new");
         }
+        let sns = SchemeSelection::Fixed(SchemeKind::Certified(CertProvider::Sns));
+        if self.confirm_subscriptions && scheme != sns {
+            bail!("--confirm-subscriptions confirms AWS SNS subscriptions: it goes with --scheme sns");
+        }
         let secret = secret.load()?;
         let forward_to = self.forward_to.as_deref().map(parse_url).transpose().context("--forward-to")?;
         if self.dedupe && forward_to.is_none() && self.route.is_empty() {
@@ -182,6 +194,7 @@ impl ListenArgs {
             scheme_options,
             secret,
             verify_token: self.verify_token,
+            confirm_subscriptions: self.confirm_subscriptions,
             public_url: self.public_url.as_deref().map(parse_url).transpose().context("--public-url")?,
             tolerance,
             accept_invalid: self.accept_invalid,

@@ -107,6 +107,16 @@ pub enum CertUrlError {
 
 /// Checks `text` against `provider`'s rule; the parsed URL when it passes.
 pub fn check_cert_url(provider: CertProvider, text: &str) -> Result<Url, CertUrlError> {
+    let url = check_provider_url(provider, text)?;
+    if provider == CertProvider::Sns && !url.path().ends_with(".pem") {
+        return Err(CertUrlError::NotPem(url.as_str().to_string()));
+    }
+    Ok(url)
+}
+
+/// The host half of the rule, for any URL of the provider's (an SNS `SubscribeURL`): https, on
+/// the provider's host, port 443, no credentials.
+pub(crate) fn check_provider_url(provider: CertProvider, text: &str) -> Result<Url, CertUrlError> {
     let url = Url::parse(text).map_err(|_| CertUrlError::NotUrl(text.to_string()))?;
     let shown = url.as_str().to_string();
     if url.scheme() != "https" {
@@ -119,9 +129,6 @@ pub fn check_cert_url(provider: CertProvider, text: &str) -> Result<Url, CertUrl
     let host = url.domain().unwrap_or_default().to_ascii_lowercase();
     if !provider.allows_host(&host) {
         return Err(CertUrlError::OtherHost { url: shown, provider: provider.name(), hosts: provider.hosts_text() });
-    }
-    if provider == CertProvider::Sns && !url.path().ends_with(".pem") {
-        return Err(CertUrlError::NotPem(shown));
     }
     Ok(url)
 }
@@ -235,6 +242,16 @@ impl CertFetcher {
                 failures.insert(url.to_string(), err);
             }
         }
+    }
+
+    /// Visits `url` (an SNS `SubscribeURL`) with a GET, through the same TLS trust and host rule
+    /// as the certificates: refused without a request when it is off the provider's host. The
+    /// status it answered. Redirects are not followed (a confirmation answers 200 itself).
+    pub async fn visit(&self, url: &str) -> Result<reqwest::StatusCode, CertUrlError> {
+        let parsed = check_provider_url(self.provider, url)?;
+        let fetch_error = |reason: String| CertUrlError::Fetch { url: parsed.to_string(), reason };
+        let response = self.client.get(parsed.clone()).send().await.map_err(|err| fetch_error(describe(&err)))?;
+        Ok(response.status())
     }
 
     /// What fetching `url` came to, without fetching: the checked certificate (cached), the

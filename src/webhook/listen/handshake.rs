@@ -40,6 +40,9 @@ use crate::webhook::secret::Secret;
 pub(crate) struct HandshakeConfig {
     pub verify_token: Option<String>,
     pub secret: Option<Secret>,
+    /// `--confirm-subscriptions`: the fetcher that visits an authentic SNS SubscriptionConfirmation's
+    /// SubscribeURL, on SNS's host only (and through `--trust-ca`/`--connect-to`).
+    pub sns_confirmer: Option<std::sync::Arc<crate::webhook::crypto::cert_url::CertFetcher>>,
 }
 
 /// A handshake answered, for the live line and the journal.
@@ -49,11 +52,25 @@ pub(super) struct Answered {
     pub response: Response<Full<Bytes>>,
     /// What was answered, or why it was refused, in a few words.
     pub note: String,
+    /// A URL to visit before the answer is final (an SNS SubscribeURL, with `--confirm-subscriptions`).
+    pub visit: Option<String>,
 }
 
 impl Answered {
     fn new(name: &'static str, response: Response<Full<Bytes>>, note: impl Into<String>) -> Answered {
-        Answered { name, response, note: note.into() }
+        Answered { name, response, note: note.into(), visit: None }
+    }
+
+    /// Visits the SubscribeURL when there is one to visit, and says in the note what came of it.
+    pub(super) async fn confirm(&mut self, config: &HandshakeConfig) {
+        let (Some(url), Some(confirmer)) = (self.visit.take(), &config.sns_confirmer) else { return };
+        self.note = match confirmer.visit(&url).await {
+            Ok(status) if status.is_success() => {
+                format!("subscription confirmed: GET SubscribeURL {url} answered {status}")
+            }
+            Ok(status) => format!("subscription not confirmed: GET SubscribeURL {url} answered {status}"),
+            Err(err) => format!("subscription not confirmed: {err}"),
+        };
     }
 }
 
@@ -141,10 +158,16 @@ pub(super) fn after_signature(
         let url = json_body(body).and_then(|v| v.get("SubscribeURL")?.as_str().map(str::to_string));
         return Some(signed("sns-subscription-confirmation", authentic, || {
             let note = match &url {
-                Some(url) => format!("not confirmed by the listener: visit SubscribeURL {url} to confirm"),
+                Some(_) if config.sns_confirmer.is_some() => "confirming".to_string(),
+                Some(url) => format!(
+                    "not confirmed by the listener: visit SubscribeURL {url} to confirm (or listen with \
+                     --confirm-subscriptions)"
+                ),
                 None => "the confirmation has no SubscribeURL".to_string(),
             };
-            Answered::new("sns-subscription-confirmation", empty(StatusCode::OK), note)
+            let mut answered = Answered::new("sns-subscription-confirmation", empty(StatusCode::OK), note);
+            answered.visit = url.filter(|_| config.sns_confirmer.is_some());
+            answered
         }));
     }
     let value = json_body(body)?;

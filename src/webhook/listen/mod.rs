@@ -63,6 +63,9 @@ pub struct ListenConfig {
     pub secret: Secret,
     /// `--verify-token`: the token Meta's subscription check must carry.
     pub verify_token: Option<String>,
+    /// `--confirm-subscriptions` (--scheme sns): visit an authentic SubscriptionConfirmation's
+    /// SubscribeURL, on SNS's host only.
+    pub confirm_subscriptions: bool,
     /// `--public-url`: the URL (or origin) the provider was given, for schemes that sign the URL;
     /// `None`: the local URL each request arrives at.
     pub public_url: Option<Uri>,
@@ -135,6 +138,7 @@ impl ListenConfig {
             scheme_options: SchemeOptions::default(),
             secret,
             verify_token: None,
+            confirm_subscriptions: false,
             public_url: None,
             tolerance: Duration::from_secs(300),
             accept_invalid: false,
@@ -219,6 +223,10 @@ fn summary_of(receiver: &Receiver) -> ListenerTally {
 pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
     let verifier =
         Verifier::new(&config.scheme, config.scheme_options.clone(), config.secret.clone())?.locking_on_first_valid();
+    let sns_confirmer = match config.confirm_subscriptions {
+        true => Some(config.scheme_options.certified.fetcher(crate::webhook::crypto::cert_url::CertProvider::Sns)?),
+        false => None,
+    };
     let journal = match &config.record {
         Some(path) => {
             let (writer, repair) = JournalWriter::open(path, config.fsync)?;
@@ -293,6 +301,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         handshakes: handshake::HandshakeConfig {
             verify_token: config.verify_token.clone(),
             secret: Some(config.secret.clone()),
+            sns_confirmer: sns_confirmer.map(Arc::new),
         },
     });
     let shared = Arc::clone(&receiver);

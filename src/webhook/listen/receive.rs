@@ -299,7 +299,8 @@ struct Decision {
 async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body: Bytes) -> Response<Full<Bytes>> {
     let mut signature = judge(receiver, &arrival, &parts, &body).await;
     let authentic = signature.failure.is_none();
-    if let Some(answered) = handshake::after_signature(&receiver.handshakes, &parts, &body, authentic) {
+    if let Some(mut answered) = handshake::after_signature(&receiver.handshakes, &parts, &body, authentic) {
+        answered.confirm(&receiver.handshakes).await;
         return answer_handshake(receiver, &arrival, &parts, &body, Some(&signature), answered).await;
     }
     let mut envelope = Envelope::read(&body);

@@ -48,6 +48,19 @@ pub struct CertifiedOptions {
     pub connect_to: Vec<(String, SocketAddr)>,
 }
 
+impl CertifiedOptions {
+    /// A fetcher for `provider`'s certificates (and SNS's SubscribeURL) trusting `--trust-ca`, or
+    /// the web PKI, and connecting as `--connect-to` says.
+    pub(crate) fn fetcher(&self, provider: CertProvider) -> anyhow::Result<CertFetcher> {
+        let trust = match &self.trust_ca {
+            Some(pem) => TrustRoots::from_pem(pem).map_err(|err| anyhow::anyhow!("--trust-ca: {err}"))?,
+            None => TrustRoots::web_pki(),
+        };
+        let options = CertFetchOptions { trust, resolve: self.connect_to.clone(), timeout: FETCH_TIMEOUT };
+        CertFetcher::new(provider, options).map_err(|err| anyhow::anyhow!("cannot fetch certificates: {err:#}"))
+    }
+}
+
 /// How long one certificate fetch may take.
 const FETCH_TIMEOUT: Duration = Duration::from_secs(10);
 
@@ -76,14 +89,7 @@ impl CertifiedScheme {
     }
 
     fn fetcher(&self) -> Result<&CertFetcher, VerifyError> {
-        let made = self.fetcher.get_or_init(|| {
-            let trust = match &self.options.trust_ca {
-                Some(pem) => TrustRoots::from_pem(pem).map_err(|err| format!("--trust-ca: {err}"))?,
-                None => TrustRoots::web_pki(),
-            };
-            let options = CertFetchOptions { trust, resolve: self.options.connect_to.clone(), timeout: FETCH_TIMEOUT };
-            CertFetcher::new(self.provider, options).map_err(|err| format!("cannot fetch certificates: {err:#}"))
-        });
+        let made = self.fetcher.get_or_init(|| self.options.fetcher(self.provider).map_err(|err| format!("{err:#}")));
         made.as_ref().map_err(|reason| VerifyError::CertificateUnavailable { reason: reason.clone() })
     }
 

@@ -263,3 +263,71 @@ fn webhook_listen_accepts_what_webhook_send_signs_and_refuses_a_look_alike_certi
     let log = lines.join("\n");
     assert!(log.contains("not on AWS SNS's host"), "{log}");
 }
+
+/// A SubscriptionConfirmation for `subscribe_url`, before signing.
+fn subscription_confirmation(subscribe_url: &str) -> String {
+    json!({"Type": "SubscriptionConfirmation", "Token": "2336412f37fb687f5d51e6e2425f004aed",
+        "Message": "You have chosen to subscribe to the topic. To confirm, visit the SubscribeURL.",
+        "SubscribeURL": subscribe_url})
+    .to_string()
+}
+
+/// `webhook send --scheme sns` of `message` to the listener, as SNS sends it (signed into the body,
+/// with its x-amz-sns-message-type header).
+fn post_to(host: &CertificateHost, listener: &Binary, message: &str) -> (i32, String) {
+    let url = format!("{}/sns", listener.url);
+    let (code, out, err) = Run::webhook(["send", &url, "--scheme", "sns", "--cert-url", SNS_CERT_URL, "-d", message])
+        .args(["--max-attempts", "1", "--secret-file"])
+        .args([host.file("key.pem")])
+        .finish()
+        .parts();
+    (code, format!("{out}{err}"))
+}
+
+#[test]
+fn listen_confirms_an_sns_subscription_only_when_told_and_only_on_the_sns_host() {
+    let host = CertificateHost::start("sns");
+    let ca = host.file("ca.pem");
+    let (to_sns, to_look_alike) = (host.connect_to(SNS_HOST), host.connect_to(LOOK_ALIKE_SNS_HOST));
+    let reach = [
+        "--scheme",
+        "sns",
+        "--trust-ca",
+        ca.to_str().unwrap(),
+        "--connect-to",
+        &to_sns,
+        "--connect-to",
+        &to_look_alike,
+    ];
+    let subscribe = format!(
+        "https://{SNS_HOST}/?Action=ConfirmSubscription&TopicArn=arn:aws:sns:us-east-1:123456789012:orders&Token=2336412f37"
+    );
+    let confirmation = subscription_confirmation(&subscribe);
+    let visits =
+        |host: &CertificateHost| host.requests().iter().filter(|path| path.contains("ConfirmSubscription")).count();
+
+    // Without --confirm-subscriptions: acknowledged, shown, never visited.
+    let listener = Binary::start_listen(&reach);
+    assert_eq!(post_to(&host, &listener, &confirmation).0, 0);
+    let (_, lines, _) = listener.interrupt();
+    assert!(lines.join("\n").contains("visit SubscribeURL"), "{lines:?}");
+    assert_eq!(visits(&host), 0);
+
+    // With it: visited once, and the live line says so.
+    let listener = Binary::start_listen(&[&reach[..], &["--confirm-subscriptions"]].concat());
+    assert_eq!(post_to(&host, &listener, &confirmation).0, 0);
+    assert_eq!(visits(&host), 1, "{:?}", host.requests());
+    // A signed confirmation whose SubscribeURL is on a look-alike host: not visited.
+    let elsewhere = subscription_confirmation(&subscribe.replace(SNS_HOST, LOOK_ALIKE_SNS_HOST));
+    post_to(&host, &listener, &elsewhere);
+    assert_eq!(visits(&host), 1, "{:?}", host.requests());
+    let (_, lines, _) = listener.interrupt();
+    let log = lines.join("\n");
+    assert!(log.contains("subscription confirmed: GET SubscribeURL https://sns.us-east-1.amazonaws.com/"), "{log}");
+    assert!(log.contains("subscription not confirmed") && log.contains("not on AWS SNS's host"), "{log}");
+
+    let (code, _, stderr) =
+        Run::webhook(["listen", "--scheme", "hmac", "--secret", "x", "--confirm-subscriptions"]).finish().parts();
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--scheme sns"), "{stderr}");
+}
