@@ -1,6 +1,6 @@
 """An HTTPS server standing in for a provider's certificate host (sns.<region>.amazonaws.com,
-api.paypal.com), or for a look-alike host an attacker runs: it serves the files of a directory by
-their name, over TLS with the given certificate and key, and appends every path requested to a
+api.paypal.com), or for a look-alike host an attacker runs: it answers SNS's SubscribeURL
+(`?Action=ConfirmSubscription`) as SNS does, serves the files of a directory by their name, over TLS with the given certificate and key, and appends every path requested to a
 log file, so a test can tell whether a receiver fetched anything from it.
 
 Usage: certificate_host.py CERT_PEM KEY_PEM DIR LOG. Prints its port on its first line.

@@ -143,3 +143,32 @@ fn the_link_checker_sees_a_broken_link_and_a_missing_heading() {
     assert_eq!(broken.len(), 2, "{broken:?}");
     assert!(broken[0].contains("missing.md") && broken[1].contains("#nope"), "{broken:?}");
 }
+
+/// The first cells of the provider table of docs/sign-verify.md (the one whose header starts
+/// `| provider (`--scheme`) |`).
+fn provider_table_names(page: &str) -> Vec<String> {
+    let mut rows = page.lines().skip_while(|line| !line.starts_with("| provider (`--scheme`) |")).skip(2);
+    let mut names = Vec::new();
+    while let Some(row) = rows.next().filter(|line| line.starts_with('|')) {
+        let first = row.trim_start_matches('|').split(" | ").next().unwrap_or_default();
+        names.extend(first.split('`').skip(1).step_by(2).map(str::to_string));
+    }
+    names
+}
+
+#[test]
+fn the_provider_table_of_sign_verify_has_a_row_for_every_scheme_webhook_schemes_lists() {
+    let page = std::fs::read_to_string(root().join("docs/sign-verify.md")).unwrap();
+    let named = provider_table_names(&page);
+    let listed = crate::support::run::Run::webhook(["schemes"]).format_json().expect_exit(0).json();
+    let missing: Vec<&str> = listed["schemes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|scheme| scheme["name"].as_str().unwrap())
+        .filter(|name| !named.iter().any(|cell| cell == name))
+        .collect();
+    assert!(missing.is_empty(), "docs/sign-verify.md's provider table has no row for: {missing:?}");
+    // The reader sees names, not just a table that happens to mention them elsewhere.
+    assert_eq!(provider_table_names("| provider (`--scheme`) | x |\n| --- | --- |\n| A (`a`) | `b` |\n"), ["a"]);
+}
