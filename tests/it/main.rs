@@ -46,6 +46,7 @@ use support::reference_libraries as differential;
 use support::schemas;
 mod webhook {
     mod check;
+    mod check_cert_pinning;
     mod check_concurrent_duplicates;
     mod check_sender;
     mod cli;

@@ -116,6 +116,7 @@ impl CheckArgs {
             palette,
             selection,
             budget: crate::http::budget::RequestBudget::at_most(self.max_requests),
+            webhook_id: options.certified.webhook_id.clone(),
         })
     }
 }

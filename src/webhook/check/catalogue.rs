@@ -169,6 +169,17 @@ pub(crate) const CROSS_SCHEME_REPLAY_REJECTED: CheckSpec = CheckSpec {
     fix: "verify with the one scheme you configured, never the one a request's headers suggest",
 };
 
+pub(crate) const CERT_URL_PINNED: CheckSpec = CheckSpec {
+    id: "cert-url-pinned",
+    title: "AWS SNS, PayPal: a delivery whose certificate URL only looks like the provider's is neither fetched nor accepted",
+    why: "anyone can name any certificate URL; a receiver that fetches it verifies the forger's signature with the \
+          forger's own certificate, and a request to a URL an attacker chose is itself a server-side request forgery",
+    level: Level::Required,
+    fix: "before fetching, parse the URL and require https, the provider's host exactly (sns.<region>.amazonaws.com \
+          and a .pem path; PayPal's api hosts), no user name and port 443, as AWS's sns-validator does; then check \
+          the certificate chain",
+};
+
 /// Every check of `webhook check`, in the order they run: `--list`, the man page and the ids
 /// `--only`, `--skip` and `--expect-fail` accept. A new check is one more entry here,
 /// and its function in the group file of what it checks, called from `mod.rs`.
@@ -192,4 +203,5 @@ pub(crate) const CHECKS: &[CheckSpec] = &[
     CROSS_SCHEME_REPLAY_REJECTED,
     HANDSHAKE_ANSWERED,
     FORGED_HANDSHAKE_REFUSED,
+    CERT_URL_PINNED,
 ];

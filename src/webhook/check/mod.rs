@@ -8,6 +8,7 @@
 //! deliveries carry.
 mod acceptance;
 pub(crate) mod catalogue;
+mod cert_pinning;
 mod cross_scheme;
 mod duplicates;
 mod events;
@@ -75,6 +76,8 @@ pub struct CheckConfig {
     pub(crate) selection: Selection,
     /// `--max-requests`: every delivery the suite sends draws on it.
     pub budget: crate::http::budget::RequestBudget,
+    /// PayPal's `--webhook-id`, which `cert-url-pinned` signs its forgery for.
+    pub webhook_id: Option<String>,
 }
 
 /// Runs every check. An error means the suite could not run (no secret, receiver unreachable,
@@ -169,6 +172,9 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     if !accepted {
         checks.extend(skipped_as_nothing_accepted(&probe, scheme.as_ref()).await?);
         checks.extend(handshakes::handshakes(&probe).await?);
+        if matches!(kind, crate::webhook::scheme::SchemeKind::Certified(_)) {
+            checks.push(catalogue::CERT_URL_PINNED.skipped(NOTHING_ACCEPTED));
+        }
         return Ok(
             SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id])
         );
@@ -193,6 +199,12 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
         }
     }
     checks.extend(handshakes::handshakes(&probe).await?);
+    // Only the schemes whose deliveries name a certificate URL have it, as only the providers
+    // with a handshake have the handshake checks.
+    if let crate::webhook::scheme::SchemeKind::Certified(provider) = kind {
+        let webhook_id = config.webhook_id.as_deref().unwrap_or_default();
+        checks.push(cert_pinning::cert_url_pinned(&probe, provider, webhook_id).await?);
+    }
     Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id]))
 }
 

@@ -68,9 +68,14 @@ impl Probe {
         payload: CheckPayload,
     ) -> anyhow::Result<Probe> {
         // A wrong key of the same kind: another Ed25519 pair for a v1a receiver, else another secret.
-        let wrong = match key.asymmetric() {
-            Some(_) => new_secret::generate_asymmetric()?.0,
-            None => new_secret::generate(scheme.kind())?,
+        let wrong = match (key.asymmetric(), scheme.kind()) {
+            (Some(_), _) => new_secret::generate_asymmetric()?.0,
+            // Another RSA key, whose signatures the provider's certificate does not verify.
+            (None, crate::webhook::scheme::SchemeKind::Certified(_)) => crate::webhook::crypto::pem::encode(
+                "PRIVATE KEY",
+                &crate::webhook::crypto::rsa::generate_pkcs8(crate::webhook::crypto::rsa::GENERATED_BITS)?,
+            ),
+            (None, _) => new_secret::generate(scheme.kind())?,
         };
         let wrong_secret = Secret::new(wrong.into_bytes())?;
         let wrong_key =

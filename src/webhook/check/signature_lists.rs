@@ -85,6 +85,11 @@ pub(crate) async fn any_listed(probe: &Probe) -> anyhow::Result<CheckResult> {
 /// `truncated-signature-rejected`: the valid signature's first half, then its prefix alone.
 pub(crate) async fn truncated(probe: &Probe) -> anyhow::Result<CheckResult> {
     let header = probe.scheme.signature_header();
+    if probe.scheme.accepted_signature_headers().is_empty() {
+        let kind = probe.scheme.kind();
+        return Ok(TRUNCATED_SIGNATURE_REJECTED
+            .skipped(format!("--scheme {kind} carries its signature in the body, not in a header")));
+    }
     let message = probe.event();
     let timestamp = unix_now();
     let request = probe.request(&message, timestamp)?;
