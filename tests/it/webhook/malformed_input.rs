@@ -114,7 +114,9 @@ fn unreadable_inputs_are_named() {
 #[test]
 fn bad_usage_exits_2() {
     run_expecting(&["sign", "-d", "x", "--timestamp", "yesterday"], b"", 2, "invalid value");
-    run_expecting(&["sign", "-d", "x", "--scheme", "paypal"], b"", 2, "invalid value");
+    // A provider no scheme describes (paypal was one such until it became a scheme).
+    run_expecting(&["sign", "-d", "x", "--scheme", "venmo"], b"", 2, "invalid value");
+    run_expecting(&["sign", "-d", "x", "--scheme", "paypal"], b"", 2, "--webhook-id");
     run_expecting(&["sign"], b"", 2, "required");
     run_expecting(&["sign", "-d", "x", "--scheme", "github", "--prefix", "v1="], b"", 2, "--scheme hmac only");
     run_expecting(&["sign", "-d", "x", "--id", "a\u{7f}b", "--scheme", "standard"], b"", 2, "cannot be sent");
