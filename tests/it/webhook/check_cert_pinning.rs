@@ -62,3 +62,34 @@ fn a_receiver_that_pins_the_sns_host_neither_fetches_the_look_alike_nor_accepts_
     // Only the real certificate was fetched from the SNS host, for the valid delivery.
     assert!(host.requests().iter().all(|path| path == "/SimpleNotificationService-local.pem"), "{:?}", host.requests());
 }
+
+#[test]
+fn webhook_listen_as_the_receiver_passes_cert_url_pinned_for_sns_and_paypal() {
+    use crate::support::certificate_host::{PAYPAL_CERT_URL, PAYPAL_HOST};
+    use crate::support::listen_process::Binary;
+    for (scheme, host_name, cert_url, webhook_id) in
+        [("sns", SNS_HOST, SNS_CERT_URL, None), ("paypal", PAYPAL_HOST, PAYPAL_CERT_URL, Some("WH-LISTEN"))]
+    {
+        let host = CertificateHost::start(scheme);
+        let ca = host.file("ca.pem");
+        let connect_to = host.connect_to(host_name);
+        let mut args = vec!["--scheme", scheme, "--trust-ca", ca.to_str().unwrap(), "--connect-to", &connect_to];
+        if let Some(id) = webhook_id {
+            args.extend(["--webhook-id", id]);
+        }
+        let listener = Binary::start_listen(&args);
+        let mut run =
+            Run::webhook(["check", &format!("{}/hook", listener.url), "--scheme", scheme, "--cert-url", cert_url])
+                .args(["--only", "valid-accepted", "--only", "bad-signature-rejected", "--only", "cert-url-pinned"])
+                .args([std::ffi::OsStr::new("--secret-file"), host.file("key.pem").as_os_str()]);
+        if let Some(id) = webhook_id {
+            run = run.args(["--webhook-id", id]);
+        }
+        let (code, report) = run.format_json().code_and_json();
+        assert_eq!(code, 0, "{scheme}: {report}");
+        let pinned = result(&report, "cert-url-pinned");
+        assert_eq!(pinned["outcome"], "pass", "{scheme}: {report}");
+        assert!(pinned["evidence"].to_string().contains("did not fetch"), "{scheme}: {pinned}");
+        listener.interrupt();
+    }
+}
