@@ -481,27 +481,52 @@ pub(crate) fn show(
         writeln!(out, "  to        {}", terminal_safe(&forward.url))?;
         let status = forward.status.map_or_else(|| palette.red("no answer"), |status| palette.status(status));
         let outcome = if forward.delivered { palette.green("delivered") } else { palette.red("not delivered") };
-        writeln!(out, "  outcome   {status} after {} attempt(s), {outcome}", forward.attempts)?;
+        let latency = forward.latency_ms.map(|ms| format!(" in {ms} ms")).unwrap_or_default();
+        writeln!(out, "  outcome   {status} after {} attempt(s){latency}, {outcome}", forward.attempts)?;
         if let Some(error) = &forward.error {
             writeln!(out, "  error     {}", terminal_safe(error))?;
         }
+        if let Some(answer) = &forward.answer {
+            writeln!(out, "{} ({})", label("answer headers"), answer.headers.len())?;
+            print_headers(out, &answer.headers)?;
+            let body = answer.body.to_bytes()?;
+            let cut = if body.len() as u64 == answer.bytes {
+                String::new()
+            } else {
+                format!(", the first {} kept", body.len())
+            };
+            writeln!(out, "{} ({} bytes{cut})", label("answer body"), answer.bytes)?;
+            print_body(out, &body)?;
+        }
     }
     writeln!(out, "{} ({})", label("headers"), record.headers.len())?;
-    for (name, value) in &record.headers {
+    print_headers(out, &record.headers)?;
+    let body = record.body.to_bytes()?;
+    writeln!(out, "{} ({} bytes)", label("body"), body.len())?;
+    print_body(out, &body)?;
+    out.flush()?;
+    Ok(Outcome::Holds)
+}
+
+/// Headers as sent, a line each, names in their usual spelling.
+fn print_headers(out: &mut impl Write, headers: &[(String, super::record::HeaderText)]) -> anyhow::Result<()> {
+    for (name, value) in headers {
         let name = crate::webhook::scheme::spelled(
             &http::HeaderName::from_bytes(name.as_bytes()).unwrap_or(http::header::HOST),
         );
         writeln!(out, "  {}: {}", terminal_safe(&name), terminal_safe(&value.lossy()))?;
     }
-    let body = record.body.to_bytes()?;
-    writeln!(out, "{} ({} bytes)", label("body"), body.len())?;
-    let pretty = match serde_json::from_slice::<serde_json::Value>(&body) {
+    Ok(())
+}
+
+/// A body, pretty-printed when it is JSON, indented.
+fn print_body(out: &mut impl Write, body: &[u8]) -> anyhow::Result<()> {
+    let pretty = match serde_json::from_slice::<serde_json::Value>(body) {
         Ok(value) => serde_json::to_string_pretty(&value).unwrap_or_default(),
-        Err(_) => render_body(&body),
+        Err(_) => render_body(body),
     };
     writeln!(out, "{}", indent(&crate::output::terminal_safe_lines(&pretty), 2))?;
-    out.flush()?;
-    Ok(Outcome::Holds)
+    Ok(())
 }
 
 #[cfg(test)]

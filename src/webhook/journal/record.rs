@@ -80,6 +80,44 @@ pub struct JournalForward {
     pub error: Option<String>,
     /// Whether the target finally answered 2xx.
     pub delivered: bool,
+    /// How long the forward took, retries included, in milliseconds (absent in lines written
+    /// before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// The application's last answer, when it answered one the listener passed back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<JournalAnswer>,
+}
+
+/// The application's answer to a forward: what `webhook journal show` and the inspector show of it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema, Deserialize)]
+pub struct JournalAnswer {
+    /// Every header in the order received, names lower-case, as `[name, value]` pairs.
+    pub headers: Vec<(String, HeaderText)>,
+    /// The body's first [`JournalAnswer::KEPT`] bytes (`body`, or `body_base64` when not UTF-8).
+    #[serde(flatten)]
+    pub body: JournalBody,
+    /// The whole body's length in bytes: more than `body` holds when it was cut.
+    pub bytes: u64,
+}
+
+impl JournalAnswer {
+    /// How much of an answer's body is journaled: a webhook's answer is an acknowledgement, and a
+    /// journal line per delivery should stay a line, not a copy of whatever the application said.
+    pub const KEPT: usize = 16 * 1024;
+
+    /// The answer with its body cut to [`JournalAnswer::KEPT`] bytes; text is cut at a character
+    /// boundary so a cut answer stays text.
+    pub fn capped(headers: Vec<(String, HeaderText)>, body: &[u8]) -> JournalAnswer {
+        let mut end = body.len().min(Self::KEPT);
+        // Cut inside a character: the whole characters before it are kept, so text stays text.
+        if let Err(err) = std::str::from_utf8(&body[..end])
+            && err.error_len().is_none()
+        {
+            end = err.valid_up_to();
+        }
+        JournalAnswer { headers, body: JournalBody::from_bytes(&body[..end]), bytes: body.len() as u64 }
+    }
 }
 
 /// A header value as received: text when it is UTF-8, else its bytes in base64.
@@ -270,6 +308,13 @@ impl ReceivedRecord<'_> {
             json_optional_string(out, forward.error.as_deref());
             out.extend_from_slice(b",\"delivered\":");
             json_bool(out, forward.delivered);
+            if let Some(latency) = forward.latency_ms {
+                out.extend_from_slice(b",\"latency_ms\":");
+                json_number(out, latency);
+            }
+            if let Some(answer) = &forward.answer {
+                write_answer(out, answer);
+            }
             out.push(b'}');
         }
         if let Some(handshake) = self.handshake {
@@ -278,6 +323,43 @@ impl ReceivedRecord<'_> {
         }
         out.push(b'}');
     }
+}
+
+/// `,"answer":{…}` as serde writes a [`JournalAnswer`] (forwards are rare next to deliveries; this
+/// keeps the line written in one pass all the same).
+fn write_answer(out: &mut Vec<u8>, answer: &JournalAnswer) {
+    out.extend_from_slice(b",\"answer\":{\"headers\":[");
+    for (index, (name, value)) in answer.headers.iter().enumerate() {
+        if index > 0 {
+            out.push(b',');
+        }
+        out.push(b'[');
+        json_string(out, name);
+        out.push(b',');
+        match value {
+            HeaderText::Text(text) => json_string(out, text),
+            HeaderText::Binary { base64 } => {
+                out.extend_from_slice(b"{\"base64\":");
+                json_string(out, base64);
+                out.push(b'}');
+            }
+        }
+        out.push(b']');
+    }
+    out.push(b']');
+    match &answer.body {
+        JournalBody::Text(text) => {
+            out.extend_from_slice(b",\"body\":");
+            json_string(out, text);
+        }
+        JournalBody::Base64(encoded) => {
+            out.extend_from_slice(b",\"body_base64\":");
+            json_string(out, encoded);
+        }
+    }
+    out.extend_from_slice(b",\"bytes\":");
+    json_number(out, answer.bytes);
+    out.push(b'}');
 }
 
 fn json_bool(out: &mut Vec<u8>, value: bool) {
@@ -603,6 +685,21 @@ mod tests {
     }
 
     #[test]
+    fn answers_are_cut_to_what_is_kept_and_text_stays_text() {
+        // `é` is two bytes, after one `a`: the cut falls inside a character.
+        let long = format!("a{}", "é".repeat(JournalAnswer::KEPT));
+        let answer = JournalAnswer::capped(Vec::new(), long.as_bytes());
+        assert_eq!(answer.bytes, long.len() as u64);
+        let JournalBody::Text(kept) = &answer.body else { panic!("{answer:?}") };
+        assert_eq!(kept.len(), JournalAnswer::KEPT - 1);
+        let short = JournalAnswer::capped(Vec::new(), b"{\"ok\":true}");
+        assert_eq!((short.body, short.bytes), (JournalBody::Text("{\"ok\":true}".into()), 11));
+        let odd = vec![0xffu8; JournalAnswer::KEPT + 5];
+        let answer = JournalAnswer::capped(Vec::new(), &odd);
+        assert_eq!(answer.body.to_bytes().unwrap().len(), JournalAnswer::KEPT);
+    }
+
+    #[test]
     fn a_borrowed_record_is_written_byte_for_byte_as_serde_writes_the_owned_one() {
         let headers = headers();
         let forwards = [
@@ -612,6 +709,23 @@ mod tests {
                 attempts: 1,
                 error: None,
                 delivered: true,
+                latency_ms: Some(12),
+                answer: Some(JournalAnswer::capped(
+                    vec![
+                        ("content-type".into(), HeaderText::Text("application/json".into())),
+                        ("x-odd".into(), HeaderText::Binary { base64: "/wCA".into() }),
+                    ],
+                    br#"{"ok":"\"yes\""}"#,
+                )),
+            },
+            JournalForward {
+                url: "http://127.0.0.1:3000/hook".into(),
+                status: Some(500),
+                attempts: 2,
+                error: None,
+                delivered: false,
+                latency_ms: None,
+                answer: Some(JournalAnswer::capped(Vec::new(), &[0xff, 0x00])),
             },
             JournalForward {
                 url: "http://x/".into(),
@@ -619,12 +733,14 @@ mod tests {
                 attempts: 3,
                 error: Some("timed out".into()),
                 delivered: false,
+                latency_ms: Some(30_000),
+                answer: None,
             },
         ];
         let bodies: [&[u8]; 4] =
             [br#"{"id":"evt_1","type":"a.b","n":[1,2]}"#, b"", &[0xff, 0x00, 0x80], "caf\u{e9}\n".as_bytes()];
         for body in bodies {
-            for forward in [None, Some(&forwards[0]), Some(&forwards[1])] {
+            for forward in [None, Some(&forwards[0]), Some(&forwards[1]), Some(&forwards[2])] {
                 for failed in [false, true] {
                     let (received, owned) = pair(&headers, body, forward, failed);
                     let mut fast = Vec::new();

@@ -23,8 +23,7 @@ use hyper::body::Incoming;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use anyhow::{Context, bail};
-use http::header::CONTENT_TYPE;
-use http::{HeaderMap, HeaderValue, Method, Request, StatusCode, Uri};
+use http::{HeaderMap, Method, Request, StatusCode, Uri};
 
 use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
@@ -127,7 +126,8 @@ pub(super) enum Forwarded {
     Answered {
         url: Uri,
         status: StatusCode,
-        content_type: Option<HeaderValue>,
+        /// The application's answer headers, passed back in part (`Content-Type`) and journaled.
+        headers: HeaderMap,
         body: Bytes,
         latency: Duration,
         attempts: u32,
@@ -252,7 +252,7 @@ impl Forwarder {
                 None => Forwarded::Answered {
                     url: target.clone(),
                     status: exchange.status,
-                    content_type: exchange.headers.get(CONTENT_TYPE).cloned(),
+                    headers: exchange.headers,
                     body: exchange.body,
                     latency: started.elapsed(),
                     attempts: 1,

@@ -23,7 +23,7 @@ use crate::http::problem::problem;
 use crate::http::server::read_body_within;
 use crate::webhook::delivery::{Delivery, DeliveryBody};
 use crate::webhook::journal::record::{
-    HeaderText, JournalBody, JournalForward, ReceivedRecord, json_number, json_string,
+    HeaderText, JournalAnswer, JournalBody, JournalForward, ReceivedRecord, json_number, json_string,
 };
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::{self, SchemeKind, SchemeOptions};
@@ -465,10 +465,10 @@ async fn decide(
     // --ack-always, an acknowledgement once journaled.
     let mut response = match &forwarded {
         _ if receiver.ack_always => acknowledge(),
-        Forwarded::Answered { status, content_type, body, .. } => {
+        Forwarded::Answered { status, headers, body, .. } => {
             let mut response = Response::new(Full::new(body.clone()));
             *response.status_mut() = *status;
-            if let Some(content_type) = content_type {
+            if let Some(content_type) = headers.get(CONTENT_TYPE) {
                 response.headers_mut().insert(CONTENT_TYPE, content_type.clone());
             }
             response
@@ -646,7 +646,19 @@ fn forward_line(forwarded: &Forwarded) -> ForwardLine {
 fn journal_forward(forwarded: &Forwarded) -> JournalForward {
     let line = forward_line(forwarded);
     let delivered = line.status.is_some_and(|status| (200..300).contains(&status));
-    JournalForward { url: line.url, status: line.status, attempts: line.attempts, error: line.error, delivered }
+    let answer = match forwarded {
+        Forwarded::Answered { headers, body, .. } => Some(JournalAnswer::capped(header_pairs(headers), body)),
+        Forwarded::Failed { .. } => None,
+    };
+    JournalForward {
+        url: line.url,
+        status: line.status,
+        attempts: line.attempts,
+        error: line.error,
+        delivered,
+        latency_ms: Some(u64::try_from(line.latency.as_millis()).unwrap_or(u64::MAX)),
+        answer,
+    }
 }
 
 fn header_event_type(headers: &HeaderMap) -> Option<String> {

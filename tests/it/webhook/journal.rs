@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use crate::support::run::Run;
 use crate::support::signed_deliveries::{Signed, post, stripe_event};
-use crate::support::{KillOnDrop, Listener, SECRET, dead_port, webhook};
+use crate::support::{CustomServer, KillOnDrop, Listener, Reply, SECRET, dead_port, webhook};
 use idem::testing::scheme::{SchemeKind, Secret};
 
 /// A journal written by a real listener: two invoices, a charge, a forgery (401) and a delivery
@@ -113,11 +113,51 @@ fn show_prints_one_delivery_in_full() {
         "{forged}"
     );
     let (_, lost, _) = journal(&[file, "show", "evt_lost"]);
-    assert!(lost.contains("no answer after 1 attempt(s), not delivered") && lost.contains("error"), "{lost}");
+    assert!(
+        lost.contains("no answer after 1 attempt(s) in ")
+            && lost.contains(" ms, not delivered")
+            && lost.contains("error"),
+        "{lost}"
+    );
 
     let (code, _, stderr) = journal(&[file, "show", "evt_nope"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("no delivery with event id `evt_nope`"), "{stderr}");
+}
+
+#[test]
+fn show_includes_the_applications_answer_to_the_forward() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    let app = CustomServer::start(|_| Reply {
+        status: 202,
+        headers: vec![("content-type", "application/json".into()), ("x-app-trace", "trace-42".into())],
+        body: r#"{"queued":true,"job":"job_7"}"#.into(),
+    });
+    let listener = Listener::with(SchemeKind::Stripe, |config| {
+        config.record = Some(path.clone());
+        config.forward_to = Some(app.url("/app").parse().unwrap());
+    });
+    assert_eq!(post(&listener.url("/hook"), &stripe_event("evt_fw1", "invoice.paid")).status, StatusCode::ACCEPTED);
+    drop(listener);
+    let file = path.to_str().unwrap();
+
+    let (code, shown, stderr) = journal(&[file, "show", "evt_fw1"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(shown.contains("202 after 1 attempt(s) in ") && shown.contains(" ms, delivered"), "{shown}");
+    assert!(shown.contains("answer headers (") && shown.contains("X-App-Trace: trace-42"), "{shown}");
+    assert!(shown.contains("answer body (29 bytes)") && shown.contains("\"job\": \"job_7\""), "{shown}");
+
+    let (code, json, _) = journal(&[file, "show", "evt_fw1", "--format", "json"]);
+    assert_eq!(code, 0);
+    let line = crate::support::schemas::document(json.as_bytes());
+    let forward = &line["forward"];
+    assert_eq!(forward["status"], 202);
+    assert!(forward["latency_ms"].is_u64(), "{forward}");
+    assert_eq!(forward["answer"]["body"], r#"{"queued":true,"job":"job_7"}"#);
+    assert_eq!(forward["answer"]["bytes"], 29);
+    let headers = forward["answer"]["headers"].as_array().unwrap();
+    assert!(headers.iter().any(|pair| pair[0] == "x-app-trace" && pair[1] == "trace-42"), "{headers:?}");
 }
 
 #[test]
