@@ -218,7 +218,7 @@ _idem() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json junit html" -- "${cur}"))
                     return 0
                     ;;
                 --only)
@@ -758,7 +758,7 @@ _idem() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json html" -- "${cur}"))
                     return 0
                     ;;
                 --proxy)
@@ -1064,7 +1064,7 @@ _idem() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json html" -- "${cur}"))
                     return 0
                     ;;
                 --proxy)

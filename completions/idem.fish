@@ -106,7 +106,8 @@ none\t'Plain concurrent requests, no synchronisation (for comparison)'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l stagger -d 'Release the duplicates this far apart, in order (#1, #2 DUR later, …), instead of together (at most 10s)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l also -d 'Another instance of the same endpoint (repeatable): duplicates are spread round-robin over all targets' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+json\t'One JSON document, documented in docs/json-output.md'
+html\t'One self-contained HTML page (inline CSS and SVG, no script)'"
 complete -c idem -n "__fish_idem_using_subcommand race" -l proxy -d 'Refused: idem race connects directly (a proxy would serialise the duplicates)' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l noproxy -d 'No effect: idem race reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -140,7 +141,8 @@ complete -c idem -n "__fish_idem_using_subcommand window" -l count-settle-max -d
 complete -c idem -n "__fish_idem_using_subcommand window" -l max -d 'The widest spacing probed (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l probes -d 'Pairs per spacing; a spacing executed twice if any pair did (at most 100)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+json\t'One JSON document, documented in docs/json-output.md'
+html\t'One self-contained HTML page (inline CSS and SVG, no script)'"
 complete -c idem -n "__fish_idem_using_subcommand window" -l proxy -d 'Refused: idem window connects directly (a proxy would serialise the duplicates)' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l noproxy -d 'No effect: idem window reaches every host directly' -r
 complete -c idem -n "__fish_idem_using_subcommand window" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -190,7 +192,8 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l stuck-for -d 'How lo
 complete -c idem -n "__fish_idem_using_subcommand check" -l retention -d 'How long the server keeps a key\'s record (or its lease): expired-key-taken-once waits it out, then races duplicates with the expired key (at most 1h)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
-junit\t'JUnit XML, for CI dashboards'"
+junit\t'JUnit XML, for CI dashboards'
+html\t'One self-contained HTML page (inline CSS and SVG, no script)'"
 complete -c idem -n "__fish_idem_using_subcommand check" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l skip -d 'Leave this check out (repeatable)' -r
 complete -c idem -n "__fish_idem_using_subcommand check" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r

@@ -251,7 +251,7 @@ _webhook() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json junit html" -- "${cur}"))
                     return 0
                     ;;
                 --only)
@@ -349,7 +349,7 @@ _webhook() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json junit html" -- "${cur}"))
                     return 0
                     ;;
                 --only)
@@ -1107,7 +1107,7 @@ _webhook() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json html" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -452,7 +452,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-settle -d
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l timeout -d 'How long each copy\'s answer may take (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l format -r -f -a "human\t'Readable, colored on a terminal'
-json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+json\t'One JSON document, documented in docs/json-output.md'
+html\t'One self-contained HTML page (inline CSS and SVG, no script)'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -519,7 +520,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l proxy -d 'Send
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
-junit\t'JUnit XML, for CI dashboards'"
+junit\t'JUnit XML, for CI dashboards'
+html\t'One self-contained HTML page (inline CSS and SVG, no script)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l skip -d 'Leave this check out (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r
@@ -589,7 +591,8 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l timeout
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l record -d 'Append every attempt to this JSON-lines journal, as webhook listen --record does' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l format -r -f -a "human\t'A table, colored on a terminal'
 json\t'One JSON document, documented in docs/json-output.md'
-junit\t'JUnit XML, for CI dashboards'"
+junit\t'JUnit XML, for CI dashboards'
+html\t'One self-contained HTML page (inline CSS and SVG, no script)'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l only -d 'Judge only this check (repeatable; --list shows the ids)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l skip -d 'Leave this check out (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l expect-fail -d 'This check is known to fail: report it as an expected failure (xfail), which does not fail the run (repeatable)' -r

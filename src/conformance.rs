@@ -9,9 +9,10 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::exit::Outcome;
+use crate::html_report::{self, Cell, HtmlReport, Tone};
 use crate::output::Palette;
 
-/// `--format human|json|junit` for suites.
+/// `--format human|json|junit|html` for suites.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum SuiteFormat {
     /// A table, colored on a terminal
@@ -21,6 +22,8 @@ pub enum SuiteFormat {
     Json,
     /// JUnit XML, for CI dashboards
     Junit,
+    /// One self-contained HTML page (inline CSS and SVG, no script)
+    Html,
 }
 
 /// Whether failing a check fails the suite.
@@ -349,7 +352,63 @@ impl SuiteReport {
             SuiteFormat::Human => self.render_human(palette),
             SuiteFormat::Json => crate::json_output::pretty(&suite_schema(self.suite), self).unwrap_or_default() + "\n",
             SuiteFormat::Junit => self.render_junit(),
+            SuiteFormat::Html => self.html_report().finish(),
         }
+    }
+
+    /// `--format html`: the verdict, the table of checks, then each finding's evidence, why it
+    /// matters and its fix; a suite with more to show (check-sender's attempts) adds sections.
+    pub(crate) fn html_report(&self) -> HtmlReport {
+        let mut report = HtmlReport::new(self.suite, &self.target);
+        if let Some(error) = &self.error {
+            report.verdict(&format!("✗ could not run: {error}"), Tone::Bad);
+            return report;
+        }
+        let (verdict, tone) = self.verdict();
+        report.verdict(&format!("{verdict}: {}", self.counts()), tone);
+        let rows = self
+            .checks
+            .iter()
+            .map(|check| {
+                let (word, tone) = outcome_word(check.outcome);
+                let id = format!("<a href=\"#check-{0}\"><code>{0}</code></a>", html_report::escape(check.id));
+                (
+                    vec![("check", check.id.to_string()), ("outcome", word.to_ascii_lowercase())],
+                    vec![
+                        Cell::Text(word.to_string(), tone),
+                        Cell::Markup(id),
+                        Cell::text(level_word(check.level)),
+                        Cell::text(check.title),
+                    ],
+                )
+            })
+            .collect();
+        report.section("Checks", &HtmlReport::table(&["outcome", "check", "level", "what it proves"], rows));
+        let mut findings = String::new();
+        for check in &self.checks {
+            let (word, tone) = outcome_word(check.outcome);
+            let _ = writeln!(
+                findings,
+                "<article id=\"check-{id}\"><h3><span class=\"{tone}\">{word}</span> <code>{id}</code> {title}</h3>",
+                id = html_report::escape(check.id),
+                tone = tone.class(),
+                title = html_report::escape(check.title),
+            );
+            if !check.evidence.is_empty() {
+                findings.push_str(&HtmlReport::list(&check.evidence));
+            }
+            let _ = writeln!(findings, "<p class=\"why\">Why: {}</p>", html_report::escape(check.why));
+            if let Some(fix) = check.fix {
+                let _ = writeln!(findings, "<p class=\"fix\">Fix: {}</p>", html_report::escape(fix));
+            }
+            findings.push_str("</article>\n");
+        }
+        report.section("Evidence and fixes", &findings);
+        if let Some(profile) = &self.profile {
+            let heading = format!("Profile {}: {} ({})", profile.name, profile.summary, profile.source);
+            report.section(&heading, &HtmlReport::list(&profile.rules));
+        }
+        report
     }
 
     pub(crate) fn render_human(&self, palette: Palette) -> String {
@@ -390,21 +449,41 @@ impl SuiteReport {
                 let _ = writeln!(out, "      {} {rule}", palette.dim("·"));
             }
         }
-        let tally = &self.tally;
-        let verdict = if let Some(nothing) = self.nothing_checked.as_ref().filter(|_| tally.failed == 0) {
-            palette.yellow(&format!("? {nothing}"))
-        } else if self.passed {
-            palette.green("✓ every required check passed")
-        } else if tally.failed == 0 && tally.unconfirmed > 0 {
-            palette.yellow(&format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed))
-        } else if tally.failed == 0 {
-            palette.red(&format!(
-                "✗ {} expected failure(s) passed (--strict): remove their --expect-fail",
-                tally.unexpected_passes
-            ))
-        } else {
-            palette.red(&format!("✗ {} required check(s) failed", tally.failed))
+        let (verdict, tone) = self.verdict();
+        let verdict = match tone {
+            Tone::Good => palette.green(&verdict),
+            Tone::Bad => palette.red(&verdict),
+            Tone::Warn | Tone::Neutral => palette.yellow(&verdict),
         };
+        let _ = writeln!(out, "\n{verdict}: {}", self.counts());
+        out
+    }
+
+    /// The verdict in a sentence, with its mark (`✓`, `✗`, `?`), and how it reads.
+    fn verdict(&self) -> (String, Tone) {
+        let tally = &self.tally;
+        if let Some(nothing) = self.nothing_checked.as_ref().filter(|_| tally.failed == 0) {
+            (format!("? {nothing}"), Tone::Warn)
+        } else if self.passed {
+            ("✓ every required check passed".to_string(), Tone::Good)
+        } else if tally.failed == 0 && tally.unconfirmed > 0 {
+            (format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed), Tone::Warn)
+        } else if tally.failed == 0 {
+            (
+                format!(
+                    "✗ {} expected failure(s) passed (--strict): remove their --expect-fail",
+                    tally.unexpected_passes
+                ),
+                Tone::Bad,
+            )
+        } else {
+            (format!("✗ {} required check(s) failed", tally.failed), Tone::Bad)
+        }
+    }
+
+    /// `3 passed, 1 failed, 0 warnings, 2 skipped`, and the rarer counts when there are any.
+    fn counts(&self) -> String {
+        let tally = &self.tally;
         let mut counts = format!(
             "{} passed, {} failed, {} warnings, {} skipped",
             tally.passed, tally.failed, tally.warned, tally.skipped
@@ -419,8 +498,7 @@ impl SuiteReport {
                 tally.expected_failures, tally.unexpected_passes
             );
         }
-        let _ = writeln!(out, "\n{verdict}: {counts}");
-        out
+        counts
     }
 
     /// JUnit XML as CI dashboards read it: one testcase per check with its own duration; a failed
@@ -774,6 +852,19 @@ impl Catalogue {
             "\nChoose with --only ID, --skip ID; mark a known failure with --expect-fail ID (each repeatable)."
         );
         out
+    }
+}
+
+/// An outcome as the HTML report's table says it, and how it reads.
+fn outcome_word(outcome: CheckOutcome) -> (&'static str, Tone) {
+    match outcome {
+        CheckOutcome::Pass => ("PASS", Tone::Good),
+        CheckOutcome::Fail => ("FAIL", Tone::Bad),
+        CheckOutcome::Warn => ("WARN", Tone::Warn),
+        CheckOutcome::Skip => ("SKIP", Tone::Neutral),
+        CheckOutcome::Xfail => ("XFAIL", Tone::Warn),
+        CheckOutcome::Xpass => ("XPASS", Tone::Warn),
+        CheckOutcome::Unconfirmed => ("UNCONFIRMED", Tone::Warn),
     }
 }
 

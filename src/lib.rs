@@ -9,6 +9,7 @@ mod count;
 mod demo;
 mod evidence_level;
 mod exit;
+mod html_report;
 mod http;
 mod idem;
 mod ids;

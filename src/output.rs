@@ -19,6 +19,19 @@ pub enum Format {
     Json,
 }
 
+/// `--format human|json|html` for commands that print one report a person may keep or attach to
+/// a CI run (`idem race`, `idem window`, `webhook race`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// Readable, colored on a terminal
+    #[default]
+    Human,
+    /// One JSON document, documented in docs/json-output.md
+    Json,
+    /// One self-contained HTML page (inline CSS and SVG, no script)
+    Html,
+}
+
 /// `--color auto|always|never`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum ColorChoice {

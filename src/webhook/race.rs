@@ -16,7 +16,9 @@ use serde::Serialize;
 
 use crate::count::{CountChange, CountSource, Step};
 use crate::exit::Outcome;
-use crate::output::{Format, Palette};
+use crate::html_report::svg;
+use crate::html_report::{Cell, HtmlReport, Tone};
+use crate::output::{Palette, ReportFormat};
 use crate::race::connect::Target;
 use crate::race::together::{self, ReleaseSummary, Sync, Tally};
 use crate::text::plural;
@@ -47,7 +49,7 @@ pub struct RaceConfig {
     pub http2: bool,
     pub insecure: bool,
     pub timeout: Duration,
-    pub format: Format,
+    pub format: ReportFormat,
     pub palette: Palette,
     /// `--max-requests`: each round takes its copies at once, so a round is sent whole or not at all.
     pub budget: crate::http::budget::RequestBudget,
@@ -256,8 +258,9 @@ pub(crate) async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
     let report = execute(&config).await?;
     let mut stdout = std::io::stdout().lock();
     match config.format {
-        Format::Human => write!(stdout, "{}", render_human(&report, config.palette))?,
-        Format::Json => {
+        ReportFormat::Human => write!(stdout, "{}", render_human(&report, config.palette))?,
+        ReportFormat::Html => write!(stdout, "{}", render_html(&report))?,
+        ReportFormat::Json => {
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
             let document = crate::json_output::pretty(SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;
@@ -269,6 +272,63 @@ pub(crate) async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
         RaceVerdict::ExecutedMoreThanOnce => Ok(Outcome::ProblemFound),
         RaceVerdict::Unconfirmed => bail!("{}", report.explanation),
     }
+}
+
+/// `--format html`: the verdict, each round's copies by answer (drawn, then as a table) with the
+/// count of executions.
+fn render_html(report: &RaceReport) -> String {
+    let target = format!("POST {} (--scheme {}) × {}", report.url, report.scheme, report.copies);
+    let mut html = HtmlReport::new("webhook race", &target);
+    let tone = match report.verdict {
+        RaceVerdict::ExecutedOnce => Tone::Good,
+        RaceVerdict::ExecutedMoreThanOnce => Tone::Bad,
+        RaceVerdict::NotCounted | RaceVerdict::Unconfirmed => Tone::Warn,
+    };
+    html.verdict(&report.explanation, tone);
+    let bars: Vec<svg::Bar> = report
+        .rounds
+        .iter()
+        .map(|round| {
+            let mut parts: Vec<(String, usize, Tone)> = round
+                .answers
+                .statuses
+                .iter()
+                .map(|(status, count)| (status.to_string(), *count, Tone::of_status(Some(*status))))
+                .collect();
+            if !round.answers.unanswered.is_empty() {
+                parts.push(("no answer".to_string(), round.answers.unanswered.len(), Tone::Bad));
+            }
+            (format!("round {}", round.round), parts)
+        })
+        .collect();
+    let mut section = svg::stacked("each round's copies by their answer", &bars);
+    let rows = report
+        .rounds
+        .iter()
+        .map(|round| {
+            let answers: Vec<String> =
+                round.answers.statuses.iter().map(|(status, count)| format!("{status} ×{count}")).collect();
+            let executions = round.executions.map_or("not counted".to_string(), |n| n.to_string());
+            let tone = match round.executions {
+                Some(1) => Tone::Good,
+                Some(_) => Tone::Bad,
+                None => Tone::Neutral,
+            };
+            (
+                vec![("round", round.round.to_string())],
+                vec![
+                    Cell::text(round.round.to_string()),
+                    Cell::text(round.event_id.clone()),
+                    Cell::text(answers.join(", ")),
+                    Cell::Text(executions, tone),
+                    Cell::text(round.doubt.clone().unwrap_or_default()),
+                ],
+            )
+        })
+        .collect();
+    section.push_str(&HtmlReport::table(&["round", "event id", "answers", "executions", "doubt"], rows));
+    html.section("Rounds", &section);
+    html.finish()
 }
 
 /// The report as people read it: what was raced, a line per round, the verdict.

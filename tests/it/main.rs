@@ -9,6 +9,7 @@ mod contracts {
     mod docs;
     mod exit_status;
     mod generated;
+    mod html_reports;
     mod input_limits;
     mod module_graph;
     mod provider_sdks;

@@ -5,7 +5,7 @@ use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::request_args::RequestArgs;
 use crate::idem::race::report::RoundDetail;
 use crate::idem::race::{KeyMode, RaceConfig, SyncMode};
-use crate::output::{ColorChoice, Format, Palette};
+use crate::output::{ColorChoice, Palette, ReportFormat};
 
 use super::{AlsoArgs, with_count};
 
@@ -52,8 +52,8 @@ pub struct RaceArgs {
     #[command(flatten)]
     pub targets: AlsoArgs,
 
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
 }
 
 impl RaceArgs {

@@ -4,7 +4,7 @@ use std::time::Duration;
 use crate::cli::count_args::{CountArgs, RequireCountArgs};
 use crate::cli::request_args::RequestArgs;
 use crate::idem::window::WindowConfig;
-use crate::output::{ColorChoice, Format, Palette};
+use crate::output::{ColorChoice, Palette, ReportFormat};
 
 use super::with_count;
 
@@ -31,8 +31,8 @@ pub struct WindowArgs {
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
     pub probes: u32,
 
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
 }
 
 impl WindowArgs {

@@ -6,7 +6,7 @@ use clap::Args;
 use super::signing::{PayloadArgs, SigningArgs};
 use crate::cli::count_args::CountArgs;
 use crate::http::url::{parse_url, split_credentials};
-use crate::output::{Format, Palette};
+use crate::output::{Palette, ReportFormat};
 use crate::webhook::race::RaceConfig;
 use crate::webhook::scheme::{self, SchemeKind};
 
@@ -64,8 +64,8 @@ pub struct RaceArgs {
     #[arg(long, value_name = "DUR", default_value = "10s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true)]
     pub timeout: Duration,
 
-    #[arg(long, value_enum, default_value_t = Format::Human)]
-    pub format: Format,
+    #[arg(long, value_enum, default_value_t = ReportFormat::Human)]
+    pub format: ReportFormat,
 }
 
 impl RaceArgs {

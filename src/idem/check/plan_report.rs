@@ -113,7 +113,9 @@ impl PlanReport {
                 writeln!(stdout, "{document}")?;
             }
             SuiteFormat::Human => stdout.write_all(self.render_human(palette).as_bytes())?,
-            SuiteFormat::Junit => anyhow::bail!("--plan prints --format human or json, not junit"),
+            SuiteFormat::Junit | SuiteFormat::Html => {
+                anyhow::bail!("--plan prints --format human or json, not junit or html")
+            }
         }
         stdout.flush()?;
         Ok(())

@@ -19,7 +19,7 @@ use anyhow::bail;
 use crate::exit::Outcome;
 use crate::idem::key::KeyPolicy;
 use crate::idem::request::RequestSpec;
-use crate::output::{Format, Palette};
+use crate::output::{Palette, ReportFormat};
 
 #[derive(Debug, Clone)]
 pub(crate) struct RaceConfig {
@@ -30,7 +30,7 @@ pub(crate) struct RaceConfig {
     pub key_mode: KeyMode,
     /// `--stagger`: release the duplicates this far apart, in order, instead of together.
     pub stagger: Option<std::time::Duration>,
-    pub format: Format,
+    pub format: ReportFormat,
     pub palette: Palette,
     /// `--also`: more instances of the same API; the duplicates are spread over all targets.
     pub also: Vec<http::Uri>,
@@ -110,8 +110,9 @@ pub(crate) async fn run(config: RaceConfig) -> anyhow::Result<Outcome> {
     let report = execute(&config).await?;
     let mut stdout = std::io::stdout().lock();
     match config.format {
-        Format::Human => write!(stdout, "{}", report.render_human(config.palette, config.detail))?,
-        Format::Json => {
+        ReportFormat::Human => write!(stdout, "{}", report.render_human(config.palette, config.detail))?,
+        ReportFormat::Html => write!(stdout, "{}", report.render_html())?,
+        ReportFormat::Json => {
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
             let document = crate::json_output::pretty(report::SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;

@@ -52,6 +52,8 @@ use serde::Serialize;
 
 use super::round::{RoundReport, SyncMode};
 use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
+use crate::html_report::svg::{self, Lane};
+use crate::html_report::{Cell, HtmlReport, Tone, escape};
 use crate::idem::print::render_round;
 use crate::idem::verdict::Verdict;
 use crate::output::Palette;
@@ -395,6 +397,135 @@ impl RaceReport {
             out.push('\n');
         }
         out
+    }
+}
+
+impl RaceReport {
+    /// `--format html`: the verdict, the rounds as a table, the telling round's answers as a table
+    /// and drawn as a timeline (each duplicate from its release to its answer; where the server
+    /// received it is not known from the client's side).
+    pub(crate) fn render_html(&self) -> String {
+        let target = format!("{} {} × {}", self.method, self.url, self.n);
+        let mut report = HtmlReport::new("idem race", &target);
+        let tone = match self.verdict {
+            RaceVerdict::Safe | RaceVerdict::AsExpected => Tone::Good,
+            RaceVerdict::ExecutedMoreThanOnce | RaceVerdict::Inconsistent | RaceVerdict::Collapsed => Tone::Bad,
+            _ => Tone::Warn,
+        };
+        let worst = plural(self.summary.worst_executions, "execution", "executions");
+        report.verdict(&format!("{} (worst round: {worst})", snake_words(&self.verdict)), tone);
+        let rows = self
+            .rounds
+            .iter()
+            .map(|round| {
+                let tone = match round.judgement.verdict.outcome() {
+                    Some(crate::exit::Outcome::Holds) => Tone::Good,
+                    Some(crate::exit::Outcome::ProblemFound) => Tone::Bad,
+                    _ => Tone::Warn,
+                };
+                let statuses: Vec<String> = round
+                    .answers
+                    .iter()
+                    .map(|answer| answer.observed.status.map_or("no answer".to_string(), |status| status.to_string()))
+                    .collect();
+                (
+                    vec![("round", round.round.to_string()), ("verdict", snake_words(&round.judgement.verdict))],
+                    vec![
+                        Cell::text(round.round.to_string()),
+                        Cell::Text(snake_words(&round.judgement.verdict), tone),
+                        Cell::text(round.judgement.executions.to_string()),
+                        Cell::text(round.sync.as_str()),
+                        Cell::text(statuses.join(" ")),
+                        Cell::text(round.judgement.explanation.clone().unwrap_or_default()),
+                    ],
+                )
+            })
+            .collect();
+        report
+            .section("Rounds", &HtmlReport::table(&["round", "verdict", "executions", "sync", "answers", "why"], rows));
+        if let Some(round) = self.telling_round() {
+            let mut section = String::new();
+            let mut sent = 0.0;
+            let lanes: Vec<Lane> = round
+                .answers
+                .iter()
+                .enumerate()
+                .map(|(index, answer)| {
+                    if index > 0 {
+                        sent += round
+                            .release
+                            .as_ref()
+                            .and_then(|release| release.spacings.get(index - 1))
+                            .map_or(0.0, |spacing| spacing.as_secs_f64() * 1000.0);
+                    }
+                    let status = answer.observed.status;
+                    let mut note = status.map_or("no answer".to_string(), |status| status.to_string());
+                    if answer.observed.replayed {
+                        note.push_str(" replayed");
+                    }
+                    if let Some(id) = &answer.observed.resource_id {
+                        note.push_str(&format!(" {id}"));
+                    }
+                    Lane {
+                        label: format!("#{}", answer.number),
+                        sent_ms: sent,
+                        answered_ms: answer.latency.map(|latency| sent + latency.as_secs_f64() * 1000.0),
+                        tone: Tone::of_status(status),
+                        note,
+                    }
+                })
+                .collect();
+            section.push_str(&svg::timeline(
+                &format!("round {}: each duplicate from release to answer", round.round),
+                &lanes,
+            ));
+            let rows = round
+                .answers
+                .iter()
+                .map(|answer| {
+                    let status = answer.observed.status;
+                    (
+                        vec![("answer", answer.number.to_string())],
+                        vec![
+                            Cell::text(format!("#{}", answer.number)),
+                            Cell::Text(
+                                status.map_or("no answer".to_string(), |s| s.to_string()),
+                                Tone::of_status(status),
+                            ),
+                            Cell::text(if answer.observed.replayed { "replayed" } else { "" }),
+                            Cell::text(answer.observed.resource_id.clone().unwrap_or_default()),
+                            Cell::text(answer.latency.map(format_duration).unwrap_or_default()),
+                            Cell::text(answer.observed.error.clone().unwrap_or_default()),
+                        ],
+                    )
+                })
+                .collect();
+            section
+                .push_str(&HtmlReport::table(&["duplicate", "status", "replay", "resource", "latency", "error"], rows));
+            let remarks: Vec<String> =
+                round.judgement.differences.iter().chain(&round.judgement.notes).cloned().collect();
+            if !remarks.is_empty() {
+                section.push_str(&HtmlReport::list(&remarks));
+            }
+            section.push_str(&format!(
+                "<p class=\"note\">sync {} ({})</p>\n",
+                escape(round.sync.as_str()),
+                escape(&round.sync_reason)
+            ));
+            report.section(&format!("Round {} in full", round.round), &section);
+        }
+        report.finish()
+    }
+}
+
+/// A value's serde name (`executed_more_than_once`, or the `kind` of a tagged one) in words.
+fn snake_words(value: &impl Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name.replace(['_', '-'], " "),
+        Ok(serde_json::Value::Object(fields)) => {
+            fields.get("kind").and_then(|kind| kind.as_str()).unwrap_or_default().replace(['_', '-'], " ")
+        }
+        _ => String::new(),
     }
 }
 

@@ -21,7 +21,7 @@ use crate::exit::Outcome;
 use crate::idem::key::KeyPolicy;
 use crate::idem::request::RequestSpec;
 use crate::idem::verdict::Evidence;
-use crate::output::{Format, Palette};
+use crate::output::{Palette, ReportFormat};
 use probe::Prober;
 use report::Step;
 use search::Search;
@@ -33,7 +33,7 @@ pub(crate) struct WindowConfig {
     pub max: Duration,
     /// Pairs per step; a step executed twice if any of them did.
     pub probes: usize,
-    pub format: Format,
+    pub format: ReportFormat,
     pub palette: Palette,
 }
 
@@ -115,7 +115,7 @@ pub(crate) async fn measure(
 /// `idem window`: the steps as they go (human) or one document at the end (JSON).
 pub(crate) async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
     let palette = config.palette;
-    let human = config.format == Format::Human;
+    let human = config.format == ReportFormat::Human;
     if human {
         let mut stdout = std::io::stdout().lock();
         writeln!(
@@ -145,13 +145,14 @@ pub(crate) async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
     printed?;
     let mut stdout = std::io::stdout().lock();
     match config.format {
-        Format::Human => {
+        ReportFormat::Human => {
             if let (Some(sync), Some(reason)) = (report.sync, &report.sync_reason) {
                 writeln!(stdout, "{}", palette.dim(&format!("sync: {} ({reason})", sync.as_str())))?;
             }
             write!(stdout, "{}", report.render_conclusion(palette))?;
         }
-        Format::Json => {
+        ReportFormat::Html => write!(stdout, "{}", report.render_html())?,
+        ReportFormat::Json => {
             // Serialised first so a closed stdout surfaces as the io::Error `exit` recognises.
             let document = crate::json_output::pretty(report::SCHEMA, &report)?;
             writeln!(stdout, "{document}")?;

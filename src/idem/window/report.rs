@@ -30,6 +30,8 @@ use serde::Serialize;
 use super::probe::ProbeRecord;
 use super::search::{Conclusion, Phase};
 use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel, NOT_COUNTED};
+use crate::html_report::svg::{self, Point};
+use crate::html_report::{Cell, HtmlReport, Tone};
 use crate::idem::race::SyncMode;
 use crate::idem::verdict::Evidence;
 use crate::output::Palette;
@@ -171,6 +173,72 @@ impl WindowReport {
                 )
             }
         }
+    }
+}
+
+impl WindowReport {
+    /// `--format html`: the verdict, the curve (pairs executed twice against the delay between
+    /// them, one point per step) and the steps as a table.
+    pub(crate) fn render_html(&self) -> String {
+        let target = format!("{} {}", self.method, self.url);
+        let mut report = HtmlReport::new("idem window", &target);
+        let verdict = match (self.verdict, self.window) {
+            (WindowVerdict::Window, Some(w)) => format!("✗ window ≈ {}: {}", format_duration(w.estimate), self.meaning),
+            (WindowVerdict::WindowAtLeastMax, Some(w)) => {
+                format!("✗ window ≥ {}: {}", format_duration(w.estimate), self.meaning)
+            }
+            _ => format!("✓ {}", self.meaning),
+        };
+        let tone = if self.verdict == WindowVerdict::NoWindow { Tone::Good } else { Tone::Bad };
+        report.verdict(&verdict, tone);
+        let points: Vec<Point> = self
+            .steps
+            .iter()
+            .map(|step| Point {
+                x_ms: step.spacing.as_secs_f64() * 1000.0,
+                y: step.probes.iter().filter(|probe| probe.executions > 1).count() as f64,
+                of: step.probes.len() as f64,
+            })
+            .collect();
+        let mut section = svg::curve("pairs executed twice against the delay between them", &points);
+        let rows = self
+            .steps
+            .iter()
+            .map(|step| {
+                let twice = step.probes.iter().filter(|probe| probe.executions > 1).count();
+                let statuses: Vec<String> = step
+                    .probes
+                    .iter()
+                    .map(|probe| {
+                        let statuses: Vec<String> =
+                            probe.statuses.iter().map(|s| s.map_or("—".to_string(), |s| s.to_string())).collect();
+                        format!("{} ({})", statuses.join("+"), format_duration(probe.spacing))
+                    })
+                    .collect();
+                let phase = match step.phase {
+                    Phase::Grow => "grow",
+                    Phase::Bisect => "bisect",
+                };
+                let (outcome, tone) =
+                    if step.executed_twice { ("executed twice", Tone::Bad) } else { ("executed once", Tone::Good) };
+                (
+                    vec![("spacing-us", step.spacing.as_micros().to_string()), ("twice", twice.to_string())],
+                    vec![
+                        Cell::text(phase),
+                        Cell::text(format_duration(step.spacing)),
+                        Cell::Text(outcome.to_string(), tone),
+                        Cell::text(format!("{twice} of {}", step.probes.len())),
+                        Cell::text(statuses.join("  ")),
+                    ],
+                )
+            })
+            .collect();
+        section.push_str(&HtmlReport::table(
+            &["phase", "delay", "outcome", "pairs twice", "answers (achieved delay)"],
+            rows,
+        ));
+        report.section("Steps", &section);
+        report.finish()
     }
 }
 

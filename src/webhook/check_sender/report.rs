@@ -5,6 +5,8 @@ use serde::Serialize;
 use super::book::{Ending, Event};
 use crate::conformance::{SuiteFormat, SuiteReport, suite_schema};
 use crate::exit::Outcome;
+use crate::html_report::svg::{self, Mark};
+use crate::html_report::{Cell, HtmlReport, Tone, escape};
 use crate::output::Palette;
 use crate::units::millis;
 
@@ -64,7 +66,102 @@ impl SenderReport {
                 crate::json_output::pretty(&suite_schema(self.suite.suite), self).unwrap_or_default() + "\n"
             }
             SuiteFormat::Junit => self.suite.render_junit(),
+            SuiteFormat::Html => self.render_html(),
         }
+    }
+
+    /// The suite's page, with the sender's attempts drawn over time: a lane per event, a mark per
+    /// attempt, coloured by the answer scripted for it (red when its signature did not hold).
+    fn render_html(&self) -> String {
+        let mut report = self.suite.html_report();
+        let times: Vec<Option<chrono::DateTime<chrono::FixedOffset>>> = self
+            .events
+            .iter()
+            .flat_map(|event| &event.attempts)
+            .map(|attempt| chrono::DateTime::parse_from_rfc3339(&attempt.received_at).ok())
+            .collect();
+        let first = times.iter().flatten().min().copied();
+        let lanes: Vec<(String, Vec<Mark>)> = self
+            .events
+            .iter()
+            .map(|event| {
+                let marks = event
+                    .attempts
+                    .iter()
+                    .map(|attempt| {
+                        let at = chrono::DateTime::parse_from_rfc3339(&attempt.received_at).ok();
+                        let at_ms = match (at, first) {
+                            (Some(at), Some(first)) => (at - first).num_microseconds().unwrap_or(0) as f64 / 1000.0,
+                            _ => 0.0,
+                        };
+                        let status = attempt.step.split(':').next().and_then(|status| status.parse::<u16>().ok());
+                        let tone = match (attempt.signature_valid, status) {
+                            (false, _) => Tone::Bad,
+                            (true, None) => Tone::Warn,
+                            (true, status) => Tone::of_status(status),
+                        };
+                        let signature = match &attempt.signature_problem {
+                            None if attempt.signature_valid => "signature valid".to_string(),
+                            None => "signature invalid".to_string(),
+                            Some(problem) => format!("signature: {problem}"),
+                        };
+                        let label = format!(
+                            "attempt {} at {}: answered {}, {signature}",
+                            attempt.attempt, attempt.received_at, attempt.step
+                        );
+                        Mark { at_ms, tone, label }
+                    })
+                    .collect();
+                (format!("event {}", event.event), marks)
+            })
+            .collect();
+        let mut section = String::new();
+        if lanes.iter().all(|(_, marks)| marks.is_empty()) {
+            section.push_str("<p class=\"note\">No attempt arrived.</p>\n");
+        } else {
+            section.push_str(&svg::attempts("the sender's attempts over time", &lanes));
+        }
+        let rows = self
+            .events
+            .iter()
+            .flat_map(|event| event.attempts.iter().map(move |attempt| (event.event, attempt)))
+            .map(|(event, attempt)| {
+                let signature = if attempt.signature_valid {
+                    Cell::Text("valid".into(), Tone::Good)
+                } else {
+                    Cell::Text(attempt.signature_problem.clone().unwrap_or_else(|| "invalid".into()), Tone::Bad)
+                };
+                (
+                    vec![("event", event.to_string())],
+                    vec![
+                        Cell::text(event.to_string()),
+                        Cell::text(attempt.attempt.to_string()),
+                        Cell::text(attempt.received_at.clone()),
+                        Cell::text(attempt.id.clone().unwrap_or_default()),
+                        Cell::text(attempt.step.clone()),
+                        signature,
+                        Cell::text(attempt.gap_ms.map(|gap| format!("{gap:.0} ms")).unwrap_or_default()),
+                    ],
+                )
+            })
+            .collect();
+        section.push_str(&HtmlReport::table(
+            &["event", "attempt", "received", "delivery id", "answered", "signature", "after the previous"],
+            rows,
+        ));
+        if let Some(sender) = &self.sender {
+            let exit = sender.exit.as_deref().unwrap_or("still running at the end, stopped");
+            let _ = std::fmt::Write::write_fmt(
+                &mut section,
+                format_args!(
+                    "<p class=\"note\">sender: <code>{}</code> ({})</p>\n",
+                    escape(&sender.command),
+                    escape(exit)
+                ),
+            );
+        }
+        report.section("Attempts", &section);
+        report.finish()
     }
 }
 

@@ -58,6 +58,11 @@ pub(crate) struct OpenApiConfig {
 }
 
 pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
+    if config.format == SuiteFormat::Html {
+        anyhow::bail!(
+            "--openapi reports as --format human, json or junit; --format html is for one URL (idem check URL)"
+        );
+    }
     let document = Document::load(&config.spec, config.check.request.insecure).await?;
     let resolved = target::resolve(config.base_url.as_deref(), config.allow_remote, &document);
     // A plan sends nothing, so it shows where a refused run would have gone, and why it is refused.

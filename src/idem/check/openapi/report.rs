@@ -194,6 +194,8 @@ impl OpenApiReport {
             SuiteFormat::Human => self.render_human(palette),
             SuiteFormat::Json => crate::json_output::pretty(super::SCHEMA, self)? + "\n",
             SuiteFormat::Junit => self.render_junit(),
+            // Refused before the run starts (openapi::run).
+            SuiteFormat::Html => anyhow::bail!("--openapi reports as --format human, json or junit"),
         };
         let mut stdout = std::io::stdout().lock();
         stdout.write_all(text.as_bytes())?;
