@@ -636,7 +636,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal)
-            opts="-h -V --type --status --since --follow --format --color --help --version list show replay help"
+            opts="-h -V --type --status --since --follow --ui --format --color --help --version list show replay help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -651,6 +651,10 @@ _webhook() {
                     return 0
                     ;;
                 --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ui)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -874,7 +878,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --public-url --accept-invalid --verify-token --max-body --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --public-url --accept-invalid --verify-token --max-body --ui --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -937,6 +941,10 @@ _webhook() {
                     return 0
                     ;;
                 --max-body)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ui)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -51,6 +51,7 @@ mod webhook {
     mod check_concurrent_duplicates;
     mod check_sender;
     mod cli;
+    mod inspector;
     mod journal;
     mod listen;
     mod listen_gateway;

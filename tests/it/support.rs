@@ -4,6 +4,7 @@
 
 pub(crate) mod apps;
 pub(crate) mod certificate_host;
+pub(crate) mod browser;
 pub(crate) mod generated_files;
 pub(crate) mod listen_process;
 pub(crate) mod provider_sdks;
@@ -274,6 +275,11 @@ impl Listener {
 
     pub(crate) fn summary(&self) -> ListenerTally {
         self.running.as_ref().unwrap().summary()
+    }
+
+    /// The inspector's URL, token included (`config.ui` set).
+    pub(crate) fn inspector_url(&self) -> String {
+        self.running.as_ref().unwrap().inspector_url().expect("the listener has no inspector").to_string()
     }
 
     pub(crate) fn remembered_events(&self) -> usize {

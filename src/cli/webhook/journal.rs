@@ -39,6 +39,11 @@ pub struct JournalArgs {
     #[arg(long)]
     pub follow: bool,
 
+    /// Serve the inspector's page over this journal (live as a listener appends to it), at the URL
+    /// printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0", conflicts_with = "follow")]
+    pub ui: Option<std::net::SocketAddr>,
+
     /// human: a line per delivery; json: the journal's own lines (schemas/journal-record.json)
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     pub format: Format,
@@ -89,14 +94,30 @@ fn parse_status(text: &str) -> Result<StatusFilter, String> {
 #[derive(Debug)]
 pub enum JournalConfig {
     List(ListConfig),
-    Show { file: PathBuf, id: String, format: Format, palette: Palette },
+    Show {
+        file: PathBuf,
+        id: String,
+        format: Format,
+        palette: Palette,
+    },
     Replay(Box<ReplayConfig>),
+    /// `--ui`: the inspector over the journal, until Ctrl-C.
+    Ui {
+        file: PathBuf,
+        addr: std::net::SocketAddr,
+    },
 }
 
 impl JournalArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<JournalConfig> {
         let since = self.since.as_deref().map(|text| inspect::parse_since(text, chrono::Utc::now())).transpose()?;
         let filter = JournalFilter { event_type: self.event_type, status: self.status, since };
+        if let Some(addr) = self.ui {
+            if self.action.is_some() {
+                anyhow::bail!("--ui shows the whole journal in the inspector: leave out list, show and replay");
+            }
+            return Ok(JournalConfig::Ui { file: self.file, addr });
+        }
         match self.action {
             None | Some(JournalAction::List) => Ok(JournalConfig::List(ListConfig {
                 file: self.file,

@@ -53,6 +53,11 @@ pub struct ListenArgs {
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
 
+    /// Serve the inspector: a page listing deliveries live, at the URL printed as `inspector: URL`
+    /// (its token included); on a port of its own at 127.0.0.1 unless ADDR is given
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0", help_heading = "Journal")]
+    pub ui: Option<std::net::SocketAddr>,
+
     /// Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)
     #[arg(long, value_name = "FILE", help_heading = "Journal")]
     pub record: Option<PathBuf>,
@@ -218,6 +223,7 @@ impl ListenArgs {
             delay: self.delay.unwrap_or_default(),
             timeouts: Timeouts { idle: self.idle_timeout, body_progress: self.idle_timeout, ..Timeouts::default() },
             output: listen::Output::Print { format: self.format, palette, verbose: self.verbose },
+            ui: self.ui,
         })
     }
 }

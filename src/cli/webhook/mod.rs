@@ -114,6 +114,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
                 webhook::journal::inspect::show(&file, &id, format, palette, &mut std::io::stdout().lock())
             }
             journal::JournalConfig::Replay(config) => block_on(webhook::replay::run(*config)),
+            journal::JournalConfig::Ui { file, addr } => block_on(webhook::inspect::run_over_journal(file, addr)),
         },
         WebhookCommand::Completions { shell } => {
             use std::io::Write;

@@ -43,6 +43,7 @@ use crate::exit::Outcome;
 use crate::http::server::{ServerTask, StopSignal, Timeouts};
 use crate::http::url::Redacted;
 use crate::output::{Format, Palette, print_best_effort};
+use crate::webhook::inspect::{Inspector, RunningInspector};
 use crate::webhook::journal::writer::JournalWriter;
 use crate::webhook::scheme::SchemeOptions;
 use crate::webhook::scheme::ed25519::AsymmetricKey;
@@ -108,6 +109,8 @@ pub struct ListenConfig {
     /// How long a connection may stay silent, a TLS handshake or a request body stall.
     pub timeouts: Timeouts,
     pub output: Output,
+    /// `--ui [ADDR]`: serve the inspector's page on this address (a port of its own).
+    pub ui: Option<SocketAddr>,
 }
 
 /// Where deliveries are shown.
@@ -162,6 +165,7 @@ impl ListenConfig {
             delay: Duration::ZERO,
             timeouts: Timeouts::default(),
             output: Output::Quiet,
+            ui: None,
         }
     }
 }
@@ -171,6 +175,7 @@ pub struct RunningListener {
     addr: SocketAddr,
     receiver: Arc<Receiver>,
     task: ServerTask,
+    inspector: Option<RunningInspector>,
 }
 
 impl RunningListener {
@@ -181,6 +186,11 @@ impl RunningListener {
     /// The URL of `path` on this listener.
     pub fn url(&self, path: &str) -> String {
         format!("http://{}{path}", self.addr)
+    }
+
+    /// The inspector's URL, token included (`--ui`).
+    pub fn inspector_url(&self) -> Option<&str> {
+        self.inspector.as_ref().map(|inspector| inspector.url.as_str())
     }
 
     /// Counts so far.
@@ -197,8 +207,11 @@ impl RunningListener {
     /// those whose sender left (no more forward retries, the attempt under way finishes), flushes
     /// the journal to disk, prints what the display still holds, and returns the counts.
     pub async fn shutdown(self) -> ListenerTally {
-        let RunningListener { receiver, task, .. } = self;
+        let RunningListener { receiver, task, inspector, .. } = self;
         task.stop().await;
+        if let Some(inspector) = inspector {
+            inspector.stop().await;
+        }
         receiver.detached.finish().await;
         let finishing = Arc::clone(&receiver);
         let _ = tokio::task::spawn_blocking(move || {
@@ -298,6 +311,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         display,
         counter: summary::Counter::default(),
         detached,
+        inspector: config.ui.map(|_| Inspector::new()),
         handshakes: handshake::HandshakeConfig {
             verify_token: config.verify_token.clone(),
             secret: Some(config.secret.clone()),
@@ -305,11 +319,21 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         },
     });
     let shared = Arc::clone(&receiver);
+    let running_inspector = match (&receiver.inspector, config.ui) {
+        (Some(inspector), Some(ui)) => {
+            let running = crate::webhook::inspect::serve(Arc::clone(inspector), ui).await?;
+            if let Output::Print { .. } = config.output {
+                eprintln!("inspector: {}", running.url);
+            }
+            Some(running)
+        }
+        _ => None,
+    };
     let task = ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
         let receiver = Arc::clone(&shared);
         service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
     });
-    Ok(RunningListener { addr, receiver, task })
+    Ok(RunningListener { addr, receiver, task, inspector: running_inspector })
 }
 
 /// Refuses a `whpk_` key for `--re-sign`: a public key verifies but cannot sign, so every forward

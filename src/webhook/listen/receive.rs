@@ -117,6 +117,8 @@ pub(super) struct Receiver {
     pub counter: Counter,
     /// Deliveries handled apart from their connection, waited for at shutdown.
     pub detached: Detached,
+    /// `--ui`: the inspector shown every delivery.
+    pub inspector: Option<Arc<crate::webhook::inspect::Inspector>>,
     /// What the providers' handshakes need (`--verify-token`, the secret).
     pub handshakes: handshake::HandshakeConfig,
 }
@@ -329,7 +331,7 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     // Journal before answering: whatever the sender sees acknowledged is on file.
     let verbose = receiver.display.verbose();
     let mut journal_error = None;
-    if let Some(journal) = &receiver.journal {
+    if receiver.journal.is_some() || receiver.inspector.is_some() {
         let received_at = arrival.time();
         let reason = signature.failure.as_ref().map(|failure| failure.with_hint());
         let forward = decision.forwarded.as_ref().map(journal_forward);
@@ -355,7 +357,12 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
             forward: forward.as_ref(),
             handshake: None,
         };
-        if let Err(err) = append(journal, &record).await {
+        if let Some(inspector) = &receiver.inspector {
+            show_in_inspector(inspector, &record);
+        }
+        if let Some(journal) = &receiver.journal
+            && let Err(err) = append(journal, &record).await
+        {
             let reason = format!("cannot append to the journal `{}`: {err}", journal.path().display());
             response = problem(StatusCode::INTERNAL_SERVER_ERROR, "journal-failed", "Journal failed", &reason);
             journal_error = Some(reason);
@@ -533,6 +540,16 @@ fn acknowledgement_body(event_id: &str, attempt: Attempt) -> Vec<u8> {
     json_number(&mut body, u64::from(attempt.number));
     body.extend_from_slice(tail);
     body
+}
+
+/// Shows a delivery in the inspector (`--ui`): its journal line, read back as a record (a copy
+/// made only when the inspector is on).
+fn show_in_inspector(inspector: &crate::webhook::inspect::Inspector, record: &ReceivedRecord<'_>) {
+    let mut line = Vec::new();
+    record.write_line(&mut line);
+    if let Ok(record) = serde_json::from_slice(&line) {
+        inspector.push(&record, None);
+    }
 }
 
 /// Appends on the runtime when the write only reaches the kernel (microseconds, batched with the

@@ -1,0 +1,122 @@
+//! The inspector: `webhook listen --ui [ADDR]` and `webhook journal FILE --ui [ADDR]` serve a page
+//! (its assets compiled in: no CDN, no build step, works offline) that lists deliveries live over
+//! server-sent events, with filters and a detail view of each (headers, pretty body, the signature's
+//! diagnosis, the forward's answer, the journal line).
+//!
+//! Safe by default: it binds loopback (a port of its own) unless given another address, which is
+//! warned about; every request needs the random token in the URL it prints (as Jupyter does), and
+//! a Host header naming the address bound (no DNS rebinding); a request that changes anything must
+//! come from the page's own origin (no CSRF); the page talks to its own origin only. Signature
+//! headers are shown (they are not secrets); the listener's secret never reaches the inspector.
+mod journal_source;
+mod server;
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use tokio::sync::broadcast;
+
+use crate::http::server::ServerTask;
+use crate::webhook::journal::record::JournalRecord;
+
+/// How many deliveries the inspector holds; older ones leave the page (the journal keeps them).
+const KEPT: usize = 5_000;
+
+/// The deliveries shown, numbered as they came, and the feed of new ones.
+pub(crate) struct Inspector {
+    deliveries: Mutex<Deliveries>,
+    feed: broadcast::Sender<Arc<str>>,
+}
+
+#[derive(Default)]
+struct Deliveries {
+    next: u64,
+    /// Each as the JSON the page reads: `{"n": …, "line": …, "record": {journal record}}`.
+    shown: std::collections::VecDeque<Arc<str>>,
+}
+
+impl Inspector {
+    pub(crate) fn new() -> Arc<Inspector> {
+        Arc::new(Inspector { deliveries: Mutex::default(), feed: broadcast::channel(1024).0 })
+    }
+
+    /// Adds a delivery (`line`: its line in the journal, when it has one) and sends it to every
+    /// open page.
+    pub(crate) fn push(&self, record: &JournalRecord, line: Option<usize>) {
+        let mut deliveries = self.deliveries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        deliveries.next += 1;
+        let item = serde_json::json!({ "n": deliveries.next, "line": line, "record": record });
+        let item: Arc<str> = Arc::from(item.to_string());
+        if deliveries.shown.len() == KEPT {
+            deliveries.shown.pop_front();
+        }
+        deliveries.shown.push_back(Arc::clone(&item));
+        // No page open is no error.
+        let _ = self.feed.send(item);
+    }
+
+    /// Every delivery held, as one JSON array.
+    fn all(&self) -> String {
+        let deliveries = self.deliveries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut out = String::from("[");
+        for (index, item) in deliveries.shown.iter().enumerate() {
+            if index > 0 {
+                out.push(',');
+            }
+            out.push_str(item);
+        }
+        out.push(']');
+        out
+    }
+}
+
+/// A running inspector: its URL (token included) and its server.
+pub(crate) struct RunningInspector {
+    pub url: String,
+    task: ServerTask,
+}
+
+impl RunningInspector {
+    pub(crate) async fn stop(self) {
+        self.task.stop().await;
+    }
+}
+
+/// `webhook journal FILE --ui`: the inspector over the journal, live, until Ctrl-C.
+pub(crate) async fn run_over_journal(
+    file: std::path::PathBuf,
+    addr: SocketAddr,
+) -> anyhow::Result<crate::exit::Outcome> {
+    // Refused before anything is served: no such file, a directory, a FIFO.
+    drop(crate::webhook::journal::reader::open_regular(&file)?);
+    let stop = crate::http::server::StopSignal::register()?;
+    let inspector = Inspector::new();
+    let running = serve(Arc::clone(&inspector), addr).await?;
+    println!("inspector: {}", running.url);
+    let followed = journal_source::follow_journal(&file, inspector);
+    tokio::select! {
+        () = stop.wait() => {}
+        ended = followed => ended?,
+    }
+    running.stop().await;
+    Ok(crate::exit::Outcome::Holds)
+}
+
+/// Serves `inspector` on `addr` (loopback unless the user gave another address: warned about).
+pub(crate) async fn serve(inspector: Arc<Inspector>, addr: SocketAddr) -> anyhow::Result<RunningInspector> {
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "warning: the inspector listens on {addr}, beyond this machine: anyone who can reach it and has its URL \
+             (token included) sees every delivery"
+        );
+    }
+    let (listener, bound) = crate::http::server::bind(addr).await?;
+    let token = crate::ids::fresh_id("");
+    let url = format!("http://{bound}/?token={token}");
+    let shared = Arc::new(server::Site { inspector, token, bound });
+    let task = ServerTask::spawn(listener, None, move |_remote| {
+        let site = Arc::clone(&shared);
+        hyper::service::service_fn(move |request| server::handle(Arc::clone(&site), request))
+    });
+    Ok(RunningInspector { url, task })
+}
