@@ -9,7 +9,10 @@
 //! come from the page's own origin (no CSRF); the page talks to its own origin only. Signature
 //! headers are shown (they are not secrets); the listener's secret never reaches the inspector.
 mod journal_source;
+mod resend;
 mod server;
+
+pub(crate) use resend::Signing;
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -26,6 +29,8 @@ const KEPT: usize = 5_000;
 pub(crate) struct Inspector {
     deliveries: Mutex<Deliveries>,
     feed: broadcast::Sender<Arc<str>>,
+    /// What re-signing a delivery from the page needs.
+    signing: Signing,
 }
 
 #[derive(Default)]
@@ -36,16 +41,26 @@ struct Deliveries {
 }
 
 impl Inspector {
-    pub(crate) fn new() -> Arc<Inspector> {
-        Arc::new(Inspector { deliveries: Mutex::default(), feed: broadcast::channel(1024).0 })
+    pub(crate) fn new(signing: Signing) -> Arc<Inspector> {
+        Arc::new(Inspector { deliveries: Mutex::default(), feed: broadcast::channel(1024).0, signing })
     }
 
     /// Adds a delivery (`line`: its line in the journal, when it has one) and sends it to every
     /// open page.
     pub(crate) fn push(&self, record: &JournalRecord, line: Option<usize>) {
+        self.add(record, line, None);
+    }
+
+    /// Adds what was sent from the page, linked to row `origin`; its row number.
+    fn push_resent(&self, record: &JournalRecord, origin: u64) -> u64 {
+        self.add(record, None, Some(origin))
+    }
+
+    fn add(&self, record: &JournalRecord, line: Option<usize>, origin: Option<u64>) -> u64 {
         let mut deliveries = self.deliveries.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         deliveries.next += 1;
-        let item = serde_json::json!({ "n": deliveries.next, "line": line, "record": record });
+        let n = deliveries.next;
+        let item = serde_json::json!({ "n": n, "line": line, "origin": origin, "record": record });
         let item: Arc<str> = Arc::from(item.to_string());
         if deliveries.shown.len() == KEPT {
             deliveries.shown.pop_front();
@@ -53,6 +68,7 @@ impl Inspector {
         deliveries.shown.push_back(Arc::clone(&item));
         // No page open is no error.
         let _ = self.feed.send(item);
+        n
     }
 
     /// Every delivery held, as one JSON array.
@@ -90,7 +106,7 @@ pub(crate) async fn run_over_journal(
     // Refused before anything is served: no such file, a directory, a FIFO.
     drop(crate::webhook::journal::reader::open_regular(&file)?);
     let stop = crate::http::server::StopSignal::register()?;
-    let inspector = Inspector::new();
+    let inspector = Inspector::new(Signing::default());
     let running = serve(Arc::clone(&inspector), addr).await?;
     println!("inspector: {}", running.url);
     let followed = journal_source::follow_journal(&file, inspector);

@@ -69,7 +69,21 @@ async fn route(site: &Site, request: Request<Incoming>) -> Answer {
         if origin != Some(own.as_str()) {
             return refused(StatusCode::FORBIDDEN, "cross-origin requests are refused (the page's own origin only)");
         }
-        return refused(StatusCode::METHOD_NOT_ALLOWED, "nothing here changes with that request");
+        if request.uri().path() != "/api/resend" || request.method() != Method::POST {
+            return refused(StatusCode::METHOD_NOT_ALLOWED, "nothing here changes with that request");
+        }
+        let body = match http_body_util::Limited::new(request.into_body(), 4 << 20).collect().await {
+            Ok(body) => body.to_bytes(),
+            Err(_) => return refused(StatusCode::PAYLOAD_TOO_LARGE, "the edited delivery is over 4 MiB"),
+        };
+        let asked = match serde_json::from_slice(&body) {
+            Ok(asked) => asked,
+            Err(err) => return refused(StatusCode::BAD_REQUEST, &format!("not a resend request: {err}")),
+        };
+        return match super::resend::resend(&site.inspector, asked).await {
+            Ok(n) => text(StatusCode::OK, "application/json", format!("{{\"n\":{n}}}")),
+            Err(why) => refused(StatusCode::UNPROCESSABLE_ENTITY, &why),
+        };
     }
     match request.uri().path() {
         "/" => {

@@ -311,7 +311,13 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         display,
         counter: summary::Counter::default(),
         detached,
-        inspector: config.ui.map(|_| Inspector::new()),
+        inspector: config.ui.map(|_| {
+            Inspector::new(crate::webhook::inspect::Signing {
+                secret: Some(config.secret.clone()),
+                options: config.scheme_options.clone(),
+                forward_target: routes.first().map(|route| route.target.to_string()),
+            })
+        }),
         handshakes: handshake::HandshakeConfig {
             verify_token: config.verify_token.clone(),
             secret: Some(config.secret.clone()),

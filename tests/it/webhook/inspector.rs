@@ -168,3 +168,45 @@ fn an_html_report_renders_its_table_and_its_timeline() {
         browser.screenshot(&screenshot_path("race-report.png"));
     }
 }
+
+#[test]
+#[ignore = "needs chromium (installed by .ci/run)"]
+fn a_delivery_edited_and_re_signed_in_the_page_reaches_a_receiver_that_verifies_it_and_diffs_with_its_origin() {
+    let inspected = Listener::with(SchemeKind::Stripe, |config| config.ui = Some("127.0.0.1:0".parse().unwrap()));
+    let receiver = Listener::with(SchemeKind::Stripe, |_| {});
+    assert_eq!(post(&inspected.url("/hook"), &stripe_event("evt_edit1", "invoice.paid")).status, StatusCode::OK);
+    let mut browser = Browser::start();
+    browser.goto(&inspected.inspector_url());
+    browser.wait_for(&row("evt_edit1"), "the delivery");
+    browser.eval(&format!("{}.click()", row("evt_edit1")));
+    browser.wait_for("document.getElementById('resend-body')", "the edit form");
+    browser.eval(&format!(
+        "const body = document.getElementById('resend-body'); body.value = body.value.replace('100', '999'); \
+         document.getElementById('resend-url').value = '{}'; document.getElementById('resend-send').click()",
+        receiver.url("/again")
+    ));
+    browser.wait_for("document.getElementById('resend-result').textContent.startsWith('sent: row #2')", "the send");
+    let summary = receiver.summary();
+    assert_eq!(
+        (summary.received, summary.valid),
+        (1, 1),
+        "the edited delivery was re-signed with the listener's secret"
+    );
+    browser.wait_for("document.querySelector('tr[data-origin=\"1\"]')", "the new row linked to its origin");
+    let answered = browser.eval("document.querySelector('tr[data-origin=\"1\"]').children[5].textContent");
+    assert_eq!(answered, "200", "the receiver's answer");
+
+    browser.eval(&format!("{}.click()", row("evt_edit1")));
+    browser.wait_for("document.getElementById('diff-with')", "the diff form");
+    browser.eval("document.getElementById('diff-with').value = '2'; document.getElementById('diff-go').click()");
+    browser.wait_for("document.querySelector('#diff tr')", "the diff");
+    let changed = browser.eval(
+        "[...document.querySelectorAll('#diff tr[data-kind=changed]')].map(r => [r.dataset.path, r.children[2].textContent, r.children[3].textContent])",
+    );
+    let changed = changed.as_array().unwrap();
+    assert!(changed.contains(&serde_json::json!(["body /data/amount", "100", "999"])), "{changed:?}");
+    assert!(
+        changed.iter().any(|line| line[0] == "header stripe-signature"),
+        "re-signed: a fresh signature: {changed:?}"
+    );
+}
