@@ -47,10 +47,12 @@ pub(super) async fn handle(site: Arc<Site>, request: Request<Incoming>) -> Resul
 
 async fn route(site: &Site, request: Request<Incoming>) -> Answer {
     // A page on another site that points a name at 127.0.0.1 (DNS rebinding) sends its own name
-    // as the Host: only the address bound (or `localhost` at its port) is this inspector.
+    // as the Host: on loopback, only the address bound (or `localhost` at its port) is this
+    // inspector. Bound elsewhere on purpose, it is reached by names this side cannot know, and the
+    // token alone guards it.
     let host = request.headers().get(HOST).and_then(|host| host.to_str().ok()).unwrap_or_default();
     let port = site.bound.port();
-    if host != site.bound.to_string() && host != format!("localhost:{port}") {
+    if site.bound.ip().is_loopback() && host != site.bound.to_string() && host != format!("localhost:{port}") {
         return refused(StatusCode::MISDIRECTED_REQUEST, "this inspector answers to its own address only");
     }
     let query = request.uri().query().unwrap_or_default();

@@ -98,6 +98,13 @@ fn the_listeners_inspector_needs_its_token_and_shows_deliveries_live_with_verdic
     let mut answer = String::new();
     std::io::Read::read_to_string(&mut socket, &mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 403") && answer.contains("cross-origin"), "{answer}");
+
+    // A page elsewhere that points its own name at 127.0.0.1 (DNS rebinding) sends that name.
+    let mut socket = std::net::TcpStream::connect(host).unwrap();
+    write!(socket, "GET /{target} HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n").unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut socket, &mut answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 421"), "{answer}");
 }
 
 #[test]
