@@ -30,6 +30,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
             [CompletionResult]::new('window', 'window', [CompletionResultType]::ParameterValue, 'Measure how far apart two duplicates (one key) can arrive and both still execute')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
             [CompletionResult]::new('proxy', 'proxy', [CompletionResultType]::ParameterValue, 'Stand between a client and its API, lose answers on purpose, and judge how the client retries')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tell the whole story on this machine: reference servers, retries, verdicts')
@@ -245,6 +246,38 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'idem;run' {
+            [CompletionResult]::new('--base-url', '--base-url', [CompletionResultType]::ParameterName, 'Where the API is: replaces the servers of every source document (a document''s server that is not this machine is refused without it)')
+            [CompletionResult]::new('--source', '--source', [CompletionResultType]::ParameterName, 'Read this source description from PATH or URL instead of its `url` (repeatable; a URL in the description itself is read only when given here)')
+            [CompletionResult]::new('--input', '--input', [CompletionResultType]::ParameterName, 'A workflow input, NAME=VALUE (repeatable); VALUE is JSON when it parses (500, true, {"a":1}), else text')
+            [CompletionResult]::new('--inputs', '--inputs', [CompletionResultType]::ParameterName, 'A JSON or YAML object of workflow inputs (--input wins on the same name)')
+            [CompletionResult]::new('--workflow', '--workflow', [CompletionResultType]::ParameterName, 'Run only this workflow (and the workflows it dependsOn)')
+            [CompletionResult]::new('--probes', '--probes', [CompletionResultType]::ParameterName, 'The probes of every keyed step, comma-separated [default: all that apply]')
+            [CompletionResult]::new('-n', '-n', [CompletionResultType]::ParameterName, 'How many concurrent duplicates the race probe sends (at most 1000)')
+            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many concurrent duplicates the race probe sends (at most 1000)')
+            [CompletionResult]::new('--profile', '--profile', [CompletionResultType]::ParameterName, 'The contract the probes are judged against (see idem check --profile) [default: ietf]')
+            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'A header for every step''s request, ''Name: value'' (repeatable): auth, tenant')
+            [CompletionResult]::new('--header', '--header', [CompletionResultType]::ParameterName, 'A header for every step''s request, ''Name: value'' (repeatable): auth, tenant')
+            [CompletionResult]::new('--id-field', '--id-field', [CompletionResultType]::ParameterName, 'JSON pointer to the created resource''s id in a keyed step''s answer')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Give up on an answer after this long (at most 1h)')
+            [CompletionResult]::new('--max-requests', '--max-requests', [CompletionResultType]::ParameterName, 'Send at most this many requests (count reads not counted): the run stops before the request that would exceed it, with exit status 2')
+            [CompletionResult]::new('--count-url', '--count-url', [CompletionResultType]::ParameterName, 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails')
+            [CompletionResult]::new('--count-pointer', '--count-pointer', [CompletionResultType]::ParameterName, 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable')
+            [CompletionResult]::new('--count-header', '--count-header', [CompletionResultType]::ParameterName, 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H; ''LEDGER=NAME: VALUE'' for one named ledger only')
+            [CompletionResult]::new('--count-settle', '--count-settle', [CompletionResultType]::ParameterName, 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step''s slowest answer when longer] (at most 1m)')
+            [CompletionResult]::new('--count-settle-max', '--count-settle-max', [CompletionResultType]::ParameterName, 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)')
+            [CompletionResult]::new('--listen', '--listen', [CompletionResultType]::ParameterName, 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR: not supported yet')
+            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'format')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed, expired, wrong host)')
+            [CompletionResult]::new('--plan', '--plan', [CompletionResultType]::ParameterName, 'Print each workflow''s steps, their operations, probes and an estimate of requests and resources created, and send nothing')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'idem;serve' {
             [CompletionResult]::new('--addr', '--addr', [CompletionResultType]::ParameterName, 'Where to listen; port 0 picks a free port and prints it')
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'How keys are handled: correct, or one of the deliberately broken modes')
@@ -320,6 +353,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('race', 'race', [CompletionResultType]::ParameterValue, 'Fire synchronised concurrent duplicates (one key) to expose race conditions')
             [CompletionResult]::new('window', 'window', [CompletionResultType]::ParameterValue, 'Measure how far apart two duplicates (one key) can arrive and both still execute')
             [CompletionResult]::new('check', 'check', [CompletionResultType]::ParameterValue, 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)')
+            [CompletionResult]::new('run', 'run', [CompletionResultType]::ParameterValue, 'Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)')
             [CompletionResult]::new('serve', 'serve', [CompletionResultType]::ParameterValue, 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)')
             [CompletionResult]::new('proxy', 'proxy', [CompletionResultType]::ParameterValue, 'Stand between a client and its API, lose answers on purpose, and judge how the client retries')
             [CompletionResult]::new('demo', 'demo', [CompletionResultType]::ParameterValue, 'Tell the whole story on this machine: reference servers, retries, verdicts')
@@ -337,6 +371,9 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             break
         }
         'idem;help;check' {
+            break
+        }
+        'idem;help;run' {
             break
         }
         'idem;help;serve' {

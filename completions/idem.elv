@@ -27,6 +27,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
             cand window 'Measure how far apart two duplicates (one key) can arrive and both still execute'
             cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
+            cand run 'Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
             cand proxy 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
             cand demo 'Tell the whole story on this machine: reference servers, retries, verdicts'
@@ -237,6 +238,37 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'idem;run'= {
+            cand --base-url 'Where the API is: replaces the servers of every source document (a document''s server that is not this machine is refused without it)'
+            cand --source 'Read this source description from PATH or URL instead of its `url` (repeatable; a URL in the description itself is read only when given here)'
+            cand --input 'A workflow input, NAME=VALUE (repeatable); VALUE is JSON when it parses (500, true, {"a":1}), else text'
+            cand --inputs 'A JSON or YAML object of workflow inputs (--input wins on the same name)'
+            cand --workflow 'Run only this workflow (and the workflows it dependsOn)'
+            cand --probes 'The probes of every keyed step, comma-separated [default: all that apply]'
+            cand -n 'How many concurrent duplicates the race probe sends (at most 1000)'
+            cand --concurrency 'How many concurrent duplicates the race probe sends (at most 1000)'
+            cand --profile 'The contract the probes are judged against (see idem check --profile) [default: ietf]'
+            cand -H 'A header for every step''s request, ''Name: value'' (repeatable): auth, tenant'
+            cand --header 'A header for every step''s request, ''Name: value'' (repeatable): auth, tenant'
+            cand --id-field 'JSON pointer to the created resource''s id in a keyed step''s answer'
+            cand --timeout 'Give up on an answer after this long (at most 1h)'
+            cand --max-requests 'Send at most this many requests (count reads not counted): the run stops before the request that would exceed it, with exit status 2'
+            cand --count-url 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails'
+            cand --count-pointer 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable'
+            cand --count-header 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H; ''LEDGER=NAME: VALUE'' for one named ledger only'
+            cand --count-settle 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step''s slowest answer when longer] (at most 1m)'
+            cand --count-settle-max 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)'
+            cand --listen 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR: not supported yet'
+            cand --format 'format'
+            cand --color 'When to color the output'
+            cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --insecure 'Accept any TLS certificate (self-signed, expired, wrong host)'
+            cand --plan 'Print each workflow''s steps, their operations, probes and an estimate of requests and resources created, and send nothing'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'idem;serve'= {
             cand --addr 'Where to listen; port 0 picks a free port and prints it'
             cand --mode 'How keys are handled: correct, or one of the deliberately broken modes'
@@ -308,6 +340,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand race 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
             cand window 'Measure how far apart two duplicates (one key) can arrive and both still execute'
             cand check 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
+            cand run 'Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)'
             cand serve 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
             cand proxy 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
             cand demo 'Tell the whole story on this machine: reference servers, retries, verdicts'
@@ -321,6 +354,8 @@ set edit:completion:arg-completer[idem] = {|@words|
         &'idem;help;window'= {
         }
         &'idem;help;check'= {
+        }
+        &'idem;help;run'= {
         }
         &'idem;help;serve'= {
         }

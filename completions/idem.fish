@@ -33,6 +33,7 @@ complete -c idem -n "__fish_idem_needs_command" -f -a "send" -d 'Send a request 
 complete -c idem -n "__fish_idem_needs_command" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
 complete -c idem -n "__fish_idem_needs_command" -f -a "window" -d 'Measure how far apart two duplicates (one key) can arrive and both still execute'
 complete -c idem -n "__fish_idem_needs_command" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
+complete -c idem -n "__fish_idem_needs_command" -f -a "run" -d 'Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)'
 complete -c idem -n "__fish_idem_needs_command" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
 complete -c idem -n "__fish_idem_needs_command" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
 complete -c idem -n "__fish_idem_needs_command" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
@@ -241,6 +242,45 @@ complete -c idem -n "__fish_idem_using_subcommand check" -l include-deprecated -
 complete -c idem -n "__fish_idem_using_subcommand check" -l all-unsafe -d 'Also test every POST and PATCH that does not declare the key header'
 complete -c idem -n "__fish_idem_using_subcommand check" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c idem -n "__fish_idem_using_subcommand check" -s V -l version -d 'Print version'
+complete -c idem -n "__fish_idem_using_subcommand run" -l base-url -d 'Where the API is: replaces the servers of every source document (a document\'s server that is not this machine is refused without it)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l source -d 'Read this source description from PATH or URL instead of its `url` (repeatable; a URL in the description itself is read only when given here)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l input -d 'A workflow input, NAME=VALUE (repeatable); VALUE is JSON when it parses (500, true, {"a":1}), else text' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l inputs -d 'A JSON or YAML object of workflow inputs (--input wins on the same name)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l workflow -d 'Run only this workflow (and the workflows it dependsOn)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l probes -d 'The probes of every keyed step, comma-separated [default: all that apply]' -r -f -a "retry\t'A sequential retry with the same key (`retry-replays`)'
+race\t'Concurrent duplicates with one fresh key, released together (`concurrent-once`)'
+lost-answer\t'A request whose answer is lost, then retried with its key (`effect-then-failure`; needs a count)'
+mismatch\t'The same key with a changed body (`mismatch-rejected`)'"
+complete -c idem -n "__fish_idem_using_subcommand run" -s n -l concurrency -d 'How many concurrent duplicates the race probe sends (at most 1000)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l profile -d 'The contract the probes are judged against (see idem check --profile) [default: ietf]' -r -f -a "ietf\t'The IETF draft: 422 for a changed body recommended, no replay marker, stored errors left open'
+stripe\t'Stripe: any 4xx for a changed body, Idempotent-Replayed required, 500s replayed, keys ≤ 255'
+adyen\t'Adyen: keys ≤ 64 characters, statuses not documented (nothing may execute twice)'
+paypal\t'PayPal: PayPal-Request-Id ≤ 108 characters, a reused id gets the first request\'s latest status'
+checkout\t'Checkout.com: Cko-Idempotency-Key, only 2xx answers stored (4xx/5xx retried afresh), 409 in flight'
+worldline\t'Worldline: X-GCS-Idempotence-Key ≤ 40, a changed body gets the first answer, X-GCS-Idempotence-Request-Timestamp on replays'
+acp\t'Agentic Commerce Protocol: a key on every POST (400 without), ≤ 255, 422 on conflict, 409 + Retry-After, Idempotent-Replayed'
+ucp\t'Universal Commerce Protocol: a key required, 409 for a changed body'
+strict\t'The strictest reading of the draft, Stripe and ACP together'"
+complete -c idem -n "__fish_idem_using_subcommand run" -s H -l header -d 'A header for every step\'s request, \'Name: value\' (repeatable): auth, tenant' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l id-field -d 'JSON pointer to the created resource\'s id in a keyed step\'s answer' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l timeout -d 'Give up on an answer after this long (at most 1h)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l max-requests -d 'Send at most this many requests (count reads not counted): the run stops before the request that would exceed it, with exit status 2' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l count-url -d 'A URL whose GET returns how many side effects the server has (charges, orders, processed deliveries): read before and after each step, it decides how many times the server executed Repeatable with a name per ledger (charges=URL emails=URL2) where the command reads several: every ledger is judged, and any one showing a second execution fails' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l count-pointer -d 'JSON pointer to the count in the --count-url answer: a number, or an array whose length counts [default: the whole body]; LEDGER=POINTER for one named ledger, repeatable' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l listen -d 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR: not supported yet' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l format -r -f -a "human\t'Per workflow and step, colored on a terminal'
+json\t'One JSON document (schema idem-run/1)'
+junit\t'JUnit XML: a test case per step and per probe'"
+complete -c idem -n "__fish_idem_using_subcommand run" -l color -d 'When to color the output' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c idem -n "__fish_idem_using_subcommand run" -s k -l insecure -d 'Accept any TLS certificate (self-signed, expired, wrong host)'
+complete -c idem -n "__fish_idem_using_subcommand run" -l plan -d 'Print each workflow\'s steps, their operations, probes and an estimate of requests and resources created, and send nothing'
+complete -c idem -n "__fish_idem_using_subcommand run" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c idem -n "__fish_idem_using_subcommand run" -s V -l version -d 'Print version'
 complete -c idem -n "__fish_idem_using_subcommand serve" -l addr -d 'Where to listen; port 0 picks a free port and prints it' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l mode -d 'How keys are handled: correct, or one of the deliberately broken modes' -r -f -a "correct\t'Claims each key atomically: 409 while in flight, 422 for another body, replays afterwards'
 naive\t'DELIBERATELY BROKEN: looks the key up, does the work, then stores it, so concurrent duplicates all execute'
@@ -310,12 +350,13 @@ always\t''
 never\t''"
 complete -c idem -n "__fish_idem_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c idem -n "__fish_idem_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "window" -d 'Measure how far apart two duplicates (one key) can arrive and both still execute'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "completions" -d 'Print a shell completion script'
-complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check serve proxy demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "send" -d 'Send a request with an idempotency key, optionally repeated, and judge the answers'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "race" -d 'Fire synchronised concurrent duplicates (one key) to expose race conditions'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "window" -d 'Measure how far apart two duplicates (one key) can arrive and both still execute'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "check" -d 'Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "run" -d 'Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "serve" -d 'Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "proxy" -d 'Stand between a client and its API, lose answers on purpose, and judge how the client retries'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "demo" -d 'Tell the whole story on this machine: reference servers, retries, verdicts'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "completions" -d 'Print a shell completion script'
+complete -c idem -n "__fish_idem_using_subcommand help; and not __fish_seen_subcommand_from send race window check run serve proxy demo completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

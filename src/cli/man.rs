@@ -147,6 +147,14 @@ fn idem_examples(page: &str) -> Examples {
             "Lose the first answer and judge how the client retries:",
             "idem proxy --upstream http://127.0.0.1:8080 -- ./pay.sh",
         )],
+        "idem-run" => &[
+            (
+                "Run a workflow against a local API, probing every keyed step:",
+                "idem run payments.arazzo.yaml --base-url http://127.0.0.1:8080 --input amount=500",
+            ),
+            ("Only the race, ten duplicates per keyed step:", "idem run payments.arazzo.yaml --probes race -n 10"),
+            ("What would be sent, without sending it:", "idem run payments.arazzo.yaml --plan"),
+        ],
         "idem-window" => &[(
             "Measure how far apart two duplicates may arrive and still both execute:",
             "idem window http://127.0.0.1:8080/payments -d @payment.json --max 2s",

@@ -44,6 +44,7 @@ pub fn all() -> Vec<SchemaFile> {
         file::<Catalogue>(&Catalogue::schema("idem check"), "idem check --list --format json"),
         file::<OpenApiReport>(openapi::SCHEMA, "idem check --openapi SPEC --format json"),
         file::<PlanReport>(plan_report::SCHEMA, "idem check --plan --format json"),
+        file::<crate::idem::run::report::RunReport>(crate::idem::run::report::SCHEMA, "idem run --format json"),
         file::<proxy::print::ProxyLine>(proxy::print::LINE_SCHEMA, "idem proxy --format json (each line)"),
         file::<serve::ServeLine>(serve::LINE_SCHEMA, "idem serve --format json (each line)"),
         file::<sign::SignDocument>(sign::SCHEMA, "webhook sign --format json"),

@@ -8,6 +8,7 @@ pub(crate) mod print;
 pub(crate) mod proxy;
 pub(crate) mod race;
 pub(crate) mod request;
+pub(crate) mod run;
 pub(crate) mod send;
 pub(crate) mod send_retry;
 pub(crate) mod serve;

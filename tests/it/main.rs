@@ -30,6 +30,7 @@ mod idem {
     mod demo;
     mod proxy;
     mod race;
+    mod run;
     mod send;
     mod send_key_carriers;
     mod send_ledgers;

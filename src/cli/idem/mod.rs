@@ -17,6 +17,7 @@ mod check;
 mod openapi;
 mod proxy;
 mod race;
+mod run;
 mod send;
 mod serve;
 mod window;
@@ -26,6 +27,7 @@ use check::CheckCommand;
 pub(crate) use openapi::OpenApiArgs;
 pub(crate) use proxy::ProxyArgs;
 pub(crate) use race::RaceArgs;
+pub(crate) use run::RunArgs;
 pub(crate) use send::SendArgs;
 pub(crate) use serve::ServeArgs;
 pub(crate) use window::WindowArgs;
@@ -52,6 +54,8 @@ pub enum IdemCommand {
     Window(WindowArgs),
     /// Run an Idempotency-Key conformance suite against an endpoint (exit 0 when every required check passes)
     Check(Box<CheckArgs>),
+    /// Run the workflows of an Arazzo description, probing every keyed step (retry, race, lost answer, mismatch)
+    Run(Box<RunArgs>),
     /// Run a reference payments API that handles Idempotency-Key (correctly, or broken on purpose)
     Serve(ServeArgs),
     /// Stand between a client and its API, lose answers on purpose, and judge how the client retries
@@ -125,6 +129,7 @@ pub(crate) fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
             CheckCommand::Endpoint(config) => block_on(crate::idem::check::run(*config)),
             CheckCommand::OpenApi(config) => block_on(crate::idem::check::openapi::run(*config)),
         },
+        IdemCommand::Run(args) => block_on(crate::idem::run::run(args.into_config(color)?)),
         IdemCommand::Serve(args) => block_on(crate::idem::serve::run(args.into_config(color))),
         IdemCommand::Proxy(args) => block_on(crate::idem::proxy::run(args.into_config(Palette::for_stdout(color))?)),
         IdemCommand::Demo => block_on(crate::demo::run(DemoConfig { palette: Palette::for_stdout(color) })),

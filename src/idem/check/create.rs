@@ -11,6 +11,15 @@ use crate::idem::request::FoundId;
 use crate::idem::verdict::Grounds;
 
 pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
+    let (result, original, _, _) = create_keeping_answer(probe).await?;
+    Ok((result, original))
+}
+
+/// `create`, also returning the answer and its key whatever they were (`idem run` continues its
+/// workflow with the answer, and judges a refused one by the step's own criteria).
+pub(super) async fn create_keeping_answer(
+    probe: &mut Probe,
+) -> anyhow::Result<(CheckResult, Option<Original>, crate::http::client::Exchange, String)> {
     let started = Instant::now();
     let key = probe.fresh_key();
     let before = probe.spec.count_before().await?;
@@ -41,7 +50,7 @@ pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Op
     let original = match (status.is_success(), found) {
         (true, Some(FoundId { id, from })) => {
             evidence.push(format!("resource id {id} (from {from})"));
-            Some(Original { key, exchange, id })
+            Some(Original { key: key.clone(), exchange: exchange.clone(), id })
         }
         (true, None) => {
             evidence.push(format!(
@@ -57,7 +66,11 @@ pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Op
         }
     };
     let held = original.is_some();
-    Ok((CREATE.judged(held, evidence, started.elapsed()), original))
+    let answer = match &original {
+        Some(original) => original.exchange.clone(),
+        None => exchange,
+    };
+    Ok((CREATE.judged(held, evidence, started.elapsed()), original, answer, key))
 }
 
 /// `new-key-creates`.

@@ -21,6 +21,7 @@ mod replay;
 mod replay_shape;
 mod scope;
 pub(crate) mod server_cmd;
+pub(crate) mod step;
 mod variant;
 
 pub(crate) use catalogue::CHECKS;

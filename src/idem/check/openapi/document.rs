@@ -161,7 +161,7 @@ fn version_of(root: &Value) -> anyhow::Result<Version> {
 
 /// JSON when it parses as JSON, else YAML (a superset of JSON for documents like these). YAML
 /// mapping keys that are numbers or booleans (`200:` under `responses`) become strings.
-fn parse(text: &[u8]) -> anyhow::Result<Value> {
+pub(crate) fn parse(text: &[u8]) -> anyhow::Result<Value> {
     if let Ok(value) = serde_json::from_slice(text) {
         return Ok(value);
     }

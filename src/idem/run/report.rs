@@ -1,0 +1,243 @@
+//! What `idem run` found, per workflow and step, with each probe's verdict and evidence: the
+//! `--format json` document (`idem-run/1`), the human report and JUnit (a case per step and probe).
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::conformance::{CheckOutcome, xml_escape};
+use crate::evidence_level::EvidenceLevel;
+use crate::idem::check::step::StepProbe;
+use crate::output::Palette;
+
+/// The `schema` value of the JSON document.
+pub(crate) const SCHEMA: &str = "idem-run/1";
+
+/// The output formats of `idem run`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum RunFormat {
+    /// Per workflow and step, colored on a terminal
+    #[default]
+    Human,
+    /// One JSON document (schema idem-run/1)
+    Json,
+    /// JUnit XML: a test case per step and per probe
+    Junit,
+}
+
+/// A finished run; also its `--format json` document.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct RunReport {
+    /// The workflow file as given.
+    pub arazzo: String,
+    /// Its `arazzo` version field.
+    pub version: String,
+    /// `true` when every step and probe held.
+    pub passed: bool,
+    /// Why the run could not proceed (exit 2): a document that cannot be read, a step whose own
+    /// success criteria failed before any probe, a runtime expression that names nothing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub workflows: Vec<WorkflowReport>,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WorkflowReport {
+    pub workflow_id: String,
+    pub outcome: StepOutcome,
+    pub steps: Vec<StepReport>,
+    /// The workflow's `outputs`, evaluated when it ended.
+    pub outputs: Map<String, Value>,
+}
+
+/// A step's outcome: `pass` when it succeeded and every probe held, `fail` when a probe failed,
+/// `skip` when the flow did not reach it (or went on after its failure by an `onFailure` action).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum StepOutcome {
+    Pass,
+    Fail,
+    Skip,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct StepReport {
+    pub step_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<String>,
+    /// `POST /customers/{customerId}/charges`, as the OpenAPI document writes it.
+    pub operation: String,
+    /// The URL sent, when the step ran.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The status of the step's real request (the one the flow continued with).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// Where the key went when the step is keyed (`header:Idempotency-Key`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_in: Option<String>,
+    pub outcome: StepOutcome,
+    /// What the step's request showed (its key, id, count), or why it was skipped.
+    pub evidence: Vec<String>,
+    pub probes: Vec<ProbeReport>,
+    pub outputs: Map<String, Value>,
+}
+
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ProbeReport {
+    pub kind: StepProbe,
+    /// The `idem check` check whose rules judged it (`retry-replays`, `concurrent-once`, …).
+    pub check: String,
+    pub outcome: CheckOutcome,
+    pub evidence: Vec<String>,
+    /// `count` when the count decided it, `answer` when the answers alone did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence_level: Option<EvidenceLevel>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
+}
+
+impl RunReport {
+    pub(crate) fn failed_steps(&self) -> usize {
+        self.workflows.iter().flat_map(|w| &w.steps).filter(|s| s.outcome == StepOutcome::Fail).count()
+    }
+
+    pub(crate) fn render(&self, format: RunFormat, palette: Palette) -> anyhow::Result<String> {
+        Ok(match format {
+            RunFormat::Json => {
+                let mut text = crate::json_output::pretty(SCHEMA, self)?;
+                text.push('\n');
+                text
+            }
+            RunFormat::Human => self.human(palette),
+            RunFormat::Junit => self.junit(),
+        })
+    }
+
+    fn human(&self, palette: Palette) -> String {
+        let mut out = format!("{} {} (Arazzo {})\n", palette.bold("idem run"), self.arazzo, self.version);
+        for workflow in &self.workflows {
+            out.push_str(&format!("\n{} {}\n", palette.bold("workflow"), workflow.workflow_id));
+            for step in &workflow.steps {
+                let status = step.status.map(|s| format!(" → {}", palette.status(s))).unwrap_or_default();
+                let keyed = step.key_in.as_deref().map(|k| palette.dim(&format!("  (keyed, {k})"))).unwrap_or_default();
+                out.push_str(&format!(
+                    "  {} {}  {}{status}{keyed}\n",
+                    mark(step.outcome, palette),
+                    palette.bold(&step.step_id),
+                    step.operation
+                ));
+                for line in &step.evidence {
+                    out.push_str(&format!("      {}\n", palette.dim(&crate::output::terminal_safe(line))));
+                }
+                for probe in &step.probes {
+                    out.push_str(&format!(
+                        "    {} {:<12} {}\n",
+                        check_mark(probe.outcome, palette),
+                        probe.kind.as_str(),
+                        palette.dim(&probe.check)
+                    ));
+                    for line in &probe.evidence {
+                        out.push_str(&format!("        {}\n", crate::output::terminal_safe(line)));
+                    }
+                    if let Some(fix) = &probe.fix {
+                        out.push_str(&format!("        {} {fix}\n", palette.yellow("fix:")));
+                    }
+                }
+            }
+            for (name, value) in &workflow.outputs {
+                out.push_str(&format!("  output {name} = {}\n", crate::text::ellipsis(&value.to_string(), 120)));
+            }
+        }
+        let failed = self.failed_steps();
+        let steps: usize = self.workflows.iter().map(|w| w.steps.len()).sum();
+        out.push('\n');
+        match (&self.error, failed) {
+            (Some(error), _) => out.push_str(&format!("{} {}\n", palette.red("could not proceed:"), error)),
+            (None, 0) => out.push_str(&format!("{} every step held ({steps} steps)\n", palette.green("✓"))),
+            (None, n) => out.push_str(&format!("{} {n} of {steps} steps failed\n", palette.red("✗"))),
+        }
+        out
+    }
+
+    fn junit(&self) -> String {
+        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"idem run\">\n");
+        for workflow in &self.workflows {
+            let mut cases = Vec::new();
+            for step in &workflow.steps {
+                let outcome = match step.outcome {
+                    StepOutcome::Pass => Junit::Pass,
+                    StepOutcome::Fail => Junit::Failure(format!("a probe of step {} failed", step.step_id)),
+                    StepOutcome::Skip => Junit::Skipped,
+                };
+                cases.push((step.step_id.clone(), outcome, step.evidence.join("\n")));
+                for probe in &step.probes {
+                    let outcome = match probe.outcome {
+                        CheckOutcome::Fail => Junit::Failure(format!("{} failed", probe.check)),
+                        CheckOutcome::Skip => Junit::Skipped,
+                        _ => Junit::Pass,
+                    };
+                    cases.push((
+                        format!("{} {}", step.step_id, probe.kind.as_str()),
+                        outcome,
+                        probe.evidence.join("\n"),
+                    ));
+                }
+            }
+            let failures = cases.iter().filter(|(_, o, _)| matches!(o, Junit::Failure(_))).count();
+            let skipped = cases.iter().filter(|(_, o, _)| matches!(o, Junit::Skipped)).count();
+            out.push_str(&format!(
+                "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\">\n",
+                xml_escape(&workflow.workflow_id),
+                cases.len()
+            ));
+            for (name, outcome, evidence) in cases {
+                let head = format!(
+                    "    <testcase classname=\"{}\" name=\"{}\"",
+                    xml_escape(&workflow.workflow_id),
+                    xml_escape(&name)
+                );
+                match outcome {
+                    Junit::Pass => out.push_str(&format!(
+                        "{head}>\n      <system-out>{}</system-out>\n    </testcase>\n",
+                        xml_escape(&evidence)
+                    )),
+                    Junit::Skipped => out.push_str(&format!("{head}>\n      <skipped/>\n    </testcase>\n")),
+                    Junit::Failure(message) => out.push_str(&format!(
+                        "{head}>\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n",
+                        xml_escape(&message),
+                        xml_escape(&evidence)
+                    )),
+                }
+            }
+            out.push_str("  </testsuite>\n");
+        }
+        out.push_str("</testsuites>\n");
+        out
+    }
+}
+
+enum Junit {
+    Pass,
+    Failure(String),
+    Skipped,
+}
+
+fn mark(outcome: StepOutcome, palette: Palette) -> String {
+    match outcome {
+        StepOutcome::Pass => palette.green("✓"),
+        StepOutcome::Fail => palette.red("✗"),
+        StepOutcome::Skip => palette.dim("-"),
+    }
+}
+
+fn check_mark(outcome: CheckOutcome, palette: Palette) -> String {
+    match outcome {
+        CheckOutcome::Pass | CheckOutcome::Xpass => palette.green("✓"),
+        CheckOutcome::Fail => palette.red("✗"),
+        CheckOutcome::Warn | CheckOutcome::Xfail | CheckOutcome::Unconfirmed => palette.yellow("!"),
+        CheckOutcome::Skip => palette.dim("-"),
+    }
+}

@@ -1,0 +1,190 @@
+//! `idem run WORKFLOW.arazzo.yaml`: Arazzo workflows run against `tests/apps/customers_then_charges.py`
+//! (create a customer, look it up, charge it), each keyed step probed with a retry, concurrent
+//! duplicates, a lost answer and a changed body; and the Arazzo Specification's own examples read.
+use serde_json::Value;
+
+use crate::support::apps::PythonApp;
+use crate::support::run::Run;
+
+const WORKFLOW: &str = "tests/fixtures/arazzo/customers-charges.arazzo.yaml";
+const EXAMPLES: &str = "tests/fixtures/arazzo/specification-examples";
+
+fn app(charges: &str) -> PythonApp {
+    PythonApp::start("customers_then_charges.py", &["--charges", charges])
+}
+
+/// `idem run WORKFLOW --base-url APP --input …` from the repository's root.
+fn run(workflow: &str, app: &PythonApp, more: &[&str]) -> Run {
+    let base = app.url("");
+    let mut command = crate::support::idem();
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    Run::command(command)
+        .args(["run", workflow, "--base-url", &base, "--input", "name=Ada", "--input", "amount=500"])
+        .args(more)
+}
+
+fn step<'a>(report: &'a Value, step_id: &str) -> &'a Value {
+    report["workflows"][0]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|step| step["stepId"] == step_id)
+        .unwrap_or_else(|| panic!("no step {step_id}: {report:#}"))
+}
+
+fn probe<'a>(step: &'a Value, kind: &str) -> &'a Value {
+    step["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["kind"] == kind)
+        .unwrap_or_else(|| panic!("no {kind}: {step:#}"))
+}
+
+#[test]
+fn a_correct_flow_passes_every_probe_and_carries_ids_from_step_to_step() {
+    let app = app("correct");
+    let report = run(WORKFLOW, &app, &[]).format_json().expect_exit(0).json();
+    assert_eq!(report["passed"], true, "{report:#}");
+    let charge = step(&report, "charge-customer");
+    assert_eq!(charge["operationId"], "createCharge");
+    for kind in ["retry", "race", "lost-answer", "mismatch"] {
+        assert_eq!(probe(charge, kind)["outcome"], "pass", "{kind}: {charge:#}");
+        assert_eq!(probe(step(&report, "create-customer"), kind)["outcome"], "pass", "{kind}: {report:#}");
+    }
+    // The retry and race were judged by the count each operation declares (x-idem-count-url).
+    assert_eq!(probe(charge, "retry")["evidenceLevel"], "count", "{charge:#}");
+    // The customer's id went from the first step's answer through the lookup into the charge's
+    // path, and came back in the charge.
+    let outputs = &report["workflows"][0]["outputs"];
+    let customer = outputs["customerId"].as_str().unwrap();
+    assert!(customer.starts_with("cus_"), "{outputs:#}");
+    assert_eq!(outputs["chargedCustomer"], customer, "{outputs:#}");
+    assert_eq!(step(&report, "look-up-customer")["probes"], Value::Array(vec![]), "a GET is not keyed");
+    assert!(charge["url"].as_str().unwrap().ends_with(&format!("/customers/{customer}/charges")), "{charge:#}");
+}
+
+#[test]
+fn charges_claimed_by_look_then_insert_fail_the_race_at_that_step_and_the_first_step_passes() {
+    let app = app("look-then-insert");
+    let (code, report) = run(WORKFLOW, &app, &["--probes", "retry,race"]).format_json().code_and_json();
+    assert_eq!(code, 1, "{report:#}");
+    let customer = step(&report, "create-customer");
+    assert_eq!(customer["outcome"], "pass", "{report:#}");
+    let charge = step(&report, "charge-customer");
+    assert_eq!(charge["outcome"], "fail", "{report:#}");
+    assert_eq!(probe(charge, "race")["outcome"], "fail", "{charge:#}");
+    assert_eq!(probe(charge, "race")["check"], "concurrent-once");
+    // Sequential retries find the stored answer: only the race shows the flaw.
+    assert_eq!(probe(charge, "retry")["outcome"], "pass", "{charge:#}");
+    let kinds: Vec<&str> = charge["probes"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["retry", "race"], "--probes chooses the probes");
+}
+
+#[test]
+fn a_step_that_ignores_the_key_fails_the_retry_probe_and_the_human_report_says_so() {
+    let app = app("ignore-key");
+    let finished = run(WORKFLOW, &app, &["--probes", "retry", "--color", "never"]).finish();
+    assert_eq!(finished.code, 1, "{}{}", finished.stdout, finished.stderr);
+    let charge_line = finished.stdout.lines().position(|l| l.contains("charge-customer")).expect(&finished.stdout);
+    assert!(finished.stdout.lines().nth(charge_line).unwrap().trim_start().starts_with('✗'), "{}", finished.stdout);
+    let after: Vec<&str> = finished.stdout.lines().skip(charge_line).collect();
+    assert!(after.iter().any(|l| l.contains("✗ retry") && l.contains("retry-replays")), "{}", finished.stdout);
+    assert!(after.iter().any(|l| l.contains("the count went 1 → 2 on the retry")), "{}", finished.stdout);
+    assert!(finished.stdout.contains("1 of 3 steps failed"), "{}", finished.stdout);
+}
+
+#[test]
+fn success_criteria_that_fail_before_any_probe_stop_the_run_with_exit_2() {
+    let app = app("correct");
+    let dir = tempfile::tempdir().unwrap();
+    let openapi =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/arazzo/customers-charges.openapi.yaml");
+    // The API answers 201; the workflow expects 200.
+    let workflow = format!(
+        "arazzo: 1.1.0\ninfo: {{title: t, version: '1'}}\nsourceDescriptions:\n- {{name: payments, url: '{}', type: openapi}}\nworkflows:\n- workflowId: w\n  steps:\n  - stepId: create-customer\n    operationId: createCustomer\n    requestBody: {{payload: {{name: Ada}}}}\n    successCriteria: [{{condition: $statusCode == 200}}]\n  - stepId: never\n    operationId: getCustomer\n    parameters: [{{name: customerId, in: path, value: x}}]\n",
+        openapi.display()
+    );
+    let path = dir.path().join("expects-200.arazzo.yaml");
+    std::fs::write(&path, workflow).unwrap();
+    let finished = run(path.to_str().unwrap(), &app, &[]).format_json().finish();
+    assert_eq!(finished.code, 2, "{}{}", finished.stdout, finished.stderr);
+    let report = finished.json();
+    let error = report["error"].as_str().unwrap();
+    assert!(error.contains("failed its successCriteria before any probe"), "{error}");
+    assert!(error.contains("$statusCode = 201"), "{error}");
+    assert_eq!(step(&report, "create-customer")["probes"], Value::Array(vec![]), "{report:#}");
+    // One real request, and no probe after it.
+    assert_eq!(app.get("/customers/count"), r#"{"count": 1}"#);
+}
+
+#[test]
+fn the_specification_s_login_example_is_planned_with_its_source_given_on_the_command_line() {
+    let example = format!("{EXAMPLES}/LoginAndRetrievePets.arazzo.yaml");
+    let mut command = crate::support::idem();
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    // Its source is a URL: read only when the command line names it.
+    let refused = Run::command(command).args(["run", &example, "--plan", "--base-url", "http://127.0.0.1:9"]).finish();
+    assert_eq!(refused.code, 2);
+    assert!(refused.stderr.contains("give --source petStoreDescription=URL"), "{}", refused.stderr);
+
+    let mut command = crate::support::idem();
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let planned = Run::command(command)
+        .args(["run", &example, "--plan", "--base-url", "http://127.0.0.1:9", "--color", "never"])
+        .args(["--source", "petStoreDescription=tests/fixtures/arazzo/petstore-excerpt.openapi.yaml"])
+        .expect_exit(0)
+        .finish();
+    assert!(planned.stdout.contains("loginStep  GET /user/login (loginUser)"), "{}", planned.stdout);
+    // Its operationPath points at a path item, whose one operation is the step's.
+    assert!(planned.stdout.contains("getPetStep  GET /pet/findByStatus (findPetsByStatus)"), "{}", planned.stdout);
+    assert!(planned.stdout.contains("not keyed"), "{}", planned.stdout);
+}
+
+#[test]
+fn the_specification_s_examples_name_the_parts_idem_run_does_not_run_yet() {
+    for (example, refusal) in [
+        ("pet-coupons.arazzo.yaml", "steps[2] (place-order): `workflowId` is not supported yet by idem run"),
+        ("bnpl-arazzo.yaml", "a `jsonpath` condition is not supported yet by idem run"),
+    ] {
+        let mut command = crate::support::idem();
+        command.current_dir(env!("CARGO_MANIFEST_DIR"));
+        let finished =
+            Run::command(command).args(["run", &format!("{EXAMPLES}/{example}"), "--plan"]).expect_exit(2).finish();
+        assert!(finished.stderr.contains(refusal), "{example}: {}", finished.stderr);
+    }
+}
+
+#[test]
+fn the_plan_counts_the_probes_requests_and_sends_nothing() {
+    let app = app("correct");
+    let finished = run(WORKFLOW, &app, &["--plan", "--color", "never", "-n", "5"]).expect_exit(0).finish();
+    // Two keyed steps: 1 + retry 1 + race 5 + lost answer 10 + mismatch 1 each; the GET once.
+    assert!(finished.stdout.contains("about 18 requests, 3 resources created"), "{}", finished.stdout);
+    assert!(finished.stdout.contains("about 37 requests; 6 resources created"), "{}", finished.stdout);
+    assert_eq!(app.get("/customers/count"), r#"{"count": 0}"#);
+}
+
+#[test]
+fn junit_has_a_case_per_step_and_probe() {
+    let app = app("look-then-insert");
+    let finished = run(WORKFLOW, &app, &["--probes", "race", "--format", "junit"]).expect_exit(1).finish();
+    let document = roxmltree::Document::parse(&finished.stdout).expect("JUnit XML");
+    let cases: Vec<(String, bool)> = document
+        .descendants()
+        .filter(|node| node.has_tag_name("testcase"))
+        .map(|case| {
+            let failed = case.children().any(|child| child.has_tag_name("failure"));
+            (case.attribute("name").unwrap().to_string(), failed)
+        })
+        .collect();
+    let expected = [
+        ("create-customer", false),
+        ("create-customer race", false),
+        ("look-up-customer", false),
+        ("charge-customer", true),
+        ("charge-customer race", true),
+    ];
+    let expected: Vec<(String, bool)> = expected.iter().map(|(name, failed)| (name.to_string(), *failed)).collect();
+    assert_eq!(cases, expected, "{}", finished.stdout);
+}
