@@ -283,6 +283,7 @@ Register-ArgumentCompleter -Native -CommandName 'idem' -ScriptBlock {
             [CompletionResult]::new('--mode', '--mode', [CompletionResultType]::ParameterName, 'How keys are handled: correct, or one of the deliberately broken modes')
             [CompletionResult]::new('--work', '--work', [CompletionResultType]::ParameterName, 'Simulated time a payment takes, so duplicates can overlap (at most 10m)')
             [CompletionResult]::new('--ttl', '--ttl', [CompletionResultType]::ParameterName, 'How long a completed key''s response is kept for replay (at most 168h, a week)')
+            [CompletionResult]::new('--mode-on', '--mode-on', [CompletionResultType]::ParameterName, 'Apply --mode to this endpoint only (/customers, /payments or /refunds); every other endpoint is correct, so a customers → payments → refunds flow breaks one step at a time')
             [CompletionResult]::new('--max-body', '--max-body', [CompletionResultType]::ParameterName, 'Largest request body accepted (at most 1GiB)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Log format: a colored line per request, or JSON lines')
             [CompletionResult]::new('--store', '--store', [CompletionResultType]::ParameterName, 'Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]')

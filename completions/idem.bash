@@ -1041,7 +1041,7 @@ _idem() {
             return 0
             ;;
         idem__subcmd__serve)
-            opts="-h -V --addr --mode --work --ttl --require-key --any-path --max-body --tls --format --store --lease --color --help --version"
+            opts="-h -V --addr --mode --work --ttl --require-key --any-path --mode-on --max-body --tls --format --store --lease --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1060,6 +1060,10 @@ _idem() {
                     return 0
                     ;;
                 --ttl)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --mode-on)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -274,6 +274,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --mode 'How keys are handled: correct, or one of the deliberately broken modes'
             cand --work 'Simulated time a payment takes, so duplicates can overlap (at most 10m)'
             cand --ttl 'How long a completed key''s response is kept for replay (at most 168h, a week)'
+            cand --mode-on 'Apply --mode to this endpoint only (/customers, /payments or /refunds); every other endpoint is correct, so a customers → payments → refunds flow breaks one step at a time'
             cand --max-body 'Largest request body accepted (at most 1GiB)'
             cand --format 'Log format: a colored line per request, or JSON lines'
             cand --store 'Where keys and payments live: memory, sqlite:PATH or redis://HOST:PORT[/DB]'

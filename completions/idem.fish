@@ -295,6 +295,7 @@ sticky-decline\t'DELIBERATELY BROKEN: keeps a declined payment (4xx) by caller a
 orphan-takeover\t'DELIBERATELY BROKEN: a key whose record expired (--ttl) is taken over by read-then-write, so duplicates that arrive together after expiry all execute'"
 complete -c idem -n "__fish_idem_using_subcommand serve" -l work -d 'Simulated time a payment takes, so duplicates can overlap (at most 10m)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l ttl -d 'How long a completed key\'s response is kept for replay (at most 168h, a week)' -r
+complete -c idem -n "__fish_idem_using_subcommand serve" -l mode-on -d 'Apply --mode to this endpoint only (/customers, /payments or /refunds); every other endpoint is correct, so a customers → payments → refunds flow breaks one step at a time' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l max-body -d 'Largest request body accepted (at most 1GiB)' -r
 complete -c idem -n "__fish_idem_using_subcommand serve" -l format -d 'Log format: a colored line per request, or JSON lines' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"

@@ -32,6 +32,11 @@ pub struct ServeArgs {
     #[arg(long)]
     pub any_path: bool,
 
+    /// Apply --mode to this endpoint only (/customers, /payments or /refunds); every other
+    /// endpoint is correct, so a customers → payments → refunds flow breaks one step at a time
+    #[arg(long, value_name = "PATH")]
+    pub mode_on: Option<String>,
+
     /// Largest request body accepted (at most 1GiB)
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
@@ -72,6 +77,7 @@ impl ServeArgs {
             lease: args.shared.lease,
             require_key: args.require_key,
             any_path: args.any_path,
+            mode_on: args.mode_on,
             max_body: args.max_body,
             tls: args.tls,
             log_format: args.format,

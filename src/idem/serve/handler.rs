@@ -29,6 +29,8 @@ const RETRY_AFTER_SECONDS: &str = "1";
 
 pub(super) struct AppState {
     pub mode: Mode,
+    /// `--mode-on PATH`: the one endpoint `mode` applies to; the others are correct.
+    pub mode_on: Option<String>,
     pub work: Duration,
     pub require_key: bool,
     /// POST on any path creates a payment (`--any-path`).
@@ -42,6 +44,17 @@ pub(super) struct AppState {
     pub declines: Declines,
     /// `--mode orphan-takeover`: when each key's answer was stored, as the broken layer reads it.
     pub expired_records: ExpiredRecords,
+}
+
+impl AppState {
+    /// The mode requests to `path` are handled in: `--mode`, unless `--mode-on` names another
+    /// endpoint, so a flow (customers, payments, refunds) breaks one step at a time.
+    fn mode_for(&self, path: &str) -> Mode {
+        match &self.mode_on {
+            Some(only) if only.trim_end_matches('/') != path => Mode::Correct,
+            _ => self.mode,
+        }
+    }
 }
 
 /// What handling a request produced, before it is logged.
@@ -99,6 +112,9 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
         // A second endpoint with the same body, so a key reused across endpoints can be tested.
         ("/refunds", _) if method == Method::POST => create_payment(state, request).await,
         ("/refunds", _) => method_not_allowed("POST"),
+        // The first step of a flow: a customer the payments and refunds that follow belong to.
+        ("/customers", _) if method == Method::POST => create_payment(state, request).await,
+        ("/customers", _) => method_not_allowed("POST"),
         _ if state.any_path && method == Method::POST => create_payment(state, request).await,
         ("/payments", _) if method == Method::GET => match ListQuery::parse(request.uri().query()) {
             Err(reason) => Handled::plain(
@@ -140,7 +156,7 @@ async fn route(state: &Arc<AppState>, request: Request<Incoming>) -> Handled {
                 StatusCode::NOT_FOUND,
                 "not-found",
                 "Not found",
-                "this API has POST /payments, GET /payments and GET /payments/{id}",
+                "this API has POST /customers, POST /payments, GET /payments, GET /payments/{id} and POST /refunds",
             ),
             RequestOutcome::NotFound,
         ),
@@ -155,7 +171,8 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
         "" => "/".to_string(),
         trimmed => trimmed.to_string(),
     };
-    let key = match key_of(state.mode, &parts.headers) {
+    let mode = state.mode_for(&path);
+    let key = match key_of(mode, &parts.headers) {
         Ok(key) => key,
         Err(reason) => {
             let response = problem(StatusCode::BAD_REQUEST, "invalid-key", "Invalid Idempotency-Key", &reason);
@@ -170,7 +187,7 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
             RequestOutcome::MissingKey,
         );
     }
-    let sticky_declines = state.mode == Mode::StickyDecline;
+    let sticky_declines = mode == Mode::StickyDecline;
     if sticky_declines && let Some(declined) = state.declines.replay(&caller_of(&parts.headers), &path) {
         return reject(declined, RequestOutcome::Invalid);
     }
@@ -183,17 +200,21 @@ async fn create_payment(state: &Arc<AppState>, request: Request<Incoming>) -> Ha
         Err((response, outcome)) => return reject(response, outcome),
     };
 
-    let claim = match (&key, state.mode) {
+    let claim = match (&key, mode) {
         (Some(_), Mode::None) | (None, _) => None,
-        (Some(key), _) => match reserve_key(state, &parts, &path, key, &body).await {
+        (Some(key), _) => match reserve_key(state, mode, &parts, &path, key, &body).await {
             Ok(keyed) => Some(keyed),
             Err(answered) => return answered,
         },
     };
 
-    let refund = path == "/refunds";
-    let orphan_note = claim.as_ref().filter(|_| state.mode == Mode::OrphanTakeover).map(|keyed| keyed.scoped.clone());
-    match execute(state, new_payment, claim, refund).await {
+    let kind = match path.as_str() {
+        "/refunds" => Created::Refund,
+        "/customers" => Created::Customer,
+        _ => Created::Payment,
+    };
+    let orphan_note = claim.as_ref().filter(|_| mode == Mode::OrphanTakeover).map(|keyed| keyed.scoped.clone());
+    match execute(state, mode, new_payment, claim, kind).await {
         Ok((stored, payment_id)) => {
             if let Some(scoped) = orphan_note {
                 state.expired_records.stored(&scoped);
@@ -277,12 +298,12 @@ async fn read_new_payment(
 /// flight, reused or already completed is answered here without executing.
 async fn reserve_key(
     state: &AppState,
+    mode: Mode,
     parts: &http::request::Parts,
     path: &str,
     key: &str,
     body: &[u8],
 ) -> Result<KeyedWork, Handled> {
-    let mode = state.mode;
     let answer = |response, outcome, payment_id| Handled { response, outcome, key: Some(key.to_string()), payment_id };
     let (scoped, print) = scoped_key(mode, parts, path, key, body);
     // --mode orphan-takeover: an expired record is read, seen expired and overwritten after the
@@ -365,16 +386,25 @@ struct KeyedWork {
 /// Charges. Runs on its own task so a client that hangs up mid-request cannot leave the key
 /// claimed or a payment half-made: the work completes and its response is stored. The claim's
 /// lease is renewed while the work runs.
+/// What a POST creates: the endpoint decides the id's prefix and the object's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Created {
+    Payment,
+    Refund,
+    Customer,
+}
+
 async fn execute(
     state: &Arc<AppState>,
+    mode: Mode,
     new_payment: NewPayment,
     keyed: Option<KeyedWork>,
-    refund: bool,
+    kind: Created,
 ) -> Result<(StoredResponse, String), (Response<Full<Bytes>>, RequestOutcome)> {
     let task_state = Arc::clone(state);
     let task_keyed = keyed.clone();
     // --mode short-lease and sticky-lock never renew: the lease they took is all there is.
-    let renews = !matches!(state.mode, Mode::ShortLease | Mode::StickyLock);
+    let renews = !matches!(mode, Mode::ShortLease | Mode::StickyLock);
     let task = tokio::spawn(async move {
         let work = simulate_work(task_state.work);
         match task_keyed.as_ref().and_then(|keyed| keyed.claim.as_ref().map(|claim| (&keyed.scoped, claim))) {
@@ -382,9 +412,16 @@ async fn execute(
             _ => work.await,
         }
         let mut payment = Payment::charge(new_payment);
-        if refund {
-            payment.id = crate::ids::fresh_id("re_");
-            payment.object = "refund";
+        match kind {
+            Created::Payment => {}
+            Created::Refund => {
+                payment.id = crate::ids::fresh_id("re_");
+                payment.object = "refund";
+            }
+            Created::Customer => {
+                payment.id = crate::ids::fresh_id("cus_");
+                payment.object = "customer";
+            }
         }
         let stored = StoredResponse {
             status: StatusCode::CREATED.as_u16(),
@@ -395,7 +432,7 @@ async fn execute(
         // --mode delete-on-error: the error after the work comes before the answer is stored,
         // and its handler deletes the key record (below), as a layer that cleans up on any
         // exception does.
-        if task_state.mode == Mode::DeleteOnError {
+        if mode == Mode::DeleteOnError {
             task_state.store.commit(&payment, None).await?;
             return Ok::<_, StoreError>(Err(payment.id));
         }
@@ -426,7 +463,7 @@ async fn execute(
     // Nothing was recorded, so a retry may execute; if the store is down this fails too, and
     // the lease runs out instead.
     if let Some(KeyedWork { scoped, claim: Some(claim), .. }) = &keyed
-        && state.mode != Mode::StickyLock
+        && mode != Mode::StickyLock
     {
         let _ = state.store.release(scoped, claim).await;
     }

@@ -124,6 +124,8 @@ pub struct ServeConfig {
     /// `--any-path`: a POST to any path creates a payment, as POST /payments does (each path its
     /// own key scope), so a whole API's OpenAPI document can be tried against this server.
     pub any_path: bool,
+    /// `--mode-on PATH`: `mode` applies to this endpoint only; the others are correct.
+    pub mode_on: Option<String>,
     pub max_body: u64,
     pub tls: bool,
     pub log_format: Format,
@@ -142,6 +144,7 @@ impl ServeConfig {
             lease: DEFAULT_LEASE,
             require_key: false,
             any_path: false,
+            mode_on: None,
             max_body: 1 << 20,
             tls: false,
             log_format: Format::Human,
@@ -204,9 +207,16 @@ pub(crate) async fn start(config: &ServeConfig, log: log::RequestLog) -> anyhow:
     let shared = store::open(&config.store, config.ttl)
         .await
         .with_context(|| format!("cannot open the store `{}`", config.store))?;
+    if config.mode_on.is_some() && config.mode == Mode::LocalLock {
+        anyhow::bail!("--mode-on cannot narrow --mode local-lock: its lock wraps the store every endpoint shares");
+    }
+    if let Some(path) = config.mode_on.as_deref().filter(|path| !path.starts_with('/')) {
+        anyhow::bail!("--mode-on `{path}` is not a path; write it like /payments");
+    }
     let store = if config.mode == Mode::LocalLock { store::local_lock(shared) } else { shared };
     let state = Arc::new(AppState {
         mode: config.mode,
+        mode_on: config.mode_on.as_deref().map(|path| path.trim_end_matches('/').to_string()),
         work: config.work,
         require_key: config.require_key,
         any_path: config.any_path,
@@ -248,10 +258,11 @@ pub(crate) async fn run(config: ServeConfig) -> anyhow::Result<Outcome> {
     match config.log_format {
         Format::Human => {
             print_best_effort(&format!(
-                "{} {} (mode {}, store {}, work {})",
+                "{} {} (mode {}{}, store {}, work {})",
                 palette.bold("idem serve listening on"),
                 banner.url,
                 config.mode.as_str(),
+                config.mode_on.as_deref().map(|path| format!(" on {path} only")).unwrap_or_default(),
                 banner.store,
                 crate::units::format_duration(config.work)
             ));

@@ -188,3 +188,40 @@ fn junit_has_a_case_per_step_and_probe() {
     let expected: Vec<(String, bool)> = expected.iter().map(|(name, failed)| (name.to_string(), *failed)).collect();
     assert_eq!(cases, expected, "{}", finished.stdout);
 }
+
+#[test]
+fn the_example_flow_breaks_at_the_one_step_idem_serve_is_told_to_break() {
+    use idem::testing::serve::{Mode, ServeConfig};
+    let correct = crate::support::TestServer::start(ServeConfig::local(Mode::Correct));
+    let naive_payments = crate::support::TestServer::start(ServeConfig {
+        mode_on: Some("/payments".to_string()),
+        ..ServeConfig::local(Mode::Naive)
+    });
+    for (server, code, failing) in [(&correct, 0, None), (&naive_payments, 1, Some("pay"))] {
+        let mut command = crate::support::idem();
+        command.current_dir(env!("CARGO_MANIFEST_DIR"));
+        let (exit, report) = Run::command(command)
+            .args([
+                "run",
+                "examples/payments-flow.arazzo.yaml",
+                "--base-url",
+                &server.url(""),
+                "--input",
+                "amount=1990",
+            ])
+            .args(["--probes", "retry,race"])
+            .format_json()
+            .code_and_json();
+        assert_eq!(exit, code, "{report:#}");
+        for step_id in ["create-customer", "pay", "confirm-payment", "refund"] {
+            let expected = if Some(step_id) == failing { "fail" } else { "pass" };
+            assert_eq!(step(&report, step_id)["outcome"], expected, "{step_id}: {report:#}");
+        }
+        if failing.is_some() {
+            assert_eq!(probe(step(&report, "pay"), "race")["outcome"], "fail", "{report:#}");
+            assert_eq!(probe(step(&report, "refund"), "race")["outcome"], "pass", "{report:#}");
+        }
+        let outputs = &report["workflows"][0]["outputs"];
+        assert_eq!(outputs["refundedPayment"], outputs["paymentId"], "{outputs:#}");
+    }
+}
