@@ -258,7 +258,7 @@ set edit:completion:arg-completer[idem] = {|@words|
             cand --count-header 'A header for the --count-url GET only (''Authorization: Bearer …''), repeatable; added to the command''s own -H headers, which the GET carries too where the command has -H; ''LEDGER=NAME: VALUE'' for one named ledger only'
             cand --count-settle 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step''s slowest answer when longer] (at most 1m)'
             cand --count-settle-max 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)'
-            cand --listen 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR: not supported yet'
+            cand --listen 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR (127.0.0.1:9000), where the API under test delivers them: an embedded webhook listen verifies and counts them'
             cand --format 'format'
             cand --color 'When to color the output'
             cand -k 'Accept any TLS certificate (self-signed, expired, wrong host)'

@@ -270,7 +270,7 @@ complete -c idem -n "__fish_idem_using_subcommand run" -l count-pointer -d 'JSON
 complete -c idem -n "__fish_idem_using_subcommand run" -l count-header -d 'A header for the --count-url GET only (\'Authorization: Bearer …\'), repeatable; added to the command\'s own -H headers, which the GET carries too where the command has -H; \'LEDGER=NAME: VALUE\' for one named ledger only' -r
 complete -c idem -n "__fish_idem_using_subcommand run" -l count-settle -d 'Re-read the count until two reads this far apart agree, before and after each step, so work the server does after answering is counted [default: 200ms, or 3 times the step\'s slowest answer when longer] (at most 1m)' -r
 complete -c idem -n "__fish_idem_using_subcommand run" -l count-settle-max -d 'The longest the count is re-read before it is judged: one still moving then is unconfirmed (at most 10m)' -r
-complete -c idem -n "__fish_idem_using_subcommand run" -l listen -d 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR: not supported yet' -r
+complete -c idem -n "__fish_idem_using_subcommand run" -l listen -d 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR (127.0.0.1:9000), where the API under test delivers them: an embedded webhook listen verifies and counts them' -r
 complete -c idem -n "__fish_idem_using_subcommand run" -l format -r -f -a "human\t'Per workflow and step, colored on a terminal'
 json\t'One JSON document (schema idem-run/1)'
 junit\t'JUnit XML: a test case per step and per probe'"

@@ -10,6 +10,7 @@ mod demo;
 mod evidence_level;
 mod exit;
 mod html_report;
+mod expected_webhooks;
 mod http;
 mod idem;
 mod ids;

@@ -6,12 +6,19 @@
   look-then-insert  the store is looked up, the charge made, then the answer inserted: duplicates
                     that arrive together all find nothing and all charge
   ignore-key        every request charges, whatever its key
+With --webhook-url URL and --webhook-secret whsec_…, every charge made is announced to URL as a
+`charge.succeeded` event signed as Standard Webhooks sign (--webhook-twice: announced twice, as
+a sender that notifies again on a retry would).
 The ledgers are GET /customers/count and GET /charges/count ({"count": n}); the OpenAPI document
 the workflows use is tests/fixtures/arazzo/customers-charges.openapi.yaml."""
 import argparse
+import base64
+import hashlib
+import hmac
 import json
 import threading
 import time
+import urllib.request
 import uuid
 from http.server import BaseHTTPRequestHandler
 
@@ -19,6 +26,9 @@ from json_app import read_body, reply, serve
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--charges", choices=["correct", "look-then-insert", "ignore-key"], default="correct")
+parser.add_argument("--webhook-url")
+parser.add_argument("--webhook-secret")
+parser.add_argument("--webhook-twice", action="store_true")
 args = parser.parse_args()
 
 # How long a charge's work takes: room for concurrent duplicates to overlap.
@@ -44,6 +54,32 @@ def claim(scope, key, fingerprint):
         if answer == "in-flight":
             return (409, {"error": "a request with this key is in flight"})
         return answer
+
+
+def announce(charge):
+    """Delivers `charge.succeeded` for `charge`, signed as Standard Webhooks sign, off the request's thread."""
+    if not args.webhook_url:
+        return
+    key = base64.b64decode(args.webhook_secret.removeprefix("whsec_"))
+
+    def deliver():
+        for _ in range(2 if args.webhook_twice else 1):
+            event_id = "evt_" + uuid.uuid4().hex[:12]
+            stamp = str(int(time.time()))
+            body = json.dumps({"id": event_id, "type": "charge.succeeded", "created": int(stamp), "data": charge}).encode()
+            mac = hmac.new(key, f"{event_id}.{stamp}.".encode() + body, hashlib.sha256).digest()
+            request = urllib.request.Request(args.webhook_url, data=body, method="POST", headers={
+                "Content-Type": "application/json",
+                "webhook-id": event_id,
+                "webhook-timestamp": stamp,
+                "webhook-signature": "v1," + base64.b64encode(mac).decode(),
+            })
+            try:
+                urllib.request.urlopen(request, timeout=5).read()
+            except OSError:
+                pass
+
+    threading.Thread(target=deliver, daemon=True).start()
 
 
 class App(BaseHTTPRequestHandler):
@@ -105,6 +141,7 @@ class App(BaseHTTPRequestHandler):
             charges.append(charge)
             if key is not None and args.charges != "ignore-key":
                 stored[(scope, key)] = ((201, charge), body)
+        announce(charge)
         reply(self, 201, charge)
 
 

@@ -81,7 +81,8 @@ pub struct RunArgs {
     #[command(flatten)]
     pub count: CountArgs,
 
-    /// Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR: not supported yet
+    /// Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR (127.0.0.1:9000), where
+    /// the API under test delivers them: an embedded webhook listen verifies and counts them
     #[arg(long, value_name = "ADDR")]
     pub listen: Option<String>,
 
@@ -96,12 +97,7 @@ pub struct RunArgs {
 
 impl RunArgs {
     pub(crate) fn into_config(self, color: ColorChoice) -> anyhow::Result<RunConfig> {
-        if self.listen.is_some() {
-            bail!(
-                "--listen (webhooks expected by steps, x-idem-expect-webhook) is not supported yet by idem run; \
-                 check the webhooks with webhook listen beside it"
-            );
-        }
+        let listen = self.listen.as_deref().map(crate::expected_webhooks::listen_addr).transpose()?;
         let mut template = RequestSpec::new(Method::POST, "http://127.0.0.1/", Vec::new())?;
         template.headers.clear();
         for line in &self.headers {
@@ -145,6 +141,7 @@ impl RunArgs {
             concurrency: self.concurrency as usize,
             template,
             profile: self.profile.unwrap_or_default(),
+            listen,
             plan: self.plan,
             format: self.format,
             palette: Palette::for_stdout(color),

@@ -52,6 +52,22 @@ pub(crate) struct Step {
     pub outputs: Vec<(String, String)>,
     /// `x-idem: true` (probe this step whatever its operation declares) or `false` (never).
     pub idem_mark: Option<bool>,
+    /// `x-idem-expect-webhook`: the webhook each key the step sends must produce.
+    pub expect_webhook: Option<ExpectedWebhook>,
+}
+
+/// `x-idem-expect-webhook: {event: charge.succeeded, count: 1, within: 5s, scheme: standard,
+/// secret: $inputs.webhookSecret}`: every key the step sends (its own request, the race's and the
+/// lost answer's) must produce exactly `count` deliveries of `event`, validly signed, within
+/// `within` of the step's last request.
+#[derive(Debug, Clone)]
+pub(crate) struct ExpectedWebhook {
+    pub event: String,
+    pub count: u32,
+    pub within: Duration,
+    pub scheme: String,
+    /// A literal or a runtime expression (`$inputs.webhookSecret`).
+    pub secret: Value,
 }
 
 /// Which operation a step calls.
@@ -322,7 +338,6 @@ fn read_step(value: &Value, common: &[Parameter], components: &Value) -> anyhow:
             ("action", " (AsyncAPI send and receive)"),
             ("correlationId", " (AsyncAPI messages)"),
             ("timeout", " (a step's timeout; give --timeout)"),
-            ("x-idem-expect-webhook", " (expected webhooks; check them with webhook listen)"),
         ],
     )?;
     let operation = match (string(step, "operationId")?, string(step, "operationPath")?) {
@@ -352,7 +367,12 @@ fn read_step(value: &Value, common: &[Parameter], components: &Value) -> anyhow:
         Some(Value::Bool(mark)) => Some(*mark),
         Some(other) => bail!("`x-idem` is true or false, not {other}"),
     };
+    let expect_webhook = match step.get("x-idem-expect-webhook") {
+        None => None,
+        Some(value) => Some(expected_webhook(value).context("x-idem-expect-webhook")?),
+    };
     Ok(Step {
+        expect_webhook,
         id,
         operation,
         parameters,
@@ -362,6 +382,30 @@ fn read_step(value: &Value, common: &[Parameter], components: &Value) -> anyhow:
         on_failure: actions(array(step, "onFailure")?, components, "onFailure", true)?,
         outputs: outputs(step)?,
         idem_mark,
+    })
+}
+
+fn expected_webhook(value: &Value) -> anyhow::Result<ExpectedWebhook> {
+    let object = object(value, "x-idem-expect-webhook")?;
+    let count = match object.get("count") {
+        None => 1,
+        Some(value) => {
+            value.as_u64().filter(|n| *n <= 1000).context("`count` is not a whole number from 0 to 1000")? as u32
+        }
+    };
+    let within = match string(object, "within")? {
+        None => Duration::from_secs(5),
+        Some(text) => crate::units::parse_duration(&text)
+            .ok()
+            .filter(|within| *within <= Duration::from_secs(600))
+            .with_context(|| format!("`within: {text}` is not a duration up to 10m (like 5s)"))?,
+    };
+    Ok(ExpectedWebhook {
+        event: required(object, "event")?,
+        count,
+        within,
+        scheme: required(object, "scheme")?,
+        secret: object.get("secret").cloned().context("`secret` is missing (a literal or $inputs.NAME)")?,
     })
 }
 

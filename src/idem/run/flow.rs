@@ -8,13 +8,14 @@ use serde_json::{Map, Value};
 
 use super::RunConfig;
 use super::criteria::all_hold;
-use super::document::{Action, ActionKind, Step, Workflow};
+use super::document::{Action, ActionKind, ExpectedWebhook, Step, Workflow};
 use super::expression::{Exchanged, Scope};
-use super::report::{ProbeReport, StepOutcome, StepReport, WorkflowReport};
+use super::report::{ProbeReport, StepOutcome, StepReport, WebhookReport, WorkflowReport};
 use super::request::{answered, build};
 use super::sources::{Operation, Source, resolve};
+use crate::conformance::CheckOutcome;
 use crate::http::client::{ClientOptions, Exchange, HttpClient};
-use crate::idem::check::step::execute_first;
+use crate::idem::check::step::{StepProbe, execute_first};
 
 /// How many step executions one workflow may make: a `goto` loop ends here instead of forever.
 const MAX_STEP_EXECUTIONS: usize = 1000;
@@ -27,6 +28,8 @@ pub(crate) struct Run<'a> {
     /// `workflowId → {"outputs": {…}}` of the workflows that have run.
     pub workflows: Map<String, Value>,
     pub client: HttpClient,
+    /// The embedded listener, started at the first step that expects a webhook.
+    inbox: Option<crate::expected_webhooks::WebhookInbox>,
 }
 
 /// Why a workflow stopped early: the run cannot proceed (exit 2), with what it had reported.
@@ -44,7 +47,73 @@ impl<'a> Run<'a> {
         let template = &config.template;
         let options = ClientOptions { timeout: template.timeout, insecure: template.insecure, http2: template.http2 };
         let client = HttpClient::with_proxies(options, template.proxies.clone())?.with_budget(template.budget.clone());
-        Ok(Run { config, sources, inputs, workflows: Map::new(), client })
+        Ok(Run { config, sources, inputs, workflows: Map::new(), client, inbox: None })
+    }
+
+    /// Stops the embedded listener, if one was started.
+    pub(crate) async fn finish(mut self) {
+        if let Some(inbox) = self.inbox.take() {
+            inbox.stop().await;
+        }
+    }
+
+    /// The listener for `expected`, started on `--listen` the first time; how many deliveries it
+    /// had received before this step.
+    async fn inbox_for(&mut self, expected: &ExpectedWebhook, secret: &str) -> anyhow::Result<usize> {
+        if self.inbox.is_none() {
+            let Some(addr) = self.config.listen else {
+                bail!(
+                    "the step expects a webhook (x-idem-expect-webhook): give --listen ADDR, where the API delivers it"
+                );
+            };
+            self.inbox = Some(crate::expected_webhooks::WebhookInbox::start(addr, &expected.scheme, secret).await?);
+        }
+        let inbox = self.inbox.as_ref().context("the listener")?;
+        if !inbox.verifies_with(&expected.scheme, secret) {
+            bail!(
+                "this step expects a webhook signed with another scheme or secret than an earlier step's ({}): one listener per run, with one scheme and secret, is supported yet",
+                inbox.scheme
+            );
+        }
+        Ok(inbox.received()?.len())
+    }
+
+    /// Waits `within`, then judges what arrived since `mark` against `keys` × `count`.
+    async fn judge_webhook(&self, expected: &ExpectedWebhook, mark: usize, keys: u64) -> anyhow::Result<WebhookReport> {
+        tokio::time::sleep(expected.within).await;
+        let inbox = self.inbox.as_ref().context("the listener")?;
+        let received = inbox.received()?;
+        let of_event: Vec<_> = received
+            .iter()
+            .skip(mark)
+            .filter(|delivery| delivery.event_type.as_deref() == Some(expected.event.as_str()))
+            .collect();
+        let seen = of_event.iter().filter(|delivery| delivery.valid).count() as u64;
+        let invalid = of_event.len() as u64 - seen;
+        let wanted = u64::from(expected.count) * keys;
+        let mut evidence = vec![format!(
+            "{seen} × {} validly signed within {} of the step's last request; expected {wanted} ({} per key, {keys} {} sent)",
+            expected.event,
+            crate::units::format_duration(expected.within),
+            expected.count,
+            if keys == 1 { "key" } else { "keys" }
+        )];
+        if invalid > 0 {
+            evidence
+                .push(format!("{invalid} {} with a signature that did not hold ({})", expected.event, expected.scheme));
+        }
+        if seen > wanted {
+            evidence.push("more deliveries than keys: the API sent the event again for a duplicate it did not execute, or executed the duplicate".to_string());
+        }
+        let held = seen == wanted && invalid == 0;
+        Ok(WebhookReport {
+            event: expected.event.clone(),
+            expected: wanted,
+            seen,
+            invalid,
+            outcome: if held { CheckOutcome::Pass } else { CheckOutcome::Fail },
+            evidence,
+        })
     }
 
     fn source_urls(&self) -> Vec<(String, String)> {
@@ -209,18 +278,28 @@ impl<'a> Run<'a> {
         let operation = resolve(self.sources, step).map_err(|e| (None, e))?;
         let mut report = planned(step, &operation);
         let sources = self.source_urls();
-        let before = Scope {
-            inputs: &self.inputs,
-            steps: steps_outputs,
-            workflows: &self.workflows,
-            sources: &sources,
-            exchanged: None,
-        };
+        // Copies, so the listener (on `self`) can start while the scope is in use.
+        let (inputs, workflows) = (self.inputs.clone(), self.workflows.clone());
+        let before =
+            Scope { inputs: &inputs, steps: steps_outputs, workflows: &workflows, sources: &sources, exchanged: None };
         let (mut spec, exchanged) = match build(&self.config.template, step, &operation, &before) {
             Ok(built) => built,
             Err(error) => return Err((Some(report), error)),
         };
         report.url = Some(crate::http::url::Redacted(&spec.url).to_string());
+        let webhook_mark = match &step.expect_webhook {
+            None => None,
+            Some(expected) => {
+                let secret = match before.resolve(&expected.secret) {
+                    Ok(secret) => super::expression::as_text(&secret),
+                    Err(error) => return Err((Some(report), error.context("x-idem-expect-webhook's secret"))),
+                };
+                match self.inbox_for(expected, &secret).await {
+                    Ok(mark) => Some((expected, mark)),
+                    Err(error) => return Err((Some(report), error)),
+                }
+            }
+        };
         let keyed = operation.keyed(step);
         let mut first = None;
         let answer: Exchange = if keyed {
@@ -272,13 +351,18 @@ impl<'a> Run<'a> {
         if criteria.is_err() {
             return Ok((report, exchanged, criteria));
         }
+        // Every key the step sends is one logical operation, each owed the expected webhooks.
+        let mut keys = 1u64;
         if let Some(mut execution) = first {
             let probes = execution
                 .probe(&self.config.probes, self.config.concurrency, self.config.profile)
                 .await
                 .map_err(|error| (Some(report.clone()), error))?;
             for (kind, result) in probes {
-                if result.outcome == crate::conformance::CheckOutcome::Fail {
+                if matches!(kind, StepProbe::Race | StepProbe::LostAnswer) && result.outcome != CheckOutcome::Skip {
+                    keys += 1;
+                }
+                if result.outcome == CheckOutcome::Fail {
                     report.outcome = StepOutcome::Fail;
                 }
                 report.probes.push(ProbeReport {
@@ -290,6 +374,14 @@ impl<'a> Run<'a> {
                     fix: result.fix.map(str::to_string),
                 });
             }
+        }
+        if let Some((expected, mark)) = webhook_mark {
+            let judged =
+                self.judge_webhook(expected, mark, keys).await.map_err(|error| (Some(report.clone()), error))?;
+            if judged.outcome == CheckOutcome::Fail {
+                report.outcome = StepOutcome::Fail;
+            }
+            report.webhook = Some(judged);
         }
         for (name, expression) in &step.outputs {
             match scope.required(expression) {
@@ -351,6 +443,7 @@ pub(crate) fn planned(step: &Step, operation: &Operation) -> StepReport {
         outcome: StepOutcome::Pass,
         evidence: Vec::new(),
         probes: Vec::new(),
+        webhook: None,
         outputs: Map::new(),
     }
 }
@@ -368,6 +461,7 @@ fn skipped(step: &Step, sources: &[Source]) -> StepReport {
         outcome: StepOutcome::Skip,
         evidence: vec!["the flow did not reach this step".to_string()],
         probes: Vec::new(),
+        webhook: None,
         outputs: Map::new(),
     }
 }

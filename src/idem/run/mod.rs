@@ -43,6 +43,8 @@ pub(crate) struct RunConfig {
     /// request starts from it.
     pub template: RequestSpec,
     pub profile: Profile,
+    /// `--listen ADDR`: where the embedded listener receives the webhooks steps expect.
+    pub listen: Option<std::net::SocketAddr>,
     pub plan: bool,
     pub format: RunFormat,
     pub palette: Palette,
@@ -86,6 +88,7 @@ pub(crate) async fn run(config: RunConfig) -> anyhow::Result<Outcome> {
             }
         }
     }
+    run.finish().await;
     report.error = stopped.as_ref().map(|error| format!("{error:#}"));
     report.passed = report.error.is_none() && report.failed_steps() == 0;
     let text = report.render(config.format, config.palette)?;

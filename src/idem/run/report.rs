@@ -81,7 +81,26 @@ pub(crate) struct StepReport {
     /// What the step's request showed (its key, id, count), or why it was skipped.
     pub evidence: Vec<String>,
     pub probes: Vec<ProbeReport>,
+    /// What `x-idem-expect-webhook` expected and the embedded listener saw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub webhook: Option<WebhookReport>,
     pub outputs: Map<String, Value>,
+}
+
+/// A step's expected webhook, judged.
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct WebhookReport {
+    /// The event type expected.
+    pub event: String,
+    /// How many validly signed deliveries of it were expected: `count` per key the step sent.
+    pub expected: u64,
+    /// How many arrived within the time.
+    pub seen: u64,
+    /// Deliveries of it whose signature did not hold (never counted as seen).
+    pub invalid: u64,
+    pub outcome: CheckOutcome,
+    pub evidence: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -144,6 +163,17 @@ impl RunReport {
                     }
                     if let Some(fix) = &probe.fix {
                         out.push_str(&format!("        {} {fix}\n", palette.yellow("fix:")));
+                    }
+                }
+                if let Some(webhook) = &step.webhook {
+                    out.push_str(&format!(
+                        "    {} {:<12} {}\n",
+                        check_mark(webhook.outcome, palette),
+                        "webhook",
+                        palette.dim(&webhook.event)
+                    ));
+                    for line in &webhook.evidence {
+                        out.push_str(&format!("        {}\n", crate::output::terminal_safe(line)));
                     }
                 }
             }

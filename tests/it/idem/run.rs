@@ -225,3 +225,50 @@ fn the_example_flow_breaks_at_the_one_step_idem_serve_is_told_to_break() {
         assert_eq!(outputs["refundedPayment"], outputs["paymentId"], "{outputs:#}");
     }
 }
+
+/// The Standard Webhooks libraries' example secret.
+const WEBHOOK_SECRET: &str = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+/// The test flow with the charge step expecting one `charge.succeeded` per key, written beside
+/// a temporary directory's copy of nothing else (the OpenAPI document is read where it is).
+fn workflow_expecting_a_webhook(dir: &std::path::Path) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join(WORKFLOW)).unwrap();
+    let openapi = root.join("tests/fixtures/arazzo/customers-charges.openapi.yaml");
+    let text = text.replace("./customers-charges.openapi.yaml", &openapi.display().to_string()).replace(
+        "        operationId: $sourceDescriptions.payments.createCharge\n",
+        "        operationId: $sourceDescriptions.payments.createCharge\n        x-idem-expect-webhook:\n          event: charge.succeeded\n          count: 1\n          within: 1s\n          scheme: standard\n          secret: $inputs.webhookSecret\n",
+    );
+    let path = dir.join("expects-a-webhook.arazzo.yaml");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn an_expected_webhook_seen_once_per_key_passes_and_seen_twice_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = workflow_expecting_a_webhook(dir.path());
+    for (twice, code, seen) in [(false, 0, 2), (true, 1, 4)] {
+        // The API is told where to deliver before the run starts its listener there.
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let listen = format!("127.0.0.1:{port}");
+        let webhook_url = format!("http://{listen}/webhooks");
+        let mut args = vec!["--webhook-url", &webhook_url, "--webhook-secret", WEBHOOK_SECRET];
+        if twice {
+            args.push("--webhook-twice");
+        }
+        let app = PythonApp::start("customers_then_charges.py", &args);
+        let input = format!("webhookSecret={WEBHOOK_SECRET}");
+        let (exit, report) = run(&workflow, &app, &["--probes", "race", "--listen", &listen, "--input", &input])
+            .never_printing(WEBHOOK_SECRET)
+            .format_json()
+            .code_and_json();
+        assert_eq!(exit, code, "{report:#}");
+        let webhook = &step(&report, "charge-customer")["webhook"];
+        // The step's own key and the race's: one charge.succeeded each.
+        assert_eq!((webhook["expected"].as_u64(), webhook["seen"].as_u64()), (Some(2), Some(seen)), "{report:#}");
+        assert_eq!(webhook["outcome"], if twice { "fail" } else { "pass" }, "{report:#}");
+        assert_eq!(step(&report, "charge-customer")["outcome"], if twice { "fail" } else { "pass" });
+        assert_eq!(step(&report, "create-customer")["outcome"], "pass");
+    }
+}
