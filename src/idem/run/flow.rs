@@ -370,7 +370,11 @@ impl<'a> Run<'a> {
                     check: result.id.to_string(),
                     outcome: result.outcome,
                     evidence: result.evidence,
-                    evidence_level: result.evidence_level,
+                    // As idem check names it: a judged probe without a count rests on the answers.
+                    evidence_level: result.evidence_level.or_else(|| {
+                        let judged = !matches!(result.outcome, CheckOutcome::Skip | CheckOutcome::Unconfirmed);
+                        judged.then_some(crate::evidence_level::EvidenceLevel::Answer)
+                    }),
                     fix: result.fix.map(str::to_string),
                 });
             }

@@ -54,6 +54,8 @@ fn a_correct_flow_passes_every_probe_and_carries_ids_from_step_to_step() {
     }
     // The retry and race were judged by the count each operation declares (x-idem-count-url).
     assert_eq!(probe(charge, "retry")["evidenceLevel"], "count", "{charge:#}");
+    // A refusal reads no count: it rests on the answer, as idem check names it.
+    assert_eq!(probe(charge, "mismatch")["evidenceLevel"], "answer", "{charge:#}");
     // The customer's id went from the first step's answer through the lookup into the charge's
     // path, and came back in the charge.
     let outputs = &report["workflows"][0]["outputs"];
