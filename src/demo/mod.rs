@@ -1,6 +1,7 @@
 //! `idem demo`: the whole story on a fresh machine, told in chapters against in-process reference
 //! servers. Each chapter is a file; a chapter returns whether what it showed went as expected.
 mod check;
+mod flow;
 mod lost_answer;
 mod narrator;
 mod race;
@@ -30,6 +31,7 @@ pub(crate) async fn run(config: DemoConfig) -> anyhow::Result<Outcome> {
     let outcome = outcome.and(lost_answer::run(&mut narrator).await?);
     let outcome = outcome.and(two_instances::run(&mut narrator).await?);
     let outcome = outcome.and(two_callers::run(&mut narrator).await?);
+    let outcome = outcome.and(flow::run(&mut narrator).await?);
     narrator.heading("Your turn")?;
     narrator.say("Point the same commands at your own API:")?;
     narrator.command(

@@ -51,21 +51,34 @@ pub(crate) struct RunConfig {
 }
 
 pub(crate) async fn run(config: RunConfig) -> anyhow::Result<Outcome> {
-    let arazzo = Arazzo::load(&config.workflow_file)?;
-    let chosen = chosen_workflows(&arazzo, config.workflow.as_deref())?;
-    let sources = sources::load(
-        &arazzo,
-        &config.workflow_file,
-        &config.sources,
-        config.base_url.as_deref(),
-        config.template.insecure,
-    )
-    .await?;
     if config.plan {
+        let arazzo = Arazzo::load(&config.workflow_file)?;
+        let chosen = chosen_workflows(&arazzo, config.workflow.as_deref())?;
+        let sources = load_sources(&arazzo, &config).await?;
         let text = plan::render(&arazzo, &chosen, &sources, &config)?;
         crate::output::print_best_effort(&text);
         return Ok(Outcome::Holds);
     }
+    let (report, stopped) = execute(&config).await?;
+    let text = report.render(config.format, config.palette)?;
+    {
+        use std::io::Write;
+        let mut stdout = std::io::stdout().lock();
+        stdout.write_all(text.as_bytes())?;
+        stdout.flush()?;
+    }
+    if let Some(error) = stopped {
+        return Err(error.context("the run could not proceed"));
+    }
+    Ok(if report.passed { Outcome::Holds } else { Outcome::ProblemFound })
+}
+
+/// Runs the chosen workflows: the report, and why the run stopped early when it did (exit 2).
+/// An error means nothing ran (a document that cannot be read, an input missing).
+pub(crate) async fn execute(config: &RunConfig) -> anyhow::Result<(RunReport, Option<anyhow::Error>)> {
+    let arazzo = Arazzo::load(&config.workflow_file)?;
+    let chosen = chosen_workflows(&arazzo, config.workflow.as_deref())?;
+    let sources = load_sources(&arazzo, config).await?;
     for workflow in &chosen {
         flow::missing_inputs(workflow, &config.inputs)?;
     }
@@ -76,7 +89,7 @@ pub(crate) async fn run(config: RunConfig) -> anyhow::Result<Outcome> {
         error: None,
         workflows: Vec::new(),
     };
-    let mut run = flow::Run::new(&config, &sources, config.inputs.clone())?;
+    let mut run = flow::Run::new(config, &sources, config.inputs.clone())?;
     let mut stopped = None;
     for workflow in &chosen {
         match run.workflow(workflow).await {
@@ -91,17 +104,12 @@ pub(crate) async fn run(config: RunConfig) -> anyhow::Result<Outcome> {
     run.finish().await;
     report.error = stopped.as_ref().map(|error| format!("{error:#}"));
     report.passed = report.error.is_none() && report.failed_steps() == 0;
-    let text = report.render(config.format, config.palette)?;
-    {
-        use std::io::Write;
-        let mut stdout = std::io::stdout().lock();
-        stdout.write_all(text.as_bytes())?;
-        stdout.flush()?;
-    }
-    if let Some(error) = stopped {
-        return Err(error.context("the run could not proceed"));
-    }
-    Ok(if report.passed { Outcome::Holds } else { Outcome::ProblemFound })
+    Ok((report, stopped))
+}
+
+async fn load_sources(arazzo: &Arazzo, config: &RunConfig) -> anyhow::Result<Vec<sources::Source>> {
+    sources::load(arazzo, &config.workflow_file, &config.sources, config.base_url.as_deref(), config.template.insecure)
+        .await
 }
 
 /// The workflows to run, in order: `--workflow ID` and what it depends on, else every workflow,

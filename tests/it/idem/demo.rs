@@ -20,5 +20,6 @@ fn the_demo_runs_to_completion_and_shows_both_outcomes() {
         .stdout(predicate::str::contains("401 Unauthorized"))
         .stdout(predicate::str::contains("Bob received Alice's payment pay_"))
         .stdout(predicate::str::contains("Bob got his own payment pay_"))
+        .stdout(predicate::str::contains("Only the payment step failed, by its race"))
         .stdout(predicate::str::contains("Your turn"));
 }
