@@ -152,14 +152,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check)
-            opts="-n -d -k -h -V --scheme --count-url --count-pointer --count-header --count-settle --count-settle-max --concurrency --http2 --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --event --data --tolerance --timeout --ack-within --insecure --max-requests --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-n -d -k -h -V --scheme --count-url --count-pointer --count-header --count-settle --count-settle-max --concurrency --http2 --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --event --data --tolerance --timeout --ack-within --insecure --max-requests --proxy --noproxy --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --count-url)
@@ -211,6 +211,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -282,7 +298,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__check__subcmd__sender)
-            opts="-h -V --addr --path --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
+            opts="-h -V --addr --path --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --script --events --timeout --record --format --only --skip --expect-fail --strict --junit-warnings --list --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,7 +313,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -321,6 +337,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -766,14 +798,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --verbatim --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --verbatim --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -797,6 +829,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -878,7 +926,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --public-url --accept-invalid --verify-token --max-body --ui --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --public-url --accept-invalid --verify-token --confirm-subscriptions --max-body --ui --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -893,11 +941,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -921,6 +969,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1016,7 +1080,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__race)
-            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --requests --rounds --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
+            opts="-d -n -k -h -V --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --id --requests --rounds --max-requests --count-url --count-pointer --count-header --count-settle --count-settle-max --http2 --insecure --timeout --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1043,7 +1107,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1067,6 +1131,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1130,14 +1210,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --resign --verbatim --event-type --id --include-invalid --rate --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --resign --verbatim --event-type --id --include-invalid --rate --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1161,6 +1241,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1266,14 +1362,14 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__secret)
-            opts="-h -V --scheme --scheme-file --asymmetric --format --color --help --version"
+            opts="-h -V --scheme --scheme-file --asymmetric --format --out --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --scheme-file)
@@ -1282,6 +1378,10 @@ _webhook() {
                     ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
+                    return 0
+                    ;;
+                --out)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1296,7 +1396,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --times --concurrency --chain --handshake --verify-token --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --id --times --concurrency --chain --handshake --verify-token --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1327,7 +1427,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1351,6 +1451,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1426,7 +1542,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__sign)
-            opts="-d -h -V --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --id --timestamp --format --url --color --help --version"
+            opts="-d -h -V --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --id --timestamp --format --url --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1453,7 +1569,7 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1477,6 +1593,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1508,7 +1640,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__verify)
-            opts="-d -H -h -V --data --header --request --url --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --public-key --tolerance --now --format --color --help --version"
+            opts="-d -H -h -V --data --header --request --url --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --now --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1539,11 +1671,11 @@ _webhook() {
                     return 0
                     ;;
                 --scheme)
-                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "auto hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot svix clerk resend replicate openai" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "hmac github stripe standard slack shopify meta zoom twitch typeform intercom vercel bitbucket coinbase-commerce linear discord sendgrid paddle calendly mux gitlab woocommerce sentry razorpay dropbox mailgun adyen twilio square hubspot sns paypal svix clerk resend replicate openai" -- "${cur}"))
                     return 0
                     ;;
                 --secret)
@@ -1567,6 +1699,22 @@ _webhook() {
                     return 0
                     ;;
                 --prefix)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cert-url)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --webhook-id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --trust-ca)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --connect-to)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -76,6 +76,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -88,6 +90,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand sign" -l signature-heade
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand sign" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l id -d 'Sign this delivery id (and use it as the envelope\'s event id) instead of a fresh one' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l timestamp -d 'Sign this Unix timestamp instead of now (not negative, at most 253402300799: the year 9999)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand sign" -l format -d 'What to print' -r -f -a "headers\t'`Name: value` lines (then a blank line and the body when --event built it)'
@@ -136,6 +142,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -171,6 +179,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -183,6 +193,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand verify" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand verify" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand verify" -l now -d 'Judge timestamps as if it were this Unix time (to check a recorded delivery) (not negative, at most 253402300799: the year 9999)' -r
@@ -224,6 +238,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -232,6 +248,7 @@ openai\t'alias of standard: webhook-id, webhook-timestamp, webhook-signature'"
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l scheme-file -d 'The scheme a JSON file describes (as --scheme-file of sign and verify), in place of --scheme' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l format -d 'human: the secret (and the public key) one a line, a key-pair provider\'s labelled; json: {"secret", "public"}' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
+complete -c webhook -n "__fish_webhook_using_subcommand secret" -l out -d '--scheme sns|paypal: the directory to write a local CA (ca.pem, for the receiver\'s --trust-ca), the sender\'s RSA key (key.pem) and the signing certificate (cert.pem, to serve) into' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand secret" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -281,6 +298,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -293,6 +312,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l signature-heade
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l times -d 'Deliver the same event this many times, as a provider\'s duplicate deliveries do (at most 10000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l concurrency -d 'How many of the --times deliveries run at once (at most 1000)' -r
@@ -351,6 +374,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -363,6 +388,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l event-type -d 'Only entries of this event type (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l id -d 'Only the entry with this event id (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l rate -d 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)' -r
@@ -429,6 +458,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -441,6 +472,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand race" -l signature-heade
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand race" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one per round' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -s n -l requests -d 'Identical copies released together per round (at least 2, at most 1000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand race" -l rounds -d 'Rounds to run, each with a fresh delivery (at most 10000)' -r
@@ -492,6 +527,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -510,6 +547,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand check" -l signature-head
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l event -d 'Valid deliveries are events of this type (the receiver must handle it) [default: webhook.check]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -s d -l data -d 'Valid deliveries carry this body (DATA, @file or @-; a JSON object\'s top-level id is made fresh per delivery); with --event, the JSON for the envelope\'s `data`' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check" -l tolerance -d 'The receiver\'s timestamp tolerance; stale and future deliveries are signed 10 minutes or twice this from now, whichever is further (at most 24h)' -r
@@ -571,6 +612,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -583,6 +626,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l signatu
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l tolerance -d 'How far a signed timestamp may be from this receiver\'s clock (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand check-sender" -l script -d 'How each event\'s attempts are answered: statuses, STATUS:SECONDS for a Retry-After, hold for no answer until the sender gives up; `;` between events (later events get 200)' -r
@@ -640,6 +687,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -675,6 +724,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -687,6 +738,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l signature-hea
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d '--scheme standard: the sender\'s Ed25519 public key (whpk_…) to check v1a signatures with, in place of a secret; v1 entries in the same header are skipped' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-url -d 'The URL the provider was given, for schemes that sign it (twilio, square, hubspot): a whole webhook URL is signed as is; an origin (https://abc.tunnel.example) gets each request\'s path and query [default: the local URL the request arrived at]' -r
@@ -783,6 +838,8 @@ adyen\t'in the JSON body: each notification item\'s additionalData.hmacSignature
 twilio\t'X-Twilio-Signature: <base64> HMAC-SHA1 over the URL + sorted form parameters (a JSON body through bodySHA256 in the URL)'
 square\t'x-square-hmacsha256-signature: <base64> HMAC-SHA256 over the notification URL + body'
 hubspot\t'X-HubSpot-Signature-v3: <base64> HMAC-SHA256 over method + URI + body + X-HubSpot-Request-Timestamp (milliseconds)'
+sns\t'AWS SNS: the JSON message\'s Signature (RSA, SHA-1 for SignatureVersion 1, SHA-256 for 2) over its fields, verified with the certificate at its SigningCertURL, fetched from sns.<region>.amazonaws.com'
+paypal\t'PayPal: PAYPAL-TRANSMISSION-SIG (RSA SHA-256) over "<transmission id>|<time>|<webhook id>|<crc32 of body>", verified with the certificate at PAYPAL-CERT-URL, fetched from PayPal\'s API host'
 svix\t'alias of standard, under svix-id, svix-timestamp, svix-signature'
 clerk\t'alias of standard (Clerk sends through Svix): svix-id, svix-timestamp, svix-signature'
 resend\t'alias of standard (Resend sends through Svix): svix-id, svix-timestamp, svix-signature'
@@ -795,6 +852,10 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l encoding -d '--scheme hmac: how the signature is written [default: hex]' -r -f -a "hex\t'Lower-case hex digits'
 base64\t'Standard base64 with padding'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l prefix -d '--scheme hmac: text before the signature, may be empty [default: sha256=]' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l cert-url -d '--scheme sns|paypal, signing: the URL of the signing certificate the delivery names, on the provider\'s host (https://sns.<region>.amazonaws.com/….pem, https://api.paypal.com/…)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
 slack\t''
 stripe\t''

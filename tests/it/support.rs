@@ -3,8 +3,8 @@
 #![allow(dead_code)]
 
 pub(crate) mod apps;
-pub(crate) mod certificate_host;
 pub(crate) mod browser;
+pub(crate) mod certificate_host;
 pub(crate) mod generated_files;
 pub(crate) mod listen_process;
 pub(crate) mod provider_sdks;
