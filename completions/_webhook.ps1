@@ -358,7 +358,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--forward-retries', '--forward-retries', [CompletionResultType]::ParameterName, 'Retry a forward that got no answer, a 5xx or a 429 this many times (at most 20), waiting --forward-backoff, then twice as long each time (at most 10s)')
             [CompletionResult]::new('--forward-backoff', '--forward-backoff', [CompletionResultType]::ParameterName, 'The wait before the first forward retry (at most 1m)')
             [CompletionResult]::new('--re-sign', '--re-sign', [CompletionResultType]::ParameterName, 'Verify the provider''s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider''s secret')
-            [CompletionResult]::new('--forward-timeout', '--forward-timeout', [CompletionResultType]::ParameterName, 'How long the forward target may take to answer before the sender gets 502 (at most 1h)')
+            [CompletionResult]::new('--forward-timeout', '--forward-timeout', [CompletionResultType]::ParameterName, 'How long the forward target may take to answer before the sender gets 504 (at most 1h)')
             [CompletionResult]::new('--dedupe-window', '--dedupe-window', [CompletionResultType]::ParameterName, 'Remember an event id this long after its first valid delivery (at most 168h, a week)')
             [CompletionResult]::new('--dedupe-max', '--dedupe-max', [CompletionResultType]::ParameterName, 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)')

@@ -345,7 +345,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --forward-retries 'Retry a forward that got no answer, a 5xx or a 429 this many times (at most 20), waiting --forward-backoff, then twice as long each time (at most 10s)'
             cand --forward-backoff 'The wait before the first forward retry (at most 1m)'
             cand --re-sign 'Verify the provider''s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider''s secret'
-            cand --forward-timeout 'How long the forward target may take to answer before the sender gets 502 (at most 1h)'
+            cand --forward-timeout 'How long the forward target may take to answer before the sender gets 504 (at most 1h)'
             cand --dedupe-window 'Remember an event id this long after its first valid delivery (at most 168h, a week)'
             cand --dedupe-max 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)'
             cand --status 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)'

@@ -754,7 +754,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l route -d 'For
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-retries -d 'Retry a forward that got no answer, a 5xx or a 429 this many times (at most 20), waiting --forward-backoff, then twice as long each time (at most 10s)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-backoff -d 'The wait before the first forward retry (at most 1m)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l re-sign -d 'Verify the provider\'s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider\'s secret' -r
-complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 502 (at most 1h)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 504 (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-window -d 'Remember an event id this long after its first valid delivery (at most 168h, a week)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l status -d 'Answer accepted deliveries with this status (e.g. 500 to make a sender retry)' -r

@@ -202,6 +202,10 @@ pub(crate) struct SuiteReport {
     /// `--strict`: a check that passed despite `--expect-fail` fails the suite.
     #[serde(skip)]
     pub strict: bool,
+    /// When the suite began (its checks' durations before the report was made): JUnit's
+    /// `timestamp`.
+    #[serde(skip)]
+    pub started: chrono::DateTime<chrono::Utc>,
 }
 
 /// Which profile judged a suite, and the rules it applied.
@@ -233,7 +237,10 @@ impl SuiteReport {
             checks,
             junit_warnings: JunitWarnings::default(),
             strict: false,
+            started: chrono::Utc::now(),
         };
+        let took: Duration = report.checks.iter().map(|c| c.duration).sum();
+        report.started -= chrono::Duration::from_std(took).unwrap_or_default();
         report.count();
         report
     }
@@ -299,6 +306,26 @@ impl SuiteReport {
         self
     }
 
+    /// Every check of `catalogue` appears in the report, in the catalogue's order: one that did
+    /// not run in this configuration (a check that runs only after another failed, a group left
+    /// out) is a skipped case saying so, so the set of JUnit cases does not change between builds
+    /// and a dashboard's history of each holds. Ids that appear twice in a catalogue (two levels of
+    /// one check) count once.
+    pub(crate) fn with_every_check(mut self, catalogue: &[CheckSpec]) -> SuiteReport {
+        let mut at = 0;
+        for spec in catalogue {
+            match self.checks.iter().position(|c| c.id == spec.id) {
+                Some(found) => at = at.max(found + 1),
+                None => {
+                    self.checks.insert(at, spec.skipped("not run in this configuration"));
+                    at += 1;
+                }
+            }
+        }
+        self.count();
+        self
+    }
+
     /// The report of a suite that could not run (unreachable target, no answer): it renders in
     /// every format, so `--format junit > report.xml` still writes a valid document, with one
     /// error test case saying why.
@@ -316,6 +343,7 @@ impl SuiteReport {
             checks: Vec::new(),
             junit_warnings: JunitWarnings::default(),
             strict: false,
+            started: chrono::Utc::now(),
         }
     }
 
@@ -502,109 +530,85 @@ impl SuiteReport {
     }
 
     /// JUnit XML as CI dashboards read it: one testcase per check with its own duration; a failed
-    /// required check is a `<failure>` (the evidence and the fix in its text), a skipped one
+    /// required check is a `<failure>` whose message is the finding (what was seen, with its
+    /// numbers) and whose text is the evidence, why it matters and the fix; a skipped one
     /// `<skipped>`, an expected failure `<skipped message="expected failure: …">`, an unexpected pass
     /// passes (a `<failure>` under `--strict`), and an advisory warning is `<skipped message="warning:
-    /// …">` unless `--junit-warnings` says otherwise.
+    /// …">` unless `--junit-warnings` says otherwise. The root's counts are the cases in the file.
     pub(crate) fn render_junit(&self) -> String {
-        let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
-        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        let (tests, failures, errors, skipped) = match &self.error {
-            Some(_) => (1, 0, 1, 0),
-            None => {
-                let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
-                let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
-                let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
-                let nothing = usize::from(self.nothing_checked.is_some());
-                (self.checks.len() + nothing, failures, nothing, skipped)
-            }
-        };
-        let _ = writeln!(
-            out,
-            "<testsuites name=\"{}\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{errors}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
-            xml_escape(self.suite),
-        );
-        out.push_str(&self.junit_testsuite(&format!("{} {}", self.suite, self.target)));
-        out.push_str("</testsuites>\n");
-        out
+        let suite = self.junit_testsuite(&format!("{} {}", self.suite, self.target));
+        junit_document(self.suite, &[suite])
     }
 
-    /// This suite as one JUnit `<testsuite>` element named `name` (`idem check --openapi` writes
-    /// one per operation).
-    pub(crate) fn junit_testsuite(&self, name: &str) -> String {
-        let total_seconds: f64 = self.checks.iter().map(|c| c.duration.as_secs_f64()).sum();
-        let suite = xml_escape(self.suite);
-        let mut out = String::new();
+    /// This suite as one JUnit `<testsuite>` element named `name`, which also names the target in
+    /// each case's `classname` (so two targets in one file stay apart); `idem check --openapi`
+    /// writes one per operation.
+    pub(crate) fn junit_testsuite(&self, name: &str) -> JunitSuite {
+        let classname = xml_escape(name);
+        let mut counts = JunitCounts::default();
+        let mut cases = String::new();
         if let Some(error) = &self.error {
+            counts.tests = 1;
+            counts.errors = 1;
             let _ = writeln!(
-                out,
-                "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" time=\"0.000\">",
-                xml_escape(name)
-            );
-            let _ = writeln!(
-                out,
-                "    <testcase classname=\"{suite}\" name=\"could-not-run\" time=\"0.000\"><error message=\"the suite could not run\">{}</error></testcase>",
+                cases,
+                "    <testcase classname=\"{classname}\" name=\"could-not-run\" time=\"0.000\"><error message=\"the suite could not run\">{}</error></testcase>",
                 xml_escape(error)
             );
-            out.push_str("  </testsuite>\n");
-            return out;
+            return JunitSuite::new(name, counts, cases, self.started);
         }
-        let cases: Vec<JunitCase> = self.checks.iter().map(|check| self.junit_case(check)).collect();
-        let failures = cases.iter().filter(|case| matches!(case, JunitCase::Failure { .. })).count();
-        let skipped = cases.iter().filter(|case| matches!(case, JunitCase::Skipped(_))).count();
         // A run of skipped cases alone reads as green on a dashboard: one error case says why not.
-        let nothing = usize::from(self.nothing_checked.is_some());
-        let _ = writeln!(
-            out,
-            "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" errors=\"{nothing}\" skipped=\"{skipped}\" time=\"{total_seconds:.3}\">",
-            xml_escape(name),
-            self.checks.len() + nothing,
-        );
         if let Some(why) = &self.nothing_checked {
+            counts.tests += 1;
+            counts.errors += 1;
             let _ = writeln!(
-                out,
-                "    <testcase classname=\"{suite}\" name=\"nothing-checked\" time=\"0.000\"><error message=\"nothing was checked\">{}</error></testcase>",
+                cases,
+                "    <testcase classname=\"{classname}\" name=\"nothing-checked\" time=\"0.000\"><error message=\"nothing was checked\">{}</error></testcase>",
                 xml_escape(why)
             );
         }
-        for (check, case) in self.checks.iter().zip(cases) {
+        for check in &self.checks {
+            counts.tests += 1;
+            counts.seconds += check.duration.as_secs_f64();
             let _ = write!(
-                out,
-                "    <testcase classname=\"{suite}\" name=\"{}: {}\" time=\"{:.3}\">",
+                cases,
+                "    <testcase classname=\"{classname}\" name=\"{}: {}\" time=\"{}\">",
                 xml_escape(check.id),
                 xml_escape(check.title),
-                check.duration.as_secs_f64()
+                seconds(check.duration.as_secs_f64())
             );
             let evidence = xml_escape(&check.evidence.join("\n"));
-            match case {
+            match self.junit_case(check) {
                 JunitCase::Failure { message, text } => {
+                    counts.failures += 1;
                     let _ =
-                        write!(out, "<failure message=\"{}\">{}</failure>", xml_escape(&message), xml_escape(&text));
+                        write!(cases, "<failure message=\"{}\">{}</failure>", xml_escape(&message), xml_escape(&text));
                 }
                 JunitCase::Skipped(message) => {
+                    counts.skipped += 1;
                     let _ = write!(
-                        out,
+                        cases,
                         "<skipped message=\"{}\"/><system-out>{evidence}</system-out>",
                         xml_escape(&message)
                     );
                 }
                 JunitCase::Passed => {
-                    let _ = write!(out, "<system-out>{evidence}</system-out>");
+                    let _ = write!(cases, "<system-out>{evidence}</system-out>");
                 }
             }
-            out.push_str("</testcase>\n");
+            cases.push_str("</testcase>\n");
         }
-        out.push_str("  </testsuite>\n");
-        out
+        JunitSuite::new(name, counts, cases, self.started)
     }
 
     fn junit_case(&self, check: &CheckResult) -> JunitCase {
         let failure = |check: &CheckResult| {
             let mut text = check.evidence.join("\n");
+            let _ = write!(text, "\nwhy: {}", check.why);
             if let Some(fix) = check.fix {
                 let _ = write!(text, "\nfix: {fix}");
             }
-            JunitCase::Failure { message: check.why.to_string(), text }
+            JunitCase::Failure { message: finding(&check.evidence), text }
         };
         let first = check.evidence.first().map(String::as_str).unwrap_or_default();
         match check.outcome {
@@ -623,7 +627,7 @@ impl SuiteReport {
             },
             CheckOutcome::Xpass => JunitCase::Passed,
             CheckOutcome::Unconfirmed => JunitCase::Failure {
-                message: "unconfirmed: the tool could not judge this check".to_string(),
+                message: format!("unconfirmed: {}", finding(&check.evidence).trim_start_matches("unconfirmed: ")),
                 text: check.evidence.join("\n"),
             },
         }
@@ -665,6 +669,111 @@ fn nothing_checked(checks: &[CheckResult]) -> Option<String> {
         why.push(format!("{not_selected} not selected (--only/--skip)"));
     }
     Some(format!("nothing was checked: {}", why.join("; ")))
+}
+
+/// What a dashboard shows of a failed case: the finding, with its numbers ("executed 20 times: 20
+/// distinct resources for one key"), not the check's general why. The evidence opens with what
+/// was sent when it has more than one line, so the finding is what follows; each line is cut
+/// short, as a message is one line on a dashboard.
+fn finding(evidence: &[String]) -> String {
+    const LINE: usize = 160;
+    let lines = if evidence.len() > 1 { &evidence[1..] } else { evidence };
+    let short = |line: &String| match line.char_indices().nth(LINE) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line.clone(),
+    };
+    lines.iter().map(short).collect::<Vec<_>>().join("; ")
+}
+
+/// Seconds as JUnit writes them, never negative (an empty sum of floats is -0.0).
+fn seconds(value: f64) -> String {
+    format!("{:.3}", value.max(0.0))
+}
+
+/// The machine the suite ran on, for JUnit's `hostname`.
+fn hostname() -> String {
+    std::fs::read_to_string("/proc/sys/kernel/hostname")
+        .ok()
+        .or_else(|| std::env::var("HOSTNAME").ok())
+        .map(|name| name.trim().to_string())
+        .filter(|name| !name.is_empty())
+        .unwrap_or_else(|| "localhost".to_string())
+}
+
+/// The counts of a JUnit element: its cases, and how many failed, errored or were skipped.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct JunitCounts {
+    pub tests: usize,
+    pub failures: usize,
+    pub errors: usize,
+    pub skipped: usize,
+    pub seconds: f64,
+}
+
+impl JunitCounts {
+    fn attributes(&self) -> String {
+        format!(
+            "tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{}\"",
+            self.tests,
+            self.failures,
+            self.errors,
+            self.skipped,
+            seconds(self.seconds)
+        )
+    }
+
+    fn add(&mut self, other: JunitCounts) {
+        self.tests += other.tests;
+        self.failures += other.failures;
+        self.errors += other.errors;
+        self.skipped += other.skipped;
+        self.seconds += other.seconds;
+    }
+}
+
+/// One `<testsuite>` element and the counts of the cases it holds, which the root adds up.
+pub(crate) struct JunitSuite {
+    pub counts: JunitCounts,
+    pub xml: String,
+}
+
+impl JunitSuite {
+    fn new(name: &str, counts: JunitCounts, cases: String, started: chrono::DateTime<chrono::Utc>) -> JunitSuite {
+        let xml = format!(
+            "  <testsuite name=\"{}\" {} timestamp=\"{}\" hostname=\"{}\">\n{cases}  </testsuite>\n",
+            xml_escape(name),
+            counts.attributes(),
+            started.format("%Y-%m-%dT%H:%M:%S"),
+            xml_escape(&hostname())
+        );
+        JunitSuite { counts, xml }
+    }
+
+    /// A testsuite of one skipped case (`idem check --openapi`'s operation that was not tested).
+    pub(crate) fn skipped(name: &str, reason: &str) -> JunitSuite {
+        let counts = JunitCounts { tests: 1, skipped: 1, ..JunitCounts::default() };
+        let cases = format!(
+            "    <testcase classname=\"{0}\" name=\"{0}\" time=\"0.000\"><skipped message=\"{1}\"/></testcase>\n",
+            xml_escape(name),
+            xml_escape(reason)
+        );
+        JunitSuite::new(name, counts, cases, chrono::Utc::now())
+    }
+}
+
+/// A JUnit document: the root `<testsuites>`, whose counts are the sums of its suites' cases.
+pub(crate) fn junit_document(name: &str, suites: &[JunitSuite]) -> String {
+    let mut total = JunitCounts::default();
+    for suite in suites {
+        total.add(suite.counts);
+    }
+    let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    let _ = writeln!(out, "<testsuites name=\"{}\" {}>", xml_escape(name), total.attributes());
+    for suite in suites {
+        out.push_str(&suite.xml);
+    }
+    out.push_str("</testsuites>\n");
+    out
 }
 
 /// What one check becomes in JUnit.
@@ -776,7 +885,7 @@ pub(crate) struct CatalogueEntry {
     pub id: &'static str,
     pub level: Level,
     /// What the check proves when it passes.
-    pub proves: &'static str,
+    pub proves: String,
     /// Why it matters.
     pub why: &'static str,
     /// How to fix what it catches.
@@ -799,17 +908,32 @@ pub(crate) struct Catalogue {
 
 impl Catalogue {
     pub(crate) fn new(suite: &'static str, specs: &[CheckSpec]) -> Catalogue {
-        let checks = specs
-            .iter()
-            .map(|spec| CatalogueEntry {
+        let mut checks: Vec<CatalogueEntry> = Vec::new();
+        for spec in specs {
+            let entry = CatalogueEntry {
                 id: spec.id,
                 level: spec.level,
-                proves: spec.title,
+                proves: spec.title.to_string(),
                 why: spec.why,
                 fix: spec.fix,
                 requires: None,
-            })
-            .collect();
+            };
+            // One id at two levels (`idem check`'s missing-key, required only when keys are):
+            // one entry, at the level a plain run judges it, saying when the other applies.
+            match checks.iter_mut().find(|listed| listed.id == spec.id) {
+                Some(listed) => {
+                    let (plain, stricter) = match rank(entry.level) < rank(listed.level) {
+                        true => (entry, listed.clone()),
+                        false => (listed.clone(), entry),
+                    };
+                    *listed = CatalogueEntry {
+                        proves: format!("{}; {} when: {}", plain.proves, stricter.level.as_str(), stricter.proves),
+                        ..plain
+                    };
+                }
+                None => checks.push(entry),
+            }
+        }
         Catalogue { suite, profile: None, checks }
     }
 
@@ -865,6 +989,15 @@ fn outcome_word(outcome: CheckOutcome) -> (&'static str, Tone) {
         CheckOutcome::Xfail => ("XFAIL", Tone::Warn),
         CheckOutcome::Xpass => ("XPASS", Tone::Warn),
         CheckOutcome::Unconfirmed => ("UNCONFIRMED", Tone::Warn),
+    }
+}
+
+/// How much failing a level matters, for choosing between two entries of one id.
+fn rank(level: Level) -> u8 {
+    match level {
+        Level::Advisory => 0,
+        Level::Recommended => 1,
+        Level::Required => 2,
     }
 }
 

@@ -45,13 +45,17 @@ fn page(command: &clap::Command) -> std::io::Result<ManPage> {
     Ok(ManPage { file_name: man.get_filename(), roff })
 }
 
-/// The catalogue of checks a suite's page lists, the same one `--list` prints.
-fn checks(page: &str) -> &'static [crate::conformance::CheckSpec] {
+/// The catalogue of checks a suite's page lists, the same one `--list` prints (`idem check`'s
+/// at the levels of the default profile, which a run without --profile judges with).
+fn checks(page: &str) -> Vec<crate::conformance::CatalogueEntry> {
+    use crate::conformance::Catalogue;
     match page {
-        "idem-check" => crate::idem::check::CHECKS,
-        "webhook-check" => crate::webhook::check::catalogue::CHECKS,
-        "webhook-check-sender" => &crate::webhook::check_sender::catalogue::SPECS,
-        _ => &[],
+        "idem-check" => crate::idem::check::Profile::plain_catalogue().checks,
+        "webhook-check" => Catalogue::new("webhook check", crate::webhook::check::catalogue::CHECKS).checks,
+        "webhook-check-sender" => {
+            Catalogue::new("webhook check-sender", &crate::webhook::check_sender::catalogue::SPECS).checks
+        }
+        _ => Vec::new(),
     }
 }
 
@@ -65,10 +69,10 @@ fn extra_sections(page: &str) -> Roff {
             "Every check, as --list prints it: the id (for --only, --skip and --expect-fail), its level, what it \
              proves, and how to fix what it catches.",
         )]);
-        for check in checks {
+        for check in &checks {
             let level = crate::conformance::level_word(check.level);
             roff.control("TP", []).text([bold(check.id), roman(format!(" ({level})"))]);
-            roff.text([roman(check.title)]);
+            roff.text([roman(check.proves.as_str())]);
             roff.control("br", []).text([roman(format!("Fix: {}", check.fix))]);
         }
     }

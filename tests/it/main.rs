@@ -8,9 +8,11 @@ mod contracts {
     mod differential;
     mod docs;
     mod exit_status;
+    mod flag_mentions;
     mod generated;
     mod html_reports;
     mod input_limits;
+    mod junit;
     mod module_graph;
     mod provider_sdks;
     mod readme;

@@ -6,7 +6,6 @@ use clap_complete::Shell;
 
 use crate::cli::block_on;
 use crate::cli::count_args::{CountArgs, RequireCountArgs};
-use crate::cli::suite_args::print_list;
 use crate::demo::DemoConfig;
 use crate::exit::Outcome;
 use crate::http::url::parse_target_url;
@@ -120,9 +119,11 @@ pub(crate) fn run(cli: IdemCli) -> anyhow::Result<Outcome> {
         IdemCommand::Race(args) => block_on(crate::idem::race::run(args.into_config(color)?)),
         IdemCommand::Window(args) => block_on(crate::idem::window::run(args.into_config(color)?)),
         IdemCommand::Check(args) => match args.into_config(color)? {
-            CheckCommand::List(format, None) => {
-                print_list("idem check", crate::idem::check::CHECKS, format, Palette::for_stdout(color))
-            }
+            CheckCommand::List(format, None) => crate::cli::suite_args::print_catalogue(
+                crate::idem::check::Profile::plain_catalogue(),
+                format,
+                Palette::for_stdout(color),
+            ),
             CheckCommand::List(format, Some(profile)) => {
                 crate::cli::suite_args::print_catalogue(profile.catalogue(), format, Palette::for_stdout(color))
             }

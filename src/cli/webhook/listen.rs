@@ -103,7 +103,7 @@ pub struct ListenArgs {
     #[arg(long, requires = "re_sign", help_heading = "Forwarding")]
     pub print_secret: bool,
 
-    /// How long the forward target may take to answer before the sender gets 502 (at most 1h)
+    /// How long the forward target may take to answer before the sender gets 504 (at most 1h)
     #[arg(long, default_value = "30s", value_parser = crate::cli::duration_at_most(crate::cli::HOUR), allow_hyphen_values = true, value_name = "DUR", help_heading = "Forwarding")]
     pub forward_timeout: Duration,
 

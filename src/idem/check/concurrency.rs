@@ -62,9 +62,15 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
                 evidence.push(NOT_COUNTED.to_string());
             }
         }
-        Verdict::ExecutedMoreThanOnce => {
-            evidence.push(format!("executed {} times: {}", judgement.executions, judgement.resource_ids.join(", ")))
-        }
+        Verdict::ExecutedMoreThanOnce => evidence.push(match &judgement.explanation {
+            Some(explanation) => format!("executed {} times: {explanation}", judgement.executions),
+            None => format!(
+                "executed {} times: {} distinct resources for one key: {}",
+                judgement.executions,
+                judgement.resource_ids.len(),
+                judgement.resource_ids.join(", ")
+            ),
+        }),
         Verdict::NothingCreated | Verdict::CannotTell | Verdict::Unconfirmed => {
             evidence.push(judgement.explanation.clone().unwrap_or_default())
         }

@@ -120,6 +120,17 @@ impl Profile {
         catalogue
     }
 
+    /// `idem check --list` without --profile: every check at the level a run without --profile
+    /// judges it (the default profile's), without the profile's rules.
+    pub(crate) fn plain_catalogue() -> crate::conformance::Catalogue {
+        let mut catalogue = Profile::default().catalogue();
+        catalogue.profile = None;
+        for entry in &mut catalogue.checks {
+            entry.requires = None;
+        }
+        catalogue
+    }
+
     /// Sets the level of the checks this profile decides and turns their warnings into failures
     /// (or back).
     pub(crate) fn apply(self, checks: &mut [CheckResult]) {

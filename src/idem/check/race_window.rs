@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::catalogue::RACE_WINDOW;
 use crate::conformance::CheckResult;
 use crate::idem::request::RequestSpec;
+use crate::idem::window::report::RAISE_MAX;
 use crate::idem::window::{self, WindowVerdict};
 use crate::units::format_duration;
 
@@ -33,7 +34,8 @@ pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> anyhow::Re
                     None => format!("pairs executed twice even {} apart (--window-max)", format_duration(w.lower)),
                 });
             }
-            evidence.push(report.meaning.clone());
+            // The engine speaks as `idem window`; here its widest spacing is --window-max.
+            evidence.push(report.meaning.replace(RAISE_MAX, "raise --window-max to find the edge"));
             RACE_WINDOW.judged(report.verdict == WindowVerdict::NoWindow, evidence, started.elapsed())
         }
     })

@@ -37,6 +37,10 @@ use crate::idem::verdict::Evidence;
 use crate::output::Palette;
 use crate::units::format_duration;
 
+/// How `idem window` says to probe wider; `idem check`'s race-window names its own flag
+/// (`--window-max`) in its place.
+pub(crate) const RAISE_MAX: &str = "raise --max to find the edge";
+
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
 pub(crate) struct Step {
     pub phase: Phase,
@@ -119,7 +123,7 @@ impl WindowReport {
                 WindowVerdict::WindowAtLeastMax,
                 Some(Estimate { estimate: max, lower: max, upper: None }),
                 format!(
-                    "duplicates even {} apart both execute (the widest spacing probed; raise --max to find the edge): {PRACTICE}",
+                    "duplicates even {} apart both execute (the widest spacing probed; {RAISE_MAX}): {PRACTICE}",
                     format_duration(max)
                 ),
             ),

@@ -175,9 +175,9 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
         if matches!(kind, crate::webhook::scheme::SchemeKind::Certified(_)) {
             checks.push(catalogue::CERT_URL_PINNED.skipped(NOTHING_ACCEPTED));
         }
-        return Ok(
-            SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id])
-        );
+        return Ok(SuiteReport::new("webhook check", target, checks)
+            .with_every_check(catalogue::CHECKS)
+            .select(&selection, &[catalogue::VALID_ACCEPTED.id]));
     }
     for (_, run) in FORGERIES {
         checks.push(run(&probe).await?);
@@ -199,13 +199,15 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
         }
     }
     checks.extend(handshakes::handshakes(&probe).await?);
-    // Only the schemes whose deliveries name a certificate URL have it, as only the providers
-    // with a handshake have the handshake checks.
+    // Only the schemes whose deliveries name a certificate URL run it, as only the providers with
+    // a handshake run the handshake checks; the others list it as not run.
     if let crate::webhook::scheme::SchemeKind::Certified(provider) = kind {
         let webhook_id = config.webhook_id.as_deref().unwrap_or_default();
         checks.push(cert_pinning::cert_url_pinned(&probe, provider, webhook_id).await?);
     }
-    Ok(SuiteReport::new("webhook check", target, checks).select(&selection, &[catalogue::VALID_ACCEPTED.id]))
+    Ok(SuiteReport::new("webhook check", target, checks)
+        .with_every_check(catalogue::CHECKS)
+        .select(&selection, &[catalogue::VALID_ACCEPTED.id]))
 }
 
 /// A receiver that could not be reached, or never answered, could not be tested: exit 2 like

@@ -273,7 +273,9 @@ fn sender_report(
         None => format!("{url} (--scheme {scheme}, script {})", config.script),
     };
     SenderReport {
-        suite: SuiteReport::new("webhook check-sender", target, judge(observed)).select(&config.selection, &[]),
+        suite: SuiteReport::new("webhook check-sender", target, judge(observed))
+            .with_every_check(&catalogue::SPECS)
+            .select(&config.selection, &[]),
         url,
         script: config.script.to_string(),
         sender: sender.map(|process| SenderSummary {

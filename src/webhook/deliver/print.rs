@@ -69,7 +69,11 @@ pub(crate) fn summary(report: &DeliveryReport, max_attempts: u32, palette: Palet
         }
         DeliveryOutcome::Gone => palette.red("not delivered: the endpoint answered 410 Gone, so retrying stopped"),
         DeliveryOutcome::Exhausted => palette.red(&format!(
-            "not delivered: all {attempts} attempts failed in {took}, the last with: {}",
+            "not delivered: {} in {took}, the last with: {}",
+            match attempts {
+                1 => "the one attempt failed".to_string(),
+                n => format!("all {n} attempts failed"),
+            },
             report.last_failure().unwrap_or_else(|| "no answer".to_string())
         )),
     }

@@ -41,8 +41,14 @@ fn expect(outcomes: &HashMap<String, String>, expected: &[(&str, &str)]) {
     for id in LAYER_CHECKS {
         assert!(outcomes.contains_key(id), "check {id} missing: {outcomes:?}");
     }
-    let unlisted =
-        outcomes.keys().filter(|id| !expected.iter().any(|(e, _)| e == id) && !LAYER_CHECKS.contains(&id.as_str()));
+    // race-window is a case of every run; measured (and listed in `expected`) only when
+    // concurrent-once failed.
+    if !expected.iter().any(|(id, _)| *id == "race-window") {
+        assert_eq!(outcomes.get("race-window").map(String::as_str), Some("skip"), "{outcomes:?}");
+    }
+    let unlisted = outcomes.keys().filter(|id| {
+        !expected.iter().any(|(e, _)| e == id) && !LAYER_CHECKS.contains(&id.as_str()) && *id != "race-window"
+    });
     assert_eq!(unlisted.count(), 0, "{outcomes:?}");
 }
 
@@ -500,4 +506,31 @@ fn a_retry_that_emails_again_fails_retry_replays_on_the_emails_ledger() {
     let (code, report) = check_with_ledgers(&["--email-once"], true);
     assert_eq!(code, 0, "a handler that emails once passes on both ledgers: {report:#}");
     assert_eq!(suite_outcomes(&report)["retry-replays"], "pass", "{report:#}");
+}
+
+#[test]
+fn a_race_window_wider_than_probed_names_the_flag_of_idem_check() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let (_, outcomes, report) = check(&server.url("/payments"), &["-n", "6", "--window-max", "1ms"]);
+    assert_eq!(outcomes["race-window"], "warn", "{report:#}");
+    let evidence = suite_evidence(&report, "race-window");
+    assert!(evidence.contains("raise --window-max to find the edge"), "{evidence}");
+    assert!(!evidence.contains("raise --max "), "idem check has no --max: {evidence}");
+}
+
+#[test]
+fn the_list_shows_the_levels_a_run_judges_with_and_each_id_once() {
+    let list = Run::idem(["check", "--list"]).expect_exit(0).finish().stdout;
+    let line = list.lines().find(|line| line.starts_with("mismatch-is-422")).unwrap();
+    assert!(line.contains("recommended"), "the default profile (ietf) recommends it: {line}");
+    let (_, _, run) = check(&TestServer::start(ServeConfig::local(Mode::Correct)).url("/payments"), &[]);
+    let judged =
+        run["checks"].as_array().unwrap().iter().find(|c| c["id"] == "mismatch-is-422").unwrap()["level"].clone();
+    assert_eq!(judged, "recommended", "{run:#}");
+    let document = Run::idem(["check", "--list", "--format", "json"]).json();
+    let entries = document["checks"].as_array().unwrap();
+    let level = entries.iter().find(|c| c["id"] == "mismatch-is-422").unwrap()["level"].clone();
+    assert_eq!(level, judged, "as a run reports it");
+    let missing_key = entries.iter().filter(|c| c["id"] == "missing-key").count();
+    assert_eq!(missing_key, 1, "{document:#}");
 }

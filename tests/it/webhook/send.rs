@@ -384,3 +384,15 @@ fn max_requests_counts_every_attempt_and_stops_before_the_one_over_it() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_single_failed_attempt_is_not_called_all_of_them() {
+    let receiver = CountingServer::start(500);
+    let finished = Run::webhook(["send", &receiver.url("/hooks"), "--secret", "s3cr3t", "-d", "{}"])
+        .args(["--max-attempts", "1"])
+        .expect_exit(1)
+        .finish();
+    let said = format!("{}{}", finished.stdout, finished.stderr);
+    assert!(said.contains("not delivered: the one attempt failed"), "{said}");
+    assert!(!said.contains("all 1 attempts"), "{said}");
+}

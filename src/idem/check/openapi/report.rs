@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::body::BodyOrigin;
 use super::plan::Operation;
 use super::target::{Target, TargetSource};
-use crate::conformance::{CheckOutcome, CheckResult, SuiteFormat, SuiteReport, Tally};
+use crate::conformance::{CheckOutcome, CheckResult, JunitSuite, SuiteFormat, SuiteReport, Tally, junit_document};
 use crate::evidence_level::{ANSWER_REPLAYED, COUNTED, EvidenceLevel};
 use crate::idem::request::RequestSpec;
 use crate::output::{Palette, terminal_safe};
@@ -290,40 +290,24 @@ impl OpenApiReport {
     /// JUnit XML: one testsuite per tested operation, with the checks as testcases; a skipped
     /// operation is a testsuite with one skipped testcase naming the reason.
     pub(crate) fn render_junit(&self) -> String {
-        let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-        let tests: usize = self.operations.iter().map(|op| op.checks.len().max(1)).sum();
-        let failures: usize = self.operations.iter().map(|op| op.failing_ids().len()).sum();
-        let _ = writeln!(
-            out,
-            "<testsuites name=\"idem check --openapi\" tests=\"{tests}\" failures=\"{failures}\" errors=\"{}\" skipped=\"{}\">",
-            self.errors, self.skipped
-        );
-        for op in &self.operations {
-            let name = op.name();
-            match op.outcome {
-                OperationOutcome::Pass | OperationOutcome::Fail | OperationOutcome::Unconfirmed => {
-                    let suite = SuiteReport::new("idem check", name.clone(), op.checks.clone());
-                    out.push_str(&suite.junit_testsuite(&name));
+        let suites: Vec<JunitSuite> = self
+            .operations
+            .iter()
+            .map(|op| {
+                let name = op.name();
+                match op.outcome {
+                    OperationOutcome::Pass | OperationOutcome::Fail | OperationOutcome::Unconfirmed => {
+                        SuiteReport::new("idem check", name.clone(), op.checks.clone()).junit_testsuite(&name)
+                    }
+                    OperationOutcome::Error => {
+                        let err = anyhow::anyhow!("{}", op.reason.clone().unwrap_or_default());
+                        SuiteReport::could_not_run("idem check", name.clone(), &err).junit_testsuite(&name)
+                    }
+                    OperationOutcome::Skip => JunitSuite::skipped(&name, op.reason.as_deref().unwrap_or("")),
                 }
-                OperationOutcome::Error => {
-                    let err = anyhow::anyhow!("{}", op.reason.clone().unwrap_or_default());
-                    out.push_str(&SuiteReport::could_not_run("idem check", name.clone(), &err).junit_testsuite(&name));
-                }
-                OperationOutcome::Skip => {
-                    let _ = writeln!(
-                        out,
-                        "  <testsuite name=\"{}\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"0.000\">\n    \
-                         <testcase classname=\"idem check --openapi\" name=\"{}\" time=\"0.000\"><skipped message=\"{}\"/></testcase>\n  \
-                         </testsuite>",
-                        crate::conformance::xml_escape(&name),
-                        crate::conformance::xml_escape(&name),
-                        crate::conformance::xml_escape(op.reason.as_deref().unwrap_or(""))
-                    );
-                }
-            }
-        }
-        out.push_str("</testsuites>\n");
-        out
+            })
+            .collect();
+        junit_document("idem check --openapi", &suites)
     }
 }
 
