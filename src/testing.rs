@@ -78,7 +78,7 @@ pub mod listen {
 /// The delivery journal `webhook listen --record` writes and `webhook replay` reads.
 pub mod journal {
     pub use crate::webhook::journal::reader::read_journal;
-    pub use crate::webhook::journal::record::{HeaderText, JournalBody, JournalRecord, JournalVerdict};
+    pub use crate::webhook::journal::record::{HeaderText, JournalBody, JournalForward, JournalRecord, JournalVerdict};
     pub use crate::webhook::journal::writer::JournalWriter;
 }
 

@@ -23,20 +23,22 @@ pub struct JournalArgs {
     #[command(subcommand)]
     pub action: Option<JournalAction>,
 
-    /// Only deliveries whose event type matches this glob (`*` any run of characters)
-    #[arg(long = "type", value_name = "GLOB")]
+    // The filters are global: `webhook journal FILE list --status 5xx` reads as well as
+    // `webhook journal FILE --status 5xx list`, as docs/listen.md shows them.
+    /// Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)
+    #[arg(long = "type", value_name = "GLOB", global = true)]
     pub event_type: Option<String>,
 
     /// Only deliveries answered with this status (502) or class (5xx)
-    #[arg(long, value_name = "S", value_parser = parse_status)]
+    #[arg(long, value_name = "S", value_parser = parse_status, global = true)]
     pub status: Option<StatusFilter>,
 
     /// Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", global = true)]
     pub since: Option<String>,
 
     /// Keep printing deliveries as a running listener appends them, until Ctrl-C
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub follow: bool,
 
     /// Serve the inspector's page over this journal (live as a listener appends to it), at the URL

@@ -42,9 +42,20 @@ pub struct ReplayArgs {
     #[arg(long, conflicts_with_all = ["resign", "secret", "secret_file"], help_heading = "Replay")]
     pub verbatim: bool,
 
-    /// Only entries of this event type (repeatable)
-    #[arg(long, value_name = "TYPE", help_heading = "Replay")]
+    /// Only entries whose event type matches this glob, as `webhook journal --type` reads it (`*`
+    /// any run of characters, `?` one: 'customer.subscription.*'; repeatable)
+    #[arg(long, value_name = "GLOB", help_heading = "Replay")]
     pub event_type: Vec<String>,
+
+    /// Only events whose last recorded delivery failed (the listener answered other than 2xx, or
+    /// its forward was not delivered); a journal only
+    #[arg(long, help_heading = "Replay")]
+    pub failed: bool,
+
+    /// One copy of each event, its latest delivery (with --failed: each failed event once, as the
+    /// Stripe CLI's `events resend` does)
+    #[arg(long, help_heading = "Replay")]
+    pub latest_per_event: bool,
 
     /// Only the entry with this event id (repeatable)
     #[arg(long, value_name = "ID", help_heading = "Replay")]
@@ -88,7 +99,13 @@ impl ReplayArgs {
             file: self.file,
             url,
             signing,
-            filter: Filter { event_types: self.event_type, ids: self.id, lines: Vec::new() },
+            filter: Filter {
+                event_types: self.event_type,
+                ids: self.id,
+                lines: Vec::new(),
+                failed: self.failed,
+                latest_per_event: self.latest_per_event,
+            },
             include_invalid: self.include_invalid,
             rate: self.rate,
             delivery: self.delivery.into_options(None)?,

@@ -117,7 +117,7 @@ pub(crate) async fn run(config: ReplayConfig) -> anyhow::Result<Outcome> {
         eprintln!("note: {}", terminal_safe(note));
     }
     let total = entries.len();
-    let mut selected: Vec<Entry> = entries.into_iter().filter(|entry| config.filter.keeps(entry)).collect();
+    let mut selected: Vec<Entry> = config.filter.select(entries)?;
     let matched = selected.len();
     let resigning = matches!(config.signing, ReplaySigning::Resign { .. });
     if resigning && !config.include_invalid {
@@ -225,7 +225,7 @@ fn nothing_to_replay(file: &std::path::Path, total: usize, matched: usize, lines
             " it could read and the filters matched none of them (lines were skipped, see above: the one asked for may \
              be among them)"
         }
-        (_, 0) => " and the filters (--event-type, --id) matched none",
+        (_, 0) => " and the filters (--event-type, --id, --failed, --latest-per-event) matched none",
         _ => " and every one the filters kept was recorded as invalid",
     };
     anyhow::anyhow!(

@@ -33,6 +33,9 @@ pub struct Entry {
     /// The scheme the listener verified it with (`verdict.scheme`), which re-signs it when
     /// `--scheme` is not given; `None` for an event line, or a record verified with none.
     pub recorded_scheme: Option<String>,
+    /// Whether this delivery failed as its sender saw it (the listener answered other than 2xx)
+    /// or as the application did (its forward was not delivered); `None` for an event line.
+    pub recorded_failed: Option<bool>,
 }
 
 /// How entries are signed.
@@ -45,19 +48,67 @@ pub(crate) enum ReplayMode {
     Verbatim,
 }
 
-/// `--event-type` and `--id`: an entry is kept when it matches one of each given list.
+/// `--event-type` and `--id`: an entry is kept when it matches one of each given list;
+/// `--failed` and `--latest-per-event` then choose among the copies of each event.
 #[derive(Debug, Clone, Default)]
 pub struct Filter {
+    /// Globs, as `webhook journal --type` and `webhook listen --route` read them (`*` any run of
+    /// characters, `?` one): `customer.subscription.*`.
     pub event_types: Vec<String>,
     pub ids: Vec<String>,
     /// Only these 1-based lines (`webhook journal FILE replay ID`); every line when empty.
     pub lines: Vec<usize>,
+    /// Only events whose last recorded delivery failed.
+    pub failed: bool,
+    /// One copy of each event: its last recorded delivery.
+    pub latest_per_event: bool,
 }
 
 impl Filter {
+    /// The entries to replay, in file order: those `keeps` keeps, then, with `--failed`, only
+    /// events whose last delivery failed, and with `--latest-per-event` only that last copy (the
+    /// Stripe CLI's `events resend` habit: each failed event once). A journal is appended in the
+    /// order deliveries arrived, so an event's last line is its latest delivery.
+    pub fn select(&self, entries: Vec<Entry>) -> anyhow::Result<Vec<Entry>> {
+        let kept: Vec<Entry> = entries.into_iter().filter(|entry| self.keeps(entry)).collect();
+        if self.failed
+            && let Some(event_line) = kept.iter().find(|entry| entry.recorded_failed.is_none())
+        {
+            bail!(
+                "--failed reads the answers a journal recorded, and line {} is an event, not a journal record of                  `webhook listen --record`",
+                event_line.line
+            );
+        }
+        if !self.failed && !self.latest_per_event {
+            return Ok(kept);
+        }
+        // Each event's last line, and whether that delivery failed; an entry without an event id
+        // is an event of its own.
+        let mut last: std::collections::HashMap<&str, (usize, bool)> = std::collections::HashMap::new();
+        for entry in &kept {
+            if let Some(id) = &entry.event_id {
+                last.insert(id, (entry.line, entry.recorded_failed == Some(true)));
+            }
+        }
+        let chosen: Vec<usize> = kept
+            .iter()
+            .filter(|entry| {
+                let (last_line, last_failed) = match &entry.event_id {
+                    Some(id) => last[id.as_str()],
+                    None => (entry.line, entry.recorded_failed == Some(true)),
+                };
+                (!self.failed || last_failed) && (!self.latest_per_event || entry.line == last_line)
+            })
+            .map(|entry| entry.line)
+            .collect();
+        Ok(kept.into_iter().filter(|entry| chosen.contains(&entry.line)).collect())
+    }
+
     pub fn keeps(&self, entry: &Entry) -> bool {
         let type_ok = self.event_types.is_empty()
-            || entry.event_type.as_ref().is_some_and(|found| self.event_types.contains(found));
+            || entry.event_type.as_ref().is_some_and(|found| {
+                self.event_types.iter().any(|pattern| crate::webhook::listen::glob_matches(pattern, found))
+            });
         let id_ok = self.ids.is_empty() || entry.event_id.as_ref().is_some_and(|found| self.ids.contains(found));
         let line_ok = self.lines.is_empty() || self.lines.contains(&entry.line);
         type_ok && id_ok && line_ok
@@ -114,6 +165,7 @@ pub(crate) fn read_entries(path: &Path) -> anyhow::Result<(Vec<Entry>, ReadIssue
             headers: None,
             recorded_valid: None,
             recorded_scheme: None,
+            recorded_failed: None,
         });
     }
     Ok((entries, issues))
@@ -148,6 +200,8 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
         headers.append(name, value);
     }
     let headers = message_headers(&headers);
+    let forward_failed = record.forward.as_ref().is_some_and(|forward| !forward.delivered);
+    let recorded_failed = Some(!(200..300).contains(&record.status) || forward_failed);
     Ok(Entry {
         line,
         method,
@@ -157,6 +211,7 @@ fn from_record(line: usize, record: JournalRecord) -> anyhow::Result<Entry> {
         event_type: record.event_type,
         recorded_valid: Some(record.verdict.valid),
         recorded_scheme: record.verdict.scheme,
+        recorded_failed,
     })
 }
 

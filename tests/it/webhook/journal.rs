@@ -410,3 +410,19 @@ fn follow_goes_on_through_rotation_truncation_and_removal() {
     append(&path, &format!("{}\n", record_line("evt_recreated", 5)));
     assert_eq!(next_id(&lines), "evt_recreated");
 }
+
+#[test]
+fn filters_read_the_same_before_or_after_the_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = written_journal(dir.path());
+    let file = path.to_str().unwrap();
+    for args in [
+        vec![file, "--status", "5xx", "list"],
+        vec![file, "list", "--status", "5xx"],
+        vec![file, "list", "--type", "charge.*", "--status", "5xx"],
+    ] {
+        let (code, stdout, stderr) = journal(&args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert_eq!(ids(&stdout), ["evt_lost"], "{args:?}");
+    }
+}

@@ -161,7 +161,12 @@ fn filters_pick_entries_by_event_type_and_id() {
         .assert()
         .code(2);
     let stderr = String::from_utf8_lossy(&output.get_output().stderr).into_owned();
-    assert!(stderr.contains("holds 3 entries and the filters (--event-type, --id) matched none"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "holds 3 entries and the filters (--event-type, --id, --failed, --latest-per-event) matched none"
+        ),
+        "{stderr}"
+    );
     assert_eq!(seen.lock().unwrap().len(), 4);
 }
 
@@ -466,4 +471,90 @@ fn max_requests_stops_the_replay_before_the_entry_over_it() {
         "{}",
         finished.stderr
     );
+}
+
+/// A journal of retried deliveries: each record's event id, type, the status the listener
+/// answered, and whether a forward was not delivered.
+fn retried_journal(dir: &Path, records: &[(&str, &str, u16, bool)]) -> PathBuf {
+    let path = dir.join("retried.jsonl");
+    let (writer, _) = JournalWriter::open(&path, false).unwrap();
+    for (attempt, (id, event_type, status, forward_lost)) in records.iter().enumerate() {
+        let body = format!(r#"{{"id":"{id}","type":"{event_type}"}}"#);
+        let mut record = record(id, event_type, body.as_bytes(), &[]);
+        record.status = *status;
+        record.attempt = attempt as u32 + 1;
+        if *forward_lost {
+            record.forward = Some(idem::testing::journal::JournalForward {
+                url: "http://127.0.0.1:1/".into(),
+                status: None,
+                attempts: 1,
+                error: Some("connection refused".into()),
+                delivered: false,
+            });
+        }
+        writer.append(&record).unwrap();
+    }
+    path
+}
+
+fn replayed_lines(report: &Value) -> Vec<u64> {
+    report["deliveries"].as_array().unwrap().iter().map(|d| d["line"].as_u64().unwrap()).collect()
+}
+
+#[test]
+fn event_type_is_the_glob_journal_type_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = retried_journal(
+        dir.path(),
+        &[
+            ("evt_1", "customer.subscription.updated", 200, false),
+            ("evt_2", "invoice.paid", 200, false),
+            ("evt_3", "customer.subscription.deleted", 200, false),
+        ],
+    );
+    let (server, _) = receiver();
+    let glob = [&resign()[..], &["--event-type", "customer.subscription.*"]].concat();
+    let (code, report, stderr) = replay(&file, &server.url("/"), &glob);
+    assert_eq!((code, replayed_lines(&report)), (0, vec![1, 3]), "{stderr}");
+    let listed =
+        Run::webhook(["journal".as_ref(), file.as_os_str(), "--type".as_ref(), "customer.subscription.*".as_ref()])
+            .env("NO_COLOR", "1")
+            .expect_exit(0)
+            .finish()
+            .stdout;
+    assert!(listed.contains("2 of 3 deliveries shown"), "the journal reads the same glob: {listed}");
+}
+
+#[test]
+fn failed_latest_per_event_replays_each_failed_event_once_as_its_latest_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = retried_journal(
+        dir.path(),
+        &[
+            ("evt_a", "invoice.paid", 500, false),     // 1: failed, retried
+            ("evt_a", "invoice.paid", 500, false),     // 2: failed again: its latest copy
+            ("evt_b", "invoice.paid", 200, false),     // 3: delivered
+            ("evt_c", "charge.succeeded", 503, false), // 4: failed, then
+            ("evt_c", "charge.succeeded", 200, false), // 5: delivered on retry
+            ("evt_d", "charge.refunded", 200, true),   // 6: acknowledged, its forward lost
+        ],
+    );
+    let (server, _) = receiver();
+    let run = |flags: &[&str]| {
+        let (code, report, stderr) = replay(&file, &server.url("/"), &[&resign()[..], flags].concat());
+        assert_eq!(code, 0, "{stderr}");
+        replayed_lines(&report)
+    };
+    assert_eq!(run(&["--failed", "--latest-per-event"]), [2, 6]);
+    assert_eq!(run(&["--failed"]), [1, 2, 6], "every copy of each event whose last delivery failed");
+    assert_eq!(run(&["--latest-per-event"]), [2, 3, 5, 6]);
+
+    let events = dir.path().join("events.jsonl");
+    std::fs::write(&events, "{\"id\":\"evt_1\",\"type\":\"invoice.paid\"}\n").unwrap();
+    let finished = Run::webhook(["replay".as_ref(), events.as_os_str(), server.url("/").as_ref()])
+        .args(resign())
+        .args(["--failed"])
+        .expect_exit(2)
+        .finish();
+    assert!(finished.stderr.contains("--failed reads the answers a journal recorded"), "{}", finished.stderr);
 }
