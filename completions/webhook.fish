@@ -746,6 +746,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-key -d
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l tolerance -d 'How far a signed timestamp may be from now, in either direction (at most 24h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l public-url -d 'The URL the provider was given, for schemes that sign it (twilio, square, hubspot): a whole webhook URL is signed as is; an origin (https://abc.tunnel.example) gets each request\'s path and query [default: the local URL the request arrived at]' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l verify-token -d 'The verify token of Meta\'s subscription check (GET ?hub.mode=subscribe&hub.verify_token=…): the challenge is answered only to this token, 403 otherwise' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l verify-token-file -d '--verify-token read from a file (a trailing newline is dropped), out of `ps` and shell history' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l max-body -d 'Bodies larger than this get 413 (at most 1GiB)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l ui -d 'Serve the inspector: a page listing deliveries live, at the URL printed as `inspector: URL` (its token included); on a port of its own at 127.0.0.1 unless ADDR is given' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l record -d 'Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)' -r -F
@@ -754,6 +755,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -l route -d 'For
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-retries -d 'Retry a forward that got no answer, a 5xx or a 429 this many times (at most 20), waiting --forward-backoff, then twice as long each time (at most 10s)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-backoff -d 'The wait before the first forward retry (at most 1m)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l re-sign -d 'Verify the provider\'s signature, then forward signed again with this local secret (same scheme), so the application never holds the provider\'s secret' -r
+complete -c webhook -n "__fish_webhook_using_subcommand listen" -l re-sign-file -d '--re-sign\'s secret read from a file (a trailing newline is dropped), out of `ps` and shell history' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l forward-timeout -d 'How long the forward target may take to answer before the sender gets 504 (at most 1h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-window -d 'Remember an event id this long after its first valid delivery (at most 168h, a week)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l dedupe-max -d 'Remember at most this many event ids; the oldest is forgotten first (at most 10000000)' -r

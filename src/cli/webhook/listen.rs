@@ -49,6 +49,10 @@ pub struct ListenArgs {
     #[arg(long, help_heading = "Handshakes")]
     pub confirm_subscriptions: bool,
 
+    /// --verify-token read from a file (a trailing newline is dropped), out of `ps` and shell history
+    #[arg(long, value_name = "FILE", conflicts_with = "verify_token", help_heading = "Handshakes")]
+    pub verify_token_file: Option<PathBuf>,
+
     /// Bodies larger than this get 413 (at most 1GiB)
     #[arg(long, default_value = "1MiB", value_parser = crate::cli::bounded_size, value_name = "SIZE")]
     pub max_body: u64,
@@ -99,8 +103,13 @@ pub struct ListenArgs {
     #[arg(long, value_name = "SECRET", value_parser = parse_secret_arg, allow_hyphen_values = true, help_heading = "Forwarding")]
     pub re_sign: Option<Secret>,
 
+    /// --re-sign's secret read from a file (a trailing newline is dropped), out of `ps` and shell
+    /// history
+    #[arg(long, value_name = "FILE", conflicts_with = "re_sign", help_heading = "Forwarding")]
+    pub re_sign_file: Option<PathBuf>,
+
     /// Print the --re-sign secret in the start-up lines, for the application's configuration
-    #[arg(long, requires = "re_sign", help_heading = "Forwarding")]
+    #[arg(long, help_heading = "Forwarding")]
     pub print_secret: bool,
 
     /// How long the forward target may take to answer before the sender gets 504 (at most 1h)
@@ -192,13 +201,27 @@ impl ListenArgs {
             Some(path) if !path.starts_with('/') => bail!("--path `{path}` must start with /"),
             path => path,
         };
+        let re_sign = match (self.re_sign, &self.re_sign_file) {
+            (None, Some(file)) => Some(Secret::from_file(file).context("--re-sign-file")?),
+            (given, _) => given,
+        };
+        if self.print_secret && re_sign.is_none() {
+            bail!("--print-secret prints the --re-sign secret: it needs --re-sign or --re-sign-file");
+        }
+        let verify_token = match (self.verify_token, &self.verify_token_file) {
+            (None, Some(file)) => {
+                let token = Secret::from_file(file).context("--verify-token-file")?;
+                Some(String::from_utf8(token.expose().to_vec()).context("--verify-token-file holds no UTF-8 text")?)
+            }
+            (given, _) => given,
+        };
         Ok(ListenConfig {
             addr: self.addr,
             path,
             scheme,
             scheme_options,
             secret,
-            verify_token: self.verify_token,
+            verify_token,
             confirm_subscriptions: self.confirm_subscriptions,
             public_url: self.public_url.as_deref().map(parse_url).transpose().context("--public-url")?,
             tolerance,
@@ -212,7 +235,7 @@ impl ListenArgs {
             forward_retry: ForwardRetry { retries: self.forward_retries, backoff: self.forward_backoff },
             forward_http2: self.forward_http2,
             ack_always: self.ack_always,
-            re_sign: self.re_sign,
+            re_sign,
             print_secret: self.print_secret,
             include_body: self.include_body,
             dedupe: self.dedupe,

@@ -294,3 +294,38 @@ fn planted_secrets_appear_in_no_output_of_either_tool() {
         assert_no_planted_secret(&format!("webhook check-sender --format {format}"), &output);
     }
 }
+
+/// Every long flag of `command` and its subcommands that takes a secret as its value: a value
+/// named SECRET or TOKEN, or a flag named for a secret, token or password (not its file form).
+fn secret_flags(command: &clap::Command, path: &str, found: &mut Vec<(String, String, bool)>) {
+    let longs: Vec<&str> = command.get_arguments().filter_map(|arg| arg.get_long()).collect();
+    for arg in command.get_arguments() {
+        let Some(long) = arg.get_long() else { continue };
+        let takes_value = arg.get_action().takes_values();
+        let value_names = arg.get_value_names().unwrap_or_default();
+        let named_secret = value_names.iter().any(|name| matches!(name.as_str(), "SECRET" | "TOKEN"));
+        let secret_name = ["secret", "token", "password"].iter().any(|word| long.contains(word));
+        if takes_value && !long.ends_with("-file") && (named_secret || secret_name) {
+            let file_form = longs.contains(&format!("{long}-file").as_str());
+            found.push((path.to_string(), long.to_string(), file_form));
+        }
+    }
+    for sub in command.get_subcommands() {
+        secret_flags(sub, &format!("{path} {}", sub.get_name()), found);
+    }
+}
+
+#[test]
+fn every_flag_that_takes_a_secret_has_a_file_form() {
+    use clap::CommandFactory;
+    let mut found = Vec::new();
+    secret_flags(&idem::testing::cli::IdemCli::command(), "idem", &mut found);
+    secret_flags(&idem::testing::cli::WebhookCli::command(), "webhook", &mut found);
+    assert!(found.iter().any(|(_, long, _)| long == "secret"), "the walk finds --secret: {found:?}");
+    let without: Vec<String> = found
+        .iter()
+        .filter(|(_, _, file_form)| !file_form)
+        .map(|(command, long, _)| format!("{command} --{long} (no --{long}-file)"))
+        .collect();
+    assert!(without.is_empty(), "a secret on the command line shows in `ps`: {without:#?}");
+}

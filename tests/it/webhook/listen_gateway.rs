@@ -452,3 +452,20 @@ fn large_application_answers_are_refused_with_a_502_in_bounded_memory() {
     assert!(peak < 128 * 1024, "the listener peaked at {peak} KiB");
     let _ = listener.interrupt();
 }
+
+#[test]
+fn re_sign_file_reads_the_local_secret_from_a_file() {
+    let local = "whsec_local_from_a_file";
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("local-secret");
+    std::fs::write(&file, format!("{local}\n")).unwrap();
+    let app =
+        Listener::with(SchemeKind::Stripe, |config| config.secret = Secret::new(local.as_bytes().to_vec()).unwrap());
+    let target = app.url("/app");
+    let gateway =
+        Binary::start(&["--scheme", "stripe", "--forward-to", &target, "--re-sign-file", file.to_str().unwrap()]);
+    assert_eq!(post(&format!("{}/", gateway.url), &stripe_event("evt_from_file", "a")).status, StatusCode::OK);
+    assert_eq!((app.summary().valid, app.summary().invalid), (1, 0), "signed with the file's secret, newline dropped");
+    let (_, stdout, stderr) = gateway.interrupt();
+    assert!(!stdout.join("\n").contains(local) && !stderr.contains(local), "the secret is not printed");
+}
