@@ -125,7 +125,7 @@ impl Probe {
         event_type: Option<String>,
         provider_headers: Vec<(HeaderName, HeaderValue)>,
     ) -> Message {
-        let delivery_id = fresh_id("msg_");
+        let delivery_id = self.scheme.kind().fresh_delivery_id();
         let mut message =
             Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone());
         for (name, value) in provider_headers {

@@ -93,6 +93,16 @@ pub struct AliasId(pub(crate) u16);
 pub struct ProviderId(pub(crate) u16);
 
 impl SchemeKind {
+    /// A fresh delivery id in the form this provider sends: a UUID in GitHub's `X-GitHub-Delivery`
+    /// and Shopify's `X-Shopify-Webhook-Id`, else `msg_…` (Standard Webhooks' form). A receiver
+    /// that validates the id refuses a probe for the wrong reason when the form is another's.
+    pub(crate) fn fresh_delivery_id(self) -> String {
+        match self {
+            SchemeKind::Github | SchemeKind::Shopify => uuid::Uuid::new_v4().to_string(),
+            _ => crate::ids::fresh_id("msg_"),
+        }
+    }
+
     /// The schemes with code of their own or a description of their own, without the providers.
     pub const ALL: [SchemeKind; 6] = [
         SchemeKind::Hmac,

@@ -134,12 +134,20 @@ fn write_http(signed: &Signed<'_>, url: &Uri, out: &mut impl Write) -> anyhow::R
     let target = url.path_and_query().map(|target| target.as_str()).unwrap_or("/");
     let host = url.authority().map(|authority| authority.as_str()).unwrap_or_default();
     let mut head = format!("POST {target} HTTP/1.1\r\nHost: {host}\r\n");
-    head.push_str(&format!("User-Agent: webhook/{}\r\n", env!("CARGO_PKG_VERSION")));
-    if looks_like_json(&body) {
+    let lines = header_lines(signed);
+    // A provider's template brings its own User-Agent (GitHub-Hookshot/…) and Content-Type: one
+    // of each, as the provider sends them.
+    let given = |name: &str| {
+        lines.iter().any(|line| line.split(':').next().is_some_and(|given| given.trim().eq_ignore_ascii_case(name)))
+    };
+    if !given("user-agent") {
+        head.push_str(&format!("User-Agent: webhook/{}\r\n", env!("CARGO_PKG_VERSION")));
+    }
+    if looks_like_json(&body) && !given("content-type") {
         head.push_str("Content-Type: application/json\r\n");
     }
     head.push_str(&format!("Content-Length: {}\r\n", body.len()));
-    for line in header_lines(signed) {
+    for line in lines {
         head.push_str(&line);
         head.push_str("\r\n");
     }

@@ -480,3 +480,21 @@ fn webhook_listen_answers_discords_ping_and_refuses_its_invalid_signature_probe_
     assert!(suite_evidence(&report, "forged-handshake-refused").contains("401"), "{report:#}");
     listener.shutdown();
 }
+
+#[test]
+fn github_probes_carry_delivery_ids_in_githubs_form() {
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let record = Arc::clone(&seen);
+    let server = CustomServer::start(move |request| {
+        if let Some(id) = request.headers.get("x-github-delivery") {
+            record.lock().unwrap().push(id.to_str().unwrap_or("not text").to_string());
+        }
+        Reply::json(200, "{}")
+    });
+    let (_, stdout) = check_with(&server.url("/hook"), "github", "json", &["--event", "github:push"]);
+    let seen = seen.lock().unwrap();
+    assert!(seen.len() > 3, "{stdout}");
+    for id in seen.iter() {
+        assert!(uuid::Uuid::parse_str(id).is_ok(), "GitHub sends a UUID in X-GitHub-Delivery, not {id}");
+    }
+}

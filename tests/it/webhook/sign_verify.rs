@@ -421,3 +421,21 @@ fn a_v1a_entry_of_the_wrong_length_is_named_as_such() {
         assert!(text.contains(why) && !text.contains("does not match"), "{entry}: {text}");
     }
 }
+
+#[test]
+fn an_http_request_of_a_provider_template_has_one_user_agent_its_own() {
+    let output = webhook()
+        .args(["sign", "--event", "github:push", "--secret", "s3cr3t", "--format", "http"])
+        .args(["--url", "http://127.0.0.1:9000/hooks"])
+        .assert()
+        .code(0);
+    let request = String::from_utf8_lossy(&output.get_output().stdout).to_string();
+    let head = request.split("\r\n\r\n").next().unwrap();
+    let agents: Vec<&str> = head.lines().filter(|line| line.to_ascii_lowercase().starts_with("user-agent:")).collect();
+    assert_eq!(agents.len(), 1, "{head}");
+    assert!(agents[0].contains("GitHub-Hookshot/"), "{head}");
+    let types = head.lines().filter(|line| line.to_ascii_lowercase().starts_with("content-type:")).count();
+    assert_eq!(types, 1, "{head}");
+    let delivery = head.lines().find(|line| line.starts_with("X-GitHub-Delivery:")).unwrap();
+    assert!(uuid::Uuid::parse_str(delivery.trim_start_matches("X-GitHub-Delivery:").trim()).is_ok(), "{delivery}");
+}
