@@ -202,6 +202,10 @@ pub(crate) struct SuiteReport {
     /// `--strict`: a check that passed despite `--expect-fail` fails the suite.
     #[serde(skip)]
     pub strict: bool,
+    /// Checks `--expect-fail` named that did not run (skipped): under `--strict` they fail the
+    /// suite, as CI would otherwise believe a known failure is still watched.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unwatched: Vec<&'static str>,
     /// When the suite began (its checks' durations before the report was made): JUnit's
     /// `timestamp`.
     #[serde(skip)]
@@ -237,6 +241,7 @@ impl SuiteReport {
             checks,
             junit_warnings: JunitWarnings::default(),
             strict: false,
+            unwatched: Vec::new(),
             started: chrono::Utc::now(),
         };
         let took: Duration = report.checks.iter().map(|c| c.duration).sum();
@@ -262,7 +267,7 @@ impl SuiteReport {
             self.checks.iter().any(|c| c.outcome == CheckOutcome::Unconfirmed && c.level == Level::Required);
         self.nothing_checked = nothing_checked(&self.checks);
         self.passed = tally.failed == 0
-            && !(self.strict && tally.unexpected_passes > 0)
+            && !(self.strict && (tally.unexpected_passes > 0 || !self.unwatched.is_empty()))
             && !unconfirmed_required
             && self.nothing_checked.is_none();
         self.tally = tally;
@@ -296,7 +301,15 @@ impl SuiteReport {
                         check.outcome = CheckOutcome::Xpass;
                         check.evidence.push(format!("fixed? remove --expect-fail {}", check.id));
                     }
-                    CheckOutcome::Skip | CheckOutcome::Xfail | CheckOutcome::Xpass | CheckOutcome::Unconfirmed => {}
+                    CheckOutcome::Skip => {
+                        self.unwatched.push(check.id);
+                        check.evidence.push(format!(
+                            "expected to fail (--expect-fail {}) but not run, so the known failure is not watched{}",
+                            check.id,
+                            if selection.strict { " (--strict fails the run)" } else { "" }
+                        ));
+                    }
+                    CheckOutcome::Xfail | CheckOutcome::Xpass | CheckOutcome::Unconfirmed => {}
                 }
             }
         }
@@ -343,6 +356,7 @@ impl SuiteReport {
             checks: Vec::new(),
             junit_warnings: JunitWarnings::default(),
             strict: false,
+            unwatched: Vec::new(),
             started: chrono::Utc::now(),
         }
     }
@@ -354,7 +368,10 @@ impl SuiteReport {
     /// Why the suite could not judge (exit 2): no check was judged at all, or required checks
     /// were left unconfirmed and nothing else made it fail.
     pub(crate) fn unconfirmed_reason(&self) -> Option<String> {
-        if self.tally.failed > 0 || self.error.is_some() || (self.strict && self.tally.unexpected_passes > 0) {
+        if self.tally.failed > 0
+            || self.error.is_some()
+            || (self.strict && (self.tally.unexpected_passes > 0 || !self.unwatched.is_empty()))
+        {
             return None;
         }
         if let Some(nothing) = &self.nothing_checked {
@@ -446,7 +463,13 @@ impl SuiteReport {
             return out;
         }
         let id_width = self.checks.iter().map(|c| c.id.len()).max().unwrap_or(0);
-        for check in &self.checks {
+        // Checks --only/--skip left out are one line at the end, not a SKIP line each.
+        let left_out = |check: &CheckResult| {
+            check.outcome == CheckOutcome::Skip
+                && check.evidence.first().is_some_and(|line| line.starts_with("not selected"))
+                && !self.unwatched.contains(&check.id)
+        };
+        for check in self.checks.iter().filter(|check| !left_out(check)) {
             let mark = match check.outcome {
                 CheckOutcome::Pass => palette.green("PASS"),
                 CheckOutcome::Fail => palette.red("FAIL"),
@@ -471,6 +494,16 @@ impl SuiteReport {
                 let _ = writeln!(out, "      {} {fix}", palette.bold("fix:"));
             }
         }
+        let not_selected: Vec<&str> = self.checks.iter().filter(|check| left_out(check)).map(|c| c.id).collect();
+        if !not_selected.is_empty() {
+            let _ = writeln!(
+                out,
+                "{}  {} not selected (--only/--skip): {}",
+                palette.dim("SKIP"),
+                crate::text::plural(not_selected.len(), "check", "checks"),
+                not_selected.join(", ")
+            );
+        }
         if let Some(profile) = &self.profile {
             let _ = writeln!(out, "\n{} {}: {}", palette.bold("profile"), profile.name, profile.summary);
             for rule in &profile.rules {
@@ -494,6 +527,15 @@ impl SuiteReport {
             (format!("? {nothing}"), Tone::Warn)
         } else if self.passed {
             ("✓ every required check passed".to_string(), Tone::Good)
+        } else if tally.failed == 0 && self.strict && !self.unwatched.is_empty() {
+            (
+                format!(
+                    "✗ {} expected failure(s) did not run (--strict): {}; give what they need or remove their --expect-fail",
+                    self.unwatched.len(),
+                    self.unwatched.join(", ")
+                ),
+                Tone::Bad,
+            )
         } else if tally.failed == 0 && tally.unconfirmed > 0 {
             (format!("? {} check(s) unconfirmed (could not judge)", tally.unconfirmed), Tone::Warn)
         } else if tally.failed == 0 {
@@ -611,6 +653,12 @@ impl SuiteReport {
             JunitCase::Failure { message: finding(&check.evidence), text }
         };
         let first = check.evidence.first().map(String::as_str).unwrap_or_default();
+        if self.strict && self.unwatched.contains(&check.id) {
+            return JunitCase::Failure {
+                message: format!("expected to fail (--expect-fail {}) but not run (--strict): {first}", check.id),
+                text: check.evidence.join("\n"),
+            };
+        }
         match check.outcome {
             CheckOutcome::Pass => JunitCase::Passed,
             CheckOutcome::Fail => failure(check),

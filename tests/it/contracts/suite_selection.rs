@@ -442,3 +442,37 @@ fn race_names_the_round_it_details_and_counts_in_words() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--detail 3: there are only 2 rounds"), "{stderr}");
 }
+
+#[test]
+fn checks_left_out_by_only_are_one_line_in_the_table() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let (code, table, stderr) =
+        idem_check(&server.url("/payments"), &["--only", "retry-replays", "--only", "mismatch-rejected"]);
+    assert_eq!(code, 0, "{table}{stderr}");
+    let skips: Vec<&str> = table.lines().filter(|line| line.contains("not selected")).collect();
+    assert_eq!(skips.len(), 1, "one line for the checks left out: {table}");
+    assert!(skips[0].contains("checks not selected (--only/--skip): create, replay-marked"), "{}", skips[0]);
+    assert!(table.contains("PASS  retry-replays") && table.contains("PASS  mismatch-rejected"), "{table}");
+}
+
+#[test]
+fn strict_fails_on_an_expected_failure_that_did_not_run() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    // caller-scoped needs a second caller (--as): without one it is skipped, so the known failure
+    // it was expected to show is not watched.
+    let watched = ["--only", "caller-scoped", "--only", "retry-replays", "--expect-fail", "caller-scoped"];
+    let (code, stdout, stderr) = idem_check(&url, &[&watched[..], &["--format", "json"]].concat());
+    assert_eq!(code, 0, "without --strict a note only: {stdout}{stderr}");
+    let report = json(&stdout);
+    assert_eq!(report["unwatched"], serde_json::json!(["caller-scoped"]), "{report:#}");
+    let (code, stdout, stderr) = idem_check(&url, &[&watched[..], &["--strict", "--format", "json"]].concat());
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_eq!(json(&stdout)["passed"], false);
+    let (code, table, _) = idem_check(&url, &[&watched[..], &["--strict"]].concat());
+    assert_eq!(code, 1);
+    assert!(table.contains("1 expected failure(s) did not run (--strict): caller-scoped"), "{table}");
+    let (code, xml, _) = idem_check(&url, &[&watched[..], &["--strict", "--format", "junit"]].concat());
+    assert_eq!(code, 1);
+    assert!(xml.contains("<failure message=\"expected to fail (--expect-fail caller-scoped) but not run"), "{xml}");
+}
