@@ -115,9 +115,9 @@ pub(crate) fn print_new(
         (generate(config.scheme)?, None)
     };
     match config.format {
-        // A key-pair provider's halves go to different people and one may span lines (a PEM):
-        // each is labelled with who takes it.
-        Format::Human if pair_algorithm.is_some() => {
+        // A pair's halves (a key-pair provider's, or --asymmetric's) go to different people and
+        // one may span lines (a PEM): each is labelled with who takes it.
+        Format::Human if public.is_some() => {
             let scheme = config.scheme;
             writeln!(out, "secret (the sender's private key: webhook sign/send --scheme {scheme}; keep it private):")?;
             writeln!(out, "{}", secret.trim_end())?;

@@ -284,3 +284,13 @@ fn webhook_check_signs_with_the_private_key_and_a_listener_keyed_with_the_public
         listener.interrupt();
     }
 }
+
+#[test]
+fn an_asymmetric_standard_pair_is_printed_with_each_half_labelled() {
+    let (code, stdout, _) = Run::webhook(["secret", "--scheme", "standard", "--asymmetric"]).finish().parts();
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 4, "{stdout}");
+    assert!(lines[0].starts_with("secret (the sender's private key") && lines[1].starts_with("whsk_"), "{stdout}");
+    assert!(lines[2].starts_with("public (the receiver's public key") && lines[3].starts_with("whpk_"), "{stdout}");
+}
