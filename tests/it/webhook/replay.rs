@@ -490,6 +490,8 @@ fn retried_journal(dir: &Path, records: &[(&str, &str, u16, bool)]) -> PathBuf {
                 attempts: 1,
                 error: Some("connection refused".into()),
                 delivered: false,
+                latency_ms: None,
+                answer: None,
             });
         }
         writer.append(&record).unwrap();
