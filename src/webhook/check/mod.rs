@@ -200,10 +200,14 @@ async fn execute_checks(config: CheckConfig) -> anyhow::Result<SuiteReport> {
     }
     checks.extend(handshakes::handshakes(&probe).await?);
     // Only the schemes whose deliveries name a certificate URL run it, as only the providers with
-    // a handshake run the handshake checks; the others list it as not run.
+    // a handshake run the handshake checks; the others say why it was skipped.
     if let crate::webhook::scheme::SchemeKind::Certified(provider) = kind {
         let webhook_id = config.webhook_id.as_deref().unwrap_or_default();
         checks.push(cert_pinning::cert_url_pinned(&probe, provider, webhook_id).await?);
+    } else {
+        checks.push(catalogue::CERT_URL_PINNED.skipped(format!(
+            "--scheme {kind} names no certificate URL in its deliveries (AWS SNS's and PayPal's do: --scheme sns|paypal)"
+        )));
     }
     Ok(SuiteReport::new("webhook check", target, checks)
         .with_every_check(catalogue::CHECKS)
