@@ -145,7 +145,9 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this delivery id (and envelope event id) instead of a fresh one')
             [CompletionResult]::new('--times', '--times', [CompletionResultType]::ParameterName, 'Deliver the same event this many times, as a provider''s duplicate deliveries do (at most 10000)')
             [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many of the --times deliveries run at once (at most 1000)')
+            [CompletionResult]::new('--handshake', '--handshake', [CompletionResultType]::ParameterName, 'Perform an endpoint handshake first, and judge the answer as the provider does: the scheme''s provider''s (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback verification, Meta''s hub.challenge with --verify-token, Dropbox''s challenge), or the one named: --handshake=graph (Microsoft Graph validationToken), event-grid (Azure Event Grid validationCode), cloudevents (the CloudEvents webhook OPTIONS request), x-crc (X''s CRC, answered with the --secret); a receiver that fails it gets no event, and the exit status is 2')
             [CompletionResult]::new('--verify-token', '--verify-token', [CompletionResultType]::ParameterName, 'The verify token Meta''s handshake carries (with --handshake --scheme meta)')
+            [CompletionResult]::new('--verify-token-file', '--verify-token-file', [CompletionResultType]::ParameterName, '--verify-token read from a file (a trailing newline is dropped), out of `ps` and shell history')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]')
             [CompletionResult]::new('--max-attempts', '--max-attempts', [CompletionResultType]::ParameterName, 'Give up after this many attempts (exponential backoff) (at most 100) [default: 5, or the provider''s count with --as or --event PROVIDER:TYPE]')
             [CompletionResult]::new('--backoff', '--backoff', [CompletionResultType]::ParameterName, 'The backoff cap before the first retry; it doubles for each further retry, and the wait is a random time below it (full jitter) (at most 24h) [default: 1s]')
@@ -160,7 +162,6 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('--chain', '--chain', [CompletionResultType]::ParameterName, 'With --event stripe:checkout.session.completed or stripe:payment_intent.succeeded, send the events around it as Stripe creates them (payment_intent.created, payment_intent.succeeded, charge.succeeded, then the session), their ids linked, one after another; --set and --unset apply to each')
-            [CompletionResult]::new('--handshake', '--handshake', [CompletionResultType]::ParameterName, 'Perform the provider''s endpoint handshake first, and judge the answer as the provider does (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback verification, Meta''s hub.challenge with --verify-token, Dropbox''s challenge); a receiver that fails it gets no event, and the exit status is 2')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
@@ -181,7 +182,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--webhook-id', '--webhook-id', [CompletionResultType]::ParameterName, '--scheme paypal: the webhook id (the receiver''s, from PayPal''s dashboard), which PayPal signs')
             [CompletionResult]::new('--trust-ca', '--trust-ca', [CompletionResultType]::ParameterName, '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI''s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider''s host')
             [CompletionResult]::new('--connect-to', '--connect-to', [CompletionResultType]::ParameterName, '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl''s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)')
-            [CompletionResult]::new('--event-type', '--event-type', [CompletionResultType]::ParameterName, 'Only entries of this event type (repeatable)')
+            [CompletionResult]::new('--event-type', '--event-type', [CompletionResultType]::ParameterName, 'Only entries whose event type matches this glob, as `webhook journal --type` reads it (`*` any run of characters, `?` one: ''customer.subscription.*''; repeatable)')
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Only the entry with this event id (repeatable)')
             [CompletionResult]::new('--rate', '--rate', [CompletionResultType]::ParameterName, 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)')
             [CompletionResult]::new('--as', '--as', [CompletionResultType]::ParameterName, 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]')
@@ -201,6 +202,8 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('--resign', '--resign', [CompletionResultType]::ParameterName, 'Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)')
             [CompletionResult]::new('--verbatim', '--verbatim', [CompletionResultType]::ParameterName, 'Send the recorded headers unchanged, stale signature included, to check that the receiver refuses a replay (needs no secret)')
+            [CompletionResult]::new('--failed', '--failed', [CompletionResultType]::ParameterName, 'Only events whose last recorded delivery failed (the listener answered other than 2xx, or its forward was not delivered); a journal only')
+            [CompletionResult]::new('--latest-per-event', '--latest-per-event', [CompletionResultType]::ParameterName, 'One copy of each event, its latest delivery (with --failed: each failed event once, as the Stripe CLI''s `events resend` does)')
             [CompletionResult]::new('--include-invalid', '--include-invalid', [CompletionResultType]::ParameterName, 'With re-signing, also replay deliveries the listener recorded as invalid (they become valid)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
@@ -387,7 +390,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;journal' {
-            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters)')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)')
             [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only deliveries answered with this status (502) or class (5xx)')
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
             [CompletionResult]::new('--ui', '--ui', [CompletionResultType]::ParameterName, 'Serve the inspector''s page over this journal (live as a listener appends to it), at the URL printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given')
@@ -405,8 +408,12 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;journal;list' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only deliveries answered with this status (502) or class (5xx)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing deliveries as a running listener appends them, until Ctrl-C')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -414,8 +421,12 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             break
         }
         'webhook;journal;show' {
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only deliveries answered with this status (502) or class (5xx)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing deliveries as a running listener appends them, until Ctrl-C')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
@@ -444,12 +455,16 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--max-requests', '--max-requests', [CompletionResultType]::ParameterName, 'Send at most this many requests, attempts and retries included: the run stops before the one that would exceed it, with exit status 2')
             [CompletionResult]::new('--proxy', '--proxy', [CompletionResultType]::ParameterName, 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; '''' for none')
             [CompletionResult]::new('--noproxy', '--noproxy', [CompletionResultType]::ParameterName, 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, ''*'' for all; overrides NO_PROXY')
+            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)')
+            [CompletionResult]::new('--status', '--status', [CompletionResultType]::ParameterName, 'Only deliveries answered with this status (502) or class (5xx)')
+            [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--svix', '--svix', [CompletionResultType]::ParameterName, 'Standard Webhooks under Svix''s header names (svix-id, svix-timestamp, svix-signature)')
             [CompletionResult]::new('--verbatim', '--verbatim', [CompletionResultType]::ParameterName, 'Send the recorded headers unchanged, stale signature included (needs no secret)')
             [CompletionResult]::new('-k', '-k', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
             [CompletionResult]::new('--insecure', '--insecure', [CompletionResultType]::ParameterName, 'Accept any TLS certificate (self-signed local receivers)')
+            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing deliveries as a running listener appends them, until Ctrl-C')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')

@@ -776,12 +776,24 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal__subcmd__list)
-            opts="-h -V --format --color --help --version"
+            opts="-h -V --type --status --since --follow --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
@@ -798,7 +810,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --verbatim --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --verbatim --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --type --status --since --follow --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -888,6 +900,18 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
@@ -904,12 +928,24 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal__subcmd__show)
-            opts="-h -V --format --color --help --version"
+            opts="-h -V --type --status --since --follow --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --type)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --status)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --since)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --format)
                     COMPREPLY=($(compgen -W "human json" -- "${cur}"))
                     return 0
@@ -926,7 +962,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --public-url --accept-invalid --verify-token --confirm-subscriptions --max-body --ui --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --public-url --accept-invalid --verify-token --confirm-subscriptions --verify-token-file --max-body --ui --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --re-sign-file --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1004,6 +1040,10 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --verify-token-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --max-body)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -1033,6 +1073,10 @@ _webhook() {
                     return 0
                     ;;
                 --re-sign)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --re-sign-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1210,7 +1254,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__replay)
-            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --resign --verbatim --event-type --id --include-invalid --rate --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
+            opts="-k -h -V --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --resign --verbatim --event-type --failed --latest-per-event --id --include-invalid --rate --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --order --seed --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1396,7 +1440,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__send)
-            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --id --times --concurrency --chain --handshake --verify-token --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
+            opts="-d -k -h -V --list-events --data --event --set --unset --scheme --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --id --times --concurrency --chain --handshake --verify-token --verify-token-file --as --max-attempts --backoff --backoff-max --schedule --time-scale --timeout --insecure --max-requests --proxy --noproxy --format --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1482,7 +1526,15 @@ _webhook() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --handshake)
+                    COMPREPLY=($(compgen -W "provider slack discord zoom twitch meta dropbox graph event-grid cloudevents x-crc" -- "${cur}"))
+                    return 0
+                    ;;
                 --verify-token)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --verify-token-file)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -319,7 +319,19 @@ complete -c webhook -n "__fish_webhook_using_subcommand send" -l connect-to -d '
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l id -d 'Use this delivery id (and envelope event id) instead of a fresh one' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l times -d 'Deliver the same event this many times, as a provider\'s duplicate deliveries do (at most 10000)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l concurrency -d 'How many of the --times deliveries run at once (at most 1000)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l handshake -d 'Perform an endpoint handshake first, and judge the answer as the provider does: the scheme\'s provider\'s (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback verification, Meta\'s hub.challenge with --verify-token, Dropbox\'s challenge), or the one named: --handshake=graph (Microsoft Graph validationToken), event-grid (Azure Event Grid validationCode), cloudevents (the CloudEvents webhook OPTIONS request), x-crc (X\'s CRC, answered with the --secret); a receiver that fails it gets no event, and the exit status is 2' -r -f -a "provider\t''
+slack\t''
+discord\t''
+zoom\t''
+twitch\t''
+meta\t''
+dropbox\t''
+graph\t''
+event-grid\t''
+cloudevents\t''
+x-crc\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l verify-token -d 'The verify token Meta\'s handshake carries (with --handshake --scheme meta)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand send" -l verify-token-file -d '--verify-token read from a file (a trailing newline is dropped), out of `ps` and shell history' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
 slack\t''
 stripe\t''
@@ -340,7 +352,6 @@ always\t''
 never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -l chain -d 'With --event stripe:checkout.session.completed or stripe:payment_intent.succeeded, send the events around it as Stripe creates them (payment_intent.created, payment_intent.succeeded, charge.succeeded, then the session), their ids linked, one after another; --set and --unset apply to each'
-complete -c webhook -n "__fish_webhook_using_subcommand send" -l handshake -d 'Perform the provider\'s endpoint handshake first, and judge the answer as the provider does (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback verification, Meta\'s hub.challenge with --verify-token, Dropbox\'s challenge); a receiver that fails it gets no event, and the exit status is 2'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand send" -s V -l version -d 'Print version'
@@ -392,7 +403,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand replay" -l cert-url -d '
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l webhook-id -d '--scheme paypal: the webhook id (the receiver\'s, from PayPal\'s dashboard), which PayPal signs' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l trust-ca -d '--scheme sns|paypal, verifying: trust certificates (and the HTTPS server serving them) issued by this CA instead of the web PKI\'s roots (`webhook secret --scheme sns --out DIR` writes DIR/ca.pem); the certificate URL must still be on the provider\'s host' -r -F
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l connect-to -d '--scheme sns|paypal, verifying: connect to IP:PORT for HOST:443 instead of asking DNS, as curl\'s --connect-to (HOST:443:IP:PORT), to reach a local certificate server (repeatable)' -r
-complete -c webhook -n "__fish_webhook_using_subcommand replay" -l event-type -d 'Only entries of this event type (repeatable)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l event-type -d 'Only entries whose event type matches this glob, as `webhook journal --type` reads it (`*` any run of characters, `?` one: \'customer.subscription.*\'; repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l id -d 'Only the entry with this event id (repeatable)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l rate -d 'Start at most this many deliveries per second, minute or hour: 10/s, 30/m, 100/h, 1/5s (at most 1h between two starts)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l as -d 'Deliver as this provider does: its retry schedule and timeout (unless --schedule, --max-attempts, --backoff or --timeout say otherwise), its User-Agent, retry headers and delivery ids. GitHub never retries; Slack retries at once, after 1m and 5m, with X-Slack-Retry-Num/-Reason, without waiting past 3s for the attempt before [default: the provider of --event PROVIDER:TYPE]' -r -f -a "github\t''
@@ -420,6 +431,8 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l resign -d 'Sign every entry again with a fresh timestamp, keeping the recorded delivery id (the default)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l verbatim -d 'Send the recorded headers unchanged, stale signature included, to check that the receiver refuses a replay (needs no secret)'
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l failed -d 'Only events whose last recorded delivery failed (the listener answered other than 2xx, or its forward was not delivered); a journal only'
+complete -c webhook -n "__fish_webhook_using_subcommand replay" -l latest-per-event -d 'One copy of each event, its latest delivery (with --failed: each failed event once, as the Stripe CLI\'s `events resend` does)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -l include-invalid -d 'With re-signing, also replay deliveries the listener recorded as invalid (they become valid)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
 complete -c webhook -n "__fish_webhook_using_subcommand replay" -s h -l help -d 'Print help (see more with \'--help\')'
@@ -780,7 +793,7 @@ complete -c webhook -n "__fish_webhook_using_subcommand listen" -s v -l verbose 
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -l include-body -d 'With --format json: put each delivery\'s body in its line too'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand listen" -s V -l version -d 'Print version'
-complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l type -d 'Only deliveries whose event type matches this glob (`*` any run of characters)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l type -d 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l status -d 'Only deliveries answered with this status (502) or class (5xx)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l since -d 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -l ui -d 'Serve the inspector\'s page over this journal (live as a listener appends to it), at the URL printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given' -r
@@ -796,18 +809,26 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "show" -d 'Print one delivery in full: headers, pretty body, the verification and the forward'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "replay" -d 'Re-deliver one delivery to URL, re-signed (as `webhook replay` does) or --verbatim'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and not __fish_seen_subcommand_from list show replay help" -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l type -d 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l status -d 'Only deliveries answered with this status (502) or class (5xx)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l since -d 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -l follow -d 'Keep printing deliveries as a running listener appends them, until Ctrl-C'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from list" -s V -l version -d 'Print version'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l type -d 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l status -d 'Only deliveries answered with this status (502) or class (5xx)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l since -d 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -l follow -d 'Keep printing deliveries as a running listener appends them, until Ctrl-C'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from show" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l scheme -d 'The scheme to re-sign with [default: the one the delivery was verified with]' -r -f -a "hmac\t'X-Signature: sha256=<hex> over the body (header, encoding and prefix adjustable)'
@@ -871,6 +892,9 @@ complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l max-requests -d 'Send at most this many requests, attempts and retries included: the run stops before the one that would exceed it, with exit status 2' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l proxy -d 'Send through this proxy: http://HOST:PORT (https:// URLs are tunnelled with CONNECT), https://… or socks5h://…; overrides HTTPS_PROXY, HTTP_PROXY and ALL_PROXY; \'\' for none' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l noproxy -d 'Reach these hosts directly: hosts, domains (subdomains included), IPs or CIDR ranges, comma-separated, \'*\' for all; overrides NO_PROXY' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l type -d 'Only deliveries whose event type matches this glob (`*` any run of characters, `?` one)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l status -d 'Only deliveries answered with this status (502) or class (5xx)' -r
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l since -d 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)' -r
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l format -d 'human: a line per delivery; json: the journal\'s own lines (schemas/journal-record.json)' -r -f -a "human\t'Readable, colored on a terminal'
 json\t'One JSON document (JSON Lines for streams), documented in docs/json-output.md'"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l color -d 'When to color the output' -r -f -a "auto\t''
@@ -879,6 +903,7 @@ never\t''"
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l svix -d 'Standard Webhooks under Svix\'s header names (svix-id, svix-timestamp, svix-signature)'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l verbatim -d 'Send the recorded headers unchanged, stale signature included (needs no secret)'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -s k -l insecure -d 'Accept any TLS certificate (self-signed local receivers)'
+complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -l follow -d 'Keep printing deliveries as a running listener appends them, until Ctrl-C'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from replay" -s V -l version -d 'Print version'
 complete -c webhook -n "__fish_webhook_using_subcommand journal; and __fish_seen_subcommand_from help" -f -a "list" -d 'List the deliveries (the default)'

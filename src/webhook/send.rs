@@ -46,9 +46,9 @@ pub struct SendConfig {
     pub concurrency: usize,
     /// `--chain`: the events around the `--event` one, in the order the provider creates them.
     pub chain: bool,
-    /// `--handshake`: the provider's endpoint handshake first; no event goes to a receiver that
-    /// fails it.
-    pub handshake: bool,
+    /// `--handshake[=KIND]`: an endpoint handshake first (`provider`: the scheme's provider's;
+    /// else one of `send_handshake::KINDS`); no event goes to a receiver that fails it.
+    pub handshake: Option<String>,
     /// `--verify-token`: what Meta's handshake carries.
     pub verify_token: Option<String>,
     pub format: Format,
@@ -212,7 +212,7 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
         .announce(crate::http::budget::Needed::Between(least, least.saturating_mul(u64::from(max_attempts.max(1)))));
     let lines = AttemptLines { palette: config.palette, max_attempts };
 
-    let handshake = if config.handshake {
+    let handshake = if let Some(kind) = &config.handshake {
         let options = &config.delivery;
         let client = crate::http::client::HttpClient::with_proxies(
             crate::http::client::ClientOptions { timeout: options.timeout, insecure: options.insecure, http2: false },
@@ -222,6 +222,7 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
         let report = crate::webhook::send_handshake::perform(
             &client,
             &config.url,
+            kind,
             &scheme,
             &key,
             config.verify_token.as_deref(),

@@ -12,7 +12,20 @@
 //! - Meta `GET ?hub.mode=subscribe&hub.verify_token=…&hub.challenge=…` (`--verify-token`): the
 //!   challenge as the body.
 //! - Dropbox `GET ?challenge=…`: the challenge as the body.
+//!
+//! And, named with `--handshake=KIND` since no signing scheme stands for them (their deliveries are
+//! authenticated otherwise, or the receiver's own secret answers them):
+//! - Microsoft Graph `POST ?validationToken=…`: the token, URL-decoded, as a `text/plain` body
+//!   within 10 seconds (learn.microsoft.com, "Receive change notifications through webhooks").
+//! - Azure Event Grid `SubscriptionValidation` (`aeg-event-type`): `{"validationResponse": code}`
+//!   (learn.microsoft.com, "Endpoint validation with Event Grid events").
+//! - CloudEvents webhook abuse protection, `OPTIONS` with `WebHook-Request-Origin`: a 2xx with
+//!   `WebHook-Allowed-Origin` naming that origin or `*` (CloudEvents "HTTP 1.1 Web Hooks" §4).
+//! - X (Twitter) CRC `GET ?crc_token=…`: `{"response_token": "sha256=" + base64(HMAC-SHA256 of the
+//!   token under the consumer secret)}`, the secret being `--secret` (developer.x.com, "Securing
+//!   webhooks").
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::Context;
 use bytes::Bytes;
@@ -29,6 +42,24 @@ use crate::webhook::scheme::{Scheme, SigningKey};
 /// The providers `--handshake` knows, by scheme name.
 pub(crate) const PROVIDERS: &str = "slack, discord, zoom, twitch, meta (with --verify-token), dropbox";
 
+/// What `--handshake[=KIND]` takes: `provider` (the scheme's provider's, the default) or one by name.
+pub(crate) const KINDS: &[&str] = &[
+    "provider",
+    "slack",
+    "discord",
+    "zoom",
+    "twitch",
+    "meta",
+    "dropbox",
+    "graph",
+    "event-grid",
+    "cloudevents",
+    "x-crc",
+];
+
+/// Microsoft Graph drops a subscription whose validation is not answered within this.
+const GRAPH_DEADLINE: Duration = Duration::from_secs(10);
+
 /// What a receiver must answer.
 enum Expected {
     /// The challenge as the body's `challenge` member, or as the whole body (Slack).
@@ -39,6 +70,12 @@ enum Expected {
     Pong,
     /// Zoom's token and its HMAC.
     ZoomToken { plain: String, encrypted: String },
+    /// Exactly the token as a `text/plain` body, in time (Microsoft Graph).
+    PlainTextInTime { token: String, deadline: Duration },
+    /// One string member of a JSON body (Event Grid's `validationResponse`, X's `response_token`).
+    Member { name: &'static str, value: String },
+    /// `WebHook-Allowed-Origin` naming the origin, or `*` (CloudEvents).
+    AllowedOrigin(String),
 }
 
 /// One handshake: its name, the request, and the answer it needs.
@@ -52,30 +89,32 @@ struct Handshake {
 #[derive(Debug, Clone, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct HandshakeReport {
     /// `slack-url-verification`, `discord-ping`, `zoom-url-validation`, `twitch-callback-verification`,
-    /// `meta-subscribe`, `dropbox-challenge`.
+    /// `meta-subscribe`, `dropbox-challenge`, `graph-validation`, `event-grid-validation`,
+    /// `cloudevents-abuse-protection`, `x-crc`.
     pub name: &'static str,
     pub status: u16,
     /// What the provider would make of the answer.
     pub verdict: String,
 }
 
-/// Performs the handshake of `scheme`'s provider against `url`. `Ok(report)` when the receiver
-/// answered as the provider requires; an error (exit 2) naming what it answered otherwise, or when
-/// the provider has no handshake.
+/// Performs the handshake `kind` names (one of [`KINDS`]; `provider` is `scheme`'s provider's)
+/// against `url`. `Ok(report)` when the receiver answered as the provider requires; an error (exit
+/// 2) naming what it answered otherwise, or when the provider has no handshake.
 pub(crate) async fn perform(
     client: &HttpClient,
     url: &Uri,
+    kind: &str,
     scheme: &Arc<dyn Scheme>,
     key: &SigningKey,
     verify_token: Option<&str>,
 ) -> anyhow::Result<HandshakeReport> {
-    let handshake = build(url, scheme, key, verify_token)?;
+    let handshake = build(url, kind, scheme, key, verify_token)?;
     let name = handshake.name;
     let exchange: Exchange =
         client.send(handshake.request).await.with_context(|| format!("the {name} handshake was not answered"))?;
     let status = exchange.status.as_u16();
     let (held, verdict) = if exchange.status.is_success() {
-        judge(&handshake.expected, &exchange.body)
+        judge(&handshake.expected, &exchange)
     } else {
         (false, format!("it answered {status}; the provider needs a 2xx with the answer"))
     };
@@ -90,6 +129,7 @@ pub(crate) async fn perform(
 
 fn build(
     url: &Uri,
+    kind: &str,
     scheme: &Arc<dyn Scheme>,
     key: &SigningKey,
     verify_token: Option<&str>,
@@ -109,12 +149,22 @@ fn build(
         }
         message.request(url, unix_now())
     };
-    let get = |query: String| -> anyhow::Result<Request<Bytes>> {
-        let separator = if url.query().is_some() { '&' } else { '?' };
-        let uri: Uri = format!("{url}{separator}{query}").parse().context("the handshake's URL")?;
-        Request::builder().method(Method::GET).uri(uri).body(Bytes::new()).context("the handshake's request")
+    let unsigned = |method: Method, query: Option<String>| -> anyhow::Result<http::request::Builder> {
+        let uri: Uri = match query {
+            Some(query) => {
+                let separator = if url.query().is_some() { '&' } else { '?' };
+                format!("{url}{separator}{query}").parse().context("the handshake's URL")?
+            }
+            None => url.clone(),
+        };
+        Ok(Request::builder().method(method).uri(uri))
     };
-    Ok(match scheme.kind().name() {
+    let get = |query: String| -> anyhow::Result<Request<Bytes>> {
+        unsigned(Method::GET, Some(query))?.body(Bytes::new()).context("the handshake's request")
+    };
+    let provider = scheme.kind().name();
+    let kind = if kind == "provider" { provider } else { kind };
+    Ok(match kind {
         "slack" => Handshake {
             name: "slack-url-verification",
             request: signed(
@@ -169,14 +219,74 @@ fn build(
             request: get(format!("challenge={challenge}"))?,
             expected: Expected::RawChallenge(challenge),
         },
+        "graph" => {
+            // Graph's token is text with spaces and colons, URL-encoded in the query.
+            let token = format!("Validation: Testing client application reachability for subscription {challenge}");
+            let query = format!("validationToken={}", crate::http::url::percent_encode_component(&token));
+            Handshake {
+                name: "graph-validation",
+                request: unsigned(Method::POST, Some(query))?
+                    .header(http::header::CONTENT_TYPE, "text/plain; charset=utf-8")
+                    .body(Bytes::new())
+                    .context("the handshake's request")?,
+                expected: Expected::PlainTextInTime { token, deadline: GRAPH_DEADLINE },
+            }
+        }
+        "event-grid" => {
+            let code = uuid::Uuid::new_v4().to_string().to_uppercase();
+            let event = json!([{
+                "id": uuid::Uuid::new_v4().to_string(),
+                "topic": "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/idem/providers/Microsoft.EventGrid/topics/idem",
+                "subject": "",
+                "data": { "validationCode": code },
+                "eventType": "Microsoft.EventGrid.SubscriptionValidationEvent",
+                "eventTime": crate::clock::rfc3339(chrono::Utc::now()),
+                "metadataVersion": "1",
+                "dataVersion": "2"
+            }]);
+            Handshake {
+                name: "event-grid-validation",
+                request: unsigned(Method::POST, None)?
+                    .header(http::header::CONTENT_TYPE, "application/json")
+                    .header("aeg-event-type", "SubscriptionValidation")
+                    .body(Bytes::from(event.to_string()))
+                    .context("the handshake's request")?,
+                expected: Expected::Member { name: "validationResponse", value: code },
+            }
+        }
+        "cloudevents" => {
+            let origin = "eventemitter.example.com".to_string();
+            Handshake {
+                name: "cloudevents-abuse-protection",
+                request: unsigned(Method::OPTIONS, None)?
+                    .header("webhook-request-origin", origin.as_str())
+                    .header("webhook-request-rate", "120")
+                    .body(Bytes::new())
+                    .context("the handshake's request")?,
+                expected: Expected::AllowedOrigin(origin),
+            }
+        }
+        "x-crc" => {
+            let answer = base64::Engine::encode(
+                &base64::engine::general_purpose::STANDARD,
+                key.digest(MacAlgorithm::HmacSha256, &[challenge.as_bytes()]),
+            );
+            Handshake {
+                name: "x-crc",
+                request: get(format!("crc_token={challenge}"))?,
+                expected: Expected::Member { name: "response_token", value: format!("sha256={answer}") },
+            }
+        }
         other => anyhow::bail!(
-            "--handshake: --scheme {other} has no endpoint handshake; the providers with one are {PROVIDERS}"
+            "--handshake: --scheme {other} has no endpoint handshake; the providers with one are {PROVIDERS}, and \
+             --handshake=graph, event-grid, cloudevents or x-crc names one without a scheme"
         ),
     })
 }
 
-/// Whether `body` is the answer `expected` names, and what the provider would say of it.
-fn judge(expected: &Expected, body: &[u8]) -> (bool, String) {
+/// Whether the answer is the one `expected` names, and what the provider would say of it.
+fn judge(expected: &Expected, exchange: &Exchange) -> (bool, String) {
+    let body = &exchange.body[..];
     let text = String::from_utf8_lossy(body);
     let json: Option<Value> = serde_json::from_slice(body).ok();
     let got = |key: &str| json.as_ref().and_then(|v| v.get(key)?.as_str().map(str::to_string));
@@ -220,6 +330,43 @@ fn judge(expected: &Expected, body: &[u8]) -> (bool, String) {
                 "plainToken and its encryptedToken (HMAC-SHA256 under the secret token) came back".into()
             } else {
                 format!("expected plainToken {plain} with encryptedToken {encrypted}, got {}", shown())
+            };
+            (held, why)
+        }
+        Expected::PlainTextInTime { token, deadline } => {
+            let content_type =
+                exchange.headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
+            let why = if text != token.as_str() {
+                format!("expected exactly the decoded validationToken as the body, got {}", shown())
+            } else if !content_type.to_ascii_lowercase().starts_with("text/plain") {
+                format!("the token came back as {content_type}; Graph needs text/plain")
+            } else if exchange.latency > *deadline {
+                format!(
+                    "the token came back after {}; Graph needs it within {}",
+                    crate::units::format_duration(exchange.latency),
+                    crate::units::format_duration(*deadline)
+                )
+            } else {
+                return (true, "the validationToken came back as text/plain in time".into());
+            };
+            (false, why)
+        }
+        Expected::Member { name, value } => {
+            let held = got(name).as_deref() == Some(value.as_str());
+            let why = if held {
+                format!("{name} came back as required")
+            } else {
+                format!("expected {{\"{name}\": \"{value}\"}}, got {}", shown())
+            };
+            (held, why)
+        }
+        Expected::AllowedOrigin(origin) => {
+            let allowed = exchange.headers.get("webhook-allowed-origin").and_then(|v| v.to_str().ok());
+            let held = allowed.is_some_and(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin));
+            let why = match allowed {
+                _ if held => format!("WebHook-Allowed-Origin allows {origin}"),
+                Some(other) => format!("WebHook-Allowed-Origin is {other}, not {origin} or *"),
+                None => "no WebHook-Allowed-Origin header: the sender may not deliver".to_string(),
             };
             (held, why)
         }

@@ -208,13 +208,7 @@ impl ListenArgs {
         if self.print_secret && re_sign.is_none() {
             bail!("--print-secret prints the --re-sign secret: it needs --re-sign or --re-sign-file");
         }
-        let verify_token = match (self.verify_token, &self.verify_token_file) {
-            (None, Some(file)) => {
-                let token = Secret::from_file(file).context("--verify-token-file")?;
-                Some(String::from_utf8(token.expose().to_vec()).context("--verify-token-file holds no UTF-8 text")?)
-            }
-            (given, _) => given,
-        };
+        let verify_token = super::signing::verify_token(self.verify_token, self.verify_token_file.as_deref())?;
         Ok(ListenConfig {
             addr: self.addr,
             path,

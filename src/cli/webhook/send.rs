@@ -58,16 +58,24 @@ pub struct SendArgs {
     #[arg(long, requires = "event", conflicts_with_all = ["id", "times", "concurrency"])]
     pub chain: bool,
 
-    /// Perform the provider's endpoint handshake first, and judge the answer as the provider does
-    /// (Slack url_verification, Discord PING, Zoom endpoint.url_validation, Twitch callback
-    /// verification, Meta's hub.challenge with --verify-token, Dropbox's challenge); a receiver
-    /// that fails it gets no event, and the exit status is 2
-    #[arg(long)]
-    pub handshake: bool,
+    /// Perform an endpoint handshake first, and judge the answer as the provider does: the
+    /// scheme's provider's (Slack url_verification, Discord PING, Zoom endpoint.url_validation,
+    /// Twitch callback verification, Meta's hub.challenge with --verify-token, Dropbox's
+    /// challenge), or the one named: --handshake=graph (Microsoft Graph validationToken),
+    /// event-grid (Azure Event Grid validationCode), cloudevents (the CloudEvents webhook OPTIONS
+    /// request), x-crc (X's CRC, answered with the --secret); a receiver that fails it gets no
+    /// event, and the exit status is 2
+    #[arg(long, value_name = "KIND", num_args = 0..=1, require_equals = true, default_missing_value = "provider",
+          value_parser = clap::builder::PossibleValuesParser::new(crate::webhook::send_handshake::KINDS))]
+    pub handshake: Option<String>,
 
     /// The verify token Meta's handshake carries (with --handshake --scheme meta)
     #[arg(long, value_name = "TOKEN", requires = "handshake")]
     pub verify_token: Option<String>,
+
+    /// --verify-token read from a file (a trailing newline is dropped), out of `ps` and shell history
+    #[arg(long, value_name = "FILE", requires = "handshake", conflicts_with = "verify_token")]
+    pub verify_token_file: Option<std::path::PathBuf>,
 
     #[command(flatten)]
     pub delivery: DeliveryArgs,
@@ -93,6 +101,7 @@ impl SendArgs {
             .or(personality.map(|personality| personality.scheme))
             .unwrap_or(SchemeKind::Hmac);
         let options = self.signing.scheme_options(Some(kind))?;
+        let verify_token = super::signing::verify_token(self.verify_token, self.verify_token_file.as_deref())?;
         Ok(SendConfig {
             url,
             credentials,
@@ -105,7 +114,7 @@ impl SendArgs {
             concurrency: self.concurrency as usize,
             chain: self.chain,
             handshake: self.handshake,
-            verify_token: self.verify_token,
+            verify_token,
             format: self.format,
             palette,
         })

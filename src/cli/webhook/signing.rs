@@ -178,3 +178,15 @@ impl ValueEnum for VerifyScheme {
         }
     }
 }
+
+/// A verify token given on the command line or, out of `ps` and shell history, read from a file
+/// (`--verify-token-file`, a trailing newline dropped).
+pub(super) fn verify_token(given: Option<String>, file: Option<&std::path::Path>) -> anyhow::Result<Option<String>> {
+    match (given, file) {
+        (None, Some(file)) => {
+            let token = Secret::from_file(file).context("--verify-token-file")?;
+            Ok(Some(String::from_utf8(token.expose().to_vec()).context("--verify-token-file holds no UTF-8 text")?))
+        }
+        (given, _) => Ok(given),
+    }
+}

@@ -13,10 +13,21 @@ const SECRET: &str = "handshake_test_secret";
 
 /// `webhook send URL --handshake ARGS --format json` against `webhook listen --scheme SCHEME`.
 fn against_listen(listen_secret: &str, listen_args: &[&str], send_secret: &str, send_args: &[&str]) -> Value {
+    handshake_with_listen("--handshake", listen_secret, listen_args, send_secret, send_args)
+}
+
+/// As `against_listen`, with the handshake flag as given (`--handshake=graph`).
+fn handshake_with_listen(
+    handshake: &str,
+    listen_secret: &str,
+    listen_args: &[&str],
+    send_secret: &str,
+    send_args: &[&str],
+) -> Value {
     let listener = Binary::start_with_secret(listen_secret, listen_args);
     let url = format!("{}/hooks", listener.url);
     let (code, report) =
-        Run::webhook(["send", &url, "--handshake", "--secret", send_secret, "--format", "json", "--max-attempts", "1"])
+        Run::webhook(["send", &url, handshake, "--secret", send_secret, "--format", "json", "--max-attempts", "1"])
             .args(send_args)
             .code_and_json();
     assert_eq!(code, 0, "{listen_args:?}: {report:#}");
@@ -108,4 +119,47 @@ fn a_provider_without_a_handshake_is_a_usage_error() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--scheme github has no endpoint handshake") && stderr.contains("slack"), "{stderr}");
     assert!(seen.lock().unwrap().is_empty());
+}
+
+#[test]
+fn the_handshakes_without_a_scheme_are_named_and_the_listener_passes_them() {
+    let plain = ["--scheme", "hmac"];
+    let body = ["--scheme", "hmac", "-d", r#"{"id":"evt_1"}"#];
+    for (kind, name) in [
+        ("graph", "graph-validation"),
+        ("event-grid", "event-grid-validation"),
+        ("cloudevents", "cloudevents-abuse-protection"),
+        // The listener answers X's CRC with its --secret, the consumer secret both sides hold.
+        ("x-crc", "x-crc"),
+    ] {
+        let report = handshake_with_listen(&format!("--handshake={kind}"), SECRET, &plain, SECRET, &body);
+        assert_eq!(report["handshake"]["name"], name, "{report:#}");
+    }
+    // X's CRC under another consumer secret is not the answer X computes.
+    let listener = Binary::start_with_secret("another_consumer_secret", &plain);
+    let (code, _, stderr) = Run::webhook(["send", &format!("{}/hooks", listener.url), "--handshake=x-crc"])
+        .args(["--secret", SECRET])
+        .args(body)
+        .finish()
+        .parts();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("failed the x-crc handshake") && stderr.contains("response_token"), "{stderr}");
+}
+
+#[test]
+fn a_receiver_without_the_cloudevents_or_graph_answer_gets_no_event() {
+    for (kind, says) in [
+        ("cloudevents", "no WebHook-Allowed-Origin header"),
+        ("graph", "expected exactly the decoded validationToken"),
+        ("event-grid", "validationResponse"),
+    ] {
+        let (server, seen) = answering(r#"{"ok":true}"#);
+        let (code, _, stderr) = Run::webhook(["send", &server.url("/"), &format!("--handshake={kind}")])
+            .args(["--secret", SECRET, "-d", "{}"])
+            .finish()
+            .parts();
+        assert_eq!(code, 2, "{kind}: {stderr}");
+        assert!(stderr.contains(says) && stderr.contains("no event was sent"), "{kind}: {stderr}");
+        assert_eq!(seen.lock().unwrap().len(), 1, "{kind}: only the handshake arrived");
+    }
 }
