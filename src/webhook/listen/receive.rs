@@ -18,7 +18,7 @@ use super::detached::Detached;
 use super::display::{DeliveryLine, Display, ForwardLine, HandshakeLine, RejectedLine};
 use super::forward::{Forwarded, Forwarder};
 use super::handshake;
-use super::summary::{Counted, Counter};
+use super::summary::{Counted, Counter, ForwardResult};
 use crate::http::problem::problem;
 use crate::http::server::read_body_within;
 use crate::webhook::delivery::{Delivery, DeliveryBody};
@@ -377,8 +377,12 @@ async fn deliver(receiver: &Arc<Receiver>, arrival: Arrival, parts: Parts, body:
     receiver.counter.delivery(Counted {
         valid: authentic,
         duplicate: attempt.duplicate,
-        // The application got it if it answered at all, its answer passed back or not.
-        forwarded: decision.forwarded.as_ref().map(|forwarded| forwarded.status().is_some()),
+        // A 2xx is a delivery done; any other answer is the application's error, counted apart.
+        forwarded: decision.forwarded.as_ref().map(|forwarded| match forwarded.status() {
+            Some(status) if status.is_success() => ForwardResult::Accepted,
+            Some(_) => ForwardResult::AppError,
+            None => ForwardResult::Unreached,
+        }),
         failed_on_purpose: decision.failed_on_purpose,
         journaled: receiver.journal.as_ref().map(|_| journal_error.is_none()),
         event_type: event_type.as_deref(),

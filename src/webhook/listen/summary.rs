@@ -19,8 +19,11 @@ pub struct ListenerTally {
     pub valid: u64,
     pub invalid: u64,
     pub duplicates: u64,
-    /// Deliveries the forward target answered (whatever its status).
+    /// Deliveries the forward target answered 2xx.
     pub forwarded: u64,
+    /// Deliveries the forward target answered with a status other than 2xx (the application
+    /// got them and said it failed: a 500 is not a delivery done).
+    pub forward_errors: u64,
     /// Deliveries the forward target did not answer (answered 502).
     pub forward_failed: u64,
     /// Attempts answered 500 by `--fail-first`.
@@ -38,10 +41,21 @@ pub struct ListenerTally {
 pub(super) struct Counted<'a> {
     pub valid: bool,
     pub duplicate: bool,
-    pub forwarded: Option<bool>,
+    pub forwarded: Option<ForwardResult>,
     pub failed_on_purpose: bool,
     pub journaled: Option<bool>,
     pub event_type: Option<&'a str>,
+}
+
+/// How a forward ended, for the counts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ForwardResult {
+    /// The application answered 2xx.
+    Accepted,
+    /// The application answered, with an error status.
+    AppError,
+    /// The application did not answer (the sender got 502).
+    Unreached,
 }
 
 #[derive(Default)]
@@ -60,8 +74,9 @@ impl Counter {
         }
         summary.duplicates += u64::from(counted.duplicate);
         match counted.forwarded {
-            Some(true) => summary.forwarded += 1,
-            Some(false) => summary.forward_failed += 1,
+            Some(ForwardResult::Accepted) => summary.forwarded += 1,
+            Some(ForwardResult::AppError) => summary.forward_errors += 1,
+            Some(ForwardResult::Unreached) => summary.forward_failed += 1,
             None => {}
         }
         summary.failed_on_purpose += u64::from(counted.failed_on_purpose);
@@ -91,15 +106,18 @@ impl Counter {
 impl ListenerTally {
     /// For example:
     /// ```text
-    /// summary: 12 deliveries: 9 valid, 3 invalid, 2 duplicates, 4 forwarded, 1 failed on purpose; 1 rejected request
+    /// summary: 12 deliveries: 9 valid, 3 invalid, 2 duplicates, 4 forwarded, 1 answered with an error by the app, 1 failed on purpose; 1 rejected request
     ///   by event type: invoice.paid 4, payment.succeeded 5, (none) 3
     ///   journal: 12 lines
     /// ```
     pub fn render_human(&self, palette: Palette) -> String {
         let mut parts = vec![format!("{} valid", self.valid), format!("{} invalid", self.invalid)];
         parts.push(plural(self.duplicates, "duplicate", "duplicates"));
-        if self.forwarded + self.forward_failed > 0 {
+        if self.forwarded + self.forward_errors + self.forward_failed > 0 {
             parts.push(format!("{} forwarded", self.forwarded));
+        }
+        if self.forward_errors > 0 {
+            parts.push(format!("{} answered with an error by the app", self.forward_errors));
         }
         if self.forward_failed > 0 {
             parts.push(format!("{} not forwarded (target down)", self.forward_failed));
@@ -149,7 +167,7 @@ mod tests {
         let delivery = |valid, duplicate, event_type| Counted {
             valid,
             duplicate,
-            forwarded: Some(true),
+            forwarded: Some(if duplicate { ForwardResult::AppError } else { ForwardResult::Accepted }),
             failed_on_purpose: false,
             journaled: Some(true),
             event_type,
@@ -163,7 +181,9 @@ mod tests {
         assert_eq!((summary.received, summary.valid, summary.invalid, summary.duplicates), (4, 2, 2, 1));
         let text = summary.render_human(Palette::plain());
         assert!(
-            text.starts_with("summary: 4 deliveries: 2 valid, 2 invalid, 1 duplicate, 4 forwarded; 1 rejected request"),
+            text.starts_with(
+                "summary: 4 deliveries: 2 valid, 2 invalid, 1 duplicate, 3 forwarded, 1 answered with an error by the app; 1 rejected request"
+            ),
             "{text}"
         );
         assert!(text.contains("by event type: invoice.paid 2, \\u{1b}[2Kfake 1, (none) 1"), "{text}");

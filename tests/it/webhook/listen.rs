@@ -249,6 +249,21 @@ fn forwarding_passes_bytes_and_headers_on_and_relays_the_answer() {
 }
 
 #[test]
+fn a_forward_the_app_answers_with_an_error_is_counted_apart_from_those_done() {
+    let target = CustomServer::start(|request| match request.body.windows(8).any(|w| w == b"evt_fail") {
+        true => Reply::json(500, r#"{"error":"boom"}"#),
+        false => Reply::json(200, "{}"),
+    });
+    let listener = Listener::with(SchemeKind::Stripe, |config| {
+        config.forward_to = Some(target.url("/app").parse().unwrap());
+    });
+    assert_eq!(post(&listener.url("/"), &stripe_event("evt_fail", "a")).status.as_u16(), 500);
+    assert_eq!(post(&listener.url("/"), &stripe_event("evt_done", "a")).status.as_u16(), 200);
+    let summary = listener.shutdown();
+    assert_eq!((summary.forwarded, summary.forward_errors, summary.forward_failed), (1, 1, 0), "{summary:?}");
+}
+
+#[test]
 fn a_forward_target_that_is_down_gets_the_sender_502() {
     let listener = Listener::with(SchemeKind::Stripe, |config| {
         config.forward_to = Some(format!("http://127.0.0.1:{}/", dead_port()).parse().unwrap());
