@@ -952,6 +952,9 @@ pub(crate) struct Catalogue {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub profile: Option<ProfileNote>,
     pub checks: Vec<CatalogueEntry>,
+    /// What `--only`/`--skip` do not leave out (requests some checks need from others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection_note: Option<&'static str>,
 }
 
 impl Catalogue {
@@ -982,7 +985,7 @@ impl Catalogue {
                 None => checks.push(entry),
             }
         }
-        Catalogue { suite, profile: None, checks }
+        Catalogue { suite, profile: None, checks, selection_note: None }
     }
 
     /// The `schema` value of `--list --format json`: `idem-check-list/1`.
@@ -1023,6 +1026,9 @@ impl Catalogue {
             out,
             "\nChoose with --only ID, --skip ID; mark a known failure with --expect-fail ID (each repeatable)."
         );
+        if let Some(note) = self.selection_note {
+            let _ = writeln!(out, "{note}");
+        }
         out
     }
 }

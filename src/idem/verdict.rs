@@ -553,8 +553,9 @@ fn nothing_created(answers: &[Observed]) -> String {
     format!("nothing was created: {what} (check the URL, method, body and credentials)")
 }
 
-/// Why the executions cannot be counted, and what to pass.
-fn cannot_tell(ids: &IdSource) -> String {
+/// Why the executions cannot be counted, and what to pass (`idem send`/`race` and `idem check`'s
+/// `create` say it alike, so one situation reads the same in both).
+pub(crate) fn cannot_tell(ids: &IdSource) -> String {
     format!(
         "cannot tell how many times it executed: no resource id at {} in any 2xx answer; pass --id-field POINTER for the id in the body, or --id-header NAME for a header that names the resource",
         ids.describe()

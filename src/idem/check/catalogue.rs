@@ -174,6 +174,18 @@ pub(crate) const EXPIRED_KEY_TAKEN_ONCE: CheckSpec = CheckSpec {
     fix: "take an expired record over atomically, in the write that claims it: `SET key NX` once it expired, `UPDATE … WHERE key = ? AND expires_at < now()` checked by the rows it affected, or a compare-and-swap on the record's version; never delete-then-insert or read-then-write",
 };
 
+/// The checks that judge a retry with the first key: its request is sent only for them.
+pub(crate) const NEEDS_RETRY: &[CheckSpec] = &[RETRY, REPLAY_MARKED];
+/// The checks that judge the reused key with a changed body (`problem-json` judges its error
+/// answer): its request is sent only for them.
+pub(crate) const NEEDS_MISMATCH: &[CheckSpec] = &[MISMATCH_REJECTED, MISMATCH_422, PROBLEM_JSON];
+/// The checks that judge the key-less request (`problem-json` judges its error answer): a correct
+/// API that does not require keys creates a resource for it, so it is sent only for them.
+pub(crate) const NEEDS_MISSING_KEY: &[CheckSpec] = &[MISSING_KEY_REPORTED, PROBLEM_JSON];
+
+/// What `--only`/`--skip` do not leave out, for `--list`.
+pub(crate) const RUNS_WHATEVER_SELECTED: &str = "--only and --skip leave a check's requests out, with two exceptions: create always runs (every other check compares with its resource), and --only problem-json also sends missing-key's and mismatch-rejected's requests, whose error answers it judges.";
+
 /// Every check of `idem check`, in the order they run: `--list`, the man page and the ids `--only`,
 /// `--skip` and `--expect-fail` accept. A new check is one more entry here
 /// and one arm in `mod.rs`, which runs it.

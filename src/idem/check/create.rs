@@ -10,6 +10,10 @@ use crate::evidence_level::EvidenceLevel;
 use crate::idem::request::FoundId;
 use crate::idem::verdict::Grounds;
 
+/// How `create`'s evidence begins when the id came from a header, not the body's pointer (an
+/// `--openapi` operation's line repeats it).
+pub(crate) const ID_NOT_IN_BODY: &str = "no id at";
+
 pub(super) async fn create(probe: &mut Probe) -> anyhow::Result<(CheckResult, Option<Original>)> {
     let (result, original, _, _) = create_keeping_answer(probe).await?;
     Ok((result, original))
@@ -50,14 +54,18 @@ pub(super) async fn create_keeping_answer(
     let original = match (status.is_success(), found) {
         (true, Some(FoundId { id, from })) => {
             evidence.push(format!("resource id {id} (from {from})"));
+            // The id was not where it was looked for first (--id-field, or where an OpenAPI
+            // document says): say where it came from instead, so a wrong pointer is not silent.
+            if !from.starts_with("body ") {
+                evidence.push(format!("{ID_NOT_IN_BODY} {} in the body: read from {from}", probe.spec.id_field));
+            }
             Some(Original { key: key.clone(), exchange: exchange.clone(), id })
         }
         (true, None) => {
-            evidence.push(format!(
-                "no resource id at {} in: {} (set --id-field to the JSON pointer of the created id, or --id-header)",
-                probe.spec.id_source().describe(),
-                excerpt(&exchange.body)
-            ));
+            evidence.push(format!("the answer: {}", excerpt(&exchange.body)));
+            // A 2xx without an id is no failure of the endpoint: it may well have created, but
+            // nothing here can tell (exit 2, as `idem send` says for the same answer).
+            evidence.push(crate::idem::verdict::cannot_tell(&probe.spec.id_source()));
             None
         }
         (false, _) => {
@@ -65,12 +73,15 @@ pub(super) async fn create_keeping_answer(
             None
         }
     };
-    let held = original.is_some();
+    let result = match (status.is_success(), &original) {
+        (true, None) => CREATE.unconfirmed(evidence, started.elapsed()),
+        _ => CREATE.judged(original.is_some(), evidence, started.elapsed()),
+    };
     let answer = match &original {
         Some(original) => original.exchange.clone(),
         None => exchange,
     };
-    Ok((CREATE.judged(held, evidence, started.elapsed()), original, answer, key))
+    Ok((result, original, answer, key))
 }
 
 /// `new-key-creates`.

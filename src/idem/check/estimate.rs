@@ -72,8 +72,11 @@ impl CheckCost {
 pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
     let runs = |spec: CheckSpec| shape.selection.runs(spec.id);
     let varies = super::variant::vary_body(shape.body).is_some();
-    let mut checks = vec![CheckCost::fixed(CREATE, 1, 1), CheckCost::fixed(RETRY, 1, 0)];
-    if varies {
+    let mut checks = vec![CheckCost::fixed(CREATE, 1, 1)];
+    if shape.selection.runs_any(super::catalogue::NEEDS_RETRY) {
+        checks.push(CheckCost::fixed(RETRY, 1, 0));
+    }
+    if varies && shape.selection.runs_any(super::catalogue::NEEDS_MISMATCH) {
         checks.push(CheckCost::fixed(MISMATCH_REJECTED, 1, 0));
     }
     if shape.selection.runs_any(&[CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, RACE_WINDOW]) {
@@ -93,9 +96,15 @@ pub(super) fn estimate(shape: &SuiteShape<'_>) -> SuiteCost {
     }
     // A correct API refuses a keyless request under --require-key, and executes it otherwise.
     let missing_key = if shape.require_key { MISSING_KEY_REQUIRED } else { MISSING_KEY_REPORTED };
-    checks.push(CheckCost::fixed(missing_key, 1, u64::from(!shape.require_key)));
-    checks.push(CheckCost::fixed(NEW_KEY_CREATES, 1, 1));
-    checks.push(CheckCost::fixed(KEY_SCOPED, 1, 0));
+    if shape.selection.runs_any(super::catalogue::NEEDS_MISSING_KEY) {
+        checks.push(CheckCost::fixed(missing_key, 1, u64::from(!shape.require_key)));
+    }
+    if runs(NEW_KEY_CREATES) {
+        checks.push(CheckCost::fixed(NEW_KEY_CREATES, 1, 1));
+    }
+    if runs(KEY_SCOPED) {
+        checks.push(CheckCost::fixed(KEY_SCOPED, 1, 0));
+    }
     if shape.second_caller && runs(CALLER_SCOPED) {
         checks.push(CheckCost::fixed(CALLER_SCOPED, 1, 1));
     }

@@ -166,11 +166,22 @@ async fn run_checks(
     }
     let rules = config.profile.rules();
     let require_key = config.require_key || rules.key.required;
-    checks.push(missing_key::missing_key(probe, require_key, rules.missing_key_status()).await?);
+    // Each request below is sent only for a check that judges it: a key-less request or a second
+    // key creates a resource on the API under test, which `--only retry-replays` did not ask for.
+    checks.push(match config.selection.runs_any(catalogue::NEEDS_MISSING_KEY) {
+        true => missing_key::missing_key(probe, require_key, rules.missing_key_status()).await?,
+        false => catalogue::MISSING_KEY_REPORTED.skipped(NOT_SELECTED),
+    });
     match &original {
         Some(original) => {
-            checks.push(create::new_key_creates(probe, original).await?);
-            checks.push(scope::key_scoped(probe, original).await?);
+            checks.push(match config.selection.runs(NEW_KEY_CREATES.id) {
+                true => create::new_key_creates(probe, original).await?,
+                false => NEW_KEY_CREATES.skipped(NOT_SELECTED),
+            });
+            checks.push(match config.selection.runs(KEY_SCOPED.id) {
+                true => scope::key_scoped(probe, original).await?,
+                false => KEY_SCOPED.skipped(NOT_SELECTED),
+            });
         }
         None => checks.extend(skipped(&[NEW_KEY_CREATES, KEY_SCOPED], NO_RESOURCE)),
     }
@@ -372,8 +383,14 @@ async fn retry_and_race(
     checks: &mut Vec<CheckResult>,
 ) -> anyhow::Result<()> {
     let rules = config.profile.rules();
-    checks.extend(replay::retry(probe, original, rules).await?);
-    checks.extend(mismatch::mismatch(probe, original, rules).await?);
+    match config.selection.runs_any(catalogue::NEEDS_RETRY) {
+        true => checks.extend(replay::retry(probe, original, rules).await?),
+        false => checks.extend(skipped(catalogue::NEEDS_RETRY, NOT_SELECTED)),
+    }
+    match config.selection.runs_any(catalogue::NEEDS_MISMATCH) {
+        true => checks.extend(mismatch::mismatch(probe, original, rules).await?),
+        false => checks.extend(skipped(&[MISMATCH_REJECTED, MISMATCH_422], NOT_SELECTED)),
+    }
     // The race is the costly part: left out, it is not run.
     if config.selection.runs_any(&[CONCURRENT_ONCE, CONFLICT_RETRY_AFTER, RACE_WINDOW]) {
         checks.extend(concurrency::concurrent(probe, config.concurrency).await?);

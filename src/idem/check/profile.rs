@@ -117,6 +117,7 @@ impl Profile {
             entry.requires = rules.requirement(entry.id);
         }
         catalogue.profile = Some(self.note());
+        catalogue.selection_note = Some(catalogue::RUNS_WHATEVER_SELECTED);
         catalogue
     }
 

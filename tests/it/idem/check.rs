@@ -285,11 +285,24 @@ fn a_server_that_rejects_a_mismatch_with_400_only_warns() {
 fn an_endpoint_without_ids_skips_what_depends_on_them() {
     let server = CustomServer::start(|_| Reply::json(200, r#"{"ok":true}"#));
     let (code, outcomes, report) = check(&server.url("/p"), &[]);
-    assert_eq!(outcomes["create"], "fail");
+    assert_eq!(outcomes["create"], "unconfirmed");
     assert_eq!(outcomes["retry-replays"], "skip");
     assert_eq!(outcomes["concurrent-once"], "skip");
     assert!(suite_evidence(&report, "create").contains("--id-field"));
-    assert_eq!(code, 1);
+    assert_eq!(code, 2, "a 2xx without an id is no failure, only nothing to count by");
+}
+
+#[test]
+fn check_and_send_agree_on_a_2xx_without_an_id() {
+    // One situation, one rule: both could not tell (exit 2), with the same explanation.
+    let server = CustomServer::start(|_| Reply::json(200, r#"{"ok":true}"#));
+    let explanation = "cannot tell how many times it executed: no resource id at /id in the body, Location or Content-Location in any 2xx answer";
+    let (code, _, stderr) = Run::idem(["check", &server.url("/p"), "-d", PAYMENT]).finish().parts();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(explanation), "check: {stderr}");
+    let (code, _, stderr) = Run::idem(["send", &server.url("/p"), "-d", PAYMENT, "--repeat", "2"]).finish().parts();
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains(explanation), "send: {stderr}");
 }
 
 #[test]
@@ -533,4 +546,31 @@ fn the_list_shows_the_levels_a_run_judges_with_and_each_id_once() {
     assert_eq!(level, judged, "as a run reports it");
     let missing_key = entries.iter().filter(|c| c["id"] == "missing-key").count();
     assert_eq!(missing_key, 1, "{document:#}");
+}
+
+#[test]
+fn only_sends_what_the_selected_checks_need_and_list_names_the_exceptions() {
+    // --only retry-replays: the first execution and its retry, no key-less request, no second key.
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let outcomes = Run::idem(["check", &url, "-d", PAYMENT, "--only", "retry-replays", "--format", "json"])
+        .expect_exit(0)
+        .finish()
+        .outcomes();
+    assert_eq!(outcomes["retry-replays"], "pass");
+    assert_eq!(outcomes["missing-key"], "skip");
+    let summary = server.summary();
+    assert_eq!((summary.payments_created, summary.requests), (1, 2), "{summary:?}");
+
+    // The plan agrees with what was sent.
+    let plan = Run::idem(["check", &url, "-d", PAYMENT, "--only", "retry-replays", "--plan", "--format", "json"])
+        .expect_exit(0)
+        .finish();
+    let plan: Value = serde_json::from_str(&plan.stdout).unwrap();
+    let cost = &plan["operations"][0]["cost"];
+    assert_eq!((cost["requests"].as_u64(), cost["creations"].as_u64()), (Some(2), Some(1)), "{cost:#}");
+
+    let list = Run::idem(["check", "--list"]).expect_exit(0).finish();
+    assert!(list.stdout.contains("create always runs"), "{}", list.stdout);
+    assert!(list.stdout.contains("--only problem-json also sends"), "{}", list.stdout);
 }

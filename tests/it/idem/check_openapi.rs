@@ -955,3 +955,78 @@ fn key_in_on_the_command_line_wins_over_the_document() {
     let create = operation(&report, "CreatePayment");
     assert_eq!(create["key_in"], "header:Idempotency-Key", "{create:#}");
 }
+
+#[test]
+fn a_passing_operation_names_each_check_that_warned() {
+    use crate::support::apps::PythonApp;
+    use crate::support::run::Run;
+    // The app replays faithfully but marks no replay: replay-marked (advisory) warns.
+    let app = PythonApp::start("orders_with_a_key_store.py", &[]);
+    let check = || {
+        Run::idem(["check", "--openapi", &app.url("/openapi.json"), "--window-max", "0"]).args([
+            "--only",
+            "retry-replays",
+            "--only",
+            "replay-marked",
+            "--only",
+            "missing-key",
+        ])
+    };
+    let report = check().format_json().expect_exit(0).json();
+    let op = operation(&report, "createOrder");
+    assert_eq!(op["outcome"], "pass", "{op:#}");
+    let warned: Vec<&str> = op["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] == "warn")
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    assert!(warned.contains(&"replay-marked"), "{op:#}");
+    let named = format!("{} warnings ({})", warned.len(), warned.join(", "));
+    let human = check().expect_exit(0).finish();
+    let lines: Vec<&str> =
+        human.stdout.lines().filter(|line| line.contains("createOrder") && line.contains(" passed, ")).collect();
+    assert!(lines.len() >= 2, "the live line and the table's: {}", human.stdout);
+    for line in lines {
+        assert!(line.contains(&named), "{line}\n{}", human.stdout);
+    }
+}
+
+#[test]
+fn an_id_the_document_puts_elsewhere_says_where_it_was_read_instead() {
+    // The document says the id is at /data/id; idem serve answers {"id": …} with a Location.
+    let server = TestServer::start(ServeConfig { any_path: true, ..ServeConfig::local(Mode::Correct) });
+    let dir = tempfile::tempdir().unwrap();
+    let spec = dir.path().join("wrapped-ids.json");
+    let document = serde_json::json!({
+        "openapi": "3.0.3",
+        "info": {"title": "payments", "version": "1"},
+        "paths": {"/payments": {"post": {
+            "operationId": "createPayment",
+            "parameters": [{"name": "Idempotency-Key", "in": "header", "required": true, "schema": {"type": "string"}}],
+            "requestBody": {"content": {"application/json": {"schema": {
+                "type": "object", "required": ["amount", "currency"],
+                "properties": {"amount": {"type": "integer", "example": 500}, "currency": {"type": "string", "example": "EUR"}}
+            }}}},
+            "responses": {"201": {"description": "created", "content": {"application/json": {"schema": {
+                "type": "object",
+                "properties": {"data": {"type": "object", "properties": {"id": {"type": "string"}}}}
+            }}}}}
+        }}}
+    });
+    std::fs::write(&spec, document.to_string()).unwrap();
+    let output = idem()
+        .args(["check", "--openapi", spec.to_str().unwrap(), "--base-url", &server.url(""), "--window-max", "0"])
+        .args(["--only", "create", "--only", "retry-replays", "--only", "new-key-creates"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    let lines: Vec<&str> =
+        stdout.lines().filter(|line| line.contains("createPayment") && line.contains(" passed, ")).collect();
+    assert!(lines.len() >= 2, "the live line and the table's: {stdout}");
+    for line in lines {
+        assert!(line.contains("no id at /data/id in the body: read from Location"), "{line}\n{stdout}");
+    }
+}

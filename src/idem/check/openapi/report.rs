@@ -108,6 +108,25 @@ impl OperationReport {
         }
     }
 
+    /// `2 warnings (mismatch-is-422, replay-marked)`: a count alone would send the reader to
+    /// `--format json` to learn which advisory checks warned.
+    fn warnings_words(&self, warned: usize) -> String {
+        let ids: Vec<&str> = self.checks.iter().filter(|c| c.outcome == CheckOutcome::Warn).map(|c| c.id).collect();
+        match ids.is_empty() {
+            true => format!("{warned} warnings"),
+            false => format!("{warned} warnings ({})", ids.join(", ")),
+        }
+    }
+
+    /// `; no id at /data/id in the body: read from Location` when `create` found the id elsewhere
+    /// than where the document says (the reader learns the document or the server is off).
+    fn id_note(&self) -> String {
+        let create = self.checks.iter().find(|c| c.id == crate::idem::check::catalogue::CREATE.id);
+        let note = create
+            .and_then(|c| c.evidence.iter().find(|line| line.starts_with(crate::idem::check::create::ID_NOT_IN_BODY)));
+        note.map(|note| format!("; {note}")).unwrap_or_default()
+    }
+
     fn failing_ids(&self) -> Vec<&'static str> {
         self.checks.iter().filter(|c| c.outcome == CheckOutcome::Fail).map(|c| c.id).collect()
     }
@@ -116,14 +135,16 @@ impl OperationReport {
     pub(crate) fn live_line(&self, palette: Palette) -> String {
         let name = terminal_safe(&self.name()).into_owned();
         match (self.outcome, &self.tally) {
-            (OperationOutcome::Pass, Some(tally)) => format!(
-                "{} {name}: {} passed, {} warnings, {} skipped{}",
-                palette.green("✓"),
-                tally.passed,
-                tally.warned,
-                tally.skipped,
-                self.level_words()
-            ),
+            (OperationOutcome::Pass, Some(tally)) => {
+                format!(
+                    "{} {name}: {} passed, {}, {} skipped{}",
+                    palette.green("✓"),
+                    tally.passed,
+                    self.warnings_words(tally.warned),
+                    tally.skipped,
+                    self.level_words()
+                ) + &self.id_note()
+            }
             (OperationOutcome::Fail, _) => {
                 format!("{} {name}: failed {}", palette.red("✗"), self.failing_ids().join(", "))
             }
@@ -230,8 +251,11 @@ impl OpenApiReport {
                 }
                 (_, Some(t)) => {
                     let mut detail = format!(
-                        "{} passed, {} failed, {} warnings, {} skipped",
-                        t.passed, t.failed, t.warned, t.skipped
+                        "{} passed, {} failed, {}, {} skipped",
+                        t.passed,
+                        t.failed,
+                        op.warnings_words(t.warned),
+                        t.skipped
                     );
                     if op.outcome == OperationOutcome::Fail {
                         detail.push_str(&format!(": {}", op.failing_ids().join(", ")));
@@ -239,6 +263,7 @@ impl OpenApiReport {
                     if op.outcome == OperationOutcome::Pass {
                         detail.push_str(&op.level_words());
                     }
+                    detail.push_str(&op.id_note());
                     detail
                 }
                 _ => String::new(),
