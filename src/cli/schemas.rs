@@ -69,6 +69,10 @@ pub fn all() -> Vec<SchemaFile> {
         file::<Catalogue>(&Catalogue::schema("webhook check"), "webhook check --list --format json"),
         file::<Catalogue>(&Catalogue::schema("webhook check-sender"), "webhook check-sender --list --format json"),
         file::<listen::ListenLine>(listen::LINE_SCHEMA, "webhook listen --format json (each line)"),
+        file::<crate::webhook::journal::diff::JournalDiff>(
+            crate::webhook::journal::diff::SCHEMA,
+            "webhook journal A --diff B --format json",
+        ),
         file::<JournalRecord>(journal::SCHEMA, "webhook listen --record FILE (each line)"),
     ]
 }

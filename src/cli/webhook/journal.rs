@@ -7,6 +7,7 @@ use super::retry_args::DeliveryArgs;
 use super::signing::SigningArgs;
 use crate::http::url::parse_url;
 use crate::output::{Format, Palette};
+use crate::webhook::journal::diff::DiffConfig;
 use crate::webhook::journal::inspect::{self, JournalFilter, ListConfig, StatusFilter};
 use crate::webhook::replay::{Filter, ReplayConfig, ReplayScheme, ReplaySigning};
 use crate::webhook::scheme::SchemeKind;
@@ -45,6 +46,12 @@ pub struct JournalArgs {
     /// printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0", conflicts_with = "follow")]
     pub ui: Option<std::net::SocketAddr>,
+
+    /// Compare FILE (a) with this second journal (b) as two series: events only in each, in both,
+    /// delivered a different number of times, deliveries per event type, where their orders part.
+    /// Exit 0 when the series are the same, 1 when they differ
+    #[arg(long, value_name = "B", conflicts_with_all = ["follow", "ui"])]
+    pub diff: Option<PathBuf>,
 
     /// human: a line per delivery; json: the journal's own lines (schemas/journal-record.json)
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
@@ -103,6 +110,8 @@ pub enum JournalConfig {
         palette: Palette,
     },
     Replay(Box<ReplayConfig>),
+    /// `--diff B`: the two journals compared.
+    Diff(DiffConfig),
     /// `--ui`: the inspector over the journal, until Ctrl-C.
     Ui {
         file: PathBuf,
@@ -114,6 +123,12 @@ impl JournalArgs {
     pub fn into_config(self, palette: Palette) -> anyhow::Result<JournalConfig> {
         let since = self.since.as_deref().map(|text| inspect::parse_since(text, chrono::Utc::now())).transpose()?;
         let filter = JournalFilter { event_type: self.event_type, status: self.status, since };
+        if let Some(b) = self.diff {
+            if self.action.is_some() {
+                anyhow::bail!("--diff compares the whole journals: leave out list, show and replay");
+            }
+            return Ok(JournalConfig::Diff(DiffConfig { a: self.file, b, filter, format: self.format, palette }));
+        }
         if let Some(addr) = self.ui {
             if self.action.is_some() {
                 anyhow::bail!("--ui shows the whole journal in the inspector: leave out list, show and replay");

@@ -113,6 +113,7 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             journal::JournalConfig::Show { file, id, format, palette } => {
                 webhook::journal::inspect::show(&file, &id, format, palette, &mut std::io::stdout().lock())
             }
+            journal::JournalConfig::Diff(config) => webhook::journal::diff::run(config),
             journal::JournalConfig::Replay(config) => block_on(webhook::replay::run(*config)),
             journal::JournalConfig::Ui { file, addr } => block_on(webhook::inspect::run_over_journal(file, addr)),
         },

@@ -1,6 +1,7 @@
 //! The delivery journal `webhook listen --record` appends to and `webhook replay` reads: the record
 //! (one JSON line per delivery), the writer that appends it before the delivery is acknowledged, and
 //! the reader.
+pub(crate) mod diff;
 pub(crate) mod inspect;
 pub(crate) mod reader;
 pub(crate) mod record;

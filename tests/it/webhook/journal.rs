@@ -426,3 +426,78 @@ fn filters_read_the_same_before_or_after_the_action() {
         assert_eq!(ids(&stdout), ["evt_lost"], "{args:?}");
     }
 }
+
+/// A second run's journal, written by a real listener: the charge before the invoice, the invoice
+/// delivered twice, a charge A never saw.
+fn second_run_journal(dir: &std::path::Path) -> std::path::PathBuf {
+    let path = dir.join("second.jsonl");
+    let listener = Listener::with(SchemeKind::Stripe, |config| config.record = Some(path.clone()));
+    for (id, event_type) in [
+        ("evt_ch1", "charge.succeeded"),
+        ("evt_inv1", "invoice.paid"),
+        ("evt_inv1", "invoice.paid"),
+        ("evt_new", "charge.succeeded"),
+    ] {
+        assert!(post(&listener.url("/hook"), &stripe_event(id, event_type)).status.is_success());
+    }
+    path
+}
+
+#[test]
+fn diff_compares_two_runs_as_series_of_events() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = written_journal(dir.path());
+    let b = second_run_journal(dir.path());
+    let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
+    let (code, json) = Run::webhook(["journal", a, "--diff", b, "--format", "json"]).code_and_json();
+    assert_eq!(code, 1, "{json}");
+    assert_eq!(json["same"], false);
+    assert_eq!(json["only_a"], serde_json::json!(["evt_inv2", "evt_forged", "evt_lost"]));
+    assert_eq!(json["only_b"], serde_json::json!(["evt_new"]));
+    assert_eq!(json["both"], 2);
+    assert_eq!((json["a"]["deliveries"].as_u64(), json["b"]["deliveries"].as_u64()), (Some(5), Some(4)));
+    assert_eq!(json["delivered_differently"], serde_json::json!([{"event_id": "evt_inv1", "a": 1, "b": 2}]));
+    assert_eq!(
+        json["types"],
+        serde_json::json!([
+            {"event_type": "charge.refunded", "a": 1, "b": 0},
+            {"event_type": "charge.succeeded", "a": 1, "b": 2},
+            {"event_type": "invoice.paid", "a": 2, "b": 2},
+            {"event_type": "invoice.payment_failed", "a": 1, "b": 0},
+        ])
+    );
+    assert_eq!(json["first_divergence"], serde_json::json!({"position": 1, "a": "evt_inv1", "b": "evt_ch1"}));
+    assert_eq!(json["shared_order_divergence"], serde_json::json!({"position": 1, "a": "evt_inv1", "b": "evt_ch1"}));
+
+    let (code, human, stderr) = journal(&[a, "--diff", b]);
+    assert_eq!(code, 1, "{stderr}");
+    for expected in [
+        "only in a (3): evt_inv2, evt_forged, evt_lost",
+        "only in b (1): evt_new",
+        "in both: 2 events",
+        "delivered a different number of times: evt_inv1 (a 1, b 2)",
+        "the events in both came in another order from #1: a evt_inv1, b evt_ch1",
+        "the series differ from delivery #1: a evt_inv1, b evt_ch1",
+    ] {
+        assert!(human.contains(expected), "{expected:?} in\n{human}");
+    }
+
+    // The list's filters apply to both: the charges alone, in the same order but for the new one.
+    let json = Run::webhook(["journal", a, "--diff", b, "--type", "charge.*", "--format", "json"]).finish().json();
+    assert_eq!(json["only_a"], serde_json::json!(["evt_lost"]));
+    assert_eq!(json["shared_order_divergence"], Value::Null);
+    assert_eq!(json["first_divergence"], serde_json::json!({"position": 2, "a": "evt_lost", "b": "evt_new"}));
+
+    // A journal against itself is the same series: exit 0.
+    let (code, same, stderr) = journal(&[a, "--diff", a]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(same.contains("the two series are the same") && same.contains("only in a (0)"), "{same}");
+
+    // No such second journal, or an action beside --diff: exit 2, said.
+    let (code, _, stderr) = journal(&[a, "--diff", "/no/such/journal"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("/no/such/journal"), "{stderr}");
+    let (code, _, stderr) = journal(&[a, "--diff", b, "show", "evt_inv1"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("--diff"), "{stderr}");
+}
