@@ -62,6 +62,11 @@ pub struct ListenArgs {
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0", help_heading = "Journal")]
     pub ui: Option<std::net::SocketAddr>,
 
+    /// Serve the inspector under this path of the listener's own address instead (e.g. /_idem),
+    /// token-guarded the same; a delivery to it is refused, never taken for a webhook
+    #[arg(long, value_name = "PREFIX", conflicts_with = "ui", help_heading = "Journal")]
+    pub ui_path: Option<String>,
+
     /// Append every delivery to this JSON-lines journal before answering it (webhook replay reads it)
     #[arg(long, value_name = "FILE", help_heading = "Journal")]
     pub record: Option<PathBuf>,
@@ -197,6 +202,10 @@ impl ListenArgs {
         if self.forward_retries > 0 && forward_to.is_none() && self.route.is_empty() {
             bail!("--forward-retries retries forwards: it needs --forward-to or --route");
         }
+        let ui_path = match self.ui_path {
+            Some(prefix) => Some(checked_ui_path(&prefix, self.path.as_deref())?),
+            None => None,
+        };
         let path = match self.path {
             Some(path) if !path.starts_with('/') => bail!("--path `{path}` must start with /"),
             path => path,
@@ -241,6 +250,23 @@ impl ListenArgs {
             timeouts: Timeouts { idle: self.idle_timeout, body_progress: self.idle_timeout, ..Timeouts::default() },
             output: listen::Output::Print { format: self.format, palette, verbose: self.verbose },
             ui: self.ui,
+            ui_path,
         })
     }
+}
+
+/// `--ui-path`: `/` and a name, without a trailing `/`, a query or a fragment, and apart from
+/// `--path` (deliveries there would reach the inspector).
+fn checked_ui_path(prefix: &str, path: Option<&str>) -> anyhow::Result<String> {
+    let trimmed = prefix.trim_end_matches('/');
+    if !trimmed.starts_with('/') || trimmed.len() < 2 || trimmed.contains(['?', '#', ' ']) {
+        bail!("--ui-path `{prefix}` must be a path such as /_idem: a / and a name, no query");
+    }
+    if let Some(path) = path {
+        // --path is matched exactly: it collides when it is the prefix or under it.
+        if path.strip_prefix(trimmed).is_some_and(|rest| rest.is_empty() || rest.starts_with('/')) {
+            bail!("--ui-path `{prefix}` overlaps --path `{path}`: deliveries and the inspector need paths apart");
+        }
+    }
+    Ok(trimmed.to_string())
 }

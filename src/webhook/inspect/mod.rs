@@ -86,15 +86,51 @@ impl Inspector {
     }
 }
 
-/// A running inspector: its URL (token included) and its server.
+/// A running inspector: its URL (token included) and its server (none when mounted on the
+/// listener's port).
 pub(crate) struct RunningInspector {
     pub url: String,
-    task: ServerTask,
+    task: Option<ServerTask>,
 }
 
 impl RunningInspector {
     pub(crate) async fn stop(self) {
-        self.task.stop().await;
+        if let Some(task) = self.task {
+            task.stop().await;
+        }
+    }
+}
+
+/// The inspector under a path of another server's port (`webhook listen --ui-path /_idem`): every
+/// request whose path is the prefix or under it is the inspector's, token-guarded as on a port of
+/// its own; the rest is the server's.
+pub(crate) struct MountedInspector {
+    site: Arc<server::Site>,
+    url: String,
+}
+
+impl MountedInspector {
+    /// `prefix` starts with `/` and does not end with one; `bound` is the server's address.
+    pub(crate) fn new(inspector: Arc<Inspector>, bound: SocketAddr, prefix: &str) -> MountedInspector {
+        let token = crate::ids::fresh_id("");
+        let url = format!("http://{bound}{prefix}/?token={token}");
+        MountedInspector { site: Arc::new(server::Site { inspector, token, bound, prefix: prefix.to_string() }), url }
+    }
+
+    pub(crate) fn running(&self) -> RunningInspector {
+        RunningInspector { url: self.url.clone(), task: None }
+    }
+
+    /// Whether a request to `path` is the inspector's.
+    pub(crate) fn claims(&self, path: &str) -> bool {
+        path.strip_prefix(self.site.prefix.as_str()).is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+    }
+
+    pub(crate) async fn handle(
+        &self,
+        request: hyper::Request<hyper::body::Incoming>,
+    ) -> Result<server::Answer, std::convert::Infallible> {
+        server::handle(Arc::clone(&self.site), request).await
     }
 }
 
@@ -129,10 +165,10 @@ pub(crate) async fn serve(inspector: Arc<Inspector>, addr: SocketAddr) -> anyhow
     let (listener, bound) = crate::http::server::bind(addr).await?;
     let token = crate::ids::fresh_id("");
     let url = format!("http://{bound}/?token={token}");
-    let shared = Arc::new(server::Site { inspector, token, bound });
+    let shared = Arc::new(server::Site { inspector, token, bound, prefix: String::new() });
     let task = ServerTask::spawn(listener, None, move |_remote| {
         let site = Arc::clone(&shared);
         hyper::service::service_fn(move |request| server::handle(Arc::clone(&site), request))
     });
-    Ok(RunningInspector { url, task })
+    Ok(RunningInspector { url, task: Some(task) })
 }

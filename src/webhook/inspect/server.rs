@@ -25,9 +25,12 @@ pub(super) struct Site {
     pub inspector: Arc<Inspector>,
     pub token: String,
     pub bound: SocketAddr,
+    /// Where it is served: `""` on a port of its own, `/_idem` under the listener's port
+    /// (`--ui-path`).
+    pub prefix: String,
 }
 
-type Answer = Response<BoxBody<Bytes, Infallible>>;
+pub(crate) type Answer = Response<BoxBody<Bytes, Infallible>>;
 
 fn text(status: StatusCode, content_type: &'static str, body: impl Into<Bytes>) -> Answer {
     let mut response = Response::new(http_body_util::Full::new(body.into()).boxed());
@@ -58,10 +61,30 @@ async fn route(site: &Site, request: Request<Incoming>) -> Answer {
     let query = request.uri().query().unwrap_or_default();
     let token_given = query.split('&').filter_map(|pair| pair.strip_prefix("token=")).next();
     if !token_given.is_some_and(|given| constant_time_eq(given.as_bytes(), site.token.as_bytes())) {
+        if !site.prefix.is_empty() {
+            // On the listener's port, a sender posting here must learn it is not a delivery path.
+            return refused(
+                StatusCode::FORBIDDEN,
+                &format!(
+                    "{} is the inspector's (--ui-path), not a delivery path: it needs the token in the URL it \
+                     printed (inspector: http://…{}/?token=…)",
+                    site.prefix, site.prefix
+                ),
+            );
+        }
         return refused(
             StatusCode::FORBIDDEN,
             "this inspector needs the token in the URL it printed (inspector: http://…/?token=…)",
         );
+    }
+    // The page asks for `./api/…`: under a prefix it must be at `PREFIX/`, not `PREFIX`.
+    let path = request.uri().path().strip_prefix(site.prefix.as_str()).unwrap_or_default().to_string();
+    if path.is_empty() {
+        let mut moved = refused(StatusCode::PERMANENT_REDIRECT, "the inspector is one slash further");
+        if let Ok(location) = HeaderValue::from_str(&format!("{}/?{query}", site.prefix)) {
+            moved.headers_mut().insert(http::header::LOCATION, location);
+        }
+        return moved;
     }
     if request.method() != Method::GET {
         // Anything that changes state must come from the page itself: a form or a fetch from
@@ -71,7 +94,7 @@ async fn route(site: &Site, request: Request<Incoming>) -> Answer {
         if origin != Some(own.as_str()) {
             return refused(StatusCode::FORBIDDEN, "cross-origin requests are refused (the page's own origin only)");
         }
-        if request.uri().path() != "/api/resend" || request.method() != Method::POST {
+        if path != "/api/resend" || request.method() != Method::POST {
             return refused(StatusCode::METHOD_NOT_ALLOWED, "nothing here changes with that request");
         }
         let body = match http_body_util::Limited::new(request.into_body(), 4 << 20).collect().await {
@@ -87,7 +110,7 @@ async fn route(site: &Site, request: Request<Incoming>) -> Answer {
             Err(why) => refused(StatusCode::UNPROCESSABLE_ENTITY, &why),
         };
     }
-    match request.uri().path() {
+    match path.as_str() {
         "/" => {
             let mut page = text(StatusCode::OK, "text/html; charset=utf-8", PAGE);
             // The page runs its own script and talks to its own origin, nothing else.

@@ -111,6 +111,8 @@ pub struct ListenConfig {
     pub output: Output,
     /// `--ui [ADDR]`: serve the inspector's page on this address (a port of its own).
     pub ui: Option<SocketAddr>,
+    /// `--ui-path /_idem`: the inspector under this path of the listener's own port instead.
+    pub ui_path: Option<String>,
 }
 
 /// Where deliveries are shown.
@@ -166,6 +168,7 @@ impl ListenConfig {
             timeouts: Timeouts::default(),
             output: Output::Quiet,
             ui: None,
+            ui_path: None,
         }
     }
 }
@@ -311,7 +314,7 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         display,
         counter: summary::Counter::default(),
         detached,
-        inspector: config.ui.map(|_| {
+        inspector: (config.ui.is_some() || config.ui_path.is_some()).then(|| {
             Inspector::new(crate::webhook::inspect::Signing {
                 secret: Some(config.secret.clone()),
                 options: config.scheme_options.clone(),
@@ -325,20 +328,42 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         },
     });
     let shared = Arc::clone(&receiver);
-    let running_inspector = match (&receiver.inspector, config.ui) {
-        (Some(inspector), Some(ui)) => {
-            let running = crate::webhook::inspect::serve(Arc::clone(inspector), ui).await?;
-            if let Output::Print { .. } = config.output {
-                eprintln!("inspector: {}", running.url);
-            }
-            Some(running)
+    let mounted = match (&receiver.inspector, &config.ui_path) {
+        (Some(inspector), Some(prefix)) => {
+            Some(Arc::new(crate::webhook::inspect::MountedInspector::new(Arc::clone(inspector), addr, prefix)))
         }
         _ => None,
     };
-    let task = ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
-        let receiver = Arc::clone(&shared);
-        service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
-    });
+    let running_inspector = match (&receiver.inspector, config.ui, &mounted) {
+        (Some(inspector), Some(ui), _) => Some(crate::webhook::inspect::serve(Arc::clone(inspector), ui).await?),
+        (Some(_), None, Some(mounted)) => Some(mounted.running()),
+        _ => None,
+    };
+    if let (Some(running), Output::Print { .. }) = (&running_inspector, &config.output) {
+        eprintln!("inspector: {}", running.url);
+    }
+    let task = match mounted {
+        None => ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
+            let receiver = Arc::clone(&shared);
+            service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
+        }),
+        // A service of its own, so a listener without --ui-path answers exactly as before.
+        Some(mounted) => ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
+            let (receiver, mounted) = (Arc::clone(&shared), Arc::clone(&mounted));
+            service_fn(move |request| {
+                let (receiver, mounted) = (Arc::clone(&receiver), Arc::clone(&mounted));
+                async move {
+                    if mounted.claims(request.uri().path()) {
+                        mounted.handle(request).await.map(|answer| answer.map(http_body_util::Either::Right))
+                    } else {
+                        receive::handle(receiver, remote, request)
+                            .await
+                            .map(|answer| answer.map(http_body_util::Either::Left))
+                    }
+                }
+            })
+        }),
+    };
     Ok(RunningListener { addr, receiver, task, inspector: running_inspector })
 }
 

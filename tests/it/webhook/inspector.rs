@@ -217,3 +217,58 @@ fn a_delivery_edited_and_re_signed_in_the_page_reaches_a_receiver_that_verifies_
         "re-signed: a fresh signature: {changed:?}"
     );
 }
+
+/// A raw HTTP/1.1 exchange with `host`: the whole answer, status line first.
+fn exchange(host: &str, request: &str) -> String {
+    let mut socket = std::net::TcpStream::connect(host).unwrap();
+    socket.write_all(request.as_bytes()).unwrap();
+    let mut answer = String::new();
+    std::io::Read::read_to_string(&mut socket, &mut answer).unwrap();
+    answer
+}
+
+#[test]
+#[ignore = "needs chromium (installed by .ci/run)"]
+fn the_inspector_under_a_path_of_the_listeners_own_port_needs_its_token_and_never_takes_deliveries() {
+    let listener = Listener::with(SchemeKind::Stripe, |config| config.ui_path = Some("/_idem".into()));
+    let url = listener.inspector_url();
+    assert!(url.starts_with(&listener.url("/_idem/?token=")), "{url}");
+    let host = url.strip_prefix("http://").unwrap().split('/').next().unwrap().to_string();
+
+    // Deliveries still reach the listener on its port; one posted to the prefix is refused, said why.
+    assert!(post(&listener.url("/hook"), &stripe_event("evt_before", "invoice.paid")).status.is_success());
+    let refused = post(&listener.url("/_idem/api/resend"), &stripe_event("evt_misrouted", "invoice.paid"));
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+    let without = exchange(&host, &format!("GET /_idem/ HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"));
+    assert!(without.starts_with("HTTP/1.1 403") && without.contains("not a delivery path"), "{without}");
+    assert!(!without.contains("<table"), "nothing served without the token");
+    // Without its trailing slash, the page is sent one slash further (its API is relative).
+    let target = url.split_once(&host).unwrap().1;
+    let bare = target.replacen("/_idem/", "/_idem", 1);
+    let moved = exchange(&host, &format!("GET {bare} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"));
+    assert!(moved.starts_with("HTTP/1.1 308") && moved.contains(&format!("location: {target}")), "{moved}");
+
+    let mut browser = Browser::start();
+    browser.goto(&url);
+    browser.wait_for("document.getElementById('state').textContent === 'live'", "its live feed open");
+    browser.wait_for(&row("evt_before"), "the delivery sent before it opened");
+    assert!(post(&listener.url("/hook"), &stripe_event("evt_after", "charge.succeeded")).status.is_success());
+    browser.wait_for(&row("evt_after"), "the delivery sent after it opened");
+    assert_eq!(browser.eval(&format!("{} === null", row("evt_misrouted"))), true, "the refused one is no delivery");
+}
+
+#[test]
+fn ui_path_is_refused_when_it_is_no_path_or_overlaps_the_delivery_path() {
+    for (args, said) in [
+        (vec!["--ui-path", "_idem"], "must be a path"),
+        (vec!["--ui-path", "/_idem", "--path", "/_idem/hook"], "overlaps --path"),
+        (vec!["--ui-path", "/_idem", "--ui"], "cannot be used with"),
+    ] {
+        let (code, _, stderr) = Run::webhook(["listen", "--scheme", "stripe", "--secret", crate::support::SECRET])
+            .args(&args)
+            .finish()
+            .parts();
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains(said), "{args:?}: {stderr}");
+    }
+}
