@@ -396,6 +396,7 @@ Register-ArgumentCompleter -Native -CommandName 'webhook' -ScriptBlock {
             [CompletionResult]::new('--since', '--since', [CompletionResultType]::ParameterName, 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)')
             [CompletionResult]::new('--ui', '--ui', [CompletionResultType]::ParameterName, 'Serve the inspector''s page over this journal (live as a listener appends to it), at the URL printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given')
             [CompletionResult]::new('--diff', '--diff', [CompletionResultType]::ParameterName, 'Compare FILE (a) with this second journal (b) as two series: events only in each, in both, delivered a different number of times, deliveries per event type, where their orders part. Exit 0 when the series are the same, 1 when they differ')
+            [CompletionResult]::new('--compare', '--compare', [CompletionResultType]::ParameterName, 'With --ui: the page also compares FILE with this second journal, as --diff does')
             [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color the output')
             [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Keep printing deliveries as a running listener appends them, until Ctrl-C')

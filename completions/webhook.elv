@@ -382,6 +382,7 @@ set edit:completion:arg-completer[webhook] = {|@words|
             cand --since 'Only deliveries received since this time (RFC 3339) or this long ago (10m, 2h)'
             cand --ui 'Serve the inspector''s page over this journal (live as a listener appends to it), at the URL printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given'
             cand --diff 'Compare FILE (a) with this second journal (b) as two series: events only in each, in both, delivered a different number of times, deliveries per event type, where their orders part. Exit 0 when the series are the same, 1 when they differ'
+            cand --compare 'With --ui: the page also compares FILE with this second journal, as --diff does'
             cand --format 'human: a line per delivery; json: the journal''s own lines (schemas/journal-record.json)'
             cand --color 'When to color the output'
             cand --follow 'Keep printing deliveries as a running listener appends them, until Ctrl-C'

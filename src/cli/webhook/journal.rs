@@ -53,6 +53,10 @@ pub struct JournalArgs {
     #[arg(long, value_name = "B", conflicts_with_all = ["follow", "ui"])]
     pub diff: Option<PathBuf>,
 
+    /// With --ui: the page also compares FILE with this second journal, as --diff does
+    #[arg(long, value_name = "B", requires = "ui")]
+    pub compare: Option<PathBuf>,
+
     /// human: a line per delivery; json: the journal's own lines (schemas/journal-record.json)
     #[arg(long, value_enum, default_value_t = Format::Human, global = true)]
     pub format: Format,
@@ -116,6 +120,8 @@ pub enum JournalConfig {
     Ui {
         file: PathBuf,
         addr: std::net::SocketAddr,
+        /// `--compare B`: the second journal the page compares with.
+        compare: Option<PathBuf>,
     },
 }
 
@@ -133,7 +139,7 @@ impl JournalArgs {
             if self.action.is_some() {
                 anyhow::bail!("--ui shows the whole journal in the inspector: leave out list, show and replay");
             }
-            return Ok(JournalConfig::Ui { file: self.file, addr });
+            return Ok(JournalConfig::Ui { file: self.file, addr, compare: self.compare });
         }
         match self.action {
             None | Some(JournalAction::List) => Ok(JournalConfig::List(ListConfig {

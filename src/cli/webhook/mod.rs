@@ -115,7 +115,9 @@ pub(crate) fn run(cli: WebhookCli) -> anyhow::Result<Outcome> {
             }
             journal::JournalConfig::Diff(config) => webhook::journal::diff::run(config),
             journal::JournalConfig::Replay(config) => block_on(webhook::replay::run(*config)),
-            journal::JournalConfig::Ui { file, addr } => block_on(webhook::inspect::run_over_journal(file, addr)),
+            journal::JournalConfig::Ui { file, addr, compare } => {
+                block_on(webhook::inspect::run_over_journal(file, addr, compare))
+            }
         },
         WebhookCommand::Completions { shell } => {
             use std::io::Write;

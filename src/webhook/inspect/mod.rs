@@ -31,6 +31,8 @@ pub(crate) struct Inspector {
     feed: broadcast::Sender<Arc<str>>,
     /// What re-signing a delivery from the page needs.
     signing: Signing,
+    /// `journal A --ui --compare B`: the two journals the page compares.
+    compare: std::sync::OnceLock<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 #[derive(Default)]
@@ -42,7 +44,12 @@ struct Deliveries {
 
 impl Inspector {
     pub(crate) fn new(signing: Signing) -> Arc<Inspector> {
-        Arc::new(Inspector { deliveries: Mutex::default(), feed: broadcast::channel(1024).0, signing })
+        Arc::new(Inspector {
+            deliveries: Mutex::default(),
+            feed: broadcast::channel(1024).0,
+            signing,
+            compare: std::sync::OnceLock::new(),
+        })
     }
 
     /// Adds a delivery (`line`: its line in the journal, when it has one) and sends it to every
@@ -138,11 +145,18 @@ impl MountedInspector {
 pub(crate) async fn run_over_journal(
     file: std::path::PathBuf,
     addr: SocketAddr,
+    compare: Option<std::path::PathBuf>,
 ) -> anyhow::Result<crate::exit::Outcome> {
     // Refused before anything is served: no such file, a directory, a FIFO.
     drop(crate::webhook::journal::reader::open_regular(&file)?);
+    if let Some(other) = &compare {
+        drop(crate::webhook::journal::reader::open_regular(other)?);
+    }
     let stop = crate::http::server::StopSignal::register()?;
     let inspector = Inspector::new(Signing::default());
+    if let Some(other) = compare {
+        let _ = inspector.compare.set((file.clone(), other));
+    }
     let running = serve(Arc::clone(&inspector), addr).await?;
     println!("inspector: {}", running.url);
     let followed = journal_source::follow_journal(&file, inspector);

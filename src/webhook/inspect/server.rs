@@ -125,6 +125,16 @@ async fn route(site: &Site, request: Request<Incoming>) -> Answer {
         }
         "/api/deliveries" => text(StatusCode::OK, "application/json", site.inspector.all()),
         "/api/events" => events(&site.inspector),
+        "/api/compare" => match site.inspector.compare.get() {
+            // Read afresh each time: the page asks again as deliveries are appended.
+            Some((a, b)) => match crate::webhook::journal::diff::compare_files(a, b, &Default::default())
+                .and_then(|diff| Ok(serde_json::to_string(&diff)?))
+            {
+                Ok(json) => text(StatusCode::OK, "application/json", json),
+                Err(err) => refused(StatusCode::UNPROCESSABLE_ENTITY, &format!("{err:#}")),
+            },
+            None => refused(StatusCode::NOT_FOUND, "no second journal to compare with (journal A --ui --compare B)"),
+        },
         _ => refused(StatusCode::NOT_FOUND, "no such page"),
     }
 }

@@ -87,14 +87,10 @@ pub(crate) struct Divergence {
 }
 
 pub(crate) fn run(config: DiffConfig) -> anyhow::Result<Outcome> {
-    let (a_records, a_skipped) = read_journal(&config.a)?;
-    let (b_records, b_skipped) = read_journal(&config.b)?;
-    for warning in [&a_skipped, &b_skipped].into_iter().flatten() {
+    let diff = compare_files(&config.a, &config.b, &config.filter)?;
+    for warning in [&diff.a.skipped, &diff.b.skipped].into_iter().flatten() {
         eprintln!("warning: {}", terminal_safe(warning));
     }
-    let a_kept: Vec<&JournalRecord> = a_records.iter().filter(|record| config.filter.keeps(record)).collect();
-    let b_kept: Vec<&JournalRecord> = b_records.iter().filter(|record| config.filter.keeps(record)).collect();
-    let diff = compare((&config.a, &a_kept, a_skipped), (&config.b, &b_kept, b_skipped));
     let mut out = std::io::stdout().lock();
     match config.format {
         Format::Json => {
@@ -105,6 +101,15 @@ pub(crate) fn run(config: DiffConfig) -> anyhow::Result<Outcome> {
     }
     out.flush()?;
     Ok(if diff.same { Outcome::Holds } else { Outcome::ProblemFound })
+}
+
+/// Both journals read afresh and compared (the inspector asks again as a listener appends).
+pub(crate) fn compare_files(a: &Path, b: &Path, filter: &JournalFilter) -> anyhow::Result<JournalDiff> {
+    let (a_records, a_skipped) = read_journal(a)?;
+    let (b_records, b_skipped) = read_journal(b)?;
+    let a_kept: Vec<&JournalRecord> = a_records.iter().filter(|record| filter.keeps(record)).collect();
+    let b_kept: Vec<&JournalRecord> = b_records.iter().filter(|record| filter.keeps(record)).collect();
+    Ok(compare((a, &a_kept, a_skipped), (b, &b_kept, b_skipped)))
 }
 
 type Input<'a> = (&'a Path, &'a [&'a JournalRecord], Option<String>);

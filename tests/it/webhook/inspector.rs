@@ -272,3 +272,48 @@ fn ui_path_is_refused_when_it_is_no_path_or_overlaps_the_delivery_path() {
         assert!(stderr.contains(said), "{args:?}: {stderr}");
     }
 }
+
+#[test]
+#[ignore = "needs chromium (installed by .ci/run)"]
+fn the_journals_inspector_compares_it_with_a_second_run_and_follows_what_is_appended() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.jsonl"), dir.path().join("b.jsonl"));
+    let second = Listener::with(SchemeKind::Stripe, |config| config.record = Some(b.clone()));
+    for (id, event_type) in [("evt_ch1", "charge.succeeded"), ("evt_new", "charge.succeeded")] {
+        assert_eq!(post(&second.url("/hook"), &stripe_event(id, event_type)).status, StatusCode::OK);
+    }
+    drop(second);
+    let first = Listener::with(SchemeKind::Stripe, |config| config.record = Some(a.clone()));
+    for (id, event_type) in [("evt_inv1", "invoice.paid"), ("evt_ch1", "charge.succeeded")] {
+        assert_eq!(post(&first.url("/hook"), &stripe_event(id, event_type)).status, StatusCode::OK);
+    }
+    let mut child = Command::new(env!("CARGO_BIN_EXE_webhook"))
+        .args(["journal", a.to_str().unwrap(), "--ui", "--compare", b.to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let _inspector = KillOnDrop::new(child);
+    let url = line.trim().strip_prefix("inspector: ").unwrap_or_else(|| panic!("{line}")).to_string();
+
+    let mut browser = Browser::start();
+    browser.goto(&url);
+    let shown = "document.getElementById('compare').innerText";
+    browser.wait_for(&format!("{shown}.includes('only in b (1): evt_new')"), "the comparison");
+    let text = browser.eval(shown).as_str().unwrap().to_string();
+    for expected in
+        ["only in a (1): evt_inv1", "in both: 1 events", "the series differ from delivery #1: a evt_inv1, b evt_ch1"]
+    {
+        assert!(text.contains(expected), "{expected:?} in\n{text}");
+    }
+    // What the first run's listener appends is compared as it comes.
+    assert_eq!(post(&first.url("/hook"), &stripe_event("evt_new", "charge.succeeded")).status, StatusCode::OK);
+    browser.wait_for(&format!("{shown}.includes('only in b (0)')"), "the comparison after the append");
+
+    // Without --ui there is no page to compare in.
+    let (code, _, stderr) =
+        Run::webhook(["journal", a.to_str().unwrap(), "--compare", b.to_str().unwrap()]).finish().parts();
+    assert_eq!(code, 2, "{stderr}");
+}
