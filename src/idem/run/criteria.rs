@@ -1,6 +1,7 @@
 //! Arazzo Criterion Objects: `simple` conditions (literals, runtime expressions, `< <= > >= == !=`,
 //! `! && ||`, parentheses; strings compared case-insensitively, as the specification says) and
-//! `regex` conditions on a context.
+//! `regex` conditions on a context, and RFC 9535 `jsonpath` queries on a context (holding when the
+//! query selects at least one node).
 use anyhow::{Context, bail};
 use serde_json::Value;
 
@@ -33,6 +34,21 @@ pub(crate) fn holds(criterion: &Criterion, scope: &Scope<'_>) -> anyhow::Result<
                     criterion.condition,
                     crate::text::ellipsis(&value, 80)
                 ))
+            })
+        }
+        CriterionKind::JsonPath => {
+            let context = criterion.context.as_deref().context("a jsonpath condition needs a context")?;
+            let value = scope.evaluate(context)?.unwrap_or(Value::Null);
+            let query = serde_json_path::JsonPath::parse(&criterion.condition)
+                .map_err(|error| anyhow::anyhow!("not an RFC 9535 JSONPath query: {error}"))?;
+            Ok(if query.query(&value).is_empty() {
+                Err(format!(
+                    "`{}` selects nothing in {context} = {}",
+                    criterion.condition,
+                    crate::text::ellipsis(&value.to_string(), 80)
+                ))
+            } else {
+                Ok(())
             })
         }
         CriterionKind::Simple => {
@@ -250,7 +266,7 @@ mod tests {
         let empty = Map::new();
         let exchanged = Exchanged {
             status: 201,
-            response_body: json!({"status": "Paid", "amount": 500, "refunded": false}),
+            response_body: json!({"status": "Paid", "amount": 500, "refunded": false, "items": [{"sku": "a"}, {"sku": "b"}]}),
             ..Exchanged::default()
         };
         let scope =
@@ -278,5 +294,17 @@ mod tests {
         // Arazzo 1.0.1, Criterion Object: `context: $statusCode`, `condition: '^200$'`, `type: regex`.
         assert!(check("^200$", CriterionKind::Regex, Some("$statusCode")).is_err());
         assert_eq!(check("^201$", CriterionKind::Regex, Some("$statusCode")), Ok(()));
+    }
+
+    #[test]
+    fn a_jsonpath_condition_holds_when_its_query_selects_a_node() {
+        let body = Some("$response.body");
+        assert_eq!(check("$[?length(@) == 2]", CriterionKind::JsonPath, body), Ok(()), "the items array");
+        assert_eq!(check("$.items[?@.sku == 'b']", CriterionKind::JsonPath, body), Ok(()));
+        assert_eq!(check("$[?count(@[*]) > 1]", CriterionKind::JsonPath, body), Ok(()));
+        let failed = check("$.items[?@.sku == 'c']", CriterionKind::JsonPath, body).unwrap_err();
+        assert!(failed.contains("selects nothing in $response.body"), "{failed}");
+        // Arazzo 1.0.1's example, on a body without a matching child.
+        assert!(check("$[?count(@.pets) > 0]", CriterionKind::JsonPath, body).is_err());
     }
 }

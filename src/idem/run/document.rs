@@ -104,6 +104,8 @@ pub(crate) struct RequestBody {
 pub(crate) enum CriterionKind {
     Simple,
     Regex,
+    /// An RFC 9535 JSONPath query on the context: it holds when the query selects a node.
+    JsonPath,
 }
 
 #[derive(Debug, Clone)]
@@ -493,23 +495,50 @@ fn criteria(items: &[Value]) -> anyhow::Result<Vec<Criterion>> {
                 Some(Value::String(kind)) => match kind.as_str() {
                     "simple" => CriterionKind::Simple,
                     "regex" => CriterionKind::Regex,
-                    "jsonpath" | "xpath" => {
-                        bail!("criterion `{condition}`: a `{kind}` condition {NOT_SUPPORTED} (simple and regex are)")
+                    // Arazzo 1.0's own example (`$[?count(@.pets) > 0]`) is written in RFC 9535:
+                    // `count()` exists in no earlier JSONPath.
+                    "jsonpath" => CriterionKind::JsonPath,
+                    "xpath" => {
+                        bail!("criterion `{condition}`: an `xpath` condition {NOT_SUPPORTED} (simple, regex and jsonpath are)")
                     }
                     other => bail!("criterion `{condition}` has the type `{other}`; the specification allows simple, regex, jsonpath or xpath"),
                 },
-                Some(Value::Object(_)) => bail!(
-                    "criterion `{condition}`: a Criterion Expression Type Object (a JSONPath or XPath version) {NOT_SUPPORTED}"
-                ),
+                Some(Value::Object(expression_type)) => expression_type_kind(&condition, expression_type)?,
                 Some(other) => bail!("criterion `{condition}` has the type {other}"),
             };
             let context = string(object, "context")?;
-            if kind == CriterionKind::Regex && context.is_none() {
-                bail!("criterion `{condition}` is a regex without a context; the specification requires one");
+            if kind != CriterionKind::Simple && context.is_none() {
+                bail!("criterion `{condition}` has a type but no context; the specification requires one");
+            }
+            if kind == CriterionKind::JsonPath {
+                // Checked here so that a query that does not parse stops the run before anything is sent.
+                serde_json_path::JsonPath::parse(&condition).map_err(|error| {
+                    anyhow::anyhow!("criterion `{condition}` is not an RFC 9535 JSONPath query: {error}")
+                })?;
             }
             Ok(Criterion { condition, context, kind })
         })
         .collect()
+}
+
+/// A Criterion Expression Type Object (`{type: jsonpath, version: rfc9535}`): the JSONPath idem
+/// evaluates is RFC 9535's; the 2020 draft Arazzo 1.0 names differs from it in filters and
+/// functions, so a document asking for it is refused rather than read with other rules.
+fn expression_type_kind(condition: &str, expression_type: &Map<String, Value>) -> anyhow::Result<CriterionKind> {
+    let kind = required(expression_type, "type")?;
+    let version = required(expression_type, "version")?;
+    match (kind.as_str(), version.as_str()) {
+        ("jsonpath", "rfc9535") => Ok(CriterionKind::JsonPath),
+        ("jsonpath", other) => bail!(
+            "criterion `{condition}`: JSONPath version `{other}` {NOT_SUPPORTED}; it evaluates RFC 9535 JSONPath (`version: rfc9535`)"
+        ),
+        ("xpath", _) => {
+            bail!("criterion `{condition}`: an `xpath` condition {NOT_SUPPORTED} (simple, regex and jsonpath are)")
+        }
+        (other, _) => bail!(
+            "criterion `{condition}` has the type `{other}`; a Criterion Expression Type Object allows jsonpath or xpath"
+        ),
+    }
 }
 
 fn actions(items: &[Value], components: &Value, field: &str, failure: bool) -> anyhow::Result<Vec<Action>> {
@@ -602,13 +631,37 @@ mod tests {
         assert!(err.contains("`workflowId` is not supported yet by idem run"), "{err}");
     }
 
-    #[test]
-    fn a_jsonpath_criterion_is_refused_by_name() {
+    fn criterion_error(criterion: &str) -> String {
         let doc = format!(
-            "{HEAD}workflows:\n- workflowId: w\n  steps:\n  - stepId: s\n    operationId: op\n    successCriteria:\n    - {{context: $response.body, type: jsonpath, condition: '$[?count(@.a) > 0]'}}\n"
+            "{HEAD}workflows:\n- workflowId: w\n  steps:\n  - stepId: s\n    operationId: op\n    successCriteria:\n    - {criterion}\n"
         );
-        let err = format!("{:#}", parsed(&doc).unwrap_err());
-        assert!(err.contains("a `jsonpath` condition is not supported yet"), "{err}");
+        parsed(&doc).map(|_| String::new()).unwrap_or_else(|err| format!("{err:#}"))
+    }
+
+    #[test]
+    fn jsonpath_criteria_are_read_as_rfc_9535_and_the_2020_draft_is_refused_by_name() {
+        assert_eq!(criterion_error("{context: $response.body, type: jsonpath, condition: '$[?count(@.a) > 0]'}"), "");
+        assert_eq!(
+            criterion_error(
+                "{context: $response.body, type: {type: jsonpath, version: rfc9535}, condition: '$[?length(@.a) > 0]'}"
+            ),
+            ""
+        );
+        let draft = criterion_error(
+            "{context: $response.body, type: {type: jsonpath, version: draft-goessner-dispatch-jsonpath-00}, condition: '$.a'}",
+        );
+        assert!(
+            draft.contains("JSONPath version `draft-goessner-dispatch-jsonpath-00` is not supported yet"),
+            "{draft}"
+        );
+        assert!(draft.contains("RFC 9535"), "{draft}");
+        let broken = criterion_error("{context: $response.body, type: jsonpath, condition: '$[?count(@.a) >'}");
+        assert!(broken.contains("is not an RFC 9535 JSONPath query"), "{broken}");
+        let no_context = criterion_error("{type: jsonpath, condition: '$.a'}");
+        assert!(no_context.contains("no context"), "{no_context}");
+        let xpath =
+            criterion_error("{context: $response.body, type: {type: xpath, version: xpath-30}, condition: '/a'}");
+        assert!(xpath.contains("an `xpath` condition is not supported yet"), "{xpath}");
     }
 
     #[test]
