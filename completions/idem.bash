@@ -888,7 +888,7 @@ _idem() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json junit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json junit html" -- "${cur}"))
                     return 0
                     ;;
                 --color)

@@ -273,7 +273,8 @@ complete -c idem -n "__fish_idem_using_subcommand run" -l count-settle-max -d 'T
 complete -c idem -n "__fish_idem_using_subcommand run" -l listen -d 'Receive the webhooks steps expect (x-idem-expect-webhook) on ADDR (127.0.0.1:9000), where the API under test delivers them: an embedded webhook listen verifies and counts them' -r
 complete -c idem -n "__fish_idem_using_subcommand run" -l format -r -f -a "human\t'Per workflow and step, colored on a terminal'
 json\t'One JSON document (schema idem-run/1)'
-junit\t'JUnit XML: a test case per step and per probe'"
+junit\t'JUnit XML: a test case per step and per probe'
+html\t'One self-contained HTML page (inline CSS, no script): a row per step and probe, with evidence'"
 complete -c idem -n "__fish_idem_using_subcommand run" -l color -d 'When to color the output' -r -f -a "auto\t''
 always\t''
 never\t''"

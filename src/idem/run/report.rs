@@ -1,10 +1,12 @@
 //! What `idem run` found, per workflow and step, with each probe's verdict and evidence: the
-//! `--format json` document (`idem-run/1`), the human report and JUnit (a case per step and probe).
+//! `--format json` document (`idem-run/1`), the human report, JUnit (a case per step and probe)
+//! and one HTML page (a table per workflow, a row per step and per probe).
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::conformance::{CheckOutcome, xml_escape};
 use crate::evidence_level::EvidenceLevel;
+use crate::html_report::{Cell, HtmlReport, Tone, escape};
 use crate::idem::check::step::StepProbe;
 use crate::output::Palette;
 
@@ -21,6 +23,8 @@ pub enum RunFormat {
     Json,
     /// JUnit XML: a test case per step and per probe
     Junit,
+    /// One self-contained HTML page (inline CSS, no script): a row per step and probe, with evidence
+    Html,
 }
 
 /// A finished run; also its `--format json` document.
@@ -132,7 +136,95 @@ impl RunReport {
             }
             RunFormat::Human => self.human(palette),
             RunFormat::Junit => self.junit(),
+            RunFormat::Html => self.html(),
         })
+    }
+
+    /// `--format html`: the verdict, then per workflow a table whose rows are its steps and, under
+    /// each, its probes (`data-step`/`data-probe` and `data-outcome` say what the JSON says), then
+    /// each step's evidence, probes' evidence and fixes. Every string passes through `escape`:
+    /// ids, URLs and evidence come from the document and the target.
+    fn html(&self) -> String {
+        let mut report = HtmlReport::new("idem run", &format!("{} (Arazzo {})", self.arazzo, self.version));
+        let failed = self.failed_steps();
+        let steps: usize = self.workflows.iter().map(|w| w.steps.len()).sum();
+        match (&self.error, failed) {
+            (Some(error), _) => report.verdict(&format!("could not proceed: {error}"), Tone::Warn),
+            (None, 0) => report.verdict(&format!("every step held ({steps} steps)"), Tone::Good),
+            (None, n) => report.verdict(&format!("{n} of {steps} steps failed"), Tone::Bad),
+        };
+        for workflow in &self.workflows {
+            let mut rows = Vec::new();
+            let mut details = String::new();
+            for step in &workflow.steps {
+                let (word, tone) = step_word(step.outcome);
+                let status = step.status.map(|s| s.to_string()).unwrap_or_default();
+                rows.push((
+                    vec![("step", step.step_id.clone()), ("outcome", json_word(&step.outcome))],
+                    vec![
+                        Cell::Text(word.into(), tone),
+                        Cell::Markup(format!("<code>{}</code>", escape(&step.step_id))),
+                        Cell::text(step.operation.clone()),
+                        Cell::Text(status, Tone::of_status(step.status)),
+                        Cell::text(step.key_in.clone().unwrap_or_else(|| "not keyed".into())),
+                    ],
+                ));
+                details.push_str(&format!("<h3>{}</h3>\n", escape(&step.step_id)));
+                if let Some(url) = &step.url {
+                    details.push_str(&format!("<p><code>{}</code></p>\n", escape(url)));
+                }
+                details.push_str(&HtmlReport::list(&step.evidence));
+                for probe in &step.probes {
+                    let (word, tone) = check_word(probe.outcome);
+                    rows.push((
+                        vec![
+                            ("probe", format!("{} {}", step.step_id, probe.kind.as_str())),
+                            ("outcome", json_word(&probe.outcome)),
+                        ],
+                        vec![
+                            Cell::Text(word.into(), tone),
+                            Cell::Markup(format!(
+                                "&#8627; <code>{}</code> {}",
+                                escape(probe.kind.as_str()),
+                                escape(&probe.check)
+                            )),
+                            Cell::text(String::new()),
+                            Cell::text(String::new()),
+                            Cell::text(String::new()),
+                        ],
+                    ));
+                    details.push_str(&format!(
+                        "<p>{} <code>{}</code> ({}): {word}</p>\n",
+                        escape(&step.step_id),
+                        escape(probe.kind.as_str()),
+                        escape(&probe.check)
+                    ));
+                    details.push_str(&HtmlReport::list(&probe.evidence));
+                    if let Some(fix) = &probe.fix {
+                        details.push_str(&format!("<p class=\"fix\">Fix: {}</p>\n", escape(fix)));
+                    }
+                }
+                if let Some(webhook) = &step.webhook {
+                    details.push_str(&format!(
+                        "<p>webhook <code>{}</code>: {}</p>\n",
+                        escape(&webhook.event),
+                        check_word(webhook.outcome).0
+                    ));
+                    details.push_str(&HtmlReport::list(&webhook.evidence));
+                }
+            }
+            let outputs: Vec<String> = workflow
+                .outputs
+                .iter()
+                .map(|(name, value)| format!("output {name} = {}", crate::text::ellipsis(&value.to_string(), 120)))
+                .collect();
+            if !outputs.is_empty() {
+                details.push_str(&HtmlReport::list(&outputs));
+            }
+            let table = HtmlReport::table(&["outcome", "step / probe", "operation", "status", "key"], rows);
+            report.section(&format!("workflow {}", workflow.workflow_id), &format!("{table}{details}"));
+        }
+        report.finish()
     }
 
     fn human(&self, palette: Palette) -> String {
@@ -253,6 +345,31 @@ enum Junit {
     Pass,
     Failure(String),
     Skipped,
+}
+
+/// An outcome as the JSON document writes it (`pass`, `fail`, `skip`, …), for `data-outcome`.
+fn json_word(outcome: &impl Serialize) -> String {
+    serde_json::to_value(outcome).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+fn step_word(outcome: StepOutcome) -> (&'static str, Tone) {
+    match outcome {
+        StepOutcome::Pass => ("PASS", Tone::Good),
+        StepOutcome::Fail => ("FAIL", Tone::Bad),
+        StepOutcome::Skip => ("SKIP", Tone::Neutral),
+    }
+}
+
+fn check_word(outcome: CheckOutcome) -> (&'static str, Tone) {
+    match outcome {
+        CheckOutcome::Pass => ("PASS", Tone::Good),
+        CheckOutcome::Xpass => ("XPASS", Tone::Warn),
+        CheckOutcome::Fail => ("FAIL", Tone::Bad),
+        CheckOutcome::Warn => ("WARN", Tone::Warn),
+        CheckOutcome::Xfail => ("XFAIL", Tone::Warn),
+        CheckOutcome::Unconfirmed => ("UNCONFIRMED", Tone::Warn),
+        CheckOutcome::Skip => ("SKIP", Tone::Neutral),
+    }
 }
 
 fn mark(outcome: StepOutcome, palette: Palette) -> String {

@@ -174,3 +174,64 @@ fn check_sender_html_draws_the_senders_attempts() {
     assert_eq!(rows(&html, "data-event", "data-event").len(), 4);
     assert!(!rows(&html, "data-check", "data-outcome").is_empty());
 }
+
+#[test]
+fn idem_run_html_has_a_row_per_step_and_probe_with_the_outcomes_the_json_gives() {
+    use crate::support::apps::PythonApp;
+    // A workflow whose id is hostile: the document's strings reach the page escaped.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let workflow = std::fs::read_to_string(root.join("tests/fixtures/arazzo/customers-charges.arazzo.yaml"))
+        .unwrap()
+        .replace("workflowId: charge-a-new-customer", &format!("workflowId: '{HOSTILE}'"))
+        .replace(
+            "url: ./customers-charges.openapi.yaml",
+            &format!("url: '{}'", root.join("tests/fixtures/arazzo/customers-charges.openapi.yaml").display()),
+        );
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("flow.arazzo.yaml");
+    std::fs::write(&path, workflow).unwrap();
+    // A fresh app for each format, so that both see the same counts.
+    let run = |format: &str| {
+        let app = PythonApp::start("customers_then_charges.py", &["--charges", "ignore-key"]);
+        let base = app.url("");
+        Run::idem(["run", path.to_str().unwrap(), "--base-url", &base, "--input", "name=Ada", "--input", "amount=500"])
+            .args(["--probes", "retry,mismatch", "--format", format])
+            .finish()
+    };
+    let json = run("json");
+    let (code, report) = (json.code, json.json());
+    assert_eq!(code, 1, "{report:#}");
+    let finished = run("html");
+    assert_eq!(finished.code, 1, "{}", finished.stderr);
+    let html = finished.stdout;
+    assert_self_contained(&html);
+    assert!(!html.contains(HOSTILE) && html.contains("&lt;img src=x onerror=alert(1)&gt;"), "{html}");
+    let steps = report["workflows"][0]["steps"].as_array().unwrap();
+    let expected_steps: Vec<(String, String)> = steps
+        .iter()
+        .map(|step| (step["stepId"].as_str().unwrap().to_string(), step["outcome"].as_str().unwrap().to_string()))
+        .collect();
+    assert_eq!(rows(&html, "data-step", "data-outcome"), expected_steps);
+    let expected_probes: Vec<(String, String)> = steps
+        .iter()
+        .flat_map(|step| {
+            step["probes"].as_array().unwrap().iter().map(move |probe| {
+                (
+                    format!("{} {}", step["stepId"].as_str().unwrap(), probe["kind"].as_str().unwrap()),
+                    probe["outcome"].as_str().unwrap().to_string(),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(rows(&html, "data-probe", "data-outcome"), expected_probes);
+    assert!(expected_probes.iter().any(|(_, outcome)| outcome == "fail"), "{report:#}");
+    // The failing probe's fix and evidence are on the page (the evidence's keys and ids differ
+    // between the two runs; the counts do not).
+    let text: String = parse(&html).descendants().filter_map(|node| node.text()).collect();
+    for probe in steps.iter().flat_map(|step| step["probes"].as_array().unwrap()) {
+        if probe["outcome"] == "fail" {
+            assert!(text.contains(probe["fix"].as_str().unwrap()), "{text}");
+        }
+    }
+    assert!(text.contains("the count went 1 → 2 on the retry at GET"), "{text}");
+}
