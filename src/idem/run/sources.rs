@@ -79,6 +79,7 @@ pub(crate) async fn load(
     let directory = workflow_file.parent().unwrap_or(Path::new("."));
     let mut sources = Vec::new();
     for source in &arazzo.sources {
+        let flag = format!("--source {}=", source.name);
         let location = match given.iter().find(|(name, _)| *name == source.name) {
             Some((_, location)) => location.clone(),
             None if source.url.contains("://") => bail!(
@@ -89,7 +90,7 @@ pub(crate) async fn load(
             ),
             None => directory.join(&source.url).to_string_lossy().into_owned(),
         };
-        let document = Document::load(&location, insecure)
+        let document = Document::load(&location, &flag, insecure)
             .await
             .with_context(|| format!("source description `{}`", source.name))?;
         // As `--openapi` does: a document chooses no host the user did not name.

@@ -170,6 +170,19 @@ fn the_specification_s_login_example_is_planned_with_its_source_given_on_the_com
 }
 
 #[test]
+fn a_source_url_that_cannot_be_read_is_named_by_the_flag_that_gave_it() {
+    let mut command = crate::support::idem();
+    command.current_dir(env!("CARGO_MANIFEST_DIR"));
+    let finished = Run::command(command)
+        .args(["run", WORKFLOW, "--plan", "--base-url", "http://127.0.0.1:9"])
+        .args(["--source", "payments=http://bad host/openapi.yaml"])
+        .expect_exit(2)
+        .finish();
+    assert!(finished.stderr.contains("--source payments=http://bad host/openapi.yaml"), "{}", finished.stderr);
+    assert!(!finished.stderr.contains("--openapi"), "{}", finished.stderr);
+}
+
+#[test]
 fn the_specification_s_examples_name_the_parts_idem_run_does_not_run_yet() {
     for (example, refusal) in [
         ("pet-coupons.arazzo.yaml", "steps[2] (place-order): `workflowId` is not supported yet by idem run"),

@@ -37,10 +37,11 @@ pub(crate) struct Document {
 
 impl Document {
     /// Reads SPEC: an http(s) URL is fetched, `-` is stdin, anything else is a file path. Its
-    /// size and nesting are checked before any parser runs.
-    pub(crate) async fn load(source: &str, insecure: bool) -> anyhow::Result<Document> {
+    /// size and nesting are checked before any parser runs. `flag` is how the user gave it
+    /// (`--openapi `, `--source NAME=`), so that a refusal names what they typed.
+    pub(crate) async fn load(source: &str, flag: &str, insecure: bool) -> anyhow::Result<Document> {
         let (text, fetched_from) = if source.starts_with("http://") || source.starts_with("https://") {
-            let url = parse_url(source).with_context(|| format!("--openapi {}", Redacted(source)))?;
+            let url = parse_url(source).with_context(|| format!("{flag}{}", Redacted(source)))?;
             (fetch(&url, insecure).await?, Some(url))
         } else if source == "-" {
             (read_capped(std::io::stdin().lock(), None, "from stdin")?, None)

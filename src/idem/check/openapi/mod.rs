@@ -63,7 +63,7 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
             "--openapi reports as --format human, json or junit; --format html is for one URL (idem check URL)"
         );
     }
-    let document = Document::load(&config.spec, config.check.request.insecure).await?;
+    let document = Document::load(&config.spec, "--openapi ", config.check.request.insecure).await?;
     let resolved = target::resolve(config.base_url.as_deref(), config.allow_remote, &document);
     // A plan sends nothing, so it shows where a refused run would have gone, and why it is refused.
     let (shown_target, refused) = match resolved {
