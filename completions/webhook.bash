@@ -668,7 +668,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__journal)
-            opts="-h -V --type --status --since --follow --ui --format --color --help --version list show replay help"
+            opts="-h -V --type --status --since --follow --ui --diff --compare --format --color --help --version list show replay help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,6 +687,14 @@ _webhook() {
                     return 0
                     ;;
                 --ui)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --diff)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --compare)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -962,7 +970,7 @@ _webhook() {
             return 0
             ;;
         webhook__subcmd__listen)
-            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --public-url --accept-invalid --verify-token --confirm-subscriptions --verify-token-file --max-body --ui --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --re-sign-file --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
+            opts="-v -h -V --addr --path --scheme --allow --secret --secret-file --svix --scheme-file --signature-header --encoding --prefix --cert-url --webhook-id --trust-ca --connect-to --public-key --tolerance --public-url --accept-invalid --verify-token --confirm-subscriptions --verify-token-file --max-body --ui --ui-path --record --fsync --forward-to --route --forward-retries --forward-backoff --ack-always --forward-http2 --re-sign --re-sign-file --print-secret --forward-timeout --dedupe --dedupe-window --dedupe-max --status --fail-first --delay --idle-timeout --verbose --format --include-body --color --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1049,6 +1057,10 @@ _webhook() {
                     return 0
                     ;;
                 --ui)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ui-path)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

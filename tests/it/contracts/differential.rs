@@ -703,8 +703,9 @@ fn check_with(
             .code_and_json();
     let mut outcomes = suite_outcomes(&report);
     // None of these providers (Stripe, Standard Webhooks, GitHub, Shopify, hmac) validates an
-    // endpoint with a handshake: those two checks are skipped, and judged in webhook/check.rs.
-    for id in ["handshake-answered", "forged-handshake-refused"] {
+    // endpoint with a handshake or signs with a certificate named by URL: those checks are skipped
+    // here, and judged in webhook/check.rs and webhook/check_cert_pinning.rs.
+    for id in ["handshake-answered", "forged-handshake-refused", "cert-url-pinned"] {
         if outcomes.get(id).map(String::as_str) == Some("skip") {
             outcomes.remove(id);
         }

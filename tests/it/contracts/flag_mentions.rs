@@ -63,8 +63,8 @@ const OTHER_PROGRAMS: &[&str] = &[
     "--password",
 ];
 
-/// Flags the manual names as not yet on the command line ("Not yet: …").
-const NOT_YET: &[&str] = &["--confirm-subscriptions", "--handshake"];
+/// Flags the manual names as not yet on the command line ("Not yet: …"); none today.
+const NOT_YET: &[&str] = &[];
 
 /// Files that quote other programs' command lines on purpose: the redaction of secrets in a
 /// command under test knows curl's, git's and the cloud CLIs' secret flags.
@@ -121,7 +121,11 @@ fn mentions_after_commands(text: &str) -> BTreeSet<(String, Option<(String, Stri
         let word_start = before.is_none_or(|b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_'));
         // `--include-…` and `--exclude-` name a family of flags, not one.
         let family = name.ends_with('-') || text[end..].starts_with('…');
-        if word_start && !family && name.len() > 3 && bytes[start + 2].is_ascii_lowercase() {
+        // A stylesheet's custom properties (`{--good:#1a7f37;--bad:…}`, `var(--good)`) in the
+        // HTML reports' inline CSS are not flags.
+        let css_property =
+            (matches!(before, Some(b'{' | b';')) && text[end..].starts_with(':')) || text[..start].ends_with("var(");
+        if word_start && !family && !css_property && name.len() > 3 && bytes[start + 2].is_ascii_lowercase() {
             let words: Vec<&str> = text[..start].split_whitespace().rev().take(2).collect();
             let named = match words.as_slice() {
                 [command, tool] if matches!(*tool, "idem" | "webhook" | "`idem" | "`webhook") => {
@@ -226,4 +230,7 @@ fn the_walk_finds_flags_in_a_text() {
     let found =
         mentions("raise --max to find the edge; --window-max=1s, not x--y nor --, nor --Upper, nor --include-…");
     assert_eq!(found, BTreeSet::from(["--max".to_string(), "--window-max".to_string()]));
+    // CSS custom properties are not flags; a flag in parentheses still is.
+    let css = mentions(":root{--good:#1a7f37;--bad:#cf222e}.x{color:var(--good)} (--strict)");
+    assert_eq!(css, BTreeSet::from(["--strict".to_string()]));
 }
