@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{HeaderMap, HeaderName, HeaderValue};
+use http::{HeaderName, HeaderValue};
 use serde_json::{Map, Value};
 
 use super::mac::{SecretError, SigningKey};
@@ -315,16 +315,6 @@ impl Scheme for CertifiedScheme {
                 paypal::sign(&body, self.signer(key)?, &transmission).map_err(|err| self.not_signable(err.to_string()))
             }
         }
-    }
-
-    fn verify(
-        &self,
-        headers: &HeaderMap,
-        body: &[u8],
-        key: &SigningKey,
-        window: TimeWindow,
-    ) -> Result<Verified, VerifyError> {
-        self.verify_request(&ReceivedRequest::post(headers, body), key, window)
     }
 
     fn verify_request(

@@ -724,16 +724,6 @@ impl Scheme for DescribedScheme {
         Ok(headers)
     }
 
-    fn verify(
-        &self,
-        headers: &HeaderMap,
-        body: &[u8],
-        key: &SigningKey,
-        window: TimeWindow,
-    ) -> Result<Verified, VerifyError> {
-        self.verify_request(&ReceivedRequest::post(headers, body), key, window)
-    }
-
     fn sign_body(&self, delivery: &Delivery, key: &SigningKey) -> Result<Option<bytes::Bytes>, SignError> {
         let Some(fields) = self.fields else { return Ok(None) };
         let body = whole_body(&delivery.body)?;

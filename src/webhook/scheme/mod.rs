@@ -365,16 +365,17 @@ pub trait Scheme: fmt::Debug + Send + Sync {
     /// The headers to send with `delivery`, signature first. Reads a file body in chunks.
     fn sign(&self, delivery: &Delivery, key: &SigningKey) -> Result<Vec<(HeaderName, HeaderValue)>, SignError>;
 
-    /// Checks a received request. The signature is checked before the timestamp's age so a stale
-    /// request can say whether its signature matched (a replay or clock problem, not a wrong key).
-    /// A mismatch carries no hint here; `webhook::verify::hint` adds one when a common mistake fits.
+    /// Checks a received POST by its headers and body alone ([`verify_request`](Self::verify_request)
+    /// without a method or URL: what `webhook verify` without `--url` and the suites' probes have).
     fn verify(
         &self,
         headers: &HeaderMap,
         body: &[u8],
         key: &SigningKey,
         window: TimeWindow,
-    ) -> Result<Verified, VerifyError>;
+    ) -> Result<Verified, VerifyError> {
+        self.verify_request(&ReceivedRequest::post(headers, body), key, window)
+    }
 
     /// Whether the scheme signs the request's URL, so signing needs `--url` and verifying needs
     /// the URL the provider was given.
@@ -382,16 +383,16 @@ pub trait Scheme: fmt::Debug + Send + Sync {
         false
     }
 
-    /// [`verify`](Self::verify) with what else the request carries: its method and URL, for the
-    /// schemes that sign them. The others judge the headers and body alone.
+    /// Checks a received request: its headers and body, and its method and URL for the schemes that
+    /// sign them. The signature is checked before the timestamp's age so a stale request can say
+    /// whether its signature matched (a replay or clock problem, not a wrong key). A mismatch
+    /// carries no hint here; `webhook::verify::hint` adds one when a common mistake fits.
     fn verify_request(
         &self,
         request: &ReceivedRequest<'_>,
         key: &SigningKey,
         window: TimeWindow,
-    ) -> Result<Verified, VerifyError> {
-        self.verify(request.headers, request.body, key, window)
-    }
+    ) -> Result<Verified, VerifyError>;
 }
 
 /// The scheme for `kind`, with `options` applied where they mean something.

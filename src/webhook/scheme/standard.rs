@@ -18,6 +18,7 @@ use http::{HeaderMap, HeaderName, HeaderValue};
 use super::ed25519::{self, AsymmetricKey};
 use super::mac::any_equal;
 use super::received::{Future, capped, conclude, header_text, non_empty};
+use super::request::ReceivedRequest;
 use super::{
     BASE64, KeyForm, Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value,
 };
@@ -204,13 +205,13 @@ impl Scheme for StandardWebhooks {
         ])
     }
 
-    fn verify(
+    fn verify_request(
         &self,
-        headers: &HeaderMap,
-        body: &[u8],
+        request: &ReceivedRequest<'_>,
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
+        let (headers, body) = (request.headers, request.body);
         let (signature_name, signature) = self.read(headers, |names| &names.signature)?;
         let (_, id) = self.read(headers, |names| &names.id)?;
         let (timestamp_name, timestamp_text) = self.read(headers, |names| &names.timestamp)?;

@@ -8,11 +8,12 @@
 //! first `t` counts, items that are neither `t` nor a version are ignored, the timestamp is an
 //! integer and is signed as that integer (`t=0123` signs `123.`), each `v1` is compared as
 //! lower-case hex text, and only timestamps older than the tolerance are refused.
-use http::{HeaderMap, HeaderName, HeaderValue};
+use http::{HeaderName, HeaderValue};
 use smallvec::SmallVec;
 
 use super::mac::any_equal;
 use super::received::{Future, check_entries, conclude, header_text};
+use super::request::ReceivedRequest;
 use super::{
     MAX_SIGNATURES, Scheme, SchemeKind, SignError, SigningKey, TimeWindow, Verified, VerifyError, to_header_value,
 };
@@ -177,13 +178,13 @@ impl Scheme for Stripe {
         Ok(vec![(SIGNATURE, to_header_value("signature", &SIGNATURE, value)?)])
     }
 
-    fn verify(
+    fn verify_request(
         &self,
-        headers: &HeaderMap,
-        body: &[u8],
+        request: &ReceivedRequest<'_>,
         key: &SigningKey,
         window: TimeWindow,
     ) -> Result<Verified, VerifyError> {
+        let (headers, body) = (request.headers, request.body);
         let parsed = parse_header(header_text(headers, &SIGNATURE)?)?;
         let timestamp = parse_timestamp(parsed.timestamp)?;
         // One HMAC for the request, compared with every entry as text: the libraries compare the
@@ -204,6 +205,8 @@ impl Scheme for Stripe {
 #[cfg(test)]
 mod tests {
     use std::time::Duration;
+
+    use http::HeaderMap;
 
     use super::*;
     use crate::webhook::scheme::mac::tags_computed_by;
