@@ -74,6 +74,11 @@ pub(crate) struct CheckResult {
     pub why: &'static str,
     pub level: Level,
     pub outcome: CheckOutcome,
+    /// What the check saw that made it fail, warn or stay unconfirmed, in one line with its
+    /// numbers ("executed 20 times: 20 distinct resources for one key"); stated by the check where
+    /// it decides, and what JUnit's failure message shows. Absent when it passed or was skipped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
     /// What was observed: statuses, ids, the difference found, or why it was skipped.
     pub evidence: Vec<String>,
     /// How to fix what the check caught (on `fail`, `warn` and `xfail`), written for that bug.
@@ -111,32 +116,64 @@ pub(crate) struct CheckSpec {
 }
 
 impl CheckSpec {
-    /// The result of this check: `held` gives pass, otherwise fail or warn by level.
-    pub(crate) fn judged(&self, held: bool, evidence: Vec<String>, took: Duration) -> CheckResult {
-        let outcome = match (held, self.level) {
-            (true, _) => CheckOutcome::Pass,
-            (false, Level::Required) => CheckOutcome::Fail,
-            (false, Level::Recommended | Level::Advisory) => CheckOutcome::Warn,
+    /// The check held: a pass, with what was seen.
+    pub(crate) fn held(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Pass, None, evidence, took)
+    }
+
+    /// The check did not hold: fail or warn by level, with the `finding` (what was seen, with its
+    /// numbers, in one line) a dashboard shows.
+    pub(crate) fn broken(&self, finding: impl Into<String>, evidence: Vec<String>, took: Duration) -> CheckResult {
+        let outcome = match self.level {
+            Level::Required => CheckOutcome::Fail,
+            Level::Recommended | Level::Advisory => CheckOutcome::Warn,
         };
-        self.result(outcome, evidence, took)
+        self.result(outcome, Some(finding.into()), evidence, took)
+    }
+
+    /// `held` gives pass, otherwise fail or warn by level with `finding`, which a check words from
+    /// what it counted whichever way it went (it is kept only when the check did not hold).
+    pub(crate) fn judged(
+        &self,
+        held: bool,
+        finding: impl Into<String>,
+        evidence: Vec<String>,
+        took: Duration,
+    ) -> CheckResult {
+        if held { self.held(evidence, took) } else { self.broken(finding, evidence, took) }
+    }
+
+    /// Held unless the check found what breaks it: `Some(finding)` gives fail or warn by level.
+    pub(crate) fn held_unless(&self, finding: Option<String>, evidence: Vec<String>, took: Duration) -> CheckResult {
+        match finding {
+            Some(finding) => self.broken(finding, evidence, took),
+            None => self.held(evidence, took),
+        }
     }
 
     /// A warning whatever the check's level: what it saw is worth fixing but is not the failure
     /// its level is for (a replay under another status is not a second execution).
-    pub(crate) fn warned(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
-        self.result(CheckOutcome::Warn, evidence, took)
+    pub(crate) fn warned(&self, finding: impl Into<String>, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Warn, Some(finding.into()), evidence, took)
     }
 
-    /// The check ran but cannot be judged: `evidence` ends with why and the fix.
-    pub(crate) fn unconfirmed(&self, evidence: Vec<String>, took: Duration) -> CheckResult {
-        self.result(CheckOutcome::Unconfirmed, evidence, took)
+    /// The check ran but cannot be judged: `finding` says what was seen that leaves it open,
+    /// `evidence` ends with why and the fix.
+    pub(crate) fn unconfirmed(&self, finding: impl Into<String>, evidence: Vec<String>, took: Duration) -> CheckResult {
+        self.result(CheckOutcome::Unconfirmed, Some(finding.into()), evidence, took)
     }
 
     pub(crate) fn skipped(&self, reason: impl Into<String>) -> CheckResult {
-        self.result(CheckOutcome::Skip, vec![reason.into()], Duration::ZERO)
+        self.result(CheckOutcome::Skip, None, vec![reason.into()], Duration::ZERO)
     }
 
-    fn result(&self, outcome: CheckOutcome, evidence: Vec<String>, took: Duration) -> CheckResult {
+    fn result(
+        &self,
+        outcome: CheckOutcome,
+        finding: Option<String>,
+        evidence: Vec<String>,
+        took: Duration,
+    ) -> CheckResult {
         let fix = matches!(outcome, CheckOutcome::Fail | CheckOutcome::Warn).then_some(self.fix);
         CheckResult {
             id: self.id,
@@ -144,6 +181,7 @@ impl CheckSpec {
             why: self.why,
             level: self.level,
             outcome,
+            finding,
             evidence,
             fix,
             duration: took,
@@ -284,6 +322,7 @@ impl SuiteReport {
                     check.evidence.push("not selected, but run because the selected checks depend on it".to_string());
                 } else {
                     check.outcome = CheckOutcome::Skip;
+                    check.finding = None;
                     check.evidence = vec![selection.left_out_reason(check.id)];
                     check.fix = None;
                     check.duration = Duration::ZERO;
@@ -439,6 +478,10 @@ impl SuiteReport {
                 tone = tone.class(),
                 title = html_report::escape(check.title),
             );
+            if let Some(finding) = &check.finding {
+                let _ =
+                    writeln!(findings, "<p class=\"finding\"><strong>{}</strong></p>", html_report::escape(finding));
+            }
             if !check.evidence.is_empty() {
                 findings.push_str(&HtmlReport::list(&check.evidence));
             }
@@ -481,6 +524,10 @@ impl SuiteReport {
             };
             let level = level_word(check.level);
             let _ = writeln!(out, "{mark}  {:<id_width$}  {:<11}  {}", check.id, palette.dim(level), check.title);
+            // What the check found opens what is said under it, unless the evidence says it already.
+            if let Some(finding) = check.finding.as_ref().filter(|finding| !check.evidence.contains(finding)) {
+                let _ = writeln!(out, "      {} {}", palette.dim("·"), palette.bold(finding));
+            }
             for line in &check.evidence {
                 let _ = writeln!(out, "      {} {line}", palette.dim("·"));
             }
@@ -650,7 +697,7 @@ impl SuiteReport {
             if let Some(fix) = check.fix {
                 let _ = write!(text, "\nfix: {fix}");
             }
-            JunitCase::Failure { message: finding(&check.evidence), text }
+            JunitCase::Failure { message: junit_message(check), text }
         };
         let first = check.evidence.first().map(String::as_str).unwrap_or_default();
         if self.strict && self.unwatched.contains(&check.id) {
@@ -664,18 +711,18 @@ impl SuiteReport {
             CheckOutcome::Fail => failure(check),
             CheckOutcome::Skip => JunitCase::Skipped(first.to_string()),
             CheckOutcome::Warn => match self.junit_warnings {
-                JunitWarnings::Skipped => JunitCase::Skipped(format!("warning: {first}")),
+                JunitWarnings::Skipped => JunitCase::Skipped(format!("warning: {}", junit_message(check))),
                 JunitWarnings::Passed => JunitCase::Passed,
                 JunitWarnings::Failed => failure(check),
             },
-            CheckOutcome::Xfail => JunitCase::Skipped(format!("expected failure: {first}")),
+            CheckOutcome::Xfail => JunitCase::Skipped(format!("expected failure: {}", junit_message(check))),
             CheckOutcome::Xpass if self.strict => JunitCase::Failure {
                 message: format!("passed although --expect-fail {} said it would fail (--strict)", check.id),
                 text: format!("fixed? remove --expect-fail {}", check.id),
             },
             CheckOutcome::Xpass => JunitCase::Passed,
             CheckOutcome::Unconfirmed => JunitCase::Failure {
-                message: format!("unconfirmed: {}", finding(&check.evidence).trim_start_matches("unconfirmed: ")),
+                message: format!("unconfirmed: {}", junit_message(check)),
                 text: check.evidence.join("\n"),
             },
         }
@@ -719,18 +766,14 @@ fn nothing_checked(checks: &[CheckResult]) -> Option<String> {
     Some(format!("nothing was checked: {}", why.join("; ")))
 }
 
-/// What a dashboard shows of a failed case: the finding, with its numbers ("executed 20 times: 20
-/// distinct resources for one key"), not the check's general why. The evidence opens with what
-/// was sent when it has more than one line, so the finding is what follows; each line is cut
-/// short, as a message is one line on a dashboard.
-fn finding(evidence: &[String]) -> String {
-    const LINE: usize = 160;
-    let lines = if evidence.len() > 1 { &evidence[1..] } else { evidence };
-    let short = |line: &String| match line.char_indices().nth(LINE) {
-        Some((cut, _)) => format!("{}…", &line[..cut]),
-        None => line.clone(),
-    };
-    lines.iter().map(short).collect::<Vec<_>>().join("; ")
+/// What a dashboard shows of a case that did not hold: the finding the check stated, with its
+/// numbers ("executed 20 times: 20 distinct resources for one key"), never the check's general
+/// why; cut short, as a message is one line on a dashboard. A result without one (a check whose
+/// outcome was set from outside its judgement) shows its first evidence line.
+fn junit_message(check: &CheckResult) -> String {
+    const MESSAGE: usize = 200;
+    let finding = check.finding.as_deref().or(check.evidence.first().map(String::as_str)).unwrap_or(check.title);
+    crate::text::ellipsis(finding, MESSAGE)
 }
 
 /// Seconds as JUnit writes them, never negative (an empty sum of floats is -0.0).
@@ -1084,7 +1127,7 @@ mod tests {
 
     #[test]
     fn advisory_failures_warn_and_do_not_fail_the_suite() {
-        let result = SPEC.judged(false, vec![], Duration::ZERO);
+        let result = SPEC.broken("seen twice", vec![], Duration::ZERO);
         assert_eq!(result.outcome, CheckOutcome::Warn);
         let report = SuiteReport::new("s", "t".into(), vec![result]);
         assert!(report.passed);
@@ -1104,9 +1147,12 @@ mod tests {
     #[test]
     fn an_unconfirmed_required_check_is_exit_2_unless_another_failed() {
         let required = CheckSpec { level: Level::Required, ..SPEC };
-        let open = required.unconfirmed(vec!["unconfirmed: give --count-url".into()], Duration::ZERO);
-        let report =
-            SuiteReport::new("s", "t".into(), vec![open.clone(), required.judged(true, vec![], Duration::ZERO)]);
+        let open = required.unconfirmed(
+            "the id came from the request",
+            vec!["unconfirmed: give --count-url".into()],
+            Duration::ZERO,
+        );
+        let report = SuiteReport::new("s", "t".into(), vec![open.clone(), required.held(vec![], Duration::ZERO)]);
         assert!(!report.passed);
         assert_eq!(report.tally.unconfirmed, 1);
         let reason = report.unconfirmed_reason().unwrap();
@@ -1115,9 +1161,56 @@ mod tests {
             "{reason}"
         );
         assert!(report.render_human(Palette::plain()).contains("????  x"));
-        let failed = SuiteReport::new("s", "t".into(), vec![open, required.judged(false, vec![], Duration::ZERO)]);
+        let failed =
+            SuiteReport::new("s", "t".into(), vec![open, required.broken("seen twice", vec![], Duration::ZERO)]);
         assert_eq!(failed.unconfirmed_reason(), None, "a proven failure is exit 1");
         assert_eq!(failed.outcome(), Outcome::ProblemFound);
+    }
+
+    /// Every constructor of an outcome that did not hold takes the finding, and a pass or a skip
+    /// carries none: a check cannot fail, warn or stay unconfirmed without saying what it saw.
+    #[test]
+    fn only_outcomes_that_did_not_hold_carry_the_finding_the_check_stated() {
+        let required = CheckSpec { level: Level::Required, ..SPEC };
+        let took = Duration::ZERO;
+        let cases = [
+            (required.broken("executed 3 times", vec![], took), CheckOutcome::Fail, Some("executed 3 times")),
+            (SPEC.broken("executed 3 times", vec![], took), CheckOutcome::Warn, Some("executed 3 times")),
+            (required.judged(false, "answered 500", vec![], took), CheckOutcome::Fail, Some("answered 500")),
+            (required.judged(true, "answered 500", vec![], took), CheckOutcome::Pass, None),
+            (required.held_unless(Some("got A's id".into()), vec![], took), CheckOutcome::Fail, Some("got A's id")),
+            (required.held_unless(None, vec![], took), CheckOutcome::Pass, None),
+            (required.warned("status 201 → 200", vec![], took), CheckOutcome::Warn, Some("status 201 → 200")),
+            (required.unconfirmed("no id", vec![], took), CheckOutcome::Unconfirmed, Some("no id")),
+            (required.skipped("no body"), CheckOutcome::Skip, None),
+        ];
+        for (result, outcome, finding) in cases {
+            assert_eq!((result.outcome, result.finding.as_deref()), (outcome, finding));
+        }
+    }
+
+    #[test]
+    fn a_junit_failure_message_is_the_finding_and_its_text_the_evidence_why_and_fix() {
+        let required = CheckSpec { level: Level::Required, ..SPEC };
+        let evidence = vec!["20 duplicates, sync h2: 20 × 201".to_string(), "the count went 0 → 20".to_string()];
+        let long = format!("executed 20 times: {}", "x".repeat(300));
+        let report = SuiteReport::new(
+            "s",
+            "t".into(),
+            vec![
+                required.broken("executed 20 times: 20 distinct resources for one key", evidence, Duration::ZERO),
+                CheckSpec { id: "y", ..required }.broken(long, vec![], Duration::ZERO),
+            ],
+        );
+        let xml = report.render_junit();
+        assert!(
+            xml.contains("<failure message=\"executed 20 times: 20 distinct resources for one key\">20 duplicates, sync h2: 20 × 201\nthe count went 0 → 20\nwhy: w\nfix: f</failure>"),
+            "{xml}"
+        );
+        let cut = format!("<failure message=\"executed 20 times: {}…\">", "x".repeat(200 - 19));
+        assert!(xml.contains(&cut), "{xml}");
+        let human = report.render_human(Palette::plain());
+        assert!(human.contains("FAIL  x  required     t\n      · executed 20 times: 20 distinct resources"), "{human}");
     }
 
     #[test]

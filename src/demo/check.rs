@@ -74,8 +74,8 @@ async fn check_against(narrator: &mut Narrator, mode: Mode) -> anyhow::Result<Su
     }
     for check in report.checks.iter().filter(|c| c.outcome == CheckOutcome::Fail) {
         narrator.say(&format!("    {} {}: {}", palette.red("FAIL"), check.id, check.title))?;
-        // The first line says what was sent; the second, when there is one, what went wrong.
-        if let Some(line) = check.evidence.get(1).or(check.evidence.first()) {
+        // What the check found, as it stated it.
+        if let Some(line) = check.finding.as_ref().or(check.evidence.first()) {
             narrator.say(&format!("         {}", palette.dim(&ellipsis(line, EVIDENCE_WIDTH))))?;
         }
     }

@@ -86,13 +86,17 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
         ));
     }
     evidence.extend(judgement.notes.iter().filter(|note| note.starts_with("the count and the ids")).cloned());
+    let counts = status_counts(answers.iter().copied());
     let once = if let (Some(doubt), Verdict::Consistent) = (&probe.count_doubt, &judgement.verdict) {
         evidence.push(format!("{doubt} (when `create` executed)"));
-        CONCURRENT_ONCE.unconfirmed(evidence, started.elapsed())
-    } else if judgement.verdict == Verdict::Unconfirmed {
-        CONCURRENT_ONCE.unconfirmed(evidence, started.elapsed())
+        let finding = format!("{n} duplicates answered consistently ({counts}), but the count cannot be believed");
+        CONCURRENT_ONCE.unconfirmed(finding, evidence, started.elapsed())
     } else {
-        CONCURRENT_ONCE.judged(judgement.verdict == Verdict::Consistent, evidence, started.elapsed())
+        let finding = race_finding(judgement, n, &answers, &counts);
+        match &judgement.verdict {
+            Verdict::Unconfirmed => CONCURRENT_ONCE.unconfirmed(finding, evidence, started.elapsed()),
+            verdict => CONCURRENT_ONCE.judged(*verdict == Verdict::Consistent, finding, evidence, started.elapsed()),
+        }
     };
     // A count `create` showed to be no proof leaves the check without a level.
     let once = match judgement.evidence_level {
@@ -113,7 +117,32 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
             ),
             _ => format!("{missing} of {} answers 409 carry no Retry-After", conflicts.len()),
         };
-        CONFLICT_RETRY_AFTER.judged(missing == 0, vec![evidence], Duration::ZERO)
+        let finding = format!("{missing} of {} answers 409 carried no Retry-After", conflicts.len());
+        CONFLICT_RETRY_AFTER.judged(missing == 0, finding, vec![evidence], Duration::ZERO)
     };
     Ok(vec![once, retry_after])
+}
+
+/// What `n` concurrent duplicates with one key showed, when it is not one execution.
+fn race_finding(judgement: &crate::idem::verdict::Judgement, n: usize, answers: &[&Observed], counts: &str) -> String {
+    match judgement.verdict {
+        Verdict::ExecutedMoreThanOnce if judgement.resource_ids.len() > 1 => format!(
+            "executed {} times: {} distinct resources for one key",
+            judgement.executions,
+            judgement.resource_ids.len()
+        ),
+        Verdict::ExecutedMoreThanOnce => format!("{n} duplicates executed {} times for one key", judgement.executions),
+        Verdict::Errors => {
+            let failed = answers.iter().filter(|a| a.error.is_some()).count();
+            format!("{failed} of {n} duplicates got no answer")
+        }
+        Verdict::NothingCreated => format!("none of {n} duplicates was created: {counts}"),
+        Verdict::CannotTell => format!("{n} duplicates answered without a resource id: {counts}"),
+        Verdict::Unconfirmed => {
+            format!("{n} duplicates answered consistently ({counts}), with only the id the request carries")
+        }
+        Verdict::Consistent | Verdict::Inconsistent | Verdict::AllExecuted | Verdict::Collapsed => {
+            format!("{n} duplicates for one key got answers that disagree: {counts}")
+        }
+    }
 }

@@ -61,7 +61,11 @@ pub(super) async fn crash_recovers(
                 "retries over {} (--stuck-for): {tally}: the key is stuck in flight after the crash",
                 format_duration(retrying.elapsed())
             ));
-            return Ok(CRASH_RECOVERS.judged(false, evidence, started.elapsed()));
+            let finding = format!(
+                "after a crash mid-request the key answered 409 to all {total} retries over {}",
+                format_duration(retrying.elapsed())
+            );
+            return Ok(CRASH_RECOVERS.broken(finding, evidence, started.elapsed()));
         }
         return Ok(CRASH_RECOVERS.skipped(format!(
             "could not judge: retries over {} got {tally}, neither a stuck 409 nor an execution",
@@ -77,7 +81,8 @@ pub(super) async fn crash_recovers(
     ));
     let Some(id) = id else {
         evidence.push("the key was refused after the crash, so the request can never complete".to_string());
-        return Ok(CRASH_RECOVERS.judged(false, evidence, started.elapsed()));
+        let finding = format!("after a crash mid-request the retries ended with {}: {tally}", ended.status);
+        return Ok(CRASH_RECOVERS.broken(finding, evidence, started.elapsed()));
     };
     // One execution: the key now replays what it executed.
     let request = probe.spec.build(Some(&key))?;
@@ -90,7 +95,12 @@ pub(super) async fn crash_recovers(
         again_id.as_deref().unwrap_or("(no id)"),
         if once { " (the replay): answer replayed" } else { ": not a replay of the recovered execution" }
     ));
-    Ok(CRASH_RECOVERS.judged(once, evidence, started.elapsed()))
+    let finding = format!(
+        "after a crash the retry got {id}, then the key answered {} {}",
+        again.status,
+        again_id.as_deref().unwrap_or("with no id")
+    );
+    Ok(CRASH_RECOVERS.judged(once, finding, evidence, started.elapsed()))
 }
 
 /// Sends the request with `key` and kills the server `kill_after` later, while it is (presumably)

@@ -74,8 +74,17 @@ pub(super) async fn create_keeping_answer(
         }
     };
     let result = match (status.is_success(), &original) {
-        (true, None) => CREATE.unconfirmed(evidence, started.elapsed()),
-        _ => CREATE.judged(original.is_some(), evidence, started.elapsed()),
+        (true, None) => CREATE.unconfirmed(
+            format!("answered {status} without a resource id: cannot tell what it created"),
+            evidence,
+            started.elapsed(),
+        ),
+        _ => CREATE.judged(
+            original.is_some(),
+            format!("refused the first request with {status}"),
+            evidence,
+            started.elapsed(),
+        ),
     };
     let answer = match &original {
         Some(original) => original.exchange.clone(),
@@ -101,7 +110,8 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
             Ok(executions) => executions,
             Err(doubt) if answer.status.is_success() => {
                 evidence.push(doubt);
-                return Ok(NEW_KEY_CREATES.unconfirmed(evidence, started.elapsed()));
+                let finding = format!("a new key answered {}, but the count cannot be believed", answer.status);
+                return Ok(NEW_KEY_CREATES.unconfirmed(finding, evidence, started.elapsed()));
             }
             Err(_) => 0,
         };
@@ -109,7 +119,10 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
         if !created {
             evidence.push(format!("a new key created nothing: {}", excerpt(&answer.body)));
         }
-        return Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()).at_level(EvidenceLevel::Count));
+        let finding = format!("a new key answered {}; executions counted: {executions}", answer.status);
+        return Ok(NEW_KEY_CREATES
+            .judged(created, finding, evidence, started.elapsed())
+            .at_level(EvidenceLevel::Count));
     }
     let same_sent_id = id.as_deref() == Some(original.id.as_str()) && grounds.sent_as(&original.id).is_some();
     if answer.status.is_success() && same_sent_id {
@@ -117,7 +130,8 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
             "unconfirmed: the new key got the same id {}, which is in your request, so it does not show whether the server created a second resource: give --count-url URL (a GET that counts what the server created)",
             original.id
         ));
-        return Ok(NEW_KEY_CREATES.unconfirmed(evidence, started.elapsed()));
+        let finding = format!("a new key got the id {} again, which the request itself carried", original.id);
+        return Ok(NEW_KEY_CREATES.unconfirmed(finding, evidence, started.elapsed()));
     }
     let created = answer.status.is_success() && id.as_ref().is_some_and(|id| *id != original.id);
     if !created {
@@ -130,5 +144,12 @@ pub(super) async fn new_key_creates(probe: &mut Probe, original: &Original) -> a
             evidence.push(excerpt(&answer.body));
         }
     }
-    Ok(NEW_KEY_CREATES.judged(created, evidence, started.elapsed()))
+    let finding = match id.as_deref() {
+        Some(same) if same == original.id => {
+            format!("a new key answered {} with the first resource {same} again", answer.status)
+        }
+        Some(other) => format!("a new key answered {} with {other}", answer.status),
+        None => format!("a new key answered {} with no id", answer.status),
+    };
+    Ok(NEW_KEY_CREATES.judged(created, finding, evidence, started.elapsed()))
 }

@@ -75,7 +75,17 @@ pub(super) async fn cached_decline(probe: &mut Probe, rules: &'static ProfileRul
             true
         }
     };
-    Ok(CACHED_DECLINE.judged(executed && same_key_held, evidence, started.elapsed()))
+    let finding = match executed {
+        false => format!(
+            "after a {} decline, the corrected request with a new key got {}",
+            declined.status, corrected.status
+        ),
+        true => format!(
+            "after a {} decline, the corrected request with the declined key got {} (--profile {})",
+            declined.status, same_key.status, rules.name
+        ),
+    };
+    Ok(CACHED_DECLINE.judged(executed && same_key_held, finding, evidence, started.elapsed()))
 }
 
 /// The user's JSON body with its first positive number made negative (an amount no API accepts),

@@ -43,6 +43,13 @@ pub(super) async fn effect_then_failure(probe: &mut Probe) -> anyhow::Result<Che
     evidence.push(format!("retries with the key: {}", tally(&statuses)));
     let ended_with = settled.as_ref().filter(|answer| answer.status.is_success()).map(|answer| probe.id_of(answer));
     let mut faithful = false;
+    // What the client was left with, should the count show one execution.
+    let ending = match (&ended_with, &settled) {
+        (Some(Some(_)), _) => "the key then answered another resource than the retry got".to_string(),
+        (Some(None), _) => "the retry succeeded without a resource id".to_string(),
+        (None, Some(answer)) => format!("the retries ended with {}", answer.status),
+        (None, None) => format!("no result after {MAX_RETRIES} retries"),
+    };
     match ended_with {
         Some(Some(id)) => {
             // The retry's answer must be the first execution's, and stay so.
@@ -73,7 +80,8 @@ pub(super) async fn effect_then_failure(probe: &mut Probe) -> anyhow::Result<Che
     match believed(&count, probe.count_doubt.as_deref()) {
         Err(doubt) => {
             evidence.push(doubt);
-            Ok(EFFECT_THEN_FAILURE.unconfirmed(evidence, took))
+            let finding = format!("the count after the lost answer cannot be believed ({} retries)", statuses.len());
+            Ok(EFFECT_THEN_FAILURE.unconfirmed(finding, evidence, took))
         }
         Ok(executions) => {
             if executions != 1 {
@@ -82,7 +90,16 @@ pub(super) async fn effect_then_failure(probe: &mut Probe) -> anyhow::Result<Che
                     if executions == 0 { "nothing was created" } else { "the retries executed again" }
                 ));
             }
-            Ok(EFFECT_THEN_FAILURE.judged(executions == 1 && faithful, evidence, took).at_level(EvidenceLevel::Count))
+            let finding = match executions {
+                1 => format!("executed once, but {ending}"),
+                _ => format!(
+                    "executed {executions} times for one key after the answer was lost and {} retries",
+                    statuses.len()
+                ),
+            };
+            Ok(EFFECT_THEN_FAILURE
+                .judged(executions == 1 && faithful, finding, evidence, took)
+                .at_level(EvidenceLevel::Count))
         }
     }
 }

@@ -113,7 +113,12 @@ use a slower request and tell idem how long it takes with --work-hint DUR",
             executed_again.join(", ")
         ));
     }
-    Ok(LEASE_OUTLIVES_WORK.judged(held, evidence, started.elapsed()))
+    let finding = format!(
+        "executed {} times for one key retried while the first request ran {}",
+        executed_again.len() + 1,
+        format_duration(took)
+    );
+    Ok(LEASE_OUTLIVES_WORK.judged(held, finding, evidence, started.elapsed()))
 }
 
 /// Retries with `key` at each delay after `started` until the first request ends, then waits for
@@ -235,6 +240,7 @@ pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> a
         MismatchAnswer::Replay => replayed_first,
         MismatchAnswer::RejectOrReplay => replayed_first || (executed.is_none() && last.is_client_error()),
     };
+    let mut finding = String::new();
     if !held {
         let expected = match (rules.mismatch.answer, rules.mismatch.status) {
             (MismatchAnswer::Replay, _) => "#1's answer, replayed".to_string(),
@@ -243,8 +249,12 @@ pub(super) async fn mismatch_in_flight(probe: &mut Probe, profile: Profile) -> a
             (MismatchAnswer::Reject, None) => "a 4xx other than 409".to_string(),
         };
         evidence.push(format!("expected {expected} in the end (--profile {})", profile.name()));
+        finding = match executed.as_deref().filter(|_| !replayed_first) {
+            Some(id) => format!("a changed body sent while #1 ran was executed: {id}"),
+            None => format!("a changed body sent while #1 ran ended with {last}, expected {expected}"),
+        };
     }
-    Ok(MISMATCH_IN_FLIGHT.judged(held, evidence, started.elapsed()))
+    Ok(MISMATCH_IN_FLIGHT.judged(held, finding, evidence, started.elapsed()))
 }
 
 #[cfg(test)]

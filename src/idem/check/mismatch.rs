@@ -45,6 +45,16 @@ pub(super) async fn mismatch(
         // that found none there would refuse it too: the answer shows which refusal it was.
         evidence.push(format!("refused: {}", excerpt(&answer.body)));
     }
+    let status = answer.status;
+    let mut finding = if replayed_old {
+        format!("a changed body under the same key answered {status} with the first answer's body ({})", original.id)
+    } else if let Some(id) = probe.id_of(&answer).filter(|_| status.is_success()) {
+        format!("a changed body under the same key was executed: {status} {id}")
+    } else if !status.is_client_error() {
+        format!("a changed body under the same key answered {status}, not a 4xx")
+    } else {
+        format!("a changed body under the same key was refused with {status}")
+    };
     let rejected = answer.status.is_client_error();
     let held = match rules.mismatch.answer {
         // A 422 rule is judged by `mismatch-is-422` at the profile's level (a SHOULD in the draft);
@@ -58,6 +68,11 @@ pub(super) async fn mismatch(
                 rules.mismatch_status_phrase(),
                 rules.mismatch.source
             ));
+            finding = format!(
+                "refused a changed body with {status}; --profile {} asks for {}",
+                rules.name,
+                rules.mismatch_status_phrase()
+            );
             false
         }
         MismatchAnswer::Reject => rejected,
@@ -70,17 +85,22 @@ pub(super) async fn mismatch(
                     "--profile {} expects the first answer ({}) replayed: {}",
                     rules.name, original.id, rules.mismatch.source
                 ));
+                finding = format!(
+                    "a changed body under the same key answered {status}, not the first answer ({}) replayed",
+                    original.id
+                );
             }
             held
         }
     };
-    let mut rejected_result = MISMATCH_REJECTED.judged(held, evidence, started.elapsed());
+    let mut rejected_result = MISMATCH_REJECTED.judged(held, finding, evidence, started.elapsed());
     if let (Some(fix), Some(_)) = (&rules.mismatch.fix, rejected_result.fix) {
         rejected_result.fix = Some(fix.as_str());
     }
     let is_422 = match (rules.mismatch.answer, rules.mismatch.status) {
         (MismatchAnswer::Reject, Some(422) | None) if rejected => MISMATCH_422.judged(
             answer.status == StatusCode::UNPROCESSABLE_ENTITY,
+            format!("refused a changed body with {}, not 422", answer.status),
             vec![format!("answered {}", answer.status)],
             Duration::ZERO,
         ),

@@ -30,7 +30,8 @@ pub(super) async fn missing_key(
         evidence.push(excerpt(&answer.body));
     }
     let held = !require_key || answer.status == expected;
-    let mut result = spec.judged(held, evidence, started.elapsed());
+    let finding = format!("a request without a key answered {}, not {expected}", answer.status);
+    let mut result = spec.judged(held, finding, evidence, started.elapsed());
     if probe.spec.key_carrier != KeyCarrier::Header {
         // The catalogue's fix names the header; this API reads the key elsewhere.
         result.fix = result.fix.map(|_| {

@@ -238,6 +238,7 @@ fn name_levels(checks: &mut [CheckResult], require_count: bool) {
             && COUNTED_CHECKS.iter().any(|spec| spec.id == check.id)
         {
             check.outcome = CheckOutcome::Unconfirmed;
+            check.finding = Some("held on the answers alone; --require-count asks for a count".to_string());
             check.evidence.push(COUNT_REQUIRED.to_string());
         }
     }

@@ -90,24 +90,34 @@ pub(super) async fn expired_key_taken_once(
                 "{} executions once the record expired: the duplicates each took the expired record over",
                 judgement.executions
             ));
-            EXPIRED_KEY_TAKEN_ONCE.judged(false, evidence, took)
+            let finding =
+                format!("{concurrency} duplicates with an expired key executed {} times", judgement.executions);
+            EXPIRED_KEY_TAKEN_ONCE.broken(finding, evidence, took)
         }
         // `create` showed the count to be no proof: nothing it says holds.
         _ if doubt.is_some() => {
             evidence.push(format!("{} (when `create` executed)", doubt.unwrap_or_default()));
-            EXPIRED_KEY_TAKEN_ONCE.unconfirmed(evidence, took)
+            EXPIRED_KEY_TAKEN_ONCE.unconfirmed("the count cannot be believed since `create`", evidence, took)
         }
-        Verdict::Consistent if counted && judgement.executions == 1 => {
-            EXPIRED_KEY_TAKEN_ONCE.judged(true, evidence, took)
-        }
+        Verdict::Consistent if counted && judgement.executions == 1 => EXPIRED_KEY_TAKEN_ONCE.held(evidence, took),
         Verdict::Consistent if counted && judgement.executions == 0 => {
             evidence.push(format!(
                 "nothing executed: the record was still there after {}, so no expired record was raced; give the server's retention with --retention",
                 format_duration(wait)
             ));
-            EXPIRED_KEY_TAKEN_ONCE.unconfirmed(evidence, took)
+            let finding = format!(
+                "{concurrency} duplicates {} after the key's record should have expired executed nothing",
+                format_duration(wait)
+            );
+            EXPIRED_KEY_TAKEN_ONCE.unconfirmed(finding, evidence, took)
         }
-        _ => EXPIRED_KEY_TAKEN_ONCE.unconfirmed(evidence, took),
+        _ => {
+            let finding = match counted {
+                true => format!("{concurrency} duplicates with an expired key: {} executions", judgement.executions),
+                false => format!("{concurrency} duplicates with an expired key, and no count of executions"),
+            };
+            EXPIRED_KEY_TAKEN_ONCE.unconfirmed(finding, evidence, took)
+        }
     };
     Ok(if counted { result.at_level(EvidenceLevel::Count) } else { result })
 }

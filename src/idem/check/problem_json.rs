@@ -20,11 +20,18 @@ pub(super) fn problem_json(probe: &Probe) -> CheckResult {
     }
     let mut evidence = Vec::new();
     let mut held = true;
+    let (mut other, mut total) = (0, 0);
     for (ErrorAnswer { check, status, content_type }, count) in seen {
         let media_type = content_type.as_deref().and_then(|t| t.split(';').next()).map(str::trim).unwrap_or("");
-        held &= media_type.eq_ignore_ascii_case("application/problem+json");
+        let problem = media_type.eq_ignore_ascii_case("application/problem+json");
+        held &= problem;
+        total += count;
+        if !problem {
+            other += count;
+        }
         let times = if count > 1 { format!("{count} × ") } else { String::new() };
         evidence.push(format!("{check}: {times}{status} {}", content_type.as_deref().unwrap_or("(no content-type)")));
     }
-    PROBLEM_JSON.judged(held, evidence, Duration::ZERO)
+    let finding = format!("{other} of {total} error answers were not application/problem+json");
+    PROBLEM_JSON.judged(held, finding, evidence, Duration::ZERO)
 }

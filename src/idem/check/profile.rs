@@ -410,7 +410,7 @@ mod tests {
 
     #[test]
     fn the_profile_decides_whether_a_missing_marker_fails() {
-        let warned = vec![catalogue::REPLAY_MARKED.judged(false, vec![], Duration::ZERO)];
+        let warned = vec![catalogue::REPLAY_MARKED.broken("no marker", vec![], Duration::ZERO)];
         let mut ietf = warned.clone();
         Profile::Ietf.apply(&mut ietf);
         assert_eq!((ietf[0].outcome, ietf[0].level), (CheckOutcome::Warn, Level::Advisory));

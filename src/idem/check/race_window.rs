@@ -22,6 +22,15 @@ pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> anyhow::Re
         Err(err) => RACE_WINDOW.skipped(format!("the window could not be measured: {err:#}")),
         Ok(report) => {
             let mut evidence = Vec::new();
+            let finding = match &report.window {
+                Some(w) if w.upper.is_some() => format!(
+                    "duplicates {} apart both executed: window ≈ {}",
+                    format_duration(w.lower),
+                    format_duration(w.estimate)
+                ),
+                Some(w) => format!("duplicates even {} apart both executed (--window-max)", format_duration(w.lower)),
+                None => "duplicates both executed, window not measured".to_string(),
+            };
             if let Some(w) = report.window {
                 evidence.push(match w.upper {
                     Some(upper) => format!(
@@ -36,7 +45,7 @@ pub(super) async fn race_window(spec: &RequestSpec, max: Duration) -> anyhow::Re
             }
             // The engine speaks as `idem window`; here its widest spacing is --window-max.
             evidence.push(report.meaning.replace(RAISE_MAX, "raise --window-max to find the edge"));
-            RACE_WINDOW.judged(report.verdict == WindowVerdict::NoWindow, evidence, started.elapsed())
+            RACE_WINDOW.judged(report.verdict == WindowVerdict::NoWindow, finding, evidence, started.elapsed())
         }
     })
 }

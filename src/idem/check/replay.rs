@@ -65,11 +65,27 @@ pub(super) async fn retry(
     }
     let marker = replay_marker(&retry.headers);
     let took = started.elapsed();
+    // What the retry got instead of the first answer, when it did not get it.
+    let answered = format!(
+        "the retry answered {} {} where #1 got {} {}",
+        retry.status,
+        id.as_deref().unwrap_or("(no id)"),
+        original.exchange.status,
+        original.id
+    );
+    let not_replayed = match (&id, &body) {
+        (Some(second), _) if !same_id => format!("the retry created a second resource: {} and {second}", original.id),
+        (_, Err(_)) if same_id => format!("{answered}, with another body"),
+        _ => answered,
+    };
     // A replay that changed only the status is a warning, not a failure: the draft's enforcement
     // rules (§2.6) are SHOULDs ("respond with the result of the previously completed operation"),
     // and a status is not an execution. A second execution is what fails this check.
     let replay_result = |evidence: Vec<String>, level: EvidenceLevel| {
-        let result = if same_status { RETRY.judged(true, evidence, took) } else { status_changed(evidence, took) };
+        let result = match same_status {
+            true => RETRY.held(evidence, took),
+            false => status_changed(original.exchange.status, retry.status, evidence, took),
+        };
         result.at_level(level)
     };
     // A matching answer is a replay only with evidence that the server recognised the key.
@@ -79,11 +95,13 @@ pub(super) async fn retry(
             let executions = match believed(count, probe.count_doubt.as_deref()) {
                 Ok(executions) => executions,
                 // A different answer fails on its own; a matching one is a replay only by the count.
-                Err(_) if !same_answer => return Ok(retry_failed_and_unmarked(evidence, took)),
+                Err(_) if !same_answer => return Ok(retry_failed_and_unmarked(not_replayed, evidence, took)),
                 Err(doubt) => {
                     evidence.push(doubt);
+                    let finding =
+                        format!("the retry got the first answer ({}), but the count cannot be believed", original.id);
                     return Ok(vec![
-                        RETRY.unconfirmed(evidence, took),
+                        RETRY.unconfirmed(finding, evidence, took),
                         REPLAY_MARKED.skipped("the retry was not judged"),
                     ]);
                 }
@@ -107,10 +125,18 @@ pub(super) async fn retry(
                 evidence.push(format!("{COUNTED}: the count did not move on the retry"));
                 replay_result(evidence, EvidenceLevel::Count)
             } else {
-                RETRY.judged(false, evidence, took).at_level(EvidenceLevel::Count)
+                let finding = match (executions, same_answer) {
+                    (0, _) => format!("{not_replayed}; the count did not move"),
+                    (_, true) => format!(
+                        "the retry got the first answer ({}) but executed again: the count rose by {executions}",
+                        original.id
+                    ),
+                    (_, false) => format!("{not_replayed}; the count rose by {executions}"),
+                };
+                RETRY.broken(finding, evidence, took).at_level(EvidenceLevel::Count)
             }
         }
-        None if !same_answer => RETRY.judged(false, evidence, took).at_level(EvidenceLevel::Answer),
+        None if !same_answer => RETRY.broken(not_replayed, evidence, took).at_level(EvidenceLevel::Answer),
         None => match (marker, grounds.sent_as(&original.id)) {
             (Some(header), _) => {
                 evidence.push(format!("marked as a replay ({header}: true)"));
@@ -131,7 +157,8 @@ pub(super) async fn retry(
                     "unconfirmed: the id {} is in your request {place}{made}, so it does not show how many times the server executed: give --count-url URL (a GET that counts what the server created)",
                     original.id
                 ));
-                RETRY.unconfirmed(evidence, took)
+                let finding = format!("the retry got the id {} again, which your request carries {place}", original.id);
+                RETRY.unconfirmed(finding, evidence, took)
             }
         },
     };
@@ -152,10 +179,12 @@ pub(super) async fn retry(
                 }
                 marked
             }
-            (None, Some(header)) => REPLAY_MARKED.judged(true, vec![format!("{header}: true")], Duration::ZERO),
-            (None, None) => {
-                REPLAY_MARKED.judged(false, vec![format!("none of {}", replay_marker_names())], Duration::ZERO)
-            }
+            (None, Some(header)) => REPLAY_MARKED.held(vec![format!("{header}: true")], Duration::ZERO),
+            (None, None) => REPLAY_MARKED.broken(
+                format!("the replay of {} carried no replay marker", original.id),
+                vec![format!("none of {}", replay_marker_names())],
+                Duration::ZERO,
+            ),
         }
     };
     Ok(vec![retry_result, marked])
@@ -172,16 +201,19 @@ fn profile_marker(headers: &http::HeaderMap, named: &str, profile: &str) -> Chec
         Some(value) => !value.is_empty(),
         None => false,
     };
-    let evidence = match value {
-        Some(value) => format!("{named}: {value}"),
-        None => format!("no {named} header (--profile {profile} names it)"),
+    let (finding, evidence) = match value {
+        Some(value) => (format!("the replay's {named} is {value:?}, not true"), format!("{named}: {value}")),
+        None => (
+            format!("the replay carried no {named} header"),
+            format!("no {named} header (--profile {profile} names it)"),
+        ),
     };
-    REPLAY_MARKED.judged(held, vec![evidence], Duration::ZERO)
+    REPLAY_MARKED.judged(held, finding, vec![evidence], Duration::ZERO)
 }
 
 /// `retry-replays` failed on the answers alone, and `replay-marked` with nothing to judge.
-fn retry_failed_and_unmarked(evidence: Vec<String>, took: Duration) -> Vec<CheckResult> {
-    vec![RETRY.judged(false, evidence, took), REPLAY_MARKED.skipped("the retry was not a replay")]
+fn retry_failed_and_unmarked(finding: String, evidence: Vec<String>, took: Duration) -> Vec<CheckResult> {
+    vec![RETRY.broken(finding, evidence, took), REPLAY_MARKED.skipped("the retry was not a replay")]
 }
 
 /// Why a replay under another status matters, in place of the check's own (which speaks of a
@@ -191,8 +223,14 @@ branch on the status (201 created, 200 found) see a different outcome for one op
 retry SHOULD get the result of the first execution";
 
 /// `retry-replays` when the answer was replayed under another status: a warning (see `retry`).
-fn status_changed(evidence: Vec<String>, took: Duration) -> CheckResult {
-    let mut result = RETRY.warned(evidence, took);
+fn status_changed(
+    first: http::StatusCode,
+    retry: http::StatusCode,
+    evidence: Vec<String>,
+    took: Duration,
+) -> CheckResult {
+    let finding = format!("the replay changed the status: {first} → {retry}, the same resource");
+    let mut result = RETRY.warned(finding, evidence, took);
     result.why = STATUS_CHANGED_WHY;
     result
 }

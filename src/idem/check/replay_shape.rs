@@ -27,8 +27,11 @@ pub(super) async fn replay_faithful(probe: &mut Probe, original: &Original) -> a
     let mut evidence =
         vec![format!("#1 {} {}, replay {} {}", original.exchange.status, original.id, replay.status, original.id)];
     let mut held = true;
+    // What the replay changed, for the finding.
+    let mut changed = Vec::new();
     if replay.status != original.exchange.status {
         held = false;
+        changed.push(format!("changed the status {} → {}", original.exchange.status, replay.status));
         evidence.push(format!("the replay changed the status: {} → {}", original.exchange.status, replay.status));
     }
     let mut compared = Vec::new();
@@ -39,10 +42,12 @@ pub(super) async fn replay_faithful(probe: &mut Probe, original: &Original) -> a
         match replay.headers.get(&name) {
             None => {
                 held = false;
+                changed.push(format!("dropped {name}"));
                 evidence.push(format!("#1 had {name}: {}, the replay has none", show(first)));
             }
             Some(again) if again != first => {
                 held = false;
+                changed.push(format!("changed {name} {} → {}", show(first), show(again)));
                 evidence.push(format!("{name} changed: {} → {}", show(first), show(again)));
             }
             Some(again) => evidence.push(format!("{name}: {} on both", show(again))),
@@ -51,7 +56,8 @@ pub(super) async fn replay_faithful(probe: &mut Probe, original: &Original) -> a
     if compared.is_empty() {
         evidence.push("#1 had neither Location nor ETag: only the status was compared".to_string());
     }
-    Ok(REPLAY_FAITHFUL.judged(held, evidence, started.elapsed()))
+    let finding = format!("the replay of {} {}", original.id, changed.join(", "));
+    Ok(REPLAY_FAITHFUL.judged(held, finding, evidence, started.elapsed()))
 }
 
 /// The JSON object `body` with its keys in reverse order and other whitespace; `None` when the
@@ -105,7 +111,11 @@ pub(super) async fn equal_json_replays(probe: &mut Probe, original: &Original) -
             false
         }
     };
-    Ok(EQUAL_JSON_REPLAYS.judged(held, evidence, started.elapsed()))
+    let finding = match &id {
+        Some(id) => format!("the same JSON re-serialised executed again: {id} besides {}", original.id),
+        None => format!("the same JSON re-serialised was refused with {}", answer.status),
+    };
+    Ok(EQUAL_JSON_REPLAYS.judged(held, finding, evidence, started.elapsed()))
 }
 
 /// `key-syntax`: `max_length` is the longest key the profile allows (255 unless it says otherwise).
@@ -117,6 +127,8 @@ pub(super) async fn key_syntax(
     let started = Instant::now();
     let mut evidence = Vec::new();
     let mut held = true;
+    // Each key answered wrongly, with its answer, for the finding.
+    let mut wrong = Vec::new();
     let long = "k".repeat(max_length + 1);
     let long_label = format!("a {}-character key", max_length + 1);
     let key_in = probe.spec.key_in();
@@ -131,6 +143,9 @@ pub(super) async fn key_syntax(
         let id = probe.id_of(&answer).filter(|_| answer.status.is_success());
         let ok = answer.status == StatusCode::BAD_REQUEST;
         held &= ok;
+        if !ok {
+            wrong.push(format!("{label} → {}", answer.status));
+        }
         evidence.push(format!(
             "{label}{carried} → {}{}",
             answer.status,
@@ -148,7 +163,8 @@ pub(super) async fn key_syntax(
             "the quoted form \"{}\" was not sent: a structured-field string is a header's notion, and the key is in {key_in}",
             original.key
         ));
-        let mut result = KEY_SYNTAX.judged(held, evidence, started.elapsed());
+        let finding = format!("expected 400: {}", wrong.join("; "));
+        let mut result = KEY_SYNTAX.judged(held, finding, evidence, started.elapsed());
         // The catalogue's fix is about the header's sf-string; this API reads the key elsewhere.
         result.fix =
             result.fix.map(|_| "refuse an empty key and one over 255 characters with 400 where the key is read");
@@ -165,6 +181,7 @@ pub(super) async fn key_syntax(
         }
         Some(id) => {
             held = false;
+            wrong.push(format!("the quoted key → {} {id}, a second resource besides {}", answer.status, original.id));
             evidence.push(format!(
                 "the quoted key {quoted} → {} {id}: executed again, besides {}, so \"k\" and k are two keys",
                 answer.status, original.id
@@ -172,10 +189,12 @@ pub(super) async fn key_syntax(
         }
         None => {
             held = false;
+            wrong.push(format!("the quoted key → {}, not the replay", answer.status));
             evidence.push(format!("the quoted key {quoted} → {}: refused ({})", answer.status, excerpt(&answer.body)));
         }
     }
-    Ok(KEY_SYNTAX.judged(held, evidence, started.elapsed()))
+    let finding = wrong.join("; ");
+    Ok(KEY_SYNTAX.judged(held, finding, evidence, started.elapsed()))
 }
 
 #[cfg(test)]

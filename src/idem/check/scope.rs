@@ -75,24 +75,24 @@ pub(super) async fn caller_scoped(
             b_id.as_deref().unwrap_or("(no id)")
         ),
     ];
-    let held = match judge(probe, original, &answer, &[401]) {
+    let broken = match judge(probe, original, &answer, &[401]) {
         Scoped::Leaked(id) => {
             evidence.push(format!(
                 "caller B received caller A's resource {id}: A's stored answer leaked to another caller"
             ));
-            false
+            Some(format!("caller B reusing caller A's key got A's resource {id}: {}", answer.status))
         }
         Scoped::Executed(id) => {
             evidence.push(format!("caller B's request executed on its own: {id}, not A's {}", original.id));
-            true
+            None
         }
         Scoped::Refused => {
             evidence.push(format!("caller B was refused: {}", excerpt(&answer.body)));
-            true
+            None
         }
         Scoped::Other => {
             evidence.push("caller B's answer carries neither A's id nor A's body".to_string());
-            true
+            None
         }
         Scoped::Unclear => {
             return Ok(CALLER_SCOPED.skipped(format!(
@@ -102,7 +102,7 @@ pub(super) async fn caller_scoped(
             )));
         }
     };
-    Ok(CALLER_SCOPED.judged(held, evidence, started.elapsed()))
+    Ok(CALLER_SCOPED.held_unless(broken, evidence, started.elapsed()))
 }
 
 /// `path-scoped`: the original key and body to `--other-url`.
@@ -129,25 +129,25 @@ pub(super) async fn path_scoped(
             other_id.as_deref().unwrap_or("(no id)")
         ),
     ];
-    let held = match judge(probe, original, &answer, &[404, 405]) {
+    let broken = match judge(probe, original, &answer, &[404, 405]) {
         Scoped::Leaked(id) => {
             evidence.push(format!(
                 "{other_url} was answered with {}'s stored answer ({id}): that request never executed",
                 probe.spec.url
             ));
-            false
+            Some(format!("the same key at {other_url} got the first endpoint's resource {id}: {}", answer.status))
         }
         Scoped::Executed(id) => {
             evidence.push(format!("the other endpoint executed on its own: {id}"));
-            true
+            None
         }
         Scoped::Refused => {
             evidence.push(format!("the reuse was refused: {}", excerpt(&answer.body)));
-            true
+            None
         }
         Scoped::Other => {
             evidence.push(format!("the answer carries neither {}'s id nor its body", original.id));
-            true
+            None
         }
         Scoped::Unclear => {
             return Ok(PATH_SCOPED.skipped(format!(
@@ -157,7 +157,7 @@ pub(super) async fn path_scoped(
             )));
         }
     };
-    Ok(PATH_SCOPED.judged(held, evidence, started.elapsed()))
+    Ok(PATH_SCOPED.held_unless(broken, evidence, started.elapsed()))
 }
 
 /// `key-scoped`.
@@ -170,5 +170,6 @@ pub(super) async fn key_scoped(probe: &mut Probe, original: &Original) -> anyhow
     if replayed {
         evidence.push(format!("the stored response for {} was replayed to a {method}", probe.spec.method));
     }
-    Ok(KEY_SCOPED.judged(!replayed, evidence, started.elapsed()))
+    let finding = format!("the same key with {method} got the stored {} answer: {}", probe.spec.method, answer.status);
+    Ok(KEY_SCOPED.judged(!replayed, finding, evidence, started.elapsed()))
 }

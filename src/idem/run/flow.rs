@@ -369,6 +369,7 @@ impl<'a> Run<'a> {
                     kind,
                     check: result.id.to_string(),
                     outcome: result.outcome,
+                    finding: result.finding,
                     evidence: result.evidence,
                     // As idem check names it: a judged probe without a count rests on the answers.
                     evidence_level: result.evidence_level.or_else(|| {

@@ -114,6 +114,10 @@ pub(crate) struct ProbeReport {
     /// The `idem check` check whose rules judged it (`retry-replays`, `concurrent-once`, …).
     pub check: String,
     pub outcome: CheckOutcome,
+    /// What the probe saw that made it fail, warn or stay unconfirmed, in one line with its
+    /// numbers (as `idem check` states it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
     pub evidence: Vec<String>,
     /// `count` when the count decided it, `answer` when the answers alone did.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -297,7 +301,10 @@ impl RunReport {
                 cases.push((step.step_id.clone(), outcome, step.evidence.join("\n")));
                 for probe in &step.probes {
                     let outcome = match probe.outcome {
-                        CheckOutcome::Fail => Junit::Failure(format!("{} failed", probe.check)),
+                        CheckOutcome::Fail => Junit::Failure(match &probe.finding {
+                            Some(finding) => format!("{}: {finding}", probe.check),
+                            None => format!("{} failed", probe.check),
+                        }),
                         CheckOutcome::Skip => Junit::Skipped,
                         _ => Junit::Pass,
                     };

@@ -20,7 +20,8 @@ pub(crate) async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(C
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
     let evidence =
         vec![format!("delivery {} (event {}) → {}", message.delivery_id, message.event_id, describe(&sent.answer))];
-    Ok((VALID_ACCEPTED.judged(accepted, evidence, sent.took), sent.answer))
+    let finding = format!("refused the valid delivery: {}", describe(&sent.answer));
+    Ok((VALID_ACCEPTED.judged(accepted, finding, evidence, sent.took), sent.answer))
 }
 
 /// `limit` is `--ack-within`: Slack's 3 seconds unless the user expects another provider's. A
@@ -54,8 +55,14 @@ pub(crate) fn fast_ack(answer: &Answer, limit: Duration) -> CheckResult {
                     crate::webhook::deliver::engine::describe_status(exchange.status.as_u16())
                 ));
             }
-            FAST_ACK.judged(took <= limit, evidence, took)
+            let finding =
+                format!("acknowledged in {}, over the {} limit", format_duration(took), format_duration(limit));
+            FAST_ACK.judged(took <= limit, finding, evidence, took)
         }
-        other => FAST_ACK.judged(false, vec![describe(other)], Duration::ZERO),
+        other => FAST_ACK.broken(
+            format!("the valid delivery got no answer: {}", describe(other)),
+            vec![describe(other)],
+            Duration::ZERO,
+        ),
     }
 }

@@ -123,5 +123,9 @@ pub(crate) async fn cert_url_pinned(
         count => format!("the receiver FETCHED the look-alike certificate ({count} request(s) to this suite's server)"),
     });
     evidence.push(format!("and answered {}", describe(&answer)));
-    Ok(CERT_URL_PINNED.judged(fetched == 0 && !accepted, evidence, started.elapsed()))
+    let finding = format!(
+        "fetched a look-alike certificate {fetched} time(s) and answered a delivery signed with another key {}",
+        describe(&answer)
+    );
+    Ok(CERT_URL_PINNED.judged(fetched == 0 && !accepted, finding, evidence, started.elapsed()))
 }

@@ -62,12 +62,17 @@ pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Res
     let started = Instant::now();
     let mut evidence = Vec::new();
     let mut refused_all = true;
+    // Each disguise the receiver did not refuse, with its answer.
+    let mut let_through = Vec::new();
     for (name, header, encoding, id_header) in DISGUISES {
         let request = disguised(probe, &body, &tag, header, encoding, id_header)?;
         let answer = probe.send(request).await;
         let refused = matches!(&answer, Answer::Status(exchange) if exchange.status.is_client_error());
         refused_all &= refused;
         let said = said(&answer);
+        if !refused {
+            let_through.push(format!("as {name} → {said}"));
+        }
         let verdict = match NotRefused::of(&answer) {
             _ if refused => String::new(),
             NotRefused::Accepted => " (accepted a forgery: verify with the one scheme the sender uses)".to_string(),
@@ -78,7 +83,12 @@ pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Res
             crate::units::format_duration(Duration::from_secs(skew.unsigned_abs()))
         ));
     }
-    Ok(CROSS_SCHEME_REPLAY_REJECTED.judged(refused_all, evidence, started.elapsed()))
+    let finding = format!(
+        "a {kind} signature from {} ago re-sent under another scheme was not refused: {}",
+        crate::units::format_duration(Duration::from_secs(skew.unsigned_abs())),
+        let_through.join("; ")
+    );
+    Ok(CROSS_SCHEME_REPLAY_REJECTED.judged(refused_all, finding, evidence, started.elapsed()))
 }
 
 /// The captured tag: what the receiver's scheme put in its signature header.

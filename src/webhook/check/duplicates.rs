@@ -24,7 +24,8 @@ pub(crate) async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<
             evidence.push("answer 2xx to an event already processed, without processing it again".to_string());
         }
     }
-    Ok(DUPLICATE_ACCEPTED.judged(accepted, evidence, sent.took))
+    let finding = format!("answered the same delivery again with {}", describe(&sent.answer));
+    Ok(DUPLICATE_ACCEPTED.judged(accepted, finding, evidence, sent.took))
 }
 
 /// `duplicate-processed-once`, from the receiver's count before the first delivery and after the
@@ -62,23 +63,32 @@ pub(crate) async fn processed_once(
     Ok(match change.executions() {
         Ok(1) => {
             evidence.push("processed once: the duplicate was recognised".to_string());
-            DUPLICATE_PROCESSED_ONCE.judged(true, evidence, took)
+            DUPLICATE_PROCESSED_ONCE.held(evidence, took)
         }
         Err(doubt) => {
             evidence.push(doubt.to_string());
-            DUPLICATE_PROCESSED_ONCE.unconfirmed(evidence, took)
+            let finding = format!(
+                "a delivery sent twice: the count went {} → {}, which cannot be believed",
+                change.before, change.after
+            );
+            DUPLICATE_PROCESSED_ONCE.unconfirmed(finding, evidence, took)
         }
         // No rise for an accepted delivery is doubted by `judge` (`must_rise`); said here too.
         Ok(0) => {
             evidence.push("unconfirmed: the count did not rise for an accepted delivery".to_string());
-            DUPLICATE_PROCESSED_ONCE.unconfirmed(evidence, took)
+            let finding = format!("a delivery accepted twice left the count at {}", change.after);
+            DUPLICATE_PROCESSED_ONCE.unconfirmed(finding, evidence, took)
         }
         Ok(n) => {
             evidence.push(format!(
                 "processed {n} times: the duplicate was processed again; de-duplicate on the delivery id before \
                  doing the work"
             ));
-            DUPLICATE_PROCESSED_ONCE.judged(false, evidence, took)
+            let finding = format!(
+                "processed {n} times: one delivery sent twice, the count went {} → {}",
+                change.before, change.after
+            );
+            DUPLICATE_PROCESSED_ONCE.broken(finding, evidence, took)
         }
     })
 }
@@ -108,7 +118,8 @@ pub(crate) async fn concurrent_processed_once(
                 "could not release {copies} copies of delivery {} together: {err:#}",
                 message.delivery_id
             )];
-            return Ok(CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(evidence, started.elapsed()));
+            let finding = format!("{copies} copies could not be released together");
+            return Ok(CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(finding, evidence, started.elapsed()));
         }
     };
     let tally = crate::race::together::Tally::of(&together.answers);
@@ -131,7 +142,10 @@ pub(crate) async fn concurrent_processed_once(
     Ok(match change.executions() {
         Err(doubt) => {
             evidence.push(doubt.to_string());
-            CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(evidence, took)
+            let finding = format!(
+                "{copies} copies released together: the count went {before} → {after}, which cannot be believed"
+            );
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(finding, evidence, took)
         }
         Ok(0) => {
             evidence.push(format!(
@@ -139,25 +153,29 @@ pub(crate) async fn concurrent_processed_once(
                  event was processed at all",
                 acknowledged
             ));
-            CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(evidence, took)
+            let finding =
+                format!("{copies} copies released together, {acknowledged} got a 2xx, and the count did not rise");
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.unconfirmed(finding, evidence, took)
         }
         Ok(1) if server_errors > 0 => {
             evidence.push(format!(
                 "processed once, but {} answered with a 5xx, which the provider delivers again",
                 crate::text::plural(server_errors, "copy was", "copies were")
             ));
-            CONCURRENT_DUPLICATES_ANSWERED_5XX.judged(false, evidence, took)
+            let finding = format!("processed once, but {server_errors} of {copies} copies were answered with a 5xx");
+            CONCURRENT_DUPLICATES_ANSWERED_5XX.broken(finding, evidence, took)
         }
         Ok(1) => {
             evidence.push("processed once: the copies that arrived together were recognised".to_string());
-            CONCURRENT_DUPLICATES_PROCESSED_ONCE.judged(true, evidence, took)
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.held(evidence, took)
         }
         Ok(n) => {
             evidence.push(format!(
                 "processed {n} times: copies that arrived together each passed the \"already seen?\" check before \
                  any of them recorded the id"
             ));
-            CONCURRENT_DUPLICATES_PROCESSED_ONCE.judged(false, evidence, took)
+            let finding = format!("processed {n} times: {copies} copies of one delivery released together");
+            CONCURRENT_DUPLICATES_PROCESSED_ONCE.broken(finding, evidence, took)
         }
     })
 }

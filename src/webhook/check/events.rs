@@ -26,7 +26,8 @@ pub(crate) async fn unknown_event(probe: &Probe) -> anyhow::Result<CheckResult> 
         evidence
             .push("the provider retries a refused event and, after enough failures, disables the endpoint".to_string());
     }
-    Ok(UNKNOWN_EVENT_ACKNOWLEDGED.judged(acknowledged, evidence, started.elapsed()))
+    let finding = format!("refused an event of unknown type {event_type}: {}", said(&answer));
+    Ok(UNKNOWN_EVENT_ACKNOWLEDGED.judged(acknowledged, finding, evidence, started.elapsed()))
 }
 
 /// The object of the related pair: the chosen event type's first part (`invoice` of
@@ -65,5 +66,9 @@ pub(crate) async fn out_of_order(probe: &Probe) -> anyhow::Result<CheckResult> {
             evidence.join("; ")
         )));
     }
-    Ok(OUT_OF_ORDER_ACCEPTED.judged(accepted == [true, true], evidence, started.elapsed()))
+    // The evidence has a line per delivery, in the order sent: the refused ones are the finding.
+    let refused: Vec<&str> =
+        evidence.iter().zip(&accepted).filter(|(_, accepted)| !**accepted).map(|(line, _)| line.as_str()).collect();
+    let finding = format!("refused out of order: {}", refused.join("; "));
+    Ok(OUT_OF_ORDER_ACCEPTED.judged(accepted == [true, true], finding, evidence, started.elapsed()))
 }

@@ -10,7 +10,7 @@ use http::{HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
 use super::catalogue::{FORGED_HANDSHAKE_REFUSED, HANDSHAKE_ANSWERED};
-use super::probe::{Answer, Probe, describe, refusal, timed_send};
+use super::probe::{Answer, Probe, describe, refusal, said, timed_send};
 use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::{fresh_id, unix_now};
@@ -98,9 +98,11 @@ pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>
     let request = probe.request(&message(probe, &handshake, false), unix_now())?;
     let sent = timed_send(probe, request).await;
     let mut evidence = vec![format!("{} → {}", handshake.provider, describe(&sent.answer))];
+    let mut finding = format!("answered the {} with {}", handshake.provider, said(&sent.answer));
     let held = match &sent.answer {
         Answer::Status(exchange) if exchange.status.is_success() => {
             let (held, why) = answered_as_documented(&handshake.expected, &exchange.body);
+            finding = format!("{finding}: {why}");
             evidence.push(why);
             held
         }
@@ -109,7 +111,7 @@ pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>
             false
         }
     };
-    let answered = HANDSHAKE_ANSWERED.judged(held, evidence, sent.took);
+    let answered = HANDSHAKE_ANSWERED.judged(held, finding, evidence, sent.took);
     if !held {
         let reason = "the genuine handshake was not answered, so a refusal of a forged one shows nothing";
         return Ok(vec![answered, FORGED_HANDSHAKE_REFUSED.skipped(reason)]);
@@ -132,6 +134,9 @@ fn discord_wants_401(refused: &mut CheckResult) {
     if other_refusal {
         refused.outcome = crate::conformance::CheckOutcome::Fail;
         refused.fix = Some(FORGED_HANDSHAKE_REFUSED.fix);
+        let answered = refused.evidence.first().and_then(|line| line.rsplit_once(" → ")).map(|(_, said)| said);
+        refused.finding =
+            Some(format!("refused a forged Discord PING with {}, not 401", answered.unwrap_or("another 4xx")));
         refused.evidence.push("Discord requires 401 for an invalid signature, not another 4xx".to_string());
     }
     if refused.outcome != crate::conformance::CheckOutcome::Pass {

@@ -273,6 +273,17 @@ impl NotRefused {
         }
     }
 
+    /// What the receiver did to the request, as a finding opens: "accepted event evt_1 …".
+    pub(crate) fn verb(self) -> &'static str {
+        match self {
+            NotRefused::Accepted => "accepted",
+            NotRefused::ServerError => "crashed on",
+            NotRefused::ConnectionClosed => "closed the connection on",
+            NotRefused::Hung => "hung on",
+            NotRefused::OtherStatus => "did not refuse",
+        }
+    }
+
     /// What a refusal check's evidence says of it.
     pub(crate) fn says(self) -> &'static str {
         match self {
@@ -299,10 +310,12 @@ pub(crate) async fn refusal(
     let sent = timed_send(probe, request).await;
     let mut evidence = vec![format!("{what} → {}", describe(&sent.answer))];
     let held = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_client_error());
-    if !held {
-        evidence.push(NotRefused::of(&sent.answer).says().to_string());
+    if held {
+        return spec.held(evidence, sent.took);
     }
-    spec.judged(held, evidence, sent.took)
+    let not_refused = NotRefused::of(&sent.answer);
+    evidence.push(not_refused.says().to_string());
+    spec.broken(format!("{} {what}: {}", not_refused.verb(), said(&sent.answer)), evidence, sent.took)
 }
 
 /// `value` pretty-printed with three-space indents and every `/` escaped as `\/` (a `/` in JSON

@@ -1,7 +1,7 @@
 //! `raw-body-verified`: the signature covers the bytes sent, so a body no serialiser would write
 //! must verify; and, when the valid delivery was refused, whether a forgery is refused the same way.
 use super::catalogue::RAW_BODY_VERIFIED;
-use super::probe::{Answer, Probe, describe, timed_send};
+use super::probe::{Answer, Probe, describe, said, timed_send};
 use crate::conformance::CheckResult;
 use crate::webhook::delivery::unix_now;
 
@@ -41,7 +41,7 @@ pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Res
         }
     }
     let check = match (accepted, accepted_style, valid_accepted) {
-        (true, _, _) => RAW_BODY_VERIFIED.judged(true, evidence, sent.took),
+        (true, _, _) => RAW_BODY_VERIFIED.held(evidence, sent.took),
         (false, Some(style), _) => {
             let refused = if valid_accepted { "this event" } else { "the valid delivery" };
             evidence.push(format!(
@@ -49,7 +49,8 @@ pub(crate) async fn raw_body(probe: &Probe, valid_accepted: bool) -> anyhow::Res
                  event written {style} was accepted; compute the signature over the request body exactly as \
                  received, before any JSON parsing"
             ));
-            RAW_BODY_VERIFIED.judged(false, evidence, sent.took)
+            let finding = format!("refused the event as sent ({}) and accepted it written {style}", said(&sent.answer));
+            RAW_BODY_VERIFIED.broken(finding, evidence, sent.took)
         }
         (false, None, true) => {
             evidence.push(

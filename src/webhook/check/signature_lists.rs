@@ -79,7 +79,8 @@ pub(crate) async fn any_listed(probe: &Probe) -> anyhow::Result<CheckResult> {
     if !accepted {
         evidence.push("only the first entry is checked: every delivery fails while a secret rotates".to_string());
     }
-    Ok(ANY_LISTED_SIGNATURE_ACCEPTED.judged(accepted, evidence, started.elapsed()))
+    let finding = format!("refused a valid signature listed after another secret's: {}", said(&answer));
+    Ok(ANY_LISTED_SIGNATURE_ACCEPTED.judged(accepted, finding, evidence, started.elapsed()))
 }
 
 /// `truncated-signature-rejected`: the valid signature's first half, then its prefix alone.
@@ -107,6 +108,7 @@ pub(crate) async fn truncated(probe: &Probe) -> anyhow::Result<CheckResult> {
     let started = Instant::now();
     let mut evidence = Vec::new();
     let mut refused_all = true;
+    let mut let_through = Vec::new();
     for (truncated, what) in variants {
         let mut request = probe.request(&message, timestamp)?;
         request.headers_mut().insert(header.clone(), HeaderValue::from_str(&truncated)?);
@@ -114,6 +116,9 @@ pub(crate) async fn truncated(probe: &Probe) -> anyhow::Result<CheckResult> {
         let refused = matches!(&answer, Answer::Status(exchange) if exchange.status.is_client_error());
         refused_all &= refused;
         let verdict = if refused { "" } else { " (expected a 4xx)" };
+        if !refused {
+            let_through.push(format!("{what} → {}", said(&answer)));
+        }
         let shown = if what == "the prefix alone" { format!(" `{truncated}`") } else { String::new() };
         evidence.push(format!(
             "event {} with the valid signature {what}{shown} → {}{verdict}",
@@ -121,7 +126,8 @@ pub(crate) async fn truncated(probe: &Probe) -> anyhow::Result<CheckResult> {
             said(&answer)
         ));
     }
-    Ok(TRUNCATED_SIGNATURE_REJECTED.judged(refused_all, evidence, started.elapsed()))
+    let finding = format!("did not refuse a truncated signature: {}", let_through.join("; "));
+    Ok(TRUNCATED_SIGNATURE_REJECTED.judged(refused_all, finding, evidence, started.elapsed()))
 }
 
 #[cfg(test)]

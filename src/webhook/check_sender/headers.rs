@@ -39,7 +39,8 @@ pub(super) fn content_type_json(observed: &SenderObservation) -> SenderFinding {
     if bad.is_empty() {
         SenderFinding::Held(vec![format!("all {json} JSON bodies were sent as application/json")])
     } else {
-        SenderFinding::Broken(bounded(bad))
+        let finding = format!("{} of {json} JSON bodies were not sent as application/json: {}", bad.len(), bad[0]);
+        SenderFinding::broken(finding, bounded(bad))
     }
 }
 
@@ -63,7 +64,8 @@ pub(super) fn identifies_itself(observed: &SenderObservation) -> SenderFinding {
         return SenderFinding::Skipped("no attempt arrived".to_string());
     }
     if without > 0 {
-        return SenderFinding::Broken(vec![format!("{without} of {total} attempts carried no User-Agent")]);
+        let finding = format!("{without} of {total} attempts carried no User-Agent");
+        return SenderFinding::broken(finding.clone(), vec![finding]);
     }
     SenderFinding::Held(bounded(agents.into_iter().map(|agent| format!("User-Agent: {agent}")).collect()))
 }

@@ -26,9 +26,10 @@ pub(super) fn signed(observed: &SenderObservation) -> SenderFinding {
         let schemes = if schemes.is_empty() { String::new() } else { format!(" ({})", schemes.join(", ")) };
         return SenderFinding::Held(vec![format!("all {total} attempts carried a valid signature{schemes}")]);
     }
-    let mut evidence = vec![format!("{} of {total} attempts carried no valid signature", bad.len())];
+    let finding = format!("{} of {total} attempts carried no valid signature", bad.len());
+    let mut evidence = vec![finding.clone()];
     evidence.extend(bad);
-    SenderFinding::Broken(bounded(evidence))
+    SenderFinding::broken(finding, bounded(evidence))
 }
 
 pub(super) fn event_id_stable(observed: &SenderObservation) -> SenderFinding {
@@ -59,7 +60,11 @@ pub(super) fn event_id_stable(observed: &SenderObservation) -> SenderFinding {
             good.push(format!("{}: {} attempt(s) under one id", event.name(), event.attempts.len()));
         }
     }
-    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
+    if bad.is_empty() {
+        return SenderFinding::Held(bounded(good));
+    }
+    let finding = format!("{} of {} events were not under one event id: {}", bad.len(), observed.events.len(), bad[0]);
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 pub(super) fn body_stable(observed: &SenderObservation) -> SenderFinding {
@@ -88,7 +93,8 @@ pub(super) fn body_stable(observed: &SenderObservation) -> SenderFinding {
     if bad.is_empty() {
         SenderFinding::Held(vec![format!("all {retries} retries repeated their event's body byte for byte")])
     } else {
-        SenderFinding::Broken(bounded(bad))
+        let finding = format!("{} of {retries} retries changed their event's body: {}", bad.len(), bad[0]);
+        SenderFinding::broken(finding, bounded(bad))
     }
 }
 
@@ -108,7 +114,7 @@ mod tests {
         let mut second = spec(1.0, answer(200));
         second.id = Some("msg_b");
         let seen = observed(vec![event(1, start, vec![first, second])], SenderEnd::External);
-        let SenderFinding::Broken(evidence) = event_id_stable(&seen) else { panic!("must fail") };
+        let SenderFinding::Broken { evidence, .. } = event_id_stable(&seen) else { panic!("must fail") };
         assert_eq!(evidence, ["event 1: the same body arrived under 2 ids: msg_a, msg_b"]);
         assert!(matches!(body_stable(&seen), SenderFinding::Held(_)));
     }
@@ -119,7 +125,7 @@ mod tests {
         let mut second = spec(1.0, answer(200));
         second.body = "{\"id\":\"evt_1\",\"attempt\":2}";
         let seen = observed(vec![event(1, start, vec![spec(0.0, answer(500)), second])], SenderEnd::External);
-        let SenderFinding::Broken(evidence) = body_stable(&seen) else { panic!("must fail") };
+        let SenderFinding::Broken { evidence, .. } = body_stable(&seen) else { panic!("must fail") };
         assert_eq!(evidence, ["event 1 (evt_1) attempt 2 differs from attempt 1 (26 vs 14 bytes, from byte 13)"]);
         assert!(matches!(event_id_stable(&seen), SenderFinding::Held(_)));
     }
@@ -129,7 +135,7 @@ mod tests {
         let mut only = spec(0.0, answer(200));
         only.id = None;
         let seen = observed(vec![event(1, Instant::now(), vec![only])], SenderEnd::External);
-        assert!(matches!(event_id_stable(&seen), SenderFinding::Broken(_)));
+        assert!(matches!(event_id_stable(&seen), SenderFinding::Broken { .. }));
         assert!(matches!(body_stable(&seen), SenderFinding::Skipped(_)));
     }
 }

@@ -69,18 +69,23 @@ impl SenderObservation {
     }
 }
 
-/// A check's finding before it becomes a result.
+/// A check's finding before it becomes a result: a broken one states what was seen, with its
+/// numbers, in one line (`finding`) besides the evidence.
 pub(crate) enum SenderFinding {
     Held(Vec<String>),
-    Broken(Vec<String>),
+    Broken { finding: String, evidence: Vec<String> },
     Skipped(String),
 }
 
 impl SenderFinding {
+    pub(crate) fn broken(finding: impl Into<String>, evidence: Vec<String>) -> SenderFinding {
+        SenderFinding::Broken { finding: finding.into(), evidence }
+    }
+
     pub(crate) fn result(self, spec: &CheckSpec) -> CheckResult {
         match self {
-            SenderFinding::Held(evidence) => spec.judged(true, evidence, Duration::ZERO),
-            SenderFinding::Broken(evidence) => spec.judged(false, evidence, Duration::ZERO),
+            SenderFinding::Held(evidence) => spec.held(evidence, Duration::ZERO),
+            SenderFinding::Broken { finding, evidence } => spec.broken(finding, evidence, Duration::ZERO),
             SenderFinding::Skipped(reason) => spec.skipped(reason),
         }
     }

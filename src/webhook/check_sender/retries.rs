@@ -51,7 +51,13 @@ pub(super) fn after_5xx(observed: &SenderObservation) -> SenderFinding {
             }
         }
     }
-    judge_follow_ups(observed, retried, missing, "no attempt was answered 5xx (does the script have a 500?)")
+    judge_follow_ups(
+        observed,
+        retried,
+        missing,
+        "answered 5xx",
+        "no attempt was answered 5xx (does the script have a 500?)",
+    )
 }
 
 /// Held when every situation was followed by a retry; broken when one was not and the sender has
@@ -60,6 +66,7 @@ fn judge_follow_ups(
     observed: &SenderObservation,
     retried: Vec<String>,
     missing: Vec<String>,
+    situation: &str,
     no_situation: &str,
 ) -> SenderFinding {
     if retried.is_empty() && missing.is_empty() {
@@ -70,7 +77,13 @@ fn judge_follow_ups(
     };
     match observed.missing(first_missing) {
         Ok(_) => {
-            SenderFinding::Broken(bounded(missing.iter().filter_map(|line| observed.missing(line).ok()).collect()))
+            let finding = format!(
+                "{} of {} attempts {situation} were never sent again: {first_missing}",
+                missing.len(),
+                missing.len() + retried.len()
+            );
+            let evidence = missing.iter().filter_map(|line| observed.missing(line).ok()).collect();
+            SenderFinding::broken(finding, bounded(evidence))
         }
         // Not seen yet: what was retried still holds; with nothing retried there is no verdict.
         Err(reason) if retried.is_empty() => SenderFinding::Skipped(reason),
@@ -133,7 +146,7 @@ pub(super) fn after_timeout(observed: &SenderObservation) -> SenderFinding {
             None => SenderFinding::Skipped(no_hold(observed)),
         };
     }
-    judge_follow_ups(observed, retried, missing, "")
+    judge_follow_ups(observed, retried, missing, "left without an answer", "")
 }
 
 pub(super) fn sender_timeout(observed: &SenderObservation) -> SenderFinding {
@@ -170,7 +183,18 @@ pub(super) fn sender_timeout(observed: &SenderObservation) -> SenderFinding {
     if good.is_empty() && bad.is_empty() {
         return SenderFinding::Skipped(no_hold(observed));
     }
-    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
+    if bad.is_empty() {
+        return SenderFinding::Held(bounded(good));
+    }
+    let finding = format!(
+        "{} of {} held attempts ended outside the {}–{} providers wait: {}",
+        bad.len(),
+        bad.len() + good.len(),
+        format_duration(shortest),
+        format_duration(longest),
+        bad[0]
+    );
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 /// The sender's own waits in one event: the gap before each retry that followed a failure the
@@ -230,7 +254,11 @@ pub(super) fn backoff_grows(observed: &SenderObservation) -> SenderFinding {
             "no event was retried after a failure, so there is no backoff to see".to_string(),
         );
     }
-    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
+    if bad.is_empty() {
+        return SenderFinding::Held(bounded(good));
+    }
+    let finding = format!("{} of {} retried events did not back off: {}", bad.len(), bad.len() + good.len(), bad[0]);
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 pub(super) fn honours_retry_after(observed: &SenderObservation) -> SenderFinding {
@@ -263,7 +291,12 @@ pub(super) fn honours_retry_after(observed: &SenderObservation) -> SenderFinding
                 .to_string()
         }));
     }
-    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
+    if bad.is_empty() {
+        return SenderFinding::Held(bounded(good));
+    }
+    let finding =
+        format!("{} of {} retries came sooner than Retry-After asked: {}", bad.len(), bad.len() + good.len(), bad[0]);
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 #[cfg(test)]
@@ -314,11 +347,13 @@ mod tests {
     #[test]
     fn immediate_retries_and_an_ignored_retry_after_are_flagged() {
         let seen = observed(vec![played([0.001, 0.001, 0.001], 1.0)], SenderEnd::Exited("exit status 0".into()));
-        let SenderFinding::Broken(backoff) = backoff_grows(&seen) else { panic!("backoff must warn") };
+        let SenderFinding::Broken { evidence: backoff, .. } = backoff_grows(&seen) else { panic!("backoff must warn") };
         assert!(backoff[0].contains("immediate"), "{backoff:?}");
-        let SenderFinding::Broken(retry) = honours_retry_after(&seen) else { panic!("Retry-After must warn") };
+        let SenderFinding::Broken { evidence: retry, .. } = honours_retry_after(&seen) else {
+            panic!("Retry-After must warn")
+        };
         assert!(retry[0].contains("429 with Retry-After: 3"), "{retry:?}");
-        let SenderFinding::Broken(timeout) = sender_timeout(&seen) else { panic!("1s is too short") };
+        let SenderFinding::Broken { evidence: timeout, .. } = sender_timeout(&seen) else { panic!("1s is too short") };
         assert!(timeout[0].contains("gave up after 1.00s, sooner than the 5.00s"), "{timeout:?}");
         assert!(matches!(after_5xx(&seen), SenderFinding::Held(_)));
     }
@@ -326,7 +361,7 @@ mod tests {
     #[test]
     fn shrinking_waits_are_flagged_beyond_the_jitter_tolerance() {
         let seen = observed(vec![played([2.0, 0.5, 3.2], 10.0)], SenderEnd::External);
-        let SenderFinding::Broken(evidence) = backoff_grows(&seen) else { panic!("must warn") };
+        let SenderFinding::Broken { evidence, .. } = backoff_grows(&seen) else { panic!("must warn") };
         assert!(evidence[0].contains("under half the one before it"), "{evidence:?}");
         assert!(matches!(
             backoff_grows(&observed(vec![played([2.0, 1.5, 3.2], 10.0)], SenderEnd::External)),
@@ -338,7 +373,7 @@ mod tests {
     fn a_missing_retry_fails_only_once_the_sender_has_exited() {
         let lone = || event(1, Instant::now(), vec![spec(0.0, answer(500))]);
         let exited = observed(vec![lone()], SenderEnd::Exited("exit status 0".into()));
-        let SenderFinding::Broken(evidence) = after_5xx(&exited) else { panic!("must fail") };
+        let SenderFinding::Broken { evidence, .. } = after_5xx(&exited) else { panic!("must fail") };
         assert!(evidence[0].contains("never sent again, and the sender exited (exit status 0)"), "{evidence:?}");
         let SenderFinding::Skipped(reason) = after_5xx(&observed(vec![lone()], SenderEnd::External)) else {
             panic!("must skip")
@@ -352,6 +387,6 @@ mod tests {
         hold.attempts[1].ending = Ending::Outlasted;
         let seen = observed(vec![hold], SenderEnd::StillRunning);
         assert!(matches!(after_timeout(&seen), SenderFinding::Skipped(reason) if reason.contains("never timed out")));
-        assert!(matches!(sender_timeout(&seen), SenderFinding::Broken(_)));
+        assert!(matches!(sender_timeout(&seen), SenderFinding::Broken { .. }));
     }
 }

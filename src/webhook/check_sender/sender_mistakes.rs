@@ -49,7 +49,9 @@ pub(super) fn redirect_not_followed(observed: &SenderObservation) -> SenderFindi
     if bad.is_empty() {
         return SenderFinding::Held(bounded(good));
     }
-    SenderFinding::Broken(bounded(bad))
+    let finding =
+        format!("{} of {} redirects were followed or never retried: {}", bad.len(), bad.len() + good.len(), bad[0]);
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 /// Whether a status asks the sender to slow down.
@@ -104,7 +106,9 @@ pub(super) fn throttles_after_429(observed: &SenderObservation) -> SenderFinding
     if bad.is_empty() {
         return SenderFinding::Held(bounded(good));
     }
-    SenderFinding::Broken(bounded(bad))
+    let finding =
+        format!("{} of {} retries after 429, 502 or 504 came too soon: {}", bad.len(), bad.len() + good.len(), bad[0]);
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 pub(super) fn secret_length(observed: &SenderObservation) -> SenderFinding {
@@ -123,15 +127,17 @@ pub(super) fn secret_length(observed: &SenderObservation) -> SenderFinding {
         SecretForm::Asymmetric => SenderFinding::Skipped(
             "an Ed25519 key pair (whsk_/whpk_) has its fixed size; the rule is for whsec_ secrets".into(),
         ),
-        SecretForm::NotBase64 => SenderFinding::Broken(vec![
-            "the secret is not whsec_ followed by base64, so it is no Standard Webhooks secret".to_string(),
-        ]),
+        SecretForm::NotBase64 => SenderFinding::broken(
+            "the secret is not whsec_ and base64",
+            vec!["the secret is not whsec_ followed by base64, so it is no Standard Webhooks secret".to_string()],
+        ),
         SecretForm::Decoded(bytes) if (shortest..=longest).contains(&bytes) => {
             SenderFinding::Held(vec![format!("the secret decodes to {bytes} bytes ({shortest} to {longest} allowed)")])
         }
-        SecretForm::Decoded(bytes) => SenderFinding::Broken(vec![format!(
-            "the secret decodes to {bytes} bytes; the spec wants {shortest} to {longest}"
-        )]),
+        SecretForm::Decoded(bytes) => SenderFinding::broken(
+            format!("the secret decodes to {bytes} bytes, outside {shortest} to {longest}"),
+            vec![format!("the secret decodes to {bytes} bytes; the spec wants {shortest} to {longest}")],
+        ),
     }
 }
 
@@ -155,10 +161,10 @@ mod tests {
         assert!(matches!(redirect_not_followed(&retried), SenderFinding::Held(_)));
         let mut followed = retried.clone();
         followed.redirected.push(Redirected { id: Some("evt_1".into()), at: start + Duration::from_millis(10) });
-        let SenderFinding::Broken(evidence) = redirect_not_followed(&followed) else { panic!("must fail") };
+        let SenderFinding::Broken { evidence, .. } = redirect_not_followed(&followed) else { panic!("must fail") };
         assert!(evidence[0].contains("followed it"), "{evidence:?}");
         let lone = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], exited());
-        assert!(matches!(redirect_not_followed(&lone), SenderFinding::Broken(_)));
+        assert!(matches!(redirect_not_followed(&lone), SenderFinding::Broken { .. }));
         let running = observed(vec![event(1, start, vec![spec(0.0, answer(307))])], SenderEnd::External);
         assert!(matches!(redirect_not_followed(&running), SenderFinding::Skipped(_)));
         let none = observed(vec![event(1, start, vec![spec(0.0, answer(200))])], exited());
@@ -177,7 +183,7 @@ mod tests {
             vec![event(1, start, vec![spec(0.0, answer(502)), spec(2.0, answer(429)), spec(2.01, answer(200))])],
             exited(),
         );
-        let SenderFinding::Broken(evidence) = throttles_after_429(&hasty) else { panic!("must warn") };
+        let SenderFinding::Broken { evidence, .. } = throttles_after_429(&hasty) else { panic!("must warn") };
         assert!(evidence[0].contains("429 on attempt 2"), "{evidence:?}");
     }
 

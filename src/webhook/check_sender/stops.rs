@@ -41,7 +41,12 @@ fn after_status(observed: &SenderObservation, matches: impl Fn(StatusCode) -> bo
             format_duration(observed.waited)
         ));
     }
-    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
+    if bad.is_empty() {
+        return SenderFinding::Held(bounded(good));
+    }
+    let finding =
+        format!("{} of {} events answered {what} were sent again: {}", bad.len(), bad.len() + good.len(), bad[0]);
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 #[cfg(test)]
@@ -57,7 +62,9 @@ mod tests {
         let gone =
             event(2, Instant::now(), vec![spec(0.0, answer(410)), spec(0.2, answer(410)), spec(0.4, answer(410))]);
         let seen = observed(vec![gone], SenderEnd::Exited("exit status 1".into()));
-        let SenderFinding::Broken(evidence) = after_status(&seen, |s| s == StatusCode::GONE, "410") else { panic!() };
+        let SenderFinding::Broken { evidence, .. } = after_status(&seen, |s| s == StatusCode::GONE, "410") else {
+            panic!()
+        };
         assert_eq!(evidence, ["event 2 (evt_1): 410 on attempt 1, and it was sent 2 more time(s)"]);
         assert!(matches!(after_status(&seen, |s| s.is_success(), "a 2xx"), SenderFinding::Skipped(_)));
     }

@@ -79,7 +79,16 @@ pub(super) fn fresh(observed: &SenderObservation) -> SenderFinding {
             format_duration(FRESH_SLACK)
         ));
     }
-    if bad.is_empty() { SenderFinding::Held(bounded(good)) } else { SenderFinding::Broken(bounded(bad)) }
+    if bad.is_empty() {
+        return SenderFinding::Held(bounded(good));
+    }
+    let finding = format!(
+        "{} of {} late retries re-sent an earlier signature: {}",
+        bad.len(),
+        bad.len() + good.len(),
+        bad[0].split(" (signed at").next().unwrap_or_default()
+    );
+    SenderFinding::broken(finding, bounded(bad))
 }
 
 pub(super) fn skew(observed: &SenderObservation) -> SenderFinding {
@@ -114,9 +123,14 @@ pub(super) fn skew(observed: &SenderObservation) -> SenderFinding {
             worst.unsigned_abs()
         )]);
     }
+    let finding = format!(
+        "{} of {count} signed times are outside the {tolerance} tolerance, the worst {}s off",
+        bad.len(),
+        worst.unsigned_abs()
+    );
     let mut evidence = vec![format!("{} of {count} signed times are outside the {tolerance} tolerance", bad.len())];
     evidence.extend(bad);
-    SenderFinding::Broken(bounded(evidence))
+    SenderFinding::broken(finding, bounded(evidence))
 }
 
 #[cfg(test)]
@@ -146,7 +160,7 @@ mod tests {
         let fresh_one = observed(vec![signed_event([0, 1, 3])], SenderEnd::External);
         assert!(matches!(fresh(&fresh_one), SenderFinding::Held(_)));
         let resent = observed(vec![signed_event([0, 0, 0])], SenderEnd::External);
-        let SenderFinding::Broken(evidence) = fresh(&resent) else { panic!("must warn") };
+        let SenderFinding::Broken { evidence, .. } = fresh(&resent) else { panic!("must warn") };
         assert!(
             evidence[0].contains("attempt 3 arrived 3.00s after attempt 1 and was signed 0s after it"),
             "{evidence:?}"
@@ -157,7 +171,7 @@ mod tests {
     #[test]
     fn skew_beyond_the_tolerance_fails() {
         let skewed = observed(vec![signed_event([-600, -599, -597])], SenderEnd::External);
-        let SenderFinding::Broken(evidence) = skew(&skewed) else { panic!("must fail") };
+        let SenderFinding::Broken { evidence, .. } = skew(&skewed) else { panic!("must fail") };
         assert!(evidence[0].starts_with("3 of 3 signed times"), "{evidence:?}");
         assert!(evidence[1].contains("600s behind"), "{evidence:?}");
         let unsigned = observed(vec![event(1, Instant::now(), vec![spec(0.0, answer(200))])], SenderEnd::External);
