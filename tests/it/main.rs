@@ -8,6 +8,7 @@ mod contracts {
     mod differential;
     mod docs;
     mod exit_status;
+    mod findings;
     mod flag_mentions;
     mod generated;
     mod html_reports;

@@ -5,11 +5,14 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
+use idem::testing::scheme::SchemeKind;
 use idem::testing::serve::{Mode, ServeConfig};
 use serde_json::Value;
 
 use crate::support::reference_libraries::references;
-use crate::support::{TestServer, idem};
+use crate::support::run::Run;
+use crate::support::webhook_receivers::{Flaws, receiver};
+use crate::support::{SECRET, TestServer, idem};
 
 const PAYMENT: &str = r#"{"amount":1000,"currency":"eur"}"#;
 const ADYEN: &str = "tests/fixtures/openapi/adyen-checkout-v71-excerpt.json";
@@ -36,6 +39,34 @@ fn check_junit(args: &[&str]) -> (i32, Value, String) {
         .unwrap();
     let xml = String::from_utf8(output.stdout).unwrap();
     (output.status.code().unwrap(), junitparser(&xml), xml)
+}
+
+/// What a `<failure>`'s message says and what its text gives as why it matters.
+fn message_and_why(case: &Value) -> (&str, &str) {
+    let message = case["message"].as_str().unwrap_or_default();
+    let text = case["text"].as_str().unwrap_or_default();
+    let why = text.lines().find_map(|line| line.strip_prefix("why: ")).unwrap_or_default();
+    (message, why)
+}
+
+/// Every failed case's message is a finding of its own: a line that is neither empty nor the
+/// check's why, which the text carries instead. Returns the failures by check id.
+fn failures_say_their_findings<'r>(report: &'r Value, xml: &str) -> Vec<(&'r str, &'r str)> {
+    let mut failures = Vec::new();
+    for case in cases(report).iter().filter(|c| c["result"] == "failure") {
+        let (message, why) = message_and_why(case);
+        let name = case["name"].as_str().unwrap();
+        assert!(!message.is_empty() && !why.is_empty(), "{name}: a message and a why: {xml}");
+        assert!(!message.contains(why) && !why.contains(message), "{name}: the message is the why: {message}");
+        failures.push((name.split(':').next().unwrap(), message));
+    }
+    failures
+}
+
+fn message_of<'r>(failures: &[(&str, &'r str)], id: &str) -> &'r str {
+    failures.iter().find(|(name, _)| *name == id).map(|(_, message)| *message).unwrap_or_else(|| {
+        panic!("{id} did not fail: {failures:?}");
+    })
 }
 
 fn cases(report: &Value) -> &Vec<Value> {
@@ -135,4 +166,49 @@ fn an_openapi_file_counts_the_cases_it_holds() {
     assert_counts_add_up(&report, &xml);
     let skipped_operations = report["suites"].as_array().unwrap().iter().filter(|s| s["tests"] == 1).count();
     assert!(report["root"]["skipped"].as_str().unwrap().parse::<usize>().unwrap() > skipped_operations, "{xml}");
+}
+
+#[test]
+fn each_failure_of_a_server_that_ignores_keys_says_what_was_found_with_its_numbers() {
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let args = ["-d", PAYMENT, "-n", "6", "--window-max", "100ms", "--junit-warnings", "failed"];
+    let (code, report, xml) = check_junit(&[&[server.url("/payments").as_str()][..], &args].concat());
+    assert_eq!(code, 1, "{xml}");
+    let failures = failures_say_their_findings(&report, &xml);
+    let message = |id: &str| message_of(&failures, id);
+    assert!(message("retry-replays").starts_with("the retry created a second resource: pay_"), "{failures:?}");
+    assert!(message("concurrent-once").starts_with("executed 6 times: 6 distinct resources for one key"));
+    assert!(message("mismatch-rejected").starts_with("a changed body under the same key was executed: 201"));
+    let lease = message("lease-outlives-work");
+    assert!(lease.starts_with("executed ") && lease.contains(" times for one key retried while"), "{lease}");
+    assert!(message("equal-json-replays").starts_with("the same JSON re-serialised executed again: pay_"));
+    assert!(message("race-window").contains("apart both executed"), "{failures:?}");
+}
+
+#[test]
+fn each_failure_of_a_receiver_that_accepts_anything_says_what_it_accepted() {
+    let server = receiver(SchemeKind::Stripe, Flaws { accepts_bad_signature: true, ..Flaws::default() });
+    let url = server.url("/hook");
+    let args =
+        ["check", &url, "--scheme", "stripe", "--secret", SECRET, "--format", "junit", "--junit-warnings", "failed"];
+    let finished = Run::webhook(args).never_printing(SECRET).finish();
+    assert_eq!(finished.code, 1, "{}", finished.stdout);
+    let report = junitparser(&finished.stdout);
+    let failures = failures_say_their_findings(&report, &finished.stdout);
+    let message = |id: &str| message_of(&failures, id);
+    let bad_signature = message("bad-signature-rejected");
+    assert!(
+        bad_signature.starts_with("accepted event evt_")
+            && bad_signature.ends_with(" signed with another secret: 200 OK"),
+        "{bad_signature}"
+    );
+    let stale = message("stale-timestamp-rejected");
+    assert!(stale.starts_with("accepted event evt_") && stale.ends_with(" ago: 200 OK"), "{stale}");
+    assert!(message("future-timestamp-rejected").ends_with(" in the future: 200 OK"), "{failures:?}");
+    assert!(message("replay-rejected").starts_with("accepted delivery "), "{failures:?}");
+    assert!(
+        message("cross-scheme-replay-rejected")
+            .contains("re-sent under another scheme was not refused: as github → 200 OK"),
+        "{failures:?}"
+    );
 }
