@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::catalogue::{FAST_ACK, VALID_ACCEPTED};
-use super::probe::{Answer, Probe, describe, timed_send};
+use super::probe::{Answer, Probe, describe, said, timed_send};
 use crate::conformance::CheckResult;
 use crate::units::format_duration;
 use crate::webhook::deliver::engine::Message;
@@ -20,7 +20,10 @@ pub(crate) async fn valid(probe: &Probe, message: &Message) -> anyhow::Result<(C
     let accepted = matches!(&sent.answer, Answer::Status(exchange) if exchange.status.is_success());
     let evidence =
         vec![format!("delivery {} (event {}) → {}", message.delivery_id, message.event_id, describe(&sent.answer))];
-    let finding = format!("refused the valid delivery: {}", describe(&sent.answer));
+    let finding = match &sent.answer {
+        Answer::Status(_) => format!("refused the valid delivery with {}", said(&sent.answer)),
+        _ => format!("the valid delivery got {}", said(&sent.answer)),
+    };
     Ok((VALID_ACCEPTED.judged(accepted, finding, evidence, sent.took), sent.answer))
 }
 

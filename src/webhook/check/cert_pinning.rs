@@ -14,7 +14,7 @@ use http::Request;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::catalogue::CERT_URL_PINNED;
-use super::probe::{Answer, Probe, describe};
+use super::probe::{Answer, Probe, describe, said};
 use crate::conformance::CheckResult;
 use crate::webhook::canonical;
 use crate::webhook::crypto::cert_url::CertProvider;
@@ -125,7 +125,7 @@ pub(crate) async fn cert_url_pinned(
     evidence.push(format!("and answered {}", describe(&answer)));
     let finding = format!(
         "fetched a look-alike certificate {fetched} time(s) and answered a delivery signed with another key {}",
-        describe(&answer)
+        said(&answer)
     );
     Ok(CERT_URL_PINNED.judged(fetched == 0 && !accepted, finding, evidence, started.elapsed()))
 }

@@ -7,7 +7,7 @@ use super::catalogue::{
     CONCURRENT_DUPLICATES_ANSWERED_5XX, CONCURRENT_DUPLICATES_PROCESSED_ONCE, DUPLICATE_ACCEPTED,
     DUPLICATE_PROCESSED_ONCE,
 };
-use super::probe::{Answer, Probe, describe, timed_send};
+use super::probe::{Answer, Probe, describe, said, timed_send};
 use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::unix_now;
@@ -24,7 +24,7 @@ pub(crate) async fn duplicate(probe: &Probe, first: &Message) -> anyhow::Result<
             evidence.push("answer 2xx to an event already processed, without processing it again".to_string());
         }
     }
-    let finding = format!("answered the same delivery again with {}", describe(&sent.answer));
+    let finding = format!("the same delivery again got {}", said(&sent.answer));
     Ok(DUPLICATE_ACCEPTED.judged(accepted, finding, evidence, sent.took))
 }
 

@@ -134,7 +134,12 @@ fn discord_wants_401(refused: &mut CheckResult) {
     if other_refusal {
         refused.outcome = crate::conformance::CheckOutcome::Fail;
         refused.fix = Some(FORGED_HANDSHAKE_REFUSED.fix);
-        let answered = refused.evidence.first().and_then(|line| line.rsplit_once(" → ")).map(|(_, said)| said);
+        // The evidence's first line ends "→ 403 Forbidden in 1.2ms": the status, without the time.
+        let answered = refused
+            .evidence
+            .first()
+            .and_then(|line| line.rsplit_once(" → "))
+            .map(|(_, said)| said.rsplit_once(" in ").map_or(said, |(status, _)| status));
         refused.finding =
             Some(format!("refused a forged Discord PING with {}, not 401", answered.unwrap_or("another 4xx")));
         refused.evidence.push("Discord requires 401 for an invalid signature, not another 4xx".to_string());

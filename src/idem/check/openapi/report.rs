@@ -285,6 +285,9 @@ impl OpenApiReport {
             let _ = writeln!(out, "\n{} {}", palette.bold(&terminal_safe(&op.name())), op.url.as_deref().unwrap_or(""));
             for check in op.checks.iter().filter(|c| c.outcome == CheckOutcome::Fail) {
                 let _ = writeln!(out, "  {} {}: {}", palette.red("✗"), check.id, check.title);
+                if let Some(finding) = check.finding.as_ref().filter(|finding| !check.evidence.contains(finding)) {
+                    let _ = writeln!(out, "      {} {}", palette.dim("·"), palette.bold(&terminal_safe(finding)));
+                }
                 for line in &check.evidence {
                     let _ = writeln!(out, "      {} {}", palette.dim("·"), terminal_safe(line));
                 }
