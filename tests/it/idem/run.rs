@@ -77,8 +77,12 @@ fn charges_claimed_by_look_then_insert_fail_the_race_at_that_step_and_the_first_
     assert_eq!(charge["outcome"], "fail", "{report:#}");
     assert_eq!(probe(charge, "race")["outcome"], "fail", "{charge:#}");
     assert_eq!(probe(charge, "race")["check"], "concurrent-once");
+    // The race states what it found, with its numbers, as idem check does.
+    let finding = probe(charge, "race")["finding"].as_str().unwrap_or_else(|| panic!("no finding: {charge:#}"));
+    assert!(finding.contains("executed ") && finding.contains(" times"), "{finding}");
     // Sequential retries find the stored answer: only the race shows the flaw.
     assert_eq!(probe(charge, "retry")["outcome"], "pass", "{charge:#}");
+    assert_eq!(probe(charge, "retry").get("finding"), None, "a pass has nothing to find: {charge:#}");
     let kinds: Vec<&str> = charge["probes"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["retry", "race"], "--probes chooses the probes");
 }
@@ -229,6 +233,14 @@ fn junit_has_a_case_per_step_and_probe() {
     ];
     let expected: Vec<(String, bool)> = expected.iter().map(|(name, failed)| (name.to_string(), *failed)).collect();
     assert_eq!(cases, expected, "{}", finished.stdout);
+    // A failed probe's message is its check and what it found, not a bare "failed".
+    let race = document
+        .descendants()
+        .find(|node| node.has_tag_name("testcase") && node.attribute("name") == Some("charge-customer race"))
+        .and_then(|case| case.children().find(|child| child.has_tag_name("failure")))
+        .and_then(|failure| failure.attribute("message"))
+        .unwrap_or_default();
+    assert!(race.starts_with("concurrent-once: ") && race.contains(" times"), "{race}");
 }
 
 #[test]
