@@ -174,7 +174,13 @@ pub struct FoundId {
 impl IdSource {
     /// The id in this answer, if any source has one.
     pub fn read(&self, headers: &HeaderMap, body: &[u8]) -> Option<FoundId> {
-        if let Some(id) = resource_id(body, &self.field) {
+        self.read_parsed(headers, serde_json::from_slice(body).ok().as_ref())
+    }
+
+    /// `read` on a body already parsed (`None`: not JSON), for a caller that needs the parse
+    /// for something else too (the proxy digests the same value).
+    pub fn read_parsed(&self, headers: &HeaderMap, body: Option<&serde_json::Value>) -> Option<FoundId> {
+        if let Some(id) = body.and_then(|body| resource_id_in(body, &self.field)) {
             return Some(FoundId { id, from: format!("body {}", self.field) });
         }
         let names: Vec<HeaderName> = match &self.header {
@@ -213,8 +219,7 @@ fn location_path(value: &str) -> &str {
 
 /// The resource id at `pointer` in a JSON body: a string as is, a number in one canonical form,
 /// so ids are compared as JSON values (`1` and `1.0` are the same id).
-pub(crate) fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
-    let value: serde_json::Value = serde_json::from_slice(body).ok()?;
+fn resource_id_in(value: &serde_json::Value, pointer: &str) -> Option<String> {
     match value.pointer(pointer)? {
         serde_json::Value::String(id) => Some(id.clone()),
         serde_json::Value::Number(id) => Some(canonical_number(id)),
@@ -238,6 +243,11 @@ fn canonical_number(number: &serde_json::Number) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// `resource_id_in` on a body's text.
+    fn resource_id(body: &[u8], pointer: &str) -> Option<String> {
+        resource_id_in(&serde_json::from_slice(body).ok()?, pointer)
+    }
+
     use super::*;
 
     #[test]

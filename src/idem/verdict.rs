@@ -18,7 +18,7 @@ use crate::count::{Baseline, CountReading, Step};
 use crate::evidence_level::{COUNT_REQUIRED, EvidenceLevel};
 use crate::http::client::Exchange;
 use crate::http::content_encoding;
-use crate::idem::request::{IdSource, RequestSpec};
+use crate::idem::request::{FoundId, IdSource, RequestSpec};
 use crate::text::{ellipsis, plural};
 
 /// The headers servers use to mark a replayed response: Stripe's `Idempotent-Replayed`, and the
@@ -92,6 +92,27 @@ impl Observed {
     pub fn answer(status: u16, headers: &HeaderMap, body: Bytes, ids: &IdSource) -> Observed {
         let decoded = content_encoding::decode(headers, body);
         let found = if (200..300).contains(&status) { ids.read(headers, &decoded.body) } else { None };
+        Observed::decoded(status, headers, decoded, found, None)
+    }
+
+    /// `answer` with its body's digest set, taken from the same parse that read the id: `idem
+    /// proxy` keeps digests, not bodies, and parsing each answer once instead of twice is a
+    /// measurable share of its judged path.
+    pub fn answer_digested(status: u16, headers: &HeaderMap, body: Bytes, ids: &IdSource) -> Observed {
+        let decoded = content_encoding::decode(headers, body);
+        let parsed = serde_json::from_slice::<serde_json::Value>(&decoded.body).ok();
+        let found = if (200..300).contains(&status) { ids.read_parsed(headers, parsed.as_ref()) } else { None };
+        let digest = BodyDigest::of_parsed(&decoded.body, parsed.as_ref());
+        Observed::decoded(status, headers, decoded, found, Some(digest))
+    }
+
+    fn decoded(
+        status: u16,
+        headers: &HeaderMap,
+        decoded: content_encoding::Decoded,
+        found: Option<FoundId>,
+        body_digest: Option<BodyDigest>,
+    ) -> Observed {
         Observed {
             status: Some(status),
             error: None,
@@ -104,13 +125,21 @@ impl Observed {
             content_encoding: decoded.encoding,
             decode_error: decoded.error,
             body: decoded.body,
-            body_digest: None,
+            body_digest,
             latency: None,
         }
     }
 
     pub fn from_exchange(exchange: &Exchange, ids: &IdSource) -> Observed {
         let mut observed = Observed::answer(exchange.status.as_u16(), &exchange.headers, exchange.body.clone(), ids);
+        observed.latency = Some(exchange.latency);
+        observed
+    }
+
+    /// `from_exchange` through `answer_digested`.
+    pub fn from_exchange_digested(exchange: &Exchange, ids: &IdSource) -> Observed {
+        let mut observed =
+            Observed::answer_digested(exchange.status.as_u16(), &exchange.headers, exchange.body.clone(), ids);
         observed.latency = Some(exchange.latency);
         observed
     }
@@ -962,11 +991,16 @@ pub struct BodyDigest {
 
 impl BodyDigest {
     pub fn of(body: &[u8]) -> BodyDigest {
+        BodyDigest::of_parsed(body, serde_json::from_slice::<serde_json::Value>(body).ok().as_ref())
+    }
+
+    /// The digest of `body` whose JSON parse (`None`: not JSON) the caller already has.
+    pub fn of_parsed(body: &[u8], parsed: Option<&serde_json::Value>) -> BodyDigest {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         std::hash::Hash::hash(body, &mut hasher);
-        let json = serde_json::from_slice::<serde_json::Value>(body).ok().map(|value| {
+        let json = parsed.map(|value| {
             let mut hasher = std::collections::hash_map::DefaultHasher::new();
-            hash_json(&value, &mut hasher);
+            hash_json(value, &mut hasher);
             std::hash::Hasher::finish(&hasher)
         });
         BodyDigest { len: body.len(), raw: std::hash::Hasher::finish(&hasher), json }

@@ -265,7 +265,7 @@ async fn with_fault(
     let observe = |result: &anyhow::Result<Exchange>| match result {
         // Kept until the operation is folded: a copy of its own, not a slice that would pin the
         // connection's whole read buffer for as long.
-        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange(exchange, &ids), placement.quote_body),
+        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange_digested(exchange, &ids), placement.quote_body),
         Err(err) => UpstreamAnswer::keep(&Observed::failed(format!("{err:#}")), placement.quote_body),
     };
     match fault {

@@ -428,6 +428,22 @@ impl Tally {
         }
     }
 
+    /// Counts `operation` without judging it when the judgement could only be "one attempt, not
+    /// faulted, no finding" and its report would not be listed anyway (the first 1,000 are):
+    /// under a load test nearly every operation is that, and judging each one (its answers rebuilt,
+    /// the shared verdict, the report's strings) was most of what folding cost. `false`: the
+    /// caller judges it in full.
+    pub(crate) fn add_without_judging(&mut self, operation: &Operation) -> bool {
+        let [only] = operation.attempts.as_slice() else { return false };
+        if only.fault.is_some() || self.listed.len() < LISTED_OPERATIONS {
+            return false;
+        }
+        self.totals.operations += 1;
+        self.totals.not_faulted += 1;
+        self.totals.unlisted_operations += 1;
+        true
+    }
+
     /// The listed reports in operation order, and the verdict on every operation counted.
     pub(crate) fn into_run(mut self) -> (RunVerdict, Vec<JudgedOperation>, Totals) {
         self.listed.sort_by_key(|report| report.operation);
@@ -507,6 +523,45 @@ mod tests {
         fn judge(&self) -> JudgedOperation {
             judge_operation(self.ops.open()[0], "/id")
         }
+    }
+
+    /// A tally whose listed reports are full, so a fine operation is only counted.
+    fn full_tally() -> Tally {
+        let mut tally = Tally::default();
+        let fine = Script::new().attempt(Some("k"), "a", None, Some((201, "pay_1")), 0).judge();
+        for _ in 0..LISTED_OPERATIONS {
+            tally.add(fine.clone());
+        }
+        tally
+    }
+
+    #[test]
+    fn an_operation_counted_without_judging_counts_as_its_judgement_would() {
+        let mut one_attempt = [Script::new(), Script::new(), Script::new()];
+        one_attempt[0].attempt(Some("k1"), "a", None, Some((201, "pay_1")), 0);
+        one_attempt[1].attempt(None, "a", None, Some((500, "")), 0);
+        one_attempt[2].attempt(Some("k2"), "a", None, None, 0);
+        for script in &one_attempt {
+            let operation = script.ops.open()[0];
+            let (mut judged, mut counted) = (full_tally(), full_tally());
+            judged.add(judge_operation(operation, "/id"));
+            assert!(counted.add_without_judging(operation));
+            assert_eq!(counted.totals, judged.totals);
+        }
+        // What could carry a finding is always judged: a fault, a retry, a tally still listing.
+        let mut faulted = Script::new();
+        faulted.attempt(Some("k"), "a", Some(Fault::LoseAnswer), Some((201, "pay_1")), 0);
+        let mut retried = Script::new();
+        retried.attempt(Some("k"), "a", None, Some((201, "pay_1")), 0).attempt(
+            Some("k"),
+            "a",
+            None,
+            Some((201, "pay_2")),
+            5,
+        );
+        assert!(!full_tally().add_without_judging(faulted.ops.open()[0]));
+        assert!(!full_tally().add_without_judging(retried.ops.open()[0]));
+        assert!(!Tally::default().add_without_judging(one_attempt[0].ops.open()[0]));
     }
 
     fn kinds(report: &JudgedOperation) -> Vec<FindingKind> {

@@ -281,7 +281,9 @@ impl Operations {
             }
         }
         unlist(&mut self.by_fingerprint, op.fingerprint(), number);
-        self.folded.add(judge::judge_operation(&op, &self.id_field));
+        if !self.folded.add_without_judging(&op) {
+            self.folded.add(judge::judge_operation(&op, &self.id_field));
+        }
     }
 
     /// The attempt at `placement`, to record what happened to it; `None` once its operation was
