@@ -53,6 +53,7 @@ mod webhook {
     mod check;
     mod check_cert_pinning;
     mod check_concurrent_duplicates;
+    mod check_provider_probes;
     mod check_sender;
     mod cli;
     mod inspector;

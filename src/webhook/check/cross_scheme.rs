@@ -13,17 +13,45 @@ use super::catalogue::CROSS_SCHEME_REPLAY_REJECTED;
 use super::probe::{Answer, NotRefused, Probe, said};
 use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::Signing;
-use crate::webhook::delivery::{fresh_id, unix_now};
+use crate::webhook::delivery::unix_now;
 use crate::webhook::scheme::{BASE64, SchemeKind, SigningKey};
 
-/// The untimestamped forms the captured signature is re-sent in: signature header, how the tag is
-/// written, and the delivery-id header a fresh id goes into. Shopify's twice: its libraries read
-/// the unprefixed names too.
-const DISGUISES: [(&str, &str, Encoding, Option<&str>); 4] = [
-    ("github", "x-hub-signature-256", Encoding::PrefixedHex, Some("x-github-delivery")),
-    ("shopify", "x-shopify-hmac-sha256", Encoding::Base64, Some("x-shopify-webhook-id")),
-    ("shopify (unprefixed headers)", "shopify-hmac-sha256", Encoding::Base64, Some("shopify-webhook-id")),
-    ("hmac", "x-signature", Encoding::PrefixedHex, None),
+/// One untimestamped form the captured signature is re-sent in.
+struct Disguise {
+    name: &'static str,
+    /// The signature header, and how the tag is written in it.
+    header: &'static str,
+    encoding: Encoding,
+    /// The delivery-id header a fresh id goes into.
+    id_header: Option<&'static str>,
+    /// The provider whose event name goes into which header.
+    event: Option<(&'static str, &'static str)>,
+}
+
+/// Every disguise. Shopify's twice: its libraries read the unprefixed names too.
+const DISGUISES: [Disguise; 4] = [
+    Disguise {
+        name: "github",
+        header: "x-hub-signature-256",
+        encoding: Encoding::PrefixedHex,
+        id_header: Some("x-github-delivery"),
+        event: Some(("github", "x-github-event")),
+    },
+    Disguise {
+        name: "shopify",
+        header: "x-shopify-hmac-sha256",
+        encoding: Encoding::Base64,
+        id_header: Some("x-shopify-webhook-id"),
+        event: Some(("shopify", "x-shopify-topic")),
+    },
+    Disguise {
+        name: "shopify (unprefixed headers)",
+        header: "shopify-hmac-sha256",
+        encoding: Encoding::Base64,
+        id_header: Some("shopify-webhook-id"),
+        event: Some(("shopify", "shopify-topic")),
+    },
+    Disguise { name: "hmac", header: "x-signature", encoding: Encoding::PrefixedHex, id_header: None, event: None },
 ];
 
 #[derive(Clone, Copy)]
@@ -64,8 +92,9 @@ pub(super) async fn cross_scheme_replay(probe: &Probe, skew: i64) -> anyhow::Res
     let mut refused_all = true;
     // Each disguise the receiver did not refuse, with its answer.
     let mut let_through = Vec::new();
-    for (name, header, encoding, id_header) in DISGUISES {
-        let request = disguised(probe, &body, &tag, header, encoding, id_header)?;
+    for disguise in &DISGUISES {
+        let name = disguise.name;
+        let request = disguised(probe, &body, &tag, disguise)?;
         let answer = probe.send(request).await;
         let refused = matches!(&answer, Answer::Status(exchange) if exchange.status.is_client_error());
         refused_all &= refused;
@@ -96,14 +125,8 @@ fn capture(key: &SigningKey, signed: &[u8]) -> Vec<u8> {
     key.tag(&[signed]).as_ref().to_vec()
 }
 
-fn disguised(
-    probe: &Probe,
-    body: &Bytes,
-    tag: &[u8],
-    header: &'static str,
-    encoding: Encoding,
-    id_header: Option<&'static str>,
-) -> anyhow::Result<Request<Bytes>> {
+fn disguised(probe: &Probe, body: &Bytes, tag: &[u8], disguise: &Disguise) -> anyhow::Result<Request<Bytes>> {
+    let Disguise { header, encoding, id_header, event, .. } = *disguise;
     let signature = match encoding {
         Encoding::PrefixedHex => format!("sha256={}", hex::encode(tag)),
         Encoding::Base64 => BASE64.encode(tag),
@@ -113,8 +136,20 @@ fn disguised(
     headers.insert(http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
     headers.insert(HeaderName::from_static(header), HeaderValue::from_str(&signature)?);
     if let Some(id_header) = id_header {
-        // A fresh id per copy, so de-duplication does not catch it either.
-        headers.insert(HeaderName::from_static(id_header), HeaderValue::from_str(&fresh_id("copy_"))?);
+        // A fresh id per copy, so de-duplication does not catch it either: a GUID, as GitHub and
+        // Shopify write theirs.
+        headers.insert(HeaderName::from_static(id_header), HeaderValue::from_str(&uuid::Uuid::new_v4().to_string())?);
+    }
+    // The disguise is complete: the provider's event name in its event header and its
+    // User-Agent, so a receiver that validates those refuses the copy for the signature alone.
+    if let Some((provider, event_header)) = event
+        && let Some(pair) = crate::webhook::template::related_pair(provider, None)
+    {
+        headers.insert(HeaderName::from_static(event_header), HeaderValue::from_str(pair.created_event())?);
+        let agent = SchemeKind::from_name(provider).and_then(crate::webhook::template::user_agent);
+        if let Some(agent) = agent {
+            headers.insert(http::header::USER_AGENT, HeaderValue::from_str(&agent)?);
+        }
     }
     Ok(request)
 }

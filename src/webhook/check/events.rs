@@ -41,28 +41,67 @@ fn object_name(probe: &Probe) -> String {
         .unwrap_or_else(|| "customer".to_string())
 }
 
-/// `<object>.updated`, then `<object>.created`, of one object id. When the `created` is refused
-/// too, the refusals are not about order (a `created` is never early): the receiver does not
-/// handle these types, so ordering could not be judged and the check is skipped with the fix.
+/// The update, then the creation, of one object. When the payload is a provider template with a
+/// pair in the templates' data (`template::pairs`), they are that provider's own events (GitHub's
+/// `issues` edited, then opened; Shopify's `orders/updated`, then `orders/create`), carried as it
+/// carries them; otherwise `<object>.updated`, then `<object>.created`, in the chosen payload's
+/// shape. When the `created` is refused too, the refusals are not about order (a `created` is
+/// never early): the receiver does not handle these events, so ordering could not be judged and
+/// the check is skipped with the fix.
 pub(crate) async fn out_of_order(probe: &Probe) -> anyhow::Result<CheckResult> {
-    let object = object_name(probe);
-    let object_id = fresh_id("obj_");
     let started = Instant::now();
     let mut evidence = Vec::new();
     let mut accepted = Vec::with_capacity(2);
-    for suffix in ["updated", "created"] {
-        let event_type = format!("{object}.{suffix}");
-        let message = probe.typed_event(&event_type, &object_id);
-        let answer = probe.send(probe.request(&message, unix_now())?).await;
-        accepted.push(succeeded(&answer));
-        evidence.push(format!("{event_type} of {object_id} (event {}) → {}", message.event_id, said(&answer)));
-    }
+    let (object, created_shown, fix) = match probe.related_pair() {
+        Some(pair) => {
+            let events = pair.events(unix_now())?;
+            evidence.push(format!(
+                "{}'s own created/updated pair for one object: {} sent before {}",
+                pair.provider, pair.updated.shown, pair.created.shown
+            ));
+            for (shown, event) in [(pair.updated.shown, events.updated), (pair.created.shown, events.created)] {
+                let message = probe.provider_message(event);
+                let answer = probe.send(probe.request(&message, unix_now())?).await;
+                accepted.push(succeeded(&answer));
+                evidence.push(format!(
+                    "{shown} of object {} (delivery {}) → {}",
+                    events.object_id,
+                    message.delivery_id,
+                    said(&answer)
+                ));
+            }
+            let fix = format!(
+                "give --event {}:TYPE of an object the receiver handles (the pair of that type's object is sent)",
+                pair.provider
+            );
+            (pair.object.to_string(), pair.created.shown.to_string(), fix)
+        }
+        None => {
+            let object = object_name(probe);
+            let object_id = fresh_id("obj_");
+            if let Some((provider, _)) = probe.payload.provider_template() {
+                evidence.push(format!(
+                    "{provider}'s templates hold no created/updated pair: the generic {object}.updated and \
+                     {object}.created were sent"
+                ));
+            }
+            for suffix in ["updated", "created"] {
+                let event_type = format!("{object}.{suffix}");
+                let message = probe.typed_event(&event_type, &object_id);
+                let answer = probe.send(probe.request(&message, unix_now())?).await;
+                accepted.push(succeeded(&answer));
+                evidence.push(format!("{event_type} of {object_id} (event {}) → {}", message.event_id, said(&answer)));
+            }
+            let fix = "give an event type the receiver handles with --event TYPE (its object's .updated and \
+                       .created are sent)"
+                .to_string();
+            (object.clone(), format!("{object}.created"), fix)
+        }
+    };
     if accepted == [false, false] {
         return Ok(OUT_OF_ORDER_ACCEPTED.skipped(format!(
-            "could not judge ordering: both were refused, the {object}.created as well as the early \
-             {object}.updated, so the refusals are not about their order (does the receiver handle {object} \
-             events?) ({}); give an event type the receiver handles with --event TYPE (its object's .updated and \
-             .created are sent)",
+            "could not judge ordering: both were refused, the {created_shown} as well as the early update, so the \
+             refusals are not about their order (does the receiver handle {object} events?) ({}); {fix}",
             evidence.join("; ")
         )));
     }

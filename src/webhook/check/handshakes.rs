@@ -3,9 +3,7 @@
 //! every 72 hours, Twitch's `webhook_callback_verification`) registers only a receiver that answers
 //! its handshake as documented, and a receiver that echoes any challenge confirms an endpoint for
 //! whoever asks. The handshake is signed like a delivery; the forged one with another secret.
-use std::sync::Arc;
 
-use bytes::Bytes;
 use http::{HeaderName, HeaderValue};
 use serde_json::{Value, json};
 
@@ -77,12 +75,8 @@ fn handshake_for(probe: &Probe) -> Option<Handshake> {
 }
 
 fn message(probe: &Probe, handshake: &Handshake, forged: bool) -> Message {
-    let body = Bytes::from(handshake.body.to_string());
-    let mut message =
-        Message::signed(body, "handshake", None, &fresh_id("msg_"), Arc::clone(&probe.scheme), probe.key().clone());
-    for (name, value) in &handshake.headers {
-        message.headers.insert(name.clone(), value.clone());
-    }
+    // The provider's delivery id form and User-Agent, as its other probes carry them.
+    let message = probe.other_delivery(handshake.body.to_string().into_bytes(), "handshake", handshake.headers.clone());
     if forged { probe.forged(&message) } else { message }
 }
 

@@ -8,6 +8,8 @@ use serde_json::{Map, Value, json};
 use crate::http::body::BodySource;
 use crate::webhook::delivery::fresh_id;
 use crate::webhook::payload::envelope;
+use crate::webhook::scheme::SchemeKind;
+use crate::webhook::template;
 
 /// The event type the suite sends when none is chosen.
 pub(crate) const DEFAULT_TYPE: &str = "webhook.check";
@@ -24,8 +26,10 @@ pub enum CheckPayload {
     Body(Vec<u8>),
     /// `--event PROVIDER:TYPE`: the provider's template, body and headers (`X-Shopify-Shop-Domain`,
     /// GitHub's `User-Agent`…), filled afresh for each delivery, so a receiver that routes or
-    /// refuses on those headers sees what the provider would send.
-    Provider { spec: String },
+    /// refuses on those headers sees what the provider would send. `by_scheme`: not chosen with
+    /// `--event` but the default of a `--scheme` whose deliveries name their event in a header
+    /// ([`CheckPayload::for_scheme`]).
+    Provider { spec: String, by_scheme: bool },
 }
 
 impl CheckPayload {
@@ -40,7 +44,7 @@ impl CheckPayload {
             // usage error before anything is sent.
             (Some(spec), None) if spec.contains(':') => {
                 crate::webhook::template::provider_event(&spec, None, crate::clock::unix_now(), &[])?;
-                Ok(CheckPayload::Provider { spec })
+                Ok(CheckPayload::Provider { spec, by_scheme: false })
             }
             (Some(spec), Some(_)) if spec.contains(':') => {
                 anyhow::bail!(
@@ -61,6 +65,38 @@ impl CheckPayload {
         }
     }
 
+    /// What the deliveries carry under `scheme`. Nothing chosen, a scheme that names the event in
+    /// a header (GitHub's `X-GitHub-Event`, Shopify's `X-Shopify-Topic`, GitLab's, Linear's, …)
+    /// gets its provider's template, the created event of its pair (`github:issues`): the suite's
+    /// own `webhook.check` is no event that provider sends, and a receiver that refuses event
+    /// names it does not know would refuse every probe for that reason alone. Schemes whose event
+    /// is named in the body (Stripe, Standard Webhooks, Slack, hmac) keep the suite's own event,
+    /// whose body no serialiser reproduces.
+    pub(crate) fn for_scheme(self, scheme: SchemeKind) -> CheckPayload {
+        if self != CheckPayload::Default {
+            return self;
+        }
+        let names_event_in_a_header =
+            scheme.description().is_some_and(|description| description.event_header.is_some());
+        let Some(provider) = template::provider_of(scheme).filter(|_| names_event_in_a_header) else { return self };
+        let spec = match template::related_pair(provider, None) {
+            Some(pair) => pair.created_spec(),
+            None => match template::list(Some(provider)).ok().and_then(|events| events.into_iter().next()) {
+                Some(first) => format!("{provider}:{}", first.event),
+                None => return self,
+            },
+        };
+        CheckPayload::Provider { spec, by_scheme: true }
+    }
+
+    /// The provider and event type of a provider template (`github`, `issues`).
+    pub(crate) fn provider_template(&self) -> Option<(&str, &str)> {
+        match self {
+            CheckPayload::Provider { spec, .. } => spec.split_once(':'),
+            _ => None,
+        }
+    }
+
     /// The event type the deliveries carry, when there is one to read.
     pub(crate) fn event_type(&self) -> Option<String> {
         match self {
@@ -70,7 +106,7 @@ impl CheckPayload {
                 let value: Value = serde_json::from_slice(body).ok()?;
                 value.get("type").and_then(Value::as_str).map(str::to_string)
             }
-            CheckPayload::Provider { spec } => spec.split_once(':').map(|(_, event)| event.to_string()),
+            CheckPayload::Provider { spec, .. } => spec.split_once(':').map(|(_, event)| event.to_string()),
         }
     }
 
@@ -78,7 +114,7 @@ impl CheckPayload {
     /// provider sends besides the signature's (none unless the payload is a provider template).
     pub(crate) fn delivery(&self, event_id: &str, created: i64) -> (Vec<u8>, Vec<(HeaderName, HeaderValue)>) {
         match self {
-            CheckPayload::Provider { spec } => {
+            CheckPayload::Provider { spec, .. } => {
                 match crate::webhook::template::provider_event(spec, Some(event_id), created, &[]) {
                     Ok(event) => (event.body, event.headers),
                     // `from_flags` filled this template already; filling it again cannot fail
@@ -87,15 +123,6 @@ impl CheckPayload {
                 }
             }
             _ => (self.body(event_id, created), Vec::new()),
-        }
-    }
-
-    /// The headers a delivery of `event_id` carries besides the signature's: the provider's, for
-    /// a provider template; none otherwise (and no body is built for them).
-    pub(crate) fn provider_headers(&self, event_id: &str, created: i64) -> Vec<(HeaderName, HeaderValue)> {
-        match self {
-            CheckPayload::Provider { .. } => self.delivery(event_id, created).1,
-            _ => Vec::new(),
         }
     }
 
@@ -162,7 +189,12 @@ impl CheckPayload {
             CheckPayload::Default => format!("the suite's own {DEFAULT_TYPE} event"),
             CheckPayload::Event { event_type, .. } => format!("{event_type} events (--event)"),
             CheckPayload::Body(body) => format!("the -d body ({} bytes)", body.len()),
-            CheckPayload::Provider { spec } => format!("{spec} events, with the provider's headers (--event)"),
+            CheckPayload::Provider { spec, by_scheme: false } => {
+                format!("{spec} events, with the provider's headers (--event)")
+            }
+            CheckPayload::Provider { spec, by_scheme: true } => {
+                format!("{spec} events, with the provider's headers (the default of its --scheme)")
+            }
         }
     }
 }

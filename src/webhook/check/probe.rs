@@ -40,6 +40,15 @@ pub(crate) enum Answer {
     Failed(String),
 }
 
+/// One delivery's parts, from one fill of the payload.
+struct Fresh {
+    body: Vec<u8>,
+    event_id: String,
+    delivery_id: String,
+    event_type: Option<String>,
+    headers: Vec<(HeaderName, HeaderValue)>,
+}
+
 pub(crate) struct Probe {
     pub url: Uri,
     pub scheme: Arc<dyn Scheme>,
@@ -84,6 +93,8 @@ impl Probe {
         // receiver from one that cannot be reached.
         let options = ClientOptions { timeout: timeout + Duration::from_secs(5), insecure, http2: false };
         let client = HttpClient::with_proxies(options, proxies)?;
+        // Probes look like the provider's deliveries: see `CheckPayload::for_scheme`.
+        let payload = payload.for_scheme(scheme.kind());
         Ok(Probe { url, scheme, key, wrong_key, client, timeout, insecure, payload, budget: Default::default() })
     }
 
@@ -96,38 +107,105 @@ impl Probe {
 
     /// A fresh event of the chosen payload, signed with the right key.
     pub(crate) fn event(&self) -> Message {
-        let event_id = fresh_id("evt_");
-        // One fill of a provider template gives both the body and its headers.
-        let (body, headers) = self.payload.delivery(&event_id, unix_now());
-        self.signed_with(body, &event_id, self.payload.event_type(), headers)
+        let fresh = self.fresh();
+        self.message(fresh.body, &fresh.event_id, &fresh.delivery_id, fresh.event_type, fresh.headers)
     }
 
-    /// A fresh event of `event_type` about `object_id`, shaped like the chosen payload.
+    /// One fill of the chosen payload: a provider template gives body, ids, event name and headers
+    /// together (its delivery id in the provider's form, its event name as the provider's header
+    /// carries it: GitLab's `Push Hook`); any other payload gets the scheme's delivery id form.
+    fn fresh(&self) -> Fresh {
+        let now = unix_now();
+        if let CheckPayload::Provider { spec, .. } = &self.payload
+            && let Ok(event) = crate::webhook::template::provider_event(spec, None, now, &[])
+        {
+            return Fresh {
+                body: event.body,
+                event_id: event.event_id,
+                delivery_id: event.delivery_id,
+                event_type: Some(event.event_type),
+                headers: event.headers,
+            };
+        }
+        let event_id = fresh_id("evt_");
+        Fresh {
+            body: self.payload.body(&event_id, now),
+            event_id,
+            delivery_id: self.fresh_delivery_id(),
+            event_type: self.payload.event_type(),
+            headers: Vec::new(),
+        }
+    }
+
+    /// A delivery id as the scheme's provider writes them in its delivery-id header: a GUID for
+    /// GitHub, Shopify, GitLab, Linear…, `msg_…` for Standard Webhooks and the schemes without a
+    /// provider. A scheme with no such header (Stripe, Slack) sends none, and the reports keep
+    /// the suite's own `msg_…` form for it.
+    fn fresh_delivery_id(&self) -> String {
+        let kind = self.scheme.kind();
+        let from_provider =
+            self.scheme.delivery_id_header().and_then(|_| crate::webhook::template::fresh_delivery_id(kind));
+        from_provider.unwrap_or_else(|| kind.fresh_delivery_id())
+    }
+
+    /// A fresh event of `event_type` about `object_id`, shaped like the chosen payload: a provider
+    /// template's event under that name, carried where the provider carries its event name
+    /// (`X-GitHub-Event`, `X-Shopify-Topic`, Stripe's `type`) with its body and headers otherwise
+    /// the template's.
     pub(crate) fn typed_event(&self, event_type: &str, object_id: &str) -> Message {
+        if let CheckPayload::Provider { spec, .. } = &self.payload {
+            let shaping = crate::webhook::template::Shaping { event: Some(event_type), headers: &[] };
+            if let Ok(event) = crate::webhook::template::provider_event_shaped(spec, None, unix_now(), &[], &shaping) {
+                return self.provider_message(event);
+            }
+        }
         let event_id = fresh_id("evt_");
         let body = self.payload.body_of_type(event_type, &event_id, unix_now(), object_id);
-        self.signed(body, &event_id, Some(event_type.to_string()))
+        self.message(body, &event_id, &self.fresh_delivery_id(), Some(event_type.to_string()), Vec::new())
     }
 
-    /// Every probe's delivery: signed afresh on each attempt, with the provider's own headers on
-    /// top of ours when the payload is a provider template (its User-Agent replaces idem's), so a
-    /// receiver that routes on them (`X-Shopify-Shop-Domain`) judges the probe, not a missing header.
-    fn signed(&self, body: Vec<u8>, event_id: &str, event_type: Option<String>) -> Message {
-        let headers = self.payload.provider_headers(event_id, unix_now());
-        self.signed_with(body, event_id, event_type, headers)
+    /// `event`, built from a provider's template, as a delivery: its ids, event name and headers.
+    pub(crate) fn provider_message(&self, event: crate::webhook::template::ProviderEvent) -> Message {
+        self.message(event.body, &event.event_id, &event.delivery_id, Some(event.event_type), event.headers)
     }
 
-    /// [`signed`](Self::signed) with the provider's headers already in hand.
-    fn signed_with(
+    /// A delivery of `body` that is not the payload's (a provider's handshake), with `headers` on
+    /// top: the provider's delivery id form and User-Agent as on every other probe.
+    pub(crate) fn other_delivery(
         &self,
         body: Vec<u8>,
         event_id: &str,
+        headers: Vec<(HeaderName, HeaderValue)>,
+    ) -> Message {
+        self.message(body, event_id, &self.fresh_delivery_id(), None, headers)
+    }
+
+    /// The created-then-updated pair of the chosen provider template's object (see
+    /// `template::pairs`), when the payload is a provider's and its templates have one.
+    pub(crate) fn related_pair(&self) -> Option<&'static crate::webhook::template::RelatedPair> {
+        let (provider, event) = self.payload.provider_template()?;
+        crate::webhook::template::related_pair(provider, Some(event))
+    }
+
+    /// Every probe's delivery: signed afresh on each attempt, with one User-Agent, the provider's
+    /// when the scheme is a provider's (idem's otherwise), and the provider's own headers on top
+    /// when the payload is a provider template, so a receiver that routes on them
+    /// (`X-Shopify-Shop-Domain`) judges the probe, not a missing header.
+    fn message(
+        &self,
+        body: Vec<u8>,
+        event_id: &str,
+        delivery_id: &str,
         event_type: Option<String>,
         provider_headers: Vec<(HeaderName, HeaderValue)>,
     ) -> Message {
-        let delivery_id = self.scheme.kind().fresh_delivery_id();
         let mut message =
-            Message::signed(body, event_id, event_type, &delivery_id, Arc::clone(&self.scheme), self.key.clone());
+            Message::signed(body, event_id, event_type, delivery_id, Arc::clone(&self.scheme), self.key.clone());
+        if let Some(agent) = crate::webhook::template::user_agent(self.scheme.kind())
+            && let Ok(agent) = HeaderValue::from_str(&agent)
+        {
+            message.headers.insert(http::header::USER_AGENT, agent);
+        }
         for (name, value) in provider_headers {
             message.headers.insert(name, value);
         }
@@ -142,28 +220,29 @@ impl Probe {
     /// `/` escaped as `\/`, which no serialiser's default reproduces either. So a receiver that
     /// verifies what its framework re-serialised refuses it.
     pub(crate) fn raw_event(&self) -> (Message, &'static str) {
-        let event_id = fresh_id("evt_");
-        let event_type = self.payload.event_type().unwrap_or_else(|| DEFAULT_TYPE.to_string());
-        let now = unix_now();
+        let fresh = self.fresh();
         let chosen = match self.payload {
             CheckPayload::Default => None,
-            _ => serde_json::from_slice::<serde_json::Value>(&self.payload.body(&event_id, now)).ok(),
+            _ => serde_json::from_slice::<serde_json::Value>(&fresh.body).ok(),
         };
         let (body, written) = match chosen.and_then(|value| unusual_writing(&value)) {
             Some(body) => (body, "written with 3-space indents and `/` escaped as `\\/`"),
-            None => (
-                raw_body(&event_id, &event_type, now).into_bytes(),
-                "indented, with \"café ✓\" unescaped, \\u2713 and \\/ escaped, 1.0 and unsorted keys",
-            ),
+            None => {
+                let event_type = fresh.event_type.clone().unwrap_or_else(|| DEFAULT_TYPE.to_string());
+                (
+                    raw_body(&fresh.event_id, &event_type, unix_now()).into_bytes(),
+                    "indented, with \"café ✓\" unescaped, \\u2713 and \\/ escaped, 1.0 and unsorted keys",
+                )
+            }
         };
-        (self.signed(body, &event_id, Some(event_type)), written)
+        (self.message(body, &fresh.event_id, &fresh.delivery_id, fresh.event_type, fresh.headers), written)
     }
 
     /// `source`'s event written in each of the styles JSON libraries re-serialise to (Python's
     /// `json.dumps` default, compact, pretty-printed, sorted keys, …), each correctly signed over
     /// those bytes: a receiver that verifies its own re-serialisation accepts exactly the one in
-    /// its style. The content stays `source`'s, so an acceptance proves that only the bytes
-    /// mattered.
+    /// its style. The content, ids and headers stay `source`'s, so an acceptance proves that only
+    /// the bytes mattered.
     pub(crate) fn restyled_events(&self, source: &Message) -> Vec<(&'static str, Message)> {
         let mut seen: Vec<Vec<u8>> = Vec::new();
         let mut events = Vec::new();
@@ -174,7 +253,9 @@ impl Probe {
                 continue;
             }
             seen.push(body.clone());
-            events.push((style, self.signed(body, &source.event_id, source.event_type.clone())));
+            let mut restyled = source.clone();
+            restyled.body = Bytes::from(body);
+            events.push((style, restyled));
         }
         events
     }

@@ -9,6 +9,7 @@
 mod chain;
 mod files;
 mod fill;
+mod pairs;
 mod path;
 
 use anyhow::{Context, bail};
@@ -17,6 +18,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 pub(crate) use chain::chain;
+pub(crate) use pairs::{RelatedPair, related_pair};
 pub(crate) use path::Override;
 
 use crate::ids::fresh_id;
@@ -185,6 +187,27 @@ pub(crate) fn provider_event(
     now: i64,
     overrides: &[Override],
 ) -> anyhow::Result<ProviderEvent> {
+    provider_event_shaped(spec, id, now, overrides, &Shaping::default())
+}
+
+/// What changes an event beyond its template's fields, for the probes that need an event the
+/// templates do not hold as such: another event name, carried wherever the template carries its
+/// own (`X-GitHub-Event`, `X-Shopify-Topic`, Stripe's `type`, Slack's `event.type`), and headers
+/// the template writes as fixed text (WooCommerce's `X-WC-Webhook-Event: created`).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Shaping<'a> {
+    pub event: Option<&'a str>,
+    pub headers: &'a [(&'a str, &'a str)],
+}
+
+/// [`provider_event`] of `spec`'s template shaped by `shaping`.
+pub(crate) fn provider_event_shaped(
+    spec: &str,
+    id: Option<&str>,
+    now: i64,
+    overrides: &[Override],
+    shaping: &Shaping<'_>,
+) -> anyhow::Result<ProviderEvent> {
     let (provider, event) =
         spec.split_once(':').with_context(|| format!("`{spec}` is not PROVIDER:TYPE, e.g. stripe:invoice.paid"))?;
     let provider = provider.to_ascii_lowercase();
@@ -213,21 +236,24 @@ pub(crate) fn provider_event(
             );
         }
     };
-    let default_id = || match (template.delivery_id.as_deref(), scheme) {
-        (Some("uuid"), _) => uuid::Uuid::new_v4().to_string(),
-        (Some(prefix), _) => fresh_id(prefix),
-        (None, SchemeKind::Stripe) => fresh_id("evt_"),
-        (None, SchemeKind::Github | SchemeKind::Shopify) => uuid::Uuid::new_v4().to_string(),
-        (None, SchemeKind::Slack) => fresh_id("Ev"),
-        (None, _) => fresh_id("msg_"),
-    };
-    let pinned = id.map_or_else(default_id, str::to_string);
-    let mut fill = Fill::new(&template.event, &pinned, &pinned, now);
+    let pinned = id.map_or_else(|| fresh_delivery_id_of(template.delivery_id.as_deref(), scheme), str::to_string);
     let mut body = template.body;
+    let event_name = shaping.event.unwrap_or(&template.event);
+    if let Some(renamed) = shaping.event {
+        rename(&mut body, &template.event, renamed);
+    }
+    let mut fill = Fill::new(event_name, &pinned, &pinned, now);
     fill.value(&mut body);
     let mut headers = Vec::with_capacity(template.headers.len());
     for (name, value) in &template.headers {
-        let text = fill.text(value.as_str().unwrap_or_default());
+        let written = value.as_str().unwrap_or_default();
+        let replaced =
+            shaping.headers.iter().find(|(other, _)| other.eq_ignore_ascii_case(name)).map(|(_, value)| *value);
+        let text = match (replaced, shaping.event) {
+            (Some(value), _) => value.to_string(),
+            (None, Some(renamed)) if written == template.event => renamed.to_string(),
+            _ => fill.text(written),
+        };
         let name = HeaderName::from_bytes(name.as_bytes()).with_context(|| format!("template header `{name}`"))?;
         let value = HeaderValue::from_str(&text).with_context(|| format!("template header `{name}`"))?;
         headers.push((name, value));
@@ -245,8 +271,67 @@ pub(crate) fn provider_event(
     // Stripe sends its events pretty-printed, the others compact.
     let body = if scheme == SchemeKind::Stripe { serde_json::to_vec_pretty(&body) } else { serde_json::to_vec(&body) }
         .context("cannot write the event as JSON")?;
-    let event_type = template.event_header.unwrap_or(template.event);
+    let event_type = match shaping.event {
+        Some(renamed) => renamed.to_string(),
+        None => template.event_header.unwrap_or(template.event),
+    };
     Ok(ProviderEvent { event_type, event_id, delivery_id: pinned, body, headers })
+}
+
+/// Every string in `value` that is exactly `from` becomes `to`: where a template writes its event
+/// name as text (Stripe's `type`, Paddle's `event_type`, Slack's `event.type`).
+fn rename(value: &mut Value, from: &str, to: &str) {
+    match value {
+        Value::String(text) if text == from => *text = to.to_string(),
+        Value::Array(items) => items.iter_mut().for_each(|item| rename(item, from, to)),
+        Value::Object(fields) => fields.values_mut().for_each(|field| rename(field, from, to)),
+        _ => {}
+    }
+}
+
+/// A fresh delivery id in the form a template names (`uuid`, or a prefix), else the scheme's.
+fn fresh_delivery_id_of(form: Option<&str>, scheme: SchemeKind) -> String {
+    match (form, scheme) {
+        (Some("uuid"), _) => uuid::Uuid::new_v4().to_string(),
+        (Some(prefix), _) => fresh_id(prefix),
+        (None, SchemeKind::Stripe) => fresh_id("evt_"),
+        (None, SchemeKind::Github | SchemeKind::Shopify) => uuid::Uuid::new_v4().to_string(),
+        (None, SchemeKind::Slack) => fresh_id("Ev"),
+        (None, _) => fresh_id("msg_"),
+    }
+}
+
+/// The provider whose templates sign with `scheme`, if one has templates.
+pub(crate) fn provider_of(scheme: SchemeKind) -> Option<&'static str> {
+    provider_list().into_iter().find(|provider| scheme_of(provider) == Some(scheme))
+}
+
+/// The User-Agent `scheme`'s provider sends: its delivery personality's, else the one its
+/// templates carry (GitLab's, Linear's, WooCommerce's); `None` for a scheme without a provider
+/// or a provider that names none, whose deliveries then carry idem's.
+pub(crate) fn user_agent(scheme: SchemeKind) -> Option<String> {
+    let provider = provider_of(scheme)?;
+    if let Some(agent) =
+        crate::webhook::deliver::personality::named(provider).and_then(|personality| personality.user_agent)
+    {
+        return Some(agent.to_string());
+    }
+    let files = templates().ok()?;
+    files.iter().filter(|file| file.provider == provider).find_map(|file| {
+        file.headers
+            .iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case("user-agent"))
+            .and_then(|(_, value)| value.as_str().map(str::to_string))
+    })
+}
+
+/// A fresh delivery id as `scheme`'s provider writes them (a GUID for GitHub, Shopify, GitLab,
+/// Linear, …), when the provider has templates.
+pub(crate) fn fresh_delivery_id(scheme: SchemeKind) -> Option<String> {
+    let provider = provider_of(scheme)?;
+    let files = templates().ok()?;
+    let form = files.iter().find(|file| file.provider == provider).and_then(|file| file.delivery_id.as_deref());
+    Some(fresh_delivery_id_of(form, scheme))
 }
 
 #[cfg(test)]

@@ -89,6 +89,15 @@ fn parent<'a>(mut at: &'a mut Value, path: &[&str], create: bool) -> anyhow::Res
     Ok(at)
 }
 
+/// The value at dotted `path` in `body`, if there is one.
+pub(crate) fn get<'a>(body: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(body, |at, segment| match at {
+        Value::Object(fields) => fields.get(segment),
+        Value::Array(items) => items.get(segment.parse::<usize>().ok()?),
+        _ => None,
+    })
+}
+
 fn set(body: &mut Value, path: &str, value: Value) -> anyhow::Result<()> {
     let segments = segments(path)?;
     let (last, before) = segments.split_last().context("an empty path")?;

@@ -357,16 +357,19 @@ fn a_provider_template_carries_the_headers_a_receiver_routes_on() {
         let report: Value = serde_json::from_str(&stdout).unwrap_or_else(|err| panic!("{err}: {stdout} {stderr}"));
         (code, crate::support::suite_outcomes(&report), report)
     };
-    // The suite's own event has no shop: refused, so nothing can be judged.
-    let (_, outcomes, report) = check(&[]);
+    // A body of the user's own has no shop: refused, so nothing can be judged.
+    let (_, outcomes, report) = check(&["-d", r#"{"id":"evt_1","type":"orders/create"}"#]);
     assert_eq!(outcomes["valid-accepted"], "fail", "{report}");
     let evidence = crate::support::suite_evidence(&report, "out-of-order-accepted");
     assert!(evidence.contains("choose what the receiver handles with --event"), "{evidence}");
-    // The provider's template brings X-Shopify-Shop-Domain, and every check runs.
-    let (code, outcomes, report) = check(&["--event", "shopify:orders/create"]);
-    assert_eq!(code, 0, "{report}");
-    for id in ["valid-accepted", "bad-signature-rejected", "tampered-body-rejected", "duplicate-accepted"] {
-        assert_eq!(outcomes[id], "pass", "{id}: {report}");
+    // The provider's template brings X-Shopify-Shop-Domain, and every check runs: chosen with
+    // --event, or by default under --scheme shopify, whose deliveries name their topic in a header.
+    for extra in [&["--event", "shopify:orders/create"][..], &[]] {
+        let (code, outcomes, report) = check(extra);
+        assert_eq!(code, 0, "{extra:?}: {report}");
+        for id in ["valid-accepted", "bad-signature-rejected", "tampered-body-rejected", "duplicate-accepted"] {
+            assert_eq!(outcomes[id], "pass", "{extra:?} {id}: {report}");
+        }
     }
 }
 
