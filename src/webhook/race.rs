@@ -111,6 +111,32 @@ pub(crate) enum RaceVerdict {
     Unconfirmed,
 }
 
+/// `message` as `--scheme`'s provider delivers: a body not from a template (`-d`, `--event TYPE`)
+/// gets the provider's delivery id form (a GUID in `X-GitHub-Delivery` and `X-Shopify-Webhook-Id`,
+/// unless `--id` pins it) and one User-Agent, the provider's; a template brings both itself.
+fn provider_shaped(
+    mut message: crate::webhook::deliver::engine::Message,
+    config: &RaceConfig,
+) -> crate::webhook::deliver::engine::Message {
+    if config.payload.provider_scheme().is_some() {
+        return message;
+    }
+    let kind = config.scheme.kind();
+    // A scheme without a delivery-id header (Stripe, Slack) sends none: its id stays the tool's.
+    if config.id.is_none()
+        && config.scheme.delivery_id_header().is_some()
+        && let Some(id) = crate::webhook::template::fresh_delivery_id(kind)
+    {
+        message.delivery_id = id;
+    }
+    if let Some(agent) = crate::webhook::template::user_agent(kind)
+        && let Ok(agent) = http::HeaderValue::from_str(&agent)
+    {
+        message.headers.insert(http::header::USER_AGENT, agent);
+    }
+    message
+}
+
 /// Runs every round. An error means the race could not run (no secret, receiver unreachable).
 pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let scheme = &config.scheme;
@@ -125,14 +151,17 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
-        let message = signed_message(
-            scheme,
-            &key,
-            config.payload.clone(),
-            config.id.as_deref(),
-            config.credentials.as_ref(),
-            None,
-        )?;
+        let message = provider_shaped(
+            signed_message(
+                scheme,
+                &key,
+                config.payload.clone(),
+                config.id.as_deref(),
+                config.credentials.as_ref(),
+                None,
+            )?,
+            config,
+        );
         // Signed once: every copy carries the same signature, as a provider's retry of a delivery
         // still in flight or a queue's redelivery does.
         let request = message.request(&config.url, unix_now())?;

@@ -262,3 +262,29 @@ fn a_copy_processed_after_the_count_settled_is_counted_by_the_closing_re_read() 
     assert_eq!(round["executions"], 2, "{report:#}");
     assert_eq!(round["count"]["after"].as_u64().unwrap() - round["count"]["before"].as_u64().unwrap(), 2);
 }
+
+#[test]
+fn copies_raced_under_githubs_scheme_carry_a_github_delivery_id_and_one_user_agent() {
+    // Each copy's X-GitHub-Delivery and User-Agents.
+    type Seen = Vec<(String, Vec<String>)>;
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let record = Arc::clone(&seen);
+    let server = CustomServer::start(move |request| {
+        let delivery = request.headers.get("x-github-delivery").and_then(|v| v.to_str().ok()).unwrap_or("");
+        let agents = request.headers.get_all("user-agent").iter().map(|v| v.to_str().unwrap_or("").to_string());
+        record.lock().unwrap().push((delivery.to_string(), agents.collect()));
+        Reply::json(200, "{}")
+    });
+    let (code, report) = Run::webhook(["race", &server.url("/hooks"), "--scheme", "github", "--secret", SECRET])
+        .args(["-d", r#"{"action":"opened","issue":{"id":7}}"#, "-n", "3"])
+        .format_json()
+        .code_and_json();
+    assert_eq!(code, 0, "{report:#}");
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 3, "{report:#}");
+    for (delivery, agents) in seen.iter() {
+        assert!(uuid::Uuid::parse_str(delivery).is_ok(), "GitHub's X-GitHub-Delivery is a GUID, not {delivery}");
+        assert_eq!(agents.len(), 1, "{agents:?}");
+        assert!(agents[0].starts_with("GitHub-Hookshot/"), "{agents:?}");
+    }
+}
