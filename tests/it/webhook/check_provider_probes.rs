@@ -141,3 +141,44 @@ fn shopify_probes_carry_shopifys_topics_and_webhook_ids() {
         .finish();
     assert_eq!(finished.outcomes()["out-of-order-accepted"], "pass", "{}", finished.stdout);
 }
+
+#[test]
+fn gitlab_probes_name_gitlabs_hooks_and_the_issue_pair_by_its_action() {
+    // Each request's X-Gitlab-Event, X-Gitlab-Webhook-UUID and number of User-Agents.
+    type Seen = Vec<(String, String, usize)>;
+    let seen: Arc<Mutex<Seen>> = Arc::default();
+    let record = Arc::clone(&seen);
+    // A token as long as a hex SHA-256: `truncated-signature-rejected` cuts the token it sends, and
+    // finds none to cut in a token of another length (the run then stops with exit 2).
+    let token = "0123456789abcdef".repeat(4);
+    let expected = token.clone();
+    // A GitLab receiver as its docs show one: the secret token compared, then the hooks it handles.
+    let server = CustomServer::start(move |request| {
+        let header = |name: &str| request.headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        let event = header("x-gitlab-event");
+        let agents = request.headers.get_all("user-agent").iter().count();
+        record.lock().unwrap().push((event.clone(), header("x-gitlab-webhook-uuid"), agents));
+        if header("x-gitlab-token") != expected {
+            return Reply::json(401, "{}");
+        }
+        match event.as_str() {
+            "Issue Hook" | "Push Hook" | "Merge Request Hook" => Reply::json(200, "{}"),
+            _ => Reply::json(400, "{}"),
+        }
+    });
+    let finished = Run::webhook(["check", &server.url("/hooks"), "--scheme", "gitlab", "--secret", &token])
+        .format_json()
+        .never_printing(&token)
+        .finish();
+    let outcomes = finished.outcomes();
+    assert_eq!(outcomes["valid-accepted"], "pass", "{}", finished.stdout);
+    assert_eq!(outcomes["out-of-order-accepted"], "pass", "{}", finished.stdout);
+    let evidence = finished.evidence("out-of-order-accepted");
+    assert!(evidence.contains("Issue Hook (action update) sent before Issue Hook (action open)"), "{evidence}");
+    let seen = std::mem::take(&mut *seen.lock().unwrap());
+    for (event, delivery, agents) in &seen {
+        assert!(event == "Issue Hook" || event.starts_with("idem_check.unknown_"), "X-Gitlab-Event {event}");
+        assert!(uuid::Uuid::parse_str(delivery).is_ok(), "X-Gitlab-Webhook-UUID {delivery}");
+        assert_eq!(*agents, 1, "one User-Agent");
+    }
+}
