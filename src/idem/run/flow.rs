@@ -112,6 +112,7 @@ impl<'a> Run<'a> {
             seen,
             invalid,
             outcome: if held { CheckOutcome::Pass } else { CheckOutcome::Fail },
+            finding: (!held).then(|| webhook_finding(expected, seen, invalid, wanted, keys)),
             evidence,
         })
     }
@@ -187,7 +188,10 @@ impl<'a> Run<'a> {
                             return Err(Box::new(Stopped { report, error }));
                         }
                     };
-                    let stop = |mut report: WorkflowReport, step_report: StepReport, why: String| {
+                    let stop = |mut report: WorkflowReport, mut step_report: StepReport, why: String| {
+                        step_report.outcome = StepOutcome::Fail;
+                        step_report.finding = Some(format!("successCriteria: {saw}"));
+                        report.outcome = StepOutcome::Fail;
                         report.steps.push(step_report);
                         let error = anyhow::anyhow!(
                             "step `{}` of workflow `{}` failed its successCriteria before any probe: {saw}{why}",
@@ -388,6 +392,7 @@ impl<'a> Run<'a> {
             }
             report.webhook = Some(judged);
         }
+        report.finding = report.failure_finding();
         for (name, expression) in &step.outputs {
             match scope.required(expression) {
                 Ok(value) => {
@@ -412,6 +417,28 @@ impl<'a> Run<'a> {
             Some(source) if operation.count.url.is_some() => vec![source],
             _ => self.config.template.ledgers.clone(),
         })
+    }
+}
+
+/// What an expected webhook that did not hold showed, with its numbers: too many deliveries for
+/// the keys sent, too few within the time, or deliveries whose signature did not hold.
+fn webhook_finding(expected: &ExpectedWebhook, seen: u64, invalid: u64, wanted: u64, keys: u64) -> String {
+    let event = &expected.event;
+    let keys_sent = if keys == 1 { "one key".to_string() } else { format!("{keys} keys") };
+    let times = crate::text::plural(seen, "time", "times");
+    if seen > wanted {
+        format!("{event} seen {times} for {keys_sent}; expected {wanted}")
+    } else if seen < wanted {
+        format!(
+            "{event} seen {times} for {keys_sent} within {}; expected {wanted}",
+            crate::units::format_duration(expected.within)
+        )
+    } else {
+        format!(
+            "{} of {event} with a signature that did not hold ({})",
+            crate::text::plural(invalid, "delivery", "deliveries"),
+            expected.scheme
+        )
     }
 }
 
@@ -446,6 +473,7 @@ pub(crate) fn planned(step: &Step, operation: &Operation) -> StepReport {
         status: None,
         key_in: None,
         outcome: StepOutcome::Pass,
+        finding: None,
         evidence: Vec::new(),
         probes: Vec::new(),
         webhook: None,
@@ -464,6 +492,7 @@ fn skipped(step: &Step, sources: &[Source]) -> StepReport {
         status: None,
         key_in: None,
         outcome: StepOutcome::Skip,
+        finding: None,
         evidence: vec!["the flow did not reach this step".to_string()],
         probes: Vec::new(),
         webhook: None,

@@ -54,8 +54,8 @@ pub(crate) struct WorkflowReport {
     pub outputs: Map<String, Value>,
 }
 
-/// A step's outcome: `pass` when it succeeded and every probe held, `fail` when a probe failed,
-/// `skip` when the flow did not reach it (or went on after its failure by an `onFailure` action).
+/// A step's outcome: `pass` when it succeeded and every probe held, `fail` when a probe or its
+/// expected webhook failed or its successCriteria failed and stopped the run, `skip` when the flow did not reach it (or went on after its failure by an `onFailure` action).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum StepOutcome {
@@ -82,6 +82,10 @@ pub(crate) struct StepReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_in: Option<String>,
     pub outcome: StepOutcome,
+    /// What made a failed step fail, in one line with its numbers: its failed probe's check and
+    /// finding, its expected webhook's, or the successCriteria that failed with the value seen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
     /// What the step's request showed (its key, id, count), or why it was skipped.
     pub evidence: Vec<String>,
     pub probes: Vec<ProbeReport>,
@@ -104,6 +108,10 @@ pub(crate) struct WebhookReport {
     /// Deliveries of it whose signature did not hold (never counted as seen).
     pub invalid: u64,
     pub outcome: CheckOutcome,
+    /// What was seen that made it fail, in one line with its numbers (`charge.succeeded arrived 4
+    /// times for 2 keys; expected 2`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finding: Option<String>,
     pub evidence: Vec<String>,
 }
 
@@ -124,6 +132,31 @@ pub(crate) struct ProbeReport {
     pub evidence_level: Option<EvidenceLevel>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fix: Option<String>,
+}
+
+impl StepReport {
+    /// The finding of what failed, once the step's probes and webhook are judged: the first
+    /// failed probe's (its check named, and how many more failed), else the webhook's.
+    pub(crate) fn failure_finding(&self) -> Option<String> {
+        let failed: Vec<&ProbeReport> = self.probes.iter().filter(|p| p.outcome == CheckOutcome::Fail).collect();
+        let webhook = self.webhook.as_ref().filter(|w| w.outcome == CheckOutcome::Fail);
+        let mut findings = failed
+            .iter()
+            .map(|probe| match &probe.finding {
+                Some(finding) => format!("{}: {finding}", probe.check),
+                None => format!("{} failed", probe.check),
+            })
+            .chain(webhook.map(|webhook| match &webhook.finding {
+                Some(finding) => format!("webhook: {finding}"),
+                None => format!("webhook {} failed", webhook.event),
+            }));
+        let first = findings.next()?;
+        let more = findings.count();
+        Some(match more {
+            0 => first,
+            more => format!("{first} (and {} more)", crate::text::plural(more, "failure", "failures")),
+        })
+    }
 }
 
 impl RunReport {
@@ -176,6 +209,9 @@ impl RunReport {
                 details.push_str(&format!("<h3>{}</h3>\n", escape(&step.step_id)));
                 if let Some(url) = &step.url {
                     details.push_str(&format!("<p><code>{}</code></p>\n", escape(url)));
+                }
+                if let Some(finding) = &step.finding {
+                    details.push_str(&format!("<p class=\"finding\"><strong>{}</strong></p>\n", escape(finding)));
                 }
                 details.push_str(&HtmlReport::list(&step.evidence));
                 for probe in &step.probes {
@@ -244,6 +280,9 @@ impl RunReport {
                     palette.bold(&step.step_id),
                     step.operation
                 ));
+                if let Some(finding) = &step.finding {
+                    out.push_str(&format!("      {}\n", palette.bold(&crate::output::terminal_safe(finding))));
+                }
                 for line in &step.evidence {
                     out.push_str(&format!("      {}\n", palette.dim(&crate::output::terminal_safe(line))));
                 }
@@ -254,6 +293,9 @@ impl RunReport {
                         probe.kind.as_str(),
                         palette.dim(&probe.check)
                     ));
+                    if let Some(finding) = probe.finding.as_ref().filter(|finding| !probe.evidence.contains(finding)) {
+                        out.push_str(&format!("        {}\n", crate::output::terminal_safe(finding)));
+                    }
                     for line in &probe.evidence {
                         out.push_str(&format!("        {}\n", crate::output::terminal_safe(line)));
                     }
@@ -268,6 +310,9 @@ impl RunReport {
                         "webhook",
                         palette.dim(&webhook.event)
                     ));
+                    if let Some(finding) = &webhook.finding {
+                        out.push_str(&format!("        {}\n", crate::output::terminal_safe(finding)));
+                    }
                     for line in &webhook.evidence {
                         out.push_str(&format!("        {}\n", crate::output::terminal_safe(line)));
                     }
@@ -295,7 +340,10 @@ impl RunReport {
             for step in &workflow.steps {
                 let outcome = match step.outcome {
                     StepOutcome::Pass => Junit::Pass,
-                    StepOutcome::Fail => Junit::Failure(format!("a probe of step {} failed", step.step_id)),
+                    StepOutcome::Fail => Junit::Failure(match &step.finding {
+                        Some(finding) => finding.clone(),
+                        None => format!("step {} failed", step.step_id),
+                    }),
                     StepOutcome::Skip => Junit::Skipped,
                 };
                 cases.push((step.step_id.clone(), outcome, step.evidence.join("\n")));
@@ -313,6 +361,14 @@ impl RunReport {
                         outcome,
                         probe.evidence.join("\n"),
                     ));
+                }
+                if let Some(webhook) = &step.webhook {
+                    let outcome = match (webhook.outcome, &webhook.finding) {
+                        (CheckOutcome::Fail, Some(finding)) => Junit::Failure(finding.clone()),
+                        (CheckOutcome::Fail, None) => Junit::Failure(format!("webhook {} failed", webhook.event)),
+                        _ => Junit::Pass,
+                    };
+                    cases.push((format!("{} webhook", step.step_id), outcome, webhook.evidence.join("\n")));
                 }
             }
             let failures = cases.iter().filter(|(_, o, _)| matches!(o, Junit::Failure(_))).count();

@@ -97,6 +97,9 @@ fn a_step_that_ignores_the_key_fails_the_retry_probe_and_the_human_report_says_s
     let after: Vec<&str> = finished.stdout.lines().skip(charge_line).collect();
     assert!(after.iter().any(|l| l.contains("✗ retry") && l.contains("retry-replays")), "{}", finished.stdout);
     assert!(after.iter().any(|l| l.contains("the count went 1 → 2 on the retry")), "{}", finished.stdout);
+    // The line under the failed step is the finding of what failed in it.
+    let finding = finished.stdout.lines().nth(charge_line + 1).unwrap().trim();
+    assert!(finding.starts_with("retry-replays: "), "{}", finished.stdout);
     assert!(finished.stdout.contains("1 of 3 steps failed"), "{}", finished.stdout);
 }
 
@@ -120,6 +123,11 @@ fn success_criteria_that_fail_before_any_probe_stop_the_run_with_exit_2() {
     assert!(error.contains("failed its successCriteria before any probe"), "{error}");
     assert!(error.contains("$statusCode = 201"), "{error}");
     assert_eq!(step(&report, "create-customer")["probes"], Value::Array(vec![]), "{report:#}");
+    // The step failed, and says with which criterion and value.
+    let create = step(&report, "create-customer");
+    assert_eq!(create["outcome"], "fail", "{report:#}");
+    let finding = create["finding"].as_str().unwrap_or_else(|| panic!("no finding: {report:#}"));
+    assert!(finding.starts_with("successCriteria: ") && finding.contains("$statusCode = 201"), "{finding}");
     // One real request, and no probe after it.
     assert_eq!(app.get("/customers/count"), r#"{"count": 1}"#);
 }
@@ -241,6 +249,18 @@ fn junit_has_a_case_per_step_and_probe() {
         .and_then(|failure| failure.attribute("message"))
         .unwrap_or_default();
     assert!(race.starts_with("concurrent-once: ") && race.contains(" times"), "{race}");
+    // The step's own case names what failed in it: its probe's finding, not "a probe failed".
+    assert_eq!(failure_message(&document, "charge-customer"), race, "{}", finished.stdout);
+}
+
+/// The `message` of the named test case's `<failure>`, empty when it has none.
+fn failure_message<'a>(document: &'a roxmltree::Document<'a>, case: &str) -> &'a str {
+    document
+        .descendants()
+        .find(|node| node.has_tag_name("testcase") && node.attribute("name") == Some(case))
+        .and_then(|case| case.children().find(|child| child.has_tag_name("failure")))
+        .and_then(|failure| failure.attribute("message"))
+        .unwrap_or_default()
 }
 
 #[test]
@@ -323,6 +343,35 @@ fn an_expected_webhook_seen_once_per_key_passes_and_seen_twice_fails() {
         assert_eq!((webhook["expected"].as_u64(), webhook["seen"].as_u64()), (Some(2), Some(seen)), "{report:#}");
         assert_eq!(webhook["outcome"], if twice { "fail" } else { "pass" }, "{report:#}");
         assert_eq!(step(&report, "charge-customer")["outcome"], if twice { "fail" } else { "pass" });
+        // The failure is stated with its numbers, on the webhook and on its step.
+        let finding = twice.then_some("webhook: charge.succeeded seen 4 times for 2 keys; expected 2");
+        assert_eq!(step(&report, "charge-customer")["finding"].as_str(), finding, "{report:#}");
+        assert_eq!(webhook["finding"].as_str(), finding.map(|f| f.trim_start_matches("webhook: ")), "{report:#}");
         assert_eq!(step(&report, "create-customer")["outcome"], "pass");
     }
+}
+
+#[test]
+fn an_expected_webhook_seen_twice_per_key_is_a_junit_failure_with_its_numbers_on_its_case_and_its_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let workflow = workflow_expecting_a_webhook(dir.path());
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let listen = format!("127.0.0.1:{port}");
+    let webhook_url = format!("http://{listen}/webhooks");
+    let app = PythonApp::start(
+        "customers_then_charges.py",
+        &["--webhook-url", &webhook_url, "--webhook-secret", WEBHOOK_SECRET, "--webhook-twice"],
+    );
+    let input = format!("webhookSecret={WEBHOOK_SECRET}");
+    let finished = run(&workflow, &app, &["--probes", "retry", "--listen", &listen, "--input", &input])
+        .args(["--format", "junit"])
+        .never_printing(WEBHOOK_SECRET)
+        .expect_exit(1)
+        .finish();
+    let document = roxmltree::Document::parse(&finished.stdout).expect("JUnit XML");
+    // The retry is answered from the stored answer: one key, whose event came twice.
+    let webhook = failure_message(&document, "charge-customer webhook");
+    assert_eq!(webhook, "charge.succeeded seen 2 times for one key; expected 1", "{}", finished.stdout);
+    assert_eq!(failure_message(&document, "charge-customer"), format!("webhook: {webhook}"), "{}", finished.stdout);
+    assert_eq!(failure_message(&document, "charge-customer retry"), "", "{}", finished.stdout);
 }
