@@ -93,8 +93,9 @@ pub(crate) async fn load(
         let document = Document::load(&location, &flag, insecure)
             .await
             .with_context(|| format!("source description `{}`", source.name))?;
-        // As `--openapi` does: a document chooses no host the user did not name.
-        let target = target::resolve(base_url, false, &document)
+        // As `--openapi` does: a document chooses no host the user did not name; `idem run` has no
+        // `--allow-remote`, so `--base-url` is how a user names one.
+        let target = target::resolve(base_url, target::Remote::Refused, &document)
             .with_context(|| format!("source description `{}`", source.name))?;
         sources.push(Source { name: source.name.clone(), url: source.url.clone(), document, target });
     }

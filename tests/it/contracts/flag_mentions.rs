@@ -127,9 +127,10 @@ fn mentions_after_commands(text: &str) -> BTreeSet<(String, Option<(String, Stri
             (matches!(before, Some(b'{' | b';')) && text[end..].starts_with(':')) || text[..start].ends_with("var(");
         if word_start && !family && !css_property && name.len() > 3 && bytes[start + 2].is_ascii_lowercase() {
             let words: Vec<&str> = text[..start].split_whitespace().rev().take(2).collect();
+            // A command may open a quote or a parenthesis: `idem check`, (idem check --openapi …).
             let named = match words.as_slice() {
-                [command, tool] if matches!(*tool, "idem" | "webhook" | "`idem" | "`webhook") => {
-                    Some((tool.trim_start_matches('`').to_string(), command.to_string()))
+                [command, tool] if matches!(tool.trim_start_matches(['`', '(']), "idem" | "webhook") => {
+                    Some((tool.trim_start_matches(['`', '(']).to_string(), command.to_string()))
                 }
                 _ => None,
             };
@@ -141,13 +142,14 @@ fn mentions_after_commands(text: &str) -> BTreeSet<(String, Option<(String, Stri
 }
 
 /// Whose flags a file's texts may name: a suite's messages (`src/idem/check/`,
-/// `src/webhook/check/`, `src/webhook/check_sender/`) are read by users of that command, so they
-/// name its flags; another file of a tool names that tool's; what both tools share, either's.
+/// `src/webhook/check/`, `src/webhook/check_sender/`) and `idem run`'s (`src/idem/run/`) are read
+/// by users of that command, so they name its flags; another file of a tool names that tool's; what both tools share, either's.
 fn owner_of(path: &str) -> (Option<&'static str>, Option<&'static str>) {
     let parts: Vec<&str> = path.split('/').collect();
     match parts.as_slice() {
         ["src", "idem", "check", "openapi", ..] => (Some("idem"), None),
         ["src", "idem", "check", ..] => (Some("idem"), Some("check")),
+        ["src", "idem", "run", ..] => (Some("idem"), Some("run")),
         ["src", "webhook", "check", ..] => (Some("webhook"), Some("check")),
         ["src", "webhook", "check_sender", ..] => (Some("webhook"), Some("check-sender")),
         ["src", "idem", ..] | ["src", "cli", "idem", ..] => (Some("idem"), None),
@@ -233,4 +235,44 @@ fn the_walk_finds_flags_in_a_text() {
     // CSS custom properties are not flags; a flag in parentheses still is.
     let css = mentions(":root{--good:#1a7f37;--bad:#cf222e}.x{color:var(--good)} (--strict)");
     assert_eq!(css, BTreeSet::from(["--strict".to_string()]));
+}
+
+/// An OpenAPI document whose server is a remote host, and an Arazzo workflow over it, written to
+/// `dir`: what `idem check --openapi` and `idem run` both refuse without a target the user named.
+fn documents_pointing_at_a_remote_host(dir: &Path) -> (PathBuf, PathBuf) {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/arazzo");
+    let openapi = std::fs::read_to_string(fixtures.join("customers-charges.openapi.yaml")).unwrap();
+    let remote = openapi.replace("http://127.0.0.1:9/", "https://api.example.com/v1");
+    assert_ne!(remote, openapi, "the fixture's server moved");
+    std::fs::write(dir.join("customers-charges.openapi.yaml"), remote).unwrap();
+    let workflow = dir.join("customers-charges.arazzo.yaml");
+    std::fs::copy(fixtures.join("customers-charges.arazzo.yaml"), &workflow).unwrap();
+    (dir.join("customers-charges.openapi.yaml"), workflow)
+}
+
+/// The flags `COMMAND --help` shows.
+fn flags_in_help(command: &str) -> BTreeSet<String> {
+    let help = crate::support::run::Run::idem([command, "--help"]).expect_exit(0).finish();
+    mentions(&help.stdout)
+}
+
+#[test]
+fn a_refused_remote_server_s_hint_names_only_flags_the_refusing_command_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let (openapi, workflow) = documents_pointing_at_a_remote_host(dir.path());
+    let openapi = openapi.to_str().unwrap();
+    let workflow = workflow.to_str().unwrap();
+    let cases: [(&str, Vec<&str>); 2] = [
+        ("check", vec!["check", "--openapi", openapi]),
+        ("run", vec!["run", workflow, "--input", "name=Ada", "--input", "amount=500"]),
+    ];
+    for (command, args) in cases {
+        let finished = crate::support::run::Run::idem(args).expect_exit(2).finish();
+        assert!(finished.stderr.contains("api.example.com"), "{command}: {}", finished.stderr);
+        let named = mentions(&finished.stderr);
+        assert!(named.contains("--base-url"), "{command}: the hint offers --base-url: {}", finished.stderr);
+        let help = flags_in_help(command);
+        let unknown: Vec<&String> = named.difference(&help).collect();
+        assert!(unknown.is_empty(), "idem {command} names {unknown:?}, which it does not have: {}", finished.stderr);
+    }
 }

@@ -64,10 +64,13 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
         );
     }
     let document = Document::load(&config.spec, "--openapi ", config.check.request.insecure).await?;
-    let resolved = target::resolve(config.base_url.as_deref(), config.allow_remote, &document);
+    let resolved =
+        target::resolve(config.base_url.as_deref(), target::Remote::allow_remote(config.allow_remote), &document);
     // A plan sends nothing, so it shows where a refused run would have gone, and why it is refused.
     let (shown_target, refused) = match resolved {
-        Err(err) if config.check.plan => (target::resolve(config.base_url.as_deref(), true, &document)?, Some(err)),
+        Err(err) if config.check.plan => {
+            (target::resolve(config.base_url.as_deref(), target::Remote::Allowed, &document)?, Some(err))
+        }
         resolved => (resolved?, None),
     };
     // As for `idem check URL` (curl's way): the base URL's userinfo is sent as Basic auth unless

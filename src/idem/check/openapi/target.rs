@@ -45,9 +45,28 @@ impl Target {
     }
 }
 
+/// Whether a document may send the requests to a host the user did not name, and, when not, which
+/// flags the refusal may offer: only those of the command that reads the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Remote {
+    /// `--allow-remote` was given.
+    Allowed,
+    /// Refused; the command has `--allow-remote` (`idem check --openapi`), so the hint offers it.
+    RefusedUnlessAllowed,
+    /// Refused; the command has only `--base-url` (`idem run`).
+    Refused,
+}
+
+impl Remote {
+    /// A command with `--allow-remote`: allowed when it was given.
+    pub(crate) fn allow_remote(given: bool) -> Remote {
+        if given { Remote::Allowed } else { Remote::RefusedUnlessAllowed }
+    }
+}
+
 /// The target: `--base-url`, else the document's first server, else the spec's own origin;
 /// refused when only the document chose a host the user did not name (see the module's notes).
-pub(crate) fn resolve(base_url: Option<&str>, allow_remote: bool, document: &Document) -> anyhow::Result<Target> {
+pub(crate) fn resolve(base_url: Option<&str>, remote: Remote, document: &Document) -> anyhow::Result<Target> {
     if let Some(given) = base_url {
         let base = parse_url(given).with_context(|| format!("--base-url {}", Redacted(given)))?;
         return Ok(Target { base, source: TargetSource::BaseUrl });
@@ -58,8 +77,8 @@ pub(crate) fn resolve(base_url: Option<&str>, allow_remote: bool, document: &Doc
         (None, Some(spec_url)) => (origin_of(spec_url)?, TargetSource::SpecUrl, spec_url.to_string()),
         (None, None) => bail!("the document names no servers and was not fetched from a URL: give --base-url URL"),
     };
-    if !allow_remote {
-        permitted(&base, &written, document.fetched_from.as_ref())?;
+    if remote != Remote::Allowed {
+        permitted(&base, &written, document.fetched_from.as_ref(), remote)?;
     }
     Ok(Target { base, source })
 }
@@ -141,13 +160,14 @@ fn resolve_relative(origin: &Uri, relative: &str) -> String {
 /// `Ok` when a target the document chose is one the user named: this machine for a document
 /// read from a file or stdin; the host it was fetched from (or this machine, when it was fetched
 /// from this machine) for a fetched one.
-fn permitted(target: &Uri, written: &str, fetched_from: Option<&Uri>) -> anyhow::Result<()> {
+fn permitted(target: &Uri, written: &str, fetched_from: Option<&Uri>, remote: Remote) -> anyhow::Result<()> {
     let host = target.host().unwrap_or("");
-    let fix = format!(
-        "give --base-url URL to choose where the requests (and your -H headers) go, or --allow-remote to send \
-         them to {}",
-        Redacted(target)
-    );
+    let mut fix = "give --base-url URL to choose where the requests (and your -H headers) go".to_string();
+    if remote == Remote::RefusedUnlessAllowed {
+        fix.push_str(&format!(", or --allow-remote to send them to {}", Redacted(target)));
+    } else {
+        fix.push_str(&format!(" (--base-url {} to send them to the document's server)", Redacted(target)));
+    }
     match fetched_from {
         None if is_loopback(host) => Ok(()),
         None => bail!(
@@ -247,7 +267,7 @@ mod tests {
     }
 
     fn refusal(servers: Value, fetched_from: Option<&str>) -> String {
-        format!("{:#}", resolve(None, false, &document(servers, fetched_from)).unwrap_err())
+        format!("{:#}", resolve(None, Remote::RefusedUnlessAllowed, &document(servers, fetched_from)).unwrap_err())
     }
 
     #[test]
@@ -259,7 +279,7 @@ mod tests {
         let variables = vec![("region".to_string(), "eu".to_string())];
         assert_eq!(fill_server_variables("https://{region}.example.com", variables), "https://eu.example.com");
         let fetched = document(json!([{"url": "/v1"}]), Some("https://api.example.com/openapi.json"));
-        let target = resolve(None, false, &fetched).unwrap();
+        let target = resolve(None, Remote::RefusedUnlessAllowed, &fetched).unwrap();
         assert_eq!(
             (target.base.to_string(), target.source),
             ("https://api.example.com/v1".into(), TargetSource::DocumentServer)
@@ -285,10 +305,28 @@ mod tests {
     }
 
     #[test]
+    fn a_refusal_offers_allow_remote_only_to_a_command_that_has_it() {
+        let remote = document(json!([{"url": "https://api.example.com/v1"}]), None);
+        let offered = format!("{:#}", resolve(None, Remote::RefusedUnlessAllowed, &remote).unwrap_err());
+        assert!(offered.contains("--base-url URL") && offered.contains("--allow-remote"), "{offered}");
+        let base_url_only = format!("{:#}", resolve(None, Remote::Refused, &remote).unwrap_err());
+        assert!(!base_url_only.contains("--allow-remote"), "{base_url_only}");
+        assert!(base_url_only.contains("--base-url https://api.example.com/v1"), "{base_url_only}");
+    }
+
+    #[test]
     fn a_document_may_point_only_where_the_user_said() {
-        assert!(resolve(None, false, &document(json!([{"url": "http://127.0.0.1:9/v1"}]), None)).is_ok());
-        assert!(resolve(None, false, &document(json!([{"url": "http://localhost:9"}]), None)).is_ok());
-        assert!(resolve(None, false, &document(json!([{"url": "http://[::1]:9"}]), None)).is_ok());
+        assert!(
+            resolve(None, Remote::RefusedUnlessAllowed, &document(json!([{"url": "http://127.0.0.1:9/v1"}]), None))
+                .is_ok()
+        );
+        assert!(
+            resolve(None, Remote::RefusedUnlessAllowed, &document(json!([{"url": "http://localhost:9"}]), None))
+                .is_ok()
+        );
+        assert!(
+            resolve(None, Remote::RefusedUnlessAllowed, &document(json!([{"url": "http://[::1]:9"}]), None)).is_ok()
+        );
         let metadata = refusal(json!([{"url": "http://169.254.169.254/latest"}]), None);
         assert!(metadata.contains("link-local") && metadata.contains("--allow-remote"), "{metadata}");
         let variable =
@@ -301,13 +339,13 @@ mod tests {
         assert!(to_loopback.contains("another host"), "{to_loopback}");
         // Same host, or this machine under two names: the user named it.
         let same = document(json!([{"url": "https://api.example.com/v2"}]), Some("https://API.example.com/spec"));
-        assert!(resolve(None, false, &same).is_ok());
+        assert!(resolve(None, Remote::RefusedUnlessAllowed, &same).is_ok());
         let local = document(json!([{"url": "http://127.0.0.1:8000"}]), Some("http://localhost:8000/openapi.json"));
-        assert!(resolve(None, false, &local).is_ok());
+        assert!(resolve(None, Remote::RefusedUnlessAllowed, &local).is_ok());
         // Named by the user: allowed.
         let remote = document(json!([{"url": "http://169.254.169.254/latest"}]), None);
-        assert!(resolve(None, true, &remote).is_ok());
-        let given = resolve(Some("http://10.0.0.1:8080/v1"), false, &remote).unwrap();
+        assert!(resolve(None, Remote::Allowed, &remote).is_ok());
+        let given = resolve(Some("http://10.0.0.1:8080/v1"), Remote::RefusedUnlessAllowed, &remote).unwrap();
         assert_eq!(given.source, TargetSource::BaseUrl);
     }
 
