@@ -12,6 +12,7 @@ pub(crate) mod check_sender;
 pub(crate) mod crypto;
 pub(crate) mod deliver;
 pub(crate) mod delivery;
+pub(crate) mod handshake_answer;
 pub(crate) mod inspect;
 pub(crate) mod journal;
 pub(crate) mod listen;

@@ -36,6 +36,7 @@ use crate::http::client::{Exchange, HttpClient};
 use crate::ids::fresh_id;
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::unix_now;
+use crate::webhook::handshake_answer::{Expected, judge};
 use crate::webhook::scheme::mac::MacAlgorithm;
 use crate::webhook::scheme::{Scheme, SigningKey};
 
@@ -59,24 +60,6 @@ pub(crate) const KINDS: &[&str] = &[
 
 /// Microsoft Graph drops a subscription whose validation is not answered within this.
 const GRAPH_DEADLINE: Duration = Duration::from_secs(10);
-
-/// What a receiver must answer.
-enum Expected {
-    /// The challenge as the body's `challenge` member, or as the whole body (Slack).
-    Challenge(String),
-    /// Exactly the challenge as the body (Twitch, Meta, Dropbox).
-    RawChallenge(String),
-    /// Discord's PONG.
-    Pong,
-    /// Zoom's token and its HMAC.
-    ZoomToken { plain: String, encrypted: String },
-    /// Exactly the token as a `text/plain` body, in time (Microsoft Graph).
-    PlainTextInTime { token: String, deadline: Duration },
-    /// One string member of a JSON body (Event Grid's `validationResponse`, X's `response_token`).
-    Member { name: &'static str, value: String },
-    /// `WebHook-Allowed-Origin` naming the origin, or `*` (CloudEvents).
-    AllowedOrigin(String),
-}
 
 /// One handshake: its name, the request, and the answer it needs.
 struct Handshake {
@@ -282,93 +265,4 @@ fn build(
              --handshake=graph, event-grid, cloudevents or x-crc names one without a scheme"
         ),
     })
-}
-
-/// Whether the answer is the one `expected` names, and what the provider would say of it.
-fn judge(expected: &Expected, exchange: &Exchange) -> (bool, String) {
-    let body = &exchange.body[..];
-    let text = String::from_utf8_lossy(body);
-    let json: Option<Value> = serde_json::from_slice(body).ok();
-    let got = |key: &str| json.as_ref().and_then(|v| v.get(key)?.as_str().map(str::to_string));
-    let shown = || crate::output::terminal_safe(&crate::text::ellipsis(&text, 120)).to_string();
-    match expected {
-        Expected::Challenge(challenge) => {
-            let held = text.trim() == challenge || got("challenge").as_deref() == Some(challenge.as_str());
-            (
-                held,
-                if held {
-                    "the challenge came back".into()
-                } else {
-                    format!("expected the challenge {challenge} back, got {}", shown())
-                },
-            )
-        }
-        Expected::RawChallenge(challenge) => {
-            let held = text == challenge.as_str();
-            let why = if held {
-                "the challenge came back as the body".into()
-            } else {
-                format!("expected exactly {challenge} as the body, got {}", shown())
-            };
-            (held, why)
-        }
-        Expected::Pong => {
-            let held = json.as_ref().and_then(|v| v.get("type")?.as_u64()) == Some(1);
-            (
-                held,
-                if held {
-                    "PONG ({\"type\":1}) came back".into()
-                } else {
-                    format!("expected {{\"type\":1}}, got {}", shown())
-                },
-            )
-        }
-        Expected::ZoomToken { plain, encrypted } => {
-            let held = got("plainToken").as_deref() == Some(plain.as_str())
-                && got("encryptedToken").as_deref() == Some(encrypted.as_str());
-            let why = if held {
-                "plainToken and its encryptedToken (HMAC-SHA256 under the secret token) came back".into()
-            } else {
-                format!("expected plainToken {plain} with encryptedToken {encrypted}, got {}", shown())
-            };
-            (held, why)
-        }
-        Expected::PlainTextInTime { token, deadline } => {
-            let content_type =
-                exchange.headers.get(http::header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("none");
-            let why = if text != token.as_str() {
-                format!("expected exactly the decoded validationToken as the body, got {}", shown())
-            } else if !content_type.to_ascii_lowercase().starts_with("text/plain") {
-                format!("the token came back as {content_type}; Graph needs text/plain")
-            } else if exchange.latency > *deadline {
-                format!(
-                    "the token came back after {}; Graph needs it within {}",
-                    crate::units::format_duration(exchange.latency),
-                    crate::units::format_duration(*deadline)
-                )
-            } else {
-                return (true, "the validationToken came back as text/plain in time".into());
-            };
-            (false, why)
-        }
-        Expected::Member { name, value } => {
-            let held = got(name).as_deref() == Some(value.as_str());
-            let why = if held {
-                format!("{name} came back as required")
-            } else {
-                format!("expected {{\"{name}\": \"{value}\"}}, got {}", shown())
-            };
-            (held, why)
-        }
-        Expected::AllowedOrigin(origin) => {
-            let allowed = exchange.headers.get("webhook-allowed-origin").and_then(|v| v.to_str().ok());
-            let held = allowed.is_some_and(|allowed| allowed == "*" || allowed.eq_ignore_ascii_case(origin));
-            let why = match allowed {
-                _ if held => format!("WebHook-Allowed-Origin allows {origin}"),
-                Some(other) => format!("WebHook-Allowed-Origin is {other}, not {origin} or *"),
-                None => "no WebHook-Allowed-Origin header: the sender may not deliver".to_string(),
-            };
-            (held, why)
-        }
-    }
 }

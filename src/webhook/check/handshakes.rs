@@ -12,6 +12,7 @@ use super::probe::{Answer, Probe, describe, refusal, said, timed_send};
 use crate::conformance::CheckResult;
 use crate::webhook::deliver::engine::Message;
 use crate::webhook::delivery::{fresh_id, unix_now};
+use crate::webhook::handshake_answer::{Expected, judge};
 use crate::webhook::scheme::mac::MacAlgorithm;
 
 /// A provider's handshake: what is sent and what a receiver must answer.
@@ -20,17 +21,6 @@ struct Handshake {
     body: Value,
     headers: Vec<(HeaderName, HeaderValue)>,
     expected: Expected,
-}
-
-enum Expected {
-    /// Discord's PONG, `{"type":1}`.
-    DiscordPong,
-    /// The challenge, as the body's `challenge` member (Slack accepts it as JSON or plain text).
-    Challenge(String),
-    /// The challenge as the raw body, nothing else (Twitch).
-    RawChallenge(String),
-    /// Zoom's `{plainToken, encryptedToken}`, the token's HMAC-SHA256 under the secret, hex.
-    ZoomToken { plain: String, encrypted: String },
 }
 
 /// The handshake of the scheme's provider, if it has one this suite knows.
@@ -68,7 +58,7 @@ fn handshake_for(probe: &Probe) -> Option<Handshake> {
             provider: "Discord PING",
             body: json!({ "type": 1, "id": fresh_id(""), "application_id": "11235813" }),
             headers: Vec::new(),
-            expected: Expected::DiscordPong,
+            expected: Expected::Pong,
         }),
         _ => None,
     }
@@ -95,7 +85,7 @@ pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>
     let mut finding = format!("answered the {} with {}", handshake.provider, said(&sent.answer));
     let held = match &sent.answer {
         Answer::Status(exchange) if exchange.status.is_success() => {
-            let (held, why) = answered_as_documented(&handshake.expected, &exchange.body);
+            let (held, why) = judge(&handshake.expected, exchange);
             finding = format!("{finding}: {why}");
             evidence.push(why);
             held
@@ -114,7 +104,7 @@ pub(super) async fn handshakes(probe: &Probe) -> anyhow::Result<Vec<CheckResult>
     let forged = probe.request(&message(probe, &handshake, true), unix_now())?;
     let what = format!("{} signed with another secret", handshake.provider);
     let mut refused = refusal(FORGED_HANDSHAKE_REFUSED, probe, what, forged).await;
-    if matches!(handshake.expected, Expected::DiscordPong) {
+    if matches!(handshake.expected, Expected::Pong) {
         discord_wants_401(&mut refused);
     }
     Ok(vec![answered, refused])
@@ -142,59 +132,5 @@ fn discord_wants_401(refused: &mut CheckResult) {
         refused.evidence.push(
             "Discord probes with invalid signatures and removes an interactions endpoint that accepts them".to_string(),
         );
-    }
-}
-
-/// Whether `body` is the answer `expected` names, and what was seen.
-fn answered_as_documented(expected: &Expected, body: &[u8]) -> (bool, String) {
-    let text = String::from_utf8_lossy(body);
-    let json: Option<Value> = serde_json::from_slice(body).ok();
-    match expected {
-        Expected::DiscordPong => {
-            let held = json.as_ref().and_then(|v| v.get("type")?.as_u64()) == Some(1);
-            let why = if held {
-                "PONG ({\"type\":1}) came back".to_string()
-            } else {
-                format!("expected {{\"type\":1}}, got {}", crate::text::ellipsis(&text, 120))
-            };
-            (held, why)
-        }
-        Expected::Challenge(challenge) => {
-            let held = text.trim() == challenge
-                || json.as_ref().and_then(|v| v.get("challenge")?.as_str().map(str::to_string)).as_deref()
-                    == Some(challenge.as_str());
-            let why = if held {
-                "the challenge came back".to_string()
-            } else {
-                format!("expected the challenge {challenge} back, got {}", crate::text::ellipsis(&text, 120))
-            };
-            (held, why)
-        }
-        Expected::RawChallenge(challenge) => {
-            let held = text == challenge.as_str();
-            let why = if held {
-                "the raw challenge came back".to_string()
-            } else {
-                format!(
-                    "expected exactly the challenge {challenge} as the body, got {}",
-                    crate::text::ellipsis(&text, 120)
-                )
-            };
-            (held, why)
-        }
-        Expected::ZoomToken { plain, encrypted } => {
-            let got = |key: &str| json.as_ref().and_then(|v| v.get(key)?.as_str().map(str::to_string));
-            let held = got("plainToken").as_deref() == Some(plain.as_str())
-                && got("encryptedToken").as_deref() == Some(encrypted.as_str());
-            let why = if held {
-                "plainToken and its encryptedToken (HMAC-SHA256 under the secret token) came back".to_string()
-            } else {
-                format!(
-                    "expected {{\"plainToken\":\"{plain}\",\"encryptedToken\":\"{encrypted}\"}}, got {}",
-                    crate::text::ellipsis(&text, 160)
-                )
-            };
-            (held, why)
-        }
     }
 }
