@@ -248,6 +248,10 @@ pub(crate) struct SuiteReport {
     /// `timestamp`.
     #[serde(skip)]
     pub started: chrono::DateTime<chrono::Utc>,
+    /// `idem check`: how many resources the suite created (by the count at `--count-url`, by
+    /// distinct ids in the 2xx answers, or unknown); absent for `webhook check`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<crate::created::Created>,
 }
 
 /// Which profile judged a suite, and the rules it applied.
@@ -281,6 +285,7 @@ impl SuiteReport {
             strict: false,
             unwatched: Vec::new(),
             started: chrono::Utc::now(),
+            created: None,
         };
         let took: Duration = report.checks.iter().map(|c| c.duration).sum();
         report.started -= chrono::Duration::from_std(took).unwrap_or_default();
@@ -397,6 +402,7 @@ impl SuiteReport {
             strict: false,
             unwatched: Vec::new(),
             started: chrono::Utc::now(),
+            created: None,
         }
     }
 
@@ -564,6 +570,9 @@ impl SuiteReport {
             Tone::Warn | Tone::Neutral => palette.yellow(&verdict),
         };
         let _ = writeln!(out, "\n{verdict}: {}", self.counts());
+        if let Some(created) = &self.created {
+            let _ = writeln!(out, "{}", created.line(palette));
+        }
         out
     }
 

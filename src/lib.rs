@@ -6,6 +6,7 @@ mod clock;
 mod command_line;
 mod conformance;
 mod count;
+mod created;
 mod demo;
 mod evidence_level;
 mod exit;

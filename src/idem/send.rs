@@ -47,6 +47,9 @@ pub(crate) struct SendReport {
     /// Retries of lost or failed answers (`--max-attempts`, `--retry`), in order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub retries: Vec<crate::idem::send_retry::RetryRecord>,
+    /// How many resources the run created: by the count at `--count-url`, by distinct ids in the
+    /// 2xx answers (at least), or unknown.
+    pub created: crate::created::Created,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -136,6 +139,12 @@ pub(crate) async fn execute(
     // The run ends with this step: whatever the server does later is this key's.
     grounds.close(spec, before.as_deref(), step).await?;
     let judgement = verdict::judge(&observed, Timing::Sequential, &ids, &grounds);
+    // The step is the whole run: its ledgers' change is what the run created.
+    let mut created_ids = crate::created::CreatedIds::default();
+    for answer in &observed {
+        created_ids.add(answer.status, answer.resource_id.as_deref(), answer.replayed);
+    }
+    let created = crate::created::Created::measure(&grounds.readings, &created_ids);
     Ok(SendReport {
         method: spec.method.to_string(),
         url: spec.url.to_string(),
@@ -145,6 +154,7 @@ pub(crate) async fn execute(
         attempts,
         judgement,
         retries,
+        created,
     })
 }
 
@@ -178,7 +188,10 @@ pub(crate) async fn run(config: SendConfig) -> anyhow::Result<Outcome> {
             // One answer has no duplicates to judge, unless it shows that nothing was created.
             if config.repeat > 1 || report.judgement.verdict == Verdict::NothingCreated {
                 writeln!(stdout, "\n{}", print::render_judgement(&report.judgement, report.attempts.len(), palette))?;
+            } else {
+                writeln!(stdout)?;
             }
+            writeln!(stdout, "{}", report.created.line(palette))?;
             report
         }
         Format::Json => {

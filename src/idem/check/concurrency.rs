@@ -32,6 +32,7 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
     .await
     .with_context(|| format!("check `{}` could not race", CONCURRENT_ONCE.id))?;
     let answers: Vec<&Observed> = round.answers.iter().map(|answer| &answer.observed).collect();
+    probe.note_created(answers.iter().copied());
     for answer in &answers {
         if let Some(status) = answer.status.and_then(|s| StatusCode::from_u16(s).ok()) {
             let mut headers = HeaderMap::new();

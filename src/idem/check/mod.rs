@@ -123,6 +123,8 @@ async fn execute_with(
 ) -> anyhow::Result<SuiteReport> {
     let mut probe = Probe::new(config.request.clone())?;
     probe.also = config.also.clone();
+    // Read before the first check and after the last, so what the whole suite created is measured.
+    let ledger = crate::created::RunLedger::open(&config.request.ledgers).await?;
     let mut checks = Vec::new();
     let ran = run_checks(&mut probe, config, server, &mut checks).await;
     // --max-requests: the error says what was judged before the budget ran out. A slow check
@@ -147,6 +149,11 @@ async fn execute_with(
         .select(&config.selection, &[CREATE.id]);
     report.profile = Some(config.profile.note());
     report.key_in = Some(config.request.key_in());
+    let readings = match &ledger {
+        Some(ledger) => ledger.close().await?,
+        None => Vec::new(),
+    };
+    report.created = Some(crate::created::Created::measure(&readings, &crate::sync::lock(&probe.created_ids)));
     Ok(report)
 }
 

@@ -72,6 +72,7 @@ pub(super) async fn expired_key_taken_once(
     )
     .await
     .with_context(|| format!("check `{}` could not race", EXPIRED_KEY_TAKEN_ONCE.id))?;
+    probe.note_created(round.answers.iter().map(|answer| &answer.observed));
     let judgement = &round.judgement;
     evidence.push(format!(
         "{concurrency} duplicates with the expired key, sync {}: {}",

@@ -21,6 +21,10 @@ pub(super) struct Probe {
     /// first execution, went down, jumped, or moved by itself): every check that reads the count
     /// is then unconfirmed, never passed on it.
     pub count_doubt: Option<String>,
+    /// Every resource id read from an answer, for the summary's "created N resources": the ids
+    /// the checks read for their verdicts are recorded where they are read (`found_id`, which
+    /// takes `&self`, hence the lock).
+    pub created_ids: std::sync::Mutex<crate::created::CreatedIds>,
 }
 
 /// An error answer seen during the suite, for `problem-json`.
@@ -36,7 +40,14 @@ impl Probe {
         let options = ClientOptions { timeout: spec.timeout, insecure: spec.insecure, http2: spec.http2 };
         // The plain requests go through the user's proxy; `concurrent` races directly, as `idem race` does.
         let client = HttpClient::with_proxies(options, spec.proxies.clone())?.with_budget(spec.budget.clone());
-        Ok(Probe { spec, client, error_answers: Vec::new(), also: Vec::new(), count_doubt: None })
+        Ok(Probe {
+            spec,
+            client,
+            error_answers: Vec::new(),
+            also: Vec::new(),
+            count_doubt: None,
+            created_ids: Default::default(),
+        })
     }
 
     /// A fresh key in the user's `--key-format` (a fixed `--key` would collide across checks).
@@ -83,6 +94,8 @@ impl Probe {
     ) -> anyhow::Result<Exchange> {
         let exchange = send_decoded(&self.client, check, request).await?;
         self.note_errors(check, exchange.status, &exchange.headers);
+        // Read here too, so an answer no check reads an id from still counts what it created.
+        self.found_id(&exchange);
         Ok(exchange)
     }
 
@@ -100,7 +113,22 @@ impl Probe {
 
     /// The id and where it was read (body, `Location`, …).
     pub(super) fn found_id(&self, exchange: &Exchange) -> Option<FoundId> {
-        self.spec.id_source().read(&exchange.headers, &exchange.body)
+        let found = self.spec.id_source().read(&exchange.headers, &exchange.body);
+        let replayed = crate::idem::verdict::replay_marker(&exchange.headers).is_some();
+        crate::sync::lock(&self.created_ids).add(
+            Some(exchange.status.as_u16()),
+            found.as_ref().map(|found| found.id.as_str()),
+            replayed,
+        );
+        found
+    }
+
+    /// The ids a race round's answers carried (a round reads them itself, not through `found_id`).
+    pub(super) fn note_created<'a>(&self, answers: impl IntoIterator<Item = &'a crate::idem::verdict::Observed>) {
+        let mut ids = crate::sync::lock(&self.created_ids);
+        for answer in answers {
+            ids.add(answer.status, answer.resource_id.as_deref(), answer.replayed);
+        }
     }
 }
 

@@ -77,6 +77,11 @@ pub(crate) async fn execute_first(spec: RequestSpec) -> anyhow::Result<FirstExec
 }
 
 impl FirstExecution {
+    /// The resource ids the step's execution and its probes read so far.
+    pub(crate) fn created_ids(&self) -> crate::created::CreatedIds {
+        crate::sync::lock(&self.probe.created_ids).clone()
+    }
+
     /// Applies `probes` in order; each result is the check's own, its id naming the check.
     pub(crate) async fn probe(
         &mut self,

@@ -55,6 +55,8 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
         bail!("{key} fixes the key, so every round after the first would only replay it; drop {key} or use --rounds 1");
     }
     spec.budget.announce(crate::http::budget::Needed::Exactly((config.n as u64).saturating_mul(config.rounds as u64)));
+    // Read before the first round and after the last, so what the whole race created is measured.
+    let ledger = crate::created::RunLedger::open(&spec.ledgers).await?;
     let progress = (config.rounds > 1).then(|| crate::output::progress_bar(config.rounds as u64, "racing"));
     let mut rounds = Vec::with_capacity(config.rounds);
     for number in 1..=config.rounds {
@@ -90,6 +92,9 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     report.also = config.also.iter().map(ToString::to_string).collect();
     report.key_in = spec.key_in();
     report.key_label = spec.key_label();
+    if let Some(ledger) = &ledger {
+        report.measure_created(&ledger.close().await?);
+    }
     Ok(report)
 }
 

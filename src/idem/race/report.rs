@@ -85,6 +85,9 @@ pub(crate) struct RaceReport {
     pub evidence_level: Option<EvidenceLevel>,
     pub summary: RaceTally,
     pub rounds: Vec<RoundReport>,
+    /// How many resources the race created over every round: by the count at `--count-url`, by
+    /// distinct ids in the 2xx answers (at least), or unknown.
+    pub created: crate::created::Created,
 }
 
 /// The verdict over all rounds.
@@ -275,7 +278,9 @@ impl RaceReport {
                 .filter(|r| r.judgement.verdict.outcome() == Some(crate::exit::Outcome::Holds))
                 .filter_map(|r| r.judgement.evidence_level),
         );
+        let created = crate::created::Created::measure(&[], &created_ids(&rounds));
         RaceReport {
+            created,
             method,
             url,
             also: Vec::new(),
@@ -289,6 +294,12 @@ impl RaceReport {
             summary,
             rounds,
         }
+    }
+
+    /// Every round's resources by the ids its answers carried, with the count at `--count-url`
+    /// over the whole race when `readings` has it.
+    pub(crate) fn measure_created(&mut self, readings: &[crate::count::CountReading]) {
+        self.created = crate::created::Created::measure(readings, &created_ids(&self.rounds));
     }
 
     /// The first round that shows the verdict (the worst execution count first).
@@ -339,6 +350,7 @@ impl RaceReport {
         ));
         if self.rounds.len() == 1 {
             out.push_str(&render_round(first, &self.key_label, palette));
+            out.push_str(&format!("{}\n", self.created.line(palette)));
             return out;
         }
         let s = &self.summary;
@@ -396,8 +408,18 @@ impl RaceReport {
             out.push_str(&crate::output::indent(&render_round(round, &self.key_label, palette), 2));
             out.push('\n');
         }
+        out.push_str(&format!("{}\n", self.created.line(palette)));
         out
     }
+}
+
+/// The ids every round's answers carried.
+fn created_ids(rounds: &[RoundReport]) -> crate::created::CreatedIds {
+    let mut ids = crate::created::CreatedIds::default();
+    for answer in rounds.iter().flat_map(|round| &round.answers) {
+        ids.add(answer.observed.status, answer.observed.resource_id.as_deref(), answer.observed.replayed);
+    }
+    ids
 }
 
 impl RaceReport {

@@ -30,6 +30,8 @@ pub(crate) struct Run<'a> {
     pub client: HttpClient,
     /// The embedded listener, started at the first step that expects a webhook.
     inbox: Option<crate::expected_webhooks::WebhookInbox>,
+    /// The resource ids the keyed steps and their probes read, for "created N resources".
+    pub created_ids: crate::created::CreatedIds,
 }
 
 /// Why a workflow stopped early: the run cannot proceed (exit 2), with what it had reported.
@@ -47,7 +49,7 @@ impl<'a> Run<'a> {
         let template = &config.template;
         let options = ClientOptions { timeout: template.timeout, insecure: template.insecure, http2: template.http2 };
         let client = HttpClient::with_proxies(options, template.proxies.clone())?.with_budget(template.budget.clone());
-        Ok(Run { config, sources, inputs, workflows: Map::new(), client, inbox: None })
+        Ok(Run { config, sources, inputs, workflows: Map::new(), client, inbox: None, created_ids: Default::default() })
     }
 
     /// Stops the embedded listener, if one was started.
@@ -319,6 +321,7 @@ impl<'a> Run<'a> {
                 Ok(execution) => {
                     let answer = execution.exchange.clone();
                     report.evidence.extend(execution.evidence.iter().cloned());
+                    self.created_ids.merge(&execution.created_ids());
                     first = Some(execution);
                     answer
                 }
@@ -362,6 +365,7 @@ impl<'a> Run<'a> {
                 .probe(&self.config.probes, self.config.concurrency, self.config.profile)
                 .await
                 .map_err(|error| (Some(report.clone()), error))?;
+            self.created_ids.merge(&execution.created_ids());
             for (kind, result) in probes {
                 if matches!(kind, StepProbe::Race | StepProbe::LostAnswer) && result.outcome != CheckOutcome::Skip {
                     keys += 1;

@@ -88,7 +88,10 @@ pub(crate) async fn execute(config: &RunConfig) -> anyhow::Result<(RunReport, Op
         passed: false,
         error: None,
         workflows: Vec::new(),
+        created: crate::created::Created::measure(&[], &Default::default()),
     };
+    // Read before the first step and after the last, so what the whole run created is measured.
+    let ledger = crate::created::RunLedger::open(&config.template.ledgers).await?;
     let mut run = flow::Run::new(config, &sources, config.inputs.clone())?;
     let mut stopped = None;
     for workflow in &chosen {
@@ -101,6 +104,11 @@ pub(crate) async fn execute(config: &RunConfig) -> anyhow::Result<(RunReport, Op
             }
         }
     }
+    let readings = match &ledger {
+        Some(ledger) => ledger.close().await?,
+        None => Vec::new(),
+    };
+    report.created = crate::created::Created::measure(&readings, &run.created_ids);
     run.finish().await;
     report.error = stopped.as_ref().map(|error| format!("{error:#}"));
     report.passed = report.error.is_none() && report.failed_steps() == 0;

@@ -42,6 +42,9 @@ pub(crate) struct RunReport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
     pub workflows: Vec<WorkflowReport>,
+    /// How many resources the run created: by the count at `--count-url` over the whole run, by
+    /// distinct ids in the 2xx answers of its keyed steps and their probes (at least), or unknown.
+    pub created: crate::created::Created,
 }
 
 #[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
@@ -330,6 +333,7 @@ impl RunReport {
             (None, 0) => out.push_str(&format!("{} every step held ({steps} steps)\n", palette.green("✓"))),
             (None, n) => out.push_str(&format!("{} {n} of {steps} steps failed\n", palette.red("✗"))),
         }
+        out.push_str(&format!("{}\n", self.created.line(palette)));
         out
     }
 

@@ -56,6 +56,8 @@ pub(crate) async fn measure(
     if probes == 0 {
         bail!("--probes must be at least 1");
     }
+    // Read before the first pair and after the last, so what the whole measurement created is measured.
+    let ledger = crate::created::RunLedger::open(&spec.ledgers).await?;
     let mut prober = Prober::new(spec.clone());
     let mut search = Search::new(max);
     let mut steps = Vec::new();
@@ -93,6 +95,11 @@ pub(crate) async fn measure(
         }
         _ => meaning,
     };
+    let readings = match &ledger {
+        Some(ledger) => ledger.close().await?,
+        None => Vec::new(),
+    };
+    let created = crate::created::Created::measure(&readings, &prober.created_ids);
     let (sync, sync_reason) = prober.sync.map_or((None, None), |(sync, reason)| (Some(sync), Some(reason)));
     Ok(WindowReport {
         method: spec.method.to_string(),
@@ -109,6 +116,7 @@ pub(crate) async fn measure(
         evidence,
         evidence_level,
         steps,
+        created,
     })
 }
 
@@ -150,6 +158,7 @@ pub(crate) async fn run(config: WindowConfig) -> anyhow::Result<Outcome> {
                 writeln!(stdout, "{}", palette.dim(&format!("sync: {} ({reason})", sync.as_str())))?;
             }
             write!(stdout, "{}", report.render_conclusion(palette))?;
+            writeln!(stdout, "{}", report.created.line(palette))?;
         }
         ReportFormat::Html => write!(stdout, "{}", report.render_html())?,
         ReportFormat::Json => {

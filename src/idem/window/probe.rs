@@ -53,11 +53,13 @@ pub(crate) struct Prober {
     fastest_first: Option<Duration>,
     /// What the first probe used, for the report.
     pub sync: Option<(SyncMode, String)>,
+    /// The ids of every pair's answers, retaken ones too: each pair created what it created.
+    pub created_ids: crate::created::CreatedIds,
 }
 
 impl Prober {
     pub(crate) fn new(spec: RequestSpec) -> Prober {
-        Prober { spec, fastest_first: None, sync: None }
+        Prober { spec, fastest_first: None, sync: None, created_ids: Default::default() }
     }
 
     /// One probe at `spacing`, retaken while a stall disturbs it; when every try was disturbed,
@@ -89,6 +91,13 @@ impl Prober {
             race_round_spread(&self.spec, 2, SyncMode::Auto, KeyMode::Same, &Spread { stagger, ..Spread::default() })
                 .await?;
         self.sync.get_or_insert_with(|| (round.sync, round.sync_reason.clone()));
+        for answer in &round.answers {
+            self.created_ids.add(
+                answer.observed.status,
+                answer.observed.resource_id.as_deref(),
+                answer.observed.replayed,
+            );
+        }
         if round.judgement.executions < 2
             && let Some(error) = round.answers.iter().find_map(|answer| answer.observed.error.as_deref())
         {

@@ -98,6 +98,9 @@ pub(crate) struct WindowReport {
     /// a replay shown, executions not counted); `null` when there is none.
     pub evidence_level: Option<EvidenceLevel>,
     pub steps: Vec<Step>,
+    /// How many resources the measurement created over every pair (retaken ones too): by the
+    /// count at `--count-url`, by distinct ids in the 2xx answers (at least), or unknown.
+    pub created: crate::created::Created,
 }
 
 impl WindowReport {

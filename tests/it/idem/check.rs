@@ -574,3 +574,51 @@ fn only_sends_what_the_selected_checks_need_and_list_names_the_exceptions() {
     assert!(list.stdout.contains("create always runs"), "{}", list.stdout);
     assert!(list.stdout.contains("--only problem-json also sends"), "{}", list.stdout);
 }
+
+/// `created` from `idem check --format json`: its basis and number.
+fn created_of(report: &Value) -> (&str, Option<u64>) {
+    (report["created"]["basis"].as_str().unwrap_or_default(), report["created"]["resources"].as_u64())
+}
+
+#[test]
+fn the_summary_says_how_many_resources_the_suite_created_by_the_count() {
+    for (mode, exit) in [(Mode::Correct, 0), (Mode::None, 1)] {
+        let server = TestServer::start(ServeConfig::local(mode));
+        let url = server.url("/payments");
+        let (code, _, report) = check(&url, &["--window-max", "0", "--count-url", &url, "--count-pointer", "/count"]);
+        assert_eq!(code, exit, "{report:#}");
+        let made = server.summary().payments_created as u64;
+        assert_eq!(created_of(&report), ("count", Some(made)), "{mode:?}: {report:#}");
+    }
+}
+
+#[test]
+fn without_a_count_the_suite_counts_the_ids_it_read_and_says_at_least() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let human = Run::idem(["check", &url, "-d", PAYMENT, "--window-max", "0"]).expect_exit(0).finish();
+    let made = server.summary().payments_created;
+    let last = human.stdout.lines().last().unwrap_or_default();
+    assert_eq!(
+        last,
+        format!(
+            "created at least {made} resources by distinct ids in the answers (a lower bound; give --count-url for the number)"
+        ),
+        "{}",
+        human.stdout
+    );
+}
+
+#[test]
+fn a_plan_s_estimate_and_the_run_s_count_are_comparable() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let counted = ["--window-max", "0", "--count-url", &url, "--count-pointer", "/count"];
+    let plan = Run::idem(["check", &url, "-d", PAYMENT, "--plan"]).args(counted).format_json().expect_exit(0).json();
+    assert_eq!(server.summary().payments_created, 0, "a plan sends nothing");
+    let (_, _, report) = check(&url, &counted);
+    let created = created_of(&report).1.expect("counted");
+    assert_eq!(created, server.summary().payments_created as u64, "{report:#}");
+    // The plan estimates what a correct API that answers quickly creates; this one is correct.
+    assert_eq!(Some(created), plan["creations"].as_u64(), "plan: {plan:#}\nrun: {report:#}");
+}

@@ -1030,3 +1030,44 @@ fn an_id_the_document_puts_elsewhere_says_where_it_was_read_instead() {
         assert!(line.contains("no id at /data/id in the body: read from Location"), "{line}\n{stdout}");
     }
 }
+
+/// A document with one keyed POST /payments whose body idem serve takes, served at `base`.
+fn payments_spec(dir: &tempfile::TempDir, base: &str) -> String {
+    let body = serde_json::json!({
+        "type": "object", "required": ["amount", "currency"],
+        "properties": {"amount": {"type": "integer", "example": 1990}, "currency": {"type": "string", "example": "RUB"}}
+    });
+    write_spec(
+        dir,
+        "payments.json",
+        serde_json::json!([{"url": base}]),
+        serde_json::json!({"/payments": keyed_operation(body)}),
+    )
+}
+
+#[test]
+fn the_summary_says_how_many_resources_every_operation_created() {
+    let dir = tempfile::tempdir().unwrap();
+    for (mode, exit) in [(Mode::Correct, 0), (Mode::None, 1)] {
+        let server = TestServer::start(ServeConfig::local(mode));
+        let spec = payments_spec(&dir, &server.url(""));
+        let count = server.url("/payments");
+        let (code, report) = check_openapi(&["--openapi", &spec, "--count-url", &count, "--count-pointer", "/count"]);
+        assert_eq!(code, exit, "{report:#}");
+        let made = server.summary().payments_created as u64;
+        assert_eq!(report["created"]["basis"], "count", "{mode:?}: {report:#}");
+        assert_eq!(report["created"]["resources"].as_u64(), Some(made), "{mode:?}: {report:#}");
+        assert_eq!(operation(&report, "create")["created"]["resources"].as_u64(), Some(made), "{report:#}");
+    }
+
+    // Without a count: the ids the suite read, a lower bound, said as one.
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let spec = payments_spec(&dir, &server.url(""));
+    let (code, text) = run_check(&spec, &[]);
+    assert_eq!(code, 0, "{text}");
+    let made = server.summary().payments_created;
+    assert!(
+        text.contains(&format!("created at least {made} resources by distinct ids in the answers")),
+        "{made} made: {text}"
+    );
+}

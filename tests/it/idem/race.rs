@@ -378,3 +378,29 @@ fn without_arrival_stamps_the_server_side_spread_is_absent_and_said_so() {
     );
     assert!(!stdout.contains("; server spread "), "{stdout}");
 }
+
+/// `created` from a `--format json` document: its basis and number.
+fn created_of(report: &Value) -> (&str, Option<u64>) {
+    (report["created"]["basis"].as_str().unwrap_or_default(), report["created"]["resources"].as_u64())
+}
+
+#[test]
+fn the_summary_says_what_every_round_created_by_the_count_or_by_the_ids() {
+    // Keys ignored: every duplicate executes; the count over both rounds is what the server made.
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let url = server.url("/payments");
+    let (code, report) =
+        race_json(&[&url, "-n", "4", "--rounds", "2", "--count-url", &url, "--count-pointer", "/count"]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(created_of(&report), ("count", Some(8)), "{report:#}");
+    assert_eq!(server.summary().payments_created, 8);
+
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let human = Run::idem(["race", &url, "-d", PAYMENT, "-n", "4", "--rounds", "2"]).expect_exit(0).finish();
+    let last = human.stdout.lines().last().unwrap_or_default();
+    assert!(last.starts_with("created at least 2 resources by distinct ids in the answers"), "{}", human.stdout);
+    let (_, report) = race_json(&[&url, "-n", "4"]);
+    assert_eq!(created_of(&report), ("ids", Some(1)), "{report:#}");
+    assert_eq!(server.summary().payments_created, 3, "two rounds, then one");
+}

@@ -375,3 +375,34 @@ fn an_expected_webhook_seen_twice_per_key_is_a_junit_failure_with_its_numbers_on
     assert_eq!(failure_message(&document, "charge-customer"), format!("webhook: {webhook}"), "{}", finished.stdout);
     assert_eq!(failure_message(&document, "charge-customer retry"), "", "{}", finished.stdout);
 }
+
+/// The count a ledger of the app holds now (`GET /customers/count`, `GET /charges/count`).
+fn ledger(app: &PythonApp, path: &str) -> u64 {
+    let body: Value = serde_json::from_str(&app.get(path)).unwrap();
+    body["count"].as_u64().unwrap()
+}
+
+#[test]
+fn the_summary_says_how_many_resources_the_run_created_by_the_count_or_by_the_ids() {
+    // Charges ignore the key: the retry probe charges a second time.
+    let counted = app("ignore-key");
+    let charges = counted.url("/charges/count");
+    let report = run(WORKFLOW, &counted, &["--probes", "retry", "--count-url", &charges, "--count-pointer", "/count"])
+        .format_json()
+        .expect_exit(1)
+        .json();
+    assert_eq!(report["created"]["basis"], "count", "{report:#}");
+    assert_eq!(report["created"]["resources"].as_u64(), Some(ledger(&counted, "/charges/count")), "{report:#}");
+    assert_eq!(ledger(&counted, "/charges/count"), 2, "the step's charge and the retry's");
+
+    // Without --count-url: every id the keyed steps and their probes read, customers and charges.
+    let app = app("ignore-key");
+    let finished = run(WORKFLOW, &app, &["--probes", "retry", "--color", "never"]).expect_exit(1).finish();
+    let made = ledger(&app, "/customers/count") + ledger(&app, "/charges/count");
+    let last = finished.stdout.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with(&format!("created at least {made} resources by distinct ids in the answers")),
+        "{made} made: {}",
+        finished.stdout
+    );
+}

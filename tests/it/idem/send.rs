@@ -338,3 +338,83 @@ fn a_correct_server_with_a_count_is_executed_once_counted() {
     assert_eq!(report["judgement"]["evidence_level"], "count", "{report:#}");
     assert_eq!(report["judgement"]["evidence"][0]["kind"], "count");
 }
+
+/// `created` from `idem send --format json`: its basis and number.
+fn created(report: &Value) -> (&str, Option<u64>) {
+    (report["created"]["basis"].as_str().unwrap_or_default(), report["created"]["resources"].as_u64())
+}
+
+#[test]
+fn the_summary_says_how_many_resources_the_count_saw_created() {
+    // Keys ignored: three sends, three payments, and the count at idem serve's /payments shows them.
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let count = ["--count-url", &server.url("/payments"), "--count-pointer", "/count"];
+    let human = Run::idem(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"])
+        .args(count)
+        .expect_exit(1)
+        .finish();
+    let line = human.stdout.lines().last().unwrap_or_default();
+    assert_eq!(line, format!("created 3 resources by the count at GET {}/payments at /count", server.url("")));
+    assert_eq!(server.summary().payments_created, 3);
+
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let report = Run::idem(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"])
+        .args(["--count-url", &server.url("/payments"), "--count-pointer", "/count"])
+        .format_json()
+        .expect_exit(0)
+        .json();
+    assert_eq!(created(&report), ("count", Some(server.summary().payments_created as u64)), "{report:#}");
+    assert_eq!(server.summary().payments_created, 1);
+}
+
+#[test]
+fn without_a_count_the_distinct_ids_are_a_lower_bound() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let human = Run::idem(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"]).expect_exit(0).finish();
+    assert!(
+        human.stdout.contains("created at least 1 resource by distinct ids in the answers (a lower bound;"),
+        "{}",
+        human.stdout
+    );
+    let server = TestServer::start(ServeConfig::local(Mode::None));
+    let report = Run::idem(["send", &server.url("/payments"), "-d", PAYMENT, "--repeat", "3"])
+        .format_json()
+        .expect_exit(1)
+        .json();
+    assert_eq!(created(&report), ("ids", Some(server.summary().payments_created as u64)), "{report:#}");
+}
+
+#[test]
+fn one_id_for_every_execution_is_at_least_one_and_the_count_says_how_many() {
+    // A server that ignores the key and names every payment alike: the ids show one, the ledger three.
+    let executed = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let seen = executed.clone();
+    let server = CustomServer::start(move |request| match request.method.as_str() {
+        "POST" => {
+            seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            Reply::json(201, r#"{"id":"pay_same"}"#)
+        }
+        _ => Reply::json(200, format!(r#"{{"count":{}}}"#, seen.load(std::sync::atomic::Ordering::SeqCst))),
+    });
+    let send = || Run::idem(["send", &server.url("/p"), "-d", PAYMENT, "--repeat", "3"]);
+    let by_ids = send().format_json().finish();
+    assert_eq!(created(&by_ids.json()), ("ids", Some(1)), "{}", by_ids.stdout);
+    let by_count = send()
+        .args(["--count-url", &server.url("/count"), "--count-pointer", "/count"])
+        .format_json()
+        .expect_exit(1)
+        .json();
+    assert_eq!(created(&by_count), ("count", Some(3)), "{by_count:#}");
+    assert_eq!(executed.load(std::sync::atomic::Ordering::SeqCst), 6);
+}
+
+#[test]
+fn answers_without_ids_and_no_count_give_no_number() {
+    let server = CustomServer::start(|_| Reply::json(200, r#"{"ok":true}"#));
+    let human = Run::idem(["send", &server.url("/p"), "-d", PAYMENT, "--repeat", "2"]).expect_exit(2).finish();
+    let line = human.stdout.lines().last().unwrap_or_default();
+    assert_eq!(line, "resources created: unknown (no ids in the answers; give --count-url)", "{}", human.stdout);
+    let report =
+        Run::idem(["send", &server.url("/p"), "-d", PAYMENT, "--repeat", "2"]).format_json().expect_exit(2).json();
+    assert_eq!(created(&report), ("unknown", None), "{report:#}");
+}

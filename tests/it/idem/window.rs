@@ -408,3 +408,16 @@ fn a_key_in_the_body_gets_a_fresh_key_for_every_pair() {
     assert_eq!(ledger["count"].as_u64(), Some(pairs), "one payment per pair: {ledger}");
     assert_eq!(ledger["keys"].as_array().unwrap().len() as u64, pairs, "each pair its own key: {ledger}");
 }
+
+#[test]
+fn the_summary_says_how_many_resources_every_pair_created() {
+    let server = TestServer::start(ServeConfig::local(Mode::Correct));
+    let url = server.url("/payments");
+    let (code, report) =
+        window_json(&url, &["--max", "20ms", "--probes", "1", "--count-url", &url, "--count-pointer", "/count"]);
+    assert_eq!(code, 0, "{report:#}");
+    let created = &report["created"];
+    assert_eq!(created["basis"], "count", "{report:#}");
+    assert_eq!(created["resources"].as_u64(), Some(server.summary().payments_created as u64), "{report:#}");
+    assert!(created["resources"].as_u64() >= Some(1), "{report:#}");
+}

@@ -113,7 +113,10 @@ pub(crate) async fn run(mut config: OpenApiConfig) -> anyhow::Result<Outcome> {
     }
     announce(&shown_target, config.format)?;
     let reports = check_all(&config, &target, operations).await;
-    let report = OpenApiReport::new(config.spec.clone(), &shown_target, reports);
+    let mut report = OpenApiReport::new(config.spec.clone(), &shown_target, reports);
+    if config.concurrency > 1 {
+        report.created_apart_from_shared_ledgers();
+    }
     report.print(config.format, config.palette)?;
     if let Some(refusal) = budget.refusal() {
         return Err(anyhow::Error::new(refusal).context(format!(
@@ -352,6 +355,7 @@ impl OperationReport {
             tally: Some(suite.tally.clone()),
             evidence_level: super::executions_level(&suite.checks),
             count_url: check.request.ledgers.first().map(|count| count.shown_url.clone()),
+            created: suite.created.clone(),
             checks: suite.checks,
         }
     }

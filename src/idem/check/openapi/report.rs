@@ -69,6 +69,10 @@ pub(crate) struct OperationReport {
     pub count_url: Option<String>,
     /// The operation's checks, as `idem check` reports them.
     pub checks: Vec<CheckResult>,
+    /// How many resources its suite created (as `idem check` reports it); absent when its suite
+    /// did not run or could not finish.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub created: Option<crate::created::Created>,
 }
 
 impl OperationReport {
@@ -88,6 +92,7 @@ impl OperationReport {
             evidence_level: None,
             count_url: None,
             checks: Vec::new(),
+            created: None,
         }
     }
 
@@ -183,6 +188,9 @@ pub(crate) struct OpenApiReport {
     /// failed).
     pub unconfirmed: usize,
     pub operations: Vec<OperationReport>,
+    /// How many resources the run created over every operation whose suite ran: by each
+    /// operation's count when all were counted, else at least the sum of what was measured.
+    pub created: crate::created::Created,
 }
 
 impl OpenApiReport {
@@ -195,8 +203,13 @@ impl OpenApiReport {
             count(OperationOutcome::Error),
             count(OperationOutcome::Unconfirmed),
         );
+        // Every operation whose suite started sent requests; one skipped before it sent none.
+        let created = crate::created::Created::total(
+            operations.iter().filter(|op| op.tally.is_some()).map(|op| op.created.as_ref()),
+        );
         // Printed and serialised as they are, so no userinfo may stay in them.
         OpenApiReport {
+            created,
             spec: crate::http::url::redact_password(&spec),
             base_url: crate::http::url::Redacted(&target.base).to_string(),
             base_url_from: target.source,
@@ -208,6 +221,21 @@ impl OpenApiReport {
             unconfirmed,
             operations,
         }
+    }
+
+    /// With operations checked at the same time, one ledger read by two of them rose for both:
+    /// their counts overlap and are not added up, and what they created is told by their ids.
+    pub(crate) fn created_apart_from_shared_ledgers(&mut self) {
+        let shared = |url: &String| self.operations.iter().filter(|op| op.count_url.as_ref() == Some(url)).count() > 1;
+        let counted_alone = |op: &OperationReport| -> Option<crate::created::Created> {
+            let created = op.created.clone()?;
+            let overlapping =
+                created.basis == crate::created::CreatedBasis::Count && op.count_url.as_ref().is_some_and(shared);
+            (!overlapping).then_some(created)
+        };
+        let parts: Vec<Option<crate::created::Created>> =
+            self.operations.iter().filter(|op| op.tally.is_some()).map(counted_alone).collect();
+        self.created = crate::created::Created::total(parts.iter().map(Option::as_ref));
     }
 
     pub(crate) fn print(&self, format: SuiteFormat, palette: Palette) -> anyhow::Result<()> {
@@ -312,6 +340,7 @@ impl OpenApiReport {
             self.errors,
             self.skipped
         );
+        let _ = writeln!(out, "{}", self.created.line(palette));
         out
     }
 
