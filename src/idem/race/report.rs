@@ -26,6 +26,9 @@
 //!   `release_spread_us` and `latency_spread_ms` as `{p50, p90, max}` over the rounds (`null` when
 //!   not measured: `--sync none` has no release); `server_spread_us` as `{median, sigma, rounds}`
 //!   over the rounds whose answers carried the server's arrival stamps (`null` when none did).
+//! - `created`: what the whole race created, `{basis, resources, source, ledgers, note}`: `count`
+//!   (the `--count-url` ledger's rise from before the first round to after the last), `ids`
+//!   (distinct resource ids in the 2xx answers, a lower bound) or `unknown` (`resources` null).
 //! - `rounds`: one object per round:
 //!   - `round` (from 1), `sync` (what was used, never `auto`), `sync_reason` (why),
 //!   - `key_mode` (`same`, `distinct`, `none`), `key` (the shared key, or `null`),
