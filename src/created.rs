@@ -327,6 +327,22 @@ mod tests {
     }
 
     #[test]
+    fn operations_add_up_by_the_count_only_when_every_one_was_counted() {
+        let counted = Created::measure(&[reading(0, 4, None)], &CreatedIds::default());
+        let by_ids = Created::measure(&[], &ids(&[(201, "pay_1", false)]));
+        let unknown = Created::measure(&[], &CreatedIds::default());
+        let all_counted = Created::total([Some(&counted), Some(&counted)]);
+        assert_eq!((all_counted.basis, all_counted.resources), (CreatedBasis::Count, Some(8)));
+        assert_eq!(all_counted.line(Palette::plain()), "created 8 resources by the counts of 2 operations");
+        let mixed = Created::total([Some(&counted), Some(&by_ids), Some(&unknown), None]);
+        assert_eq!((mixed.basis, mixed.resources), (CreatedBasis::Ids, Some(5)));
+        assert!(mixed.line(Palette::plain()).starts_with("created at least 5 resources"), "{mixed:?}");
+        assert!(mixed.note.as_deref().unwrap_or_default().contains("2 operations not measured"), "{mixed:?}");
+        let nothing = Created::total([Some(&unknown), None]);
+        assert_eq!((nothing.basis, nothing.resources), (CreatedBasis::Unknown, None));
+    }
+
+    #[test]
     fn a_doubted_count_and_no_ids_give_no_number() {
         let created =
             Created::measure(&[reading(5, 3, Some("unconfirmed: the count went down"))], &CreatedIds::default());

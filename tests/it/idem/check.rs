@@ -622,3 +622,11 @@ fn a_plan_s_estimate_and_the_run_s_count_are_comparable() {
     // The plan estimates what a correct API that answers quickly creates; this one is correct.
     assert_eq!(Some(created), plan["creations"].as_u64(), "plan: {plan:#}\nrun: {report:#}");
 }
+
+#[test]
+fn answers_without_ids_and_no_count_leave_what_the_suite_created_unknown() {
+    let server = CustomServer::start(|_| Reply::json(201, r#"{"ok":true}"#));
+    let finished = Run::idem(["check", &server.url("/p"), "-d", PAYMENT, "--window-max", "0"]).finish();
+    let last = finished.stdout.lines().last().unwrap_or_default();
+    assert_eq!(last, "resources created: unknown (no ids in the answers; give --count-url)", "{}", finished.stdout);
+}

@@ -404,3 +404,12 @@ fn the_summary_says_what_every_round_created_by_the_count_or_by_the_ids() {
     assert_eq!(created_of(&report), ("ids", Some(1)), "{report:#}");
     assert_eq!(server.summary().payments_created, 3, "two rounds, then one");
 }
+
+#[test]
+fn answers_without_ids_and_no_count_leave_what_the_race_created_unknown() {
+    let server = CustomServer::start(|_| Reply::json(200, r#"{"ok":true}"#));
+    let (code, report) = race_json(&[&server.url("/p"), "-n", "3"]);
+    assert_eq!(code, 2, "{report:#}");
+    assert_eq!(created_of(&report), ("unknown", None), "{report:#}");
+    assert!(report["created"]["note"].as_str().unwrap_or_default().contains("give --count-url"), "{report:#}");
+}
