@@ -33,8 +33,9 @@ pub(crate) struct Created {
     /// With `count`: where the count was read (`GET http://…/payments at /count`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
-    /// With several ledgers (`--count-url NAME=URL`): every one's rise over the run, in the order
-    /// given; `resources` is the first one's.
+    /// With several ledgers: every one's rise over the run, in the order given. With
+    /// `--count-url NAME=URL` `resources` is the first one's (the others count side effects, such
+    /// as emails); in `idem run` their sum (each operation's ledger counts its own resources).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub ledgers: Vec<LedgerCount>,
     /// Why the number is a lower bound or unknown, or why the count was set aside.
@@ -163,6 +164,39 @@ impl Created {
             source: None,
             ledgers: Vec::new(),
             note: Some(set_aside.unwrap_or_else(|| "no ids in the answers; give --count-url".to_string())),
+        }
+    }
+
+    /// What a run created when each ledger counts its own kind of resource (`idem run`: customers,
+    /// charges): the sum of their rises when every one can be believed, else as [`measure`] with
+    /// no ledger (the ids), the first doubt in `note`.
+    ///
+    /// [`measure`]: Created::measure
+    pub(crate) fn measure_kinds(readings: &[CountReading], ids: &CreatedIds) -> Created {
+        let [first, _, ..] = readings else { return Created::measure(readings, ids) };
+        let rises: Result<Vec<u64>, &str> = readings.iter().map(|reading| reading.change.executions()).collect();
+        let ledgers = readings
+            .iter()
+            .map(|reading| LedgerCount {
+                ledger: reading.source.clone(),
+                before: reading.change.before,
+                after: reading.change.after,
+                executions: reading.change.executions().ok(),
+                doubt: reading.change.doubt.clone(),
+            })
+            .collect();
+        match rises {
+            Ok(rises) => Created {
+                basis: CreatedBasis::Count,
+                resources: Some(rises.iter().sum()),
+                source: Some(format!("the counts of {} ledgers", readings.len())),
+                ledgers,
+                note: None,
+            },
+            Err(_) => {
+                let doubted = readings.iter().find(|reading| reading.change.doubt.is_some()).unwrap_or(first);
+                Created::measure(std::slice::from_ref(doubted), ids)
+            }
         }
     }
 
@@ -340,6 +374,17 @@ mod tests {
         assert!(mixed.note.as_deref().unwrap_or_default().contains("2 operations not measured"), "{mixed:?}");
         let nothing = Created::total([Some(&unknown), None]);
         assert_eq!((nothing.basis, nothing.resources), (CreatedBasis::Unknown, None));
+    }
+
+    #[test]
+    fn ledgers_of_different_kinds_add_up_and_a_doubted_one_gives_way_to_the_ids() {
+        let (customers, charges) = (reading(0, 1, None), reading(5, 7, None));
+        let both = Created::measure_kinds(&[customers.clone(), charges], &CreatedIds::default());
+        assert_eq!((both.basis, both.resources, both.ledgers.len()), (CreatedBasis::Count, Some(3), 2));
+        let doubted = reading(7, 5, Some("unconfirmed: the count went down"));
+        let by_ids = Created::measure_kinds(&[customers, doubted], &ids(&[(201, "cus_1", false)]));
+        assert_eq!((by_ids.basis, by_ids.resources), (CreatedBasis::Ids, Some(1)));
+        assert_eq!(by_ids.note.as_deref(), Some("the count was set aside: the count went down"));
     }
 
     #[test]

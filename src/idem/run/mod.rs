@@ -91,7 +91,7 @@ pub(crate) async fn execute(config: &RunConfig) -> anyhow::Result<(RunReport, Op
         created: crate::created::Created::measure(&[], &Default::default()),
     };
     // Read before the first step and after the last, so what the whole run created is measured.
-    let ledger = crate::created::RunLedger::open(&config.template.ledgers).await?;
+    let ledger = crate::created::RunLedger::open(&run_ledgers(config, &chosen, &sources)).await?;
     let mut run = flow::Run::new(config, &sources, config.inputs.clone())?;
     let mut stopped = None;
     for workflow in &chosen {
@@ -108,11 +108,51 @@ pub(crate) async fn execute(config: &RunConfig) -> anyhow::Result<(RunReport, Op
         Some(ledger) => ledger.close().await?,
         None => Vec::new(),
     };
-    report.created = crate::created::Created::measure(&readings, &run.created_ids);
+    // Each ledger counts its own kind of resource (customers, charges): the run created their sum.
+    report.created = crate::created::Created::measure_kinds(&readings, &run.created_ids);
     run.finish().await;
     report.error = stopped.as_ref().map(|error| format!("{error:#}"));
     report.passed = report.error.is_none() && report.failed_steps() == 0;
     Ok((report, stopped))
+}
+
+/// Every ledger the keyed steps are counted by, once each: an operation's own `x-idem-count-url`,
+/// else `--count-url` (as each step reads them).
+fn run_ledgers(
+    config: &RunConfig,
+    chosen: &[&Workflow],
+    sources: &[sources::Source],
+) -> Vec<crate::count::CountSource> {
+    let mut ledgers: Vec<crate::count::CountSource> = Vec::new();
+    let mut add = |ledger: crate::count::CountSource| {
+        if !ledgers.iter().any(|known| known.describe() == ledger.describe()) {
+            ledgers.push(ledger);
+        }
+    };
+    for step in chosen.iter().flat_map(|workflow| &workflow.steps) {
+        // A step that names no operation of the sources (a workflow step) is counted by its own steps.
+        let Ok(operation) = sources::resolve(sources, step) else { continue };
+        if !operation.keyed(step) {
+            continue;
+        }
+        let own = match operation.count.url {
+            Some(_) => crate::idem::check::openapi::count::operation_count(
+                &config.template,
+                &operation.base,
+                &operation.count,
+                operation.operation_id.as_deref(),
+                None,
+            )
+            .ok()
+            .flatten(),
+            None => None,
+        };
+        match own {
+            Some(ledger) => add(ledger),
+            None => config.template.ledgers.iter().cloned().for_each(&mut add),
+        }
+    }
+    ledgers
 }
 
 async fn load_sources(arazzo: &Arazzo, config: &RunConfig) -> anyhow::Result<Vec<sources::Source>> {

@@ -383,21 +383,29 @@ fn ledger(app: &PythonApp, path: &str) -> u64 {
 }
 
 #[test]
-fn the_summary_says_how_many_resources_the_run_created_by_the_count_or_by_the_ids() {
-    // Charges ignore the key: the retry probe charges a second time.
+fn the_summary_says_how_many_resources_the_run_created_by_the_counts_or_by_the_ids() {
+    // Charges ignore the key: the retry probe charges a second time. Each operation declares its
+    // ledger (x-idem-count-url): customers and charges, added up.
     let counted = app("ignore-key");
-    let charges = counted.url("/charges/count");
-    let report = run(WORKFLOW, &counted, &["--probes", "retry", "--count-url", &charges, "--count-pointer", "/count"])
-        .format_json()
-        .expect_exit(1)
-        .json();
+    let report = run(WORKFLOW, &counted, &["--probes", "retry"]).format_json().expect_exit(1).json();
+    let made = ledger(&counted, "/customers/count") + ledger(&counted, "/charges/count");
+    assert_eq!((ledger(&counted, "/customers/count"), ledger(&counted, "/charges/count")), (1, 2), "{report:#}");
     assert_eq!(report["created"]["basis"], "count", "{report:#}");
-    assert_eq!(report["created"]["resources"].as_u64(), Some(ledger(&counted, "/charges/count")), "{report:#}");
-    assert_eq!(ledger(&counted, "/charges/count"), 2, "the step's charge and the retry's");
+    assert_eq!(report["created"]["resources"].as_u64(), Some(made), "{report:#}");
+    assert_eq!(report["created"]["ledgers"].as_array().map(Vec::len), Some(2), "{report:#}");
 
-    // Without --count-url: every id the keyed steps and their probes read, customers and charges.
+    // A document that declares no ledger, and no --count-url: every id the keyed steps and their
+    // probes read, customers and charges, as a lower bound.
+    let dir = tempfile::tempdir().unwrap();
+    let document = std::fs::read_to_string("tests/fixtures/arazzo/customers-charges.openapi.yaml").unwrap();
+    let uncounted: String =
+        document.lines().filter(|line| !line.contains("x-idem-count")).map(|line| format!("{line}\n")).collect();
+    let source = dir.path().join("uncounted.openapi.yaml");
+    std::fs::write(&source, uncounted).unwrap();
     let app = app("ignore-key");
-    let finished = run(WORKFLOW, &app, &["--probes", "retry", "--color", "never"]).expect_exit(1).finish();
+    let source = format!("payments={}", source.display());
+    let finished =
+        run(WORKFLOW, &app, &["--probes", "retry", "--color", "never", "--source", &source]).expect_exit(1).finish();
     let made = ledger(&app, "/customers/count") + ledger(&app, "/charges/count");
     let last = finished.stdout.lines().last().unwrap_or_default();
     assert!(
