@@ -200,6 +200,19 @@ impl Created {
         }
     }
 
+    /// For a run `--max-requests` stopped: `; created at least 2 resources by distinct ids in the
+    /// answers before it stopped`, or nothing when the answers so far carried no id (no ledger is
+    /// read again for a run cut short).
+    pub(crate) fn before_stopping(ids: &CreatedIds) -> String {
+        match ids.created() {
+            0 => String::new(),
+            n => format!(
+                "; created at least {} by distinct ids in the answers before it stopped",
+                plural(n, "resource", "resources")
+            ),
+        }
+    }
+
     /// `n` resources at least, by distinct ids in the answers.
     fn by_ids(n: u64) -> Created {
         Created {

@@ -112,7 +112,7 @@ pub(crate) async fn execute(
     let attempts_each = config.retry.as_ref().map_or(1, |retry| u64::from(retry.policy.max_attempts().max(1)));
     let repeat = u64::from(config.repeat);
     spec.budget.announce(Needed::Between(repeat, repeat.saturating_mul(attempts_each)));
-    let mut attempts = Vec::new();
+    let mut attempts: Vec<AttemptRecord> = Vec::new();
     let mut retries = Vec::new();
     let before = spec.count_before().await?;
     for number in 1..=config.repeat as usize {
@@ -125,7 +125,16 @@ pub(crate) async fn execute(
         if let Err(err) = &result
             && let Some(refusal) = refusal_in(err)
         {
-            bail!("{refusal}; stopped after {}", plural(attempts.len(), "attempt", "attempts"));
+            let mut created_ids = crate::created::CreatedIds::default();
+            for attempt in &attempts {
+                let observed = &attempt.observed;
+                created_ids.add(observed.status, observed.resource_id.as_deref(), observed.replayed);
+            }
+            bail!(
+                "{refusal}; stopped after {}{}",
+                plural(attempts.len(), "attempt", "attempts"),
+                crate::created::Created::before_stopping(&created_ids)
+            );
         }
         let record = AttemptRecord::new(number, &result, &ids);
         on_attempt(&record);

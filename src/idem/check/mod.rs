@@ -133,7 +133,8 @@ async fn execute_with(
     let sound = |check: &&CheckResult| !IN_FLIGHT_AND_CRASH.iter().any(|slow| slow.spec().id == check.id);
     let stopped = || {
         let before: Vec<CheckResult> = checks.iter().filter(sound).cloned().collect();
-        judged_before_the_budget_ran_out(&before)
+        let created = crate::created::Created::before_stopping(&crate::sync::lock(&probe.created_ids));
+        format!("{}{created}", judged_before_the_budget_ran_out(&before))
     };
     match (ran, config.request.budget.refusal()) {
         (Err(err), _) if crate::http::budget::refusal_in(&err).is_some() => return Err(err.context(stopped())),

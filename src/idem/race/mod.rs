@@ -104,10 +104,15 @@ fn stopped_after(rounds: &[RoundReport]) -> String {
         return String::new();
     }
     let twice = rounds.iter().filter(|round| round.judgement.executions > 1).count();
+    let mut ids = crate::created::CreatedIds::default();
+    for answer in rounds.iter().flat_map(|round| &round.answers) {
+        ids.add(answer.observed.status, answer.observed.resource_id.as_deref(), answer.observed.replayed);
+    }
     format!(
-        " ({} run before it: {} executed more than once)",
+        " ({} run before it: {} executed more than once{})",
         crate::text::plural(rounds.len(), "round", "rounds"),
-        twice
+        twice,
+        crate::created::Created::before_stopping(&ids)
     )
 }
 

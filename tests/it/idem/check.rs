@@ -447,6 +447,13 @@ fn max_requests_stops_the_suite_before_the_request_over_the_budget() {
             && stderr.contains("the full run needs about"),
         "{stderr}"
     );
+    assert_eq!(server.summary().payments_created, 1, "{stderr}");
+    assert!(
+        stderr.contains(
+            "mismatch-is-422 (pass); created at least 1 resource by distinct ids in the answers before it stopped"
+        ),
+        "{stderr}"
+    );
     // A check that reads a refused request as "no answer" does not judge the server on it: the
     // suite ends with exit 2 wherever the budget runs out.
     for budget in ["9", "12"] {

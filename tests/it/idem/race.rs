@@ -292,6 +292,13 @@ fn max_requests_takes_a_whole_round_and_never_sends_one_cut_short() {
             && stderr.contains("the full run needs 15 requests"),
         "{stderr}"
     );
+    assert_eq!(server.summary().payments_created, 2);
+    assert!(
+        stderr.contains(
+            "0 executed more than once; created at least 2 resources by distinct ids in the answers before it stopped)"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -279,6 +279,14 @@ fn max_requests_stops_before_the_request_over_the_budget_with_exit_2() {
             && stderr.contains("the full run needs 5 requests"),
         "{stderr}"
     );
+    // What the run cut short created, as far as its answers show.
+    assert_eq!(server.summary().payments_created, 1);
+    assert!(
+        stderr.contains(
+            "stopped after 2 attempts; created at least 1 resource by distinct ids in the answers before it stopped"
+        ),
+        "{stderr}"
+    );
 }
 
 /// An order for the apps with a key store.
