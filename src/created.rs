@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::count::{Baseline, CountReading, CountSource, LedgerCount, Step};
+use crate::count::{Baseline, CountChange, CountReading, CountSource, LedgerCount, Step};
 use crate::output::Palette;
 use crate::text::plural;
 
@@ -105,16 +105,28 @@ impl RunLedger {
     }
 
     /// Every ledger read again until it holds still, judged against where it stood when the run
-    /// started: a count that went down or moved by itself before the run carries its doubt.
-    pub(crate) async fn close(&self) -> anyhow::Result<Vec<CountReading>> {
+    /// started: a count that went down or moved by itself before the run carries its doubt, and
+    /// one that cannot be read now carries why (the run's own verdicts are not lost for it).
+    pub(crate) async fn close(&self) -> Vec<CountReading> {
         // How many requests a run sent is not bounded here (a suite sends many kinds), so only the
         // count itself can cast doubt: moving before the run, or going down.
         let step = Step { requests: u64::MAX, must_rise: false, slowest: Duration::ZERO };
         let mut readings = Vec::with_capacity(self.sources.len());
         for (source, start) in self.sources.iter().zip(&self.start) {
-            readings.push(CountReading::new(source.change_since(*start, step).await?, source));
+            let change = match source.change_since(*start, step).await {
+                Ok(change) => change,
+                Err(err) => CountChange {
+                    before: start.second,
+                    after: start.second,
+                    settled_after_ms: 0,
+                    reads: Vec::new(),
+                    late_executions: 0,
+                    doubt: Some(format!("the count at {} could not be read after the run: {err:#}", source.describe())),
+                },
+            };
+            readings.push(CountReading::new(change, source));
         }
-        Ok(readings)
+        readings
     }
 }
 
@@ -323,7 +335,6 @@ impl Created {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::count::CountChange;
 
     fn reading(before: u64, after: u64, doubt: Option<&str>) -> CountReading {
         CountReading {

@@ -151,7 +151,7 @@ async fn execute_with(
     report.profile = Some(config.profile.note());
     report.key_in = Some(config.request.key_in());
     let readings = match &ledger {
-        Some(ledger) => ledger.close().await?,
+        Some(ledger) => ledger.close().await,
         None => Vec::new(),
     };
     report.created = Some(crate::created::Created::measure(&readings, &crate::sync::lock(&probe.created_ids)));

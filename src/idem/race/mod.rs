@@ -93,7 +93,7 @@ pub(crate) async fn execute(config: &RaceConfig) -> anyhow::Result<RaceReport> {
     report.key_in = spec.key_in();
     report.key_label = spec.key_label();
     if let Some(ledger) = &ledger {
-        report.measure_created(&ledger.close().await?);
+        report.measure_created(&ledger.close().await);
     }
     Ok(report)
 }

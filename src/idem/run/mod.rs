@@ -105,7 +105,7 @@ pub(crate) async fn execute(config: &RunConfig) -> anyhow::Result<(RunReport, Op
         }
     }
     let readings = match &ledger {
-        Some(ledger) => ledger.close().await?,
+        Some(ledger) => ledger.close().await,
         None => Vec::new(),
     };
     // Each ledger counts its own kind of resource (customers, charges): the run created their sum.

@@ -96,7 +96,7 @@ pub(crate) async fn measure(
         _ => meaning,
     };
     let readings = match &ledger {
-        Some(ledger) => ledger.close().await?,
+        Some(ledger) => ledger.close().await,
         None => Vec::new(),
     };
     let created = crate::created::Created::measure(&readings, &prober.created_ids);
