@@ -48,6 +48,7 @@ pub mod request {
 pub mod race {
     pub use crate::idem::race::round::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
     pub use crate::idem::verdict::Verdict;
+    pub use crate::race::batch::{BatchMethod, limit_to};
     pub use crate::race::h2_frames::{DATA, FLAG_END_STREAM};
     pub use crate::race::h2_single_packet;
 }

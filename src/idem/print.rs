@@ -190,26 +190,25 @@ pub(crate) fn render_round(round: &RoundReport, key_label: &str, palette: Palett
         0 | 1 => String::new(),
         targets => format!(" across {targets} targets"),
     };
+    // Several connections released together: how their bytes reached the kernel.
+    let batch = round.release.as_ref().and_then(|r| r.batch).map(|batch| batch.phrase());
     let release = match &round.release {
         Some(r) if r.stagger.is_some() => staggered_release(r),
         Some(r) if round.sync == SyncMode::SinglePacket => format!(
-            "release: {} final frames in {}{across} ({} bytes), spread {}",
+            "release: {} final frames in {}{across} ({} bytes{}), spread {}",
             round.answers.len(),
             if r.writes == 1 { "one write".to_string() } else { format!("{} writes", r.writes) },
             r.bytes,
+            batch.map(|phrase| format!(", {phrase}")).unwrap_or_default(),
             format_duration(r.spread)
         ),
-        Some(r) if !across.is_empty() => {
-            format!(
-                "release: {} final bytes in {} writes{across}, spread {}",
-                r.bytes,
-                r.writes,
-                format_duration(r.spread)
-            )
-        }
-        Some(r) => {
-            format!("release: {} final bytes in {} writes, spread {}", r.bytes, r.writes, format_duration(r.spread))
-        }
+        Some(r) => format!(
+            "release: {} final bytes in {} writes{across}{}, spread {}",
+            r.bytes,
+            r.writes,
+            batch.map(|phrase| format!(" ({phrase})")).unwrap_or_default(),
+            format_duration(r.spread)
+        ),
         None => "release: not synchronised".to_string(),
     };
     let latency = round.latency_spread.map(|d| format!("; latency spread {}", format_duration(d))).unwrap_or_default();

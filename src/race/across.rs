@@ -1,15 +1,17 @@
 //! `--also`: duplicates spread over several targets (instances behind a load balancer), round
 //! robin. Over HTTP/2 each target gets one connection, every connection is staged (all but its
-//! final frames sent and acknowledged), then all their final frames are written back to back;
+//! final frames sent and acknowledged), then all their final frames go out in one batched
+//! submission (`batch`);
 //! over HTTP/1.1 the last-byte engine already opens a connection per duplicate, each to its own
 //! target.
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::Context;
 use bytes::Bytes;
 use http::Request;
 
 use super::answer::{Answer, Release};
+use super::batch;
 use super::connect::BoxStream;
 use super::h2_single_packet;
 
@@ -19,7 +21,7 @@ pub(crate) fn target_of(index: usize, targets: usize) -> usize {
 }
 
 /// Single-packet over one connection per target: `connections[t]` carries the duplicates whose
-/// `target_of` is `t`. The release spread runs from the first connection's write to the last's.
+/// `target_of` is `t`. The release spread is the batched submission's.
 pub(crate) async fn single_packet(
     connections: Vec<BoxStream>,
     requests: &[Request<Bytes>],
@@ -43,21 +45,22 @@ pub(crate) async fn single_packet(
     }
     staged.sort_by_key(|(target, _)| *target);
 
-    // The release: each connection's final frames in one write, the connections back to back.
-    let mut first_write: Option<Instant> = None;
-    let mut last_write = Instant::now();
-    let (mut writes, mut bytes) = (0, 0);
+    // The release: each connection's final frames prepared (sealed into TLS records on https),
+    // then all of them handed to the kernel in one batched submission.
+    let held = staged.iter_mut().map(|(_, connection)| connection.hold()).collect::<anyhow::Result<Vec<_>>>()?;
+    let mut streams: Vec<&mut BoxStream> = staged.iter_mut().map(|(_, connection)| connection.stream()).collect();
+    let released = batch::release(&mut streams, &held).await?;
     let mut target_offsets = vec![Duration::ZERO; targets];
-    for (target, connection) in staged.iter_mut() {
-        let written = connection.release().await?;
-        let first = *first_write.get_or_insert(written.first);
-        target_offsets[*target] = written.first.saturating_duration_since(first);
-        last_write = written.last;
-        writes += written.writes;
+    let mut bytes = 0;
+    for (index, (target, connection)) in staged.iter_mut().enumerate() {
+        let offset = released.offsets.get(index).copied().unwrap_or_default();
+        target_offsets[*target] = offset;
+        connection.released_at(released.started + offset);
         bytes += connection.final_bytes();
     }
-    let spread = last_write - first_write.unwrap_or(last_write);
     let offsets = (0..requests.len()).map(|index| target_offsets[target_of(index, targets)]).collect();
+    let release =
+        Release { writes: released.writes, bytes, spread: released.spread, offsets, batch: Some(released.batch) };
 
     let mut collecting = tokio::task::JoinSet::new();
     for (target, connection) in staged {
@@ -75,7 +78,7 @@ pub(crate) async fn single_packet(
                 .unwrap_or(Answer { outcome: Err("no answer was read".into()), latency: None })
         })
         .collect();
-    Ok((answers, Release { writes, bytes, spread, offsets }))
+    Ok((answers, release))
 }
 
 #[cfg(test)]

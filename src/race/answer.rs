@@ -5,6 +5,8 @@ use std::time::Duration;
 use bytes::Bytes;
 use http::HeaderMap;
 
+use super::batch::Batch;
+
 /// A complete answer from the server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Response {
@@ -33,6 +35,9 @@ pub struct Release {
     /// When each duplicate's final bytes were written, from the first one's: all (nearly) zero
     /// when released together, about `k × --stagger` for duplicate `k` (from 0) when staggered.
     pub offsets: Vec<Duration>,
+    /// How several connections' final bytes were put on their sockets together; `None` for one
+    /// connection's single write, and for a staggered release.
+    pub batch: Option<Batch>,
 }
 
 /// What to say about an answer whose status and headers came but whose body did not: the status

@@ -33,9 +33,69 @@ impl Target {
     }
 }
 
-/// A connection, plain or TLS, behind one type.
-pub(crate) trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {}
-impl<T: AsyncRead + AsyncWrite + Unpin + Send> RaceStream for T {}
+/// A connection, plain or TLS, behind one type, with what a batched release (`batch`) needs of
+/// it: the TCP socket underneath and the bytes it must carry for a plaintext.
+pub(crate) trait RaceStream: AsyncRead + AsyncWrite + Unpin + Send {
+    /// The TCP socket under the stream, where one is reachable.
+    fn tcp(&mut self) -> Option<&mut TcpStream> {
+        None
+    }
+
+    /// The raw descriptor of `tcp()`, for a submission the runtime does not see.
+    fn raw_fd(&mut self) -> Option<i32> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsRawFd;
+            self.tcp().map(|tcp| tcp.as_raw_fd())
+        }
+        #[cfg(not(unix))]
+        None
+    }
+
+    /// The bytes `tcp()` must carry for `plaintext` (itself on TCP, its TLS records on https),
+    /// committed: they must go out on the socket before anything else is written through the
+    /// stream. `None` where there is no socket to put them on.
+    fn seal(&mut self, _plaintext: &[u8]) -> std::io::Result<Option<Vec<u8>>> {
+        Ok(None)
+    }
+}
+
+impl RaceStream for TcpStream {
+    fn tcp(&mut self) -> Option<&mut TcpStream> {
+        Some(self)
+    }
+
+    fn seal(&mut self, plaintext: &[u8]) -> std::io::Result<Option<Vec<u8>>> {
+        Ok(Some(plaintext.to_vec()))
+    }
+}
+
+impl RaceStream for tokio_rustls::client::TlsStream<TcpStream> {
+    fn tcp(&mut self) -> Option<&mut TcpStream> {
+        Some(self.get_mut().0)
+    }
+
+    /// rustls encrypts `plaintext` into records held here instead of writing them: the next
+    /// record's sequence number is taken, so they must reach the socket before any later write.
+    fn seal(&mut self, plaintext: &[u8]) -> std::io::Result<Option<Vec<u8>>> {
+        use std::io::Write;
+        let (_, session) = self.get_mut();
+        // Before the handshake ends rustls would only queue the plaintext, not encrypt it.
+        if session.is_handshaking() {
+            return Ok(None);
+        }
+        // Records still queued from earlier writes go first, as they would on the stream.
+        session.writer().write_all(plaintext)?;
+        let mut sealed = Vec::with_capacity(plaintext.len() + 64);
+        while session.wants_write() {
+            session.write_tls(&mut sealed)?;
+        }
+        Ok(Some(sealed))
+    }
+}
+
+/// In-memory streams (tests): no socket, so releases through them are awaited writes.
+impl RaceStream for tokio::io::DuplexStream {}
 
 pub(crate) type BoxStream = Box<dyn RaceStream>;
 

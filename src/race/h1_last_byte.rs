@@ -1,7 +1,8 @@
 //! Last-byte synchronisation over HTTP/1.1, for servers without HTTP/2: one connection per
 //! duplicate, opened and handshaked first, each request written but for its final byte; after a
-//! pause for those bytes to reach the server, one loop writes every final byte back to back.
-//! Nagle is off, so each byte leaves the moment it is written.
+//! pause for those bytes to reach the server, every final byte goes out in one batched submission
+//! (`batch`: io_uring, else a loop of non-blocking sends). Nagle is off, so each byte leaves the
+//! moment the kernel takes it.
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
@@ -11,6 +12,7 @@ use http::{Method, Request};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 use super::answer::{Answer, Release, Response, incomplete};
+use super::batch::{self, Held};
 use super::connect::{BoxStream, Connector};
 use super::pacing;
 use crate::http::chunked::{self, Chunks};
@@ -63,36 +65,52 @@ pub(crate) async fn race(
     }
     tokio::time::sleep(settle).await;
 
-    // The release: nothing but one write per connection. Each socket's buffer is empty, so every
-    // write completes at once without yielding to the runtime. Released together, the flushes
-    // (a no-op on TCP; they make sure a TLS record has gone out) wait until every byte is written;
-    // staggered, each connection is flushed and read from the moment its byte is out, so its
-    // latency is not inflated by the releases after it.
+    // The release. Together: every connection's final byte is prepared first (sealed into its TLS
+    // record on https), then all of them go to the kernel in one batched submission (`batch`),
+    // and the readers start after it. Staggered: each byte goes through its stream at its
+    // moment, and that connection is read from then on, so its latency is not inflated by the
+    // releases after it.
     let mut reading = tokio::task::JoinSet::new();
-    let mut held = Vec::new();
-    let mut offsets = Vec::with_capacity(streams.len());
-    let mut first_write = None;
-    for (index, (mut stream, last)) in streams.into_iter().zip(finals).enumerate() {
-        if let (Some(stagger), Some(first)) = (stagger, first_write) {
-            pacing::wait_until(pacing::moment(first, stagger, index)).await;
+    let head_only = |index: usize| requests[index].method() == Method::HEAD;
+    let release = match stagger {
+        None => {
+            let held = streams
+                .iter_mut()
+                .zip(&finals)
+                .map(|(stream, last)| Held::prepare(stream, &[*last]))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            let mut connections: Vec<&mut BoxStream> = streams.iter_mut().collect();
+            let released = batch::release(&mut connections, &held).await?;
+            for (index, stream) in streams.into_iter().enumerate() {
+                let at = released.started + released.offsets.get(index).copied().unwrap_or_default();
+                spawn_reader(&mut reading, index, stream, at, head_only(index), timeout);
+            }
+            Release {
+                writes: released.writes,
+                bytes: finals.len(),
+                spread: released.spread,
+                offsets: released.offsets,
+                batch: Some(released.batch),
+            }
         }
-        let at = Instant::now();
-        let first_write = *first_write.get_or_insert(at);
-        stream.write_all(&[last]).await.context("cannot release a final byte")?;
-        offsets.push(at.saturating_duration_since(first_write));
-        if stagger.is_some() {
-            stream.flush().await.context("cannot release a final byte")?;
-            spawn_reader(&mut reading, index, stream, at, requests[index].method() == Method::HEAD, timeout);
-        } else {
-            held.push((index, stream, at));
+        Some(stagger) => {
+            let mut offsets = Vec::with_capacity(streams.len());
+            let mut first_write = None;
+            for (index, (mut stream, last)) in streams.into_iter().zip(finals).enumerate() {
+                if let Some(first) = first_write {
+                    pacing::wait_until(pacing::moment(first, stagger, index)).await;
+                }
+                let at = Instant::now();
+                let first_write = *first_write.get_or_insert(at);
+                stream.write_all(&[last]).await.context("cannot release a final byte")?;
+                stream.flush().await.context("cannot release a final byte")?;
+                offsets.push(at.saturating_duration_since(first_write));
+                spawn_reader(&mut reading, index, stream, at, head_only(index), timeout);
+            }
+            let spread = offsets.last().copied().unwrap_or_default();
+            Release { writes: offsets.len(), bytes: offsets.len(), spread, offsets, batch: None }
         }
-    }
-    for (index, mut stream, at) in held {
-        stream.flush().await.context("cannot release a final byte")?;
-        spawn_reader(&mut reading, index, stream, at, requests[index].method() == Method::HEAD, timeout);
-    }
-    let spread = offsets.last().copied().unwrap_or_default();
-    let release = Release { writes: offsets.len(), bytes: offsets.len(), spread, offsets };
+    };
 
     let mut answers: Vec<Option<Answer>> = (0..requests.len()).map(|_| None).collect();
     while let Some(joined) = reading.join_next().await {

@@ -14,6 +14,8 @@ use http::{Method, Request};
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 
 use super::answer::{Answer, Release, Response, incomplete};
+use super::batch::Held;
+use super::connect::BoxStream;
 use super::h2_frames::{self as f, Frame};
 use super::hpack;
 use super::pacing;
@@ -63,7 +65,7 @@ where
 
 /// A connection with every request sent but its final frames: ready for the release. Staged
 /// separately so a race across instances (`--also`) can stage several connections, then release
-/// them back to back.
+/// them together in one batched submission.
 pub struct Staged<S> {
     io: BufReader<S>,
     decoder: hpack::Decoder,
@@ -87,7 +89,13 @@ pub struct Written {
 impl Written {
     /// The release of one connection's `streams` final frames (`bytes` in all), all at once.
     pub fn release(self, bytes: usize, streams: usize) -> Release {
-        Release { writes: self.writes, bytes, spread: self.last - self.first, offsets: vec![Duration::ZERO; streams] }
+        Release {
+            writes: self.writes,
+            bytes,
+            spread: self.last - self.first,
+            offsets: vec![Duration::ZERO; streams],
+            batch: None,
+        }
     }
 }
 
@@ -307,6 +315,7 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Staged<S> {
             bytes: finals.iter().map(Vec::len).sum(),
             spread: offsets.last().copied().unwrap_or_default(),
             offsets,
+            batch: None,
         })
     }
 
@@ -349,6 +358,27 @@ impl<S: AsyncRead + AsyncWrite + Unpin> Staged<S> {
                 Answer { outcome, latency }
             })
             .collect()
+    }
+}
+
+/// A connection of a race across instances (`--also`), released with the others in one batched
+/// submission (`batch`) instead of by `release`.
+impl Staged<BoxStream> {
+    /// Every final frame, prepared for the batched release (sealed into TLS records on https):
+    /// nothing may be written on the connection before they are sent.
+    pub(crate) fn hold(&mut self) -> anyhow::Result<Held> {
+        let packet = self.finals.concat();
+        Held::prepare(self.io.get_mut(), &packet)
+    }
+
+    /// The connection, for the batched release.
+    pub(crate) fn stream(&mut self) -> &mut BoxStream {
+        self.io.get_mut()
+    }
+
+    /// Every stream counts as released at `at`: latencies count from there.
+    pub(crate) fn released_at(&mut self, at: Instant) {
+        self.released = vec![at; self.finals.len()];
     }
 }
 

@@ -5,11 +5,12 @@
 //!
 //! One file per job: `h2_single_packet` with `h2_frames` and `hpack` the HTTP/2 single-packet
 //! sender, `h1_last_byte` the HTTP/1.1 last-byte sender, `across` the single packet over several
-//! instances, `connect` the TCP/TLS connections, `pacing` the exact waits of a staggered release,
-//! `answer` what every sender hands back, `together` the choice between the two senders for one
-//! receiver.
+//! instances, `connect` the TCP/TLS connections, `batch` the release of several connections in one
+//! submission, `pacing` the exact waits of a staggered release, `answer` what every sender hands
+//! back, `together` the choice between the two senders for one receiver.
 pub(crate) mod across;
 pub(crate) mod answer;
+pub(crate) mod batch;
 pub(crate) mod connect;
 pub(crate) mod h1_last_byte;
 pub(crate) mod h2_frames;

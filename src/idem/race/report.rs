@@ -35,13 +35,16 @@
 //!   - `release`: `{writes, bytes, spread_us}`: write calls that carried the final bytes (1 for a
 //!     single packet), their total size, and the time from the first to the last; `null` for
 //!     `--sync none`. With `--stagger` also `stagger_us` (as asked) and `spacings_us` (the
-//!     achieved spacing between consecutive releases, measured on the client),
+//!     achieved spacing between consecutive releases, measured on the client). Where several
+//!     connections were released together (last-byte, `--also`) also `batch` (`io_uring`,
+//!     `send-loop` or `sequential`) and `finished_after_batch` (connections whose bytes the
+//!     submission did not take in full, finished right after it),
 //!   - `latency_spread_ms`: slowest minus fastest answer,
 //!   - `server_spread_us`: the last arrival minus the first as the server stamped them
 //!     (`Server-Timing: arrival;desc="<Unix ns>"`, sent by `idem serve` and `webhook listen`);
 //!     `null` when fewer than two answers carried a stamp,
 //!   - `targets` (only with `--also`): every target's host:port, in spreading order; the release
-//!     `spread_us` then runs from the first target's final write to the last one's,
+//!     `spread_us` is then the batched submission's, from before its first send to after its last,
 //!   - `answers`: `{number, key (only with --distinct-keys), status (null if no answer), error
 //!     (only when no answer), resource_id, replayed, latency_ms, target (host:port, only with
 //!     --also)}` per duplicate,

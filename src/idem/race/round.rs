@@ -13,6 +13,7 @@ use crate::http::tls::{ALPN_H2, ALPN_HTTP11};
 use crate::idem::request::RequestSpec;
 use crate::idem::verdict::{self, Judgement, Observed, Timing};
 use crate::race::answer::{Answer, Release};
+use crate::race::batch::BatchMethod;
 use crate::race::connect::{BoxStream, Connector};
 use crate::race::{across, h1_last_byte, h2_frames, h2_single_packet};
 
@@ -80,6 +81,16 @@ pub struct ReleaseRecord {
     )]
     #[schemars(with = "Vec<f64>")]
     pub spacings: Vec<Duration>,
+    /// How several connections' final bytes were handed to the kernel together (last-byte, and
+    /// single-packet with `--also`): `io_uring` (one submission), `send-loop` (non-blocking sends
+    /// back to back) or `sequential` (one awaited write each); absent for one connection's single
+    /// write and with `--stagger`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<BatchMethod>,
+    /// With `batch`: connections whose final bytes the submission did not take in full (a full
+    /// socket buffer), finished right after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished_after_batch: Option<usize>,
 }
 
 impl ReleaseRecord {
@@ -88,7 +99,15 @@ impl ReleaseRecord {
             Some(_) => release.offsets.windows(2).map(|pair| pair[1].saturating_sub(pair[0])).collect(),
             None => Vec::new(),
         };
-        ReleaseRecord { writes: release.writes, bytes: release.bytes, spread: release.spread, stagger, spacings }
+        ReleaseRecord {
+            writes: release.writes,
+            bytes: release.bytes,
+            spread: release.spread,
+            stagger,
+            spacings,
+            batch: release.batch.map(|batch| batch.method),
+            finished_after_batch: release.batch.map(|batch| batch.finished_after),
+        }
     }
 }
 

@@ -55,6 +55,8 @@ fn normalised(line: &str) -> String {
         (r"#[0-9]+(, #[0-9]+)+(, …)?", "<#list>"),
         (r"\b[0-9]+ × ([0-9]{3})", "N × $1"),
         (r"\ball [0-9]+ answers\b", "all N answers"),
+        // How a release reached the kernel depends on the kernel: io_uring where it is allowed.
+        (r"\(one (io_uring submission|send loop)\)", "(<batch>)"),
         (r" +", " "),
     ];
     let mut text = line.trim_end().to_string();

@@ -420,3 +420,81 @@ fn answers_without_ids_and_no_count_leave_what_the_race_created_unknown() {
     assert_eq!(created_of(&report), ("unknown", None), "{report:#}");
     assert!(report["created"]["note"].as_str().unwrap_or_default().contains("give --count-url"), "{report:#}");
 }
+
+/// What a release through several connections' sockets names: one io_uring submission where the
+/// kernel allows it, else the loop of non-blocking sends; never the awaited writes of a stream
+/// without a socket.
+const BATCHED: [&str; 2] = ["io_uring", "send-loop"];
+
+/// The release of `report`'s round `index`, with its batch method checked.
+fn batched_release(report: &Value, index: usize) -> &Value {
+    let release = &report["rounds"][index]["release"];
+    let method = release["batch"].as_str().unwrap_or_default();
+    assert!(BATCHED.contains(&method), "{release}");
+    release
+}
+
+/// The human line's phrase for the batch method.
+fn names_a_batch(stdout: &str) -> bool {
+    stdout.contains("one io_uring submission") || stdout.contains("one send loop")
+}
+
+#[test]
+fn look_then_insert_is_caught_by_last_byte_released_in_one_batched_submission() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let url = server.url("/payments");
+    let (code, report) = race_json(&[&url, "-n", "8", "--sync", "last-byte", "--rounds", "2"]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["verdict"], "executed_more_than_once");
+    assert_eq!(report["summary"]["worst_executions"], 8, "{report:#}");
+    for index in 0..2 {
+        let release = batched_release(&report, index);
+        assert_eq!(release["writes"], 8, "{release}");
+        assert_eq!(release["bytes"], 8, "{release}");
+        // One byte always fits an idle socket's buffer.
+        assert_eq!(release["finished_after_batch"], 0, "{release}");
+    }
+
+    let assert = idem().args(["race", &url, "-d", PAYMENT, "-n", "5", "--sync", "last-byte"]).assert().code(1);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(stdout.contains("release: 5 final bytes in 5 writes (one "), "{stdout}");
+    assert!(names_a_batch(&stdout), "{stdout}");
+}
+
+#[test]
+fn look_then_insert_is_caught_over_several_h2c_connections_released_together() {
+    let server = TestServer::start(ServeConfig::local(Mode::Naive));
+    let url = server.url("/payments");
+    let (code, report) = race_json(&[&url, "--http2", "-n", "9", "--also", &url, "--also", &url]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["verdict"], "executed_more_than_once");
+    let round = &report["rounds"][0];
+    assert_eq!(round["sync"], "single-packet");
+    assert_eq!(round["targets"].as_array().unwrap().len(), 3, "{round:#}");
+    let release = batched_release(&report, 0);
+    assert_eq!(release["writes"], 3, "one send per connection: {release}");
+
+    let assert = idem().args(["race", &url, "-d", PAYMENT, "--http2", "-n", "4", "--also", &url]).assert().code(1);
+    let stdout = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(stdout.contains("release: 4 final frames in 2 writes across 2 targets ("), "{stdout}");
+    assert!(names_a_batch(&stdout), "{stdout}");
+}
+
+#[test]
+fn tls_connections_released_together_carry_records_sealed_before_the_release() {
+    // Every duplicate answered and executed: the server decrypted each record the release put
+    // on a socket behind TLS's back, in sequence with what the stream sent before and after.
+    let server = tls_server(Mode::Naive);
+    let url = server.url("/payments");
+    let (code, report) = race_json(&[&url, "-k", "-n", "6", "--sync", "last-byte"]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["summary"]["worst_executions"], 6, "{report:#}");
+    batched_release(&report, 0);
+
+    let (code, report) = race_json(&[&url, "-k", "-n", "6", "--also", &url]);
+    assert_eq!(code, 1, "{report:#}");
+    assert_eq!(report["rounds"][0]["sync"], "single-packet");
+    let answered = report["rounds"][0]["answers"].as_array().unwrap().iter().filter(|a| a["status"] == 201).count();
+    assert_eq!(answered, 6, "{report:#}");
+    batched_release(&report, 0);
+}
