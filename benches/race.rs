@@ -19,7 +19,9 @@
 //! `idem serve` in-process stamps each request's arrival (`Server-Timing: arrival`), and the
 //! spread of the stamps per round is read from the answers, straight over loopback (no relay), for
 //! h2 single-packet on one connection, h2 single-packet over 4 connections released together,
-//! HTTP/1.1 last-byte, and curl `--parallel --parallel-immediate` over h2c, N from 2 to 200
+//! HTTP/1.1 last-byte (its connections released in one batched submission: io_uring where the
+//! kernel allows it; then held to the send loop, then to the awaited writes of before, to compare
+//! the three), and curl `--parallel --parallel-immediate` over h2c, N from 2 to 200
 //! (hyper's default stream limit), median and σ over the rounds.
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -38,7 +40,7 @@ use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use idem::testing::race::Verdict;
-use idem::testing::race::{KeyMode, Spread, SyncMode, race_round, race_round_spread};
+use idem::testing::race::{BatchMethod, KeyMode, Spread, SyncMode, limit_to, race_round, race_round_spread};
 use idem::testing::request::RequestSpec;
 use rand::Rng;
 
@@ -358,6 +360,10 @@ enum SpreadTool {
     SinglePacket,
     Connections,
     LastByte,
+    /// Last-byte with the batched release held to the send loop (no io_uring).
+    LastByteSendLoop,
+    /// Last-byte with one awaited write per connection, as before the batched release.
+    LastByteSequential,
     Curl,
 }
 
@@ -367,6 +373,8 @@ impl SpreadTool {
             SpreadTool::SinglePacket => "h2 single-packet",
             SpreadTool::Connections => "h2 × 4 conns",
             SpreadTool::LastByte => "h1 last-byte",
+            SpreadTool::LastByteSendLoop => "h1, send loop",
+            SpreadTool::LastByteSequential => "h1, awaited writes",
             SpreadTool::Curl => "curl --parallel",
         }
     }
@@ -414,7 +422,14 @@ async fn server_spread(tool: SpreadTool, url: &str, n: usize) -> Option<(Duratio
         }
         _ => (SyncMode::LastByte, Spread::default()),
     };
-    let round = race_round_spread(&spec, n, sync, KeyMode::Same, &spread).await.ok()?;
+    limit_to(match tool {
+        SpreadTool::LastByteSendLoop => BatchMethod::SendLoop,
+        SpreadTool::LastByteSequential => BatchMethod::Sequential,
+        _ => BatchMethod::IoUring,
+    });
+    let round = race_round_spread(&spec, n, sync, KeyMode::Same, &spread).await;
+    limit_to(BatchMethod::IoUring);
+    let round = round.ok()?;
     Some((round.server_spread?, round.release.map_or(Duration::ZERO, |release| release.spread)))
 }
 
@@ -429,7 +444,13 @@ fn median_sigma_us(spreads: &[Duration]) -> (f64, f64) {
 /// The server-side spread against N for each way of releasing the duplicates, against
 /// `idem serve`'s arrival stamps.
 fn spread_against_n(runtime: &tokio::runtime::Runtime, curl_ok: bool) {
-    let mut tools = vec![SpreadTool::SinglePacket, SpreadTool::Connections, SpreadTool::LastByte];
+    let mut tools = vec![
+        SpreadTool::SinglePacket,
+        SpreadTool::Connections,
+        SpreadTool::LastByte,
+        SpreadTool::LastByteSendLoop,
+        SpreadTool::LastByteSequential,
+    ];
     if curl_ok {
         tools.push(SpreadTool::Curl);
     }
