@@ -305,6 +305,19 @@ pub struct LedgerCount {
     pub doubt: Option<String>,
 }
 
+impl LedgerCount {
+    /// What `reading` says of its ledger, under `name`.
+    pub fn of(reading: &CountReading, name: String) -> LedgerCount {
+        LedgerCount {
+            ledger: name,
+            before: reading.change.before,
+            after: reading.change.after,
+            executions: reading.change.executions().ok(),
+            doubt: reading.change.doubt.clone(),
+        }
+    }
+}
+
 impl CountReading {
     /// One ledger's reading (`ledger` as the source names it).
     pub fn new(change: CountChange, source: &CountSource) -> CountReading {
@@ -323,13 +336,7 @@ impl CountReading {
         }
         let ledgers: Vec<LedgerCount> = readings
             .iter()
-            .map(|reading| LedgerCount {
-                ledger: reading.ledger.clone().unwrap_or_default(),
-                before: reading.change.before,
-                after: reading.change.after,
-                executions: reading.change.executions().ok(),
-                doubt: reading.change.doubt.clone(),
-            })
+            .map(|reading| LedgerCount::of(reading, reading.ledger.clone().unwrap_or_default()))
             .collect();
         let most = readings
             .iter()

@@ -138,13 +138,7 @@ impl Created {
             [] | [_] => Vec::new(),
             readings => readings
                 .iter()
-                .map(|reading| LedgerCount {
-                    ledger: reading.ledger.clone().unwrap_or_default(),
-                    before: reading.change.before,
-                    after: reading.change.after,
-                    executions: reading.change.executions().ok(),
-                    doubt: reading.change.doubt.clone(),
-                })
+                .map(|reading| LedgerCount::of(reading, reading.ledger.clone().unwrap_or_default()))
                 .collect(),
         };
         let set_aside = match readings.first() {
@@ -187,16 +181,7 @@ impl Created {
     pub(crate) fn measure_kinds(readings: &[CountReading], ids: &CreatedIds) -> Created {
         let [first, _, ..] = readings else { return Created::measure(readings, ids) };
         let rises: Result<Vec<u64>, &str> = readings.iter().map(|reading| reading.change.executions()).collect();
-        let ledgers = readings
-            .iter()
-            .map(|reading| LedgerCount {
-                ledger: reading.source.clone(),
-                before: reading.change.before,
-                after: reading.change.after,
-                executions: reading.change.executions().ok(),
-                doubt: reading.change.doubt.clone(),
-            })
-            .collect();
+        let ledgers = readings.iter().map(|reading| LedgerCount::of(reading, reading.source.clone())).collect();
         match rises {
             Ok(rises) => Created {
                 basis: CreatedBasis::Count,
