@@ -95,9 +95,11 @@ pub(crate) async fn truncated(probe: &Probe) -> anyhow::Result<CheckResult> {
     let timestamp = unix_now();
     let request = probe.request(&message, timestamp)?;
     let value = request.headers().get(&header).and_then(|value| value.to_str().ok()).unwrap_or_default().to_string();
-    // An RSA signature (PayPal's) is longer than any MAC's and has no prefix: the whole value.
+    // An RSA signature (PayPal's) is longer than any MAC's and has no prefix, and a shared token
+    // (GitLab's) is whatever the user chose: either way the whole value is what is cut.
     let certified = matches!(probe.scheme.kind(), crate::webhook::scheme::SchemeKind::Certified(_));
-    let split = split_signature(&value).or_else(|| (certified && !value.is_empty()).then_some(("", value.as_str())));
+    let whole = certified || probe.scheme.sends_the_secret_itself();
+    let split = if whole { (!value.is_empty()).then_some(("", value.as_str())) } else { split_signature(&value) };
     let Some((prefix, signature)) = split else {
         anyhow::bail!("cannot find the signature in the {} header the suite wrote", spelled(&header));
     };

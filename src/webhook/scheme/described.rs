@@ -631,6 +631,10 @@ impl Scheme for DescribedScheme {
         self.signature.clone()
     }
 
+    fn sends_the_secret_itself(&self) -> bool {
+        self.shared_token
+    }
+
     fn accepted_signature_headers(&self) -> Vec<HeaderName> {
         if self.fields.is_some() {
             return Vec::new();

@@ -330,6 +330,12 @@ pub trait Scheme: fmt::Debug + Send + Sync {
         vec![self.signature_header()]
     }
 
+    /// The signature header carries the shared secret itself (GitLab's `X-Gitlab-Token`), not a
+    /// MAC: there is no prefix or encoding to find in it, the whole value is the token.
+    fn sends_the_secret_itself(&self) -> bool {
+        false
+    }
+
     /// Whether the request carries this scheme's signature under any name it is read from.
     fn carries_signature(&self, headers: &HeaderMap) -> bool {
         self.accepted_signature_headers().iter().any(|name| headers.contains_key(name))
