@@ -22,6 +22,9 @@ use crate::http::tls;
 #[derive(Clone)]
 pub(crate) struct ForwardingClient {
     inner: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
+    /// The plain-TCP connector under `inner`, for a lane's own connections.
+    http: HttpConnector,
+    http2_only: bool,
     timeout: Duration,
 }
 
@@ -35,12 +38,27 @@ impl ForwardingClient {
         http.set_connect_timeout(Some(options.timeout));
         let builder = hyper_rustls::HttpsConnectorBuilder::new().with_tls_config(tls_config).https_or_http();
         let connector = if options.http2 {
-            builder.enable_http2().wrap_connector(http)
+            builder.enable_http2().wrap_connector(http.clone())
         } else {
-            builder.enable_http1().enable_http2().wrap_connector(http)
+            builder.enable_http1().enable_http2().wrap_connector(http.clone())
         };
         let inner = Client::builder(TokioExecutor::new()).http2_only(options.http2).build(connector);
-        Ok(ForwardingClient { inner, timeout: options.timeout })
+        Ok(ForwardingClient { inner, http, http2_only: options.http2, timeout: options.timeout })
+    }
+
+    pub(crate) fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// A connector for plain TCP with this client's settings (connect timeout, no Nagle).
+    pub(crate) fn http_connector(&self) -> HttpConnector {
+        self.http.clone()
+    }
+
+    /// Whether a request to `uri` may go over a [`ForwardingLane`](super::forwarding_lane): plain
+    /// HTTP/1.1 only, as TLS and HTTP/2 negotiation stay the pool's.
+    pub(crate) fn lanes_apply(&self, uri: &http::Uri) -> bool {
+        !self.http2_only && uri.scheme_str() == Some("http")
     }
 
     /// Sends `request` and reads the whole response (up to [`MAX_RESPONSE_BODY`]), within the
@@ -57,13 +75,15 @@ impl ForwardingClient {
         F: FnOnce(Incoming) -> Fut,
         Fut: Future<Output = anyhow::Result<Bytes>>,
     {
-        let target = format!("{} {}", request.method(), crate::http::url::Redacted(request.uri()));
+        let method = request.method().clone();
+        let uri = request.uri().clone();
         let started = Instant::now();
         let exchange = tokio::time::timeout(self.timeout, self.exchange(request, started, read_body))
             .await
             .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.timeout)))
             .and_then(|result| result);
-        exchange.with_context(|| format!("{target} failed"))
+        // Named only when it failed: a forwarder sends many, and formatting each was a visible cost.
+        exchange.with_context(|| format!("{method} {} failed", crate::http::url::Redacted(&uri)))
     }
 
     async fn exchange<F, Fut>(
@@ -91,7 +111,7 @@ impl ForwardingClient {
 }
 
 /// The whole body, refused past [`MAX_RESPONSE_BODY`].
-async fn collect_within_limit(body: Incoming) -> anyhow::Result<Bytes> {
+pub(crate) async fn collect_within_limit(body: Incoming) -> anyhow::Result<Bytes> {
     Ok(Limited::new(body, MAX_RESPONSE_BODY)
         .collect()
         .await
@@ -110,7 +130,17 @@ async fn collect_within_limit(body: Incoming) -> anyhow::Result<Bytes> {
 
 /// hyper-util's error says only "client error (Connect)"; the useful part is in its sources.
 fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Error {
-    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
+    match std::error::Error::source(&err) {
+        Some(cause) => describe_chain(cause, err.is_connect()),
+        None => anyhow!("{err}"),
+    }
+}
+
+/// What went wrong, from an error and its sources: a bad answer or a failed connection in the
+/// user's terms where it is one, else every message of the chain; `connecting` when it happened
+/// while connecting.
+pub(crate) fn describe_chain(err: &(dyn std::error::Error + 'static), connecting: bool) -> anyhow::Error {
+    let mut source = Some(err);
     while let Some(cause) = source {
         if let Some(described) = cause.downcast_ref::<hyper::Error>().and_then(crate::http::client::describe_bad_answer)
         {
@@ -118,22 +148,15 @@ fn describe_client_error(err: hyper_util::client::legacy::Error) -> anyhow::Erro
         }
         source = cause.source();
     }
-    let mut message = String::new();
-    let mut source: Option<&dyn std::error::Error> = std::error::Error::source(&err);
+    if let Some(described) = crate::http::connect_error::describe(err, "", false) {
+        return anyhow!("{described}");
+    }
+    let mut message = err.to_string();
+    let mut source = err.source();
     while let Some(cause) = source {
-        if !message.is_empty() {
-            message.push_str(": ");
-        }
+        message.push_str(": ");
         message.push_str(&cause.to_string());
         source = cause.source();
     }
-    if let Some(described) = crate::http::connect_error::describe(&err, "", false) {
-        anyhow!("{described}")
-    } else if err.is_connect() {
-        anyhow!("cannot connect: {message}")
-    } else if message.is_empty() {
-        anyhow!("{err}")
-    } else {
-        anyhow!("{message}")
-    }
+    if connecting { anyhow!("cannot connect: {message}") } else { anyhow!("{message}") }
 }

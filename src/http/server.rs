@@ -26,6 +26,8 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::net::TcpListener;
+
+use crate::http::connection_workers::ConnectionWorkers;
 use tokio::sync::{oneshot, watch};
 
 /// Binds `addr` and says which address it got (port 0 picks a free one), with the error every server
@@ -165,7 +167,30 @@ impl ServerTask {
         B::Error: Into<BoxError>,
     {
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(accept_loop(listener, tls, timeouts, make_service, stopped));
+        let task = tokio::spawn(accept_loop(listener, tls, timeouts, None, make_service, stopped));
+        ServerTask { stop: Some(stop), task }
+    }
+
+    /// [`spawn_with`](Self::spawn_with), each connection served on one of `workers`' threads
+    /// rather than on the runtime that accepts it.
+    pub(crate) fn spawn_on_workers<F, S, B>(
+        listener: TcpListener,
+        tls: Option<tokio_rustls::TlsAcceptor>,
+        timeouts: Timeouts,
+        workers: ConnectionWorkers,
+        make_service: F,
+    ) -> ServerTask
+    where
+        F: Fn(SocketAddr) -> S + Send + 'static,
+        S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
+        S::Future: Send + 'static,
+        S::Error: Into<BoxError>,
+        B: Body + Send + 'static,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
+        let (stop, stopped) = oneshot::channel();
+        let task = tokio::spawn(accept_loop(listener, tls, timeouts, Some(workers), make_service, stopped));
         ServerTask { stop: Some(stop), task }
     }
 
@@ -182,6 +207,7 @@ async fn accept_loop<F, S, B>(
     listener: TcpListener,
     tls: Option<tokio_rustls::TlsAcceptor>,
     timeouts: Timeouts,
+    workers: Option<ConnectionWorkers>,
     make_service: F,
     mut stop: oneshot::Receiver<()>,
 ) where
@@ -227,30 +253,71 @@ async fn accept_loop<F, S, B>(
             warned = false;
         }
         let _ = stream.set_nodelay(true);
-        let activity = Arc::new(Activity::new());
-        let service = Tracked { inner: Arc::new(make_service(remote)), activity: Arc::clone(&activity) };
-        let builder = builder.clone();
-        let tls = tls.clone();
-        let (control, controlled) = oneshot::channel();
-        tokio::spawn(watchdog(activity, timeouts.idle, stopping.subscribe(), control));
-        let open = stopping.subscribe();
-        tokio::spawn(async move {
-            let _open = open;
-            match tls {
-                Some(acceptor) => {
-                    // A failed or stalled handshake only concerns that client.
-                    let Ok(Ok(stream)) = tokio::time::timeout(timeouts.handshake, acceptor.accept(stream)).await else {
-                        return;
-                    };
-                    serve(builder.serve_connection(TokioIo::new(stream), service), controlled).await;
-                }
-                None => serve(builder.serve_connection(TokioIo::new(stream), service), controlled).await,
+        let accepted = Accepted {
+            service: make_service(remote),
+            builder: builder.clone(),
+            tls: tls.clone(),
+            timeouts,
+            open: stopping.subscribe(),
+        };
+        match &workers {
+            None => {
+                tokio::spawn(accepted.serve(stream));
             }
-        });
+            Some(workers) => {
+                // The socket moves to the worker's reactor: let go of here, taken up there.
+                let Ok(stream) = stream.into_std() else { continue };
+                workers.run(async move {
+                    if let Ok(stream) = tokio::net::TcpStream::from_std(stream) {
+                        accepted.serve(stream).await;
+                    }
+                });
+            }
+        }
     }
     drop(listener);
     let _ = stopping.send(());
     let _ = tokio::time::timeout(DRAIN_TIMEOUT, stopping.closed()).await;
+}
+
+/// An accepted connection's service and what serving it needs, until it is served on a runtime.
+struct Accepted<S> {
+    service: S,
+    builder: auto::Builder<TokioExecutor>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+    timeouts: Timeouts,
+    /// Held until the connection ends, so the server's stop can wait for it.
+    open: watch::Receiver<()>,
+}
+
+impl<S, B> Accepted<S>
+where
+    S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError>,
+    B: Body + Send + 'static,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    /// Serves the connection to its end, its watchdog beside it on the same runtime.
+    async fn serve(self, stream: tokio::net::TcpStream) {
+        let Accepted { service, builder, tls, timeouts, open } = self;
+        let activity = Arc::new(Activity::new());
+        let service = Tracked { inner: Arc::new(service), activity: Arc::clone(&activity) };
+        let (control, controlled) = oneshot::channel();
+        tokio::spawn(watchdog(activity, timeouts.idle, open.clone(), control));
+        let _open = open;
+        match tls {
+            Some(acceptor) => {
+                // A failed or stalled handshake only concerns that client.
+                let Ok(Ok(stream)) = tokio::time::timeout(timeouts.handshake, acceptor.accept(stream)).await else {
+                    return;
+                };
+                serve(builder.serve_connection(TokioIo::new(stream), service), controlled).await;
+            }
+            None => serve(builder.serve_connection(TokioIo::new(stream), service), controlled).await,
+        }
+    }
 }
 
 /// What a connection's watchdog tells the connection.

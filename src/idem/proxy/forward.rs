@@ -19,6 +19,7 @@ use hyper::body::Incoming;
 
 use crate::http::client::Exchange;
 use crate::http::forwarding_client::ForwardingClient;
+use crate::http::forwarding_lane::ForwardingLane;
 use crate::http::forwarding_loop;
 use crate::http::hop_by_hop::message_headers;
 use crate::http::problem::problem;
@@ -50,6 +51,8 @@ pub(super) struct ProxyState {
     pub matcher: Matcher,
     pub key_header: HeaderName,
     pub id_field: String,
+    /// Where answers' resource ids are read: `id_field` in the body, else `Location`.
+    pub ids: IdSource,
     pub operations: Mutex<Operations>,
     pub plan: Mutex<FaultPlan>,
     /// Each finished attempt and each refusal, for the live printer; `None` in-process or once
@@ -58,7 +61,8 @@ pub(super) struct ProxyState {
     /// Events left out because the printer's queue was full (a terminal slower than the
     /// requests): counted, so memory stays bounded however slow stdout is.
     pub not_shown: AtomicU64,
-    /// Counts finished attempts, so waiters can watch for progress.
+    /// Ticks as attempts finish while someone waits for them (`operations_ended`, subscribed
+    /// before it reads the operations, so no finish is missed).
     pub progress: tokio::sync::watch::Sender<u64>,
     /// Turns true when the proxy stops, ending held answers.
     pub stopping: tokio::sync::watch::Sender<bool>,
@@ -81,14 +85,19 @@ impl ProxyState {
     /// path and query.
     fn upstream_uri(&self, request: &Uri) -> Result<Uri, http::Error> {
         let prefix = self.upstream.path().trim_end_matches('/');
-        let path_and_query = request.path_and_query().map(|pq| pq.as_str()).unwrap_or("/");
         let mut parts = self.upstream.clone().into_parts();
-        parts.path_and_query = Some(format!("{prefix}{path_and_query}").parse()?);
+        parts.path_and_query = match request.path_and_query() {
+            // The request's own, shared rather than formatted and parsed again, when the upstream
+            // has no path of its own (most have none).
+            Some(path_and_query) if prefix.is_empty() => Some(path_and_query.clone()),
+            path_and_query => Some(format!("{prefix}{}", path_and_query.map(|pq| pq.as_str()).unwrap_or("/")).parse()?),
+        };
         Ok(Uri::from_parts(parts)?)
     }
 
     async fn forward(
         &self,
+        lane: &ForwardingLane,
         method: &Method,
         uri: &Uri,
         headers: &http::HeaderMap,
@@ -98,7 +107,7 @@ impl ProxyState {
         *request.headers_mut() = message_headers(headers);
         forwarding_loop::add_hop(request.headers_mut(), &self.via);
         self.forwarded.fetch_add(1, Ordering::Relaxed);
-        let result = self.client.send(request).await;
+        let result = lane.send(request).await;
         if let Err(err) = &result {
             self.upstream_failures.fetch_add(1, Ordering::Relaxed);
             if let Ok(mut last) = self.last_upstream_error.lock() {
@@ -137,7 +146,11 @@ impl ProxyState {
                 key,
             })));
         }
-        self.progress.send_modify(|count| *count += 1);
+        // Only while someone waits for it: each send locks the watch and wakes its eight
+        // notifiers, a visible cost per request when nobody is listening (the usual case).
+        if self.progress.receiver_count() > 0 {
+            self.progress.send_modify(|count| *count += 1);
+        }
     }
 
     /// Hands an event to the live printer, if there is one.
@@ -174,7 +187,12 @@ impl ProxyState {
 
 pub(super) type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
 
-pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -> ProxyResponse {
+/// Answers one request of a connection whose upstream connection is `lane`.
+pub(super) async fn handle(
+    state: Arc<ProxyState>,
+    lane: Arc<ForwardingLane>,
+    request: Request<Incoming>,
+) -> ProxyResponse {
     let (parts, body) = request.into_parts();
     if let Some(refusal) = refuse_a_loop(&state, &parts) {
         return Ok(refusal);
@@ -185,11 +203,11 @@ pub(super) async fn handle(state: Arc<ProxyState>, request: Request<Incoming>) -
     };
     if !state.matcher.matches(&parts.method, parts.uri.path()) {
         state.passed_through.fetch_add(1, Ordering::Relaxed);
-        let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+        let result = state.forward(&lane, &parts.method, &parts.uri, &parts.headers, body).await;
         return Ok(answer(result));
     }
     let Some((placement, fault)) = place_attempt(&state, &parts, &body) else { return Err(AnswerDropped) };
-    with_fault(&state, &parts, body, placement, fault).await
+    with_fault(&state, &lane, &parts, body, placement, fault).await
 }
 
 /// A 508 for a request that has already passed through this proxy (its Via names it): the
@@ -239,7 +257,7 @@ async fn read_request_body(
 /// Files a judged request as an attempt of its operation (by key, or by fingerprint without
 /// one) and decides the fault it gets, if any; `None` when the operations' lock is poisoned.
 fn place_attempt(state: &ProxyState, parts: &http::request::Parts, body: &Bytes) -> Option<(Placement, Option<Fault>)> {
-    let key = parts.headers.get(&state.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
+    let key = parts.headers.get(&state.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()));
     // One hold of the operations' lock for both (the plan's lock is only ever taken inside it):
     // every request takes it, and under load it is contended.
     let mut operations = state.operations.lock().ok()?;
@@ -256,30 +274,31 @@ fn place_attempt(state: &ProxyState, parts: &http::request::Parts, body: &Bytes)
 /// each saw.
 async fn with_fault(
     state: &ProxyState,
+    lane: &ForwardingLane,
     parts: &http::request::Parts,
     body: Bytes,
     placement: Placement,
     fault: Option<Fault>,
 ) -> ProxyResponse {
-    let ids = IdSource { field: state.id_field.clone(), header: None };
+    let ids = &state.ids;
     let observe = |result: &anyhow::Result<Exchange>| match result {
         // Kept until the operation is folded: a copy of its own, not a slice that would pin the
         // connection's whole read buffer for as long.
-        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange_digested(exchange, &ids), placement.quote_body),
+        Ok(exchange) => UpstreamAnswer::keep(&Observed::from_exchange_digested(exchange, ids), placement.quote_body),
         Err(err) => UpstreamAnswer::keep(&Observed::failed(format!("{err:#}")), placement.quote_body),
     };
     match fault {
         None => {
-            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            let result = state.forward(lane, &parts.method, &parts.uri, &parts.headers, body).await;
             Ok(answer_observed(&result, state, parts, placement, observe(&result)))
         }
         Some(Fault::LoseAnswer) => {
-            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            let result = state.forward(lane, &parts.method, &parts.uri, &parts.headers, body).await;
             state.finish(placement, parts, |attempt| attempt.upstream = Some(observe(&result)));
             Err(AnswerDropped)
         }
         Some(Fault::Timeout { hold }) => {
-            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            let result = state.forward(lane, &parts.method, &parts.uri, &parts.headers, body).await;
             // The hold counts from here: the client's own timeout is its first wait.
             state.finish(placement, parts, |attempt| attempt.upstream = Some(observe(&result)));
             state.wait_or_stop(hold).await;
@@ -307,7 +326,7 @@ async fn with_fault(
             Ok(response)
         }
         Some(Fault::Delay(delay)) => {
-            let result = state.forward(&parts.method, &parts.uri, &parts.headers, body).await;
+            let result = state.forward(lane, &parts.method, &parts.uri, &parts.headers, body).await;
             if let Ok(mut operations) = state.operations.lock()
                 && let Some(attempt) = operations.attempt_mut(placement)
             {

@@ -32,6 +32,7 @@ use operations::Operations;
 use crate::exit::Outcome;
 use crate::http::client::ClientOptions;
 use crate::http::forwarding_client::ForwardingClient;
+use crate::http::forwarding_lane::ForwardingLane;
 use crate::http::forwarding_loop;
 use crate::http::server::{ServerTask, StopSignal, Timeouts};
 use crate::http::url::Redacted;
@@ -246,6 +247,7 @@ pub async fn start(
         matcher: config.matcher.clone(),
         key_header: config.key_header.clone(),
         id_field: config.id_field.clone(),
+        ids: crate::idem::request::IdSource { field: config.id_field.clone(), header: None },
         operations: Mutex::new(
             Operations::new(config.window).with_id_field(&config.id_field).with_max_open(config.window_ops),
         ),
@@ -262,9 +264,14 @@ pub async fn start(
         stalled: Default::default(),
     });
     let service_state = Arc::clone(&state);
-    let task = ServerTask::spawn_with(listener, tls, config.timeouts, move |_remote| {
+    // Each connection stays on one worker thread with its upstream connection (see
+    // connection_workers.rs): the judged path's cost against nginx's.
+    let workers = crate::http::connection_workers::ConnectionWorkers::per_core()?;
+    let task = ServerTask::spawn_on_workers(listener, tls, config.timeouts, workers, move |_remote| {
         let state = Arc::clone(&service_state);
-        service_fn(move |request| forward::handle(Arc::clone(&state), request))
+        // Each client connection gets its own upstream connection, driven by the task serving it.
+        let lane = Arc::new(ForwardingLane::new(state.client.clone()));
+        service_fn(move |request| forward::handle(Arc::clone(&state), Arc::clone(&lane), request))
     });
     Ok(RunningProxy { addr, tls: config.tls, state, task, count: None })
 }

@@ -721,3 +721,136 @@ fn a_safe_client_before_a_replayed_answer_is_not_called_executed_once_without_th
     assert_eq!(counted.code, 1, "{}{}", counted.stdout, counted.stderr);
     assert!(counted.stdout.contains("the upstream's count rose by 2"), "{}", counted.stdout);
 }
+
+/// An upstream on raw sockets that counts the connections and the requests it gets, and answers
+/// each request 201 with a payment id on a keep-alive connection. With `close_after`, it closes
+/// each connection that long after answering, as an upstream with a short keep-alive timeout does,
+/// without saying so in the answer.
+struct RawUpstream {
+    addr: std::net::SocketAddr,
+    connections: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+    requests: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl RawUpstream {
+    fn start(close_after: Option<Duration>) -> RawUpstream {
+        use std::io::{Read, Write};
+        use std::sync::Arc;
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let (connections, requests) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let (counted_connections, counted_requests) = (Arc::clone(&connections), Arc::clone(&requests));
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                counted_connections.fetch_add(1, Ordering::SeqCst);
+                let requests = Arc::clone(&counted_requests);
+                std::thread::spawn(move || {
+                    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+                    loop {
+                        let mut length = 0;
+                        let mut line = String::new();
+                        loop {
+                            line.clear();
+                            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                                return;
+                            }
+                            if line == "\r\n" {
+                                break;
+                            }
+                            if let Some((name, value)) = line.split_once(':')
+                                && name.eq_ignore_ascii_case("content-length")
+                            {
+                                length = value.trim().parse().expect("a length");
+                            }
+                        }
+                        let mut body = vec![0; length];
+                        reader.read_exact(&mut body).expect("the body");
+                        let number = requests.fetch_add(1, Ordering::SeqCst) + 1;
+                        let answer = format!(r#"{{"id":"pay_{number}"}}"#);
+                        let head = format!(
+                            "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                            answer.len()
+                        );
+                        stream.write_all(format!("{head}{answer}").as_bytes()).expect("answer");
+                        if let Some(wait) = close_after {
+                            std::thread::sleep(wait);
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        RawUpstream { addr, connections, requests }
+    }
+
+    fn counts(&self) -> (usize, usize) {
+        use std::sync::atomic::Ordering;
+        (self.connections.load(Ordering::SeqCst), self.requests.load(Ordering::SeqCst))
+    }
+}
+
+/// POSTs a payment with `key` on an open keep-alive connection; the answer's status.
+fn post_on(stream: &mut std::net::TcpStream, key: &str) -> u16 {
+    use std::io::{Read, Write};
+    let body = r#"{"amount":1990,"currency":"RUB"}"#;
+    let request = format!(
+        "POST /payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: {key}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).expect("write");
+    let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let mut status_line = String::new();
+    reader.read_line(&mut status_line).expect("a status line");
+    let mut length = 0;
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).expect("a header");
+        if line == "\r\n" {
+            break;
+        }
+        if let Some((name, value)) = line.split_once(':')
+            && name.eq_ignore_ascii_case("content-length")
+        {
+            length = value.trim().parse().expect("a length");
+        }
+    }
+    let mut answer = vec![0; length];
+    reader.read_exact(&mut answer).expect("the answer's body");
+    status_line.split_whitespace().nth(1).and_then(|status| status.parse().ok()).expect("a status")
+}
+
+#[test]
+fn a_client_connection_keeps_one_upstream_connection() {
+    let upstream = RawUpstream::start(None);
+    let mut config = ProxyConfig::local(&format!("http://{}", upstream.addr)).expect("config");
+    config.selection = Selection::First(0);
+    let running = runtime().block_on(proxy::start(&config, None)).expect("start the proxy");
+    let mut client = std::net::TcpStream::connect(running.local_addr()).expect("connect");
+    let statuses: Vec<u16> = (1..=5).map(|n| post_on(&mut client, &format!("k-{n}"))).collect();
+    assert_eq!(statuses, [201; 5]);
+    assert_eq!(upstream.counts(), (1, 5), "five requests of one client connection on one upstream connection");
+    drop(client);
+    let report = runtime().block_on(running.shutdown());
+    assert_eq!((report.operations.len(), report.upstream_failures), (5, 0));
+}
+
+#[test]
+fn an_upstream_connection_closed_while_idle_is_replaced_without_a_failure_or_a_second_send() {
+    let upstream = RawUpstream::start(Some(Duration::from_millis(20)));
+    let mut config = ProxyConfig::local(&format!("http://{}", upstream.addr)).expect("config");
+    config.selection = Selection::First(0);
+    let running = runtime().block_on(proxy::start(&config, None)).expect("start the proxy");
+    let mut client = std::net::TcpStream::connect(running.local_addr()).expect("connect");
+    for n in 1..=3 {
+        assert_eq!(post_on(&mut client, &format!("k-{n}")), 201, "request {n}");
+        // Long enough for the upstream to have closed the connection behind the answer.
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    assert_eq!(upstream.counts(), (3, 3), "a new connection each time, and each payment sent once");
+    drop(client);
+    let report = runtime().block_on(running.shutdown());
+    assert_eq!((report.operations.len(), report.upstream_failures), (3, 0));
+}
