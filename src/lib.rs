@@ -21,6 +21,7 @@ mod live_log;
 mod output;
 mod race;
 mod retry;
+mod run_hash;
 mod sync;
 pub mod testing;
 mod text;

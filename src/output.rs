@@ -139,12 +139,23 @@ impl Palette {
 
     /// Colors an HTTP status by its class: 2xx green, 4xx yellow, 5xx red.
     pub fn status(self, status: u16) -> String {
-        let text = status.to_string();
+        Palette::status_paint(status)(self, &status.to_string())
+    }
+
+    /// `status`, pushed onto `out` (see `push`).
+    pub fn push_status(self, out: &mut String, status: u16) {
+        use std::fmt::Write;
+        self.push_with(out, Palette::status_paint(status), |out| {
+            let _ = write!(out, "{status}");
+        });
+    }
+
+    fn status_paint(status: u16) -> fn(Palette, &str) -> String {
         match status {
-            200..=299 => self.green(&text),
-            400..=499 => self.yellow(&text),
-            500..=599 => self.red(&text),
-            _ => text,
+            200..=299 => Palette::green,
+            400..=499 => Palette::yellow,
+            500..=599 => Palette::red,
+            _ => |_, text| text.to_string(),
         }
     }
 }

@@ -9,9 +9,8 @@
 //! however many came before: the open operations are indexed by key and by fingerprint (method,
 //! path, body), and an operation idle for longer than the window (nothing arrived or finished)
 //! can no longer be continued, so it is judged, folded into the run's tally and dropped.
+use std::collections::VecDeque;
 use std::collections::hash_map::Entry;
-use std::collections::{HashMap, VecDeque};
-use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -26,6 +25,10 @@ use crate::idem::proxy::records::{Attempt, Clock, Key, Operation, Route, Stamp, 
 /// answer, a slow upstream); one whose handler never finished (the client went away mid-request)
 /// is folded after that, so it cannot hold memory for ever.
 const IN_FLIGHT_GRACE: Duration = Duration::from_secs(600);
+
+/// The tables' maps: keyed by numbers and by hashes already made, so foldhash rather than
+/// SipHash, which was a visible part of every judged request's time.
+type HashMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 /// How many distinct routes are shared before the unused ones are let go.
 const ROUTES_KEPT: usize = 1024;
@@ -85,11 +88,11 @@ impl Operations {
             max_open: None,
             clock: Clock::starting_now(),
             id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
-            open: HashMap::new(),
-            by_key: HashMap::new(),
-            by_fingerprint: HashMap::new(),
+            open: HashMap::default(),
+            by_key: HashMap::default(),
+            by_fingerprint: HashMap::default(),
             expiry: VecDeque::new(),
-            routes: HashMap::new(),
+            routes: HashMap::default(),
             started: 0,
             folded: Tally::default(),
         }
@@ -188,10 +191,7 @@ impl Operations {
 
     /// The shared copy of this method and path.
     fn route(&mut self, method: &Method, path: &str) -> Arc<Route> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        method.as_str().hash(&mut hasher);
-        path.hash(&mut hasher);
-        let hash = hasher.finish();
+        let hash = crate::run_hash::hash_of(&(method.as_str(), path));
         if let Some(route) = self.routes.get(&hash)
             && route.method == *method
             && *route.path == *path
@@ -368,9 +368,7 @@ fn unlist(by_fingerprint: &mut HashMap<u64, Listed>, fingerprint: u64, number: u
 
 /// A fingerprint of a body: enough to tell "the same body" from "another body" within one run.
 fn hash_body(body: &[u8]) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    body.hash(&mut hasher);
-    hasher.finish()
+    crate::run_hash::hash_of(body)
 }
 
 #[cfg(test)]

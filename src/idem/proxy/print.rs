@@ -23,43 +23,60 @@ pub struct LiveAttempt {
 }
 
 /// One attempt, as a person reads it: time, operation, attempt, request, key, fault, what the
-/// upstream answered and what the client got.
+/// upstream answered and what the client got. Built in one string, pieces pushed onto it rather
+/// than formatted apart: a proxy under load prints one per request.
 pub(crate) fn attempt_line(live: &LiveAttempt, palette: Palette) -> String {
+    use std::fmt::Write;
     let attempt = &live.attempt;
-    let time = crate::clock::time_of_day(live.time);
-    let key = match &live.key {
-        Some(key) => format!("key {}", terminal_safe(&short_key(key))),
-        None => palette.yellow("no key"),
-    };
-    let fault = match attempt.fault {
-        Some(fault) => palette.red(&format!("{:<12}", fault.name())),
-        None => palette.dim(&format!("{:<12}", "forwarded")),
-    };
-    let upstream = match &attempt.upstream {
-        None => palette.dim("not forwarded"),
+    let mut line = String::with_capacity(128);
+    palette.push_with(&mut line, Palette::dim, |out| crate::clock::push_time_of_day(out, live.time));
+    let _ = write!(line, "  op {:<3} #{:<2} {} ", live.operation, attempt.number, live.method);
+    line.push_str(&terminal_safe(&live.path));
+    line.push_str("  ");
+    match &live.key {
+        Some(key) => {
+            line.push_str("key ");
+            line.push_str(&terminal_safe(&short_key(key)));
+        }
+        None => palette.push(&mut line, "no key", Palette::yellow),
+    }
+    line.push_str("  ");
+    match attempt.fault {
+        Some(fault) => palette.push_with(&mut line, Palette::red, |out| {
+            let _ = write!(out, "{:<12}", fault.name());
+        }),
+        None => palette.push(&mut line, "forwarded   ", Palette::dim),
+    }
+    line.push(' ');
+    match &attempt.upstream {
+        None => palette.push(&mut line, "not forwarded", Palette::dim),
         Some(answer) => match answer.status() {
             Some(status) => {
-                let id = answer.resource_id().map(|id| format!(" {}", palette.cyan(&terminal_safe(id))));
-                let replayed = if answer.replayed() { palette.dim(" replayed") } else { String::new() };
-                format!("upstream {}{}{replayed}", palette.status(status), id.unwrap_or_default())
+                line.push_str("upstream ");
+                palette.push_status(&mut line, status);
+                if let Some(id) = answer.resource_id() {
+                    line.push(' ');
+                    palette.push(&mut line, &terminal_safe(id), Palette::cyan);
+                }
+                if answer.replayed() {
+                    palette.push(&mut line, " replayed", Palette::dim);
+                }
             }
-            None => {
-                palette.red(&format!("upstream unreachable: {}", terminal_safe(answer.error().unwrap_or_default())))
-            }
+            None => palette.push_with(&mut line, Palette::red, |out| {
+                out.push_str("upstream unreachable: ");
+                out.push_str(&terminal_safe(answer.error().unwrap_or_default()));
+            }),
         },
-    };
-    let client = match attempt.client_status {
-        Some(status) => format!("client got {}", palette.status(status)),
-        None => palette.yellow("client got no answer"),
-    };
-    format!(
-        "{}  op {:<3} #{:<2} {} {}  {key}  {fault} {upstream}  → {client}",
-        palette.dim(&time.to_string()),
-        live.operation,
-        attempt.number,
-        live.method,
-        terminal_safe(&live.path),
-    )
+    }
+    line.push_str("  → ");
+    match attempt.client_status {
+        Some(status) => {
+            line.push_str("client got ");
+            palette.push_status(&mut line, status);
+        }
+        None => palette.push(&mut line, "client got no answer", Palette::yellow),
+    }
+    line
 }
 
 /// The `schema` value of every `idem proxy --format json` line (schemas/idem-proxy-line.json).

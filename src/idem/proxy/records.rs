@@ -1,7 +1,7 @@
 //! What the proxy keeps of each request and each logical operation: the records `operations.rs`
 //! indexes and `judge.rs` reads. A leaf, so the index and the judge both import it and not each
 //! other.
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 use std::num::NonZeroU64;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -147,9 +147,7 @@ impl Eq for Key {}
 
 /// The key index's hash of a key.
 pub(super) fn hash_key(key: &str) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    key.hash(&mut hasher);
-    hasher.finish()
+    crate::run_hash::hash_of(key)
 }
 
 impl Attempt {
@@ -221,8 +219,5 @@ impl Operation {
 
 /// The index key of "the same request": method, path (the route's hash, already made) and body.
 pub(super) fn fingerprint(route: &Route, body_hash: u64) -> u64 {
-    let mut hasher = std::collections::hash_map::DefaultHasher::new();
-    route.hash.hash(&mut hasher);
-    body_hash.hash(&mut hasher);
-    hasher.finish()
+    crate::run_hash::hash_of(&(route.hash, body_hash))
 }
