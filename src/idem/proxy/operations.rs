@@ -170,10 +170,26 @@ impl Operations {
     /// Called once an attempt's outcome is recorded: an operation its answer ended (a 2xx, not
     /// faulted) can no longer be continued without its key, so it leaves the fingerprint index
     /// now rather than when the next request with its body looks (under load, most never come).
+    ///
+    /// Its idle time counts from this finish: it is queued again now, behind everything that
+    /// arrived before, so the expiry queue stays in time order. (Queued only at its arrival, an
+    /// operation answered a millisecond later was found not yet idle when its entry came up, put
+    /// back at the end of the queue with its old time and folded a second window later: the
+    /// proxy held twice the operations `--window` promises.)
     pub(crate) fn finished(&mut self, placement: Placement) {
-        let Some(operation) = self.open.get(&placement.operation) else { return };
+        let Some(operation) = self.open.get_mut(&placement.operation) else { return };
         let Some(last) = operation.attempts.last() else { return };
-        if last.number == placement.number && last.finished.is_some() && !last.awaits_retry() {
+        let Some(finished) = last.finished else { return };
+        if last.number != placement.number {
+            // An earlier attempt, finished after a later one arrived: the later one keeps it.
+            return;
+        }
+        let ended = !last.awaits_retry();
+        if finished > operation.queued {
+            operation.queued = finished;
+            self.expiry.push_back((finished, placement.operation));
+        }
+        if ended {
             unlist(&mut self.by_fingerprint, operation.fingerprint(), placement.operation);
         }
     }
@@ -429,6 +445,31 @@ mod tests {
         let first = arrive(&mut ops, None, "a", now);
         finish(&mut ops, first, Some(Fault::Reset), None, now);
         assert_eq!(arrive(&mut ops, None, "a", now + Duration::from_secs(5)).operation, 2);
+    }
+
+    #[test]
+    fn an_operation_is_folded_a_window_after_its_answer_not_two() {
+        let mut ops = Operations::new(Duration::from_secs(5));
+        let start = Instant::now();
+        // Each answered 3 ms after it arrived, while the next ones arrive, in time order as the
+        // proxy records them.
+        let mut in_flight = VecDeque::new();
+        for n in 0..10_000u64 {
+            let now = start + Duration::from_millis(n);
+            while let Some(&(due, at)) = in_flight.front()
+                && due <= now
+            {
+                finish(&mut ops, at, None, Some(201), due);
+                in_flight.pop_front();
+            }
+            let at = arrive(&mut ops, Some(&format!("key-{n}")), &format!("body {n}"), now);
+            in_flight.push_back((now + Duration::from_millis(3), at));
+        }
+        // 10 s of traffic, one request a millisecond, a 5 s window counted from each answer:
+        // about 5,000 held (the last 5 s, the 3 ms in flight and the one just arrived). Folded a
+        // second window late, all 10,000 would be.
+        assert!(ops.open_count() <= 5_005, "{} open", ops.open_count());
+        assert!(ops.expiry.len() <= 2 * 5_005, "{} queued", ops.expiry.len());
     }
 
     #[test]
