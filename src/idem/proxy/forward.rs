@@ -130,18 +130,17 @@ impl ProxyState {
                     (attempt.clone(), clock.time_of(attempt.arrived))
                 });
                 operations.finished(placement);
-                finished
+                finished.zip(operations.route_of(placement.operation))
             }
             Err(_) => None,
         };
-        if let Some((attempt, time)) = finished {
+        if let Some(((attempt, time), route)) = finished {
             let key =
                 parts.headers.get(&self.key_header).map(|value| String::from_utf8_lossy(value.as_bytes()).into_owned());
             self.report(ProxyEvent::Attempt(Box::new(LiveAttempt {
                 attempt,
                 operation: placement.operation,
-                method: parts.method.clone(),
-                path: parts.uri.path().to_string(),
+                route,
                 time,
                 key,
             })));
@@ -264,9 +263,7 @@ fn place_attempt(state: &ProxyState, parts: &http::request::Parts, body: &Bytes)
     let placement = operations
         .arrive(Arrival { method: &parts.method, path: parts.uri.path(), key: key.as_deref(), body }, Instant::now());
     let fault = state.plan.lock().ok().and_then(|mut plan| plan.decide(placement.number));
-    if let Some(attempt) = operations.attempt_mut(placement) {
-        attempt.fault = fault;
-    }
+    operations.fault_decided(placement, fault);
     Some((placement, fault))
 }
 

@@ -18,6 +18,7 @@ use bytes::Bytes;
 use http::Method;
 use smallvec::SmallVec;
 
+use crate::idem::proxy::fault::Fault;
 use crate::idem::proxy::judge::{self, Tally};
 use crate::idem::proxy::records::{Attempt, Clock, Key, Operation, Route, Stamp, fingerprint};
 
@@ -149,19 +150,16 @@ impl Operations {
             .is_some_and(|first| key.is_some() && first.key == key && first.body_hash != body_hash);
         operation.attempts.push(Attempt::new(key, arrival.body, body_hash, attempt_number, now));
         operation.queued = now;
-        let fingerprint = operation.fingerprint();
         if let Some(key) = key {
             self.by_key.entry(key.hash()).or_insert(number);
         }
         if let Some(previous) = previous_fingerprint {
             unlist(&mut self.by_fingerprint, previous, number);
         }
-        match self.by_fingerprint.entry(fingerprint) {
-            Entry::Occupied(mut listed) => listed.get_mut().push(number),
-            Entry::Vacant(vacant) => {
-                vacant.insert(Listed::One(number));
-            }
-        }
+        // Listed under its fingerprint only once it awaits a retry (a fault that calls for one,
+        // `fault_decided`, or an answer that is not a success, `finished`): until then no request
+        // can continue it without its key, and under load the list of requests in flight with
+        // one body was walked by every arrival.
         self.expiry.push_back((now, number));
         self.fold_oldest_past_the_limit();
         Placement { operation: number, number: attempt_number, quote_body }
@@ -184,13 +182,28 @@ impl Operations {
             // An earlier attempt, finished after a later one arrived: the later one keeps it.
             return;
         }
-        let ended = !last.awaits_retry();
+        let awaits_retry = last.awaits_retry();
         if finished > operation.queued {
             operation.queued = finished;
             self.expiry.push_back((finished, placement.operation));
         }
-        if ended {
-            unlist(&mut self.by_fingerprint, operation.fingerprint(), placement.operation);
+        let fingerprint = operation.fingerprint();
+        if awaits_retry {
+            list(&mut self.by_fingerprint, fingerprint, placement.operation);
+        } else {
+            unlist(&mut self.by_fingerprint, fingerprint, placement.operation);
+        }
+    }
+
+    /// Records the fault decided for a new attempt; one that calls for a retry (or a delay, which
+    /// the client may give up on) makes the operation one a request without its key may continue.
+    pub(crate) fn fault_decided(&mut self, placement: Placement, fault: Option<Fault>) {
+        let Some(operation) = self.open.get_mut(&placement.operation) else { return };
+        let Some(attempt) = operation.attempts.get_mut((placement.number as usize).wrapping_sub(1)) else { return };
+        attempt.fault = fault;
+        if attempt.number == placement.number && attempt.awaits_retry() {
+            let fingerprint = operation.fingerprint();
+            list(&mut self.by_fingerprint, fingerprint, placement.operation);
         }
     }
 
@@ -304,6 +317,11 @@ impl Operations {
 
     /// The attempt at `placement`, to record what happened to it; `None` once its operation was
     /// folded.
+    /// The method and path of an open operation, shared.
+    pub(crate) fn route_of(&self, operation: usize) -> Option<Arc<Route>> {
+        self.open.get(&operation).map(|op| Arc::clone(&op.route))
+    }
+
     pub(crate) fn attempt_mut(&mut self, placement: Placement) -> Option<&mut Attempt> {
         self.open.get_mut(&placement.operation)?.attempts.get_mut((placement.number as usize).checked_sub(1)?)
     }
@@ -346,6 +364,13 @@ impl Listed {
         }
     }
 
+    fn contains(&self, number: usize) -> bool {
+        match self {
+            Listed::One(only) => *only == number,
+            Listed::Many(numbers) => numbers.contains(&number),
+        }
+    }
+
     /// Keeps the operations `keep` says to, in order; whether any are left.
     fn retain(&mut self, mut keep: impl FnMut(usize) -> bool) -> bool {
         match self {
@@ -373,6 +398,20 @@ impl Listed {
     }
 }
 
+/// Lists `number` under `fingerprint`, once.
+fn list(by_fingerprint: &mut HashMap<u64, Listed>, fingerprint: u64, number: usize) {
+    match by_fingerprint.entry(fingerprint) {
+        Entry::Occupied(mut listed) => {
+            if !listed.get().contains(number) {
+                listed.get_mut().push(number);
+            }
+        }
+        Entry::Vacant(vacant) => {
+            vacant.insert(Listed::One(number));
+        }
+    }
+}
+
 /// Removes `number` from the operations listed under `fingerprint`.
 fn unlist(by_fingerprint: &mut HashMap<u64, Listed>, fingerprint: u64, number: usize) {
     if let Some(listed) = by_fingerprint.get_mut(&fingerprint)
@@ -390,7 +429,6 @@ fn hash_body(body: &[u8]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::idem::proxy::fault::Fault;
 
     fn arrive(ops: &mut Operations, key: Option<&str>, body: &str, now: Instant) -> Placement {
         let body = Bytes::from(body.to_string());
@@ -539,8 +577,9 @@ mod tests {
         assert_eq!((retry.operation, retry.number), (20, 2));
         let retry = arrive(&mut ops, None, "same", now + Duration::from_millis(300));
         assert_eq!((retry.operation, retry.number), (10, 2));
-        // The answered ones left the index; the ones still in flight stay.
-        assert_eq!(ops.by_fingerprint.values().map(Listed::len).sum::<usize>(), 30);
+        // Only an operation awaiting a retry is listed: the two took theirs (in flight again), the
+        // answered ones left and the ones in flight were never listed, so no arrival walks them.
+        assert_eq!(ops.by_fingerprint.values().map(Listed::len).sum::<usize>(), 0);
     }
 
     #[test]

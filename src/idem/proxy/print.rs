@@ -2,12 +2,14 @@
 //! `"event":"attempt"`), a `"event":"refused"` JSON line per request it answered itself (508,
 //! 408; human output has them on stderr), and the closing summary per operation with the verdict. Keys, paths,
 //! ids and upstream errors come off the network and go through `terminal_safe` in human output.
+use std::sync::Arc;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use crate::idem::proxy::fault::Fault;
 use crate::idem::proxy::judge::{ProxyReport, RetryConduct, RunVerdict, short_key};
-use crate::idem::proxy::records::Attempt;
+use crate::idem::proxy::records::{Attempt, Route};
 use crate::output::{Palette, terminal_safe};
 
 /// A finished attempt for its live line: the record, with its wall-clock time and its whole key
@@ -16,8 +18,8 @@ use crate::output::{Palette, terminal_safe};
 pub struct LiveAttempt {
     pub attempt: Attempt,
     pub operation: usize,
-    pub method: http::Method,
-    pub path: String,
+    /// Its method and path, shared with its operation (no copy per line).
+    pub(crate) route: Arc<Route>,
     pub time: DateTime<Utc>,
     pub key: Option<String>,
 }
@@ -30,8 +32,8 @@ pub(crate) fn attempt_line(live: &LiveAttempt, palette: Palette) -> String {
     let attempt = &live.attempt;
     let mut line = String::with_capacity(128);
     palette.push_with(&mut line, Palette::dim, |out| crate::clock::push_time_of_day(out, live.time));
-    let _ = write!(line, "  op {:<3} #{:<2} {} ", live.operation, attempt.number, live.method);
-    line.push_str(&terminal_safe(&live.path));
+    let _ = write!(line, "  op {:<3} #{:<2} {} ", live.operation, attempt.number, live.route.method);
+    line.push_str(&terminal_safe(&live.route.path));
     line.push_str("  ");
     match &live.key {
         Some(key) => {
@@ -168,8 +170,8 @@ impl AttemptLine {
             time: crate::clock::rfc3339(live.time),
             operation: live.operation,
             attempt: attempt.number,
-            method: live.method.as_str().to_string(),
-            path: live.path.clone(),
+            method: live.route.method.as_str().to_string(),
+            path: live.route.path.to_string(),
             key: live.key.clone(),
             body_bytes: attempt.body_len as usize,
             fault: attempt.fault,
