@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::http::connection_workers::ConnectionWorkers;
 use crate::sync::lock;
 use anyhow::Context;
 use bytes::{Buf, Bytes, BytesMut};
@@ -26,8 +27,6 @@ use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulConnection;
 use tokio::net::TcpListener;
-
-use crate::http::connection_workers::ConnectionWorkers;
 use tokio::sync::{oneshot, watch};
 
 /// Binds `addr` and says which address it got (port 0 picks a free one), with the error every server
