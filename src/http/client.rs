@@ -39,6 +39,20 @@ pub struct Exchange {
     pub latency: Duration,
 }
 
+impl Exchange {
+    /// The answer whose head is `parts` and whose whole body is `body`, to a request sent at
+    /// `started`.
+    pub(crate) fn answered(parts: http::response::Parts, body: Bytes, started: std::time::Instant) -> Exchange {
+        Exchange {
+            status: parts.status,
+            version: parts.version,
+            headers: parts.headers,
+            body,
+            latency: started.elapsed(),
+        }
+    }
+}
+
 #[derive(Clone)]
 pub struct HttpClient {
     inner: reqwest::Client,

@@ -100,13 +100,7 @@ impl ForwardingClient {
         let response = self.inner.request(request).await.map_err(describe_client_error)?;
         let (parts, body) = response.into_parts();
         let body = read_body(body).await?;
-        Ok(Exchange {
-            status: parts.status,
-            version: parts.version,
-            headers: parts.headers,
-            body,
-            latency: started.elapsed(),
-        })
+        Ok(Exchange::answered(parts, body, started))
     }
 }
 

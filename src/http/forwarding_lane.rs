@@ -136,13 +136,7 @@ impl ForwardingLane {
         if upstream.driver.is_some() && !upstream.sender.is_closed() {
             *kept = Some(upstream);
         }
-        Ok(Exchange {
-            status: parts.status,
-            version: parts.version,
-            headers: parts.headers,
-            body,
-            latency: started.elapsed(),
-        })
+        Ok(Exchange::answered(parts, body, started))
     }
 
     async fn connect(&self, uri: &Uri) -> anyhow::Result<Box<Upstream>> {

@@ -146,14 +146,16 @@ impl ServerTask {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        ServerTask::spawn_with(listener, tls, Timeouts::default(), make_service)
+        ServerTask::spawn_with(listener, tls, Timeouts::default(), None, make_service)
     }
 
-    /// [`spawn`](Self::spawn) with other timeouts.
+    /// [`spawn`](Self::spawn) with other timeouts and, with `workers`, each connection served on
+    /// one of their threads rather than on the runtime that accepts it.
     pub(crate) fn spawn_with<F, S, B>(
         listener: TcpListener,
         tls: Option<tokio_rustls::TlsAcceptor>,
         timeouts: Timeouts,
+        workers: Option<ConnectionWorkers>,
         make_service: F,
     ) -> ServerTask
     where
@@ -166,30 +168,7 @@ impl ServerTask {
         B::Error: Into<BoxError>,
     {
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(accept_loop(listener, tls, timeouts, None, make_service, stopped));
-        ServerTask { stop: Some(stop), task }
-    }
-
-    /// [`spawn_with`](Self::spawn_with), each connection served on one of `workers`' threads
-    /// rather than on the runtime that accepts it.
-    pub(crate) fn spawn_on_workers<F, S, B>(
-        listener: TcpListener,
-        tls: Option<tokio_rustls::TlsAcceptor>,
-        timeouts: Timeouts,
-        workers: ConnectionWorkers,
-        make_service: F,
-    ) -> ServerTask
-    where
-        F: Fn(SocketAddr) -> S + Send + 'static,
-        S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
-        S::Future: Send + 'static,
-        S::Error: Into<BoxError>,
-        B: Body + Send + 'static,
-        B::Data: Send,
-        B::Error: Into<BoxError>,
-    {
-        let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(accept_loop(listener, tls, timeouts, Some(workers), make_service, stopped));
+        let task = tokio::spawn(accept_loop(listener, tls, timeouts, workers, make_service, stopped));
         ServerTask { stop: Some(stop), task }
     }
 
@@ -539,7 +518,7 @@ mod tests {
     async fn slow_server(idle: Duration, work: Duration, handled: Arc<Handled>) -> (ServerTask, SocketAddr) {
         let (listener, addr) = bind(SocketAddr::from(([127, 0, 0, 1], 0))).await.unwrap();
         let timeouts = Timeouts { idle, ..Timeouts::default() };
-        let server = ServerTask::spawn_with(listener, None, timeouts, move |_| {
+        let server = ServerTask::spawn_with(listener, None, timeouts, None, move |_| {
             let handled = Arc::clone(&handled);
             hyper::service::service_fn(move |_: Request<Incoming>| {
                 let handled = Arc::clone(&handled);

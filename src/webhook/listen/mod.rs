@@ -343,12 +343,12 @@ pub async fn start(config: &ListenConfig) -> anyhow::Result<RunningListener> {
         eprintln!("inspector: {}", running.url);
     }
     let task = match mounted {
-        None => ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
+        None => ServerTask::spawn_with(listener, None, config.timeouts, None, move |remote| {
             let receiver = Arc::clone(&shared);
             service_fn(move |request| receive::handle(Arc::clone(&receiver), remote, request))
         }),
         // A service of its own, so a listener without --ui-path answers exactly as before.
-        Some(mounted) => ServerTask::spawn_with(listener, None, config.timeouts, move |remote| {
+        Some(mounted) => ServerTask::spawn_with(listener, None, config.timeouts, None, move |remote| {
             let (receiver, mounted) = (Arc::clone(&shared), Arc::clone(&mounted));
             service_fn(move |request| {
                 let (receiver, mounted) = (Arc::clone(&receiver), Arc::clone(&mounted));

@@ -734,7 +734,7 @@ struct RawUpstream {
 
 impl RawUpstream {
     fn start(close_after: Option<Duration>) -> RawUpstream {
-        use std::io::{Read, Write};
+        use std::io::Write;
         use std::sync::Arc;
         use std::sync::atomic::{AtomicUsize, Ordering};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
@@ -748,25 +748,7 @@ impl RawUpstream {
                 let requests = Arc::clone(&counted_requests);
                 std::thread::spawn(move || {
                     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-                    loop {
-                        let mut length = 0;
-                        let mut line = String::new();
-                        loop {
-                            line.clear();
-                            if reader.read_line(&mut line).unwrap_or(0) == 0 {
-                                return;
-                            }
-                            if line == "\r\n" {
-                                break;
-                            }
-                            if let Some((name, value)) = line.split_once(':')
-                                && name.eq_ignore_ascii_case("content-length")
-                            {
-                                length = value.trim().parse().expect("a length");
-                            }
-                        }
-                        let mut body = vec![0; length];
-                        reader.read_exact(&mut body).expect("the body");
+                    while read_message(&mut reader).is_some() {
                         let number = requests.fetch_add(1, Ordering::SeqCst) + 1;
                         let answer = format!(r#"{{"id":"pay_{number}"}}"#);
                         let head = format!(
@@ -793,7 +775,7 @@ impl RawUpstream {
 
 /// POSTs a payment with `key` on an open keep-alive connection; the answer's status.
 fn post_on(stream: &mut std::net::TcpStream, key: &str) -> u16 {
-    use std::io::{Read, Write};
+    use std::io::Write;
     let body = r#"{"amount":1990,"currency":"RUB"}"#;
     let request = format!(
         "POST /payments HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nIdempotency-Key: {key}\r\n\
@@ -802,12 +784,23 @@ fn post_on(stream: &mut std::net::TcpStream, key: &str) -> u16 {
     );
     stream.write_all(request.as_bytes()).expect("write");
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
-    let mut status_line = String::new();
-    reader.read_line(&mut status_line).expect("a status line");
+    let (status_line, _) = read_message(&mut reader).expect("an answer");
+    status_line.split_whitespace().nth(1).and_then(|status| status.parse().ok()).expect("a status")
+}
+
+/// One HTTP/1.1 message off `reader`, its body by `Content-Length`: its first line and its body;
+/// `None` once the connection has ended.
+fn read_message(reader: &mut impl BufRead) -> Option<(String, Vec<u8>)> {
+    let mut first = String::new();
+    if reader.read_line(&mut first).unwrap_or(0) == 0 {
+        return None;
+    }
     let mut length = 0;
     loop {
         let mut line = String::new();
-        reader.read_line(&mut line).expect("a header");
+        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+            return None;
+        }
         if line == "\r\n" {
             break;
         }
@@ -817,9 +810,9 @@ fn post_on(stream: &mut std::net::TcpStream, key: &str) -> u16 {
             length = value.trim().parse().expect("a length");
         }
     }
-    let mut answer = vec![0; length];
-    reader.read_exact(&mut answer).expect("the answer's body");
-    status_line.split_whitespace().nth(1).and_then(|status| status.parse().ok()).expect("a status")
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).ok()?;
+    Some((first, body))
 }
 
 #[test]
