@@ -55,8 +55,8 @@ impl ForwardingClient {
         self.http.clone()
     }
 
-    /// Whether a request to `uri` may go over a [`ForwardingLane`](super::forwarding_lane): plain
-    /// HTTP/1.1 only, as TLS and HTTP/2 negotiation stay the pool's.
+    /// Whether a request to `uri` may go over a client connection's own upstream connection rather
+    /// than the pool: plain HTTP/1.1 only, as TLS and HTTP/2 negotiation stay the pool's.
     pub(crate) fn lanes_apply(&self, uri: &http::Uri) -> bool {
         !self.http2_only && uri.scheme_str() == Some("http")
     }

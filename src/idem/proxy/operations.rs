@@ -199,9 +199,10 @@ impl Operations {
     /// the client may give up on) makes the operation one a request without its key may continue.
     pub(crate) fn fault_decided(&mut self, placement: Placement, fault: Option<Fault>) {
         let Some(operation) = self.open.get_mut(&placement.operation) else { return };
-        let Some(attempt) = operation.attempts.get_mut((placement.number as usize).wrapping_sub(1)) else { return };
+        let Some(index) = (placement.number as usize).checked_sub(1) else { return };
+        let Some(attempt) = operation.attempts.get_mut(index) else { return };
         attempt.fault = fault;
-        if attempt.number == placement.number && attempt.awaits_retry() {
+        if attempt.awaits_retry() {
             let fingerprint = operation.fingerprint();
             list(&mut self.by_fingerprint, fingerprint, placement.operation);
         }
