@@ -13,42 +13,24 @@
 //! an HTTP/2 client) goes through the pool, as does everything to an `https://` upstream or over
 //! HTTP/2 (TLS and ALPN stay the pool's). An upstream that closed the lane's connection while it
 //! was idle is noticed before the next request, which then opens a new one; a request the
-//! connection refused before writing it is sent again on a new connection, as the pool does.
-use std::future::Future;
-use std::pin::Pin;
+//! connection took none of is sent again on a new connection, as the pool does. The connection
+//! itself is spoken directly ([`H1Connection`]), not through hyper's client.
 use std::sync::Mutex;
-use std::task::{Context, Poll};
 use std::time::Instant;
 
 use anyhow::anyhow;
 use bytes::Bytes;
-use http::header::HOST;
-use http::{HeaderValue, Request, Uri};
-use http_body_util::Full;
-use hyper::client::conn::http1;
-use hyper_util::rt::TokioIo;
-use tokio::net::TcpStream;
+use http::{Request, Uri};
 use tower_service::Service;
 
 use crate::http::client::Exchange;
-use crate::http::forwarding_client::{ForwardingClient, collect_within_limit, describe_chain};
-
-type Sender = http1::SendRequest<Full<Bytes>>;
-type Driver = http1::Connection<TokioIo<TcpStream>, Full<Bytes>>;
-
-/// An open HTTP/1.1 connection to the upstream: the handle requests are sent through, and the
-/// connection itself, which only moves when polled.
-struct Upstream {
-    sender: Sender,
-    /// `None` once the connection has ended.
-    driver: Option<Driver>,
-}
+use crate::http::forwarding_client::{ForwardingClient, describe_chain};
+use crate::http::h1_connection::{ExchangeError, H1Connection};
 
 enum Held {
     /// No connection yet, or the last one ended.
     Empty,
-    /// Boxed: hyper's connection state is some 700 bytes, moved in and out for each request.
-    Idle(Box<Upstream>),
+    Idle(H1Connection),
     /// A request is using the connection.
     InUse,
 }
@@ -61,7 +43,7 @@ pub(crate) struct ForwardingLane {
 
 /// What a request found in the lane.
 enum Taken {
-    Connection(Box<Upstream>),
+    Connection(H1Connection),
     Nothing,
     Busy,
 }
@@ -80,7 +62,7 @@ impl ForwardingLane {
         }
         let taken = match self.held.lock() {
             Ok(mut held) => match std::mem::replace(&mut *held, Held::InUse) {
-                Held::Idle(upstream) => Taken::Connection(upstream),
+                Held::Idle(connection) => Taken::Connection(connection),
                 Held::Empty => Taken::Nothing,
                 Held::InUse => Taken::Busy,
             },
@@ -88,18 +70,18 @@ impl ForwardingLane {
         };
         let existing = match taken {
             Taken::Busy => return self.client.send(request).await,
-            Taken::Connection(upstream) => Some(upstream),
+            Taken::Connection(connection) => Some(connection),
             Taken::Nothing => None,
         };
         // Gives the lane back when this request ends, however it ends (a client that goes away
         // drops this future half-way, and the connection with it).
-        let mut giving_back = GiveBack { lane: self, upstream: None };
+        let mut giving_back = GiveBack { lane: self, connection: None };
         let started = Instant::now();
         let method = request.method().clone();
         let upstream_uri = request.uri().clone();
         let exchange = tokio::time::timeout(
             self.client.timeout(),
-            self.exchange(existing, &upstream_uri, prepared(request), started, &mut giving_back.upstream),
+            self.exchange(existing, &upstream_uri, &request, started, &mut giving_back.connection),
         )
         .await
         .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.client.timeout())))
@@ -111,40 +93,44 @@ impl ForwardingLane {
     }
 
     /// The exchange on `existing` when it is still open, else on a new connection to
-    /// `upstream_uri`; a request that a reused connection refused before writing it is sent once
-    /// more on a new one.
+    /// `upstream_uri`; a request that a reused connection took none of is sent once more on a new
+    /// one.
     async fn exchange(
         &self,
-        existing: Option<Box<Upstream>>,
+        existing: Option<H1Connection>,
         upstream_uri: &Uri,
-        request: Request<Full<Bytes>>,
+        request: &Request<Bytes>,
         started: Instant,
-        kept: &mut Option<Box<Upstream>>,
+        kept: &mut Option<H1Connection>,
     ) -> anyhow::Result<Exchange> {
-        let mut upstream = match existing.and_then(still_open) {
-            Some(upstream) => upstream,
+        let mut connection = match existing.filter(H1Connection::still_open) {
+            Some(connection) => connection,
             None => self.connect(upstream_uri).await?,
         };
-        let (parts, body) = match exchange_on(&mut upstream, request).await {
+        let answer = match connection.exchange(request).await {
             Ok(answer) => answer,
-            Err(Refused::Unsent(request)) => {
-                upstream = self.connect(upstream_uri).await?;
-                exchange_on(&mut upstream, *request).await.map_err(Refused::into_error)?
+            Err(ExchangeError::Unsent) => {
+                connection = self.connect(upstream_uri).await?;
+                connection.exchange(request).await.map_err(|err| match err {
+                    ExchangeError::Unsent => {
+                        anyhow!("the upstream closed the connection before the request could be sent")
+                    }
+                    ExchangeError::Failed(err) => err,
+                })?
             }
-            Err(refused) => return Err(refused.into_error()),
+            Err(ExchangeError::Failed(err)) => return Err(err),
         };
-        if upstream.driver.is_some() && !upstream.sender.is_closed() {
-            *kept = Some(upstream);
+        if answer.reusable {
+            *kept = Some(connection);
         }
-        Ok(Exchange::answered(parts, body, started))
+        Ok(Exchange::answered(answer.parts, answer.body, started))
     }
 
-    async fn connect(&self, uri: &Uri) -> anyhow::Result<Box<Upstream>> {
+    async fn connect(&self, uri: &Uri) -> anyhow::Result<H1Connection> {
         // The host and port only: HttpConnector reads nothing else.
         let mut connector = self.client.http_connector();
         let stream = connector.call(uri.clone()).await.map_err(|err| describe_chain(&err, true))?;
-        let (sender, driver) = http1::handshake(stream).await.map_err(|err| describe_chain(&err, true))?;
-        Ok(Box::new(Upstream { sender, driver: Some(driver) }))
+        Ok(H1Connection::new(stream.into_inner()))
     }
 }
 
@@ -152,116 +138,16 @@ impl ForwardingLane {
 /// ended with the request).
 struct GiveBack<'a> {
     lane: &'a ForwardingLane,
-    upstream: Option<Box<Upstream>>,
+    connection: Option<H1Connection>,
 }
 
 impl Drop for GiveBack<'_> {
     fn drop(&mut self) {
         if let Ok(mut held) = self.lane.held.lock() {
-            *held = match self.upstream.take() {
-                Some(upstream) => Held::Idle(upstream),
+            *held = match self.connection.take() {
+                Some(connection) => Held::Idle(connection),
                 None => Held::Empty,
             };
-        }
-    }
-}
-
-/// The request as an HTTP/1.1 connection sends it: origin-form, with `Host` from the URI when the
-/// client sent none (what the pool does).
-fn prepared(request: Request<Bytes>) -> Request<Full<Bytes>> {
-    let (mut parts, body) = request.into_parts();
-    if !parts.headers.contains_key(HOST)
-        && let Some(host) = host_of(&parts.uri)
-    {
-        parts.headers.insert(HOST, host);
-    }
-    let mut origin_form = http::uri::Parts::default();
-    origin_form.path_and_query =
-        Some(parts.uri.path_and_query().cloned().unwrap_or_else(|| http::uri::PathAndQuery::from_static("/")));
-    if let Ok(uri) = Uri::from_parts(origin_form) {
-        parts.uri = uri;
-    }
-    Request::from_parts(parts, Full::new(body))
-}
-
-/// `host[:port]`, the port left out when it is the scheme's default.
-fn host_of(uri: &Uri) -> Option<HeaderValue> {
-    let host = uri.host()?;
-    let default_port = if uri.scheme_str() == Some("https") { 443 } else { 80 };
-    let value = match uri.port_u16() {
-        Some(port) if port != default_port => format!("{host}:{port}"),
-        _ => host.to_string(),
-    };
-    HeaderValue::from_str(&value).ok()
-}
-
-/// The connection, if it has not ended while idle: the upstream may have closed it since the last
-/// request, which only polling the connection notices.
-fn still_open(mut upstream: Box<Upstream>) -> Option<Box<Upstream>> {
-    let driver = upstream.driver.as_mut()?;
-    let waker = std::task::Waker::noop();
-    if Pin::new(driver).poll(&mut Context::from_waker(waker)).is_ready() {
-        return None;
-    }
-    (!upstream.sender.is_closed() && upstream.sender.is_ready()).then_some(upstream)
-}
-
-/// Why an exchange on a connection failed.
-enum Refused {
-    /// The connection refused the request before writing any of it: it can go out on another.
-    Unsent(Box<Request<Full<Bytes>>>),
-    Failed(anyhow::Error),
-}
-
-impl Refused {
-    fn into_error(self) -> anyhow::Error {
-        match self {
-            Refused::Unsent(_) => anyhow!("the upstream closed the connection before the request could be sent"),
-            Refused::Failed(err) => err,
-        }
-    }
-}
-
-/// Sends the request on `upstream` and reads the whole answer, driving the connection meanwhile.
-async fn exchange_on(
-    upstream: &mut Upstream,
-    request: Request<Full<Bytes>>,
-) -> Result<(http::response::Parts, Bytes), Refused> {
-    let Upstream { sender, driver } = upstream;
-    let answer = async {
-        let response = sender.try_send_request(request).await.map_err(|mut err| match err.take_message() {
-            Some(request) => Refused::Unsent(Box::new(request)),
-            None => Refused::Failed(describe_chain(err.error(), false)),
-        })?;
-        let (parts, body) = response.into_parts();
-        let body = collect_within_limit(body).await.map_err(Refused::Failed)?;
-        Ok((parts, body))
-    };
-    Driven { work: std::pin::pin!(answer), driver }.await
-}
-
-/// Polls `work` and, beside it, the connection it needs moving; once the connection ends (the
-/// upstream closed it), `work` alone, which then finishes with what had arrived or fails.
-struct Driven<'a, W> {
-    work: Pin<&'a mut W>,
-    driver: &'a mut Option<Driver>,
-}
-
-impl<W: Future> Future for Driven<'_, W> {
-    type Output = W::Output;
-
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<W::Output> {
-        loop {
-            if let Poll::Ready(output) = self.work.as_mut().poll(cx) {
-                return Poll::Ready(output);
-            }
-            let Some(driver) = self.driver.as_mut() else { return Poll::Pending };
-            match Pin::new(driver).poll(cx) {
-                Poll::Pending => return Poll::Pending,
-                // Ended: dropped, which fails whatever `work` still waits for, and `work` is
-                // polled once more to see it.
-                Poll::Ready(_) => *self.driver = None,
-            }
         }
     }
 }

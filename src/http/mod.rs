@@ -10,6 +10,7 @@ pub(crate) mod content_encoding;
 pub(crate) mod forwarding_client;
 pub(crate) mod forwarding_lane;
 pub(crate) mod forwarding_loop;
+pub(crate) mod h1_connection;
 pub(crate) mod header;
 pub(crate) mod hop_by_hop;
 pub(crate) mod outbound_proxy;
