@@ -20,12 +20,40 @@ use std::time::Instant;
 
 use anyhow::anyhow;
 use bytes::Bytes;
-use http::{Request, Uri};
+use http::header::VIA;
+use http::{HeaderMap, HeaderValue, Method, Request, Uri};
 use tower_service::Service;
 
 use crate::http::client::Exchange;
 use crate::http::forwarding_client::{ForwardingClient, describe_chain};
-use crate::http::h1_connection::{ExchangeError, H1Connection};
+use crate::http::h1_connection::{Answer, ExchangeError, H1Connection};
+use crate::http::hop_by_hop::{message_header_fields, message_headers};
+
+/// A request to forward, as the client sent it: on the lane its message headers (the client
+/// connection's own left out) and this hop's `Via` go straight onto the wire, with no request
+/// built in between; only the pool is given a [`Request`].
+pub(crate) struct Forwarded<'a> {
+    pub method: &'a Method,
+    /// The upstream's absolute URI for it.
+    pub uri: Uri,
+    /// The headers as the client sent them.
+    pub headers: &'a HeaderMap,
+    /// This forwarder's `Via` hop, appended.
+    pub hop: Option<&'a HeaderValue>,
+    pub body: Bytes,
+}
+
+impl Forwarded<'_> {
+    fn into_request(self) -> anyhow::Result<Request<Bytes>> {
+        let mut request = Request::builder().method(self.method.clone()).uri(self.uri).body(self.body)?;
+        let headers = request.headers_mut();
+        *headers = message_headers(self.headers);
+        if let Some(hop) = self.hop {
+            headers.append(VIA, hop.clone());
+        }
+        Ok(request)
+    }
+}
 
 enum Held {
     /// No connection yet, or the last one ended.
@@ -53,12 +81,11 @@ impl ForwardingLane {
         ForwardingLane { client, held: Mutex::new(Held::Empty) }
     }
 
-    /// Sends `request` (with an absolute URI) and reads the whole answer, within the client's
-    /// timeout: on the lane when it is free and the upstream is plain HTTP/1.1, through the pool
-    /// otherwise.
-    pub(crate) async fn send(&self, request: Request<Bytes>) -> anyhow::Result<Exchange> {
-        if !self.client.lanes_apply(request.uri()) {
-            return self.client.send(request).await;
+    /// Sends `request` and reads the whole answer, within the client's timeout: on the lane when
+    /// it is free and the upstream is plain HTTP/1.1, through the pool otherwise.
+    pub(crate) async fn send(&self, request: Forwarded<'_>) -> anyhow::Result<Exchange> {
+        if !self.client.lanes_apply(&request.uri) {
+            return self.client.send(request.into_request()?).await;
         }
         let taken = match self.held.lock() {
             Ok(mut held) => match std::mem::replace(&mut *held, Held::InUse) {
@@ -69,7 +96,7 @@ impl ForwardingLane {
             Err(_) => Taken::Busy,
         };
         let existing = match taken {
-            Taken::Busy => return self.client.send(request).await,
+            Taken::Busy => return self.client.send(request.into_request()?).await,
             Taken::Connection(connection) => Some(connection),
             Taken::Nothing => None,
         };
@@ -77,41 +104,37 @@ impl ForwardingLane {
         // drops this future half-way, and the connection with it).
         let mut giving_back = GiveBack { lane: self, connection: None };
         let started = Instant::now();
-        let method = request.method().clone();
-        let upstream_uri = request.uri().clone();
         let exchange = tokio::time::timeout(
             self.client.timeout(),
-            self.exchange(existing, &upstream_uri, &request, started, &mut giving_back.connection),
+            self.exchange(existing, &request, started, &mut giving_back.connection),
         )
         .await
         .map_err(|_| anyhow!("no complete answer within {}", crate::units::format_duration(self.client.timeout())))
         .and_then(|result| result);
         // Named only when it failed: formatting it for every request was a visible cost.
         anyhow::Context::with_context(exchange, || {
-            format!("{method} {} failed", crate::http::url::Redacted(&upstream_uri))
+            format!("{} {} failed", request.method, crate::http::url::Redacted(&request.uri))
         })
     }
 
-    /// The exchange on `existing` when it is still open, else on a new connection to
-    /// `upstream_uri`; a request that a reused connection took none of is sent once more on a new
-    /// one.
+    /// The exchange on `existing` when it is still open, else on a new connection to the
+    /// upstream; a request that a reused connection took none of is sent once more on a new one.
     async fn exchange(
         &self,
         existing: Option<H1Connection>,
-        upstream_uri: &Uri,
-        request: &Request<Bytes>,
+        request: &Forwarded<'_>,
         started: Instant,
         kept: &mut Option<H1Connection>,
     ) -> anyhow::Result<Exchange> {
         let mut connection = match existing.filter(H1Connection::still_open) {
             Some(connection) => connection,
-            None => self.connect(upstream_uri).await?,
+            None => self.connect(&request.uri).await?,
         };
-        let answer = match connection.exchange(request).await {
+        let answer = match send_on(&mut connection, request).await {
             Ok(answer) => answer,
             Err(ExchangeError::Unsent) => {
-                connection = self.connect(upstream_uri).await?;
-                connection.exchange(request).await.map_err(|err| match err {
+                connection = self.connect(&request.uri).await?;
+                send_on(&mut connection, request).await.map_err(|err| match err {
                     ExchangeError::Unsent => {
                         anyhow!("the upstream closed the connection before the request could be sent")
                     }
@@ -132,6 +155,12 @@ impl ForwardingLane {
         let stream = connector.call(uri.clone()).await.map_err(|err| describe_chain(&err, true))?;
         Ok(H1Connection::new(stream.into_inner()))
     }
+}
+
+/// Sends `request` on `connection`: its message headers, then this hop's `Via`.
+async fn send_on(connection: &mut H1Connection, request: &Forwarded<'_>) -> Result<Answer, ExchangeError> {
+    let fields = message_header_fields(request.headers).chain(request.hop.map(|hop| (&VIA, hop)));
+    connection.exchange(request.method, &request.uri, fields, &request.body).await
 }
 
 /// Puts the connection back into the lane when the request using it ends (or an empty lane when it

@@ -15,9 +15,14 @@ pub(crate) fn via_name(tool: &str) -> String {
 
 /// Adds this forwarder's hop to a request about to be forwarded.
 pub(crate) fn add_hop(headers: &mut HeaderMap, via: &str) {
-    if let Ok(hop) = HeaderValue::from_str(&format!("1.1 {via}")) {
+    if let Some(hop) = hop_value(via) {
         headers.append(VIA, hop);
     }
+}
+
+/// The `Via` value naming this forwarder's hop, for a forwarder that builds it once.
+pub(crate) fn hop_value(via: &str) -> Option<HeaderValue> {
+    HeaderValue::from_str(&format!("1.1 {via}")).ok()
 }
 
 /// Whether a request's `Via` names `via`: it went through this forwarder before.

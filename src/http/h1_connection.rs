@@ -12,7 +12,7 @@
 use anyhow::{anyhow, bail};
 use bytes::Bytes;
 use http::header::{CONNECTION, CONTENT_LENGTH, HOST, TRANSFER_ENCODING};
-use http::{HeaderMap, HeaderName, HeaderValue, Method, Request, StatusCode, Version};
+use http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, Version};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
@@ -79,13 +79,19 @@ impl H1Connection {
         matches!(self.stream.try_read(&mut probe), Err(err) if err.kind() == std::io::ErrorKind::WouldBlock)
     }
 
-    /// Sends `request` (its URI absolute or origin-form; `Host` from it when the request has
-    /// none) and reads the whole answer.
-    pub(crate) async fn exchange(&mut self, request: &Request<Bytes>) -> Result<Answer, ExchangeError> {
-        encode_request(request, &mut self.write);
+    /// Sends a request and reads the whole answer: `uri` absolute (its authority is the `Host`),
+    /// `fields` the headers to send as they are (any `Host` or framing header among them is left
+    /// out: the URI and the body state those).
+    pub(crate) async fn exchange<'h>(
+        &mut self,
+        method: &Method,
+        uri: &Uri,
+        fields: impl Iterator<Item = (&'h HeaderName, &'h HeaderValue)>,
+        body: &Bytes,
+    ) -> Result<Answer, ExchangeError> {
+        encode_request(method, uri, fields, body, &mut self.write);
         self.send().await?;
-        let head_only = request.method() == Method::HEAD;
-        self.read_answer(head_only).await.map_err(ExchangeError::Failed)
+        self.read_answer(method == Method::HEAD).await.map_err(ExchangeError::Failed)
     }
 
     /// Writes the encoded request: a connection that takes none of it failed before the request
@@ -224,21 +230,22 @@ fn is_closed(err: &std::io::Error) -> bool {
 }
 
 /// The request as HTTP/1.1 puts it on the wire, into `out`: origin-form target, `Host` from the
-/// URI unless the request has one, its headers as they are (the caller removed the connection's
-/// own), and the body framed by its length. A body-carrying method gets `content-length: 0` when
-/// empty, as RFC 9110 §8.6 asks of a client.
-fn encode_request(request: &Request<Bytes>, out: &mut Vec<u8>) {
+/// URI, the fields as they are, and the body framed by its length. A body-carrying method gets
+/// `content-length: 0` when empty, as RFC 9110 §8.6 asks of a client.
+fn encode_request<'h>(
+    method: &Method,
+    uri: &Uri,
+    fields: impl Iterator<Item = (&'h HeaderName, &'h HeaderValue)>,
+    body: &Bytes,
+    out: &mut Vec<u8>,
+) {
     use std::io::Write;
     out.clear();
-    let uri = request.uri();
-    out.extend_from_slice(request.method().as_str().as_bytes());
+    out.extend_from_slice(method.as_str().as_bytes());
     out.push(b' ');
     out.extend_from_slice(uri.path_and_query().map_or("/", |target| target.as_str()).as_bytes());
     out.extend_from_slice(b" HTTP/1.1\r\n");
-    let headers = request.headers();
-    if !headers.contains_key(HOST)
-        && let Some(host) = uri.host()
-    {
+    if let Some(host) = uri.host() {
         out.extend_from_slice(b"host: ");
         out.extend_from_slice(host.as_bytes());
         if let Some(port) = uri.port_u16().filter(|port| *port != 80) {
@@ -246,9 +253,8 @@ fn encode_request(request: &Request<Bytes>, out: &mut Vec<u8>) {
         }
         out.extend_from_slice(b"\r\n");
     }
-    for (name, value) in headers {
-        // The body's framing is this connection's to state.
-        if name == CONTENT_LENGTH || name == TRANSFER_ENCODING {
+    for (name, value) in fields {
+        if name == HOST || name == CONTENT_LENGTH || name == TRANSFER_ENCODING {
             continue;
         }
         out.extend_from_slice(name.as_str().as_bytes());
@@ -256,8 +262,7 @@ fn encode_request(request: &Request<Bytes>, out: &mut Vec<u8>) {
         out.extend_from_slice(value.as_bytes());
         out.extend_from_slice(b"\r\n");
     }
-    let body = request.body();
-    if !body.is_empty() || matches!(*request.method(), Method::POST | Method::PUT | Method::PATCH) {
+    if !body.is_empty() || matches!(*method, Method::POST | Method::PUT | Method::PATCH) {
         let _ = write!(out, "content-length: {}\r\n", body.len());
     }
     out.extend_from_slice(b"\r\n");
@@ -367,6 +372,7 @@ fn keeps_alive(head: &Head) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use http::Request;
     use tokio::net::TcpListener;
 
     /// A connection to a server that reads each request whole (by its content-length) and
@@ -411,8 +417,12 @@ mod tests {
         Request::post(uri).header("idempotency-key", "k1").body(Bytes::from_static(body.as_bytes())).unwrap()
     }
 
+    async fn send(connection: &mut H1Connection, request: &Request<Bytes>) -> Result<Answer, ExchangeError> {
+        connection.exchange(request.method(), request.uri(), request.headers().iter(), request.body()).await
+    }
+
     async fn answer(connection: &mut H1Connection, request: &Request<Bytes>) -> Answer {
-        match connection.exchange(request).await {
+        match send(connection, request).await {
             Ok(answer) => answer,
             Err(ExchangeError::Unsent) => panic!("unsent"),
             Err(ExchangeError::Failed(err)) => panic!("failed: {err:#}"),
@@ -420,7 +430,7 @@ mod tests {
     }
 
     async fn failure(connection: &mut H1Connection, request: &Request<Bytes>) -> String {
-        match connection.exchange(request).await {
+        match send(connection, request).await {
             Ok(answer) => panic!("answered {}", answer.parts.status),
             Err(ExchangeError::Unsent) => "unsent".to_string(),
             Err(ExchangeError::Failed(err)) => format!("{err:#}"),
@@ -443,7 +453,7 @@ mod tests {
         let second = answer(&mut connection, &post("http://127.0.0.1:8080/payments", "")).await;
         assert_eq!((second.parts.status, &second.body[..]), (StatusCode::OK, &b"abcde"[..]));
         assert!(second.reusable, "the trailers were read to the end of the message");
-        let get = Request::get("/status").header("host", "api.example").body(Bytes::new()).unwrap();
+        let get = Request::get("http://api.example/status").header("host", "elsewhere").body(Bytes::new()).unwrap();
         let third = answer(&mut connection, &get).await;
         assert_eq!((third.parts.status, third.body.len()), (StatusCode::NO_CONTENT, 0));
 

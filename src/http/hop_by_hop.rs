@@ -1,7 +1,7 @@
 //! What belongs to one connection rather than to the message (RFC 9110 §7.6.1): the headers a
 //! forwarder or a replay must not pass on.
 use http::header::{CONNECTION, CONTENT_LENGTH, HOST, TE};
-use http::{HeaderMap, HeaderName};
+use http::{HeaderMap, HeaderName, HeaderValue};
 
 /// Headers that describe one connection, not the message.
 const HOP_BY_HOP: &[&str] = &[
@@ -20,6 +20,16 @@ const HOP_BY_HOP: &[&str] = &[
 /// names, and Host and Content-Length, which the client sets again for the new request. Repeated
 /// headers keep every value, in order.
 pub(crate) fn message_headers(headers: &HeaderMap) -> HeaderMap {
+    let mut kept = HeaderMap::with_capacity(headers.len());
+    for (name, value) in message_header_fields(headers) {
+        kept.append(name.clone(), value.clone());
+    }
+    kept
+}
+
+/// The fields `message_headers` keeps, in order, without copying them: a forwarder that writes
+/// them straight onto the wire needs no map of its own.
+pub(crate) fn message_header_fields(headers: &HeaderMap) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
     let named_by_connection: Vec<HeaderName> = headers
         .get_all(CONNECTION)
         .iter()
@@ -27,17 +37,12 @@ pub(crate) fn message_headers(headers: &HeaderMap) -> HeaderMap {
         .flat_map(|value| value.split(','))
         .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
         .collect();
-    let mut kept = HeaderMap::with_capacity(headers.len());
-    for (name, value) in headers {
-        let dropped = HOP_BY_HOP.contains(&name.as_str())
-            || name == HOST
-            || name == CONTENT_LENGTH
-            || named_by_connection.contains(name);
-        if !dropped {
-            kept.append(name.clone(), value.clone());
-        }
-    }
-    kept
+    headers.iter().filter(move |(name, _)| {
+        !(HOP_BY_HOP.contains(&name.as_str())
+            || *name == HOST
+            || *name == CONTENT_LENGTH
+            || named_by_connection.contains(name))
+    })
 }
 
 /// The headers an HTTP/2 request may carry (RFC 9113 §8.2.2): the message's own headers, which
@@ -56,7 +61,6 @@ pub(crate) fn http2_headers(headers: &HeaderMap) -> HeaderMap {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use http::HeaderValue;
 
     #[test]
     fn hop_by_hop_headers_stay_behind() {

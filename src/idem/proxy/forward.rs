@@ -19,7 +19,7 @@ use hyper::body::Incoming;
 
 use crate::http::client::Exchange;
 use crate::http::forwarding_client::ForwardingClient;
-use crate::http::forwarding_lane::ForwardingLane;
+use crate::http::forwarding_lane::{Forwarded, ForwardingLane};
 use crate::http::forwarding_loop;
 use crate::http::hop_by_hop::message_headers;
 use crate::http::problem::problem;
@@ -45,6 +45,8 @@ pub(super) struct ProxyState {
     pub upstream: Uri,
     /// This proxy's name in `Via`: a request that already carries it came back through a loop.
     pub via: String,
+    /// `1.1 <via>`, the hop this proxy adds to each request it forwards (built once).
+    pub via_hop: Option<http::HeaderValue>,
     /// How long a request body may deliver no bytes before the client gets 408.
     pub body_progress: Duration,
     pub client: ForwardingClient,
@@ -103,9 +105,7 @@ impl ProxyState {
         headers: &http::HeaderMap,
         body: Bytes,
     ) -> anyhow::Result<Exchange> {
-        let mut request = Request::builder().method(method.clone()).uri(self.upstream_uri(uri)?).body(body)?;
-        *request.headers_mut() = message_headers(headers);
-        forwarding_loop::add_hop(request.headers_mut(), &self.via);
+        let request = Forwarded { method, uri: self.upstream_uri(uri)?, headers, hop: self.via_hop.as_ref(), body };
         self.forwarded.fetch_add(1, Ordering::Relaxed);
         let result = lane.send(request).await;
         if let Err(err) = &result {

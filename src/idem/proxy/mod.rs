@@ -239,9 +239,11 @@ pub async fn start(
         );
     }
     let tls = crate::http::tls::acceptor(config.tls)?;
+    let via = forwarding_loop::via_name("idem-proxy");
     let state = Arc::new(ProxyState {
         upstream: config.upstream.clone(),
-        via: forwarding_loop::via_name("idem-proxy"),
+        via_hop: forwarding_loop::hop_value(&via),
+        via,
         body_progress: config.timeouts.body_progress,
         client,
         matcher: config.matcher.clone(),
