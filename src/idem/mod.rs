@@ -2,6 +2,7 @@
 //! keys, and the verdict logic.
 pub(crate) mod check;
 pub(crate) mod graphql_directive;
+pub(crate) mod json_digest;
 pub(crate) mod key;
 pub(crate) mod key_carrier;
 pub(crate) mod print;

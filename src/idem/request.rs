@@ -174,13 +174,14 @@ pub struct FoundId {
 impl IdSource {
     /// The id in this answer, if any source has one.
     pub fn read(&self, headers: &HeaderMap, body: &[u8]) -> Option<FoundId> {
-        self.read_parsed(headers, serde_json::from_slice(body).ok().as_ref())
+        let body_id = serde_json::from_slice(body).ok().and_then(|body| resource_id_in(&body, &self.field));
+        self.read_with_body_id(headers, body_id)
     }
 
-    /// `read` on a body already parsed (`None`: not JSON), for a caller that needs the parse
-    /// for something else too (the proxy digests the same value).
-    pub fn read_parsed(&self, headers: &HeaderMap, body: Option<&serde_json::Value>) -> Option<FoundId> {
-        if let Some(id) = body.and_then(|body| resource_id_in(body, &self.field)) {
+    /// `read` for a caller that has already looked for the id in the body at `field` (`body_id`:
+    /// what it found there, if anything): the proxy reads it in the same pass as its digest.
+    pub fn read_with_body_id(&self, headers: &HeaderMap, body_id: Option<String>) -> Option<FoundId> {
+        if let Some(id) = body_id {
             return Some(FoundId { id, from: format!("body {}", self.field) });
         }
         let names: Vec<HeaderName> = match &self.header {
@@ -227,16 +228,13 @@ fn resource_id_in(value: &serde_json::Value, pointer: &str) -> Option<String> {
     }
 }
 
-/// A JSON number written one way: integers without a fraction, whatever form they arrived in.
+/// A JSON number written one way: integers without a fraction, whatever form they arrived in
+/// (the same form as `json_digest`'s ids).
 fn canonical_number(number: &serde_json::Number) -> String {
     if number.is_f64()
         && let Some(float) = number.as_f64()
     {
-        // Integral floats within the exactly representable range are the integer they equal.
-        if float.fract() == 0.0 && float.abs() < 9_007_199_254_740_992.0 {
-            return format!("{}", float as i64);
-        }
-        return format!("{float}");
+        return crate::idem::json_digest::canonical_float(float);
     }
     number.to_string()
 }

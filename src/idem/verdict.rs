@@ -18,6 +18,7 @@ use crate::count::{Baseline, CountReading, Step};
 use crate::evidence_level::{COUNT_REQUIRED, EvidenceLevel};
 use crate::http::client::Exchange;
 use crate::http::content_encoding;
+use crate::idem::json_digest::digest_json;
 use crate::idem::request::{FoundId, IdSource, RequestSpec};
 use crate::text::{ellipsis, plural};
 
@@ -95,14 +96,17 @@ impl Observed {
         Observed::decoded(status, headers, decoded, found, None)
     }
 
-    /// `answer` with its body's digest set, taken from the same parse that read the id: `idem
-    /// proxy` keeps digests, not bodies, and parsing each answer once instead of twice is a
-    /// measurable share of its judged path.
+    /// `answer` with its body's digest set, taken in the same pass over the body that reads the
+    /// id: `idem proxy` keeps digests, not bodies, and reading each answer once, without building
+    /// its JSON as a `serde_json::Value`, is a measurable share of its judged path.
     pub fn answer_digested(status: u16, headers: &HeaderMap, body: Bytes, ids: &IdSource) -> Observed {
         let decoded = content_encoding::decode(headers, body);
-        let parsed = serde_json::from_slice::<serde_json::Value>(&decoded.body).ok();
-        let found = if (200..300).contains(&status) { ids.read_parsed(headers, parsed.as_ref()) } else { None };
-        let digest = BodyDigest::of_parsed(&decoded.body, parsed.as_ref());
+        let success = (200..300).contains(&status);
+        // Only a 2xx answer's id is read (as `answer` does); other bodies are only hashed.
+        let json = digest_json(&decoded.body, success.then_some(ids.field.as_str()));
+        let (json_hash, body_id) = json.map_or((None, None), |json| (Some(json.hash), json.id));
+        let found = if success { ids.read_with_body_id(headers, body_id) } else { None };
+        let digest = BodyDigest::with_json_hash(&decoded.body, json_hash);
         Observed::decoded(status, headers, decoded, found, Some(digest))
     }
 
@@ -993,8 +997,8 @@ pub(crate) fn judge(answers: &[Observed], timing: Timing, ids: &IdSource, ground
 }
 
 /// What stands for a body that was not kept: its length, a hash of its bytes, and a hash of its
-/// canonical JSON form when it is JSON (object members in key order, numbers by value), so that
-/// "equal as JSON" can still be told from "different".
+/// canonical JSON form when it is JSON (`json_digest`: object members in key order, numbers by
+/// value), so that "equal as JSON" can still be told from "different".
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BodyDigest {
     pub len: usize,
@@ -1004,57 +1008,13 @@ pub struct BodyDigest {
 
 impl BodyDigest {
     pub fn of(body: &[u8]) -> BodyDigest {
-        BodyDigest::of_parsed(body, serde_json::from_slice::<serde_json::Value>(body).ok().as_ref())
+        BodyDigest::with_json_hash(body, digest_json(body, None).map(|json| json.hash))
     }
 
-    /// The digest of `body` whose JSON parse (`None`: not JSON) the caller already has.
-    pub fn of_parsed(body: &[u8], parsed: Option<&serde_json::Value>) -> BodyDigest {
-        let json = parsed.map(|value| {
-            let mut hasher = crate::run_hash::hasher();
-            hash_json(value, &mut hasher);
-            std::hash::Hasher::finish(&hasher)
-        });
+    /// The digest of `body` whose canonical JSON hash (`None`: not JSON) the caller already has
+    /// from `digest_json`, the one pass every digest's JSON hash comes from, so digests compare.
+    fn with_json_hash(body: &[u8], json: Option<u64>) -> BodyDigest {
         BodyDigest { len: body.len(), raw: crate::run_hash::hash_of(body), json }
-    }
-}
-
-/// Feeds a JSON value's canonical form to `hasher`: values equal as `first_json_difference`
-/// judges them (members in any order, `1` and `1.0` alike) hash alike.
-fn hash_json(value: &serde_json::Value, hasher: &mut impl std::hash::Hasher) {
-    use serde_json::Value;
-    use std::hash::Hash;
-    match value {
-        Value::Null => 0u8.hash(hasher),
-        Value::Bool(b) => (1u8, *b).hash(hasher),
-        Value::Number(number) => {
-            2u8.hash(hasher);
-            match (number.as_i64(), number.as_u64(), number.as_f64()) {
-                (Some(int), _, _) => (0u8, i128::from(int)).hash(hasher),
-                (None, Some(int), _) => (0u8, i128::from(int)).hash(hasher),
-                // A float that is a whole number is the same number as that integer.
-                (None, None, Some(float)) if float.fract() == 0.0 && float.abs() < 1e38 => {
-                    (0u8, float as i128).hash(hasher)
-                }
-                (None, None, Some(float)) => (1u8, float.to_bits()).hash(hasher),
-                (None, None, None) => (2u8, number.to_string()).hash(hasher),
-            }
-        }
-        Value::String(text) => (3u8, text).hash(hasher),
-        Value::Array(items) => {
-            (4u8, items.len()).hash(hasher);
-            for item in items {
-                hash_json(item, hasher);
-            }
-        }
-        Value::Object(members) => {
-            (5u8, members.len()).hash(hasher);
-            let mut sorted: Vec<(&String, &Value)> = members.iter().collect();
-            sorted.sort_unstable_by(|a, b| a.0.cmp(b.0));
-            for (key, member) in sorted {
-                key.hash(hasher);
-                hash_json(member, hasher);
-            }
-        }
     }
 }
 
@@ -1546,5 +1506,25 @@ mod tests {
             compare_digests(text[0].body_digest.unwrap(), text[1].body_digest.unwrap()),
             Err("2 bytes against 3 bytes, not byte-identical".to_string())
         );
+    }
+
+    #[test]
+    fn a_digested_answer_reads_the_id_and_digest_an_answer_does() {
+        let mut located = HeaderMap::new();
+        located.insert(http::header::LOCATION, HeaderValue::from_static("/payments/pay_9"));
+        let bodies = [r#"{"id":"pay_1","n":1}"#, r#"{"id":2.0}"#, r#"{"id":null}"#, r#"{"n":1}"#, "not json", ""];
+        for status in [201, 409] {
+            for headers in [HeaderMap::new(), located.clone()] {
+                for body in bodies {
+                    let full = Observed::answer(status, &headers, Bytes::from(body), &ids());
+                    let digested = Observed::answer_digested(status, &headers, Bytes::from(body), &ids());
+                    assert_eq!(
+                        (&digested.resource_id, &digested.id_from, digested.body_digest),
+                        (&full.resource_id, &full.id_from, Some(BodyDigest::of(body.as_bytes()))),
+                        "{status} {body} {headers:?}"
+                    );
+                }
+            }
+        }
     }
 }
