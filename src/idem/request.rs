@@ -184,13 +184,15 @@ impl IdSource {
         if let Some(id) = body_id {
             return Some(FoundId { id, from: format!("body {}", self.field) });
         }
-        let names: Vec<HeaderName> = match &self.header {
-            Some(name) => vec![name.clone()],
-            None => vec![LOCATION, CONTENT_LOCATION],
+        // Borrowed, not collected: the proxy comes here for every answer without an id in its body.
+        let default_names = [LOCATION, CONTENT_LOCATION];
+        let names: &[HeaderName] = match &self.header {
+            Some(name) => std::slice::from_ref(name),
+            None => &default_names,
         };
-        names.into_iter().find_map(|name| {
-            let value = headers.get(&name)?.to_str().ok()?.trim();
-            let id = if name == LOCATION || name == CONTENT_LOCATION { location_path(value) } else { value };
+        names.iter().find_map(|name| {
+            let value = headers.get(name)?.to_str().ok()?.trim();
+            let id = if *name == LOCATION || *name == CONTENT_LOCATION { location_path(value) } else { value };
             (!id.is_empty())
                 .then(|| FoundId { id: id.to_string(), from: crate::output::header_display_name(name.as_str()) })
         })
