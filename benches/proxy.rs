@@ -8,7 +8,8 @@
 //!   `proxy_pass` with a keep-alive upstream (the upper bound of a forwarding proxy) and through
 //!   mitmproxy's `mitmdump` in reverse mode (the scriptable proxy people use for fault injection),
 //!   each when installed ("nginx not installed: skipped" otherwise; mitmdump is looked for on PATH
-//!   and in target/mitm-venv). Targets: at least 80% of nginx, above mitmdump.
+//!   and in target/mitm-venv), three rounds of back-to-back runs. Targets: at least 80% of nginx
+//!   by the median of the rounds' ratios, the best round above mitmdump's best.
 //! - memory and staying power: a fresh `idem proxy --window 5s` under 30 s of judged POSTs at full
 //!   rate, its RSS after 10 s (two windows: a full window held, folding as it goes) and after 30 s,
 //!   and its rate over the last 20 s against the first 10. Targets: RSS at 30 s at most 128 MB,
@@ -43,6 +44,10 @@ const THROUGHPUT_CONNECTIONS: usize = 32;
 const THROUGHPUT_RUN: Duration = Duration::from_secs(4);
 const LATENCY_RUN: Duration = Duration::from_secs(3);
 const ROUNDS: usize = 2;
+/// The judged path's rounds: the ratio to nginx is the median of the rounds' ratios, each round's
+/// contenders loaded back to back, so one round in which the host happened to favour one of them
+/// (nginx's own rate moved between 42k and 64k within minutes here) does not decide it.
+const JUDGED_ROUNDS: usize = 3;
 const TARGET_RATIO: f64 = 0.50;
 const TARGET_ADDED_MEDIAN_US: f64 = 100.0;
 const TARGET_OF_NGINX: f64 = 0.80;
@@ -187,9 +192,10 @@ fn judged(upstream_url: &str) {
     if let Some(mitmdump) = &mitmdump {
         contenders.push(("mitmdump", mitmdump.url.clone()));
     }
-    let mut best = vec![0.0f64; contenders.len()];
-    for round in 1..=ROUNDS {
-        for (slot, (name, url)) in contenders.iter().enumerate() {
+    let mut rounds: Vec<Vec<f64>> = Vec::with_capacity(JUDGED_ROUNDS);
+    for round in 1..=JUDGED_ROUNDS {
+        let mut rates = Vec::with_capacity(contenders.len());
+        for (name, url) in &contenders {
             let throughput = load(url, THROUGHPUT_CONNECTIONS, THROUGHPUT_RUN, true);
             assert_eq!(throughput.failed, 0, "{name}: some answers were not 200");
             println!(
@@ -197,21 +203,30 @@ fn judged(upstream_url: &str) {
                 throughput.rate(),
                 throughput.median_us
             );
-            best[slot] = best[slot].max(throughput.rate());
+            rates.push(throughput.rate());
         }
+        rounds.push(rates);
     }
+    let best: Vec<f64> =
+        (0..contenders.len()).map(|slot| rounds.iter().map(|rates| rates[slot]).fold(0.0, f64::max)).collect();
     let first = best[0];
-    println!("best of {ROUNDS} rounds, POSTs with fresh keys (judged by idem proxy --first 0 --window 5s):");
-    let of = |name: &str| contenders.iter().position(|(n, _)| *n == name).map(|slot| best[slot]);
-    println!("  idem proxy    : {first:>8.0} requests/s");
-    match of("nginx") {
-        Some(rate) => {
-            let ratio = first / rate;
+    println!("{JUDGED_ROUNDS} rounds, POSTs with fresh keys (judged by idem proxy --first 0 --window 5s):");
+    let slot_of = |name: &str| contenders.iter().position(|(n, _)| *n == name);
+    let of = |name: &str| slot_of(name).map(|slot| best[slot]);
+    println!("  idem proxy    : {first:>8.0} requests/s at best");
+    match slot_of("nginx") {
+        Some(slot) => {
+            let mut ratios: Vec<f64> = rounds.iter().map(|rates| rates[0] / rates[slot]).collect();
+            let listed = ratios.iter().map(|ratio| format!("{:.1}%", ratio * 100.0)).collect::<Vec<_>>().join(", ");
+            ratios.sort_by(f64::total_cmp);
+            let median = ratios[ratios.len() / 2];
             println!(
-                "  nginx         : {rate:>8.0} requests/s   idem proxy/nginx {:>5.1}% (target >= {:.0}%: {})",
-                ratio * 100.0,
+                "  nginx         : {:>8.0} requests/s at best   idem proxy/nginx by round {listed}; median {:.1}% (target >= {:.0}%: {}); best against best {:.1}%",
+                best[slot],
+                median * 100.0,
                 TARGET_OF_NGINX * 100.0,
-                if ratio >= TARGET_OF_NGINX { "met" } else { "MISSED" }
+                if median >= TARGET_OF_NGINX { "met" } else { "MISSED" },
+                first / best[slot] * 100.0
             );
         }
         None => println!("  nginx         : not installed: skipped"),
