@@ -130,10 +130,9 @@ impl Operations {
             None => {
                 self.started += 1;
                 let number = self.started;
-                self.open.insert(
-                    number,
-                    Box::new(Operation { number, route: Arc::clone(&route), attempts: SmallVec::new(), queued: now }),
-                );
+                // The route moves in: its count is shared by every worker thread, and each change
+                // to it is a cache line passed between them.
+                self.open.insert(number, Box::new(Operation { number, route, attempts: SmallVec::new(), queued: now }));
                 number
             }
         };
