@@ -3,6 +3,7 @@
 //! reset, an injected status, a delay), groups attempts into the client's logical operations and
 //! judges what the client did next: same key and body, or a second charge.
 mod answer;
+mod by_number;
 mod client_command;
 pub(crate) mod fault;
 mod forward;

@@ -18,6 +18,7 @@ use bytes::Bytes;
 use http::Method;
 use smallvec::SmallVec;
 
+use crate::idem::proxy::by_number::ByNumber;
 use crate::idem::proxy::fault::Fault;
 use crate::idem::proxy::judge::{self, Tally};
 use crate::idem::proxy::records::{Attempt, Clock, Key, Operation, Route, Stamp, fingerprint};
@@ -62,10 +63,10 @@ pub(crate) struct Operations {
     clock: Clock,
     /// The response field that holds the resource id, for judging folded operations.
     id_field: String,
-    /// The open operations, by number. Boxed: the table holds a window's worth of them and
-    /// doubles as that grows, and a doubling of 16-byte slots costs a few MB where inline
+    /// The open operations, by number. Boxed: the ring holds a window's worth of them and
+    /// doubles as that grows, and a doubling of 8-byte slots costs a few MB where inline
     /// operations cost tens (`cargo bench --bench proxy`'s RSS growth).
-    open: HashMap<usize, Box<Operation>>,
+    open: ByNumber<Box<Operation>>,
     /// Each key of an open operation (its hash), to the operation.
     by_key: HashMap<u64, usize>,
     /// Open operations that may be continued without their key, by `Operation::fingerprint`:
@@ -89,7 +90,7 @@ impl Operations {
             max_open: None,
             clock: Clock::starting_now(),
             id_field: crate::idem::request::DEFAULT_ID_FIELD.to_string(),
-            open: HashMap::default(),
+            open: ByNumber::default(),
             by_key: HashMap::default(),
             by_fingerprint: HashMap::default(),
             expiry: VecDeque::new(),
@@ -136,7 +137,7 @@ impl Operations {
                 number
             }
         };
-        let Some(operation) = self.open.get_mut(&number) else {
+        let Some(operation) = self.open.get_mut(number) else {
             // Cannot happen: the number was just found or inserted.
             return Placement { operation: number, number: 1, quote_body: false };
         };
@@ -174,7 +175,7 @@ impl Operations {
     /// back at the end of the queue with its old time and folded a second window later: the
     /// proxy held twice the operations `--window` promises.)
     pub(crate) fn finished(&mut self, placement: Placement) {
-        let Some(operation) = self.open.get_mut(&placement.operation) else { return };
+        let Some(operation) = self.open.get_mut(placement.operation) else { return };
         let Some(last) = operation.attempts.last() else { return };
         let Some(finished) = last.finished else { return };
         if last.number != placement.number {
@@ -197,7 +198,7 @@ impl Operations {
     /// Records the fault decided for a new attempt; one that calls for a retry (or a delay, which
     /// the client may give up on) makes the operation one a request without its key may continue.
     pub(crate) fn fault_decided(&mut self, placement: Placement, fault: Option<Fault>) {
-        let Some(operation) = self.open.get_mut(&placement.operation) else { return };
+        let Some(operation) = self.open.get_mut(placement.operation) else { return };
         let Some(index) = (placement.number as usize).checked_sub(1) else { return };
         let Some(attempt) = operation.attempts.get_mut(index) else { return };
         attempt.fault = fault;
@@ -212,7 +213,7 @@ impl Operations {
         let Some(limit) = self.max_open else { return };
         while self.open.len() > limit {
             let Some((queued, number)) = self.expiry.pop_front() else { return };
-            if self.open.get(&number).is_some_and(|op| op.queued == queued) {
+            if self.open.get(number).is_some_and(|op| op.queued == queued) {
                 self.fold(number);
             }
         }
@@ -252,7 +253,7 @@ impl Operations {
         let (open, window) = (&self.open, self.window);
         let mut latest = None;
         let any_left = candidates.retain(|number| {
-            let Some(op) = open.get(&number) else { return false };
+            let Some(op) = open.get(number) else { return false };
             let Some(last) = op.attempts.last() else { return false };
             if op.route.method != *arrival.method || *op.route.path != *arrival.path || last.body_hash != body_hash {
                 // Another request whose fingerprint collides: it stays listed, it does not match.
@@ -281,7 +282,7 @@ impl Operations {
                 break;
             }
             self.expiry.pop_front();
-            let Some(op) = self.open.get_mut(&number) else { continue };
+            let Some(op) = self.open.get_mut(number) else { continue };
             if op.queued != queued {
                 // A later entry stands for it.
                 continue;
@@ -303,7 +304,7 @@ impl Operations {
     }
 
     fn fold(&mut self, number: usize) {
-        let Some(op) = self.open.remove(&number) else { return };
+        let Some(op) = self.open.remove(number) else { return };
         for key in op.attempts.iter().filter_map(|a| a.key) {
             if self.by_key.get(&key.hash()) == Some(&number) {
                 self.by_key.remove(&key.hash());
@@ -315,15 +316,15 @@ impl Operations {
         }
     }
 
-    /// The attempt at `placement`, to record what happened to it; `None` once its operation was
-    /// folded.
     /// The method and path of an open operation, shared.
     pub(crate) fn route_of(&self, operation: usize) -> Option<Arc<Route>> {
-        self.open.get(&operation).map(|op| Arc::clone(&op.route))
+        self.open.get(operation).map(|op| Arc::clone(&op.route))
     }
 
+    /// The attempt at `placement`, to record what happened to it; `None` once its operation was
+    /// folded.
     pub(crate) fn attempt_mut(&mut self, placement: Placement) -> Option<&mut Attempt> {
-        self.open.get_mut(&placement.operation)?.attempts.get_mut((placement.number as usize).checked_sub(1)?)
+        self.open.get_mut(placement.operation)?.attempts.get_mut((placement.number as usize).checked_sub(1)?)
     }
 
     /// The open operations (not yet folded), in order.
