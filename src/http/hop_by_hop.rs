@@ -45,6 +45,32 @@ pub(crate) fn message_header_fields(headers: &HeaderMap) -> impl Iterator<Item =
     })
 }
 
+/// Takes out of `headers`, in place, what `message_headers` leaves behind but Content-Length:
+/// for a message passed on whole, whose framing stays as it came.
+pub(crate) fn strip_connection_headers(headers: &mut HeaderMap) {
+    let named_by_connection: Vec<HeaderName> = headers
+        .get_all(CONNECTION)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
+        .collect();
+    // One look over the names first: most messages carry none of these, and a removal by name
+    // hashes it.
+    let any = headers.keys().any(|name| HOP_BY_HOP.contains(&name.as_str()) || *name == HOST);
+    if any {
+        for name in HOP_BY_HOP {
+            headers.remove(*name);
+        }
+        headers.remove(HOST);
+    }
+    for name in named_by_connection {
+        if name != CONTENT_LENGTH {
+            headers.remove(name);
+        }
+    }
+}
+
 /// The headers an HTTP/2 request may carry (RFC 9113 §8.2.2): the message's own headers, which
 /// leaves out every connection-specific field HTTP/2 forbids (and Host, which `:authority`
 /// replaces), plus `TE` when its value is exactly `trailers`, the one value HTTP/2 allows.
@@ -81,6 +107,19 @@ mod tests {
         let names: Vec<&str> = kept.keys().map(HeaderName::as_str).collect();
         assert_eq!(names, ["stripe-signature", "x-multi"]);
         assert_eq!(kept.get_all("x-multi").iter().count(), 2);
+
+        // In place, the same but Content-Length, which a message passed on whole keeps.
+        let mut stripped = headers.clone();
+        strip_connection_headers(&mut stripped);
+        // (Removal may reorder distinct names; only one name's values keep an order that matters.)
+        let mut names: Vec<&str> = stripped.keys().map(HeaderName::as_str).collect();
+        names.sort_unstable();
+        assert_eq!(names, ["content-length", "stripe-signature", "x-multi"]);
+        assert_eq!(stripped.get_all("x-multi").iter().map(|value| value.as_bytes()).collect::<Vec<_>>(), [b"a", b"b"]);
+        assert_eq!(stripped.get_all("x-multi").iter().count(), 2);
+        let mut plain = kept.clone();
+        strip_connection_headers(&mut plain);
+        assert_eq!(plain, kept, "nothing to take out, nothing taken");
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::http::client::Exchange;
 use crate::http::forwarding_client::ForwardingClient;
 use crate::http::forwarding_lane::{Forwarded, ForwardingLane};
 use crate::http::forwarding_loop;
-use crate::http::hop_by_hop::message_headers;
+use crate::http::hop_by_hop::strip_connection_headers;
 use crate::http::problem::problem;
 use crate::http::server::{BodyStalled, read_body_within};
 use crate::idem::proxy::answer::UpstreamAnswer;
@@ -287,7 +287,8 @@ async fn with_fault(
     match fault {
         None => {
             let result = state.forward(lane, &parts.method, &parts.uri, &parts.headers, body).await;
-            Ok(answer_observed(&result, state, parts, placement, observe(&result)))
+            let observed = observe(&result);
+            Ok(answer_observed(result, state, parts, placement, observed))
         }
         Some(Fault::LoseAnswer) => {
             let result = state.forward(lane, &parts.method, &parts.uri, &parts.headers, body).await;
@@ -330,20 +331,21 @@ async fn with_fault(
                 attempt.upstream = Some(observe(&result));
             }
             state.wait_or_stop(delay).await;
-            Ok(answer_observed(&result, state, parts, placement, observe(&result)))
+            let observed = observe(&result);
+            Ok(answer_observed(result, state, parts, placement, observed))
         }
     }
 }
 
 /// The upstream's answer for the client, recorded as the attempt's outcome.
 fn answer_observed(
-    result: &anyhow::Result<Exchange>,
+    result: anyhow::Result<Exchange>,
     state: &ProxyState,
     parts: &http::request::Parts,
     placement: Placement,
     observed: UpstreamAnswer,
 ) -> Response<Full<Bytes>> {
-    let response = answer_ref(result);
+    let response = answer(result);
     let status = response.status().as_u16();
     let retry_after = crate::retry::retry_after_of(response.headers());
     state.finish(placement, parts, |attempt| {
@@ -354,20 +356,23 @@ fn answer_observed(
     response
 }
 
-fn answer(result: anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
-    answer_ref(&result)
-}
-
 /// The upstream's answer as it came (minus hop-by-hop headers), or 502 naming why there is none.
-fn answer_ref(result: &anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
+fn answer(result: anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
     match result {
         Ok(exchange) => {
-            let mut response = Response::new(Full::new(exchange.body.clone()));
+            let mut response = Response::new(Full::new(exchange.body));
             *response.status_mut() = exchange.status;
-            let mut headers = message_headers(&exchange.headers);
-            // Kept as the upstream sent it: for HEAD it announces a body that is not sent.
-            if let Some(length) = exchange.headers.get(CONTENT_LENGTH) {
-                headers.insert(CONTENT_LENGTH, length.clone());
+            let mut headers = exchange.headers;
+            // Taken out of the answer in place, not copied: most answers have none, and a copy
+            // of each header value was an allocation. Content-Length stays as the upstream sent
+            // it: for HEAD it announces a body that is not sent.
+            strip_connection_headers(&mut headers);
+            if let Some(length) =
+                headers.get(CONTENT_LENGTH).filter(|_| headers.get_all(CONTENT_LENGTH).iter().nth(1).is_some())
+            {
+                // Repeated (with one value, or the answer could not have been read): said once.
+                let length = length.clone();
+                headers.insert(CONTENT_LENGTH, length);
             }
             *response.headers_mut() = headers;
             response
