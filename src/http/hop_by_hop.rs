@@ -30,13 +30,7 @@ pub(crate) fn message_headers(headers: &HeaderMap) -> HeaderMap {
 /// The fields `message_headers` keeps, in order, without copying them: a forwarder that writes
 /// them straight onto the wire needs no map of its own.
 pub(crate) fn message_header_fields(headers: &HeaderMap) -> impl Iterator<Item = (&HeaderName, &HeaderValue)> {
-    let named_by_connection: Vec<HeaderName> = headers
-        .get_all(CONNECTION)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
-        .collect();
+    let named_by_connection = named_by_connection(headers);
     headers.iter().filter(move |(name, _)| {
         !(HOP_BY_HOP.contains(&name.as_str())
             || *name == HOST
@@ -48,13 +42,7 @@ pub(crate) fn message_header_fields(headers: &HeaderMap) -> impl Iterator<Item =
 /// Takes out of `headers`, in place, what `message_headers` leaves behind but Content-Length:
 /// for a message passed on whole, whose framing stays as it came.
 pub(crate) fn strip_connection_headers(headers: &mut HeaderMap) {
-    let named_by_connection: Vec<HeaderName> = headers
-        .get_all(CONNECTION)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|value| value.split(','))
-        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
-        .collect();
+    let named_by_connection = named_by_connection(headers);
     // One look over the names first: most messages carry none of these, and a removal by name
     // hashes it.
     let any = headers.keys().any(|name| HOP_BY_HOP.contains(&name.as_str()) || *name == HOST);
@@ -69,6 +57,17 @@ pub(crate) fn strip_connection_headers(headers: &mut HeaderMap) {
             headers.remove(name);
         }
     }
+}
+
+/// The headers the `Connection` header names: the connection's own, whatever they are called.
+fn named_by_connection(headers: &HeaderMap) -> Vec<HeaderName> {
+    headers
+        .get_all(CONNECTION)
+        .iter()
+        .filter_map(|value| value.to_str().ok())
+        .flat_map(|value| value.split(','))
+        .filter_map(|name| HeaderName::from_bytes(name.trim().as_bytes()).ok())
+        .collect()
 }
 
 /// The headers an HTTP/2 request may carry (RFC 9113 §8.2.2): the message's own headers, which
