@@ -105,7 +105,7 @@ impl ForwardingClient {
 }
 
 /// The whole body, refused past [`MAX_RESPONSE_BODY`].
-pub(crate) async fn collect_within_limit(body: Incoming) -> anyhow::Result<Bytes> {
+async fn collect_within_limit(body: Incoming) -> anyhow::Result<Bytes> {
     Ok(Limited::new(body, MAX_RESPONSE_BODY)
         .collect()
         .await

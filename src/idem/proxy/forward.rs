@@ -367,11 +367,12 @@ fn answer(result: anyhow::Result<Exchange>) -> Response<Full<Bytes>> {
             // of each header value was an allocation. Content-Length stays as the upstream sent
             // it: for HEAD it announces a body that is not sent.
             strip_connection_headers(&mut headers);
-            if let Some(length) =
-                headers.get(CONTENT_LENGTH).filter(|_| headers.get_all(CONTENT_LENGTH).iter().nth(1).is_some())
-            {
-                // Repeated (with one value, or the answer could not have been read): said once.
-                let length = length.clone();
+            // Repeated (with one value, or the answer could not have been read): said once.
+            let repeated_length = {
+                let mut lengths = headers.get_all(CONTENT_LENGTH).iter();
+                lengths.next().cloned().filter(|_| lengths.next().is_some())
+            };
+            if let Some(length) = repeated_length {
                 headers.insert(CONTENT_LENGTH, length);
             }
             *response.headers_mut() = headers;
