@@ -11,6 +11,7 @@ pub(crate) mod forwarding_client;
 pub(crate) mod forwarding_lane;
 pub(crate) mod forwarding_loop;
 pub(crate) mod h1_connection;
+pub(crate) mod h1_server;
 pub(crate) mod header;
 pub(crate) mod hop_by_hop;
 pub(crate) mod outbound_proxy;

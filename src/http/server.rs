@@ -16,11 +16,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use crate::http::connection_workers::ConnectionWorkers;
+use crate::http::h1_server::{self, Served, ServedBody};
 use crate::sync::lock;
 use anyhow::Context;
 use bytes::{Buf, Bytes, BytesMut};
 use http::{Request, Response};
-use http_body_util::BodyExt;
+use http_body_util::{BodyExt, Full};
 use hyper::body::{Body, Incoming};
 use hyper::service::Service;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -167,8 +168,46 @@ impl ServerTask {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
+        ServerTask::spawn_serving(listener, tls, timeouts, workers, make_service, |accepted, stream| {
+            Box::pin(accepted.serve(stream))
+        })
+    }
+
+    /// [`spawn_with`](Self::spawn_with) for a service that takes each request's body whole: plain
+    /// HTTP/1.1 connections are served by [`h1_server`], everything else (TLS, HTTP/2, what that
+    /// path hands over) by hyper as for the other servers.
+    pub(crate) fn spawn_whole_requests<F, S>(
+        listener: TcpListener,
+        tls: Option<tokio_rustls::TlsAcceptor>,
+        timeouts: Timeouts,
+        workers: Option<ConnectionWorkers>,
+        make_service: F,
+    ) -> ServerTask
+    where
+        F: Fn(SocketAddr) -> S + Send + 'static,
+        S: Service<Request<ServedBody>, Response = Response<Full<Bytes>>> + Send + Sync + 'static,
+        S::Future: Send + 'static,
+        S::Error: Into<BoxError> + Send,
+    {
+        ServerTask::spawn_serving(listener, tls, timeouts, workers, make_service, |accepted, stream| {
+            Box::pin(accepted.serve_whole_requests(stream))
+        })
+    }
+
+    fn spawn_serving<F, S>(
+        listener: TcpListener,
+        tls: Option<tokio_rustls::TlsAcceptor>,
+        timeouts: Timeouts,
+        workers: Option<ConnectionWorkers>,
+        make_service: F,
+        serve: ServeConnection<S>,
+    ) -> ServerTask
+    where
+        F: Fn(SocketAddr) -> S + Send + 'static,
+        S: Send + 'static,
+    {
         let (stop, stopped) = oneshot::channel();
-        let task = tokio::spawn(accept_loop(listener, tls, timeouts, workers, make_service, stopped));
+        let task = tokio::spawn(accept_loop(listener, tls, timeouts, workers, make_service, serve, stopped));
         ServerTask { stop: Some(stop), task }
     }
 
@@ -181,21 +220,20 @@ impl ServerTask {
     }
 }
 
-async fn accept_loop<F, S, B>(
+/// How an accepted connection is served, to its end.
+type ServeConnection<S> = fn(Accepted<S>, tokio::net::TcpStream) -> Pin<Box<dyn Future<Output = ()> + Send>>;
+
+async fn accept_loop<F, S>(
     listener: TcpListener,
     tls: Option<tokio_rustls::TlsAcceptor>,
     timeouts: Timeouts,
     workers: Option<ConnectionWorkers>,
     make_service: F,
+    serve: ServeConnection<S>,
     mut stop: oneshot::Receiver<()>,
 ) where
     F: Fn(SocketAddr) -> S,
-    S: Service<Request<Incoming>, Response = Response<B>> + Send + Sync + 'static,
-    S::Future: Send + 'static,
-    S::Error: Into<BoxError>,
-    B: Body + Send + 'static,
-    B::Data: Send,
-    B::Error: Into<BoxError>,
+    S: Send + 'static,
 {
     // Sent once when the server stops; every open connection holds a receiver until it ends, so
     // `closed` says when the last one has.
@@ -240,14 +278,14 @@ async fn accept_loop<F, S, B>(
         };
         match &workers {
             None => {
-                tokio::spawn(accepted.serve(stream));
+                tokio::spawn(serve(accepted, stream));
             }
             Some(workers) => {
                 // The socket moves to the worker's reactor: let go of here, taken up there.
                 let Ok(stream) = stream.into_std() else { continue };
                 workers.run(async move {
                     if let Ok(stream) = tokio::net::TcpStream::from_std(stream) {
-                        accepted.serve(stream).await;
+                        serve(accepted, stream).await;
                     }
                 });
             }
@@ -259,7 +297,7 @@ async fn accept_loop<F, S, B>(
 }
 
 /// An accepted connection's service and what serving it needs, until it is served on a runtime.
-struct Accepted<S> {
+pub(crate) struct Accepted<S> {
     service: S,
     builder: auto::Builder<TokioExecutor>,
     tls: Option<tokio_rustls::TlsAcceptor>,
@@ -298,8 +336,49 @@ where
     }
 }
 
+impl<S> Accepted<S>
+where
+    S: Service<Request<ServedBody>, Response = Response<Full<Bytes>>> + Send + Sync + 'static,
+    S::Future: Send + 'static,
+    S::Error: Into<BoxError> + Send,
+{
+    /// Serves a plain connection's requests in [`h1_server`] until one needs hyper, then the
+    /// rest of it with hyper; a TLS connection with hyper from the start.
+    async fn serve_whole_requests(self, stream: tokio::net::TcpStream) {
+        let Accepted { service, builder, tls, timeouts, open } = self;
+        if tls.is_some() {
+            return Accepted { service: IncomingAs(service), builder, tls, timeouts, open }.serve(stream).await;
+        }
+        let activity = Arc::new(Activity::new());
+        let (control, controlled) = oneshot::channel();
+        tokio::spawn(watchdog(Arc::clone(&activity), timeouts.idle, open.clone(), control));
+        let _open = open;
+        let served = h1_server::serve(stream, &service, &activity, controlled, timeouts.body_progress).await;
+        if let Served::HandOver { stream, control } = served {
+            let service = Tracked { inner: Arc::new(IncomingAs(service)), activity };
+            serve(builder.serve_connection(TokioIo::new(stream), service), control).await;
+        }
+    }
+}
+
+/// A whole-request service as hyper's server calls it, the body read by the service.
+struct IncomingAs<S>(S);
+
+impl<S> Service<Request<Incoming>> for IncomingAs<S>
+where
+    S: Service<Request<ServedBody>>,
+{
+    type Response = S::Response;
+    type Error = S::Error;
+    type Future = S::Future;
+
+    fn call(&self, request: Request<Incoming>) -> Self::Future {
+        self.0.call(request.map(ServedBody::Streaming))
+    }
+}
+
 /// What a connection's watchdog tells the connection.
-enum Control {
+pub(crate) enum Control {
     /// No request has been in a handler for the idle timeout: close now.
     Idle,
     /// The server is stopping: finish the requests in flight, then close.
@@ -352,7 +431,7 @@ fn describe_accept_error(err: &std::io::Error) -> String {
 }
 
 /// Whether a connection has requests being handled, and since when it has had none.
-struct Activity {
+pub(crate) struct Activity {
     active: AtomicUsize,
     idle_since: Mutex<tokio::time::Instant>,
 }
@@ -362,7 +441,7 @@ impl Activity {
         Activity { active: AtomicUsize::new(0), idle_since: Mutex::new(tokio::time::Instant::now()) }
     }
 
-    fn begin(self: &Arc<Self>) -> ActiveRequest {
+    pub(crate) fn begin(self: &Arc<Self>) -> ActiveRequest {
         self.active.fetch_add(1, Ordering::SeqCst);
         ActiveRequest { activity: Arc::clone(self) }
     }
@@ -384,7 +463,7 @@ impl Activity {
 }
 
 /// A request in a handler; dropped when its response is ready (or the handler is cancelled).
-struct ActiveRequest {
+pub(crate) struct ActiveRequest {
     activity: Arc<Activity>,
 }
 

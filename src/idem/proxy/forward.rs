@@ -5,8 +5,8 @@
 //! The forwarding server: every request is read whole, placed in its operation, given its fault
 //! (or none) and forwarded to the upstream through the forwarding client; the upstream's answer
 //! goes back unchanged (status, headers except hop-by-hop ones, body). A dropped answer is a
-//! service error, which makes hyper close the HTTP/1.1 connection (or reset the HTTP/2 stream)
-//! without a response.
+//! service error, which closes the HTTP/1.1 connection (`h1_server` or hyper's) or resets the
+//! HTTP/2 stream without a response.
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -15,12 +15,12 @@ use bytes::Bytes;
 use http::header::{CONTENT_LENGTH, RETRY_AFTER};
 use http::{HeaderName, HeaderValue, Method, Request, Response, StatusCode, Uri};
 use http_body_util::{Full, Limited};
-use hyper::body::Incoming;
 
 use crate::http::client::Exchange;
 use crate::http::forwarding_client::ForwardingClient;
 use crate::http::forwarding_lane::{Forwarded, ForwardingLane};
 use crate::http::forwarding_loop;
+use crate::http::h1_server::ServedBody;
 use crate::http::hop_by_hop::strip_connection_headers;
 use crate::http::problem::problem;
 use crate::http::server::{BodyStalled, read_body_within};
@@ -190,7 +190,7 @@ pub(super) type ProxyResponse = Result<Response<Full<Bytes>>, AnswerDropped>;
 pub(super) async fn handle(
     state: Arc<ProxyState>,
     lane: Arc<ForwardingLane>,
-    request: Request<Incoming>,
+    request: Request<ServedBody>,
 ) -> ProxyResponse {
     let (parts, body) = request.into_parts();
     if let Some(refusal) = refuse_a_loop(&state, &parts) {
@@ -232,7 +232,7 @@ fn refuse_a_loop(state: &ProxyState, parts: &http::request::Parts) -> Option<Res
 async fn read_request_body(
     state: &ProxyState,
     parts: &http::request::Parts,
-    body: Incoming,
+    body: ServedBody,
 ) -> Result<Bytes, ProxyResponse> {
     match read_body_within(Limited::new(body, MAX_REQUEST_BODY), state.body_progress).await {
         Ok(collected) => Ok(collected),

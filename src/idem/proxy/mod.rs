@@ -270,7 +270,7 @@ pub async fn start(
     // Each connection stays on one worker thread with its upstream connection (see
     // connection_workers.rs): the judged path's cost against nginx's.
     let workers = crate::http::connection_workers::ConnectionWorkers::per_core()?;
-    let task = ServerTask::spawn_with(listener, tls, config.timeouts, Some(workers), move |_remote| {
+    let task = ServerTask::spawn_whole_requests(listener, tls, config.timeouts, Some(workers), move |_remote| {
         let state = Arc::clone(&service_state);
         // Each client connection gets its own upstream connection, driven by the task serving it.
         let lane = Arc::new(ForwardingLane::new(state.client.clone()));
