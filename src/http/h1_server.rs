@@ -39,7 +39,8 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::TcpStream;
 use tokio::sync::oneshot;
 
-use crate::http::server::{Activity, BodyStalled, Control};
+use crate::http::connection_watch::{Activity, Control};
+use crate::http::request_body::BodyStalled;
 
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -509,7 +510,8 @@ mod tests {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
     use super::*;
-    use crate::http::server::{ServerTask, Timeouts, bind, read_body_within};
+    use crate::http::request_body::read_body_within;
+    use crate::http::server::{ServerTask, Timeouts, bind};
 
     /// What the test service saw and did.
     #[derive(Default)]

@@ -1,27 +1,27 @@
-//! The accept loop every server of this crate shares (`idem serve`, `webhook listen`): HTTP/1.1 and
-//! h2c on one port (HTTPS with ALPN when given a TLS acceptor), timeouts so that clients which say
-//! nothing cannot hold connections (and file descriptors) for long, and a graceful stop that lets
-//! requests in flight finish.
+//! The accept loop every server of this crate shares (`idem serve`, `webhook listen`,
+//! `idem proxy`): HTTP/1.1 and h2c on one port (HTTPS with ALPN when given a TLS acceptor),
+//! timeouts so that clients which say nothing cannot hold connections (and file descriptors) for
+//! long, and a graceful stop that lets requests in flight finish.
 //!
-//! The timeouts: a TLS handshake must finish within `handshake`; a connection with no request being
-//! handled (just opened, between keep-alive requests, or trickling a request head) is closed after
-//! `idle`; a request body that delivers no bytes for `body_progress` fails (see [`read_body`]).
-//! A failing `accept` (out of file descriptors) is said once per burst, and the loop carries on.
+//! The timeouts: a TLS handshake must finish within `handshake`; a connection with no request
+//! being handled (just opened, between keep-alive requests, or trickling a request head) is
+//! closed after `idle` (the watch in `connection_watch.rs`); a request body that delivers no bytes
+//! for `body_progress` fails (see [`read_body`](crate::http::request_body::read_body)). A failing
+//! `accept` (out of file descriptors) is said once per burst, and the loop carries on.
 use std::future::Future;
 use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::http::connection_watch::{ActiveRequest, Activity, Control, watchdog};
 use crate::http::connection_workers::ConnectionWorkers;
 use crate::http::h1_server::{self, Served, ServedBody};
-use crate::sync::lock;
+use crate::http::request_body::BODY_PROGRESS_TIMEOUT;
 use anyhow::Context;
-use bytes::{Buf, Bytes, BytesMut};
+use bytes::Bytes;
 use http::{Request, Response};
-use http_body_util::{BodyExt, Full};
+use http_body_util::Full;
 use hyper::body::{Body, Incoming};
 use hyper::service::Service;
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -48,9 +48,6 @@ pub(crate) const DRAIN_TIMEOUT: Duration = Duration::from_secs(5);
 /// How often running out of descriptors is said while it lasts.
 const ACCEPT_WARNING_EVERY: Duration = Duration::from_secs(10);
 
-/// How long a request body may go without delivering a byte.
-pub(crate) const BODY_PROGRESS_TIMEOUT: Duration = Duration::from_secs(10);
-
 /// How long clients may take over each stage before their connection is closed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
@@ -59,7 +56,7 @@ pub struct Timeouts {
     /// A connection with no request being handled: silent, idle between requests, or still
     /// sending a request head.
     pub idle: Duration,
-    /// A request body delivering no bytes (handlers read bodies with [`read_body_within`]).
+    /// A request body delivering no bytes (handlers read bodies with [`read_body_within`](crate::http::request_body::read_body_within)).
     pub body_progress: Duration,
 }
 
@@ -71,57 +68,6 @@ impl Default for Timeouts {
             body_progress: BODY_PROGRESS_TIMEOUT,
         }
     }
-}
-
-/// Reads a whole request body, failing when `BODY_PROGRESS_TIMEOUT` passes without a byte: a
-/// client that stops half-way holds its request no longer than that.
-pub(crate) async fn read_body<B>(body: B) -> Result<Bytes, BoxError>
-where
-    B: Body,
-    B::Error: Into<BoxError>,
-{
-    read_body_within(body, BODY_PROGRESS_TIMEOUT).await
-}
-
-/// [`read_body`] with another progress timeout.
-pub(crate) async fn read_body_within<B>(body: B, progress: Duration) -> Result<Bytes, BoxError>
-where
-    B: Body,
-    B::Error: Into<BoxError>,
-{
-    let mut body = std::pin::pin!(body);
-    // A body that arrives in one frame (most do) is kept as it came, without a copy.
-    let mut only: Option<Bytes> = None;
-    let mut collected = BytesMut::new();
-    loop {
-        let frame = match tokio::time::timeout(progress, body.frame()).await {
-            Ok(Some(frame)) => frame.map_err(Into::into)?,
-            Ok(None) => return Ok(only.unwrap_or_else(|| collected.freeze())),
-            Err(_) => return Err(Box::new(BodyStalled { waited: progress })),
-        };
-        let Ok(mut data) = frame.into_data() else { continue };
-        // Free for `Bytes` (hyper's data), a copy for other buffers.
-        let bytes = data.copy_to_bytes(data.remaining());
-        if bytes.is_empty() {
-            continue;
-        }
-        match only.take() {
-            None if collected.is_empty() => only = Some(bytes),
-            held => {
-                if let Some(held) = held {
-                    collected.extend_from_slice(&held);
-                }
-                collected.extend_from_slice(&bytes);
-            }
-        }
-    }
-}
-
-/// A request body delivered no bytes for `waited`: answered 408 by the servers that tell.
-#[derive(Debug, thiserror::Error)]
-#[error("no body bytes arrived for {}; the client stopped sending", crate::units::format_duration(*.waited))]
-pub(crate) struct BodyStalled {
-    pub waited: Duration,
 }
 
 /// A server accepting on its own task.
@@ -377,14 +323,6 @@ where
     }
 }
 
-/// What a connection's watchdog tells the connection.
-pub(crate) enum Control {
-    /// No request has been in a handler for the idle timeout: close now.
-    Idle,
-    /// The server is stopping: finish the requests in flight, then close.
-    Stop,
-}
-
 /// Runs a connection until it ends or its watchdog says otherwise. Only the connection and a
 /// one-shot receiver are polled when the connection wakes: the timers and the stop signal are the
 /// watchdog's, in a task of its own, so a request costs no timer poll (polled here with the
@@ -402,23 +340,6 @@ async fn serve<C: GracefulConnection>(connection: C, control: oneshot::Receiver<
     }
 }
 
-/// Watches a connection from a task of its own: tells it to close once it has had no request in a
-/// handler for `idle`, or to finish when the server stops; ends when the connection does.
-async fn watchdog(
-    activity: Arc<Activity>,
-    idle: Duration,
-    mut stopping: watch::Receiver<()>,
-    mut control: oneshot::Sender<Control>,
-) {
-    let order = tokio::select! {
-        () = control.closed() => return,
-        () = activity.idle_for(idle) => Control::Idle,
-        // Sent, or the server gone without sending it: either way it is stopping.
-        _ = stopping.changed() => Control::Stop,
-    };
-    let _ = control.send(order);
-}
-
 fn describe_accept_error(err: &std::io::Error) -> String {
     // EMFILE and ENFILE: the process's or the system's file-descriptor limit.
     if matches!(err.raw_os_error(), Some(23 | 24)) {
@@ -428,52 +349,6 @@ fn describe_accept_error(err: &std::io::Error) -> String {
         );
     }
     err.to_string()
-}
-
-/// Whether a connection has requests being handled, and since when it has had none.
-pub(crate) struct Activity {
-    active: AtomicUsize,
-    idle_since: Mutex<tokio::time::Instant>,
-}
-
-impl Activity {
-    fn new() -> Activity {
-        Activity { active: AtomicUsize::new(0), idle_since: Mutex::new(tokio::time::Instant::now()) }
-    }
-
-    pub(crate) fn begin(self: &Arc<Self>) -> ActiveRequest {
-        self.active.fetch_add(1, Ordering::SeqCst);
-        ActiveRequest { activity: Arc::clone(self) }
-    }
-
-    /// Completes once the connection has had no request in a handler for `limit` in a row.
-    async fn idle_for(&self, limit: Duration) {
-        loop {
-            if self.active.load(Ordering::SeqCst) > 0 {
-                tokio::time::sleep(limit).await;
-                continue;
-            }
-            let deadline = *lock(&self.idle_since) + limit;
-            if tokio::time::Instant::now() >= deadline {
-                return;
-            }
-            tokio::time::sleep_until(deadline).await;
-        }
-    }
-}
-
-/// A request in a handler; dropped when its response is ready (or the handler is cancelled).
-pub(crate) struct ActiveRequest {
-    activity: Arc<Activity>,
-}
-
-impl Drop for ActiveRequest {
-    fn drop(&mut self) {
-        let mut idle_since = lock(&self.activity.idle_since);
-        if self.activity.active.fetch_sub(1, Ordering::SeqCst) == 1 {
-            *idle_since = tokio::time::Instant::now();
-        }
-    }
 }
 
 /// The connection's service, counting the requests in its handler.
@@ -566,9 +441,12 @@ mod tests {
     use std::convert::Infallible;
     use std::task::{Context, Poll};
 
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
     use hyper::body::Frame;
 
     use super::*;
+    use crate::http::request_body::read_body;
 
     /// A body that yields the frames it was given, one per poll.
     struct Frames(VecDeque<Frame<Bytes>>);

@@ -23,7 +23,7 @@ use crate::http::forwarding_loop;
 use crate::http::h1_server::ServedBody;
 use crate::http::hop_by_hop::strip_connection_headers;
 use crate::http::problem::problem;
-use crate::http::server::{BodyStalled, read_body_within};
+use crate::http::request_body::{BodyStalled, read_body_within};
 use crate::idem::proxy::answer::UpstreamAnswer;
 use crate::idem::proxy::fault::{Fault, FaultPlan, Matcher};
 use crate::idem::proxy::operations::{Arrival, Operations, Placement};

@@ -274,7 +274,7 @@ async fn read_new_payment(
     if declared.is_some_and(|length| length > max_body) {
         return Err(too_large());
     }
-    let body = match crate::http::server::read_body(Limited::new(body, max_body as usize)).await {
+    let body = match crate::http::request_body::read_body(Limited::new(body, max_body as usize)).await {
         Ok(collected) => collected,
         Err(err) if err.is::<http_body_util::LengthLimitError>() => return Err(too_large()),
         Err(err) => {

@@ -20,7 +20,7 @@ use super::forward::{Forwarded, Forwarder};
 use super::handshake;
 use super::summary::{Counted, Counter, ForwardResult};
 use crate::http::problem::problem;
-use crate::http::server::read_body_within;
+use crate::http::request_body::read_body_within;
 use crate::webhook::delivery::{Delivery, DeliveryBody};
 use crate::webhook::journal::record::{
     HeaderText, JournalAnswer, JournalBody, JournalForward, ReceivedRecord, json_number, json_string,
