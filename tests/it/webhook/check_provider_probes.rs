@@ -82,7 +82,7 @@ fn a_github_receiver_that_refuses_an_edit_before_its_issue_was_opened_fails_out_
 struct Seen {
     topic: String,
     webhook_id: String,
-    agents: usize,
+    agents: Vec<String>,
 }
 
 #[test]
@@ -96,7 +96,12 @@ fn shopify_probes_carry_shopifys_topics_and_webhook_ids() {
         record.lock().unwrap().push(Seen {
             topic: topic.clone(),
             webhook_id: header("x-shopify-webhook-id"),
-            agents: request.headers.get_all("user-agent").iter().count(),
+            agents: request
+                .headers
+                .get_all("user-agent")
+                .iter()
+                .map(|v| v.to_str().unwrap_or("").to_string())
+                .collect(),
         });
         let scheme = build(SchemeKind::Shopify, &SchemeOptions::default());
         let key = scheme.key(&crate::support::secret()).unwrap();
@@ -130,7 +135,7 @@ fn shopify_probes_carry_shopifys_topics_and_webhook_ids() {
             seen.topic
         );
         assert!(uuid::Uuid::parse_str(&seen.webhook_id).is_ok(), "X-Shopify-Webhook-Id {}", seen.webhook_id);
-        assert_eq!(seen.agents, 1, "one User-Agent");
+        assert_eq!(seen.agents, ["Shopify-Captain-Hook"], "one User-Agent, Shopify's");
     }
 
     // The chosen event's object picks the pair: Shopify's orders/paid is an order too.
