@@ -108,8 +108,12 @@ pub(crate) fn signed_message(
     personality: Option<&Personality>,
 ) -> anyhow::Result<Message> {
     // A fresh delivery id looks like the provider's (`--as github`: a GUID).
-    let fresh_delivery_id =
-        || personality.map_or_else(|| fresh_id("msg_"), |personality| personality.delivery_id.fresh());
+    let fresh_delivery_id = || {
+        personality.map_or_else(
+            || crate::webhook::template::fresh_delivery_id_for(scheme.as_ref()),
+            |personality| personality.delivery_id.fresh(),
+        )
+    };
     let mut delivery_id = id.map_or_else(fresh_delivery_id, str::to_string);
     let mut event_id = id.map_or_else(|| fresh_id("evt_"), str::to_string);
     let Payload { body, event, provider, .. } = payload.load(&event_id, unix_now(), id)?;

@@ -123,7 +123,7 @@ fn build(
             Bytes::from(body.to_string()),
             "handshake",
             None,
-            &fresh_id("msg_"),
+            &crate::webhook::template::fresh_delivery_id_for(scheme.as_ref()),
             Arc::clone(scheme),
             key.clone(),
         );

@@ -142,10 +142,7 @@ impl Probe {
     /// provider. A scheme with no such header (Stripe, Slack) sends none, and the reports keep
     /// the suite's own `msg_…` form for it.
     fn fresh_delivery_id(&self) -> String {
-        let kind = self.scheme.kind();
-        let from_provider =
-            self.scheme.delivery_id_header().and_then(|_| crate::webhook::template::fresh_delivery_id(kind));
-        from_provider.unwrap_or_else(|| kind.fresh_delivery_id())
+        crate::webhook::template::fresh_delivery_id_for(self.scheme.as_ref())
     }
 
     /// A fresh event of `event_type` about `object_id`, shaped like the chosen payload: a provider

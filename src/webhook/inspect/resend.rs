@@ -80,7 +80,9 @@ pub(super) async fn resend(inspector: &Inspector, request: ResendRequest) -> Res
         let key = scheme.signing_key(&secret).map_err(|err| format!("{err:#}"))?;
         let delivery = Delivery {
             body: DeliveryBody::Bytes(body.clone()),
-            id: scheme.delivery_id(&headers).unwrap_or_else(|| crate::ids::fresh_id("msg_")),
+            id: scheme
+                .delivery_id(&headers)
+                .unwrap_or_else(|| crate::webhook::template::fresh_delivery_id_for(scheme.as_ref())),
             timestamp: crate::clock::unix_now(),
             event: request.event_type.clone(),
             url: Some(target.clone()),

@@ -11,7 +11,6 @@ use serde_json::Value;
 
 use crate::http::hop_by_hop::message_headers;
 use crate::webhook::deliver::engine::{Message, Signing, default_headers};
-use crate::webhook::delivery::fresh_id;
 use crate::webhook::journal::reader::{ReadIssues, read_json_lines};
 use crate::webhook::journal::record::JournalRecord;
 use crate::webhook::scheme::{self, Scheme, SchemeOptions, SigningKey};
@@ -253,7 +252,7 @@ pub(crate) fn message(entry: &Entry, mode: &ReplayMode) -> anyhow::Result<Messag
             let delivery_id = scheme
                 .delivery_id(&headers)
                 .or_else(|| event_id.clone().filter(|id| !id.starts_with("sha256:")))
-                .unwrap_or_else(|| fresh_id("msg_"));
+                .unwrap_or_else(|| crate::webhook::template::fresh_delivery_id_for(scheme.as_ref()));
             for name in stale_headers {
                 headers.remove(name);
             }

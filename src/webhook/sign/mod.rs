@@ -35,7 +35,7 @@ pub(crate) fn run(config: SignConfig, out: &mut impl Write) -> anyhow::Result<Ou
     let secret = config.secret.load()?;
     let key = scheme.signing_key(&secret).with_context(|| format!("cannot sign with --scheme {}", scheme.kind()))?;
     let timestamp = config.timestamp.unwrap_or_else(unix_now);
-    let mut delivery_id = config.id.clone().unwrap_or_else(|| scheme.kind().fresh_delivery_id());
+    let mut delivery_id = config.id.clone().unwrap_or_else(|| crate::webhook::template::fresh_delivery_id_for(scheme));
     let event_id = config.id.clone().unwrap_or_else(|| fresh_id("evt_"));
     let Payload { body, event, generated, provider } =
         config.payload.load(&event_id, timestamp, config.id.as_deref())?;

@@ -23,7 +23,7 @@ pub(crate) use path::Override;
 
 use crate::ids::fresh_id;
 use crate::output::terminal_safe;
-use crate::webhook::scheme::SchemeKind;
+use crate::webhook::scheme::{Scheme, SchemeKind};
 use fill::Fill;
 
 /// The providers with templates whose scheme is built in, by the name `--event PROVIDER:TYPE`
@@ -334,9 +334,34 @@ pub(crate) fn fresh_delivery_id(scheme: SchemeKind) -> Option<String> {
     Some(fresh_delivery_id_of(form, scheme))
 }
 
+/// A fresh delivery id for a message signed with `scheme`: its provider's form where the scheme
+/// carries one in a header of its own (a GUID in GitHub's `X-GitHub-Delivery`, GitLab's, Linear's,
+/// …, `msg_…` for Standard Webhooks), else [`SchemeKind::fresh_delivery_id`]'s (a scheme with
+/// no such header, Stripe or Slack, sends none, and the tool's reports keep their own form).
+pub(crate) fn fresh_delivery_id_for(scheme: &dyn Scheme) -> String {
+    let kind = scheme.kind();
+    scheme.delivery_id_header().and_then(|_| fresh_delivery_id(kind)).unwrap_or_else(|| kind.fresh_delivery_id())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fresh_delivery_ids_take_the_form_the_provider_writes_in_its_header() {
+        use crate::webhook::scheme::{SchemeOptions, build};
+        let id_of = |name: &str| {
+            let kind = SchemeKind::from_name(name).unwrap();
+            fresh_delivery_id_for(build(kind, &SchemeOptions::default()).as_ref())
+        };
+        for name in ["github", "shopify", "twitch"] {
+            let id = id_of(name);
+            assert!(uuid::Uuid::parse_str(&id).is_ok(), "{name}: {id}");
+        }
+        assert!(id_of("standard").starts_with("msg_"));
+        // No delivery-id header: the tool's own form, as the reports keep it.
+        assert!(id_of("stripe").starts_with("msg_"));
+    }
 
     #[test]
     fn every_template_is_complete_and_named_for_its_file() {
