@@ -44,7 +44,14 @@ pub struct JournalArgs {
 
     /// Serve the inspector's page over this journal (live as a listener appends to it), at the URL
     /// printed as `inspector: URL`; on a port of its own at 127.0.0.1 unless ADDR is given
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:0", conflicts_with = "follow")]
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        default_missing_value = "127.0.0.1:0",
+        conflicts_with = "follow",
+        value_parser = ui_address
+    )]
     pub ui: Option<std::net::SocketAddr>,
 
     /// Compare FILE (a) with this second journal (b) as two series: events only in each, in both,
@@ -123,6 +130,18 @@ pub enum JournalConfig {
         /// `--compare B`: the second journal the page compares with.
         compare: Option<PathBuf>,
     },
+}
+
+/// `--ui`'s address. Its value is optional, so `--ui show 3` gives it `show`: said as the mistake
+/// it is (the page shows the whole journal), not as a bad socket address.
+fn ui_address(value: &str) -> Result<std::net::SocketAddr, String> {
+    value.parse().map_err(|_| {
+        if ["list", "show", "replay"].contains(&value) {
+            "--ui shows the whole journal in the inspector: leave out list, show and replay".to_string()
+        } else {
+            "not an address: give one as IP:PORT (127.0.0.1:8080; port 0 for any free one)".to_string()
+        }
+    })
 }
 
 impl JournalArgs {

@@ -501,3 +501,23 @@ fn diff_compares_two_runs_as_series_of_events() {
     assert_eq!(code, 2);
     assert!(stderr.contains("--diff"), "{stderr}");
 }
+
+#[test]
+fn ui_with_an_action_or_a_bad_address_says_what_to_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("journal.jsonl");
+    std::fs::write(&path, "").unwrap();
+    let file = path.to_str().unwrap();
+    // `--ui` takes an optional address: the action would be read as one.
+    for action in ["list", "show", "replay"] {
+        let (code, _, stderr) = journal(&[file, "--ui", action]);
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("--ui shows the whole journal in the inspector: leave out list, show and replay"),
+            "{stderr}"
+        );
+    }
+    let (code, _, stderr) = journal(&[file, "--ui", "localhost"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("not an address: give one as IP:PORT"), "{stderr}");
+}
