@@ -642,7 +642,7 @@ impl SuiteReport {
     /// each case's `classname` (so two targets in one file stay apart); `idem check --openapi`
     /// writes one per operation.
     pub(crate) fn junit_testsuite(&self, name: &str) -> JunitSuite {
-        let classname = xml_escape(name);
+        let classname = html_report::escape(name);
         let mut counts = JunitCounts::default();
         let mut cases = String::new();
         if let Some(error) = &self.error {
@@ -651,7 +651,7 @@ impl SuiteReport {
             let _ = writeln!(
                 cases,
                 "    <testcase classname=\"{classname}\" name=\"could-not-run\" time=\"0.000\"><error message=\"the suite could not run\">{}</error></testcase>",
-                xml_escape(error)
+                html_report::escape(error)
             );
             return JunitSuite::new(name, counts, cases, self.started);
         }
@@ -662,7 +662,7 @@ impl SuiteReport {
             let _ = writeln!(
                 cases,
                 "    <testcase classname=\"{classname}\" name=\"nothing-checked\" time=\"0.000\"><error message=\"nothing was checked\">{}</error></testcase>",
-                xml_escape(why)
+                html_report::escape(why)
             );
         }
         for check in &self.checks {
@@ -671,23 +671,27 @@ impl SuiteReport {
             let _ = write!(
                 cases,
                 "    <testcase classname=\"{classname}\" name=\"{}: {}\" time=\"{}\">",
-                xml_escape(check.id),
-                xml_escape(check.title),
+                html_report::escape(check.id),
+                html_report::escape(check.title),
                 seconds(check.duration.as_secs_f64())
             );
-            let evidence = xml_escape(&check.evidence.join("\n"));
+            let evidence = html_report::escape(&check.evidence.join("\n"));
             match self.junit_case(check) {
                 JunitCase::Failure { message, text } => {
                     counts.failures += 1;
-                    let _ =
-                        write!(cases, "<failure message=\"{}\">{}</failure>", xml_escape(&message), xml_escape(&text));
+                    let _ = write!(
+                        cases,
+                        "<failure message=\"{}\">{}</failure>",
+                        html_report::escape(&message),
+                        html_report::escape(&text)
+                    );
                 }
                 JunitCase::Skipped(message) => {
                     counts.skipped += 1;
                     let _ = write!(
                         cases,
                         "<skipped message=\"{}\"/><system-out>{evidence}</system-out>",
-                        xml_escape(&message)
+                        html_report::escape(&message)
                     );
                 }
                 JunitCase::Passed => {
@@ -841,10 +845,10 @@ impl JunitSuite {
     fn new(name: &str, counts: JunitCounts, cases: String, started: chrono::DateTime<chrono::Utc>) -> JunitSuite {
         let xml = format!(
             "  <testsuite name=\"{}\" {} timestamp=\"{}\" hostname=\"{}\">\n{cases}  </testsuite>\n",
-            xml_escape(name),
+            html_report::escape(name),
             counts.attributes(),
             started.format("%Y-%m-%dT%H:%M:%S"),
-            xml_escape(&hostname())
+            html_report::escape(&hostname())
         );
         JunitSuite { counts, xml }
     }
@@ -854,8 +858,8 @@ impl JunitSuite {
         let counts = JunitCounts { tests: 1, skipped: 1, ..JunitCounts::default() };
         let cases = format!(
             "    <testcase classname=\"{0}\" name=\"{0}\" time=\"0.000\"><skipped message=\"{1}\"/></testcase>\n",
-            xml_escape(name),
-            xml_escape(reason)
+            html_report::escape(name),
+            html_report::escape(reason)
         );
         JunitSuite::new(name, counts, cases, chrono::Utc::now())
     }
@@ -868,7 +872,7 @@ pub(crate) fn junit_document(name: &str, suites: &[JunitSuite]) -> String {
         total.add(suite.counts);
     }
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(out, "<testsuites name=\"{}\" {}>", xml_escape(name), total.attributes());
+    let _ = writeln!(out, "<testsuites name=\"{}\" {}>", html_report::escape(name), total.attributes());
     for suite in suites {
         out.push_str(&suite.xml);
     }
@@ -1111,23 +1115,6 @@ pub(crate) fn level_word(level: Level) -> &'static str {
     level.as_str()
 }
 
-pub(crate) fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // XML 1.0 cannot carry most control characters, even escaped.
-            c if (c as u32) < 0x20 && !matches!(c, '\n' | '\t' | '\r') => out.push('?'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1224,6 +1211,6 @@ mod tests {
 
     #[test]
     fn xml_is_escaped() {
-        assert_eq!(xml_escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;?");
+        assert_eq!(html_report::escape("a<b & \"c\"\u{1}"), "a&lt;b &amp; &quot;c&quot;\u{fffd}");
     }
 }

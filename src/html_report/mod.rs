@@ -36,7 +36,9 @@ impl Tone {
     }
 }
 
-/// Text made safe for HTML content and attribute values (SVG's too).
+/// Text made safe for HTML content and attribute values (SVG's too), and for XML's (the JUnit
+/// reports): every replacement is one XML 1.0 also allows, and the control characters it cannot
+/// carry even escaped become U+FFFD.
 pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {

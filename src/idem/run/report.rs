@@ -4,7 +4,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::conformance::{CheckOutcome, xml_escape};
+use crate::conformance::CheckOutcome;
 use crate::evidence_level::EvidenceLevel;
 use crate::html_report::{Cell, HtmlReport, Tone, escape};
 use crate::idem::check::step::StepProbe;
@@ -379,25 +379,22 @@ impl RunReport {
             let skipped = cases.iter().filter(|(_, o, _)| matches!(o, Junit::Skipped)).count();
             out.push_str(&format!(
                 "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\">\n",
-                xml_escape(&workflow.workflow_id),
+                escape(&workflow.workflow_id),
                 cases.len()
             ));
             for (name, outcome, evidence) in cases {
-                let head = format!(
-                    "    <testcase classname=\"{}\" name=\"{}\"",
-                    xml_escape(&workflow.workflow_id),
-                    xml_escape(&name)
-                );
+                let head =
+                    format!("    <testcase classname=\"{}\" name=\"{}\"", escape(&workflow.workflow_id), escape(&name));
                 match outcome {
                     Junit::Pass => out.push_str(&format!(
                         "{head}>\n      <system-out>{}</system-out>\n    </testcase>\n",
-                        xml_escape(&evidence)
+                        escape(&evidence)
                     )),
                     Junit::Skipped => out.push_str(&format!("{head}>\n      <skipped/>\n    </testcase>\n")),
                     Junit::Failure(message) => out.push_str(&format!(
                         "{head}>\n      <failure message=\"{}\">{}</failure>\n    </testcase>\n",
-                        xml_escape(&message),
-                        xml_escape(&evidence)
+                        escape(&message),
+                        escape(&evidence)
                     )),
                 }
             }
