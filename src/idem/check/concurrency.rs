@@ -65,12 +65,8 @@ pub(super) async fn concurrent(probe: &mut Probe, n: usize) -> anyhow::Result<Ve
         }
         Verdict::ExecutedMoreThanOnce => evidence.push(match &judgement.explanation {
             Some(explanation) => format!("executed {} times: {explanation}", judgement.executions),
-            None => format!(
-                "executed {} times: {} distinct resources for one key: {}",
-                judgement.executions,
-                judgement.resource_ids.len(),
-                judgement.resource_ids.join(", ")
-            ),
+            // The finding above it already says how many times and how many resources.
+            None => format!("the resources: {}", judgement.resource_ids.join(", ")),
         }),
         Verdict::NothingCreated | Verdict::CannotTell | Verdict::Unconfirmed => {
             evidence.push(judgement.explanation.clone().unwrap_or_default())

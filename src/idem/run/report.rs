@@ -296,7 +296,23 @@ impl RunReport {
                         probe.kind.as_str(),
                         palette.dim(&probe.check)
                     ));
-                    if let Some(finding) = probe.finding.as_ref().filter(|finding| !probe.evidence.contains(finding)) {
+                    // Not said again where its evidence says it, or where the step's line above
+                    // already did (the step's finding is its first failed probe's).
+                    let said_above = |finding: &String| {
+                        let stated = step.finding.as_deref().and_then(|step_finding| {
+                            step_finding.strip_prefix(probe.check.as_str())?.strip_prefix(": ")
+                        });
+                        stated.is_some_and(|stated| {
+                            stated
+                                .strip_prefix(finding.as_str())
+                                .is_some_and(|more| more.is_empty() || more.starts_with(" (and "))
+                        })
+                    };
+                    if let Some(finding) = probe
+                        .finding
+                        .as_ref()
+                        .filter(|finding| !probe.evidence.contains(finding) && !said_above(finding))
+                    {
                         out.push_str(&format!("        {}\n", crate::output::terminal_safe(finding)));
                     }
                     for line in &probe.evidence {

@@ -107,6 +107,16 @@ fn naive_mode_is_caught_by_the_concurrency_check_with_the_duplicate_ids() {
     assert_eq!(code, 1);
     let concurrent = suite_evidence(&report, "concurrent-once");
     assert!(concurrent.matches("pay_").count() >= 2, "the duplicate ids are named: {concurrent}");
+    // The finding says how many; the evidence names them without saying it again.
+    let finding =
+        report["checks"].as_array().unwrap().iter().find(|c| c["id"] == "concurrent-once").unwrap()["finding"]
+            .as_str()
+            .unwrap()
+            .to_string();
+    assert!(
+        finding.contains("distinct resources for one key") && !concurrent.contains(&finding),
+        "{finding} / {concurrent}"
+    );
     let window = suite_evidence(&report, "race-window");
     assert!(window.contains("window ≈") && window.contains("charges twice"), "{window}");
 }

@@ -100,6 +100,9 @@ fn a_step_that_ignores_the_key_fails_the_retry_probe_and_the_human_report_says_s
     // The line under the failed step is the finding of what failed in it.
     let finding = finished.stdout.lines().nth(charge_line + 1).unwrap().trim();
     assert!(finding.starts_with("retry-replays: "), "{}", finished.stdout);
+    // Said once: not again under the probe's line.
+    let found = finding.trim_start_matches("retry-replays: ");
+    assert_eq!(finished.stdout.matches(found).count(), 1, "{}", finished.stdout);
     assert!(finished.stdout.contains("1 of 3 steps failed"), "{}", finished.stdout);
 }
 
