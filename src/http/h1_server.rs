@@ -705,15 +705,21 @@ mod tests {
         server.stop().await;
     }
 
-    #[tokio::test]
-    async fn a_client_that_closes_while_its_request_is_handled_cancels_the_handler() {
-        let seen = Arc::new(Seen::default());
-        let (server, addr) = server(Duration::from_secs(5), Arc::clone(&seen)).await;
+    /// A server with a `/slow` request in its handler, on the returned connection.
+    async fn slow_request_in_flight(seen: &Arc<Seen>) -> (ServerTask, TcpStream) {
+        let (server, addr) = server(Duration::from_secs(5), Arc::clone(seen)).await;
         let mut stream = connect(addr).await;
         stream.write_all(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
         while seen.handled.load(Ordering::SeqCst) == 0 {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
+        (server, stream)
+    }
+
+    #[tokio::test]
+    async fn a_client_that_closes_while_its_request_is_handled_cancels_the_handler() {
+        let seen = Arc::new(Seen::default());
+        let (server, stream) = slow_request_in_flight(&seen).await;
         drop(stream);
         tokio::time::sleep(Duration::from_millis(2500)).await;
         assert!(!seen.finished_slow.load(Ordering::SeqCst), "the handler ran on for a client that had gone");
@@ -723,12 +729,7 @@ mod tests {
     #[tokio::test]
     async fn a_stop_answers_the_request_in_flight_with_connection_close() {
         let seen = Arc::new(Seen::default());
-        let (server, addr) = server(Duration::from_secs(5), Arc::clone(&seen)).await;
-        let mut stream = connect(addr).await;
-        stream.write_all(b"GET /slow HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-        while seen.handled.load(Ordering::SeqCst) == 0 {
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        let (server, mut stream) = slow_request_in_flight(&seen).await;
         let stopped = tokio::spawn(server.stop());
         let mut answer = String::new();
         tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer)).await.unwrap().unwrap();
