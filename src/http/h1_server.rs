@@ -523,8 +523,12 @@ mod tests {
     /// Answers by path: `/echo` its method, body and a header count; `/empty` 200 with no body;
     /// `/none` 204; `/head` a length for a body not sent; `/slow` after 2 s; `/drop` nothing.
     async fn server(body_progress: Duration, seen: Arc<Seen>) -> (ServerTask, SocketAddr) {
+        server_with(Timeouts { body_progress, ..Timeouts::default() }, seen).await
+    }
+
+    async fn server_with(timeouts: Timeouts, seen: Arc<Seen>) -> (ServerTask, SocketAddr) {
+        let body_progress = timeouts.body_progress;
         let (listener, addr) = bind(SocketAddr::from(([127, 0, 0, 1], 0))).await.unwrap();
-        let timeouts = Timeouts { body_progress, ..Timeouts::default() };
         let server = ServerTask::spawn_whole_requests(listener, None, timeouts, None, move |_| {
             let seen = Arc::clone(&seen);
             hyper::service::service_fn(move |request: Request<ServedBody>| {
@@ -745,6 +749,28 @@ mod tests {
         let mut answer = String::new();
         tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer)).await.unwrap().unwrap();
         assert!(answer.starts_with("HTTP/1.1 408 Request Timeout") && answer.contains("connection: close"), "{answer}");
+        server.stop().await;
+    }
+
+    #[tokio::test]
+    async fn a_connection_idle_past_the_timeout_is_closed_silent_or_between_requests() {
+        let timeouts = Timeouts { idle: Duration::from_millis(200), ..Timeouts::default() };
+        let (server, addr) = server_with(timeouts, Arc::default()).await;
+        let mut silent = connect(addr).await;
+        let mut nothing = String::new();
+        tokio::time::timeout(Duration::from_secs(5), silent.read_to_string(&mut nothing)).await.unwrap().unwrap();
+        assert_eq!(nothing, "");
+        // Half a head, then nothing: idle too, as hyper's connections are.
+        let mut trickled = connect(addr).await;
+        trickled.write_all(b"GET /echo HTTP/1.1\r\nHo").await.unwrap();
+        let mut cut = String::new();
+        tokio::time::timeout(Duration::from_secs(5), trickled.read_to_string(&mut cut)).await.unwrap().unwrap();
+        assert_eq!(cut, "");
+        let mut answered = connect(addr).await;
+        answered.write_all(b"GET /echo HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
+        let mut answer = String::new();
+        tokio::time::timeout(Duration::from_secs(5), answered.read_to_string(&mut answer)).await.unwrap().unwrap();
+        assert!(answer.ends_with("GET /echo  fields: 1"), "answered, then closed once idle: {answer}");
         server.stop().await;
     }
 
