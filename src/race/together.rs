@@ -8,6 +8,7 @@ use http::Request;
 use serde::Serialize;
 
 use super::answer::{Answer, Release};
+use super::batch::BatchMethod;
 use super::connect::{Connector, Target};
 use super::h2_frames::AnsweredInHttp1;
 use super::h2_single_packet::NoRoom;
@@ -124,11 +125,26 @@ pub(crate) struct ReleaseSummary {
     #[serde(rename = "spread_us", serialize_with = "crate::units::as_us")]
     #[schemars(with = "f64")]
     pub spread: std::time::Duration,
+    /// How several connections' final bytes were handed to the kernel together (last-byte):
+    /// `io_uring` (one submission), `send-loop` or `sequential`; absent for one connection's
+    /// single write.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub batch: Option<BatchMethod>,
+    /// With `batch`: connections whose final bytes the submission did not take in full,
+    /// finished right after it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub finished_after_batch: Option<usize>,
 }
 
 impl From<&Release> for ReleaseSummary {
     fn from(release: &Release) -> ReleaseSummary {
-        ReleaseSummary { writes: release.writes, bytes: release.bytes, spread: release.spread }
+        ReleaseSummary {
+            writes: release.writes,
+            bytes: release.bytes,
+            spread: release.spread,
+            batch: release.batch.map(|batch| batch.method),
+            finished_after_batch: release.batch.map(|batch| batch.finished_after),
+        }
     }
 }
 
@@ -137,11 +153,12 @@ impl ReleaseSummary {
     pub(crate) fn describe(&self, sync: Sync, requests: usize) -> String {
         let writes = crate::text::plural(self.writes, "write", "writes");
         let spread = crate::units::format_duration(self.spread);
+        let by = self.batch.map(|batch| format!(" by {}", batch.phrase())).unwrap_or_default();
         match sync {
             Sync::SinglePacket => {
-                format!("{requests} final frames in {writes} ({} bytes), spread {spread}", self.bytes)
+                format!("{requests} final frames in {writes}{by} ({} bytes), spread {spread}", self.bytes)
             }
-            Sync::LastByte => format!("{} final bytes in {writes}, spread {spread}", self.bytes),
+            Sync::LastByte => format!("{} final bytes in {writes}{by}, spread {spread}", self.bytes),
         }
     }
 }

@@ -43,6 +43,10 @@ fn a_receiver_that_checks_then_inserts_processes_copies_that_arrive_together_mor
     assert_eq!(round["answers"]["statuses"]["200"], 10, "every copy was acknowledged: {report:#}");
     assert_eq!(round["count"]["after"].as_u64().unwrap() - round["count"]["before"].as_u64().unwrap(), executions);
     assert_eq!(round["release"]["writes"], 10, "one final byte per connection: {report:#}");
+    // How the ten connections' last bytes reached the kernel together, named as idem race names it.
+    let batch = round["release"]["batch"].as_str().unwrap_or_else(|| panic!("no batch: {report:#}"));
+    assert!(["io_uring", "send-loop", "sequential"].contains(&batch), "{report:#}");
+    assert_eq!(round["release"].get("finished_after_batch").map(|n| n.is_u64()), Some(true), "{report:#}");
 
     let finished = Run::webhook(["race", &app.url("/hooks"), "--scheme", "hmac", "--secret", SECRET])
         .args(["--event", "order.paid", "--count-url", &app.url("/count"), "--count-pointer", "/count"])
