@@ -48,7 +48,7 @@ const LATENCY_RUN: Duration = Duration::from_secs(3);
 const ROUNDS: usize = 3;
 /// The judged path's rounds: the ratio to nginx is the median of the rounds' ratios, each round's
 /// contenders loaded back to back, so one round in which the host happened to favour one of them
-/// (nginx's own rate moved between 41k and 69k within one run here) does not decide it. Every
+/// (nginx's own rate moved between 37k and 53k within one run here) does not decide it. Every
 /// other round loads them in the opposite order, so neither is always the one that follows the
 /// previous section or the other's load.
 const JUDGED_ROUNDS: usize = 5;
@@ -139,8 +139,8 @@ fn pass_through(upstream_url: &str) {
     }
     let [Some((direct_latency, direct)), Some((proxy_latency, proxied)), ..] = best[..] else { return };
     let through_nginx = best.get(2).copied().flatten();
-    // Per round, so that one round in which the host favoured the direct runs (103k to 131k/s
-    // between runs here) does not decide.
+    // Per round, so that one round in which the host favoured the direct runs (their best round
+    // ran from 100k to 139k/s across runs here) does not decide.
     let by_round = |slot: usize| -> (String, f64) {
         let mut ratios: Vec<f64> = rates.iter().map(|rates| rates[slot] / rates[0]).collect();
         let listed = ratios.iter().map(|ratio| format!("{:.1}%", ratio * 100.0)).collect::<Vec<_>>().join(", ");

@@ -18,9 +18,21 @@ pub(crate) enum Control {
     Stop,
 }
 
+/// Starts watching a new connection: its activity, which its server marks requests in, and the
+/// receiver its watchdog (a task of its own, on the current runtime) tells when to close.
+pub(crate) fn watch_connection(
+    idle: Duration,
+    stopping: watch::Receiver<()>,
+) -> (Arc<Activity>, oneshot::Receiver<Control>) {
+    let activity = Arc::new(Activity::new());
+    let (control, controlled) = oneshot::channel();
+    tokio::spawn(watchdog(Arc::clone(&activity), idle, stopping, control));
+    (activity, controlled)
+}
+
 /// Watches a connection from a task of its own: tells it to close once it has had no request in a
 /// handler for `idle`, or to finish when the server stops; ends when the connection does.
-pub(crate) async fn watchdog(
+async fn watchdog(
     activity: Arc<Activity>,
     idle: Duration,
     mut stopping: watch::Receiver<()>,
@@ -42,7 +54,7 @@ pub(crate) struct Activity {
 }
 
 impl Activity {
-    pub(crate) fn new() -> Activity {
+    fn new() -> Activity {
         Activity { active: AtomicUsize::new(0), idle_since: Mutex::new(tokio::time::Instant::now()) }
     }
 

@@ -45,11 +45,11 @@ use crate::http::request_body::BodyStalled;
 type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Heads longer than this go to hyper, which allows about 400 KiB.
-pub(crate) const MAX_HEAD: usize = 64 * 1024;
+const MAX_HEAD: usize = 64 * 1024;
 /// Requests with more header lines go to hyper, which answers 431 past its own limit (100).
-pub(crate) const MAX_HEADERS: usize = 64;
+const MAX_HEADERS: usize = 64;
 /// Bodies longer than this go to hyper, which streams them to the handler under its own limit.
-pub(crate) const MAX_BODY: usize = 1024 * 1024;
+const MAX_BODY: usize = 1024 * 1024;
 /// What each read asks the socket for at least.
 const READ_CHUNK: usize = 8 * 1024;
 /// Answers' bodies up to this size are copied behind their head and go out in the same write.
@@ -298,22 +298,24 @@ fn parse_length(value: &[u8]) -> Option<usize> {
 /// `read` as it was, when the http crate refuses a part of it.
 fn request_parts(read: &mut BytesMut, head: &Head, fields: &[Field]) -> Option<http::request::Parts> {
     let bytes = read.split_to(head.length).freeze();
-    let built = (|| {
-        let (mut parts, ()) = Request::new(()).into_parts();
-        parts.method = Method::from_bytes(&bytes[head.method.clone()]).ok()?;
-        parts.uri = Uri::from_maybe_shared(bytes.slice(head.target.clone())).ok()?;
-        parts.version = Version::HTTP_11;
-        parts.headers.reserve(fields.len());
-        for field in fields {
-            let name = HeaderName::from_bytes(&bytes[field.name.clone()]).ok()?;
-            parts.headers.append(name, HeaderValue::from_maybe_shared(bytes.slice(field.value.clone())).ok()?);
-        }
-        Some(parts)
-    })();
+    let built = parts_of(&bytes, head, fields);
     if built.is_none() {
         unsplit_head(read, bytes);
     }
     built
+}
+
+fn parts_of(bytes: &Bytes, head: &Head, fields: &[Field]) -> Option<http::request::Parts> {
+    let (mut parts, ()) = Request::new(()).into_parts();
+    parts.method = Method::from_bytes(&bytes[head.method.clone()]).ok()?;
+    parts.uri = Uri::from_maybe_shared(bytes.slice(head.target.clone())).ok()?;
+    parts.version = Version::HTTP_11;
+    parts.headers.reserve(fields.len());
+    for field in fields {
+        let name = HeaderName::from_bytes(&bytes[field.name.clone()]).ok()?;
+        parts.headers.append(name, HeaderValue::from_maybe_shared(bytes.slice(field.value.clone())).ok()?);
+    }
+    Some(parts)
 }
 
 /// Puts a head split off the buffer back in front of it, for hyper to read.
@@ -610,6 +612,13 @@ mod tests {
         last.len() - end - 4 >= length || last.starts_with("HTTP/1.1 204") || last[..end].contains("x-head")
     }
 
+    /// Everything the server says until it closes the connection (5 s at most, or the test fails).
+    async fn read_to_close(stream: &mut TcpStream) -> String {
+        let mut text = String::new();
+        tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut text)).await.unwrap().unwrap();
+        text
+    }
+
     async fn connect(addr: SocketAddr) -> TcpStream {
         TcpStream::connect(addr).await.unwrap()
     }
@@ -697,14 +706,12 @@ mod tests {
         let (server, addr) = server(Duration::from_secs(5), Arc::default()).await;
         let mut stream = connect(addr).await;
         stream.write_all(b"GET /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
-        let mut answer = String::new();
-        tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer)).await.unwrap().unwrap();
+        let answer = read_to_close(&mut stream).await;
         assert!(answer.contains("\r\nconnection: close\r\n") && answer.ends_with("GET /echo  fields: 2"), "{answer}");
         // A dropped answer is a closed connection with nothing said.
         let mut dropped = connect(addr).await;
         dropped.write_all(b"GET /drop HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-        let mut nothing = String::new();
-        tokio::time::timeout(Duration::from_secs(5), dropped.read_to_string(&mut nothing)).await.unwrap().unwrap();
+        let nothing = read_to_close(&mut dropped).await;
         assert_eq!(nothing, "");
         server.stop().await;
     }
@@ -735,8 +742,7 @@ mod tests {
         let seen = Arc::new(Seen::default());
         let (server, mut stream) = slow_request_in_flight(&seen).await;
         let stopped = tokio::spawn(server.stop());
-        let mut answer = String::new();
-        tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer)).await.unwrap().unwrap();
+        let answer = read_to_close(&mut stream).await;
         assert!(answer.starts_with("HTTP/1.1 200 OK") && answer.contains("\r\nconnection: close\r\n"), "{answer}");
         stopped.await.unwrap();
     }
@@ -746,8 +752,7 @@ mod tests {
         let (server, addr) = server(Duration::from_millis(200), Arc::default()).await;
         let mut stream = connect(addr).await;
         stream.write_all(b"POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc").await.unwrap();
-        let mut answer = String::new();
-        tokio::time::timeout(Duration::from_secs(5), stream.read_to_string(&mut answer)).await.unwrap().unwrap();
+        let answer = read_to_close(&mut stream).await;
         assert!(answer.starts_with("HTTP/1.1 408 Request Timeout") && answer.contains("connection: close"), "{answer}");
         server.stop().await;
     }
@@ -757,19 +762,16 @@ mod tests {
         let timeouts = Timeouts { idle: Duration::from_millis(200), ..Timeouts::default() };
         let (server, addr) = server_with(timeouts, Arc::default()).await;
         let mut silent = connect(addr).await;
-        let mut nothing = String::new();
-        tokio::time::timeout(Duration::from_secs(5), silent.read_to_string(&mut nothing)).await.unwrap().unwrap();
+        let nothing = read_to_close(&mut silent).await;
         assert_eq!(nothing, "");
         // Half a head, then nothing: idle too, as hyper's connections are.
         let mut trickled = connect(addr).await;
         trickled.write_all(b"GET /echo HTTP/1.1\r\nHo").await.unwrap();
-        let mut cut = String::new();
-        tokio::time::timeout(Duration::from_secs(5), trickled.read_to_string(&mut cut)).await.unwrap().unwrap();
+        let cut = read_to_close(&mut trickled).await;
         assert_eq!(cut, "");
         let mut answered = connect(addr).await;
         answered.write_all(b"GET /echo HTTP/1.1\r\nHost: x\r\n\r\n").await.unwrap();
-        let mut answer = String::new();
-        tokio::time::timeout(Duration::from_secs(5), answered.read_to_string(&mut answer)).await.unwrap().unwrap();
+        let answer = read_to_close(&mut answered).await;
         assert!(answer.ends_with("GET /echo  fields: 1"), "answered, then closed once idle: {answer}");
         server.stop().await;
     }

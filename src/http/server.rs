@@ -14,7 +14,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::http::connection_watch::{ActiveRequest, Activity, Control, watchdog};
+use crate::http::connection_watch::{ActiveRequest, Activity, Control, watch_connection};
 use crate::http::connection_workers::ConnectionWorkers;
 use crate::http::h1_server::{self, Served, ServedBody};
 use crate::http::request_body::BODY_PROGRESS_TIMEOUT;
@@ -56,7 +56,8 @@ pub struct Timeouts {
     /// A connection with no request being handled: silent, idle between requests, or still
     /// sending a request head.
     pub idle: Duration,
-    /// A request body delivering no bytes (handlers read bodies with [`read_body_within`](crate::http::request_body::read_body_within)).
+    /// A request body delivering no bytes (handlers read bodies with
+    /// [`read_body_within`](crate::http::request_body::read_body_within)).
     pub body_progress: Duration,
 }
 
@@ -243,7 +244,7 @@ async fn accept_loop<F, S>(
 }
 
 /// An accepted connection's service and what serving it needs, until it is served on a runtime.
-pub(crate) struct Accepted<S> {
+struct Accepted<S> {
     service: S,
     builder: auto::Builder<TokioExecutor>,
     tls: Option<tokio_rustls::TlsAcceptor>,
@@ -264,10 +265,8 @@ where
     /// Serves the connection to its end, its watchdog beside it on the same runtime.
     async fn serve(self, stream: tokio::net::TcpStream) {
         let Accepted { service, builder, tls, timeouts, open } = self;
-        let activity = Arc::new(Activity::new());
-        let service = Tracked { inner: Arc::new(service), activity: Arc::clone(&activity) };
-        let (control, controlled) = oneshot::channel();
-        tokio::spawn(watchdog(activity, timeouts.idle, open.clone(), control));
+        let (activity, controlled) = watch_connection(timeouts.idle, open.clone());
+        let service = Tracked { inner: Arc::new(service), activity };
         let _open = open;
         match tls {
             Some(acceptor) => {
@@ -295,9 +294,7 @@ where
         if tls.is_some() {
             return Accepted { service: IncomingAs(service), builder, tls, timeouts, open }.serve(stream).await;
         }
-        let activity = Arc::new(Activity::new());
-        let (control, controlled) = oneshot::channel();
-        tokio::spawn(watchdog(Arc::clone(&activity), timeouts.idle, open.clone(), control));
+        let (activity, controlled) = watch_connection(timeouts.idle, open.clone());
         let _open = open;
         let served = h1_server::serve(stream, &service, &activity, controlled, timeouts.body_progress).await;
         if let Served::HandOver { stream, control } = served {
