@@ -112,8 +112,8 @@ pub(crate) enum RaceVerdict {
 }
 
 /// `message` as `--scheme`'s provider delivers: a body not from a template (`-d`, `--event TYPE`)
-/// gets the provider's delivery id form (a GUID in `X-GitHub-Delivery` and `X-Shopify-Webhook-Id`,
-/// unless `--id` pins it) and one User-Agent, the provider's; a template brings both itself.
+/// gets one User-Agent, the provider's; a template brings it itself. (The delivery id already has
+/// the provider's form: `signed_message` makes it with `fresh_delivery_id_for`.)
 fn provider_shaped(
     mut message: crate::webhook::deliver::engine::Message,
     config: &RaceConfig,
@@ -122,13 +122,6 @@ fn provider_shaped(
         return message;
     }
     let kind = config.scheme.kind();
-    // A scheme without a delivery-id header (Stripe, Slack) sends none: its id stays the tool's.
-    if config.id.is_none()
-        && config.scheme.delivery_id_header().is_some()
-        && let Some(id) = crate::webhook::template::fresh_delivery_id(kind)
-    {
-        message.delivery_id = id;
-    }
     if let Some(agent) = crate::webhook::template::user_agent(kind)
         && let Ok(agent) = http::HeaderValue::from_str(&agent)
     {
